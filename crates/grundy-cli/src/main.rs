@@ -1,0 +1,61 @@
+//! `grundy`: analyse impartial games on grids, and answer their contest
+//! problems in the judges' formats.
+//!
+//! Exit codes: 0 on success, 2 for bad input or usage (with
+//! `error: <file>:<line>:<col>: <what>` on stderr), 3 when a search budget
+//! runs out, 1 for anything else.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+mod output;
+
+use cmd::{clear, judge};
+
+/// Sprague-Grundy values, winners and winning moves of impartial grid games.
+///
+/// With no command, analyses a built-in 4 x 4 rectangle-clearing board and
+/// plays it out.
+#[derive(Debug, Parser)]
+#[command(name = "grundy", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Rectangle clearing: a move clears an all-ones rectangle of a 0/1 board.
+    Clear(clear::Args),
+    /// Read and write a contest problem's exact format (stdin to stdout).
+    Judge(judge::Args),
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(err) => {
+            output::report_error(&err);
+            output::exit_code_for(&err)
+        }
+    }
+}
+
+fn run() -> anyhow::Result<ExitCode> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help/version to stdout (exit 0) and usage errors
+            // to stderr; usage errors exit 2 like every other bad input.
+            let _ = err.print();
+            return Ok(ExitCode::from(if err.use_stderr() { 2 } else { 0 }));
+        }
+    };
+    match cli.command {
+        None => clear::run_default(),
+        Some(Command::Clear(args)) => clear::run(&args),
+        Some(Command::Judge(args)) => judge::run(&args),
+    }
+}

@@ -1,0 +1,120 @@
+//! Shared front-end plumbing: reading an input source, reporting errors with
+//! the right exit code, and a progress bar for long searches.
+
+use std::io::{IsTerminal, Read};
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use grundy::SolveError;
+use grundy_cli::input::ParseError;
+
+/// A parse error in a named source: displays as `<file>:<line>:<col>: <what>`.
+#[derive(Debug, thiserror::Error)]
+#[error("{source_name}:{error}")]
+pub struct InputError {
+    /// The file name, or `<stdin>`.
+    pub source_name: String,
+    /// What went wrong, and where.
+    pub error: ParseError,
+}
+
+/// Bad input or usage that has no line and column (a missing file, a bad
+/// combination of flags): exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// An input read whole, with the name to use in error messages.
+pub struct Source {
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+impl Source {
+    /// Attaches this source's name to a parse error.
+    pub fn error(&self, error: ParseError) -> InputError {
+        InputError {
+            source_name: self.name.clone(),
+            error,
+        }
+    }
+}
+
+/// Reads a file, or standard input for `None` or `-`.
+pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p == Path::new("-") => read_stdin(),
+        Some(p) => match std::fs::read(p) {
+            Ok(bytes) => Ok(Source {
+                name: p.display().to_string(),
+                bytes,
+            }),
+            Err(err) => Err(UsageError(format!("{}: cannot read: {err}", p.display())).into()),
+        },
+    }
+}
+
+fn read_stdin() -> anyhow::Result<Source> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .map_err(|err| UsageError(format!("<stdin>: cannot read: {err}")))?;
+    Ok(Source {
+        name: "<stdin>".to_owned(),
+        bytes,
+    })
+}
+
+/// Prints `error: ...` (with the cause chain) to stderr.
+pub fn report_error(err: &anyhow::Error) {
+    let mut message = format!("error: {err}");
+    for cause in err.chain().skip(1) {
+        message.push_str(&format!(": {cause}"));
+    }
+    eprintln!("{message}");
+}
+
+/// 2 for bad input or usage, 3 for an exhausted budget, 1 otherwise.
+pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
+    if err.downcast_ref::<InputError>().is_some() || err.downcast_ref::<UsageError>().is_some() {
+        ExitCode::from(2)
+    } else if err.downcast_ref::<SolveError>().is_some() {
+        ExitCode::from(3)
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// A progress callback for [`grundy::Solver::with_progress`] that draws a
+/// spinner on stderr when stderr is a terminal, and does nothing otherwise.
+/// The returned bar must be finished by the caller.
+pub fn solver_progress(
+    what: &str,
+) -> (
+    indicatif::ProgressBar,
+    impl FnMut(grundy::Progress) + Send + 'static,
+) {
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]")
+                .expect("static template"),
+        );
+        bar.enable_steady_tick(Duration::from_millis(120));
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let what = what.to_owned();
+    let handle = bar.clone();
+    let callback = move |progress: grundy::Progress| {
+        handle.set_message(format!(
+            "{what}: {} positions solved, depth {}",
+            progress.positions, progress.depth
+        ));
+    };
+    (bar, callback)
+}

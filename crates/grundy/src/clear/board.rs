@@ -1,0 +1,534 @@
+//! Board geometry and validated boards of at most 64 cells.
+
+use std::fmt;
+
+use super::Bitboard;
+
+/// The most cells a [`Board`] holds.
+pub const MAX_CELLS: usize = 64;
+
+/// Why a board cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardError {
+    /// `rows * cols` exceeds [`MAX_CELLS`], or a side is zero.
+    #[error("a {rows} x {cols} board is not supported: boards need 1 to {MAX_CELLS} cells")]
+    BadSize {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+    },
+    /// A cell is set outside the `rows x cols` area.
+    #[error("cell bits {cells:#x} lie outside a {rows} x {cols} board")]
+    OutsideBoard {
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+        /// The offending bits.
+        cells: u64,
+    },
+    /// A move names a rectangle that is not all ones on the board.
+    #[error("rectangle {0} is not all ones on this board")]
+    IllegalMove(Rect),
+}
+
+/// The shape of a board: `rows x cols` cells, row-major, with the bit masks
+/// that let a flood fill shift cells without wrapping between rows.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    rows: u8,
+    cols: u8,
+    full: u64,
+    /// Every cell not in the first column (may receive from its left).
+    not_first_col: u64,
+    /// Every cell not in the last column (may receive from its right).
+    not_last_col: u64,
+    /// The cells of row 0.
+    first_row: u64,
+}
+
+impl Geometry {
+    /// A `rows x cols` geometry, or `None` when it has no cells or more
+    /// than 64.
+    #[must_use]
+    pub const fn new(rows: usize, cols: usize) -> Option<Geometry> {
+        if rows == 0 || cols == 0 || rows > MAX_CELLS || cols > MAX_CELLS || rows * cols > MAX_CELLS
+        {
+            return None;
+        }
+        let full = Bitboard::below((rows * cols) as u32).0;
+        let first_row = Bitboard::below(cols as u32).0;
+        let mut first_col = 0u64;
+        let mut row = 0;
+        while row < rows {
+            first_col |= 1 << (row * cols);
+            row += 1;
+        }
+        let last_col = first_col << (cols - 1);
+        Some(Geometry {
+            rows: rows as u8,
+            cols: cols as u8,
+            full,
+            not_first_col: full & !first_col,
+            not_last_col: full & !last_col,
+            first_row,
+        })
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub const fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub const fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// Every cell.
+    pub const fn full(&self) -> Bitboard {
+        Bitboard(self.full)
+    }
+
+    /// The bit index of `(row, col)`.
+    #[must_use]
+    pub const fn index(&self, row: usize, col: usize) -> u32 {
+        (row * self.cols as usize + col) as u32
+    }
+
+    /// The cells of one row, shifted down to bits `0..cols`.
+    #[must_use]
+    pub const fn row_bits(&self, cells: Bitboard, row: usize) -> u64 {
+        cells.shr((row * self.cols as usize) as u32).0 & self.first_row
+    }
+
+    /// The cells of a rectangle.
+    pub const fn rect_mask(&self, rect: Rect) -> Bitboard {
+        let width = (rect.right - rect.left + 1) as u32;
+        let run = Bitboard::below(width).0 << rect.left;
+        let mut mask = 0u64;
+        let mut row = rect.top as usize;
+        while row <= rect.bottom as usize {
+            mask |= run << (row * self.cols as usize);
+            row += 1;
+        }
+        Bitboard(mask)
+    }
+
+    /// The 4-neighbours of `cells` (and `cells` itself), within the board.
+    pub const fn grow(&self, cells: Bitboard) -> Bitboard {
+        let c = cells.0;
+        let cols = self.cols as u32;
+        let grown = c
+            | ((c << 1) & self.not_first_col)
+            | ((c >> 1) & self.not_last_col)
+            | Bitboard(c).shl(cols).0
+            | Bitboard(c).shr(cols).0;
+        Bitboard(grown & self.full)
+    }
+}
+
+impl fmt::Debug for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} x {}", self.rows, self.cols)
+    }
+}
+
+/// An axis-parallel rectangle of cells, 0-based, corners inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Rect {
+    /// First row.
+    pub top: u8,
+    /// First column.
+    pub left: u8,
+    /// Last row (inclusive).
+    pub bottom: u8,
+    /// Last column (inclusive).
+    pub right: u8,
+}
+
+impl Rect {
+    /// The number of cells.
+    #[must_use]
+    pub const fn area(&self) -> usize {
+        (self.bottom - self.top + 1) as usize * (self.right - self.left + 1) as usize
+    }
+}
+
+impl fmt::Display for Rect {
+    /// 1-based corners, `(top,left)-(bottom,right)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "({},{})-({},{})",
+            self.top + 1,
+            self.left + 1,
+            self.bottom + 1,
+            self.right + 1
+        )
+    }
+}
+
+/// A rectangle-clearing position: a board of at most 64 cells and the set of
+/// cells that are 1. Validated on construction: no bit lies outside the board.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    geometry: Geometry,
+    cells: Bitboard,
+}
+
+impl Board {
+    /// A board of the given size with the given cells set (bit
+    /// `row * cols + col`).
+    ///
+    /// # Errors
+    ///
+    /// [`BoardError::BadSize`] for an empty or over-64-cell size,
+    /// [`BoardError::OutsideBoard`] for bits beyond `rows * cols`.
+    pub const fn new(rows: usize, cols: usize, cells: u64) -> Result<Board, BoardError> {
+        let Some(geometry) = Geometry::new(rows, cols) else {
+            return Err(BoardError::BadSize { rows, cols });
+        };
+        if cells & !geometry.full != 0 {
+            return Err(BoardError::OutsideBoard {
+                rows,
+                cols,
+                cells: cells & !geometry.full,
+            });
+        }
+        Ok(Board {
+            geometry,
+            cells: Bitboard(cells),
+        })
+    }
+
+    /// A board from rows of `'1'`/`'0'` (also `'#'`/`'.'`; spaces ignored),
+    /// for literals in tests and examples. See the [`board!`](crate::board)
+    /// macro.
+    ///
+    /// # Panics
+    ///
+    /// On any other character, ragged rows, or more than 64 cells.
+    #[must_use]
+    pub const fn from_rows(rows: &[&str]) -> Board {
+        // First pass: the width, and that every row has it.
+        let mut cols = 0usize;
+        let mut r = 0;
+        while r < rows.len() {
+            let bytes = rows[r].as_bytes();
+            let mut c = 0usize;
+            let mut i = 0;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b' ' => {}
+                    b'1' | b'#' | b'0' | b'.' => c += 1,
+                    _ => panic!("board literal: cells are 0/1 or ./#"),
+                }
+                i += 1;
+            }
+            if r == 0 {
+                cols = c;
+            }
+            assert!(c == cols, "board literal: ragged rows");
+            r += 1;
+        }
+        // Second pass: place bit row * cols + col.
+        let mut packed = 0u64;
+        let mut r = 0;
+        while r < rows.len() {
+            let bytes = rows[r].as_bytes();
+            let mut c = 0usize;
+            let mut i = 0;
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'1' | b'#' => {
+                        assert!(r * cols + c < MAX_CELLS, "board literal: over 64 cells");
+                        packed |= 1 << (r * cols + c);
+                        c += 1;
+                    }
+                    b'0' | b'.' => c += 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+            r += 1;
+        }
+        match Board::new(rows.len(), cols, packed) {
+            Ok(board) => board,
+            Err(_) => panic!("board literal: 1 to 64 cells"),
+        }
+    }
+
+    /// The board's size.
+    #[must_use]
+    pub const fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub const fn rows(&self) -> usize {
+        self.geometry.rows()
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub const fn cols(&self) -> usize {
+        self.geometry.cols()
+    }
+
+    /// The cells that are 1.
+    pub const fn cells(&self) -> Bitboard {
+        self.cells
+    }
+
+    /// True when cell `(row, col)` is 1.
+    #[must_use]
+    pub const fn get(&self, row: usize, col: usize) -> bool {
+        row < self.rows() && col < self.cols() && self.cells.has(self.geometry.index(row, col))
+    }
+
+    /// True when `rect` lies on the board and all its cells are 1.
+    #[must_use]
+    pub const fn is_legal(&self, rect: Rect) -> bool {
+        rect.top <= rect.bottom
+            && rect.left <= rect.right
+            && (rect.bottom as usize) < self.rows()
+            && (rect.right as usize) < self.cols()
+            && self.cells.contains(self.geometry.rect_mask(rect))
+    }
+
+    /// The board after clearing `rect`.
+    ///
+    /// # Errors
+    ///
+    /// [`BoardError::IllegalMove`] when the rectangle is off the board or
+    /// not all ones.
+    pub const fn try_play(&self, rect: Rect) -> Result<Board, BoardError> {
+        if !self.is_legal(rect) {
+            return Err(BoardError::IllegalMove(rect));
+        }
+        Ok(self.play_unchecked(rect))
+    }
+
+    /// The board after clearing `rect`, for inner loops that generated the
+    /// move themselves.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds, when the move is illegal; in release builds an
+    /// illegal move gives a meaningless board.
+    pub const fn play_unchecked(&self, rect: Rect) -> Board {
+        debug_assert!(self.is_legal(rect));
+        self.play_unchecked_mask(self.geometry.rect_mask(rect))
+    }
+
+    pub(crate) const fn play_unchecked_mask(&self, mask: Bitboard) -> Board {
+        debug_assert!(self.cells.contains(mask));
+        Board {
+            geometry: self.geometry,
+            cells: Bitboard(self.cells.0 ^ mask.0),
+        }
+    }
+
+    /// Calls `visit` with every all-ones rectangle and its cells, ordered by
+    /// top row, then left column, then right column, then bottom row.
+    pub fn for_each_rect<F: FnMut(Rect, Bitboard)>(&self, mut visit: F) {
+        let geometry = self.geometry;
+        let (rows, cols) = (geometry.rows(), geometry.cols());
+        for top in 0..rows {
+            let top_bits = geometry.row_bits(self.cells, top);
+            for left in Bitboard(top_bits).cells() {
+                let mut run = 0u64;
+                for right in left as usize..cols {
+                    if top_bits >> right & 1 == 0 {
+                        break;
+                    }
+                    run |= 1 << right;
+                    let mut mask = 0u64;
+                    for bottom in top..rows {
+                        if geometry.row_bits(self.cells, bottom) & run != run {
+                            break;
+                        }
+                        mask |= run << (bottom * cols);
+                        visit(
+                            Rect {
+                                top: top as u8,
+                                left: left as u8,
+                                bottom: bottom as u8,
+                                right: right as u8,
+                            },
+                            Bitboard(mask),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Calls `visit` with each 4-connected component of the ones, cut to its
+    /// bounding box, in order of its lowest cell.
+    pub fn for_each_component<F: FnMut(Board)>(&self, mut visit: F) {
+        let mut rest = self.cells;
+        while !rest.is_empty() {
+            let component = self.component_of(rest.lowest(), rest);
+            rest ^= component;
+            visit(self.crop(component));
+        }
+    }
+
+    /// The 4-connected components of the ones, as sets of this board's cells.
+    #[must_use]
+    pub fn components(&self) -> Vec<Bitboard> {
+        let mut rest = self.cells;
+        let mut out = Vec::new();
+        while !rest.is_empty() {
+            let component = self.component_of(rest.lowest(), rest);
+            rest ^= component;
+            out.push(component);
+        }
+        out
+    }
+
+    fn component_of(&self, seed: Bitboard, within: Bitboard) -> Bitboard {
+        let mut component = seed;
+        loop {
+            let grown = self.geometry.grow(component) & within;
+            if grown == component {
+                return component;
+            }
+            component = grown;
+        }
+    }
+
+    /// The board restricted to `cells`, cut to their bounding box.
+    #[must_use]
+    pub fn crop(&self, cells: Bitboard) -> Board {
+        let cells = cells & self.cells;
+        if cells.is_empty() {
+            return Board::new(1, 1, 0).expect("1 x 1");
+        }
+        let geometry = self.geometry;
+        let cols = geometry.cols();
+        let top = cells.0.trailing_zeros() as usize / cols;
+        let bottom = (63 - cells.0.leading_zeros() as usize) / cols;
+        let mut column_union = 0u64;
+        for row in top..=bottom {
+            column_union |= geometry.row_bits(cells, row);
+        }
+        let left = column_union.trailing_zeros() as usize;
+        let right = 63 - column_union.leading_zeros() as usize;
+        let width = right - left + 1;
+        if width == cols && top == 0 && bottom + 1 == geometry.rows() {
+            return Board { geometry, cells };
+        }
+        let mut packed = 0u64;
+        for row in top..=bottom {
+            let bits = (geometry.row_bits(cells, row) >> left) & Bitboard::below(width as u32).0;
+            packed |= bits << ((row - top) * width);
+        }
+        Board::new(bottom - top + 1, width, packed).expect("a crop is no larger than its board")
+    }
+
+    /// The same cells on a board of another size with at least as many rows
+    /// and columns, anchored at the top-left corner.
+    ///
+    /// # Panics
+    ///
+    /// When `geometry` is smaller than this board in either direction.
+    #[must_use]
+    pub fn repack(&self, geometry: Geometry) -> Board {
+        assert!(geometry.rows() >= self.rows() && geometry.cols() >= self.cols());
+        let mut packed = 0u64;
+        for row in 0..self.rows() {
+            packed |= self.geometry.row_bits(self.cells, row) << (row * geometry.cols());
+        }
+        Board {
+            geometry,
+            cells: Bitboard(packed),
+        }
+    }
+
+    /// The image of this board under one of the 8 symmetries of the square:
+    /// bit 0 of `symmetry` mirrors columns, bit 1 mirrors rows, bit 2
+    /// transposes (applied last).
+    #[must_use]
+    pub fn transform(&self, symmetry: u8) -> Board {
+        let (rows, cols) = (self.rows(), self.cols());
+        let transpose = symmetry & 4 != 0;
+        let (out_rows, out_cols) = if transpose {
+            (cols, rows)
+        } else {
+            (rows, cols)
+        };
+        let mut packed = 0u64;
+        for index in self.cells.cells() {
+            let (mut row, mut col) = (index as usize / cols, index as usize % cols);
+            if symmetry & 1 != 0 {
+                col = cols - 1 - col;
+            }
+            if symmetry & 2 != 0 {
+                row = rows - 1 - row;
+            }
+            if transpose {
+                (row, col) = (col, row);
+            }
+            packed |= 1 << (row * out_cols + col);
+        }
+        Board::new(out_rows, out_cols, packed).expect("same number of cells")
+    }
+
+    /// The canonical key of this board's shape: the least
+    /// `(rows, cols, cells)` over the 8 symmetries. Boards with equal keys
+    /// are the same game. (Meant for boards cut to their bounding box, so
+    /// that translations agree too.)
+    #[must_use]
+    pub fn canonical(&self) -> super::ShapeKey {
+        (0..8u8)
+            .map(|symmetry| {
+                let image = self.transform(symmetry);
+                (image.rows() as u8, image.cols() as u8, image.cells.0)
+            })
+            .min()
+            .expect("8 symmetries")
+    }
+}
+
+impl fmt::Debug for Board {
+    /// Draws the board, `1` for a one and `.` for a zero.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board {:?}", self.geometry)?;
+        for row in 0..self.rows() {
+            for col in 0..self.cols() {
+                f.write_str(if self.get(row, col) { "1" } else { "." })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// A [`Board`] literal, one string per row, `1`/`#` for a one and `0`/`.`
+/// for a zero (spaces ignored). Evaluated at compile time in `const`
+/// contexts.
+///
+/// # Examples
+///
+/// ```
+/// let board = grundy::board![
+///     "1 1 0",
+///     "0 1 1",
+/// ];
+/// assert_eq!((board.rows(), board.cols()), (2, 3));
+/// assert!(board.get(1, 2) && !board.get(1, 0));
+/// ```
+#[macro_export]
+macro_rules! board {
+    ($($row:literal),+ $(,)?) => {
+        $crate::clear::Board::from_rows(&[$($row),+])
+    };
+}

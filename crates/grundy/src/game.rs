@@ -1,0 +1,60 @@
+//! The rules of an impartial game, as a trait the generic solver works on.
+//!
+//! A [`Game`] is a rules object, kept apart from the positions it judges (the
+//! rules may carry tables or parameters; positions stay small `Clone` values).
+//! It yields a position's options through a callback rather than a `Vec`, so a
+//! solver can stream them into its own arena without an allocation per
+//! position, and it may split a position into independent components: by the
+//! Sprague-Grundy theorem the value of a position that is a sum of independent
+//! games is the XOR of the components' values, so the solver memoises
+//! components, not whole positions. A component's memo [`Game::Key`] may be a
+//! canonical form (for example the shape of a region up to translation and
+//! symmetry), so positions that are the same game are solved once.
+
+use std::hash::Hash;
+
+use crate::Nimber;
+
+/// The rules of an impartial game under normal play (who cannot move loses).
+///
+/// Correctness contract, relied on by [`Solver`](crate::Solver):
+/// - every play is finite (no position is reachable from itself);
+/// - [`Game::for_each_component`] yields independent games whose sum is the
+///   position: a move in the position is a move in exactly one component, and
+///   it leaves the other components untouched;
+/// - two components with equal [`Game::key`]s have equal values;
+/// - [`Game::known_value`], when it answers, answers the true value.
+pub trait Game {
+    /// A position of the game (a whole board, or one component of it).
+    type Position: Clone;
+    /// A move, as reported to users.
+    type Move: Clone;
+    /// The memo key of a component.
+    type Key: Clone + Eq + Hash;
+
+    /// Calls `visit` with every legal move from `position` and the position it
+    /// leads to.
+    fn for_each_option<F>(&self, position: &Self::Position, visit: F)
+    where
+        F: FnMut(Self::Move, Self::Position);
+
+    /// Calls `visit` with each independent component of `position`. The
+    /// default treats the whole position as one component. Empty components
+    /// (value 0) may be skipped.
+    fn for_each_component<F>(&self, position: &Self::Position, mut visit: F)
+    where
+        F: FnMut(Self::Position),
+    {
+        visit(position.clone());
+    }
+
+    /// The memo key of a component.
+    fn key(&self, component: &Self::Position) -> Self::Key;
+
+    /// The value of a component when it is known without search (a closed
+    /// form, or a precomputed table). The default knows nothing.
+    fn known_value(&self, component: &Self::Position) -> Option<Nimber> {
+        let _ = component;
+        None
+    }
+}

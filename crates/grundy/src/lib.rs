@@ -1,0 +1,23 @@
+//! `grundy`: Sprague-Grundy values, winners and winning moves of impartial
+//! games played on grids.
+//!
+//! The engine is organised as shared pieces and one module per game:
+//! - [`nimber`]: [`Nimber`], [`mex`], nim-sums and the [`Outcome`];
+//! - [`game`]: the [`Game`] trait, the rules of an impartial game with an
+//!   optional split of positions into independent components;
+//! - [`solver`]: a generic iterative [`Solver`] that memoises component values
+//!   in a [`Table`] and finds every move to a target value among legal moves;
+//! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells.
+//!
+//! The engine knows nothing of text formats, terminals or HTTP: front-ends
+//! parse input into the validated types here, call the engine and render.
+#![deny(missing_docs)]
+
+pub mod clear;
+pub mod game;
+pub mod nimber;
+pub mod solver;
+
+pub use game::Game;
+pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};
+pub use solver::{Budget, HashTable, Moves, Progress, SolveError, Solver, Table, ValuedMoves};

@@ -1,0 +1,584 @@
+//! A generic, iterative, memoising solver for any [`Game`].
+//!
+//! The value of a position is the XOR of its components' values; the value of
+//! a component is the mex of its options' values. The solver evaluates this
+//! by depth-first search with an explicit stack, so a game whose plays are
+//! thousands of moves long cannot overflow the thread's stack. Each expanded
+//! component streams its options into one shared arena (no `Vec` per
+//! position): the components of every option are recorded once, those already
+//! known (from the [`Table`] or from [`Game::known_value`]) are folded into the
+//! option's partial XOR at once, and only the unknown ones are kept. A frame
+//! whose option needs an unknown component pushes it and resumes when it is
+//! done. Every component is solved at most once, so the cost is the number of
+//! distinct component keys reachable, times the cost of generating their
+//! options.
+//!
+//! Searches can be bounded by a [`Budget`] (positions solved, wall time) and
+//! report [`Progress`] through a callback, so front-ends can draw a progress
+//! bar without the engine knowing about terminals.
+
+use std::hash::Hash;
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+
+use crate::{Game, MexSet, Nimber};
+
+/// A memo of component values, keyed by [`Game::Key`].
+pub trait Table<K> {
+    /// The value stored for `key`, if any.
+    fn get(&self, key: &K) -> Option<Nimber>;
+    /// Stores the value of `key`.
+    fn insert(&mut self, key: K, value: Nimber);
+    /// How many values are stored.
+    fn len(&self) -> usize;
+    /// True when nothing is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The default [`Table`]: a hash map with a fast non-cryptographic hasher
+/// (keys are positions the solver made itself, not attacker-chosen strings).
+#[derive(Clone, Debug)]
+pub struct HashTable<K> {
+    map: FxHashMap<K, Nimber>,
+}
+
+impl<K> Default for HashTable<K> {
+    fn default() -> Self {
+        HashTable {
+            map: FxHashMap::default(),
+        }
+    }
+}
+
+impl<K: Eq + Hash> Table<K> for HashTable<K> {
+    fn get(&self, key: &K) -> Option<Nimber> {
+        self.map.get(key).copied()
+    }
+    fn insert(&mut self, key: K, value: Nimber) {
+        self.map.insert(key, value);
+    }
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+/// Legal moves with the positions they lead to.
+pub type Moves<G> = Vec<(<G as Game>::Move, <G as Game>::Position)>;
+
+/// Legal moves with the positions they lead to and those positions' values.
+pub type ValuedMoves<G> = Vec<(<G as Game>::Move, <G as Game>::Position, Nimber)>;
+
+/// Limits on one solver's work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Stop after solving this many components (each one is a table entry,
+    /// so this also bounds memory).
+    pub max_positions: Option<u64>,
+    /// Stop after this much wall time.
+    pub max_time: Option<Duration>,
+}
+
+impl Budget {
+    /// No limits.
+    pub const UNLIMITED: Budget = Budget {
+        max_positions: None,
+        max_time: None,
+    };
+
+    /// A limit on the number of components solved.
+    #[must_use]
+    pub const fn positions(max_positions: u64) -> Budget {
+        Budget {
+            max_positions: Some(max_positions),
+            max_time: None,
+        }
+    }
+}
+
+/// Why a search stopped before it had an answer.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SolveError {
+    /// The position budget ran out.
+    #[error(
+        "gave up after solving {limit} positions (the position budget); raise it to search further"
+    )]
+    PositionBudget {
+        /// The budget that was reached.
+        limit: u64,
+    },
+    /// The time budget ran out.
+    #[error("gave up after {limit:?} (the time budget); raise it to search further")]
+    TimeBudget {
+        /// The budget that was reached.
+        limit: Duration,
+    },
+}
+
+/// A snapshot of a running search, passed to the progress callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Components solved so far by this solver.
+    pub positions: u64,
+    /// Current depth of the search stack.
+    pub depth: usize,
+}
+
+/// How often (in solved components) the budget clock and the progress
+/// callback are consulted: often enough to feel live, rarely enough to cost
+/// nothing.
+const CHECK_INTERVAL: u64 = 4096;
+
+struct Frame<P, K> {
+    position: P,
+    key: K,
+    /// This frame's options are `options[first_option..]`.
+    first_option: usize,
+    /// The next option to finish.
+    option: usize,
+    /// The next pending component of that option, an index into `pending`.
+    part: usize,
+    /// XOR of the option's components looked at so far.
+    acc: Nimber,
+    seen: MexSet,
+}
+
+/// One option of an expanded frame: the XOR of its components already known
+/// at expansion, and the range of its still-unknown components in `pending`.
+struct OptionRecord {
+    known: Nimber,
+    pending_end: usize,
+}
+
+/// Solves positions of one [`Game`], memoising component values in a
+/// [`Table`] that persists across calls.
+///
+/// # Examples
+///
+/// ```
+/// use grundy::{Game, Nimber, Solver};
+///
+/// /// Subtraction game: take 1 or 2 from a heap. Values are n mod 3.
+/// struct TakeOneOrTwo;
+/// impl Game for TakeOneOrTwo {
+///     type Position = u32;
+///     type Move = u32;
+///     type Key = u32;
+///     fn for_each_option<F: FnMut(u32, u32)>(&self, heap: &u32, mut visit: F) {
+///         for take in 1..=2.min(*heap) {
+///             visit(take, heap - take);
+///         }
+///     }
+///     fn key(&self, heap: &u32) -> u32 {
+///         *heap
+///     }
+/// }
+///
+/// let mut solver = Solver::new(TakeOneOrTwo);
+/// assert_eq!(solver.value(&100_000).unwrap(), Nimber::new(100_000 % 3));
+/// assert_eq!(solver.winning_moves(&7).unwrap(), vec![(1, 6)]);
+/// ```
+pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
+    game: G,
+    table: T,
+    budget: Budget,
+    started: Option<Instant>,
+    solved: u64,
+    progress: Option<Box<dyn FnMut(Progress) + Send>>,
+    // Scratch kept between searches to avoid reallocating.
+    stack: Vec<Frame<G::Position, G::Key>>,
+    options: Vec<OptionRecord>,
+    pending: Vec<(G::Position, G::Key)>,
+    spare_sets: Vec<MexSet>,
+}
+
+impl<G: Game> Solver<G> {
+    /// A solver with an empty hash table and no budget.
+    #[must_use]
+    pub fn new(game: G) -> Self {
+        Solver::with_table(game, HashTable::default())
+    }
+}
+
+impl<G: Game, T: Table<G::Key>> Solver<G, T> {
+    /// A solver with the given memo table and no budget.
+    #[must_use]
+    pub fn with_table(game: G, table: T) -> Self {
+        Solver {
+            game,
+            table,
+            budget: Budget::UNLIMITED,
+            started: None,
+            solved: 0,
+            progress: None,
+            stack: Vec::new(),
+            options: Vec::new(),
+            pending: Vec::new(),
+            spare_sets: Vec::new(),
+        }
+    }
+
+    /// Sets the limits for later searches. The position count and the clock
+    /// start at the first search after this call.
+    #[must_use]
+    pub fn with_budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self.started = None;
+        self.solved = 0;
+        self
+    }
+
+    /// Sets a callback that is told about progress every few thousand solved
+    /// components.
+    #[must_use]
+    pub fn with_progress(mut self, progress: impl FnMut(Progress) + Send + 'static) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// The rules this solver plays by.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The memo table.
+    pub fn table(&self) -> &T {
+        &self.table
+    }
+
+    /// Components solved by search so far (not counting known values).
+    pub fn positions_solved(&self) -> u64 {
+        self.solved
+    }
+
+    /// The value of a position: the XOR of its components' values.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out first. The table keeps what was
+    /// solved, so a later call with a larger budget resumes the work.
+    pub fn value(&mut self, position: &G::Position) -> Result<Nimber, SolveError> {
+        let mut components = Vec::new();
+        self.game
+            .for_each_component(position, |component| components.push(component));
+        let mut total = Nimber::ZERO;
+        for component in components {
+            total ^= self.component_value(component)?;
+        }
+        Ok(total)
+    }
+
+    /// Every legal move from `position` whose resulting position has value
+    /// `target`, with that position, in the order the game yields them.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out first.
+    pub fn moves_to(
+        &mut self,
+        position: &G::Position,
+        target: Nimber,
+    ) -> Result<Moves<G>, SolveError> {
+        let mut found = Vec::new();
+        for (mv, option) in self.options_of(position) {
+            if self.value(&option)? == target {
+                found.push((mv, option));
+            }
+        }
+        Ok(found)
+    }
+
+    /// Every winning move: the legal moves to a position of value 0.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out first.
+    pub fn winning_moves(&mut self, position: &G::Position) -> Result<Moves<G>, SolveError> {
+        self.moves_to(position, Nimber::ZERO)
+    }
+
+    /// Every legal move with the position it leads to and that position's
+    /// value.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out first.
+    pub fn options_with_values(
+        &mut self,
+        position: &G::Position,
+    ) -> Result<ValuedMoves<G>, SolveError> {
+        let mut out = Vec::new();
+        for (mv, option) in self.options_of(position) {
+            let value = self.value(&option)?;
+            out.push((mv, option, value));
+        }
+        Ok(out)
+    }
+
+    fn options_of(&self, position: &G::Position) -> Vec<(G::Move, G::Position)> {
+        let mut options = Vec::new();
+        self.game
+            .for_each_option(position, |mv, option| options.push((mv, option)));
+        options
+    }
+
+    /// The value of one component.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out first.
+    pub fn component_value(&mut self, component: G::Position) -> Result<Nimber, SolveError> {
+        if let Some(value) = self.game.known_value(&component) {
+            return Ok(value);
+        }
+        let key = self.game.key(&component);
+        if let Some(value) = self.table.get(&key) {
+            return Ok(value);
+        }
+        self.started.get_or_insert_with(Instant::now);
+        let result = self.search(component, key);
+        // Leave the scratch empty whether the search finished or gave up.
+        self.stack.clear();
+        self.options.clear();
+        self.pending.clear();
+        result
+    }
+
+    fn push_frame(&mut self, position: G::Position, key: G::Key) {
+        let first_option = self.options.len();
+        let Solver {
+            game,
+            table,
+            options,
+            pending,
+            ..
+        } = self;
+        game.for_each_option(&position, |_, option| {
+            let mut known = Nimber::ZERO;
+            game.for_each_component(&option, |component| {
+                if let Some(value) = game.known_value(&component) {
+                    known ^= value;
+                    return;
+                }
+                let key = game.key(&component);
+                match table.get(&key) {
+                    Some(value) => known ^= value,
+                    None => pending.push((component, key)),
+                }
+            });
+            options.push(OptionRecord {
+                known,
+                pending_end: pending.len(),
+            });
+        });
+        let part = if first_option == 0 {
+            0
+        } else {
+            self.options[first_option - 1].pending_end
+        };
+        let mut seen = self.spare_sets.pop().unwrap_or_default();
+        seen.clear();
+        self.stack.push(Frame {
+            position,
+            key,
+            first_option,
+            option: first_option,
+            part,
+            acc: Nimber::ZERO,
+            seen,
+        });
+    }
+
+    fn search(&mut self, root: G::Position, root_key: G::Key) -> Result<Nimber, SolveError> {
+        self.push_frame(root, root_key);
+        loop {
+            let frame = self.stack.last_mut().expect("search stack holds the root");
+            let mut needed = None;
+            while frame.option < self.options.len() {
+                let record = &self.options[frame.option];
+                while frame.part < record.pending_end {
+                    let (_, key) = &self.pending[frame.part];
+                    match self.table.get(key) {
+                        Some(value) => {
+                            frame.acc ^= value;
+                            frame.part += 1;
+                        }
+                        None => {
+                            needed = Some(frame.part);
+                            break;
+                        }
+                    }
+                }
+                if needed.is_some() {
+                    break;
+                }
+                frame.seen.insert(record.known ^ frame.acc);
+                frame.acc = Nimber::ZERO;
+                frame.option += 1;
+            }
+            if let Some(index) = needed {
+                let (position, key) = self.pending[index].clone();
+                // The same component may appear twice among pending parts;
+                // it is solved once and then found in the table.
+                self.push_frame(position, key);
+                continue;
+            }
+            let frame = self.stack.pop().expect("frame just inspected");
+            let value = frame.seen.mex();
+            let part_start = if frame.first_option == 0 {
+                0
+            } else {
+                self.options[frame.first_option - 1].pending_end
+            };
+            self.options.truncate(frame.first_option);
+            self.pending.truncate(part_start);
+            self.table.insert(frame.key, value);
+            self.spare_sets.push(frame.seen);
+            drop(frame.position);
+            self.solved += 1;
+            if self.stack.is_empty() {
+                return Ok(value);
+            }
+            self.check_budget()?;
+        }
+    }
+
+    fn check_budget(&mut self) -> Result<(), SolveError> {
+        if let Some(limit) = self.budget.max_positions {
+            if self.solved >= limit {
+                return Err(SolveError::PositionBudget { limit });
+            }
+        }
+        if self.solved % CHECK_INTERVAL == 0 {
+            if let (Some(limit), Some(started)) = (self.budget.max_time, self.started) {
+                if started.elapsed() >= limit {
+                    return Err(SolveError::TimeBudget { limit });
+                }
+            }
+            if let Some(progress) = self.progress.as_mut() {
+                progress(Progress {
+                    positions: self.solved,
+                    depth: self.stack.len(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Nim on several heaps, with each heap a component: value = XOR of heaps.
+    struct Nim;
+    impl Game for Nim {
+        type Position = Vec<u32>;
+        type Move = (usize, u32);
+        type Key = Vec<u32>;
+        fn for_each_option<F: FnMut((usize, u32), Vec<u32>)>(
+            &self,
+            heaps: &Vec<u32>,
+            mut visit: F,
+        ) {
+            for (i, &h) in heaps.iter().enumerate() {
+                for to in 0..h {
+                    let mut next = heaps.clone();
+                    next[i] = to;
+                    visit((i, to), next);
+                }
+            }
+        }
+        fn for_each_component<F: FnMut(Vec<u32>)>(&self, heaps: &Vec<u32>, mut visit: F) {
+            heaps
+                .iter()
+                .filter(|&&h| h > 0)
+                .for_each(|&h| visit(vec![h]));
+        }
+        fn key(&self, heaps: &Vec<u32>) -> Vec<u32> {
+            heaps.clone()
+        }
+    }
+
+    /// The same game without decomposition: the solver must still find XOR.
+    struct WholeNim;
+    impl Game for WholeNim {
+        type Position = Vec<u32>;
+        type Move = (usize, u32);
+        type Key = Vec<u32>;
+        fn for_each_option<F: FnMut((usize, u32), Vec<u32>)>(&self, heaps: &Vec<u32>, visit: F) {
+            Nim.for_each_option(heaps, visit);
+        }
+        fn key(&self, heaps: &Vec<u32>) -> Vec<u32> {
+            let mut sorted = heaps.clone();
+            sorted.sort_unstable();
+            sorted
+        }
+    }
+
+    /// Plain recursive mex, no memo, no decomposition: the oracle.
+    fn brute(heaps: &[u32]) -> Nimber {
+        let mut seen = MexSet::new();
+        Nim.for_each_option(&heaps.to_vec(), |_, next| seen.insert(brute(&next)));
+        seen.mex()
+    }
+
+    proptest! {
+        #[test]
+        fn solver_matches_brute_force(heaps in proptest::collection::vec(0u32..5, 0..4)) {
+            let expected = brute(&heaps);
+            prop_assert_eq!(Solver::new(Nim).value(&heaps).unwrap(), expected);
+            prop_assert_eq!(Solver::new(WholeNim).value(&heaps).unwrap(), expected);
+        }
+
+        #[test]
+        fn winning_moves_are_exactly_the_moves_to_zero(heaps in proptest::collection::vec(0u32..6, 0..4)) {
+            let mut solver = Solver::new(Nim);
+            let moves = solver.winning_moves(&heaps).unwrap();
+            let mut expected = Vec::new();
+            Nim.for_each_option(&heaps, |mv, next| if brute(&next).is_zero() { expected.push(mv) });
+            prop_assert_eq!(moves.into_iter().map(|(mv, _)| mv).collect::<Vec<_>>(), expected);
+        }
+    }
+
+    /// A game whose only play is very long: recursion would overflow.
+    struct Countdown;
+    impl Game for Countdown {
+        type Position = u32;
+        type Move = ();
+        type Key = u32;
+        fn for_each_option<F: FnMut((), u32)>(&self, n: &u32, mut visit: F) {
+            if *n > 0 {
+                visit((), n - 1);
+            }
+        }
+        fn key(&self, n: &u32) -> u32 {
+            *n
+        }
+    }
+
+    #[test]
+    fn deep_games_do_not_overflow_the_stack() {
+        // Value alternates 0, 1, 0, 1, ... along the single line of play.
+        let depth = 1_000_000;
+        assert_eq!(
+            Solver::new(Countdown).value(&depth).unwrap(),
+            Nimber::new(depth % 2)
+        );
+    }
+
+    #[test]
+    fn budget_stops_the_search_and_the_table_resumes_it() {
+        let mut solver = Solver::new(Countdown).with_budget(Budget::positions(1000));
+        assert_eq!(
+            solver.value(&5000),
+            Err(SolveError::PositionBudget { limit: 1000 })
+        );
+        let mut solver = solver.with_budget(Budget::UNLIMITED);
+        assert_eq!(solver.value(&5000).unwrap(), Nimber::new(0));
+    }
+}
