@@ -3,5 +3,6 @@
 //! parse errors. The binary in `main.rs` wires them to the engine.
 #![deny(missing_docs)]
 
+pub mod boards;
 pub mod input;
 pub mod judge;

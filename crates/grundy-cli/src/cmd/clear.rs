@@ -1,13 +1,439 @@
-//! `grundy clear`: placeholder until the analyser lands.
+//! `grundy clear`: analyse rectangle-clearing boards, alone or as a sum.
+//!
+//! For each board: its components (lettered on the drawing) and their values;
+//! then the total, the winner, every winning move with the reason it wins
+//! (which component it changes, and to what), and with `--play` an optimal
+//! play-out. `--json` prints the same analysis for scripts.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use grundy::clear::{Bitboard, Board, Clear, Rect};
+use grundy::{Budget, Nimber, Solver};
+use grundy_cli::boards::{parse_boards, ParsedBoard};
+use serde::Serialize;
+
+use crate::output::{read_source, solver_progress, UsageError};
 
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Board file: rows of 0/1 (or ./#), spaces optional; blank lines
+    /// separate boards, which are then played as a sum. `-` or nothing
+    /// reads standard input.
+    file: Option<PathBuf>,
+    /// Print the analysis as JSON (coordinates 0-based, corners inclusive).
+    #[arg(long)]
+    json: bool,
+    /// Also print an optimal play-out, move by move.
+    #[arg(long)]
+    play: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
 
-pub fn run(_args: &Args) -> anyhow::Result<ExitCode> {
-    Ok(ExitCode::SUCCESS)
+/// Search limits shared by the commands that run a search.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BudgetArgs {
+    /// Give up after solving this many distinct shapes (bounds memory: about
+    /// 40 bytes each).
+    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    pub max_positions: u64,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+}
+
+impl BudgetArgs {
+    pub fn budget(&self) -> anyhow::Result<Budget> {
+        let max_time = match self.max_time {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(UsageError(format!(
+                    "--max-time must be a positive number of seconds, not {s}"
+                ))
+                .into())
+            }
+        };
+        Ok(Budget {
+            max_positions: Some(self.max_positions),
+            max_time,
+        })
+    }
+}
+
+/// The seed article's 4 x 4 example: the first player wins.
+const DEFAULT_BOARD: Board = grundy::board!["0110", "0000", "0000", "0001"];
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let source = read_source(args.file.as_deref())?;
+    let boards = parse_boards(&source.bytes).map_err(|err| source.error(err))?;
+    let boards: Vec<Board> = boards.iter().map(|b: &ParsedBoard| b.board).collect();
+    analyse(&boards, args.json, args.play, &args.budget)
 }
 
 pub fn run_default() -> anyhow::Result<ExitCode> {
+    println!("No input given: analysing the built-in example (see `grundy clear --help`).\n");
+    let budget = BudgetArgs {
+        max_positions: 1_000_000,
+        max_time: None,
+    };
+    analyse(&[DEFAULT_BOARD], false, true, &budget)
+}
+
+fn analyse(
+    boards: &[Board],
+    json: bool,
+    play: bool,
+    budget: &BudgetArgs,
+) -> anyhow::Result<ExitCode> {
+    let (bar, progress) = solver_progress("solving");
+    let mut solver = Solver::new(Clear::new())
+        .with_budget(budget.budget()?)
+        .with_progress(progress);
+    let analysis = Analysis::of(&mut solver, boards);
+    bar.finish_and_clear();
+    let analysis = analysis.map_err(|err| {
+        anyhow::Error::new(err)
+            .context("the search stopped early (raise --max-positions or --max-time)")
+    })?;
+    let mut out = String::new();
+    if json {
+        out = serde_json::to_string(&analysis.json(boards)).context("serialising JSON")?;
+        out.push('\n');
+    } else {
+        analysis.render(boards, &mut out);
+        if play {
+            out.push('\n');
+            play_out(&mut solver, boards, &mut out)?;
+        }
+    }
+    print!("{out}");
     Ok(ExitCode::SUCCESS)
+}
+
+struct BoardAnalysis {
+    components: Vec<(Bitboard, Nimber)>,
+    value: Nimber,
+}
+
+struct Analysis {
+    boards: Vec<BoardAnalysis>,
+    total: Nimber,
+    /// (board index, move, component index, component value after).
+    winning: Vec<(usize, Rect, usize, Nimber)>,
+}
+
+impl Analysis {
+    fn of(solver: &mut Solver<Clear>, boards: &[Board]) -> Result<Analysis, grundy::SolveError> {
+        let mut analysed = Vec::with_capacity(boards.len());
+        for board in boards {
+            let mut components = Vec::new();
+            for cells in board.components() {
+                components.push((cells, solver.value(&board.crop(cells))?));
+            }
+            let value = components.iter().map(|&(_, v)| v).sum();
+            analysed.push(BoardAnalysis { components, value });
+        }
+        let total: Nimber = analysed.iter().map(|b| b.value).sum();
+        let mut winning = Vec::new();
+        if !total.is_zero() {
+            for (index, (board, analysis)) in boards.iter().zip(&analysed).enumerate() {
+                let target = analysis.value ^ total;
+                for (rect, _) in solver.moves_to(board, target)? {
+                    let mask = board.geometry().rect_mask(rect);
+                    let component = analysis
+                        .components
+                        .iter()
+                        .position(|(cells, _)| cells.contains(mask))
+                        .expect("a rectangle of ones lies in one component");
+                    let after = analysis.components[component].1 ^ total;
+                    winning.push((index, rect, component, after));
+                }
+            }
+        }
+        Ok(Analysis {
+            boards: analysed,
+            total,
+            winning,
+        })
+    }
+
+    fn render(&self, boards: &[Board], out: &mut String) {
+        let several = boards.len() > 1;
+        for (index, (board, analysis)) in boards.iter().zip(&self.boards).enumerate() {
+            let title = if several {
+                format!("Board {}", index + 1)
+            } else {
+                "Board".to_owned()
+            };
+            let _ = writeln!(
+                out,
+                "{title} ({} x {}), components lettered:",
+                board.rows(),
+                board.cols()
+            );
+            draw(board, &analysis.components, out);
+            for (i, (cells, value)) in analysis.components.iter().enumerate() {
+                let n = cells.count();
+                let _ = writeln!(
+                    out,
+                    "  {}  {n} cell{}  grundy {value}",
+                    letter(i),
+                    if n == 1 { "" } else { "s" }
+                );
+            }
+            if analysis.components.is_empty() {
+                let _ = writeln!(out, "  (no ones: no moves)");
+            }
+            let parts: Vec<String> = analysis
+                .components
+                .iter()
+                .map(|(_, v)| v.to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "{title} grundy value: {}{}\n",
+                analysis.value,
+                xor_of(&parts)
+            );
+        }
+        if several {
+            let parts: Vec<String> = self.boards.iter().map(|b| b.value.to_string()).collect();
+            let _ = writeln!(out, "Total grundy value: {}{}", self.total, xor_of(&parts));
+        }
+        let _ = writeln!(out, "{}.", capitalise(&self.total.outcome().to_string()));
+        if self.total.is_zero() {
+            let _ = writeln!(out, "No winning moves: every move leaves a non-zero value.");
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "Winning moves ({}), corners as (row,col), 1-based:",
+            self.winning.len()
+        );
+        for &(index, rect, component, after) in &self.winning {
+            let before = self.boards[index].components[component].1;
+            let board_label = if several {
+                format!(" on board {}", index + 1)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "  clear {rect}{board_label}: component {} goes from grundy {before} to {after}, total 0",
+                letter(component)
+            );
+        }
+    }
+
+    fn json(&self, boards: &[Board]) -> JsonAnalysis {
+        let boards_json: Vec<JsonBoard> = boards
+            .iter()
+            .zip(&self.boards)
+            .map(|(board, analysis)| JsonBoard {
+                rows: board.rows(),
+                cols: board.cols(),
+                grundy: analysis.value.value(),
+                components: analysis
+                    .components
+                    .iter()
+                    .map(|&(cells, value)| JsonComponent {
+                        cells: cells
+                            .cells()
+                            .map(|i| [i as usize / board.cols(), i as usize % board.cols()])
+                            .collect(),
+                        grundy: value.value(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let single = boards_json.len() == 1;
+        JsonAnalysis {
+            rows: single.then(|| boards_json[0].rows),
+            cols: single.then(|| boards_json[0].cols),
+            grundy: self.total.value(),
+            winner: if self.total.is_zero() {
+                "second"
+            } else {
+                "first"
+            },
+            winning_moves: self
+                .winning
+                .iter()
+                .map(|&(board, rect, _, _)| JsonMove {
+                    board,
+                    top: rect.top,
+                    left: rect.left,
+                    bottom: rect.bottom,
+                    right: rect.right,
+                })
+                .collect(),
+            components: single.then(|| boards_json[0].components.clone()),
+            boards: boards_json,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct JsonAnalysis {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rows: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cols: Option<usize>,
+    grundy: u32,
+    winner: &'static str,
+    winning_moves: Vec<JsonMove>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    components: Option<Vec<JsonComponent>>,
+    boards: Vec<JsonBoard>,
+}
+
+#[derive(Serialize)]
+struct JsonBoard {
+    rows: usize,
+    cols: usize,
+    grundy: u32,
+    components: Vec<JsonComponent>,
+}
+
+#[derive(Clone, Serialize)]
+struct JsonComponent {
+    cells: Vec<[usize; 2]>,
+    grundy: u32,
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    board: usize,
+    top: u8,
+    left: u8,
+    bottom: u8,
+    right: u8,
+}
+
+fn letter(index: usize) -> char {
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    LETTERS.get(index).map_or('?', |&b| b as char)
+}
+
+fn xor_of(parts: &[String]) -> String {
+    if parts.len() < 2 {
+        String::new()
+    } else {
+        format!(" (= {})", parts.join(" xor "))
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+fn draw(board: &Board, components: &[(Bitboard, Nimber)], out: &mut String) {
+    for row in 0..board.rows() {
+        out.push(' ');
+        for col in 0..board.cols() {
+            let index = board.geometry().index(row, col);
+            let mark = components
+                .iter()
+                .position(|(cells, _)| cells.has(index))
+                .map_or('.', letter);
+            out.push(' ');
+            out.push(mark);
+        }
+        out.push('\n');
+    }
+}
+
+fn draw_plain(board: &Board, out: &mut String) {
+    for row in 0..board.rows() {
+        out.push(' ');
+        for col in 0..board.cols() {
+            out.push(' ');
+            out.push(if board.get(row, col) { '1' } else { '.' });
+        }
+        out.push('\n');
+    }
+}
+
+/// Plays the position out: the player facing a non-zero total plays the first
+/// winning move; the player facing zero has no winning move and plays the
+/// cheapest move (the smallest rectangle), preferring the one that leaves the
+/// largest value, which keeps the game going longest among cheap choices.
+fn play_out(solver: &mut Solver<Clear>, boards: &[Board], out: &mut String) -> anyhow::Result<()> {
+    let mut boards = boards.to_vec();
+    let several = boards.len() > 1;
+    let _ = writeln!(
+        out,
+        "Play-out (the winner plays winning moves; the loser plays small moves):"
+    );
+    let mut ply = 0;
+    loop {
+        let values = boards
+            .iter()
+            .map(|b| solver.value(b))
+            .collect::<Result<Vec<_>, _>>()?;
+        let total: Nimber = values.iter().copied().sum();
+        let player = if ply % 2 == 0 {
+            "First player"
+        } else {
+            "Second player"
+        };
+        let mut chosen: Option<(usize, Rect, Board)> = None;
+        if total.is_zero() {
+            let mut best: Option<(usize, Nimber, usize, Rect, Board)> = None;
+            for (index, board) in boards.iter().enumerate() {
+                for (rect, after, value) in solver.options_with_values(board)? {
+                    let leaves = value ^ values[index] ^ total;
+                    let better = match &best {
+                        None => true,
+                        Some((area, best_value, ..)) => {
+                            rect.area() < *area || (rect.area() == *area && leaves > *best_value)
+                        }
+                    };
+                    if better {
+                        best = Some((rect.area(), leaves, index, rect, after));
+                    }
+                }
+            }
+            chosen = best.map(|(_, _, index, rect, after)| (index, rect, after));
+        } else {
+            for (index, board) in boards.iter().enumerate() {
+                let target = values[index] ^ total;
+                if let Some((rect, after)) = solver.moves_to(board, target)?.into_iter().next() {
+                    chosen = Some((index, rect, after));
+                    break;
+                }
+            }
+        }
+        let Some((index, rect, after)) = chosen else {
+            let _ = writeln!(out, "{player} cannot move and loses.");
+            return Ok(());
+        };
+        ply += 1;
+        boards[index] = after;
+        let left: Nimber = boards
+            .iter()
+            .map(|b| solver.value(b))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .sum();
+        let on_board = if several {
+            format!(" on board {}", index + 1)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "{ply}. {player} clears {rect}{on_board}, leaving grundy {left}:"
+        );
+        draw_plain(&boards[index], out);
+    }
 }

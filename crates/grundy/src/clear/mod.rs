@@ -31,10 +31,10 @@
 
 mod bitboard;
 mod board;
-mod table;
 
 pub use bitboard::{Bitboard, Cells, Subsets};
 pub use board::{Board, BoardError, Geometry, Rect, MAX_CELLS};
+pub mod table;
 pub use table::value4x4;
 
 use crate::{Game, Nimber, Solver};

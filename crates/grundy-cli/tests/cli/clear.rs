@@ -1,0 +1,227 @@
+//! `grundy clear`, `grundy judge gfg` and the default run.
+
+use grundy::clear::Clear;
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::common::{assert_input_error, check_judge_sample, data, grundy};
+
+#[test]
+fn judge_gfg_samples() {
+    check_judge_sample("gfg", "gfg1");
+    check_judge_sample("gfg", "gfg2");
+}
+
+#[test]
+fn judge_gfg_rejects_a_bad_cell() {
+    assert_input_error(
+        grundy()
+            .args(["judge", "gfg"])
+            .write_stdin("0 1 1 0\n0 0 2 0\n0 0 0 0\n0 0 0 1\n"),
+        "<stdin>",
+        2,
+        5,
+        "unexpected '2'",
+    );
+    assert_input_error(
+        grundy()
+            .args(["judge", "gfg"])
+            .write_stdin("0 1 1 0\n0 0 0 0\n"),
+        "<stdin>",
+        3,
+        1,
+        "unexpected end of input",
+    );
+}
+
+#[test]
+fn default_run_analyses_the_example_with_a_play_out() {
+    grundy()
+        .assert()
+        .success()
+        .stdout(contains("First player wins."))
+        .stdout(contains("Play-out"))
+        .stdout(contains("Second player cannot move and loses."));
+}
+
+#[test]
+fn human_output_names_value_winner_and_moves() {
+    grundy()
+        .arg("clear")
+        .arg(data("gfg1.in"))
+        .assert()
+        .success()
+        .stdout(contains("Board grundy value: 3 (= 2 xor 1)"))
+        .stdout(contains("First player wins."))
+        .stdout(contains("clear (1,2)-(1,2)"));
+    grundy()
+        .arg("clear")
+        .arg(data("gfg2.in"))
+        .assert()
+        .success()
+        .stdout(contains("Second player wins."))
+        .stdout(contains("No winning moves"));
+}
+
+fn json_of(input: &str) -> Value {
+    let output = grundy()
+        .args(["clear", "--json", "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("valid JSON")
+}
+
+#[test]
+fn json_winning_moves_are_legal_and_leave_zero() {
+    let input = "1101\n1111\n0110\n1011\n";
+    let json = json_of(input);
+    let board = grundy::board!["1101", "1111", "0110", "1011"];
+    let mut solver = Clear::solver();
+    assert_eq!(json["grundy"], solver.value(&board).unwrap().value());
+    assert_eq!(json["rows"], 4);
+    assert_eq!(json["cols"], 4);
+    let moves = json["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), solver.winning_moves(&board).unwrap().len());
+    for mv in moves {
+        let rect = grundy::clear::Rect {
+            top: mv["top"].as_u64().unwrap() as u8,
+            left: mv["left"].as_u64().unwrap() as u8,
+            bottom: mv["bottom"].as_u64().unwrap() as u8,
+            right: mv["right"].as_u64().unwrap() as u8,
+        };
+        let after = board.try_play(rect).expect("a legal move");
+        assert!(solver.value(&after).unwrap().is_zero());
+    }
+    let cells: usize = json["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["cells"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(cells, board.cells().count() as usize);
+}
+
+#[test]
+fn several_boards_are_played_as_a_sum() {
+    // Two copies of one board cancel out: value 0, second player wins.
+    let json = json_of("0110\n0000\n\n0110\n0000\n");
+    assert_eq!(json["grundy"], 0);
+    assert_eq!(json["winner"], "second");
+    assert_eq!(json["boards"].as_array().unwrap().len(), 2);
+    assert!(json["winning_moves"].as_array().unwrap().is_empty());
+    // A domino (2) and a single cell (1): the winner moves on either board.
+    let json = json_of("11\n\n1\n");
+    assert_eq!(json["grundy"], 3);
+    for mv in json["winning_moves"].as_array().unwrap() {
+        let board = mv["board"].as_u64().unwrap();
+        // On the domino, clear one cell (leaving 1 = the other board's 1);
+        // the single cell has no move to 2.
+        assert_eq!(board, 0);
+        assert_eq!(mv["top"], mv["bottom"]);
+        assert_eq!(mv["left"], mv["right"]);
+    }
+}
+
+#[test]
+fn boards_of_other_shapes_work() {
+    // A 4 x 16 board: a long row with two legs, and a dashed row.
+    let rows = [
+        "1111111111111111",
+        "1000000000000001",
+        "0000000000000000",
+        "1101101101101101",
+    ];
+    let json = json_of(&(rows.join("\n") + "\n"));
+    let board = grundy::board![
+        "1111111111111111",
+        "1000000000000001",
+        "0000000000000000",
+        "1101101101101101"
+    ];
+    assert_eq!(json["rows"], 4);
+    assert_eq!(json["cols"], 16);
+    assert_eq!(
+        json["grundy"],
+        Clear::solver().value(&board).unwrap().value()
+    );
+}
+
+#[test]
+fn bad_input_gets_a_located_error_and_exit_2() {
+    assert_input_error(
+        grundy()
+            .args(["clear", "-"])
+            .write_stdin("0110\n0110\n011\n"),
+        "<stdin>",
+        3,
+        1,
+        "ragged row: 3 cells, but the first row has 4",
+    );
+    assert_input_error(
+        grundy().args(["clear", "-"]).write_stdin("0110\n01a0\n"),
+        "<stdin>",
+        2,
+        3,
+        "unexpected 'a'",
+    );
+    assert_input_error(
+        grundy().args(["clear", "-"]).write_stdin(""),
+        "<stdin>",
+        1,
+        1,
+        "empty input",
+    );
+    assert_input_error(
+        grundy()
+            .args(["clear", "-"])
+            .write_stdin("00000000\n".repeat(9)),
+        "<stdin>",
+        9,
+        1,
+        "at most 64 cells",
+    );
+    let missing = grundy()
+        .args(["clear", "no/such/file.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.starts_with("error: no/such/file.txt: cannot read"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_position_budget_stops_a_large_search_with_exit_3() {
+    let output = grundy()
+        .args(["clear", "--max-positions", "50", "-"])
+        .write_stdin("11111111\n".repeat(8))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-positions"), "{stderr}");
+    assert!(
+        stderr.contains("gave up after solving 50 positions"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let output = grundy().args(["clear", "--no-such-flag"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output = grundy()
+        .args(["clear", "--max-time", "-1", "-"])
+        .write_stdin("1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -1,0 +1,47 @@
+//! Helpers shared by the CLI tests.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+/// The `grundy` binary.
+pub fn grundy() -> Command {
+    Command::cargo_bin("grundy").expect("the grundy binary is built")
+}
+
+/// A file under `tests/data/`.
+pub fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// The contents of a file under `tests/data/`.
+pub fn data_text(name: &str) -> String {
+    std::fs::read_to_string(data(name)).expect("test data exists")
+}
+
+/// Runs `grundy judge PROBLEM` on a sample and compares with its `.out`.
+pub fn check_judge_sample(problem: &str, sample: &str) {
+    grundy()
+        .args(["judge", problem])
+        .write_stdin(data_text(&format!("{sample}.in")))
+        .assert()
+        .success()
+        .stdout(data_text(&format!("{sample}.out")));
+}
+
+/// Runs the command and checks it fails with exit code 2 and an
+/// `error: <source>:<line>:<col>: ...` message containing `what`.
+pub fn assert_input_error(cmd: &mut Command, source: &str, line: usize, col: usize, what: &str) {
+    let output = cmd.output().expect("runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "stderr: {stderr}");
+    let prefix = format!("error: {source}:{line}:{col}: ");
+    assert!(
+        stderr.starts_with(&prefix),
+        "expected {prefix:?}, got {stderr:?}"
+    );
+    assert!(stderr.contains(what), "expected {what:?} in {stderr:?}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -1,0 +1,5 @@
+//! The one integration-test binary of the `grundy` command: each game's
+//! tests live in a module under `tests/cli/`.
+
+mod clear;
+mod common;
