@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use grundy::clear::{Bitboard, Board, Clear, Rect};
-use grundy::{Budget, Nimber, Solver};
+use grundy::clear::{Bitboard, Board, Clear, ClearSolver, Rect};
+use grundy::{Budget, Nimber};
 use grundy_cli::boards::{parse_boards, ParsedBoard};
 use serde::Serialize;
 
@@ -91,7 +91,7 @@ fn analyse(
     budget: &BudgetArgs,
 ) -> anyhow::Result<ExitCode> {
     let (bar, progress) = solver_progress("solving");
-    let mut solver = Solver::new(Clear::new())
+    let mut solver = Clear::solver()
         .with_budget(budget.budget()?)
         .with_progress(progress);
     let analysis = Analysis::of(&mut solver, boards);
@@ -128,7 +128,7 @@ struct Analysis {
 }
 
 impl Analysis {
-    fn of(solver: &mut Solver<Clear>, boards: &[Board]) -> Result<Analysis, grundy::SolveError> {
+    fn of(solver: &mut ClearSolver, boards: &[Board]) -> Result<Analysis, grundy::SolveError> {
         let mut analysed = Vec::with_capacity(boards.len());
         for board in boards {
             let mut components = Vec::new();
@@ -367,7 +367,7 @@ fn draw_plain(board: &Board, out: &mut String) {
 /// winning move; the player facing zero has no winning move and plays the
 /// cheapest move (the smallest rectangle), preferring the one that leaves the
 /// largest value, which keeps the game going longest among cheap choices.
-fn play_out(solver: &mut Solver<Clear>, boards: &[Board], out: &mut String) -> anyhow::Result<()> {
+fn play_out(solver: &mut ClearSolver, boards: &[Board], out: &mut String) -> anyhow::Result<()> {
     let mut boards = boards.to_vec();
     let several = boards.len() > 1;
     let _ = writeln!(

@@ -484,10 +484,30 @@ impl Board {
 
     /// The canonical key of this board's shape: the least
     /// `(rows, cols, cells)` over the 8 symmetries. Boards with equal keys
-    /// are the same game. (Meant for boards cut to their bounding box, so
-    /// that translations agree too.)
+    /// are the same game. Boards up to 8 x 8 are first cut to their cells'
+    /// bounding box, so translations agree too; larger boards are meant to
+    /// be cut already.
     #[must_use]
     pub fn canonical(&self) -> super::ShapeKey {
+        if let Some(square) = self.in_8x8_frame() {
+            if square == 0 {
+                return (0, 0, 0);
+            }
+            // Cut to the corner first, so boards with empty margins (such as
+            // the solver's 8 x 8 frames) get their shape's key.
+            let square = anchor_8x8(square);
+            let (rows, cols) = extent_8x8(square);
+            return (0, 0, canonical_8x8(square, rows, cols));
+        }
+        self.canonical_by_transforms()
+    }
+
+    /// [`Board::canonical`] for any size, by applying each symmetry cell by
+    /// cell: the general path, and the oracle the fast path is tested
+    /// against. Keys of this path never have 0 rows, so they never collide
+    /// with the fast path's `(0, 0, bits)`.
+    #[must_use]
+    pub fn canonical_by_transforms(&self) -> super::ShapeKey {
         (0..8u8)
             .map(|symmetry| {
                 let image = self.transform(symmetry);
@@ -496,6 +516,143 @@ impl Board {
             .min()
             .expect("8 symmetries")
     }
+}
+
+impl Board {
+    /// The cells in an 8 x 8 frame (bit `8 * row + col`) when the board fits
+    /// one, anchored at the top-left corner.
+    fn in_8x8_frame(&self) -> Option<u64> {
+        let (rows, cols) = (self.rows(), self.cols());
+        if rows > 8 || cols > 8 {
+            return None;
+        }
+        if cols == 8 {
+            return Some(self.cells.0);
+        }
+        let mut square = 0u64;
+        for row in 0..rows {
+            square |= self.geometry.row_bits(self.cells, row) << (8 * row);
+        }
+        Some(square)
+    }
+}
+
+/// The 8 x 8 frame: the solver's working form for every component that fits
+/// one. A shape anchored at the top-left of an 8 x 8 board is the same game
+/// as the shape cut to its bounding box (empty rows and columns take no part
+/// in any move), and in this form the flood fill shifts by constants, cutting
+/// a component to its corner is one shift, and the symmetries are a few word
+/// operations.
+pub(crate) const SQUARE: Geometry = match Geometry::new(8, 8) {
+    Some(geometry) => geometry,
+    None => panic!("8 x 8 is a valid size"),
+};
+
+/// Column 0 of the 8 x 8 frame.
+const FIRST_COL_8X8: u64 = 0x0101_0101_0101_0101;
+/// Column 7 of the 8 x 8 frame.
+const LAST_COL_8X8: u64 = FIRST_COL_8X8 << 7;
+
+impl Board {
+    /// Calls `visit` with each 4-connected component of the ones as a
+    /// board in the 8 x 8 frame, anchored at its top-left corner, and
+    /// returns true; returns false (visiting nothing) when the board does
+    /// not fit the frame.
+    pub(crate) fn for_each_component_8x8<F: FnMut(Board)>(&self, mut visit: F) -> bool {
+        let Some(square) = self.in_8x8_frame() else {
+            return false;
+        };
+        let mut rest = square;
+        while rest != 0 {
+            let mut component = rest & rest.wrapping_neg();
+            loop {
+                let grown = (component
+                    | ((component << 1) & !FIRST_COL_8X8)
+                    | ((component >> 1) & !LAST_COL_8X8)
+                    | (component << 8)
+                    | (component >> 8))
+                    & rest;
+                if grown == component {
+                    break;
+                }
+                component = grown;
+            }
+            rest ^= component;
+            visit(Board {
+                geometry: SQUARE,
+                cells: Bitboard(anchor_8x8(component)),
+            });
+        }
+        true
+    }
+}
+
+/// A non-empty set of the 8 x 8 frame shifted to touch row 0 and column 0.
+/// Shifting right by whole rows and then by the least column cannot wrap a
+/// cell into the row above: every cell's column is at least the least one.
+pub(crate) const fn anchor_8x8(square: u64) -> u64 {
+    let square = square >> (square.trailing_zeros() & !7);
+    square >> columns_8x8(square).trailing_zeros()
+}
+
+/// The union of the rows of an 8 x 8 frame, as 8 column bits.
+pub(crate) const fn columns_8x8(square: u64) -> u64 {
+    let mut fold = square | (square >> 32);
+    fold |= fold >> 16;
+    fold |= fold >> 8;
+    fold & 0xFF
+}
+
+/// Rows and columns of the bounding box of a non-empty set anchored at the
+/// top-left of the 8 x 8 frame.
+pub(crate) const fn extent_8x8(square: u64) -> (usize, usize) {
+    let rows = (64 - square.leading_zeros() as usize).div_ceil(8);
+    let cols = 64 - columns_8x8(square).leading_zeros() as usize;
+    (rows, cols)
+}
+
+/// Rows of an 8 x 8 frame in reverse order (a mirror top to bottom).
+const fn flip_rows_8x8(square: u64) -> u64 {
+    square.swap_bytes()
+}
+
+/// Bits of each row of an 8 x 8 frame in reverse order (a mirror left to
+/// right).
+const fn flip_cols_8x8(square: u64) -> u64 {
+    square.reverse_bits().swap_bytes()
+}
+
+/// The transpose of an 8 x 8 frame, `(row, col) -> (col, row)`, by three
+/// delta swaps (the classic flip about the a1-h8 diagonal).
+const fn transpose_8x8(mut square: u64) -> u64 {
+    const K1: u64 = 0x5500_5500_5500_5500;
+    const K2: u64 = 0x3333_0000_3333_0000;
+    const K4: u64 = 0x0f0f_0f0f_0000_0000;
+    let mut t = K4 & (square ^ (square << 28));
+    square ^= t ^ (t >> 28);
+    t = K2 & (square ^ (square << 14));
+    square ^= t ^ (t >> 14);
+    t = K1 & (square ^ (square << 7));
+    square ^= t ^ (t >> 7);
+    square
+}
+
+/// The least of the 8 images of a `rows x cols` shape anchored at the
+/// top-left of an 8 x 8 frame, each image anchored again. The anchored bits
+/// determine the bounding box, so the `u64` alone names the shape. About
+/// forty word operations, against a cell-by-cell transform per symmetry.
+fn canonical_8x8(square: u64, rows: usize, cols: usize) -> u64 {
+    let (up, left) = (8 * (8 - rows as u32), 8 - cols as u32);
+    let images = |shape: u64, up: u32, left: u32| {
+        let mirrored = flip_cols_8x8(shape) >> left;
+        shape
+            .min(mirrored)
+            .min(flip_rows_8x8(shape) >> up)
+            .min(flip_rows_8x8(mirrored) >> up)
+    };
+    // The transpose of a top-left anchored shape is top-left anchored, with
+    // the sides swapped.
+    images(square, up, left).min(images(transpose_8x8(square), 8 * left, up / 8))
 }
 
 impl fmt::Debug for Board {

@@ -31,9 +31,11 @@
 
 mod bitboard;
 mod board;
+mod memo;
 
 pub use bitboard::{Bitboard, Cells, Subsets};
 pub use board::{Board, BoardError, Geometry, Rect, MAX_CELLS};
+pub use memo::ShapeTable;
 pub mod table;
 pub use table::value4x4;
 
@@ -85,10 +87,13 @@ impl Clear {
 
     /// A fresh solver with these rules.
     #[must_use]
-    pub fn solver() -> Solver<Clear> {
-        Solver::new(Clear::new())
+    pub fn solver() -> ClearSolver {
+        Solver::with_table(Clear::new(), ShapeTable::new())
     }
 }
+
+/// The solver [`Clear::solver`] makes: the rules with the shape memo.
+pub type ClearSolver = Solver<Clear, ShapeTable>;
 
 /// A canonical shape: the least image of a component under the 8 symmetries,
 /// cut to its bounding box.
@@ -103,8 +108,10 @@ impl Game for Clear {
         board.for_each_rect(|rect, mask| visit(rect, board.play_unchecked_mask(mask)));
     }
 
-    fn for_each_component<F: FnMut(Board)>(&self, board: &Board, visit: F) {
-        board.for_each_component(visit);
+    fn for_each_component<F: FnMut(Board)>(&self, board: &Board, mut visit: F) {
+        if !board.for_each_component_8x8(&mut visit) {
+            board.for_each_component(visit);
+        }
     }
 
     fn key(&self, component: &Board) -> ShapeKey {
@@ -116,11 +123,27 @@ impl Game for Clear {
             return None;
         }
         let geometry = component.geometry();
-        let (rows, cols) = (geometry.rows(), geometry.cols());
         let cells = component.cells();
         if cells.is_empty() {
             return Some(Nimber::ZERO);
         }
+        if geometry == board::SQUARE {
+            // The solver's components in the 8 x 8 frame, anchored at the
+            // top-left: a 4 x 4 corner is the table's four low nibbles.
+            let square = cells.0;
+            if square & !0x0F0F_0F0F == 0 {
+                let packed = (square & 0xF)
+                    | ((square >> 4) & 0xF0)
+                    | ((square >> 8) & 0xF00)
+                    | ((square >> 12) & 0xF000);
+                return Some(value4x4(packed));
+            }
+            let (rows, cols) = board::extent_8x8(square);
+            // A full bounding box one cell thick is a straight line.
+            let is_line = (rows == 1 || cols == 1) && cells.count() as usize == rows * cols;
+            return is_line.then(|| Nimber::new(cells.count()));
+        }
+        let (rows, cols) = (geometry.rows(), geometry.cols());
         if rows <= 4 && cols <= 4 {
             return Some(value4x4(
                 component

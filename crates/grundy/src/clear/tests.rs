@@ -229,3 +229,35 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The bit-trick canonical form of shapes up to 8 x 8 names the same
+    /// classes as the cell-by-cell transforms: every image of a shape gets
+    /// the same key, and the key is the 8 x 8 encoding of one of the images.
+    #[test]
+    fn fast_canonical_form_is_an_image_and_a_class_invariant(board in board_strategy(8, 64)) {
+        prop_assume!(!board.cells().is_empty());
+        let shape = board.crop(board.cells());
+        let key = shape.canonical();
+        prop_assert_eq!((key.0, key.1), (0, 0));
+        let mut encodings = Vec::new();
+        for symmetry in 0..8 {
+            let image = shape.transform(symmetry);
+            prop_assert_eq!(image.canonical(), key);
+            let mut square = 0u64;
+            for cell in image.cells().cells() {
+                let (row, col) = (cell as usize / image.cols(), cell as usize % image.cols());
+                square |= 1 << (8 * row + col);
+            }
+            encodings.push(square);
+        }
+        prop_assert!(encodings.contains(&key.2));
+        // And the general path agrees on which shapes are the same.
+        let general = shape.canonical_by_transforms();
+        for symmetry in 0..8 {
+            prop_assert_eq!(shape.transform(symmetry).canonical_by_transforms(), general);
+        }
+    }
+}
