@@ -34,19 +34,13 @@ pub enum BoardError {
     IllegalMove(Rect),
 }
 
-/// The shape of a board: `rows x cols` cells, row-major, with the bit masks
-/// that let a flood fill shift cells without wrapping between rows.
+/// The shape of a board: `rows x cols` cells, row-major. Two bytes, so a
+/// [`Board`] is 16 and the solver moves positions around cheaply; the masks
+/// a flood fill needs are derived on demand ([`Geometry::grow_masks`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Geometry {
     rows: u8,
     cols: u8,
-    full: u64,
-    /// Every cell not in the first column (may receive from its left).
-    not_first_col: u64,
-    /// Every cell not in the last column (may receive from its right).
-    not_last_col: u64,
-    /// The cells of row 0.
-    first_row: u64,
 }
 
 impl Geometry {
@@ -58,22 +52,9 @@ impl Geometry {
         {
             return None;
         }
-        let full = Bitboard::below((rows * cols) as u32).0;
-        let first_row = Bitboard::below(cols as u32).0;
-        let mut first_col = 0u64;
-        let mut row = 0;
-        while row < rows {
-            first_col |= 1 << (row * cols);
-            row += 1;
-        }
-        let last_col = first_col << (cols - 1);
         Some(Geometry {
             rows: rows as u8,
             cols: cols as u8,
-            full,
-            not_first_col: full & !first_col,
-            not_last_col: full & !last_col,
-            first_row,
         })
     }
 
@@ -91,7 +72,12 @@ impl Geometry {
 
     /// Every cell.
     pub const fn full(&self) -> Bitboard {
-        Bitboard(self.full)
+        Bitboard::below(self.rows as u32 * self.cols as u32)
+    }
+
+    /// The cells of row 0.
+    const fn first_row(&self) -> u64 {
+        Bitboard::below(self.cols as u32).0
     }
 
     /// The bit index of `(row, col)`.
@@ -103,7 +89,7 @@ impl Geometry {
     /// The cells of one row, shifted down to bits `0..cols`.
     #[must_use]
     pub const fn row_bits(&self, cells: Bitboard, row: usize) -> u64 {
-        cells.shr((row * self.cols as usize) as u32).0 & self.first_row
+        cells.shr((row * self.cols as usize) as u32).0 & self.first_row()
     }
 
     /// The cells of a rectangle.
@@ -119,15 +105,51 @@ impl Geometry {
         Bitboard(mask)
     }
 
+    /// The masks [`Geometry::grow`] needs, computed once per flood fill:
+    /// every cell, every cell but the first column's (which may receive a
+    /// cell shifted from its left), every cell but the last column's.
+    #[must_use]
+    pub const fn grow_masks(&self) -> GrowMasks {
+        let full = self.full().0;
+        let mut first_col = 0u64;
+        let mut row = 0;
+        while row < self.rows as usize {
+            first_col |= 1 << (row * self.cols as usize);
+            row += 1;
+        }
+        let last_col = first_col << (self.cols - 1);
+        GrowMasks {
+            full,
+            not_first_col: full & !first_col,
+            not_last_col: full & !last_col,
+            cols: self.cols as u32,
+        }
+    }
+
+    /// The 4-neighbours of `cells` (and `cells` itself), within the board.
+    pub const fn grow(&self, cells: Bitboard) -> Bitboard {
+        self.grow_masks().grow(cells)
+    }
+}
+
+/// A [`Geometry`]'s flood-fill masks, see [`Geometry::grow_masks`].
+#[derive(Clone, Copy, Debug)]
+pub struct GrowMasks {
+    full: u64,
+    not_first_col: u64,
+    not_last_col: u64,
+    cols: u32,
+}
+
+impl GrowMasks {
     /// The 4-neighbours of `cells` (and `cells` itself), within the board.
     pub const fn grow(&self, cells: Bitboard) -> Bitboard {
         let c = cells.0;
-        let cols = self.cols as u32;
         let grown = c
             | ((c << 1) & self.not_first_col)
             | ((c >> 1) & self.not_last_col)
-            | Bitboard(c).shl(cols).0
-            | Bitboard(c).shr(cols).0;
+            | Bitboard(c).shl(self.cols).0
+            | Bitboard(c).shr(self.cols).0;
         Bitboard(grown & self.full)
     }
 }
@@ -193,11 +215,11 @@ impl Board {
         let Some(geometry) = Geometry::new(rows, cols) else {
             return Err(BoardError::BadSize { rows, cols });
         };
-        if cells & !geometry.full != 0 {
+        if cells & !geometry.full().0 != 0 {
             return Err(BoardError::OutsideBoard {
                 rows,
                 cols,
-                cells: cells & !geometry.full,
+                cells: cells & !geometry.full().0,
             });
         }
         Ok(Board {
@@ -395,9 +417,10 @@ impl Board {
     }
 
     fn component_of(&self, seed: Bitboard, within: Bitboard) -> Bitboard {
+        let masks = self.geometry.grow_masks();
         let mut component = seed;
         loop {
-            let grown = self.geometry.grow(component) & within;
+            let grown = masks.grow(component) & within;
             if grown == component {
                 return component;
             }

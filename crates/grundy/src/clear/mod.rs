@@ -34,7 +34,7 @@ mod board;
 mod memo;
 
 pub use bitboard::{Bitboard, Cells, Subsets};
-pub use board::{Board, BoardError, Geometry, Rect, MAX_CELLS};
+pub use board::{Board, BoardError, Geometry, GrowMasks, Rect, MAX_CELLS};
 pub use memo::ShapeTable;
 pub mod table;
 pub use table::value4x4;
