@@ -109,6 +109,21 @@ try {
   await page.click('#redo');
   if ((await page.locator('#move-list li.undone').count()) !== 0) fail('redo did not restore the moves');
 
+  // A drag across a rectangle: on a full 2 x 3 board, clearing it all wins at once.
+  await page.goto(`${url}#clear/111-111`);
+  await expectText(page, '#winner', 'First player wins');
+  await page.click('#start-me');
+  const from = await page.locator(cell(0, 0, 0)).boundingBox();
+  const to = await page.locator(cell(0, 1, 2)).boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+  await expectText(page, '#hover-info', 'leads to grundy 0');
+  await page.mouse.up();
+  await expectText(page, '#winner', 'First player (you) wins');
+  const dragged = await page.locator('#move-list li').allTextContents();
+  if (dragged.length !== 1 || dragged[0] !== 'You: clear (1,1)–(2,3)') fail(`drag: move list ${dragged}`);
+
   // Phone width: the page still lays out in one column without overflow.
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);

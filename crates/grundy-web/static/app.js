@@ -121,6 +121,7 @@ const state = {
   hoverCell: null, // {board, r, c}
   hoverMove: null, // a move highlighted from the winning list
   requestSeq: 0,
+  generation: 0, // bumped whenever the position is replaced (edits, new games)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -186,12 +187,14 @@ async function maybeEngineMove() {
   state.busy = true;
   render();
   const at = state.cursor;
+  const generation = state.generation;
   const position = boards();
   try {
     const result = await api('play', state.game.request(position));
     state.busy = false;
     // Ignore the answer if the user undid or edited meanwhile.
-    if (state.cursor !== at || boards() !== position || !result.move) {
+    if (state.generation !== generation || state.cursor !== at || boards() !== position
+        || !isEngineTurn(at) || !result.move) {
       render();
       return;
     }
@@ -206,6 +209,7 @@ async function maybeEngineMove() {
 // ---------------------------------------------------------------- actions
 
 function setPosition(newBoards) {
+  state.generation += 1;
   state.history = [{ boards: newBoards, move: null, by: null }];
   state.cursor = 0;
   state.selection = null;
