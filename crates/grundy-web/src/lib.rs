@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -193,27 +193,33 @@ async fn list_games() -> Response {
 
 async fn analyze(
     State(state): State<Arc<AppState>>,
-    Path(game): Path<String>,
+    game: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    handle(&state, &game, Endpoint::Analyze, body).await
+    handle(&state, game, Endpoint::Analyze, body).await
 }
 
 async fn play(
     State(state): State<Arc<AppState>>,
-    Path(game): Path<String>,
+    game: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    handle(&state, &game, Endpoint::Play, body).await
+    handle(&state, game, Endpoint::Play, body).await
 }
 
 async fn handle(
     state: &AppState,
-    game: &str,
+    game: Result<Path<String>, PathRejection>,
     endpoint: Endpoint,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    match handle_inner(state, game, endpoint, body).await {
+    let game = match game {
+        Ok(Path(game)) => game,
+        Err(rejection) => {
+            return ApiError::new(rejection.status(), rejection.body_text()).into_response()
+        }
+    };
+    match handle_inner(state, &game, endpoint, body).await {
         Ok(json) => json_response(StatusCode::OK, json),
         Err(err) => err.into_response(),
     }

@@ -510,7 +510,7 @@ function renderBoards() {
         if (mv.board === index) grid.append(overlay(mv, 'winning'));
       }
     }
-    if (preview && preview.board === index && state.mode === 'play') {
+    if (preview && preview.board === index && (state.mode === 'play' || state.hoverMove)) {
       const legal = state.game.isLegal(position, preview);
       const value = legal ? moveValue(preview) : null;
       const label = !legal ? 'not all ones' : state.hints && value !== null ? `→ ${value}${value === 0 ? ' wins' : ''}` : undefined;
