@@ -11,10 +11,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use grundy::clear::{Bitboard, Board, Clear, ClearSolver, Rect};
+use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber};
 use grundy_cli::boards::{parse_boards, ParsedBoard};
-use serde::Serialize;
+use grundy_report::clear::{engine_move, Analysis, WinningMove};
 
 use crate::output::{read_source, solver_progress, UsageError};
 
@@ -102,7 +102,7 @@ fn analyse(
     })?;
     let mut out = String::new();
     if json {
-        out = serde_json::to_string(&analysis.json(boards)).context("serialising JSON")?;
+        out = serde_json::to_string(&analysis.report(boards)).context("serialising JSON")?;
         out.push('\n');
     } else {
         analysis.render(boards, &mut out);
@@ -115,53 +115,12 @@ fn analyse(
     Ok(ExitCode::SUCCESS)
 }
 
-struct BoardAnalysis {
-    components: Vec<(Bitboard, Nimber)>,
-    value: Nimber,
+/// The text rendering of an [`Analysis`].
+trait Render {
+    fn render(&self, boards: &[Board], out: &mut String);
 }
 
-struct Analysis {
-    boards: Vec<BoardAnalysis>,
-    total: Nimber,
-    /// (board index, move, component index, component value after).
-    winning: Vec<(usize, Rect, usize, Nimber)>,
-}
-
-impl Analysis {
-    fn of(solver: &mut ClearSolver, boards: &[Board]) -> Result<Analysis, grundy::SolveError> {
-        let mut analysed = Vec::with_capacity(boards.len());
-        for board in boards {
-            let mut components = Vec::new();
-            for cells in board.components() {
-                components.push((cells, solver.value(&board.crop(cells))?));
-            }
-            let value = components.iter().map(|&(_, v)| v).sum();
-            analysed.push(BoardAnalysis { components, value });
-        }
-        let total: Nimber = analysed.iter().map(|b| b.value).sum();
-        let mut winning = Vec::new();
-        if !total.is_zero() {
-            for (index, (board, analysis)) in boards.iter().zip(&analysed).enumerate() {
-                let target = analysis.value ^ total;
-                for (rect, _) in solver.moves_to(board, target)? {
-                    let mask = board.geometry().rect_mask(rect);
-                    let component = analysis
-                        .components
-                        .iter()
-                        .position(|(cells, _)| cells.contains(mask))
-                        .expect("a rectangle of ones lies in one component");
-                    let after = analysis.components[component].1 ^ total;
-                    winning.push((index, rect, component, after));
-                }
-            }
-        }
-        Ok(Analysis {
-            boards: analysed,
-            total,
-            winning,
-        })
-    }
-
+impl Render for Analysis {
     fn render(&self, boards: &[Board], out: &mut String) {
         let several = boards.len() > 1;
         for (index, (board, analysis)) in boards.iter().zip(&self.boards).enumerate() {
@@ -215,7 +174,13 @@ impl Analysis {
             "Winning moves ({}), corners as (row,col), 1-based:",
             self.winning.len()
         );
-        for &(index, rect, component, after) in &self.winning {
+        for &WinningMove {
+            board: index,
+            rect,
+            component,
+            after,
+        } in &self.winning
+        {
             let before = self.boards[index].components[component].1;
             let board_label = if several {
                 format!(" on board {}", index + 1)
@@ -229,90 +194,6 @@ impl Analysis {
             );
         }
     }
-
-    fn json(&self, boards: &[Board]) -> JsonAnalysis {
-        let boards_json: Vec<JsonBoard> = boards
-            .iter()
-            .zip(&self.boards)
-            .map(|(board, analysis)| JsonBoard {
-                rows: board.rows(),
-                cols: board.cols(),
-                grundy: analysis.value.value(),
-                components: analysis
-                    .components
-                    .iter()
-                    .map(|&(cells, value)| JsonComponent {
-                        cells: cells
-                            .cells()
-                            .map(|i| [i as usize / board.cols(), i as usize % board.cols()])
-                            .collect(),
-                        grundy: value.value(),
-                    })
-                    .collect(),
-            })
-            .collect();
-        let single = boards_json.len() == 1;
-        JsonAnalysis {
-            rows: single.then(|| boards_json[0].rows),
-            cols: single.then(|| boards_json[0].cols),
-            grundy: self.total.value(),
-            winner: if self.total.is_zero() {
-                "second"
-            } else {
-                "first"
-            },
-            winning_moves: self
-                .winning
-                .iter()
-                .map(|&(board, rect, _, _)| JsonMove {
-                    board,
-                    top: rect.top,
-                    left: rect.left,
-                    bottom: rect.bottom,
-                    right: rect.right,
-                })
-                .collect(),
-            components: single.then(|| boards_json[0].components.clone()),
-            boards: boards_json,
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct JsonAnalysis {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rows: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cols: Option<usize>,
-    grundy: u32,
-    winner: &'static str,
-    winning_moves: Vec<JsonMove>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    components: Option<Vec<JsonComponent>>,
-    boards: Vec<JsonBoard>,
-}
-
-#[derive(Serialize)]
-struct JsonBoard {
-    rows: usize,
-    cols: usize,
-    grundy: u32,
-    components: Vec<JsonComponent>,
-}
-
-#[derive(Clone, Serialize)]
-struct JsonComponent {
-    cells: Vec<[usize; 2]>,
-    grundy: u32,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    board: usize,
-    top: u8,
-    left: u8,
-    bottom: u8,
-    right: u8,
 }
 
 fn letter(index: usize) -> char {
@@ -363,9 +244,9 @@ fn draw_plain(board: &Board, out: &mut String) {
     }
 }
 
-/// Plays the position out: the player facing a non-zero total plays the first
-/// winning move; the player facing zero has no winning move and plays the
-/// cheapest move (the smallest rectangle), preferring the one that leaves the
+/// Plays the position out with [`engine_move`] for both sides: the player
+/// facing a non-zero total plays the first winning move; the player facing
+/// zero plays the smallest rectangle, preferring the one that leaves the
 /// largest value, which keeps the game going longest among cheap choices.
 fn play_out(solver: &mut ClearSolver, boards: &[Board], out: &mut String) -> anyhow::Result<()> {
     let mut boards = boards.to_vec();
@@ -376,55 +257,19 @@ fn play_out(solver: &mut ClearSolver, boards: &[Board], out: &mut String) -> any
     );
     let mut ply = 0;
     loop {
-        let values = boards
-            .iter()
-            .map(|b| solver.value(b))
-            .collect::<Result<Vec<_>, _>>()?;
-        let total: Nimber = values.iter().copied().sum();
         let player = if ply % 2 == 0 {
             "First player"
         } else {
             "Second player"
         };
-        let mut chosen: Option<(usize, Rect, Board)> = None;
-        if total.is_zero() {
-            let mut best: Option<(usize, Nimber, usize, Rect, Board)> = None;
-            for (index, board) in boards.iter().enumerate() {
-                for (rect, after, value) in solver.options_with_values(board)? {
-                    let leaves = value ^ values[index] ^ total;
-                    let better = match &best {
-                        None => true,
-                        Some((area, best_value, ..)) => {
-                            rect.area() < *area || (rect.area() == *area && leaves > *best_value)
-                        }
-                    };
-                    if better {
-                        best = Some((rect.area(), leaves, index, rect, after));
-                    }
-                }
-            }
-            chosen = best.map(|(_, _, index, rect, after)| (index, rect, after));
-        } else {
-            for (index, board) in boards.iter().enumerate() {
-                let target = values[index] ^ total;
-                if let Some((rect, after)) = solver.moves_to(board, target)?.into_iter().next() {
-                    chosen = Some((index, rect, after));
-                    break;
-                }
-            }
-        }
-        let Some((index, rect, after)) = chosen else {
+        let Some(chosen) = engine_move(solver, &boards)? else {
             let _ = writeln!(out, "{player} cannot move and loses.");
             return Ok(());
         };
+        let (index, rect) = (chosen.board, chosen.rect);
         ply += 1;
-        boards[index] = after;
-        let left: Nimber = boards
-            .iter()
-            .map(|b| solver.value(b))
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
-            .sum();
+        boards[index] = chosen.after;
+        let left = chosen.total_after;
         let on_board = if several {
             format!(" on board {}", index + 1)
         } else {

@@ -1,0 +1,95 @@
+//! `grundy serve`: usage errors exit 2 before anything is bound. (The server
+//! itself is tested over HTTP in crates/grundy-web/tests/.)
+
+use crate::common::grundy;
+
+#[test]
+fn bad_addresses_and_limits_are_usage_errors() {
+    let output = grundy()
+        .args(["serve", "--addr", "localhost:port"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let output = grundy()
+        .args(["serve", "--addr", "127.0.0.1:0", "--max-concurrent", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("error: --max-concurrent must be at least 1"),
+        "{stderr}"
+    );
+    let output = grundy()
+        .args(["serve", "--addr", "127.0.0.1:0", "--max-time", "-1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
+
+/// `POST /api/v1/clear/analyze` answers exactly `grundy clear --json`, plus
+/// the move values. A plain HTTP/1.1 request over std's TcpStream keeps the
+/// CLI's test dependencies as they are.
+#[test]
+fn analyze_answers_the_same_json_as_the_cli() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::process::{Command, Stdio};
+
+    /// Stops the server even when an assertion fails.
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    let mut server = Server(
+        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut banner = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut banner)
+        .unwrap();
+    let addr = banner
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {banner:?}"))
+        .to_owned();
+
+    let text = "0110\n0000\n0000\n0001\n\n111\n101\n";
+    let cli = grundy()
+        .args(["clear", "--json", "-"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+
+    let body = r#"{"boards": [["0110", "0000", "0000", "0001"], ["111", "101"]]}"#;
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    drop(server);
+
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    let mut web: serde_json::Value = serde_json::from_str(body).unwrap();
+    let object = web.as_object_mut().unwrap();
+    for key in ["moves", "moves_total", "moves_complete"] {
+        assert!(object.remove(key).is_some(), "{key} missing");
+    }
+    assert_eq!(web, cli);
+}

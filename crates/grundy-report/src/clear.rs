@@ -1,0 +1,431 @@
+//! Rectangle clearing: the analysis of one board or of a sum of boards.
+//!
+//! A board's value is the XOR of its 4-connected components' values, and a
+//! sum's value the XOR of its boards' values (Sprague-Grundy). A winning move
+//! exists when the total is non-zero: on board `i`, it is a move to a board
+//! of value `value_i ^ total`, so the total becomes 0. Winning moves are
+//! searched among each board's legal moves ([`Solver::moves_to`]), never
+//! guessed from values. [`move_values`] gives the total reached by every
+//! legal move (or an evenly spread sample of them), and [`engine_move`] the
+//! move a computer player makes. Everything runs on the caller's solver, so
+//! the caller's [`Budget`](grundy::Budget) bounds it.
+
+use grundy::clear::{Bitboard, Board, ClearSolver, Rect};
+use grundy::{Nimber, SolveError};
+use serde::Serialize;
+
+/// One board's components (as cells of the board) and values.
+#[derive(Clone, Debug)]
+pub struct BoardAnalysis {
+    /// Each 4-connected component of the ones, with its value.
+    pub components: Vec<(Bitboard, Nimber)>,
+    /// The XOR of the components' values.
+    pub value: Nimber,
+}
+
+/// A winning move and why it wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinningMove {
+    /// The board it is played on (0-based).
+    pub board: usize,
+    /// The rectangle cleared.
+    pub rect: Rect,
+    /// The component it is played in, an index into that board's components.
+    pub component: usize,
+    /// That component's value after the move (the total becomes 0).
+    pub after: Nimber,
+}
+
+/// The analysis of a sum of boards.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Each board's analysis, in order.
+    pub boards: Vec<BoardAnalysis>,
+    /// The XOR of all boards' values.
+    pub total: Nimber,
+    /// Every winning move, board by board in the game's move order.
+    pub winning: Vec<WinningMove>,
+}
+
+impl Analysis {
+    /// Analyses `boards` as a sum.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the solver's budget runs out.
+    pub fn of(solver: &mut ClearSolver, boards: &[Board]) -> Result<Analysis, SolveError> {
+        let mut analysed = Vec::with_capacity(boards.len());
+        for board in boards {
+            let mut components = Vec::new();
+            for cells in board.components() {
+                components.push((cells, solver.value(&board.crop(cells))?));
+            }
+            let value = components.iter().map(|&(_, v)| v).sum();
+            analysed.push(BoardAnalysis { components, value });
+        }
+        let total: Nimber = analysed.iter().map(|b| b.value).sum();
+        let mut winning = Vec::new();
+        if !total.is_zero() {
+            for (index, (board, analysis)) in boards.iter().zip(&analysed).enumerate() {
+                let target = analysis.value ^ total;
+                for (rect, _) in solver.moves_to(board, target)? {
+                    let mask = board.geometry().rect_mask(rect);
+                    let component = analysis
+                        .components
+                        .iter()
+                        .position(|(cells, _)| cells.contains(mask))
+                        .expect("a rectangle of ones lies in one component");
+                    let after = analysis.components[component].1 ^ total;
+                    winning.push(WinningMove {
+                        board: index,
+                        rect,
+                        component,
+                        after,
+                    });
+                }
+            }
+        }
+        Ok(Analysis {
+            boards: analysed,
+            total,
+            winning,
+        })
+    }
+
+    /// The JSON report of this analysis of `boards` (the boards it was made
+    /// from). Coordinates are 0-based, corners inclusive.
+    #[must_use]
+    pub fn report(&self, boards: &[Board]) -> Report {
+        let boards_json: Vec<BoardReport> = boards
+            .iter()
+            .zip(&self.boards)
+            .map(|(board, analysis)| BoardReport {
+                rows: board.rows(),
+                cols: board.cols(),
+                grundy: analysis.value.value(),
+                components: analysis
+                    .components
+                    .iter()
+                    .map(|&(cells, value)| ComponentReport {
+                        cells: cells
+                            .cells()
+                            .map(|i| [i as usize / board.cols(), i as usize % board.cols()])
+                            .collect(),
+                        grundy: value.value(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let single = boards_json.len() == 1;
+        Report {
+            rows: single.then(|| boards_json[0].rows),
+            cols: single.then(|| boards_json[0].cols),
+            grundy: self.total.value(),
+            winner: winner(self.total),
+            winning_moves: self
+                .winning
+                .iter()
+                .map(|m| MoveReport::new(m.board, m.rect))
+                .collect(),
+            components: single.then(|| boards_json[0].components.clone()),
+            boards: boards_json,
+        }
+    }
+}
+
+/// `"first"` when the player to move wins (non-zero value), else `"second"`.
+#[must_use]
+pub fn winner(total: Nimber) -> &'static str {
+    if total.is_zero() {
+        "second"
+    } else {
+        "first"
+    }
+}
+
+/// The JSON of `grundy clear --json`. `rows`, `cols` and `components` repeat
+/// the only board's when there is one board.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Rows of the only board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<usize>,
+    /// Columns of the only board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cols: Option<usize>,
+    /// The total value.
+    pub grundy: u32,
+    /// `"first"` or `"second"`: who wins with best play.
+    pub winner: &'static str,
+    /// Every winning move.
+    pub winning_moves: Vec<MoveReport>,
+    /// The only board's components.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub components: Option<Vec<ComponentReport>>,
+    /// Every board.
+    pub boards: Vec<BoardReport>,
+}
+
+/// One board of a [`Report`].
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardReport {
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// The board's value.
+    pub grundy: u32,
+    /// Its components.
+    pub components: Vec<ComponentReport>,
+}
+
+/// One component of a board: its cells as `[row, col]` and its value.
+#[derive(Clone, Debug, Serialize)]
+pub struct ComponentReport {
+    /// The cells, `[row, col]`, 0-based.
+    pub cells: Vec<[usize; 2]>,
+    /// The component's value.
+    pub grundy: u32,
+}
+
+/// A move: clear the rectangle `top..=bottom` x `left..=right` of `board`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct MoveReport {
+    /// The board (0-based).
+    pub board: usize,
+    /// First row.
+    pub top: u8,
+    /// First column.
+    pub left: u8,
+    /// Last row (inclusive).
+    pub bottom: u8,
+    /// Last column (inclusive).
+    pub right: u8,
+}
+
+impl MoveReport {
+    /// The move clearing `rect` on board `board`.
+    #[must_use]
+    pub fn new(board: usize, rect: Rect) -> MoveReport {
+        MoveReport {
+            board,
+            top: rect.top,
+            left: rect.left,
+            bottom: rect.bottom,
+            right: rect.right,
+        }
+    }
+
+    /// The rectangle.
+    #[must_use]
+    pub fn rect(&self) -> Rect {
+        Rect {
+            top: self.top,
+            left: self.left,
+            bottom: self.bottom,
+            right: self.right,
+        }
+    }
+}
+
+/// A move with the total value of the sum after it (0: a winning move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ValuedMove {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveReport,
+    /// The total value after the move.
+    pub grundy: u32,
+}
+
+/// The values reached by the legal moves of a sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValues {
+    /// The moves listed, in the game's order (board by board).
+    pub moves: Vec<ValuedMove>,
+    /// How many legal moves the position has in all.
+    pub moves_total: usize,
+    /// False when `moves` is an evenly spread sample, not every move.
+    pub moves_complete: bool,
+}
+
+/// The total value reached by every legal move of the sum `boards`, or by
+/// `limit` of them spread evenly over the move order when there are more.
+///
+/// # Errors
+///
+/// [`SolveError`] when the solver's budget runs out.
+pub fn move_values(
+    solver: &mut ClearSolver,
+    boards: &[Board],
+    limit: usize,
+) -> Result<MoveValues, SolveError> {
+    let values = boards
+        .iter()
+        .map(|b| solver.value(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total: Nimber = values.iter().copied().sum();
+    let mut all = Vec::new();
+    for (index, board) in boards.iter().enumerate() {
+        board.for_each_rect(|rect, _| all.push((index, rect)));
+    }
+    let moves_total = all.len();
+    let chosen: Vec<(usize, Rect)> = if moves_total <= limit {
+        all
+    } else {
+        // Index i * total / limit for i < limit: strictly increasing, so
+        // `limit` distinct moves spread over the whole order.
+        (0..limit).map(|i| all[i * moves_total / limit]).collect()
+    };
+    let mut moves = Vec::with_capacity(chosen.len());
+    for (index, rect) in chosen {
+        let after = boards[index].play_unchecked(rect);
+        let reached = total ^ values[index] ^ solver.value(&after)?;
+        moves.push(ValuedMove {
+            mv: MoveReport::new(index, rect),
+            grundy: reached.value(),
+        });
+    }
+    Ok(MoveValues {
+        moves_complete: moves.len() == moves_total,
+        moves,
+        moves_total,
+    })
+}
+
+/// A move chosen by [`engine_move`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineMove {
+    /// The board it is played on.
+    pub board: usize,
+    /// The rectangle cleared.
+    pub rect: Rect,
+    /// That board after the move.
+    pub after: Board,
+    /// The total value after the move: 0 when the move wins.
+    pub total_after: Nimber,
+}
+
+/// The computer player's move in the sum `boards`, or `None` when there is no
+/// legal move (the player to move has lost).
+///
+/// Facing a non-zero total it plays the first winning move. Facing zero it
+/// has no winning move and plays the cheapest move (the smallest rectangle),
+/// preferring the one that leaves the largest value: a small move keeps the
+/// game long, giving the opponent the most chances to go wrong.
+///
+/// # Errors
+///
+/// [`SolveError`] when the solver's budget runs out.
+pub fn engine_move(
+    solver: &mut ClearSolver,
+    boards: &[Board],
+) -> Result<Option<EngineMove>, SolveError> {
+    let values = boards
+        .iter()
+        .map(|b| solver.value(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total: Nimber = values.iter().copied().sum();
+    if !total.is_zero() {
+        for (index, board) in boards.iter().enumerate() {
+            let target = values[index] ^ total;
+            if let Some((rect, after)) = solver.moves_to(board, target)?.into_iter().next() {
+                return Ok(Some(EngineMove {
+                    board: index,
+                    rect,
+                    after,
+                    total_after: Nimber::ZERO,
+                }));
+            }
+        }
+    }
+    let mut best: Option<(usize, EngineMove)> = None;
+    for (index, board) in boards.iter().enumerate() {
+        for (rect, after, value) in solver.options_with_values(board)? {
+            let leaves = value ^ values[index] ^ total;
+            let better = match &best {
+                None => true,
+                Some((area, chosen)) => {
+                    rect.area() < *area || (rect.area() == *area && leaves > chosen.total_after)
+                }
+            };
+            if better {
+                best = Some((
+                    rect.area(),
+                    EngineMove {
+                        board: index,
+                        rect,
+                        after,
+                        total_after: leaves,
+                    },
+                ));
+            }
+        }
+    }
+    Ok(best.map(|(_, chosen)| chosen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::MexSet;
+    use proptest::prelude::*;
+
+    /// Plain mex recursion over whole boards: the oracle.
+    fn brute(board: &Board) -> Nimber {
+        let mut seen = MexSet::new();
+        board.for_each_rect(|rect, _| seen.insert(brute(&board.play_unchecked(rect))));
+        seen.mex()
+    }
+
+    fn small_board() -> impl Strategy<Value = Board> {
+        (1usize..=3, 1usize..=4, any::<u64>()).prop_map(|(rows, cols, bits)| {
+            Board::new(rows, cols, bits & Bitboard::below((rows * cols) as u32).0).unwrap()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Every move's reported value is the brute-force value of the sum
+        /// after it; sampling keeps `limit` distinct moves.
+        #[test]
+        fn move_values_match_brute_force(boards in proptest::collection::vec(small_board(), 1..3), limit in 1usize..30) {
+            let brute_values: Vec<Nimber> = boards.iter().map(brute).collect();
+            let total: Nimber = brute_values.iter().copied().sum();
+            let mut solver = grundy::clear::Clear::solver();
+            let values = move_values(&mut solver, &boards, limit).unwrap();
+            prop_assert!(values.moves.len() <= limit);
+            prop_assert_eq!(values.moves_complete, values.moves_total <= limit);
+            let distinct: std::collections::HashSet<_> = values.moves.iter().map(|m| m.mv).collect();
+            prop_assert_eq!(distinct.len(), values.moves.len());
+            prop_assert_eq!(values.moves.len(), values.moves_total.min(limit));
+            for m in &values.moves {
+                let after = boards[m.mv.board].try_play(m.mv.rect()).unwrap();
+                let expected = total ^ brute_values[m.mv.board] ^ brute(&after);
+                prop_assert_eq!(m.grundy, expected.value());
+            }
+            let analysis = Analysis::of(&mut solver, &boards).unwrap();
+            prop_assert_eq!(analysis.total, total);
+        }
+
+        /// The engine's move is legal, and wins whenever a win exists.
+        #[test]
+        fn engine_move_is_legal_and_wins_when_it_can(boards in proptest::collection::vec(small_board(), 1..3)) {
+            let total: Nimber = boards.iter().map(brute).sum();
+            let mut solver = grundy::clear::Clear::solver();
+            match engine_move(&mut solver, &boards).unwrap() {
+                None => prop_assert!(boards.iter().all(|b| b.cells().is_empty())),
+                Some(chosen) => {
+                    let after = boards[chosen.board].try_play(chosen.rect).unwrap();
+                    prop_assert_eq!(after, chosen.after);
+                    let mut next = boards.clone();
+                    next[chosen.board] = after;
+                    let reached: Nimber = next.iter().map(brute).sum();
+                    prop_assert_eq!(reached, chosen.total_after);
+                    prop_assert_eq!(reached.is_zero(), !total.is_zero());
+                }
+            }
+        }
+    }
+}

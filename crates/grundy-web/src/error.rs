@@ -1,0 +1,63 @@
+//! The API's error: a status and a message, sent as `{"error": "..."}`.
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+/// An error answered to a request: its HTTP status and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    /// The HTTP status.
+    pub status: StatusCode,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl ApiError {
+    /// An error with this status and message.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// 400: the request is malformed or names an impossible position.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 500: a fault of the server's.
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.status, self.message)
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// 422: the search budget ran out.
+impl From<grundy::SolveError> for ApiError {
+    fn from(err: grundy::SolveError) -> ApiError {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("position too large for this server: {err}"),
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({ "error": self.message }).to_string();
+        (
+            self.status,
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response()
+    }
+}

@@ -1,0 +1,118 @@
+//! The games the server plays, one module each, behind one trait.
+//!
+//! A game turns a request body into a validated position (cheaply, on the
+//! async side, so bad input costs no search slot) and returns a [`Job`]: the
+//! search, run later on the blocking pool under the request's budget. Adding
+//! a game is one module implementing [`WebGame`] and one line in [`ALL`].
+
+use grundy::Budget;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+use crate::ApiError;
+
+pub mod clear;
+
+/// Which API call a request is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `POST /api/v1/{game}/analyze`.
+    Analyze,
+    /// `POST /api/v1/{game}/play`.
+    Play,
+}
+
+/// What a request may do.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The most work per request.
+    pub budget: Budget,
+    /// The most moves listed with values by `analyze`.
+    pub max_listed_moves: usize,
+    /// The most boards in a sum.
+    pub max_boards: usize,
+}
+
+/// A prepared search: returns the response's JSON.
+pub type Job = Box<dyn FnOnce() -> Result<String, ApiError> + Send>;
+
+/// A game served under `/api/v1/{name}/`.
+pub trait WebGame: Sync {
+    /// The name in the URL.
+    fn name(&self) -> &'static str;
+    /// A title for people.
+    fn title(&self) -> &'static str;
+    /// Validates `body` for `endpoint` and returns the search to run.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] 400 when the body is not a valid request.
+    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError>;
+}
+
+/// Every game served.
+pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame];
+
+/// The game called `name`.
+pub fn find(name: &str) -> Option<&'static dyn WebGame> {
+    ALL.iter().copied().find(|game| game.name() == name)
+}
+
+/// The games' names, comma-separated, for error messages.
+pub fn names() -> String {
+    ALL.iter()
+        .map(|game| game.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The optional `"budget"` of a request: it may lower the server's limits,
+/// never raise them.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BudgetRequest {
+    /// The most positions to solve.
+    pub max_positions: Option<u64>,
+    /// The most milliseconds to search.
+    pub max_time_ms: Option<u64>,
+}
+
+impl BudgetRequest {
+    /// The tighter of this request's and the server's limits.
+    #[must_use]
+    pub fn within(&self, server: Budget) -> Budget {
+        fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        Budget {
+            max_positions: tighter(self.max_positions, server.max_positions),
+            max_time: tighter(
+                self.max_time_ms.map(std::time::Duration::from_millis),
+                server.max_time,
+            ),
+        }
+    }
+}
+
+/// Parses a JSON body into `T`.
+///
+/// # Errors
+///
+/// 400 with serde's message (which gives line and column) when the body is
+/// not JSON or not of the expected shape.
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body)
+        .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))
+}
+
+/// Serialises a response body.
+///
+/// # Errors
+///
+/// 500 if serialisation fails (it does not for the report types).
+pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
+    serde_json::to_string(value).map_err(|err| ApiError::internal(format!("serialising: {err}")))
+}

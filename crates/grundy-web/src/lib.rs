@@ -1,0 +1,298 @@
+//! `grundy-web`: the web playground and JSON API behind `grundy serve`.
+//!
+//! [`router`] builds the axum application: the page (HTML, CSS and vanilla
+//! JavaScript embedded in the binary, so nothing is needed at run time) and
+//! the JSON API under `/api/v1`:
+//!
+//! - `GET  /api/v1/games`: the games served;
+//! - `POST /api/v1/{game}/analyze`: value, winner, winning moves, components
+//!   and the value every legal move leads to;
+//! - `POST /api/v1/{game}/play`: the engine's move.
+//!
+//! Each game is one module of [`games`] implementing [`games::WebGame`]; the
+//! server looks `{game}` up in [`games::ALL`] and answers an unknown name
+//! with a JSON 404.
+//!
+//! **Safety.** Requests are untrusted: bodies are capped
+//! ([`Config::max_body_bytes`]), parsed into validated engine types (typed
+//! errors, never a panic), and solved on the blocking pool under a
+//! per-request [`Budget`] (positions and time; 422 when it runs out), with at
+//! most [`Config::max_concurrent`] searches at once (a semaphore; 503 when a
+//! request waits longer than [`Config::queue_timeout`]). Every error is
+//! `{"error": "..."}` with its status.
+#![deny(missing_docs)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, PathRejection};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use grundy::Budget;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+mod error;
+pub mod games;
+mod page;
+
+pub use error::ApiError;
+use games::{Endpoint, Limits};
+
+/// Server limits.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Largest accepted request body, in bytes (413 beyond).
+    pub max_body_bytes: usize,
+    /// The most work one request may do; a request may ask for less.
+    pub budget: Budget,
+    /// How many searches may run at once.
+    pub max_concurrent: usize,
+    /// How long a request waits for a search slot before a 503.
+    pub queue_timeout: Duration,
+    /// The most moves `analyze` lists with their values (a sample beyond).
+    pub max_listed_moves: usize,
+    /// The most boards in one sum.
+    pub max_boards: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            max_body_bytes: 64 * 1024,
+            budget: Budget {
+                max_positions: Some(2_000_000),
+                max_time: Some(Duration::from_secs(2)),
+            },
+            max_concurrent: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue_timeout: Duration::from_secs(10),
+            max_listed_moves: 2_000,
+            max_boards: 16,
+        }
+    }
+}
+
+struct AppState {
+    limits: Limits,
+    slots: Arc<Semaphore>,
+    queue_timeout: Duration,
+}
+
+/// The application with the default [`Config`].
+pub fn router() -> Router {
+    router_with(Config::default())
+}
+
+/// The application with the given limits.
+pub fn router_with(config: Config) -> Router {
+    let state = Arc::new(AppState {
+        limits: Limits {
+            budget: config.budget,
+            max_listed_moves: config.max_listed_moves,
+            max_boards: config.max_boards,
+        },
+        slots: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
+        queue_timeout: config.queue_timeout,
+    });
+    Router::new()
+        .route("/", get(page::index))
+        .route("/app.js", get(page::script))
+        .route("/style.css", get(page::style))
+        .route(
+            "/api/v1/games",
+            get(list_games).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/{game}/analyze",
+            post(analyze).fallback(method_not_allowed),
+        )
+        .route(
+            "/api/v1/{game}/play",
+            post(play).fallback(method_not_allowed),
+        )
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(config.max_body_bytes))
+        .with_state(state)
+}
+
+/// Serves the application with `config` on `addr` until Ctrl-C.
+///
+/// # Errors
+///
+/// When the address cannot be bound, or the server fails.
+pub async fn serve_with(addr: SocketAddr, config: Config) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addr).await?;
+    serve_on(listener, config).await
+}
+
+/// Serves the application with the default [`Config`] on `addr` until
+/// Ctrl-C.
+///
+/// # Errors
+///
+/// When the address cannot be bound, or the server fails.
+pub async fn serve(addr: SocketAddr) -> std::io::Result<()> {
+    serve_with(addr, Config::default()).await
+}
+
+/// Serves the application on a bound listener until Ctrl-C (tests bind
+/// `127.0.0.1:0` and read the port from the listener).
+///
+/// # Errors
+///
+/// When the server fails.
+pub async fn serve_on(listener: TcpListener, config: Config) -> std::io::Result<()> {
+    axum::serve(listener, router_with(config))
+        .with_graceful_shutdown(async {
+            // Without a signal handler the server simply runs until killed.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        })
+        .await
+}
+
+/// Runs [`serve_on`] on a new multi-threaded runtime, blocking the caller:
+/// for front-ends that are not async themselves. `on_ready` is called with
+/// the bound address once the server accepts connections.
+///
+/// # Errors
+///
+/// When the runtime cannot start, the address cannot be bound, or the server
+/// fails.
+pub fn run_blocking(
+    addr: SocketAddr,
+    config: Config,
+    on_ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        let listener = TcpListener::bind(addr).await?;
+        on_ready(listener.local_addr()?);
+        serve_on(listener, config).await
+    })
+}
+
+async fn list_games() -> Response {
+    let games: Vec<serde_json::Value> = games::ALL
+        .iter()
+        .map(|g| serde_json::json!({ "name": g.name(), "title": g.title() }))
+        .collect();
+    json_response(
+        StatusCode::OK,
+        serde_json::json!({ "games": games }).to_string(),
+    )
+}
+
+async fn analyze(
+    State(state): State<Arc<AppState>>,
+    game: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    handle(&state, game, Endpoint::Analyze, body).await
+}
+
+async fn play(
+    State(state): State<Arc<AppState>>,
+    game: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    handle(&state, game, Endpoint::Play, body).await
+}
+
+async fn handle(
+    state: &AppState,
+    game: Result<Path<String>, PathRejection>,
+    endpoint: Endpoint,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let game = match game {
+        Ok(Path(game)) => game,
+        Err(rejection) => {
+            return ApiError::new(rejection.status(), rejection.body_text()).into_response()
+        }
+    };
+    match handle_inner(state, &game, endpoint, body).await {
+        Ok(json) => json_response(StatusCode::OK, json),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn handle_inner(
+    state: &AppState,
+    game: &str,
+    endpoint: Endpoint,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<String, ApiError> {
+    let Some(rules) = games::find(game) else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!(
+                "unknown game '{}'; games: {}",
+                truncate(game, 40),
+                games::names()
+            ),
+        ));
+    };
+    let body = body.map_err(|rejection| {
+        ApiError::new(
+            rejection.status(),
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                "request body too large".to_owned()
+            } else {
+                format!("cannot read the request body: {}", rejection.body_text())
+            },
+        )
+    })?;
+    // Parse before taking a search slot: bad input costs no slot.
+    let job = rules.prepare(endpoint, &body, &state.limits)?;
+    let permit = tokio::time::timeout(state.queue_timeout, state.slots.clone().acquire_owned())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server is busy with other analyses; try again shortly",
+            )
+        })?
+        .map_err(|_| ApiError::internal("the server is shutting down"))?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        job()
+    })
+    .await
+    .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed: the API takes POST (GET for /api/v1/games)",
+    )
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("not found: {}", truncate(uri.path(), 80)),
+    )
+}
+
+fn json_response(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// At most `max` characters of `text`, for echoing user input in errors.
+fn truncate(text: &str, max: usize) -> String {
+    let mut out: String = text.chars().take(max).collect();
+    if text.chars().count() > max {
+        out.push('…');
+    }
+    out
+}
