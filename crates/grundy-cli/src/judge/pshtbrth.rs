@@ -1,0 +1,434 @@
+//! Judge format `pshtbrth`: `T` tests; each has `N M`, then `N` 4 x 4
+//! rectangle-clearing boards (4 rows of 4 characters `0`/`1`), then `M`
+//! queries: `1 L R` asks who wins the sum of boards `L..=R` (1-based), and
+//! `2 P` followed by a board replaces board `P`. Each `1` query prints
+//! `Pishty` (the first player wins) or `Lotsy`.
+//!
+//! Any whitespace may separate tokens (blank lines after boards or not, CRLF,
+//! tabs); a board row is one token of exactly 4 cells. `T`, `N` and `M` may
+//! exceed the original limits (5, 10^5, 10^5) up to [`MAX_COUNT`]: the
+//! engine scales. Input after the last test is an error, as is any index
+//! outside `1 <= L <= R <= N`, `1 <= P <= N`.
+//!
+//! Each board is read as a 16-bit mask, looked up in the 65,536-entry table of
+//! 4 x 4 values, and kept in a [`FenwickTree`] of XORs: a query is two prefix
+//! sums, an update one point change, both `O(log N)`.
+//!
+//! The parser is hand-written over the whole input in memory, because it is
+//! the hot path (about 21 MB at the largest): a board row is checked and
+//! packed as one 32-bit word (four ASCII `0`/`1` bytes differ from `"0000"`
+//! only in their low bits), and the answers go into one buffer.
+
+use grundy::clear::table::table;
+use grundy::sum::FenwickTree;
+
+use crate::input::{char_at, Found, ParseError, ParseErrorKind};
+
+/// The largest `T`, `N` or `M` accepted.
+pub const MAX_COUNT: u64 = 10_000_000;
+
+/// Answers every test of the input, appending the answers to `out`.
+///
+/// # Errors
+///
+/// A missing or malformed token, an index out of range, or trailing input,
+/// with its line and column. The answers to the queries before it are in
+/// `out`.
+pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
+    let values = table();
+    let mut reader = Reader { input, pos: 0 };
+    let tests = reader.number("the number of tests T", 1, MAX_COUNT)?;
+    for _ in 0..tests {
+        let boards = reader.number("the number of boards N", 1, MAX_COUNT)? as usize;
+        let queries = reader.number("the number of queries M", 1, MAX_COUNT)?;
+        let mut initial = Vec::with_capacity(boards);
+        for _ in 0..boards {
+            initial.push(values[reader.board()?]);
+        }
+        let mut tree = FenwickTree::from_values(initial);
+        for _ in 0..queries {
+            match reader.query_type()? {
+                b'1' => {
+                    let left = reader.number("L", 1, boards as u64)?;
+                    let right = reader.number("R", left, boards as u64)?;
+                    let value = tree.range(left as usize - 1..right as usize);
+                    out.extend_from_slice(if value == 0 { b"Lotsy\n" } else { b"Pishty\n" });
+                }
+                _ => {
+                    let index = reader.number("P", 1, boards as u64)? as usize - 1;
+                    tree.set(index, values[reader.board()?]);
+                }
+            }
+        }
+    }
+    reader.skip_whitespace();
+    if reader.pos < input.len() {
+        return Err(reader.error(ParseErrorKind::Invalid(format!(
+            "trailing input after the last of the {tests} tests"
+        ))));
+    }
+    Ok(())
+}
+
+struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    #[inline]
+    fn skip_whitespace(&mut self) {
+        while self
+            .input
+            .get(self.pos)
+            .is_some_and(u8::is_ascii_whitespace)
+        {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn ends_token(&self, offset: usize) -> bool {
+        self.input
+            .get(offset)
+            .is_none_or(|b| b.is_ascii_whitespace())
+    }
+
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError::at(self.input, self.pos, kind)
+    }
+
+    /// The error for what is at `pos` when `expected` was wanted.
+    #[cold]
+    fn unexpected(&self, expected: &str) -> ParseError {
+        if self.pos >= self.input.len() {
+            self.error(ParseErrorKind::UnexpectedEnd {
+                expected: expected.to_owned(),
+            })
+        } else {
+            self.error(ParseErrorKind::UnexpectedChar {
+                found: Found(char_at(self.input, self.pos)),
+                expected: expected.to_owned(),
+            })
+        }
+    }
+
+    /// An unsigned number in `min..=max`, as a whole token.
+    #[inline]
+    fn number(&mut self, what: &str, min: u64, max: u64) -> Result<u64, ParseError> {
+        self.skip_whitespace();
+        let start = self.pos;
+        let mut value: u64 = 0;
+        while let Some(&byte) = self.input.get(self.pos) {
+            let digit = byte.wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            // Saturates rather than wraps, so a huge number is out of range.
+            value = value.saturating_mul(10).saturating_add(u64::from(digit));
+            self.pos += 1;
+        }
+        if self.pos == start || !self.ends_token(self.pos) {
+            return Err(self.unexpected(if self.pos == start {
+                what
+            } else {
+                "a digit or whitespace"
+            }));
+        }
+        if value < min || value > max {
+            return Err(ParseError::at(
+                self.input,
+                start,
+                ParseErrorKind::OutOfRange {
+                    what: what.to_owned(),
+                    value: String::from_utf8_lossy(&self.input[start..self.pos]).into_owned(),
+                    min,
+                    max,
+                },
+            ));
+        }
+        Ok(value)
+    }
+
+    /// A query type: `1` or `2`, as a whole token.
+    #[inline]
+    fn query_type(&mut self) -> Result<u8, ParseError> {
+        self.skip_whitespace();
+        match self.input.get(self.pos) {
+            Some(&kind @ (b'1' | b'2')) if self.ends_token(self.pos + 1) => {
+                self.pos += 1;
+                Ok(kind)
+            }
+            _ => Err(self.unexpected("a query type: 1 (who wins on L..R) or 2 (replace board P)")),
+        }
+    }
+
+    /// A 4 x 4 board as 16 bits, bit `4 * row + col`.
+    #[inline]
+    fn board(&mut self) -> Result<usize, ParseError> {
+        let mut cells = 0;
+        for row in 0..4 {
+            cells |= self.row()? << (4 * row);
+        }
+        Ok(cells)
+    }
+
+    /// One board row: a token of exactly 4 cells `0`/`1`, as 4 bits.
+    #[inline]
+    fn row(&mut self) -> Result<usize, ParseError> {
+        self.skip_whitespace();
+        let Some(bytes) = self.input.get(self.pos..self.pos + 4) else {
+            return Err(self.bad_row());
+        };
+        let word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+        // '0' is 0x30 and '1' is 0x31: all four bytes are cells exactly when
+        // clearing their low bits leaves "0000".
+        if word & 0xFEFE_FEFE != 0x3030_3030 || !self.ends_token(self.pos + 4) {
+            return Err(self.bad_row());
+        }
+        self.pos += 4;
+        // Gather the four low bits (bits 0, 8, 16, 24) into bits 0..4.
+        let bits = word & 0x0101_0101;
+        Ok(((bits | bits >> 7 | bits >> 14 | bits >> 21) & 0xF) as usize)
+    }
+
+    /// The precise error for a row that failed the fast check.
+    #[cold]
+    fn bad_row(&mut self) -> ParseError {
+        for col in 0..4 {
+            match self.input.get(self.pos) {
+                Some(b'0' | b'1') => self.pos += 1,
+                Some(b) if b.is_ascii_whitespace() => {
+                    return self.error(ParseErrorKind::Invalid(format!(
+                        "a board row has 4 cells, this one has {col}"
+                    )))
+                }
+                _ => return self.unexpected("a cell 0 or 1 (a board row is 4 of them)"),
+            }
+        }
+        self.error(ParseErrorKind::Invalid(
+            "a board row has 4 cells, this one has more".into(),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn answer(input: &str) -> (String, Result<(), ParseError>) {
+        let mut out = Vec::new();
+        let result = run(input.as_bytes(), &mut out);
+        (String::from_utf8(out).unwrap(), result)
+    }
+
+    /// The value of a 4 x 4 board by plain mex recursion over all 100
+    /// rectangles, without the engine's table.
+    fn brute_value(cells: u16, memo: &mut HashMap<u16, u32>) -> u32 {
+        if let Some(&v) = memo.get(&cells) {
+            return v;
+        }
+        let mut seen = Vec::new();
+        for top in 0..4 {
+            for bottom in top..4 {
+                for left in 0..4 {
+                    for right in left..4 {
+                        let mut rect = 0u16;
+                        for r in top..=bottom {
+                            for c in left..=right {
+                                rect |= 1 << (4 * r + c);
+                            }
+                        }
+                        if cells & rect == rect {
+                            seen.push(brute_value(cells ^ rect, memo));
+                        }
+                    }
+                }
+            }
+        }
+        let v = (0..).find(|v| !seen.contains(v)).unwrap();
+        memo.insert(cells, v);
+        v
+    }
+
+    /// The straightforward implementation: split on whitespace, brute-force
+    /// values, a plain XOR loop per query.
+    fn straightforward(input: &str) -> String {
+        let mut memo = HashMap::new();
+        let tokens: Vec<&str> = input.split_ascii_whitespace().collect();
+        let mut at = 0;
+        let mut next = || {
+            at += 1;
+            tokens[at - 1]
+        };
+        let mut out = String::new();
+        let tests: usize = next().parse().unwrap();
+        for _ in 0..tests {
+            let n: usize = next().parse().unwrap();
+            let m: usize = next().parse().unwrap();
+            let mut values = Vec::new();
+            for _ in 0..n {
+                let rows = [next(), next(), next(), next()];
+                values.push(brute_value(cells_of(rows), &mut memo));
+            }
+            for _ in 0..m {
+                if next() == "1" {
+                    let l: usize = next().parse().unwrap();
+                    let r: usize = next().parse().unwrap();
+                    let total = values[l - 1..r].iter().fold(0, |acc, v| acc ^ v);
+                    out.push_str(if total == 0 { "Lotsy\n" } else { "Pishty\n" });
+                } else {
+                    let p: usize = next().parse().unwrap();
+                    let rows = [next(), next(), next(), next()];
+                    values[p - 1] = brute_value(cells_of(rows), &mut memo);
+                }
+            }
+        }
+        out
+    }
+
+    fn cells_of(rows: [&str; 4]) -> u16 {
+        let mut cells = 0u16;
+        for (row, text) in rows.iter().enumerate() {
+            for (col, ch) in text.chars().enumerate() {
+                if ch == '1' {
+                    cells |= 1 << (4 * row + col);
+                }
+            }
+        }
+        cells
+    }
+
+    /// A random valid input, with random whitespace between lines.
+    fn random_input() -> impl Strategy<Value = String> {
+        let test = (1usize..7, 1usize..12).prop_flat_map(|(n, m)| {
+            (
+                proptest::collection::vec(any::<u16>(), n),
+                proptest::collection::vec(
+                    (any::<bool>(), any::<usize>(), any::<usize>(), any::<u16>()),
+                    m,
+                ),
+            )
+        });
+        (
+            proptest::collection::vec(test, 1..4),
+            proptest::collection::vec(0usize..6, 256),
+        )
+            .prop_map(|(tests, seps)| {
+                const SEPS: [&str; 6] = ["\n", "\r\n", "\n\n", " \n", "\t\r\n\r\n", "\n \n"];
+                let mut seps = seps.into_iter().cycle();
+                let mut text = String::new();
+                let mut line = |text: &mut String, s: &str| {
+                    text.push_str(s);
+                    text.push_str(SEPS[seps.next().unwrap()]);
+                };
+                let board = |cells: u16| -> Vec<String> {
+                    (0..4)
+                        .map(|r| {
+                            (0..4)
+                                .map(|c| {
+                                    if cells >> (4 * r + c) & 1 == 1 {
+                                        '1'
+                                    } else {
+                                        '0'
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect()
+                };
+                line(&mut text, &tests.len().to_string());
+                for (boards, queries) in &tests {
+                    let n = boards.len();
+                    line(&mut text, &format!("{n} {}", queries.len()));
+                    for &b in boards {
+                        board(b).iter().for_each(|row| line(&mut text, row));
+                    }
+                    for &(ask, a, b, cells) in queries {
+                        if ask {
+                            let (l, r) = (a % n + 1, b % n + 1);
+                            line(&mut text, &format!("1 {} {}", l.min(r), l.max(r)));
+                        } else {
+                            line(&mut text, &format!("2 {}", a % n + 1));
+                            board(cells).iter().for_each(|row| line(&mut text, row));
+                        }
+                    }
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn matches_the_straightforward_implementation(input in random_input()) {
+            let (out, result) = answer(&input);
+            prop_assert_eq!(result, Ok(()));
+            prop_assert_eq!(out, straightforward(&input));
+        }
+
+        /// Cut anywhere, the input gives an error or an answer, never a
+        /// panic; and the answers given are a prefix of the full answers.
+        #[test]
+        fn truncated_input_keeps_earlier_answers(input in random_input(), cut in any::<usize>()) {
+            let full = straightforward(&input);
+            let cut = cut % (input.len() + 1);
+            let (out, _) = answer(&input[..cut]);
+            prop_assert!(full.starts_with(&out));
+        }
+    }
+
+    const SAMPLE: &str = "1\n3 6\n0110\n0000\n0000\n0001\n\n0000\n0000\n0000\n0000\n\n1000\n1000\n0000\n0000\n\n1 1 1\n1 2 2\n1 3 3\n1 1 3\n2 2\n0001\n0010\n0100\n1000\n1 1 3\n";
+
+    fn error_of(input: &str) -> (String, String) {
+        let (out, result) = answer(input);
+        (out, result.unwrap_err().to_string())
+    }
+
+    #[test]
+    fn bad_input_is_located_and_earlier_answers_stay() {
+        // A query type that does not exist, after two answers.
+        let bad = SAMPLE.replace("1 3 3\n", "3 3 3\n");
+        let (out, err) = error_of(&bad);
+        assert_eq!(out, "Pishty\nLotsy\n");
+        assert!(
+            err.starts_with("20:1: unexpected '3', expected a query type"),
+            "{err}"
+        );
+        // L > R, P > N.
+        let (_, err) = error_of(&SAMPLE.replace("1 1 3\n2 2", "1 3 2\n2 2"));
+        assert_eq!(err, "21:5: R 2 is out of range 3..=3");
+        let (_, err) = error_of(&SAMPLE.replace("\n2 2\n", "\n2 4\n"));
+        assert_eq!(err, "22:3: P 4 is out of range 1..=3");
+        let (_, err) = error_of(&SAMPLE.replace("1 1 1\n", "1 0 1\n"));
+        assert_eq!(err, "18:3: L 0 is out of range 1..=3");
+        // Bad cells and rows of the wrong length.
+        let (_, err) = error_of(&SAMPLE.replacen("0000", "0020", 1));
+        assert_eq!(
+            err,
+            "4:3: unexpected '2', expected a cell 0 or 1 (a board row is 4 of them)"
+        );
+        let (_, err) = error_of(&SAMPLE.replacen("0000", "00000", 1));
+        assert_eq!(err, "4:5: a board row has 4 cells, this one has more");
+        let (_, err) = error_of(&SAMPLE.replacen("0000", "000", 1));
+        assert_eq!(err, "4:4: a board row has 4 cells, this one has 3");
+        // Truncated: the answers so far stay.
+        let cut = &SAMPLE[..SAMPLE.find("0010").unwrap()];
+        let (out, err) = error_of(cut);
+        assert_eq!(out, "Pishty\nLotsy\nPishty\nPishty\n");
+        assert!(err.contains("unexpected end of input"), "{err}");
+        // Trailing input, and a number glued to a letter.
+        let (_, err) = error_of(&format!("{SAMPLE}7\n"));
+        assert_eq!(err, "28:1: trailing input after the last of the 1 tests");
+        let (_, err) = error_of(&SAMPLE.replace("3 6", "3x 6"));
+        assert_eq!(err, "2:2: unexpected 'x', expected a digit or whitespace");
+        let (_, err) = error_of("");
+        assert_eq!(
+            err,
+            "1:1: unexpected end of input, expected the number of tests T"
+        );
+    }
+}
