@@ -28,11 +28,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if let Problem::Pshtbrth = args.problem {
         // Streamed: its inputs are tens of megabytes (see the module).
         let mut out = Vec::new();
-        let result = formats::pshtbrth::run_reader(
-            std::io::stdin().lock(),
-            &mut out,
-            formats::pshtbrth::CHUNK,
-        );
+        let result =
+            formats::pshtbrth::run_reader(std::io::stdin(), &mut out, formats::pshtbrth::CHUNK);
         return finish(&out, result, "<stdin>");
     }
     let source = read_source(None)?;

@@ -61,29 +61,53 @@ pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
 ///
 /// As [`run`]; a read error is reported at the place it interrupted.
 pub fn run_reader(source: impl Read, out: &mut Vec<u8>, chunk: usize) -> Result<(), ParseError> {
-    let values = VALUES;
     let mut reader = Reader::new(source, chunk);
     let tests = reader.number("the number of tests T", 1, MAX_COUNT)?;
+    let mut masks = Vec::new();
+    let mut batch = Vec::with_capacity(BATCH);
     for _ in 0..tests {
-        let boards = reader.number("the number of boards N", 1, MAX_COUNT)? as usize;
+        let boards = reader.number("the number of boards N", 1, MAX_COUNT)?;
         let queries = reader.number("the number of queries M", 1, MAX_COUNT)?;
-        let mut initial = Vec::with_capacity(boards);
+        masks.clear();
         for _ in 0..boards {
-            initial.push(values[reader.board()?]);
+            masks.push(reader.board()? as u16);
         }
-        let mut tree = FenwickTree::from_values(initial);
-        for _ in 0..queries {
-            match reader.query_type()? {
-                b'1' => {
-                    let left = reader.number("L", 1, boards as u64)?;
-                    let right = reader.number("R", left, boards as u64)?;
-                    let value = tree.range(left as usize - 1..right as usize);
-                    out.extend_from_slice(if value == 0 { b"Lotsy\n" } else { b"Pishty\n" });
+        // Looked up apart from the parsing, the table loads overlap.
+        let mut tree = FenwickTree::from_values(
+            masks
+                .iter()
+                .map(|&mask| VALUES[usize::from(mask)])
+                .collect(),
+        );
+        // Likewise queries are parsed a batch at a time, then run.
+        let mut left_to_read = queries;
+        while left_to_read > 0 {
+            let size = left_to_read.min(BATCH as u64);
+            left_to_read -= size;
+            let mut failure = None;
+            for _ in 0..size {
+                match reader.query(boards) {
+                    Ok(op) => batch.push(op),
+                    Err(err) => {
+                        failure = Some(err);
+                        break;
+                    }
                 }
-                _ => {
-                    let index = reader.number("P", 1, boards as u64)? as usize - 1;
-                    tree.set(index, values[reader.board()?]);
+            }
+            for op in batch.drain(..) {
+                match op {
+                    Op::Ask { left, right } => {
+                        let value = tree.range(left..right);
+                        out.extend_from_slice(if value == 0 { b"Lotsy\n" } else { b"Pishty\n" });
+                    }
+                    Op::Set { index, cells } => {
+                        tree.set(index, VALUES[usize::from(cells)]);
+                    }
                 }
+            }
+            // The answers before a bad query are given, then the error.
+            if let Some(err) = failure {
+                return Err(err);
             }
         }
     }
@@ -94,6 +118,18 @@ pub fn run_reader(source: impl Read, out: &mut Vec<u8>, chunk: usize) -> Result<
         ))));
     }
     reader.read_error()
+}
+
+/// How many queries are parsed before they are run.
+const BATCH: usize = 256;
+
+/// A parsed query, 0-based.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    /// Who wins on boards `left..right`.
+    Ask { left: usize, right: usize },
+    /// Board `index` becomes `cells`.
+    Set { index: usize, cells: u16 },
 }
 
 /// A cursor over a byte stream, buffered by hand: `buf[pos..end]` is what
@@ -281,6 +317,18 @@ impl<R: Read> Reader<R> {
         // The whole token and the byte after it, if the input has them.
         self.ensure(MAX_DIGITS + 1);
         let start = self.pos;
+        // The usual case: 1 to 7 digits and whitespace, within 8 bytes.
+        if let Some(bytes) = self.buf[..self.end].get(start..start + 8) {
+            let digits = u64::from_le_bytes(bytes.try_into().expect("8 bytes")) ^ DIGIT_ZEROS;
+            let len = digit_run(digits);
+            if (1..8).contains(&len) && self.buf[start + len].is_ascii_whitespace() {
+                let value = swar_value(digits << (64 - 8 * len));
+                if (min..=max).contains(&value) {
+                    self.pos = start + len;
+                    return Ok(value);
+                }
+            }
+        }
         let limit = self.end.min(start + MAX_DIGITS);
         let mut value: u64 = 0;
         while self.pos < limit {
@@ -313,6 +361,23 @@ impl<R: Read> Reader<R> {
             ));
         }
         Ok(value)
+    }
+
+    /// One query, with its indices checked against `boards`.
+    #[inline]
+    fn query(&mut self, boards: u64) -> Result<Op, ParseError> {
+        if self.query_type()? == b'1' {
+            let left = self.number("L", 1, boards)?;
+            let right = self.number("R", left, boards)?;
+            Ok(Op::Ask {
+                left: left as usize - 1,
+                right: right as usize,
+            })
+        } else {
+            let index = self.number("P", 1, boards)? as usize - 1;
+            let cells = self.board()? as u16;
+            Ok(Op::Set { index, cells })
+        }
     }
 
     /// A query type: `1` or `2`, as a whole token.
@@ -387,6 +452,30 @@ impl<R: Read> Reader<R> {
             "a board row has 4 cells, this one has more".into(),
         ))
     }
+}
+
+/// Eight ASCII `'0'`s: XOR turns the bytes `'0'..='9'` into the digits
+/// 0..=9, and every other byte into a value above 9.
+const DIGIT_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// How many of the 8 bytes (first byte lowest) are digits before the first
+/// that is not, after XOR with [`DIGIT_ZEROS`]; 8 when all are.
+#[inline]
+fn digit_run(digits: u64) -> usize {
+    // A byte above 9 gets its high bit set by adding 0x76 (or had it). The
+    // addition may carry into the next byte, but only out of a non-digit,
+    // and only the lowest flagged byte matters.
+    let not_digit = (digits.wrapping_add(0x7676_7676_7676_7676) | digits) & 0x8080_8080_8080_8080;
+    (not_digit.trailing_zeros() / 8) as usize
+}
+
+/// The number written by 8 digit bytes, first (most significant) byte
+/// lowest: pairs, then quadruples, then the whole, by three multiplies.
+#[inline]
+fn swar_value(digits: u64) -> u64 {
+    let pairs = (digits.wrapping_mul(10 * 256 + 1) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let quads = (pairs.wrapping_mul(100 * 65_536 + 1) >> 16) & 0x0000_FFFF_0000_FFFF;
+    quads.wrapping_mul(10_000 * (1 << 32) + 1) >> 32
 }
 
 /// The cells of a row from its four ASCII bytes `0`/`1` (little-endian):
@@ -587,6 +676,75 @@ mod tests {
             let (out, _) = answer(&input[..cut]);
             prop_assert!(full.starts_with(&out));
         }
+    }
+
+    proptest! {
+        /// The word-at-a-time number reader agrees with `str::parse`.
+        #[test]
+        fn swar_digits_match_parse(bytes in proptest::array::uniform8(
+            prop_oneof![4 => b'0'..=b'9', 1 => any::<u8>()])) {
+            let digits = u64::from_le_bytes(bytes) ^ DIGIT_ZEROS;
+            let len = digit_run(digits);
+            let expected = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            prop_assert_eq!(len, expected);
+            if (1..8).contains(&len) {
+                let text = std::str::from_utf8(&bytes[..len]).unwrap();
+                prop_assert_eq!(swar_value(digits << (64 - 8 * len)), text.parse::<u64>().unwrap());
+            }
+        }
+    }
+
+    /// Enough queries to cross several batches, and an error in the third.
+    #[test]
+    fn answers_across_batches() {
+        let mut state = 12345u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % below
+        };
+        let board = |cells: u64| -> String {
+            (0..4)
+                .map(|r| {
+                    format!("{:04b}\n", (cells >> (4 * r)) & 0xF)
+                        .chars()
+                        .rev()
+                        .skip(1)
+                        .collect::<String>()
+                        + "\n"
+                })
+                .collect()
+        };
+        let (n, m) = (40, 3 * BATCH as u64 - 7);
+        let mut text = format!("1\n{n} {m}\n");
+        (0..n).for_each(|_| text += &board(next(1 << 16)));
+        let mut last_ask = 0;
+        for _ in 0..m {
+            if next(2) == 0 {
+                let (a, b) = (next(n) + 1, next(n) + 1);
+                last_ask = text.len();
+                text += &format!("1 {} {}\n", a.min(b), a.max(b));
+            } else {
+                text += &format!("2 {}\n{}", next(n) + 1, board(next(1 << 16)));
+            }
+        }
+        let expected = straightforward(&text);
+        let (out, result) = answer(&text);
+        assert_eq!(result, Ok(()));
+        assert_eq!(out, expected);
+        // The last question made bad: every answer before it is given.
+        let bad = format!(
+            "{}1 0 1\n{}",
+            &text[..last_ask],
+            &text[text[last_ask..].find('\n').unwrap() + last_ask + 1..]
+        );
+        let (out, result) = answer(&bad);
+        assert!(result.is_err());
+        assert_eq!(
+            out,
+            expected[..expected.trim_end().rfind('\n').unwrap() + 1]
+        );
     }
 
     #[test]
