@@ -16,16 +16,22 @@ use grundy_cli::queries::{Query, QueryReader};
 use crate::cmd::clear::BudgetArgs;
 use crate::output::{read_source, solver_progress, UsageError};
 
-/// Answer range queries on a row of boards (indices 1-based, inclusive).
-///
-/// Query script, one query per line (boards numbered 1..N):
-///   value L R    the grundy value of the sum of boards L..R
-///   winner L R   who wins it: first or second
-///   move L R     a winning move: "board B: clear (r,c)-(r,c), grundy X -> Y", or none
-///   set P        replace board P by the board on the next lines (up to a blank
-///                line or the next query); prints "board P: grundy V"
+/// The query language, shown by `grundy sum --help`.
+const QUERY_HELP: &str = "\
+Query script: one query per line; boards are numbered from 1 in the order of
+the board file, and L..R includes both ends (1 <= L <= R <= N, 1 <= P <= N).
+  value L R    the grundy value of the sum of boards L..R
+  winner L R   who wins that sum: first or second (player to move)
+  move L R     a winning move in it: board B: clear (r,c)-(r,c), grundy X -> Y
+               (corners 1-based, inclusive), or none
+  set P        replace board P by the board on the following lines (up to a
+               blank line, the next query or the end); prints board P: grundy V
+One output line per query. A bad line stops the run with
+error: <file>:<line>:<col>: <what> and exit code 2; answers already printed
+stay printed.";
+
 #[derive(Debug, clap::Args)]
-#[command(verbatim_doc_comment)]
+#[command(after_help = QUERY_HELP)]
 pub struct Args {
     /// The query script (`-` for standard input).
     #[arg(long, value_name = "FILE")]

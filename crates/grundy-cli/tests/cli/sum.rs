@@ -185,3 +185,27 @@ fn sum_bad_boards_and_usage_exit_2() {
         String::from_utf8_lossy(&output.stderr).contains("cannot both come from standard input")
     );
 }
+
+#[test]
+fn sum_search_budget_exits_3() {
+    let queries = file("value 1 1\n");
+    let boards = file(&"11111111\n".repeat(8));
+    let output = grundy()
+        .args(["sum", "--max-positions", "10", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("position budget"));
+}
+
+#[test]
+fn sum_help_documents_one_based_indices() {
+    grundy()
+        .args(["sum", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("numbered from 1"))
+        .stdout(predicates::str::contains("set P"));
+}
