@@ -12,7 +12,8 @@
 //! indexed) tree: node `i` (1-based) holds the sum of the `i & -i` values
 //! ending at `i`. A prefix is the sum of the `O(log n)` nodes met by clearing
 //! the lowest set bit; a range `[l, r)` is `prefix(r) + prefix(l)`, since
-//! every element is its own inverse; a point update adds `old + new` to the
+//! every element is its own inverse (and the nodes both walks share cancel,
+//! so each walk stops where they meet); a point update adds `old + new` to the
 //! `O(log n)` nodes covering the index. Building from `n` values is `O(n)`.
 //!
 //! [`GameSum`] holds one position of any [`Game`] per component with its
@@ -247,10 +248,27 @@ impl<T: XorGroup> FenwickTree<T> {
     #[must_use]
     pub fn get_range(&self, range: impl RangeBounds<usize>) -> Option<T> {
         let (start, end) = half_open(&range, self.values.len())?;
-        Some(
-            self.prefix_unchecked(end)
-                .combine(self.prefix_unchecked(start)),
-        )
+        Some(self.range_unchecked(start, end))
+    }
+
+    /// The sum of the values `start..end`: the two prefixes' walks meet at
+    /// the common high bits of `start` and `end`, and from there on their
+    /// nodes would cancel, so both stop there.
+    #[inline]
+    fn range_unchecked(&self, start: usize, end: usize) -> T {
+        let (mut low, mut high) = (start, end);
+        let mut sum = T::IDENTITY;
+        // `high` drops to the common prefix (at most `low`), then `low`
+        // drops to the same node.
+        while high > low {
+            sum = sum.combine(self.nodes[high]);
+            high &= high - 1;
+        }
+        while low > high {
+            sum = sum.combine(self.nodes[low]);
+            low &= low - 1;
+        }
+        sum
     }
 
     /// The sum of the values in `range` (the identity for an empty range).
@@ -265,8 +283,7 @@ impl<T: XorGroup> FenwickTree<T> {
         let Some((start, end)) = half_open(&range, len) else {
             panic!("range out of bounds for a FenwickTree of length {len}")
         };
-        self.prefix_unchecked(end)
-            .combine(self.prefix_unchecked(start))
+        self.range_unchecked(start, end)
     }
 
     /// The sum of all values.
