@@ -11,18 +11,26 @@
 //! outside `1 <= L <= R <= N`, `1 <= P <= N`.
 //!
 //! Each board is read as a 16-bit mask, looked up in the 65,536-entry table of
-//! 4 x 4 values, and kept in a [`FenwickTree`] of XORs: a query is two prefix
-//! sums, an update one point change, both `O(log N)`.
+//! 4 x 4 values (the engine's, embedded at build time), and kept in a
+//! [`FenwickTree`] of XORs: a query is two prefix walks, an update one point
+//! change, both `O(log N)`.
 //!
 //! The parser is hand-written, because it is the hot path (about 21 MB at
-//! the largest). It streams the input through one buffer of [`CHUNK`] bytes
-//! rather than reading it whole: the buffer stays in cache, and the process
-//! does not fault in 21 MB of fresh pages (measured: a fifth of the run time
-//! when reading whole). A board row is checked and packed as one 32-bit word
-//! (four ASCII `0`/`1` bytes differ from `"0000"` only in their low bits),
-//! and the answers go into one output buffer. Line and column are kept only
-//! as a count of the lines already streamed past, so correct input pays
-//! nothing for located errors.
+//! the largest). Measured choices, each a few percent or more:
+//! - the input streams through one buffer of [`CHUNK`] bytes rather than
+//!   being read whole: the buffer stays in cache, and the process does not
+//!   fault in 21 MB of fresh pages (about a fifth of the time when whole);
+//! - a board in the usual layout (rows ending their lines) is checked and
+//!   packed from three 64-bit words, a row from one word (ASCII `0`/`1`
+//!   differ from `"0000"` only in their low bits), other layouts row by row;
+//! - a number of up to 7 digits is read from one 64-bit word;
+//! - board values are looked up apart from the parsing, and queries are
+//!   parsed a batch at a time and then run, so that table and tree loads
+//!   overlap;
+//! - the answers go into one output buffer.
+//!
+//! Line ends are counted as whitespace is skipped (tokens hold none), so
+//! correct input pays almost nothing for located errors.
 
 use std::io::Read;
 
