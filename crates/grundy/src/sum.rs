@@ -24,12 +24,15 @@
 //! the highest set bit of `t`: there `g_i ^ t < g_i`, and by the definition
 //! of the mex some option has every smaller value. (Other components may
 //! have winning moves too, to options worth more than the component:
-//! [`GameSum::winning_moves`] finds them all.) The component is found by scanning the range's values (`O(r -
-//! l)` word operations, no solving); the move is searched among the
-//! component's legal moves with [`Solver::moves_to`], never guessed.
+//! [`GameSum::winning_moves`] finds them all.) The component is found by
+//! scanning the range's values (`O(r - l)` word operations, no solving); the
+//! move is searched among the component's legal moves with
+//! [`Solver::moves_to`], never guessed.
 //!
 //! **Cost.** Range value and point update: `O(log n)` after the new position
-//! is solved. Winning move: a scan of the range plus one `moves_to` call.
+//! is solved. Winning move: a scan of the range (about a millisecond for
+//! 10^6 components at worst) plus one `moves_to` call. All winning moves:
+//! one `moves_to` call per component of the range.
 
 use std::ops::{Bound, RangeBounds};
 
