@@ -105,6 +105,13 @@ fn bench_game_sum(c: &mut Criterion) {
         b.iter(|| sum.winning_move(black_box(..)).expect("no budget"))
     });
     group.finish();
+    // The worst case of the scan: only the last component can answer.
+    let mut boards = vec![Board::new(4, 4, 0).expect("4 x 4"); COMPONENTS];
+    boards[COMPONENTS - 1] = Board::new(4, 4, 1).expect("4 x 4");
+    let mut sum = GameSum::with_positions(Clear::solver(), boards).expect("no budget");
+    c.bench_function("sum/game_sum_4x4_1e6/winning_move_last_of_1e6", |b| {
+        b.iter(|| sum.winning_move(black_box(..)).expect("no budget"))
+    });
 }
 
 criterion_group!(benches, bench_fenwick, bench_game_sum);
