@@ -39,6 +39,11 @@ pub struct Args {
     /// Board file: rows of 0/1 (or ./#), blank lines between boards, any
     /// sizes up to 64 cells. `-` or nothing reads standard input.
     boards: Option<PathBuf>,
+    /// Print each answer as one line of JSON (JSON Lines): board numbers
+    /// 1-based as in the script, rectangle corners 0-based and inclusive as
+    /// in `grundy clear --json`.
+    #[arg(long)]
+    json: bool,
     #[command(flatten)]
     budget: BudgetArgs,
 }
@@ -68,6 +73,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let result = answer(
         &mut sum,
         QueryReader::new(&query_source.bytes, boards.len()),
+        args.json,
         &mut stdout,
     );
     // Answers already written stay printed, whatever comes next.
@@ -88,6 +94,7 @@ fn stopped(err: grundy::SolveError) -> anyhow::Error {
 fn answer(
     sum: &mut GameSum<Clear>,
     queries: QueryReader<'_>,
+    json: bool,
     out: &mut impl Write,
 ) -> anyhow::Result<Result<(), grundy_cli::input::ParseError>> {
     for query in queries {
@@ -95,31 +102,71 @@ fn answer(
             Ok(query) => query,
             Err(err) => return Ok(Err(err)),
         };
+        let winner = |value: grundy::Nimber| if value.is_zero() { "second" } else { "first" };
         match query {
-            Query::Value { left, right } => writeln!(out, "{}", sum.value(left..=right))?,
-            Query::Winner { left, right } => writeln!(
-                out,
-                "{}",
-                if sum.value(left..=right).is_zero() {
-                    "second"
+            Query::Value { left, right } => {
+                let value = sum.value(left..=right);
+                if json {
+                    let line = serde_json::json!({
+                        "query": "value", "left": left + 1, "right": right + 1,
+                        "grundy": value.value(),
+                    });
+                    writeln!(out, "{line}")?;
                 } else {
-                    "first"
+                    writeln!(out, "{value}")?;
                 }
-            )?,
-            Query::Move { left, right } => match sum.winning_move(left..=right).map_err(stopped)? {
-                None => writeln!(out, "none")?,
-                Some(win) => writeln!(
-                    out,
-                    "board {}: clear {}, grundy {} -> {}",
-                    win.index + 1,
-                    win.mv,
-                    win.from,
-                    win.to
-                )?,
-            },
+            }
+            Query::Winner { left, right } => {
+                let value = sum.value(left..=right);
+                if json {
+                    let line = serde_json::json!({
+                        "query": "winner", "left": left + 1, "right": right + 1,
+                        "grundy": value.value(), "winner": winner(value),
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "{}", winner(value))?;
+                }
+            }
+            Query::Move { left, right } => {
+                let win = sum.winning_move(left..=right).map_err(stopped)?;
+                if json {
+                    let mv = win.map(|win| {
+                        serde_json::json!({
+                            "board": win.index + 1,
+                            "top": win.mv.top, "left": win.mv.left,
+                            "bottom": win.mv.bottom, "right": win.mv.right,
+                            "from": win.from.value(), "to": win.to.value(),
+                        })
+                    });
+                    let line = serde_json::json!({
+                        "query": "move", "left": left + 1, "right": right + 1, "move": mv,
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    match win {
+                        None => writeln!(out, "none")?,
+                        Some(win) => writeln!(
+                            out,
+                            "board {}: clear {}, grundy {} -> {}",
+                            win.index + 1,
+                            win.mv,
+                            win.from,
+                            win.to
+                        )?,
+                    }
+                }
+            }
             Query::Set { index, board } => {
                 let value = sum.set(index, board).map_err(stopped)?;
-                writeln!(out, "board {}: grundy {value}", index + 1)?;
+                if json {
+                    let line = serde_json::json!({
+                        "query": "set", "board": index + 1, "grundy": value.value(),
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "board {}: grundy {value}", index + 1)?;
+                }
             }
         }
     }

@@ -209,3 +209,75 @@ fn sum_help_documents_one_based_indices() {
         .stdout(predicates::str::contains("numbered from 1"))
         .stdout(predicates::str::contains("set P"));
 }
+
+#[test]
+fn sum_json_lines_give_legal_winning_moves() {
+    let boards_text = "0110\n0000\n0000\n0001\n\n11\n11\n\n1\n";
+    let boards = [
+        grundy::board!["0110", "0000", "0000", "0001"],
+        grundy::board!["11", "11"],
+        grundy::board!["1"],
+    ];
+    let queries = file("value 1 3\nwinner 2 3\nmove 1 3\nmove 2 3\nset 3\n11\n\nmove 2 3\n");
+    let board_file = file(boards_text);
+    let output = grundy()
+        .args(["sum", "--json", "--queries"])
+        .arg(queries.path())
+        .arg(board_file.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    let mut solver = Clear::solver();
+    let mut current = boards.to_vec();
+    let mut total = |boards: &[Board], l: usize, r: usize| -> Nimber {
+        boards[l - 1..r]
+            .iter()
+            .map(|b| solver.value(b).unwrap())
+            .sum()
+    };
+    assert_eq!(lines[0]["grundy"], total(&current, 1, 3).value());
+    assert_eq!(
+        lines[1]["winner"],
+        if total(&current, 2, 3).is_zero() {
+            "second"
+        } else {
+            "first"
+        }
+    );
+    assert_eq!(
+        lines[4],
+        serde_json::json!({"query": "set", "board": 3, "grundy": 2})
+    );
+    for (at, (l, r)) in [(2, (1, 3)), (3, (2, 3)), (5, (2, 3))] {
+        if at == 5 {
+            current[2] = grundy::board!["11"];
+        }
+        let line = &lines[at];
+        let mv = &line["move"];
+        if total(&current, l, r).is_zero() {
+            assert!(mv.is_null(), "{line}");
+            continue;
+        }
+        let index = mv["board"].as_u64().unwrap() as usize;
+        assert!((l..=r).contains(&index));
+        let rect = grundy::clear::Rect {
+            top: mv["top"].as_u64().unwrap() as u8,
+            left: mv["left"].as_u64().unwrap() as u8,
+            bottom: mv["bottom"].as_u64().unwrap() as u8,
+            right: mv["right"].as_u64().unwrap() as u8,
+        };
+        let mut after = current.clone();
+        after[index - 1] = current[index - 1].try_play(rect).expect("a legal move");
+        assert!(total(&after, l, r).is_zero(), "{line}");
+    }
+}
