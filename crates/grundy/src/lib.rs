@@ -9,7 +9,7 @@
 //!   in a [`Table`] and finds every move to a target value among legal moves;
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells.
 //! - [`sum`]: sums of many components with point updates, range values and
-//!   winning moves ([`sum::FenwickTree`], [`sum::GameSum`]).
+//!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]).
 //!
 //! The engine knows nothing of text formats, terminals or HTTP: front-ends
 //! parse input into the validated types here, call the engine and render.

@@ -24,36 +24,44 @@
 //! the highest set bit of `t`: there `g_i ^ t < g_i`, and by the definition
 //! of the mex some option has every smaller value. (Other components may
 //! have winning moves too, to options worth more than the component:
-//! [`GameSum::winning_moves`] finds them all.) The component is found by
-//! scanning the range's values (`O(r - l)` word operations, no solving); the
-//! move is searched among the component's legal moves with
-//! [`Solver::moves_to`], never guessed.
+//! [`GameSum::winning_moves`] finds them all.) The first such component is
+//! found in `O(log n)` by a [`SegmentTree`] of the values under OR, which
+//! skips every subtree none of whose values has that bit; the move is
+//! searched among the component's legal moves with [`Solver::moves_to`],
+//! never guessed.
 //!
 //! **Cost.** Range value and point update: `O(log n)` after the new position
-//! is solved. Winning move: a scan of the range (about a millisecond for
-//! 10^6 components at worst) plus one `moves_to` call. All winning moves:
-//! one `moves_to` call per component of the range.
+//! is solved. Winning move: `O(log n)` plus one `moves_to` call. All winning
+//! moves: one `moves_to` call per component of the range.
 
 use std::ops::{Bound, RangeBounds};
 
 use crate::{Game, HashTable, Nimber, Outcome, SolveError, Solver, Table};
 
-/// A value type with an associative, commutative operation that has an
-/// identity and in which every element is its own inverse, as XOR is.
+mod segment_tree;
+
+pub use segment_tree::SegmentTree;
+
+/// A value type with an associative operation that has an identity.
 ///
-/// Laws, relied on by [`FenwickTree`]: `a.combine(b.combine(c)) ==
-/// a.combine(b).combine(c)`, `a.combine(b) == b.combine(a)`,
-/// `a.combine(IDENTITY) == a`, and `a.combine(a) == IDENTITY` (so a range
-/// is a difference of two prefixes).
-pub trait XorGroup: Copy + Eq {
+/// Laws, relied on by [`SegmentTree`]: `a.combine(b.combine(c)) ==
+/// a.combine(b).combine(c)` and `a.combine(IDENTITY) == IDENTITY.combine(a)
+/// == a`.
+pub trait Monoid: Copy {
     /// The identity: the sum of no elements.
     const IDENTITY: Self;
-    /// The group operation.
+    /// The operation.
     #[must_use]
     fn combine(self, other: Self) -> Self;
 }
 
-impl XorGroup for Nimber {
+/// A [`Monoid`] whose operation is also commutative and in which every
+/// element is its own inverse, as XOR is: `a.combine(b) == b.combine(a)`
+/// and `a.combine(a) == IDENTITY`. Relied on by [`FenwickTree`], where a
+/// range is then the sum of two prefixes.
+pub trait XorGroup: Monoid + Eq {}
+
+impl Monoid for Nimber {
     const IDENTITY: Nimber = Nimber::ZERO;
     #[inline]
     fn combine(self, other: Nimber) -> Nimber {
@@ -61,27 +69,46 @@ impl XorGroup for Nimber {
     }
 }
 
-macro_rules! xor_group_for_words {
+impl XorGroup for Nimber {}
+
+/// A machine word under bitwise OR, for a [`SegmentTree`] that finds the
+/// first value with some bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BitOr<T>(pub T);
+
+macro_rules! monoids_for_words {
     ($($word:ty),*) => {$(
-        impl XorGroup for $word {
+        impl Monoid for $word {
             const IDENTITY: $word = 0;
             #[inline]
             fn combine(self, other: $word) -> $word {
                 self ^ other
             }
         }
+
+        impl XorGroup for $word {}
+
+        impl Monoid for BitOr<$word> {
+            const IDENTITY: BitOr<$word> = BitOr(0);
+            #[inline]
+            fn combine(self, other: BitOr<$word>) -> BitOr<$word> {
+                BitOr(self.0 | other.0)
+            }
+        }
     )*};
 }
 
-xor_group_for_words!(u8, u16, u32, u64, u128, usize);
+monoids_for_words!(u8, u16, u32, u64, u128, usize);
 
-impl XorGroup for bool {
+impl Monoid for bool {
     const IDENTITY: bool = false;
     #[inline]
     fn combine(self, other: bool) -> bool {
         self ^ other
     }
 }
+
+impl XorGroup for bool {}
 
 /// Turns any range of indices into a half-open `[start, end)` within
 /// `0..=len`, or `None` when it is reversed or reaches past `len`.
@@ -354,6 +381,8 @@ pub struct GameSum<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     solver: Solver<G, T>,
     positions: Vec<G::Position>,
     values: FenwickTree<Nimber>,
+    /// The same values under OR, to find a component with a given bit.
+    bits: SegmentTree<BitOr<u32>>,
 }
 
 impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
@@ -364,6 +393,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
             solver,
             positions: Vec::new(),
             values: FenwickTree::new(),
+            bits: SegmentTree::default(),
         }
     }
 
@@ -384,6 +414,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
         Ok(GameSum {
             solver,
             positions,
+            bits: values.iter().map(|v| BitOr(v.value())).collect(),
             values: FenwickTree::from_values(values),
         })
     }
@@ -397,6 +428,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
         let value = self.solver.value(&position)?;
         self.positions.push(position);
         self.values.push(value);
+        self.bits.push(BitOr(value.value()));
         Ok(value)
     }
 
@@ -418,6 +450,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
         let value = self.solver.value(&position)?;
         self.positions[index] = position;
         self.values.set(index, value);
+        self.bits.set(index, BitOr(value.value()));
         Ok(value)
     }
 
@@ -483,13 +516,15 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
     ) -> Result<Option<SumMoveOf<G>>, SolveError> {
         let (start, end) = self.checked(&range);
         let total = self.values.range(start..end);
-        let Some(index) = self.values()[start..end]
-            .iter()
-            .position(|&value| (value ^ total) < value)
-        else {
+        if total.is_zero() {
             return Ok(None);
-        };
-        let index = start + index;
+        }
+        // `g ^ total < g` exactly when `g` has the highest bit of `total`.
+        let top_bit = 1 << (31 - total.value().leading_zeros());
+        let index = self
+            .bits
+            .position(start..end, |bits| bits.0 & top_bit != 0)
+            .expect("a value with each bit of the total lies in the range");
         Ok(self.moves_in(index, total)?.into_iter().next())
     }
 
