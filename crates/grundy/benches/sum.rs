@@ -105,7 +105,8 @@ fn bench_game_sum(c: &mut Criterion) {
         b.iter(|| sum.winning_move(black_box(..)).expect("no budget"))
     });
     group.finish();
-    // The worst case of the scan: only the last component can answer.
+    // What would be the worst case for a scan of the range: only the last
+    // component can answer (the OR segment tree goes straight to it).
     let mut boards = vec![Board::new(4, 4, 0).expect("4 x 4"); COMPONENTS];
     boards[COMPONENTS - 1] = Board::new(4, 4, 1).expect("4 x 4");
     let mut sum = GameSum::with_positions(Clear::solver(), boards).expect("no budget");
