@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge, serve};
+use cmd::{clear, judge, serve, sum};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 ///
@@ -33,6 +33,9 @@ enum Command {
     Judge(judge::Args),
     /// Serve the web playground and JSON API (loopback by default).
     Serve(serve::Args),
+    /// Range queries on a row of boards played as sums: values, winners,
+    /// winning moves and replacements.
+    Sum(sum::Args),
 }
 
 fn main() -> ExitCode {
@@ -60,5 +63,6 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Clear(args)) => clear::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Sum(args)) => sum::run(&args),
     }
 }

@@ -58,14 +58,31 @@ pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
 
 fn read_stdin() -> anyhow::Result<Source> {
     let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
+    read_stdin_to_end(&mut bytes)
         .map_err(|err| UsageError(format!("<stdin>: cannot read: {err}")))?;
     Ok(Source {
         name: "<stdin>".to_owned(),
         bytes,
     })
+}
+
+/// Reads all of standard input. On Unix it is read through a `File` on a
+/// duplicate of descriptor 0, so that when it is a regular file (a judge's
+/// `< input`) the buffer is sized once from the file's length instead of
+/// doubling and copying megabytes several times.
+#[cfg(unix)]
+fn read_stdin_to_end(bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::os::fd::AsFd;
+    let stdin = std::io::stdin();
+    match stdin.as_fd().try_clone_to_owned() {
+        Ok(fd) => std::fs::File::from(fd).read_to_end(bytes),
+        Err(_) => stdin.lock().read_to_end(bytes),
+    }
+}
+
+#[cfg(not(unix))]
+fn read_stdin_to_end(bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    std::io::stdin().lock().read_to_end(bytes)
 }
 
 /// Prints `error: ...` (with the cause chain) to stderr.

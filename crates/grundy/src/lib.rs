@@ -8,6 +8,8 @@
 //! - [`solver`]: a generic iterative [`Solver`] that memoises component values
 //!   in a [`Table`] and finds every move to a target value among legal moves;
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells.
+//! - [`sum`]: sums of many components with point updates, range values and
+//!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]).
 //!
 //! The engine knows nothing of text formats, terminals or HTTP: front-ends
 //! parse input into the validated types here, call the engine and render.
@@ -17,6 +19,7 @@ pub mod clear;
 pub mod game;
 pub mod nimber;
 pub mod solver;
+pub mod sum;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};

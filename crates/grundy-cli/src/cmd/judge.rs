@@ -20,18 +20,44 @@ pub struct Args {
 enum Problem {
     /// One 4 x 4 rectangle-clearing board, digits separated by spaces: A or B.
     Gfg,
+    /// Many 4 x 4 boards, range queries and replacements: Pishty or Lotsy.
+    Pshtbrth,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    if let Problem::Pshtbrth = args.problem {
+        // Streamed: its inputs are tens of megabytes (see the module).
+        let mut out = Vec::new();
+        let result =
+            formats::pshtbrth::run_reader(std::io::stdin(), &mut out, formats::pshtbrth::CHUNK);
+        return finish(&out, result, "<stdin>");
+    }
     let source = read_source(None)?;
     let mut out = Vec::new();
     let result = match args.problem {
         Problem::Gfg => formats::gfg::run(&source.bytes, &mut out),
+        Problem::Pshtbrth => formats::pshtbrth::run(&source.bytes, &mut out),
     };
     // Whatever was answered before an error is printed, then the error.
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(&out)?;
     stdout.flush()?;
     result.map_err(|err| source.error(err))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the answers, then the error if any.
+fn finish(
+    out: &[u8],
+    result: Result<(), grundy_cli::input::ParseError>,
+    source_name: &str,
+) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(out)?;
+    stdout.flush()?;
+    result.map_err(|error| crate::output::InputError {
+        source_name: source_name.to_owned(),
+        error,
+    })?;
     Ok(ExitCode::SUCCESS)
 }

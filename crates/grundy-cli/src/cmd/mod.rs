@@ -3,3 +3,4 @@
 pub mod clear;
 pub mod judge;
 pub mod serve;
+pub mod sum;

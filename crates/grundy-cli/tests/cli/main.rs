@@ -4,3 +4,4 @@
 mod clear;
 mod common;
 mod serve;
+mod sum;

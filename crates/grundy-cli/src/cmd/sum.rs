@@ -1,0 +1,174 @@
+//! `grundy sum --queries FILE [BOARDS]`: a row of rectangle-clearing boards
+//! played as sums over ranges, with a query script of range values, winners,
+//! winning moves and replacements (see [`grundy_cli::queries`]). One output
+//! line per query; the answers before a bad line stay printed.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use grundy::clear::Clear;
+use grundy::sum::GameSum;
+use grundy::Solver;
+use grundy_cli::boards::parse_boards;
+use grundy_cli::queries::{Query, QueryReader};
+
+use crate::cmd::clear::BudgetArgs;
+use crate::output::{read_source, solver_progress, UsageError};
+
+/// The query language, shown by `grundy sum --help`.
+const QUERY_HELP: &str = "\
+Query script: one query per line; boards are numbered from 1 in the order of
+the board file, and L..R includes both ends (1 <= L <= R <= N, 1 <= P <= N).
+  value L R    the grundy value of the sum of boards L..R
+  winner L R   who wins that sum: first or second (player to move)
+  move L R     a winning move in it: board B: clear (r,c)-(r,c), grundy X -> Y
+               (corners 1-based, inclusive), or none
+  set P        replace board P by the board on the following lines (up to a
+               blank line, the next query or the end); prints board P: grundy V
+One output line per query. A bad line stops the run with
+error: <file>:<line>:<col>: <what> and exit code 2; answers already printed
+stay printed.";
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = QUERY_HELP)]
+pub struct Args {
+    /// The query script (`-` for standard input).
+    #[arg(long, value_name = "FILE")]
+    queries: PathBuf,
+    /// Board file: rows of 0/1 (or ./#), blank lines between boards, any
+    /// sizes up to 64 cells. `-` or nothing reads standard input.
+    boards: Option<PathBuf>,
+    /// Print each answer as one line of JSON (JSON Lines): board numbers
+    /// 1-based as in the script, rectangle corners 0-based and inclusive as
+    /// in `grundy clear --json`.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let is_stdin = |path: Option<&std::path::Path>| path.is_none_or(|p| p.as_os_str() == "-");
+    if is_stdin(Some(&args.queries)) && is_stdin(args.boards.as_deref()) {
+        return Err(UsageError(
+            "the queries and the boards cannot both come from standard input: name a file for one"
+                .into(),
+        )
+        .into());
+    }
+    let board_source = read_source(args.boards.as_deref())?;
+    let boards = parse_boards(&board_source.bytes).map_err(|err| board_source.error(err))?;
+    let query_source = read_source(Some(&args.queries))?;
+
+    let (bar, progress) = solver_progress("solving");
+    let solver = Solver::new(Clear::new())
+        .with_budget(args.budget.budget()?)
+        .with_progress(progress);
+    let sum = GameSum::with_positions(solver, boards.iter().map(|b| b.board));
+    bar.finish_and_clear();
+    let mut sum = sum.map_err(stopped)?;
+
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    let result = answer(
+        &mut sum,
+        QueryReader::new(&query_source.bytes, boards.len()),
+        args.json,
+        &mut stdout,
+    );
+    // Answers already written stay printed, whatever comes next.
+    stdout.flush()?;
+    match result? {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(err) => Err(query_source.error(err).into()),
+    }
+}
+
+fn stopped(err: grundy::SolveError) -> anyhow::Error {
+    anyhow::Error::new(err)
+        .context("the search stopped early (raise --max-positions or --max-time)")
+}
+
+/// Runs every query; the outer error is a failed write or search, the inner
+/// one a bad line of the script.
+fn answer(
+    sum: &mut GameSum<Clear>,
+    queries: QueryReader<'_>,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<Result<(), grundy_cli::input::ParseError>> {
+    for query in queries {
+        let query = match query {
+            Ok(query) => query,
+            Err(err) => return Ok(Err(err)),
+        };
+        let winner = |value: grundy::Nimber| if value.is_zero() { "second" } else { "first" };
+        match query {
+            Query::Value { left, right } => {
+                let value = sum.value(left..=right);
+                if json {
+                    let line = serde_json::json!({
+                        "query": "value", "left": left + 1, "right": right + 1,
+                        "grundy": value.value(),
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "{value}")?;
+                }
+            }
+            Query::Winner { left, right } => {
+                let value = sum.value(left..=right);
+                if json {
+                    let line = serde_json::json!({
+                        "query": "winner", "left": left + 1, "right": right + 1,
+                        "grundy": value.value(), "winner": winner(value),
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "{}", winner(value))?;
+                }
+            }
+            Query::Move { left, right } => {
+                let win = sum.winning_move(left..=right).map_err(stopped)?;
+                if json {
+                    let mv = win.map(|win| {
+                        serde_json::json!({
+                            "board": win.index + 1,
+                            "top": win.mv.top, "left": win.mv.left,
+                            "bottom": win.mv.bottom, "right": win.mv.right,
+                            "from": win.from.value(), "to": win.to.value(),
+                        })
+                    });
+                    let line = serde_json::json!({
+                        "query": "move", "left": left + 1, "right": right + 1, "move": mv,
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    match win {
+                        None => writeln!(out, "none")?,
+                        Some(win) => writeln!(
+                            out,
+                            "board {}: clear {}, grundy {} -> {}",
+                            win.index + 1,
+                            win.mv,
+                            win.from,
+                            win.to
+                        )?,
+                    }
+                }
+            }
+            Query::Set { index, board } => {
+                let value = sum.set(index, board).map_err(stopped)?;
+                if json {
+                    let line = serde_json::json!({
+                        "query": "set", "board": index + 1, "grundy": value.value(),
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "board {}: grundy {value}", index + 1)?;
+                }
+            }
+        }
+    }
+    Ok(Ok(()))
+}

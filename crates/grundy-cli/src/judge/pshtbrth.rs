@@ -1,0 +1,846 @@
+//! Judge format `pshtbrth`: `T` tests; each has `N M`, then `N` 4 x 4
+//! rectangle-clearing boards (4 rows of 4 characters `0`/`1`), then `M`
+//! queries: `1 L R` asks who wins the sum of boards `L..=R` (1-based), and
+//! `2 P` followed by a board replaces board `P`. Each `1` query prints
+//! `Pishty` (the first player wins) or `Lotsy`.
+//!
+//! Any whitespace may separate tokens (blank lines after boards or not, CRLF,
+//! tabs); a board row is one token of exactly 4 cells. `T`, `N` and `M` may
+//! exceed the original limits (5, 10^5, 10^5) up to [`MAX_COUNT`]: the
+//! engine scales. Input after the last test is an error, as is any index
+//! outside `1 <= L <= R <= N`, `1 <= P <= N`.
+//!
+//! Each board is read as a 16-bit mask, looked up in the 65,536-entry table of
+//! 4 x 4 values (the engine's, embedded at build time), and kept in a
+//! [`FenwickTree`] of XORs: a query is two prefix walks, an update one point
+//! change, both `O(log N)`.
+//!
+//! The parser is hand-written, because it is the hot path (about 21 MB at
+//! the largest). Measured choices, each a few percent or more:
+//! - the input streams through one buffer of [`CHUNK`] bytes rather than
+//!   being read whole: the buffer stays in cache, and the process does not
+//!   fault in 21 MB of fresh pages (about a fifth of the time when whole);
+//! - a board in the usual layout (rows ending their lines) is checked and
+//!   packed from three 64-bit words, a row from one word (ASCII `0`/`1`
+//!   differ from `"0000"` only in their low bits), other layouts row by row;
+//! - a number of up to 7 digits is read from one 64-bit word;
+//! - board values are looked up apart from the parsing, and queries are
+//!   parsed a batch at a time and then run, so that table and tree loads
+//!   overlap;
+//! - the answers go into one output buffer.
+//!
+//! Line ends are counted as whitespace is skipped (tokens hold none), so
+//! correct input pays almost nothing for located errors.
+
+use std::io::Read;
+
+use grundy::sum::FenwickTree;
+
+use crate::input::{char_at, line_col, Found, ParseError, ParseErrorKind};
+
+/// The value of every 4 x 4 board, bit `4 * row + col`: the engine's
+/// table, built at compile time by `build.rs`.
+static VALUES: &[u8; 1 << 16] = include_bytes!(concat!(env!("OUT_DIR"), "/table4x4.bin"));
+
+/// How many bytes are read at a time.
+pub const CHUNK: usize = 1 << 18;
+
+/// The most digits a number may have (leading zeros included).
+const MAX_DIGITS: usize = 20;
+
+/// The largest `T`, `N` or `M` accepted.
+pub const MAX_COUNT: u64 = 10_000_000;
+
+/// Answers every test of `input`, appending the answers to `out`.
+///
+/// # Errors
+///
+/// A missing or malformed token, an index out of range, or trailing input,
+/// with its line and column. The answers to the queries before it are in
+/// `out`.
+pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
+    run_reader(input, out, CHUNK)
+}
+
+/// Answers every test read from `source`, `chunk` bytes at a time (any
+/// size works; [`CHUNK`] is the fast one).
+///
+/// # Errors
+///
+/// As [`run`]; a read error is reported at the place it interrupted.
+pub fn run_reader(source: impl Read, out: &mut Vec<u8>, chunk: usize) -> Result<(), ParseError> {
+    let mut reader = Reader::new(source, chunk);
+    let tests = reader.number("the number of tests T", 1, MAX_COUNT)?;
+    let mut masks = Vec::new();
+    let mut batch = Vec::with_capacity(BATCH);
+    for _ in 0..tests {
+        let boards = reader.number("the number of boards N", 1, MAX_COUNT)?;
+        let queries = reader.number("the number of queries M", 1, MAX_COUNT)?;
+        masks.clear();
+        for _ in 0..boards {
+            masks.push(reader.board()? as u16);
+        }
+        // Looked up apart from the parsing, the table loads overlap.
+        let mut tree = FenwickTree::from_values(
+            masks
+                .iter()
+                .map(|&mask| VALUES[usize::from(mask)])
+                .collect(),
+        );
+        // Likewise queries are parsed a batch at a time, then run.
+        let mut left_to_read = queries;
+        while left_to_read > 0 {
+            let size = left_to_read.min(BATCH as u64);
+            left_to_read -= size;
+            let mut failure = None;
+            for _ in 0..size {
+                match reader.query(boards) {
+                    Ok(op) => batch.push(op),
+                    Err(err) => {
+                        failure = Some(err);
+                        break;
+                    }
+                }
+            }
+            for op in batch.drain(..) {
+                match op {
+                    Op::Ask { left, right } => {
+                        let value = tree.range(left..right);
+                        out.extend_from_slice(if value == 0 { b"Lotsy\n" } else { b"Pishty\n" });
+                    }
+                    Op::Set { index, cells } => {
+                        tree.set(index, VALUES[usize::from(cells)]);
+                    }
+                }
+            }
+            // The answers before a bad query are given, then the error.
+            if let Some(err) = failure {
+                return Err(err);
+            }
+        }
+    }
+    reader.skip_whitespace();
+    if reader.pos < reader.end {
+        return Err(reader.error(ParseErrorKind::Invalid(format!(
+            "trailing input after the last of the {tests} tests"
+        ))));
+    }
+    reader.read_error()
+}
+
+/// How many queries are parsed before they are run.
+const BATCH: usize = 256;
+
+/// A parsed query, 0-based.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    /// Who wins on boards `left..right`.
+    Ask { left: usize, right: usize },
+    /// Board `index` becomes `cells`.
+    Set { index: usize, cells: u16 },
+}
+
+/// A cursor over a byte stream, buffered by hand: `buf[pos..end]` is what
+/// is read and not yet consumed.
+struct Reader<R> {
+    source: R,
+    buf: Vec<u8>,
+    pos: usize,
+    end: usize,
+    chunk: usize,
+    eof: bool,
+    /// A read error, reported after the bytes before it are parsed.
+    read_failed: Option<std::io::Error>,
+    /// The offset in the whole input of `buf[0]`.
+    base: usize,
+    /// Line ends skipped so far (tokens hold none: all are in whitespace).
+    lines: usize,
+    /// The offset in the whole input of the current line's start.
+    line_start: usize,
+    /// The current line's bytes before `buf[0]`, when it began in an
+    /// earlier chunk.
+    line_prefix: Vec<u8>,
+}
+
+impl<R: Read> Reader<R> {
+    fn new(source: R, chunk: usize) -> Self {
+        let chunk = chunk.max(1);
+        Reader {
+            source,
+            // Room for a chunk and the unread tail of the one before.
+            buf: vec![0; chunk + 64],
+            pos: 0,
+            end: 0,
+            chunk,
+            eof: false,
+            read_failed: None,
+            base: 0,
+            lines: 0,
+            line_start: 0,
+            line_prefix: Vec::new(),
+        }
+    }
+
+    /// Reads more input after `buf[..end]`, first dropping the consumed
+    /// `buf[..pos]`. False at the end of the input.
+    #[cold]
+    fn refill(&mut self) -> bool {
+        if self.eof {
+            return false;
+        }
+        // Keep what an error message needs of the current line.
+        if self.line_start >= self.base {
+            self.line_prefix.clear();
+            self.line_prefix
+                .extend_from_slice(&self.buf[self.line_start - self.base..self.pos]);
+        } else {
+            self.line_prefix.extend_from_slice(&self.buf[..self.pos]);
+        }
+        self.base += self.pos;
+        self.buf.copy_within(self.pos..self.end, 0);
+        self.end -= self.pos;
+        self.pos = 0;
+        if self.buf.len() < self.end + self.chunk {
+            self.buf.resize(self.end + self.chunk, 0);
+        }
+        loop {
+            match self
+                .source
+                .read(&mut self.buf[self.end..self.end + self.chunk])
+            {
+                Ok(0) => {
+                    self.eof = true;
+                    return false;
+                }
+                Ok(read) => {
+                    self.end += read;
+                    return true;
+                }
+                Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    self.read_failed = Some(err);
+                    self.eof = true;
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// True when at least `count` unread bytes are in the buffer (reading
+    /// more if needed); false when the input ends first.
+    #[inline]
+    fn ensure(&mut self, count: usize) -> bool {
+        while self.end - self.pos < count {
+            if !self.refill() {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn skip_whitespace(&mut self) {
+        loop {
+            while self.pos < self.end && self.buf[self.pos].is_ascii_whitespace() {
+                // Branch-free: line ends and spaces alternate unpredictably.
+                let line_end = self.buf[self.pos] == b'\n';
+                self.pos += 1;
+                self.lines += usize::from(line_end);
+                if line_end {
+                    self.line_start = self.base + self.pos;
+                }
+            }
+            if self.pos < self.end || !self.refill() {
+                return;
+            }
+        }
+    }
+
+    /// True when the byte at `offset` (in the buffer, or just past its end
+    /// at the end of input) ends a token.
+    #[inline]
+    fn ends_token(&self, offset: usize) -> bool {
+        offset >= self.end || self.buf[offset].is_ascii_whitespace()
+    }
+
+    fn read_error(&mut self) -> Result<(), ParseError> {
+        match self.read_failed.take() {
+            None => Ok(()),
+            Some(err) => Err(self.error(ParseErrorKind::Invalid(format!(
+                "cannot read the input: {err}"
+            )))),
+        }
+    }
+
+    /// An error at `offset` in the buffer, placed in the whole input.
+    #[cold]
+    fn error_at(&self, offset: usize, kind: ParseErrorKind) -> ParseError {
+        // `offset` is at or after `pos`, on the current line: the line ends
+        // before it were all skipped as whitespace.
+        let (line, col) = if self.line_start >= self.base {
+            let line_start = self.line_start - self.base;
+            line_col(&self.buf[line_start..self.end], offset - line_start)
+        } else {
+            let (line, col) = line_col(&self.buf[..self.end], offset);
+            (
+                line,
+                col + String::from_utf8_lossy(&self.line_prefix).chars().count(),
+            )
+        };
+        debug_assert_eq!(line, 1, "no line end between the line start and an error");
+        ParseError {
+            line: self.lines + line,
+            col,
+            kind,
+        }
+    }
+
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        self.error_at(self.pos, kind)
+    }
+
+    /// The error for what is at `pos` when `expected` was wanted.
+    #[cold]
+    fn unexpected(&mut self, expected: &str) -> ParseError {
+        if let Err(err) = self.read_error() {
+            return err;
+        }
+        if self.pos >= self.end {
+            self.error(ParseErrorKind::UnexpectedEnd {
+                expected: expected.to_owned(),
+            })
+        } else {
+            self.ensure(4);
+            self.error(ParseErrorKind::UnexpectedChar {
+                found: Found(char_at(&self.buf[..self.end], self.pos)),
+                expected: expected.to_owned(),
+            })
+        }
+    }
+
+    /// An unsigned number in `min..=max`, as a whole token.
+    #[inline]
+    fn number(&mut self, what: &str, min: u64, max: u64) -> Result<u64, ParseError> {
+        self.skip_whitespace();
+        // The whole token and the byte after it, if the input has them.
+        self.ensure(MAX_DIGITS + 1);
+        let start = self.pos;
+        // The usual case: 1 to 7 digits and whitespace, within 8 bytes.
+        if let Some(bytes) = self.buf[..self.end].get(start..start + 8) {
+            let digits = u64::from_le_bytes(bytes.try_into().expect("8 bytes")) ^ DIGIT_ZEROS;
+            let len = digit_run(digits);
+            if (1..8).contains(&len) && self.buf[start + len].is_ascii_whitespace() {
+                let value = swar_value(digits << (64 - 8 * len));
+                if (min..=max).contains(&value) {
+                    self.pos = start + len;
+                    return Ok(value);
+                }
+            }
+        }
+        let limit = self.end.min(start + MAX_DIGITS);
+        let mut value: u64 = 0;
+        while self.pos < limit {
+            let digit = self.buf[self.pos].wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            // Saturates rather than wraps, so a huge number is out of range.
+            value = value.saturating_mul(10).saturating_add(u64::from(digit));
+            self.pos += 1;
+        }
+        if self.pos == start || !self.ends_token(self.pos) {
+            return Err(self.unexpected(if self.pos == start {
+                what
+            } else if self.pos == limit {
+                "at most 20 digits"
+            } else {
+                "a digit or whitespace"
+            }));
+        }
+        if value < min || value > max {
+            return Err(self.error_at(
+                start,
+                ParseErrorKind::OutOfRange {
+                    what: what.to_owned(),
+                    value: String::from_utf8_lossy(&self.buf[start..self.pos]).into_owned(),
+                    min,
+                    max,
+                },
+            ));
+        }
+        Ok(value)
+    }
+
+    /// One query, with its indices checked against `boards`.
+    #[inline]
+    fn query(&mut self, boards: u64) -> Result<Op, ParseError> {
+        if self.query_type()? == b'1' {
+            let left = self.number("L", 1, boards)?;
+            let right = self.number("R", left, boards)?;
+            Ok(Op::Ask {
+                left: left as usize - 1,
+                right: right as usize,
+            })
+        } else {
+            let index = self.number("P", 1, boards)? as usize - 1;
+            let cells = self.board()? as u16;
+            Ok(Op::Set { index, cells })
+        }
+    }
+
+    /// A query type: `1` or `2`, as a whole token.
+    #[inline]
+    fn query_type(&mut self) -> Result<u8, ParseError> {
+        self.skip_whitespace();
+        self.ensure(2);
+        match self.buf[..self.end].get(self.pos) {
+            Some(&kind @ (b'1' | b'2')) if self.ends_token(self.pos + 1) => {
+                self.pos += 1;
+                Ok(kind)
+            }
+            _ => Err(self.unexpected("a query type: 1 (who wins on L..R) or 2 (replace board P)")),
+        }
+    }
+
+    /// A 4 x 4 board as 16 bits, bit `4 * row + col`.
+    #[inline]
+    fn board(&mut self) -> Result<usize, ParseError> {
+        self.skip_whitespace();
+        // The usual layout, checked in three words: four rows of 4 cells,
+        // each ending its line (bytes 4, 9, 14, 19), with more input after.
+        if let Some(bytes) = self.buf[..self.end].get(self.pos..self.pos + 24) {
+            let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8"));
+            let (first, second, third) = (word(0), word(8), word(16));
+            if first & 0xFEFE_FEFF_FEFE_FEFE == 0x3030_300A_3030_3030
+                && second & 0xFEFF_FEFE_FEFE_FFFE == 0x300A_3030_3030_0A30
+                && third & 0xFFFE_FEFE == 0x0A30_3030
+            {
+                self.pos += 20;
+                self.lines += 4;
+                self.line_start = self.base + self.pos;
+                return Ok(gather_row(first as u32)
+                    | gather_row((first >> 40 | second << 24) as u32) << 4
+                    | gather_row((second >> 16) as u32) << 8
+                    | gather_row((second >> 56 | third << 8) as u32) << 12);
+            }
+        }
+        let mut cells = 0;
+        for row in 0..4 {
+            cells |= self.row()? << (4 * row);
+        }
+        Ok(cells)
+    }
+
+    /// One board row: a token of exactly 4 cells `0`/`1`, as 4 bits.
+    #[inline]
+    fn row(&mut self) -> Result<usize, ParseError> {
+        self.skip_whitespace();
+        // The usual case: 4 cells and a line end, with more input after.
+        if let Some(bytes) = self.buf[..self.end].get(self.pos..self.pos + 8) {
+            let word = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            if word & 0xFF_FEFE_FEFE == 0x0A_3030_3030 {
+                self.pos += 5;
+                self.lines += 1;
+                self.line_start = self.base + self.pos;
+                return Ok(gather_row(word as u32));
+            }
+        }
+        // The 4 cells and the byte after them, if the input has it.
+        self.ensure(5);
+        if self.end - self.pos < 4 {
+            return Err(self.bad_row());
+        }
+        let at = self.pos;
+        let word = u32::from_le_bytes(self.buf[at..at + 4].try_into().expect("4 bytes"));
+        // '0' is 0x30 and '1' is 0x31: all four bytes are cells exactly when
+        // clearing their low bits leaves "0000".
+        if word & 0xFEFE_FEFE != 0x3030_3030 || !self.ends_token(at + 4) {
+            return Err(self.bad_row());
+        }
+        self.pos += 4;
+        Ok(gather_row(word))
+    }
+
+    /// The precise error for a row that failed the fast check.
+    #[cold]
+    fn bad_row(&mut self) -> ParseError {
+        for col in 0..4 {
+            match self.buf[..self.end].get(self.pos) {
+                Some(b'0' | b'1') => self.pos += 1,
+                Some(b) if b.is_ascii_whitespace() => {
+                    return self.error(ParseErrorKind::Invalid(format!(
+                        "a board row has 4 cells, this one has {col}"
+                    )))
+                }
+                _ => return self.unexpected("a cell 0 or 1 (a board row is 4 of them)"),
+            }
+        }
+        self.error(ParseErrorKind::Invalid(
+            "a board row has 4 cells, this one has more".into(),
+        ))
+    }
+}
+
+/// Eight ASCII `'0'`s: XOR turns the bytes `'0'..='9'` into the digits
+/// 0..=9, and every other byte into a value above 9.
+const DIGIT_ZEROS: u64 = 0x3030_3030_3030_3030;
+
+/// How many of the 8 bytes (first byte lowest) are digits before the first
+/// that is not, after XOR with [`DIGIT_ZEROS`]; 8 when all are.
+#[inline]
+fn digit_run(digits: u64) -> usize {
+    // A byte above 9 gets its high bit set by adding 0x76 (or had it). The
+    // addition may carry into the next byte, but only out of a non-digit,
+    // and only the lowest flagged byte matters.
+    let not_digit = (digits.wrapping_add(0x7676_7676_7676_7676) | digits) & 0x8080_8080_8080_8080;
+    (not_digit.trailing_zeros() / 8) as usize
+}
+
+/// The number written by 8 digit bytes, first (most significant) byte
+/// lowest: pairs, then quadruples, then the whole, by three multiplies.
+#[inline]
+fn swar_value(digits: u64) -> u64 {
+    let pairs = (digits.wrapping_mul(10 * 256 + 1) >> 8) & 0x00FF_00FF_00FF_00FF;
+    let quads = (pairs.wrapping_mul(100 * 65_536 + 1) >> 16) & 0x0000_FFFF_0000_FFFF;
+    quads.wrapping_mul(10_000 * (1 << 32) + 1) >> 32
+}
+
+/// The cells of a row from its four ASCII bytes `0`/`1` (little-endian):
+/// the low bits (bits 0, 8, 16, 24) gathered into bits 0..4.
+#[inline]
+fn gather_row(word: u32) -> usize {
+    let bits = word & 0x0101_0101;
+    ((bits | bits >> 7 | bits >> 14 | bits >> 21) & 0xF) as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn answer(input: &str) -> (String, Result<(), ParseError>) {
+        let mut out = Vec::new();
+        let result = run(input.as_bytes(), &mut out);
+        (String::from_utf8(out).unwrap(), result)
+    }
+
+    /// The value of a 4 x 4 board by plain mex recursion over all 100
+    /// rectangles, without the engine's table.
+    fn brute_value(cells: u16, memo: &mut HashMap<u16, u32>) -> u32 {
+        if let Some(&v) = memo.get(&cells) {
+            return v;
+        }
+        let mut seen = Vec::new();
+        for top in 0..4 {
+            for bottom in top..4 {
+                for left in 0..4 {
+                    for right in left..4 {
+                        let mut rect = 0u16;
+                        for r in top..=bottom {
+                            for c in left..=right {
+                                rect |= 1 << (4 * r + c);
+                            }
+                        }
+                        if cells & rect == rect {
+                            seen.push(brute_value(cells ^ rect, memo));
+                        }
+                    }
+                }
+            }
+        }
+        let v = (0..).find(|v| !seen.contains(v)).unwrap();
+        memo.insert(cells, v);
+        v
+    }
+
+    /// The straightforward implementation: split on whitespace, brute-force
+    /// values, a plain XOR loop per query.
+    fn straightforward(input: &str) -> String {
+        let mut memo = HashMap::new();
+        let tokens: Vec<&str> = input.split_ascii_whitespace().collect();
+        let mut at = 0;
+        let mut next = || {
+            at += 1;
+            tokens[at - 1]
+        };
+        let mut out = String::new();
+        let tests: usize = next().parse().unwrap();
+        for _ in 0..tests {
+            let n: usize = next().parse().unwrap();
+            let m: usize = next().parse().unwrap();
+            let mut values = Vec::new();
+            for _ in 0..n {
+                let rows = [next(), next(), next(), next()];
+                values.push(brute_value(cells_of(rows), &mut memo));
+            }
+            for _ in 0..m {
+                if next() == "1" {
+                    let l: usize = next().parse().unwrap();
+                    let r: usize = next().parse().unwrap();
+                    let total = values[l - 1..r].iter().fold(0, |acc, v| acc ^ v);
+                    out.push_str(if total == 0 { "Lotsy\n" } else { "Pishty\n" });
+                } else {
+                    let p: usize = next().parse().unwrap();
+                    let rows = [next(), next(), next(), next()];
+                    values[p - 1] = brute_value(cells_of(rows), &mut memo);
+                }
+            }
+        }
+        out
+    }
+
+    fn cells_of(rows: [&str; 4]) -> u16 {
+        let mut cells = 0u16;
+        for (row, text) in rows.iter().enumerate() {
+            for (col, ch) in text.chars().enumerate() {
+                if ch == '1' {
+                    cells |= 1 << (4 * row + col);
+                }
+            }
+        }
+        cells
+    }
+
+    /// A random valid input, with random whitespace between lines.
+    fn random_input() -> impl Strategy<Value = String> {
+        let test = (1usize..7, 1usize..12).prop_flat_map(|(n, m)| {
+            (
+                proptest::collection::vec(any::<u16>(), n),
+                proptest::collection::vec(
+                    (any::<bool>(), any::<usize>(), any::<usize>(), any::<u16>()),
+                    m,
+                ),
+            )
+        });
+        (
+            proptest::collection::vec(test, 1..4),
+            // Mostly plain line ends, so that whole boards take the fast path.
+            proptest::collection::vec(0usize..12, 256),
+        )
+            .prop_map(|(tests, seps)| {
+                const SEPS: [&str; 12] = [
+                    "\n",
+                    "\r\n",
+                    "\n\n",
+                    " \n",
+                    "\t\r\n\r\n",
+                    "\n \n",
+                    "\n",
+                    "\n",
+                    "\n",
+                    "\n",
+                    "\n",
+                    "\n",
+                ];
+                let mut seps = seps.into_iter().cycle();
+                let mut text = String::new();
+                let mut line = |text: &mut String, s: &str| {
+                    text.push_str(s);
+                    text.push_str(SEPS[seps.next().unwrap()]);
+                };
+                let board = |cells: u16| -> Vec<String> {
+                    (0..4)
+                        .map(|r| {
+                            (0..4)
+                                .map(|c| {
+                                    if cells >> (4 * r + c) & 1 == 1 {
+                                        '1'
+                                    } else {
+                                        '0'
+                                    }
+                                })
+                                .collect()
+                        })
+                        .collect()
+                };
+                line(&mut text, &tests.len().to_string());
+                for (boards, queries) in &tests {
+                    let n = boards.len();
+                    line(&mut text, &format!("{n} {}", queries.len()));
+                    for &b in boards {
+                        board(b).iter().for_each(|row| line(&mut text, row));
+                    }
+                    for &(ask, a, b, cells) in queries {
+                        if ask {
+                            let (l, r) = (a % n + 1, b % n + 1);
+                            line(&mut text, &format!("1 {} {}", l.min(r), l.max(r)));
+                        } else {
+                            line(&mut text, &format!("2 {}", a % n + 1));
+                            board(cells).iter().for_each(|row| line(&mut text, row));
+                        }
+                    }
+                }
+                text
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn matches_the_straightforward_implementation(input in random_input()) {
+            let (out, result) = answer(&input);
+            prop_assert_eq!(result, Ok(()));
+            prop_assert_eq!(out, straightforward(&input));
+        }
+
+        /// Streamed in small chunks, every input (valid, or with one byte
+        /// changed) gives the same answers and the same located error as
+        /// read in one piece.
+        #[test]
+        fn chunk_size_changes_nothing(
+            input in random_input(),
+            chunk in 1usize..40,
+            at in any::<usize>(),
+            byte in prop_oneof![Just(b'x'), Just(b'\n'), Just(b' '), Just(b'2'), Just(b'0'), any::<u8>()],
+        ) {
+            let mut bytes = input.into_bytes();
+            for _ in 0..2 {
+                let mut whole = Vec::new();
+                let whole_result = run_reader(&bytes[..], &mut whole, bytes.len() + 1);
+                let mut streamed = Vec::new();
+                let streamed_result = run_reader(&bytes[..], &mut streamed, chunk);
+                prop_assert_eq!(&streamed, &whole);
+                prop_assert_eq!(&streamed_result, &whole_result);
+                let at = at % bytes.len();
+                bytes[at] = byte;
+            }
+        }
+
+        /// Cut anywhere, the input gives an error or an answer, never a
+        /// panic; and the answers given are a prefix of the full answers.
+        #[test]
+        fn truncated_input_keeps_earlier_answers(input in random_input(), cut in any::<usize>()) {
+            let full = straightforward(&input);
+            let cut = cut % (input.len() + 1);
+            let (out, _) = answer(&input[..cut]);
+            prop_assert!(full.starts_with(&out));
+        }
+    }
+
+    proptest! {
+        /// The word-at-a-time number reader agrees with `str::parse`.
+        #[test]
+        fn swar_digits_match_parse(bytes in proptest::array::uniform8(
+            prop_oneof![4 => b'0'..=b'9', 1 => any::<u8>()])) {
+            let digits = u64::from_le_bytes(bytes) ^ DIGIT_ZEROS;
+            let len = digit_run(digits);
+            let expected = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+            prop_assert_eq!(len, expected);
+            if (1..8).contains(&len) {
+                let text = std::str::from_utf8(&bytes[..len]).unwrap();
+                prop_assert_eq!(swar_value(digits << (64 - 8 * len)), text.parse::<u64>().unwrap());
+            }
+        }
+    }
+
+    /// Enough queries to cross several batches, and an error in the third.
+    #[test]
+    fn answers_across_batches() {
+        let mut state = 12345u64;
+        let mut next = |below: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % below
+        };
+        let board = |cells: u64| -> String {
+            (0..4)
+                .map(|r| {
+                    format!("{:04b}\n", (cells >> (4 * r)) & 0xF)
+                        .chars()
+                        .rev()
+                        .skip(1)
+                        .collect::<String>()
+                        + "\n"
+                })
+                .collect()
+        };
+        let (n, m) = (40, 3 * BATCH as u64 - 7);
+        let mut text = format!("1\n{n} {m}\n");
+        (0..n).for_each(|_| text += &board(next(1 << 16)));
+        let mut last_ask = 0;
+        for _ in 0..m {
+            if next(2) == 0 {
+                let (a, b) = (next(n) + 1, next(n) + 1);
+                last_ask = text.len();
+                text += &format!("1 {} {}\n", a.min(b), a.max(b));
+            } else {
+                text += &format!("2 {}\n{}", next(n) + 1, board(next(1 << 16)));
+            }
+        }
+        let expected = straightforward(&text);
+        let (out, result) = answer(&text);
+        assert_eq!(result, Ok(()));
+        assert_eq!(out, expected);
+        // The last question made bad: every answer before it is given.
+        let bad = format!(
+            "{}1 0 1\n{}",
+            &text[..last_ask],
+            &text[text[last_ask..].find('\n').unwrap() + last_ask + 1..]
+        );
+        let (out, result) = answer(&bad);
+        assert!(result.is_err());
+        assert_eq!(
+            out,
+            expected[..expected.trim_end().rfind('\n').unwrap() + 1]
+        );
+    }
+
+    #[test]
+    fn the_embedded_table_is_the_engines() {
+        assert_eq!(VALUES, grundy::clear::table::table());
+    }
+
+    const SAMPLE: &str = "1\n3 6\n0110\n0000\n0000\n0001\n\n0000\n0000\n0000\n0000\n\n1000\n1000\n0000\n0000\n\n1 1 1\n1 2 2\n1 3 3\n1 1 3\n2 2\n0001\n0010\n0100\n1000\n1 1 3\n";
+
+    fn error_of(input: &str) -> (String, String) {
+        let (out, result) = answer(input);
+        (out, result.unwrap_err().to_string())
+    }
+
+    #[test]
+    fn bad_input_is_located_and_earlier_answers_stay() {
+        // A query type that does not exist, after two answers.
+        let bad = SAMPLE.replace("1 3 3\n", "3 3 3\n");
+        let (out, err) = error_of(&bad);
+        assert_eq!(out, "Pishty\nLotsy\n");
+        assert!(
+            err.starts_with("20:1: unexpected '3', expected a query type"),
+            "{err}"
+        );
+        // L > R, P > N.
+        let (_, err) = error_of(&SAMPLE.replace("1 1 3\n2 2", "1 3 2\n2 2"));
+        assert_eq!(err, "21:5: R 2 is out of range 3..=3");
+        let (_, err) = error_of(&SAMPLE.replace("\n2 2\n", "\n2 4\n"));
+        assert_eq!(err, "22:3: P 4 is out of range 1..=3");
+        let (_, err) = error_of(&SAMPLE.replace("1 1 1\n", "1 0 1\n"));
+        assert_eq!(err, "18:3: L 0 is out of range 1..=3");
+        // Bad cells and rows of the wrong length.
+        let (_, err) = error_of(&SAMPLE.replacen("0000", "0020", 1));
+        assert_eq!(
+            err,
+            "4:3: unexpected '2', expected a cell 0 or 1 (a board row is 4 of them)"
+        );
+        let (_, err) = error_of(&SAMPLE.replacen("0000", "00000", 1));
+        assert_eq!(err, "4:5: a board row has 4 cells, this one has more");
+        let (_, err) = error_of(&SAMPLE.replacen("0000", "000", 1));
+        assert_eq!(err, "4:4: a board row has 4 cells, this one has 3");
+        // Truncated: the answers so far stay.
+        let cut = &SAMPLE[..SAMPLE.find("0010").unwrap()];
+        let (out, err) = error_of(cut);
+        assert_eq!(out, "Pishty\nLotsy\nPishty\nPishty\n");
+        assert!(err.contains("unexpected end of input"), "{err}");
+        // Trailing input, and a number glued to a letter.
+        let (_, err) = error_of(&format!("{SAMPLE}7\n"));
+        assert_eq!(err, "28:1: trailing input after the last of the 1 tests");
+        let (_, err) = error_of(&SAMPLE.replace("3 6", "3x 6"));
+        assert_eq!(err, "2:2: unexpected 'x', expected a digit or whitespace");
+        let (_, err) = error_of("");
+        assert_eq!(
+            err,
+            "1:1: unexpected end of input, expected the number of tests T"
+        );
+    }
+}

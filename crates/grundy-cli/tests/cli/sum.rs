@@ -1,0 +1,283 @@
+//! `grundy judge pshtbrth` and `grundy sum`.
+
+use std::io::Write as _;
+
+use grundy::clear::{Board, Clear};
+use grundy::Nimber;
+
+use crate::common::{assert_input_error, check_judge_sample, grundy};
+
+#[test]
+fn judge_pshtbrth_sample() {
+    check_judge_sample("pshtbrth", "pshtbrth");
+}
+
+#[test]
+fn judge_pshtbrth_takes_crlf_and_no_blank_lines() {
+    let sample = std::fs::read_to_string(crate::common::data("pshtbrth.in")).unwrap();
+    let squeezed = sample.replace("\n\n", "\n").replace('\n', "\r\n");
+    grundy()
+        .args(["judge", "pshtbrth"])
+        .write_stdin(squeezed)
+        .assert()
+        .success()
+        .stdout(crate::common::data_text("pshtbrth.out"));
+}
+
+#[test]
+fn judge_pshtbrth_prints_answers_before_an_error() {
+    let output = grundy()
+        .args(["judge", "pshtbrth"])
+        .write_stdin(
+            "1\n2 3\n1111\n1111\n1111\n1111\n0000\n0000\n0000\n0000\n1 1 2\n1 2 2\n1 2 3\n",
+        )
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "Pishty\nLotsy\n");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: <stdin>:13:5: R 3 is out of range 2..=2\n"
+    );
+}
+
+fn file(text: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+    file
+}
+
+const BOARDS: &str = "0110\n0000\n0000\n0001\n\n11\n11\n\n1\n";
+
+fn value(rows: &[&str]) -> Nimber {
+    let cols = rows[0].len();
+    let mut cells = 0u64;
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '1' {
+                cells |= 1 << (r * cols + c);
+            }
+        }
+    }
+    let board = Board::new(rows.len(), cols, cells).unwrap();
+    grundy::Solver::new(Clear::without_known_values())
+        .value(&board)
+        .unwrap()
+}
+
+#[test]
+fn sum_answers_every_query_type() {
+    let a = value(&["0110", "0000", "0000", "0001"]);
+    let b = value(&["11", "11"]);
+    let c = value(&["1"]);
+    let d = value(&["111"]);
+    let queries = file("value 1 3\nwinner 1 3\nvalue 2 2\nset 2\n111\n\nvalue 1 3\nwinner 3 3\nmove 3 3\nmove 1 1\n");
+    let boards = file(BOARDS);
+    let output = grundy()
+        .arg("sum")
+        .arg("--queries")
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let winner = |v: Nimber| if v.is_zero() { "second" } else { "first" };
+    let total = a ^ b ^ c;
+    let expected = [
+        total.to_string(),
+        winner(total).to_owned(),
+        b.to_string(),
+        format!("board 2: grundy {d}"),
+        (a ^ d ^ c).to_string(),
+        "first".to_owned(),
+        // A single cell: clear it.
+        "board 3: clear (1,1)-(1,1), grundy 1 -> 0".to_owned(),
+    ];
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 8, "{stdout}");
+    assert_eq!(&lines[..7], &expected);
+    // Board 1 alone: a domino and a single cell (2 xor 1): clearing one cell
+    // of the domino leaves 1 xor 1.
+    assert!(lines[7].starts_with("board 1: clear (1,"), "{}", lines[7]);
+    assert!(
+        lines[7].ends_with(&format!("grundy {a} -> 0")),
+        "{}",
+        lines[7]
+    );
+}
+
+#[test]
+fn sum_reads_boards_from_stdin() {
+    let queries = file("value 1 2\n");
+    grundy()
+        .arg("sum")
+        .arg("--queries")
+        .arg(queries.path())
+        .write_stdin("11\n\n11\n")
+        .assert()
+        .success()
+        .stdout("0\n");
+}
+
+#[test]
+fn sum_bad_queries_get_a_located_error_after_earlier_answers() {
+    let boards = file(BOARDS);
+    let cases = [
+        ("value 1 3\nvalue 3 2\n", 2, 9, "R 2 is out of range 3..=3"),
+        ("value 1 3\nset 4\n1\n", 2, 5, "P 4 is out of range 1..=3"),
+        (
+            "value 1 3\nset 1\n01\n2\n",
+            4,
+            1,
+            "unexpected '2', expected a cell",
+        ),
+        ("value 1 3\nset 1\n01\n011\n", 4, 1, "ragged row"),
+        (
+            "value 1 3\nset 1\n",
+            3,
+            1,
+            "unexpected end of input, expected a board",
+        ),
+        ("value 1 3\nvalue 1\n", 2, 8, "missing R"),
+        ("value 1 3\ncount 1 3\n", 2, 1, "unknown query \"count\""),
+    ];
+    let first = (value(&["0110", "0000", "0000", "0001"]) ^ value(&["11", "11"]) ^ value(&["1"]))
+        .to_string()
+        + "\n";
+    for (script, line, col, what) in cases {
+        let queries = file(script);
+        let name = queries.path().display().to_string();
+        let mut cmd = grundy();
+        cmd.arg("sum")
+            .arg("--queries")
+            .arg(queries.path())
+            .arg(boards.path());
+        assert_input_error(&mut cmd, &name, line, col, what);
+        let output = cmd.output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&output.stdout), first, "{script}");
+    }
+}
+
+#[test]
+fn sum_bad_boards_and_usage_exit_2() {
+    let queries = file("value 1 1\n");
+    let boards = file("0110\n01x0\n");
+    let name = boards.path().display().to_string();
+    assert_input_error(
+        grundy()
+            .arg("sum")
+            .arg("--queries")
+            .arg(queries.path())
+            .arg(boards.path()),
+        &name,
+        2,
+        3,
+        "unexpected 'x'",
+    );
+    let output = grundy().args(["sum", "--queries", "-"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot both come from standard input")
+    );
+}
+
+#[test]
+fn sum_search_budget_exits_3() {
+    let queries = file("value 1 1\n");
+    let boards = file(&"11111111\n".repeat(8));
+    let output = grundy()
+        .args(["sum", "--max-positions", "10", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("position budget"));
+}
+
+#[test]
+fn sum_help_documents_one_based_indices() {
+    grundy()
+        .args(["sum", "--help"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("numbered from 1"))
+        .stdout(predicates::str::contains("set P"));
+}
+
+#[test]
+fn sum_json_lines_give_legal_winning_moves() {
+    let boards_text = "0110\n0000\n0000\n0001\n\n11\n11\n\n1\n";
+    let boards = [
+        grundy::board!["0110", "0000", "0000", "0001"],
+        grundy::board!["11", "11"],
+        grundy::board!["1"],
+    ];
+    let queries = file("value 1 3\nwinner 2 3\nmove 1 3\nmove 2 3\nset 3\n11\n\nmove 2 3\n");
+    let board_file = file(boards_text);
+    let output = grundy()
+        .args(["sum", "--json", "--queries"])
+        .arg(queries.path())
+        .arg(board_file.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 6);
+    let mut solver = Clear::solver();
+    let mut current = boards.to_vec();
+    let mut total = |boards: &[Board], l: usize, r: usize| -> Nimber {
+        boards[l - 1..r]
+            .iter()
+            .map(|b| solver.value(b).unwrap())
+            .sum()
+    };
+    assert_eq!(lines[0]["grundy"], total(&current, 1, 3).value());
+    assert_eq!(
+        lines[1]["winner"],
+        if total(&current, 2, 3).is_zero() {
+            "second"
+        } else {
+            "first"
+        }
+    );
+    assert_eq!(
+        lines[4],
+        serde_json::json!({"query": "set", "board": 3, "grundy": 2})
+    );
+    for (at, (l, r)) in [(2, (1, 3)), (3, (2, 3)), (5, (2, 3))] {
+        if at == 5 {
+            current[2] = grundy::board!["11"];
+        }
+        let line = &lines[at];
+        let mv = &line["move"];
+        if total(&current, l, r).is_zero() {
+            assert!(mv.is_null(), "{line}");
+            continue;
+        }
+        let index = mv["board"].as_u64().unwrap() as usize;
+        assert!((l..=r).contains(&index));
+        let rect = grundy::clear::Rect {
+            top: mv["top"].as_u64().unwrap() as u8,
+            left: mv["left"].as_u64().unwrap() as u8,
+            bottom: mv["bottom"].as_u64().unwrap() as u8,
+            right: mv["right"].as_u64().unwrap() as u8,
+        };
+        let mut after = current.clone();
+        after[index - 1] = current[index - 1].try_play(rect).expect("a legal move");
+        assert!(total(&after, l, r).is_zero(), "{line}");
+    }
+}
