@@ -7,7 +7,8 @@
 //!   optional split of positions into independent components;
 //! - [`solver`]: a generic iterative [`Solver`] that memoises component values
 //!   in a [`Table`] and finds every move to a target value among legal moves;
-//! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells.
+//! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells;
+//! - [`pawn`]: a pawn on a grid of up to 10^9 x 10^9 with impassable cells.
 //!
 //! The engine knows nothing of text formats, terminals or HTTP: front-ends
 //! parse input into the validated types here, call the engine and render.
@@ -16,6 +17,7 @@
 pub mod clear;
 pub mod game;
 pub mod nimber;
+pub mod pawn;
 pub mod solver;
 
 pub use game::Game;
