@@ -6,3 +6,4 @@
 pub mod boards;
 pub mod input;
 pub mod judge;
+pub mod pawns;

@@ -20,6 +20,9 @@ pub struct Args {
 enum Problem {
     /// One 4 x 4 rectangle-clearing board, digits separated by spaces: A or B.
     Gfg,
+    /// A pawn on a grid with impassable cells: T tests of N cells and Q
+    /// starts, Alice or Bob per start.
+    Gridgame,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -27,6 +30,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut out = Vec::new();
     let result = match args.problem {
         Problem::Gfg => formats::gfg::run(&source.bytes, &mut out),
+        Problem::Gridgame => formats::gridgame::run(&source.bytes, &mut out),
     };
     // Whatever was answered before an error is printed, then the error.
     let mut stdout = std::io::stdout().lock();

@@ -3,3 +3,4 @@
 //! answers before a parse error can still be printed.
 
 pub mod gfg;
+pub mod gridgame;

@@ -74,6 +74,12 @@ impl LosingLines {
         LosingLines::from_keys(blocked.row_keys().to_vec())
     }
 
+    /// As [`LosingLines::rows`], consuming the set (no copy of the cells).
+    #[must_use]
+    pub fn rows_of(blocked: super::Blocked) -> LosingLines {
+        LosingLines::from_keys(blocked.into_row_keys())
+    }
+
     /// The losing cells by columns: lines are columns `x`, positions are `y`.
     #[must_use]
     pub fn columns(blocked: &super::Blocked) -> LosingLines {
@@ -125,7 +131,21 @@ impl LosingLines {
     #[inline]
     #[must_use]
     pub fn classify(&self, line: u32, position: u32) -> CellKind {
-        let index = self.piece_of(line);
+        self.classify_in(self.piece_of(line), line, position)
+    }
+
+    /// A cursor for queries sorted by line: see [`LineCursor`].
+    #[must_use]
+    pub fn cursor(&self) -> LineCursor<'_> {
+        LineCursor {
+            lines: self,
+            index: 0,
+        }
+    }
+
+    /// [`LosingLines::classify`] with the piece of `line` known.
+    #[inline]
+    fn classify_in(&self, index: usize, line: u32, position: u32) -> CellKind {
         let piece = self.piece[index];
         let position = u64::from(position);
         if piece & BLOCKED_LINE == 0 {
@@ -190,6 +210,49 @@ impl LosingLines {
     }
 }
 
+/// Answers [`LosingLines::classify`] for queries in increasing order of
+/// lines faster than independent binary searches: it gallops forward from the
+/// previous query's piece, so a sorted batch walks the pieces once, in cache
+/// order. A query on an earlier line falls back to a binary search.
+///
+/// # Examples
+///
+/// ```
+/// use grundy::pawn::{Blocked, Cell, LosingLines};
+/// let cell = |x, y| Cell::new(x, y).unwrap();
+/// let rows = LosingLines::rows(&Blocked::new(&[cell(1, 1), cell(4, 2)]).unwrap());
+/// let mut cursor = rows.cursor();
+/// for (line, position) in [(0, 3), (2, 1), (2, 2), (5, 6), (900, 7)] {
+///     assert_eq!(cursor.classify(line, position), rows.classify(line, position));
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct LineCursor<'a> {
+    lines: &'a LosingLines,
+    index: usize,
+}
+
+impl LineCursor<'_> {
+    /// What the cell at `position` on `line` is.
+    #[inline]
+    pub fn classify(&mut self, line: u32, position: u32) -> CellKind {
+        let starts = &self.lines.piece_start;
+        if line < starts[self.index] {
+            self.index = self.lines.piece_of(line);
+        } else {
+            let mut low = self.index;
+            let mut step = 1;
+            while low + step < starts.len() && starts[low + step] <= line {
+                low += step;
+                step *= 2;
+            }
+            let high = (low + step).min(starts.len());
+            self.index = low + starts[low..high].partition_point(|&s| s <= line) - 1;
+        }
+        self.lines.classify_in(self.index, line, position)
+    }
+}
+
 /// The free positions across the sweep, kept per *slot*. The slots are the
 /// ranges between consecutive keys of `{0} ∪ {b, b + 1 : b impassable
 /// position}`; a slot `[b, b + 1)` holds only `b`. Within a slot positions
@@ -206,6 +269,9 @@ struct Slots {
     nonempty: Vec<u64>,
     /// Per word of `nonempty`: set when that word is non-zero.
     summary: Vec<u64>,
+    /// Every slot below this one is empty (a hint that spares the search
+    /// for the first free position a scan over the emptied slots).
+    low: usize,
     /// Per impassable cell (in key order): the slot of its position.
     slot_of: Vec<u32>,
     /// Per impassable cell (in key order): the slot of its position + 1.
@@ -261,6 +327,7 @@ impl Slots {
             keys,
             nonempty,
             summary,
+            low: 0,
             slot_of,
             slot_after,
         }
@@ -274,7 +341,16 @@ impl Slots {
     /// The first slot at or after `slot` with a free position. The last slot
     /// is unbounded, so there always is one.
     #[inline]
-    fn first_nonempty_from(&self, slot: usize) -> usize {
+    fn first_nonempty_from(&mut self, slot: usize) -> usize {
+        let found = self.search_from(slot.max(self.low));
+        if slot <= self.low {
+            self.low = found;
+        }
+        found
+    }
+
+    #[inline]
+    fn search_from(&self, slot: usize) -> usize {
         let word = slot / 64;
         let bits = self.nonempty[word] & (u64::MAX << (slot % 64));
         if bits != 0 {
@@ -317,6 +393,7 @@ impl Slots {
     fn free(&mut self, slot: usize) {
         self.next_free[slot] = self.keys[slot];
         self.set_nonempty(slot);
+        self.low = self.low.min(slot);
     }
 
     /// Takes `count` free positions from the left of slot `slot`.

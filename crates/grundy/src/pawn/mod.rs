@@ -45,7 +45,7 @@ mod outcomes;
 mod values;
 
 pub use blocked::{Blocked, Cell};
-pub use lines::{CellKind, LosingLines};
+pub use lines::{CellKind, LineCursor, LosingLines};
 pub use outcomes::{Outcomes, WinningMoves};
 pub use values::{PawnSum, ValueTable, MAX_REGION_SIDE};
 
