@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge};
+use cmd::{clear, judge, pawn};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 ///
@@ -31,6 +31,8 @@ enum Command {
     Clear(clear::Args),
     /// Read and write a contest problem's exact format (stdin to stdout).
     Judge(judge::Args),
+    /// A pawn moving left or down on a grid with impassable cells.
+    Pawn(pawn::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,5 +59,6 @@ fn run() -> anyhow::Result<ExitCode> {
         None => clear::run_default(),
         Some(Command::Clear(args)) => clear::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Pawn(args)) => pawn::run(&args),
     }
 }
