@@ -186,27 +186,40 @@ impl LosingLines {
     }
 
     /// The losing cell before `position` in its segment of `line` (the one
-    /// move to a losing cell along this line), if any. Meaningless on an
+    /// move to a losing cell along this line), if any; `None` also on an
     /// impassable cell.
     #[must_use]
     pub fn losing_before(&self, line: u32, position: u32) -> Option<u64> {
+        self.probe(line, position).flatten()
+    }
+
+    /// `None` when the cell is impassable, else its
+    /// [`LosingLines::losing_before`]: one search for both.
+    #[inline]
+    pub(crate) fn probe(&self, line: u32, position: u32) -> Option<Option<u64>> {
         let index = self.piece_of(line);
         let piece = self.piece[index];
         let position = u64::from(position);
         if piece & BLOCKED_LINE == 0 {
             let losing = piece + u64::from(line - self.piece_start[index]);
-            return (losing < position).then_some(losing);
+            return Some((losing < position).then_some(losing));
         }
         let (keys, losing) = self.blocked_line((piece & !BLOCKED_LINE) as usize);
         let key = u64::from(line) << 32 | position;
         let blocked_before = keys.partition_point(|&k| k < key);
+        if keys.get(blocked_before) == Some(&key) {
+            return None;
+        }
         let start = if blocked_before == 0 {
             0
         } else {
             (keys[blocked_before - 1] & 0xFFFF_FFFF) + 1
         };
         let losing_before = losing.partition_point(|&p| p < position);
-        (losing_before > 0 && losing[losing_before - 1] >= start).then(|| losing[losing_before - 1])
+        Some(
+            (losing_before > 0 && losing[losing_before - 1] >= start)
+                .then(|| losing[losing_before - 1]),
+        )
     }
 }
 

@@ -111,15 +111,12 @@ impl Outcomes {
     ///
     /// [`PawnError::OnBlocked`] when `cell` is impassable.
     pub fn winning_moves(&self, cell: Cell) -> Result<WinningMoves, PawnError> {
-        if self.classify(cell) == CellKind::Blocked {
-            return Err(PawnError::OnBlocked(cell));
-        }
         let (x, y) = (cell.x(), cell.y());
+        let Some(along_row) = self.rows.probe(y, x) else {
+            return Err(PawnError::OnBlocked(cell));
+        };
         Ok(WinningMoves {
-            along_row: self
-                .rows
-                .losing_before(y, x)
-                .map(|to| Cell::from_parts(to, u64::from(y))),
+            along_row: along_row.map(|to| Cell::from_parts(to, u64::from(y))),
             along_column: self
                 .columns
                 .losing_before(x, y)

@@ -380,7 +380,13 @@ fn large_case(seed: u64, walls: usize, queries: usize, max: u64) -> (Vec<Cell>, 
 /// Checks one large case; returns how many queries were losing.
 fn check_large(seed: u64, walls: usize, queries: usize, max: u64) -> usize {
     let (walls, queries) = large_case(seed, walls, queries, max);
-    let blocked = Blocked::new(&walls).unwrap();
+    check_against_oracle(seed, &walls, &queries)
+}
+
+/// Outcomes and winning moves of `queries` against the oracle; returns how
+/// many were losing.
+fn check_against_oracle(seed: u64, walls: &[Cell], queries: &[Cell]) -> usize {
+    let blocked = Blocked::new(walls).unwrap();
     let outcomes = Outcomes::new(&blocked);
     let expected = oracle(
         &walls
@@ -421,6 +427,25 @@ fn large_coordinates_match_the_interval_sweep() {
         .map(|seed| check_large(seed, 3000, 3000, 2000))
         .sum();
     assert!(losing > 0 && losing < 8 * 3000, "{losing}");
+}
+
+#[test]
+fn walls_at_the_edges_of_the_grid() {
+    let m = u64::from(MAX_COORD);
+    let walls: Vec<Cell> = [(m, m), (0, m), (m, 0), (1, 0), (m - 1, m - 3), (5, m - 1)]
+        .into_iter()
+        .map(|(x, y)| cell(x, y))
+        .collect();
+    let mut queries = Vec::new();
+    for x in [0, 1, 2, 5, 6, m - 4, m - 3, m - 2, m - 1, m] {
+        for y in [0, 1, 2, 3, m - 5, m - 3, m - 2, m - 1, m] {
+            if !walls.contains(&cell(x, y)) {
+                queries.push(cell(x, y));
+            }
+        }
+    }
+    let losing = check_against_oracle(0, &walls, &queries);
+    assert!(losing > 0);
 }
 
 #[test]
