@@ -32,9 +32,12 @@
 //! column segment. [`ValueTable`] fills a bounded region (up to
 //! [`MAX_REGION_SIDE`] on a side) row by row, keeping one bitset of the
 //! values seen in the current row segment and one per column for the current
-//! column segment; the mex of their union is a word scan that starts past the
-//! longer all-ones prefix of the two, so a cell costs a few word operations
-//! instead of the `x + y` options. With no impassable cell the values are
+//! column segment, each with a second-level bitset of its all-ones words.
+//! The mex of the union lies in the first word that is all ones in neither
+//! set (or, rarely, a later one), found from the two second-level bitsets,
+//! so a cell costs a few word operations instead of the `x + y` options
+//! (the words are stored word-major, so neighbouring columns share cache
+//! lines). With no impassable cell the values are
 //! `x xor y` (the sum of two Nim heaps), which the tests check.
 //! [`PawnSum`] adds several pawns: the total is the XOR of their values, and
 //! the winning moves are searched among each pawn's legal moves.

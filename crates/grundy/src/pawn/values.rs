@@ -14,10 +14,11 @@ const BLOCKED: u16 = u16::MAX;
 /// The Grundy value of every cell of the region `[0, width) x [0, height)`.
 ///
 /// A cell's options all lie in the region, so the table is exact. Filled row
-/// by row in O(width * height * (1 + s / 64)) where `s` is the length of the
-/// mex scan past the longer all-ones prefix of the row and column bitsets
-/// (see [`crate::pawn`]); memory: two bytes per cell plus
-/// `width * (width + height) / 8` bytes of column bitsets.
+/// by row in O(width * height * (1 + k)) where `k` counts the words that are
+/// all ones in the union of the row and column bitsets but in neither alone
+/// (rare; none with no impassable cell); see [`crate::pawn`]. Memory: two
+/// bytes per cell plus `width * (width + height) / 8` bytes of column
+/// bitsets.
 ///
 /// # Examples
 ///
@@ -60,21 +61,28 @@ impl ValueTable {
         let words = (w + h).div_ceil(64);
         let mut values = vec![0u16; w * h];
         let mut row = vec![0u64; words];
+        // Word-major (`columns[word * w + x]`): neighbouring cells of a row
+        // scan the same words of neighbouring columns, which share cache
+        // lines (with no walls, `x xor y` keeps `value / 64` constant over
+        // 64 aligned columns).
         let mut columns = vec![0u64; w * words];
-        // Per set: words before this index are all ones (the scan starts
-        // there); words from `used` on are all zero (clearing stops there).
-        let mut row_full;
+        // Per set, a second-level bitset of its all-ones words: the mex of
+        // the union is in the first word that is all ones in neither set
+        // (a word all ones only in the union is rare: then search on).
+        // Words from `used` on are all zero (clearing stops there).
+        let mask_words = words.div_ceil(64);
+        let mut row_full = vec![0u64; mask_words];
         let mut row_used = 0usize;
-        let mut column_full = vec![0usize; w];
+        let mut column_full = vec![0u64; w * mask_words];
         let mut column_used = vec![0usize; w];
         let mut walls = blocked.within(width, height).peekable();
         for y in 0..h {
             row[..row_used].fill(0);
-            row_full = 0;
+            row_full.fill(0);
             row_used = 0;
             let line = &mut values[y * w..(y + 1) * w];
             for (x, slot) in line.iter_mut().enumerate() {
-                let column = &mut columns[x * words..(x + 1) * words];
+                let full = &mut column_full[x * mask_words..(x + 1) * mask_words];
                 if walls
                     .peek()
                     .is_some_and(|c| c.y() as usize == y && c.x() as usize == x)
@@ -82,32 +90,40 @@ impl ValueTable {
                     walls.next();
                     *slot = BLOCKED;
                     row[..row_used].fill(0);
-                    row_full = 0;
+                    row_full.fill(0);
                     row_used = 0;
-                    column[..column_used[x]].fill(0);
-                    column_full[x] = 0;
+                    for word in 0..column_used[x] {
+                        columns[word * w + x] = 0;
+                    }
+                    full.fill(0);
                     column_used[x] = 0;
                     continue;
                 }
-                let mut word = row_full.max(column_full[x]);
-                let value = loop {
-                    let seen = row[word] | column[word];
-                    if seen != u64::MAX {
-                        break word * 64 + (!seen).trailing_zeros() as usize;
+                let value = 'search: {
+                    for m in 0..mask_words {
+                        let mut either = row_full[m] | full[m];
+                        while either != u64::MAX {
+                            let word = m * 64 + (!either).trailing_zeros() as usize;
+                            let seen = row[word] | columns[word * w + x];
+                            if seen != u64::MAX {
+                                break 'search word * 64 + (!seen).trailing_zeros() as usize;
+                            }
+                            either |= 1 << (word % 64);
+                        }
                     }
-                    word += 1;
+                    unreachable!("a cell's value is at most x + y, below 64 * words")
                 };
                 *slot = value as u16;
                 let (index, bit) = (value / 64, 1u64 << (value % 64));
                 row[index] |= bit;
-                column[index] |= bit;
+                columns[index * w + x] |= bit;
                 row_used = row_used.max(index + 1);
                 column_used[x] = column_used[x].max(index + 1);
-                while row_full < words && row[row_full] == u64::MAX {
-                    row_full += 1;
+                if row[index] == u64::MAX {
+                    row_full[index / 64] |= 1 << (index % 64);
                 }
-                while column_full[x] < words && column[column_full[x]] == u64::MAX {
-                    column_full[x] += 1;
+                if columns[index * w + x] == u64::MAX {
+                    full[index / 64] |= 1 << (index % 64);
                 }
             }
         }
