@@ -304,6 +304,25 @@ mod tests {
         assert_eq!((e.line, e.col), (1, 2));
     }
 
+    proptest::proptest! {
+        /// Never panics, whatever the bytes; what it accepts are distinct
+        /// cells in range.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(b'1'), proptest::strategy::Just(b'0'),
+                proptest::strategy::Just(b' '), proptest::strategy::Just(b'\n'),
+                proptest::strategy::Just(b'-'), proptest::strategy::Just(b'#'),
+                proptest::prelude::any::<u8>()
+            ], 0..80)) {
+            if let Ok(parsed) = parse_blocked(&bytes) {
+                proptest::prop_assert_eq!(parsed.blocked.len(), parsed.cells.len());
+            }
+            let mut out = Vec::new();
+            let _ = crate::judge::gridgame::run(&bytes, &mut out);
+        }
+    }
+
     #[test]
     fn command_line_cells_and_regions() {
         assert_eq!(parse_cell("3,4").unwrap(), Cell::new(3, 4).unwrap());
