@@ -412,6 +412,28 @@ fn check_against_oracle(seed: u64, walls: &[Cell], queries: &[Cell]) -> usize {
             assert!(outcomes.is_losing(to), "{q} -> {to} is not losing");
         }
     }
+    // The cursor of the offline judge, on the queries sorted by row, with
+    // a few out-of-order ones mixed in (its binary-search fallback).
+    let mut sorted: Vec<(Cell, bool)> = queries
+        .iter()
+        .copied()
+        .zip(expected.iter().copied())
+        .collect();
+    sorted.sort_unstable_by_key(|&(c, _)| c);
+    for i in (0..sorted.len()).step_by(97) {
+        let j = sorted.len() - 1 - i;
+        sorted.swap(i, j);
+    }
+    let rows = outcomes.rows();
+    let mut cursor = rows.cursor();
+    for (q, losing) in sorted {
+        let kind = if losing {
+            CellKind::Losing
+        } else {
+            CellKind::Winning
+        };
+        assert_eq!(cursor.classify(q.y(), q.x()), kind, "cursor at {q}");
+    }
     expected.iter().filter(|&&losing| losing).count()
 }
 
