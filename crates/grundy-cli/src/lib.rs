@@ -6,4 +6,5 @@
 pub mod boards;
 pub mod input;
 pub mod judge;
+pub mod pawns;
 pub mod queries;

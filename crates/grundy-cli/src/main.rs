@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge, serve, sum};
+use cmd::{clear, judge, pawn, serve, sum};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 ///
@@ -36,6 +36,8 @@ enum Command {
     /// Range queries on a row of boards played as sums: values, winners,
     /// winning moves and replacements.
     Sum(sum::Args),
+    /// A pawn moving left or down on a grid with impassable cells.
+    Pawn(pawn::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,5 +66,6 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Sum(args)) => sum::run(&args),
+        Some(Command::Pawn(args)) => pawn::run(&args),
     }
 }

@@ -7,7 +7,8 @@
 //!   optional split of positions into independent components;
 //! - [`solver`]: a generic iterative [`Solver`] that memoises component values
 //!   in a [`Table`] and finds every move to a target value among legal moves;
-//! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells.
+//! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells;
+//! - [`pawn`]: a pawn on a grid of up to 10^9 x 10^9 with impassable cells;
 //! - [`sum`]: sums of many components with point updates, range values and
 //!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]).
 //!
@@ -18,6 +19,7 @@
 pub mod clear;
 pub mod game;
 pub mod nimber;
+pub mod pawn;
 pub mod solver;
 pub mod sum;
 

@@ -22,6 +22,9 @@ enum Problem {
     Gfg,
     /// Many 4 x 4 boards, range queries and replacements: Pishty or Lotsy.
     Pshtbrth,
+    /// A pawn on a grid with impassable cells: T tests of N cells and Q
+    /// starts, Alice or Bob per start.
+    Gridgame,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -37,6 +40,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let result = match args.problem {
         Problem::Gfg => formats::gfg::run(&source.bytes, &mut out),
         Problem::Pshtbrth => formats::pshtbrth::run(&source.bytes, &mut out),
+        Problem::Gridgame => formats::gridgame::run(&source.bytes, &mut out),
     };
     // Whatever was answered before an error is printed, then the error.
     let mut stdout = std::io::stdout().lock();

@@ -2,5 +2,6 @@
 
 pub mod clear;
 pub mod judge;
+pub mod pawn;
 pub mod serve;
 pub mod sum;

@@ -3,4 +3,5 @@
 //! answers before a parse error can still be printed.
 
 pub mod gfg;
+pub mod gridgame;
 pub mod pshtbrth;

@@ -3,5 +3,6 @@
 
 mod clear;
 mod common;
+mod pawn;
 mod serve;
 mod sum;

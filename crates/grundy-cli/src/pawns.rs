@@ -1,0 +1,339 @@
+//! The text formats of the pawn game: files of impassable cells, `X,Y`
+//! cells and `X0,Y0,X1,Y1` regions on the command line, and the coordinate
+//! reader the `gridgame` judge shares.
+//!
+//! A file of impassable cells has one cell per line, `X Y` (spaces or tabs
+//! between), coordinates `0..=1000000000`. Blank lines and `#` comments are
+//! ignored; CRLF line ends are accepted.
+
+use grundy::pawn::{Blocked, Cell, MAX_COORD};
+
+use crate::input::{char_at, Found, ParseError, ParseErrorKind, Scanner};
+
+/// Impassable cells as read, with where each was written.
+#[derive(Clone, Debug)]
+pub struct ParsedBlocked {
+    /// The validated set.
+    pub blocked: Blocked,
+    /// The cells in file order.
+    pub cells: Vec<Cell>,
+    /// Per cell: the byte offset of its `X`.
+    pub offsets: Vec<usize>,
+}
+
+impl ParsedBlocked {
+    /// The byte offset where `cell` is listed, if it is.
+    #[must_use]
+    pub fn offset_of(&self, cell: Cell) -> Option<usize> {
+        self.cells
+            .iter()
+            .position(|&c| c == cell)
+            .map(|i| self.offsets[i])
+    }
+}
+
+/// Parses a file of impassable cells.
+///
+/// # Errors
+///
+/// A character that is not a digit, a negative coordinate, a coordinate
+/// above 10^9, a line with one coordinate (a truncated file), a third
+/// number on a line, or a cell listed twice; each with its line and column.
+pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
+    let mut cells = Vec::new();
+    let mut offsets = Vec::new();
+    let mut pos = 0;
+    let skip_blanks = |pos: &mut usize| {
+        while matches!(input.get(*pos), Some(b' ' | b'\t' | b'\r')) {
+            *pos += 1;
+        }
+    };
+    let line_ends = |pos: usize| matches!(input.get(pos), None | Some(b'\n' | b'#'));
+    while pos < input.len() {
+        skip_blanks(&mut pos);
+        if line_ends(pos) {
+            // Blank line or comment: skip to the next line.
+            while pos < input.len() && input[pos] != b'\n' {
+                pos += 1;
+            }
+            pos += 1;
+            continue;
+        }
+        let start = pos;
+        let x = coordinate_at(input, &mut pos, "x coordinate")?;
+        skip_blanks(&mut pos);
+        if line_ends(pos) {
+            return Err(ParseError::at(
+                input,
+                pos,
+                if pos >= input.len() {
+                    ParseErrorKind::UnexpectedEnd {
+                        expected: "the y coordinate (lines are `X Y`)".into(),
+                    }
+                } else {
+                    ParseErrorKind::Invalid(
+                        "the line ends after one coordinate: expected `X Y`".into(),
+                    )
+                },
+            ));
+        }
+        let y = coordinate_at(input, &mut pos, "y coordinate")?;
+        skip_blanks(&mut pos);
+        if !line_ends(pos) {
+            return Err(ParseError::at(
+                input,
+                pos,
+                ParseErrorKind::UnexpectedChar {
+                    found: Found(char_at(input, pos)),
+                    expected: "the end of the line after `X Y`".into(),
+                },
+            ));
+        }
+        cells.push(Cell::new(u64::from(x), u64::from(y)).expect("coordinates were checked"));
+        offsets.push(start);
+    }
+    let blocked = match Blocked::new(&cells) {
+        Ok(blocked) => blocked,
+        Err(grundy::pawn::PawnError::DuplicateBlocked {
+            cell,
+            first,
+            second,
+        }) => {
+            let (line, _) = crate::input::line_col(input, offsets[first]);
+            return Err(ParseError::at(
+                input,
+                offsets[second],
+                ParseErrorKind::Duplicate {
+                    what: format!("impassable cell {cell}, first listed on line {line}"),
+                },
+            ));
+        }
+        Err(err) => unreachable!("Blocked::new only reports duplicates: {err}"),
+    };
+    Ok(ParsedBlocked {
+        blocked,
+        cells,
+        offsets,
+    })
+}
+
+/// Reads a coordinate at `*pos` (no leading blanks), `0..=MAX_COORD`,
+/// followed by anything but a digit. A leading `-` gets its own message.
+fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, ParseError> {
+    let start = *pos;
+    if input.get(start) == Some(&b'-') && input.get(start + 1).is_some_and(u8::is_ascii_digit) {
+        let mut end = start + 1;
+        while input.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+        return Err(ParseError::at(
+            input,
+            start,
+            ParseErrorKind::Invalid(format!(
+                "negative {what} {}: coordinates are 0..={MAX_COORD}",
+                String::from_utf8_lossy(&input[start..end])
+            )),
+        ));
+    }
+    let mut value: u64 = 0;
+    let mut end = start;
+    while let Some(&b) = input.get(end).filter(|b| b.is_ascii_digit()) {
+        value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+        end += 1;
+    }
+    if end == start {
+        return Err(ParseError::at(
+            input,
+            start,
+            match input.get(start) {
+                None => ParseErrorKind::UnexpectedEnd {
+                    expected: what.to_owned(),
+                },
+                Some(_) => ParseErrorKind::UnexpectedChar {
+                    found: Found(char_at(input, start)),
+                    expected: what.to_owned(),
+                },
+            },
+        ));
+    }
+    if value > u64::from(MAX_COORD) {
+        return Err(ParseError::at(
+            input,
+            start,
+            ParseErrorKind::OutOfRange {
+                what: what.to_owned(),
+                value: String::from_utf8_lossy(&input[start..end]).into_owned(),
+                min: 0,
+                max: u64::from(MAX_COORD),
+            },
+        ));
+    }
+    if let Some(&b) = input.get(end) {
+        if !b.is_ascii_whitespace() && b != b'#' {
+            return Err(ParseError::at(
+                input,
+                end,
+                ParseErrorKind::UnexpectedChar {
+                    found: Found(char_at(input, end)),
+                    expected: format!("a digit or a space after the {what}"),
+                },
+            ));
+        }
+    }
+    *pos = end;
+    Ok(value as u32)
+}
+
+/// Reads a whitespace-separated coordinate with a scanner (the judge's slow
+/// path, which also makes its error messages).
+///
+/// # Errors
+///
+/// As the file format: a stray character, a negative or too large value.
+pub fn scan_coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, ParseError> {
+    if scanner.peek_token().is_none() {
+        return Err(scanner.expected(what));
+    }
+    let mut pos = scanner.position();
+    let value = coordinate_at(scanner.input(), &mut pos, what)?;
+    scanner.set_position(pos);
+    if scanner.input().get(pos) == Some(&b'#') {
+        return Err(scanner.error(ParseErrorKind::UnexpectedChar {
+            found: Found(char_at(scanner.input(), pos)),
+            expected: format!("a digit or whitespace in {what}"),
+        }));
+    }
+    Ok(value)
+}
+
+/// Parses `X,Y` (as given to `--at`).
+///
+/// # Errors
+///
+/// A message naming what is wrong.
+pub fn parse_cell(text: &str) -> Result<Cell, String> {
+    let values = parse_numbers(text, 2, "X,Y")?;
+    Ok(Cell::new(values[0], values[1]).expect("checked"))
+}
+
+/// Parses `X0,Y0,X1,Y1` (as given to `--draw`): the corners of a region,
+/// inclusive, returned as (lower-left, upper-right).
+///
+/// # Errors
+///
+/// A message naming what is wrong, also when `X1 < X0` or `Y1 < Y0`.
+pub fn parse_region(text: &str) -> Result<(Cell, Cell), String> {
+    let v = parse_numbers(text, 4, "X0,Y0,X1,Y1")?;
+    if v[2] < v[0] || v[3] < v[1] {
+        return Err(format!(
+            "the region {text} is empty: X1 >= X0 and Y1 >= Y0 are needed"
+        ));
+    }
+    Ok((
+        Cell::new(v[0], v[1]).expect("checked"),
+        Cell::new(v[2], v[3]).expect("checked"),
+    ))
+}
+
+fn parse_numbers(text: &str, count: usize, shape: &str) -> Result<Vec<u64>, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != count {
+        return Err(format!("expected {shape}, got {text:?}"));
+    }
+    parts
+        .iter()
+        .map(|part| {
+            if part.starts_with('-')
+                && part[1..].bytes().all(|b| b.is_ascii_digit())
+                && part.len() > 1
+            {
+                return Err(format!(
+                    "negative coordinate {part}: coordinates are 0..={MAX_COORD}"
+                ));
+            }
+            if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("{part:?} is not a coordinate (expected {shape})"));
+            }
+            match part.parse::<u64>() {
+                Ok(v) if v <= u64::from(MAX_COORD) => Ok(v),
+                _ => Err(format!("coordinate {part} is out of range 0..={MAX_COORD}")),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(input: &str) -> ParseError {
+        parse_blocked(input.as_bytes()).unwrap_err()
+    }
+
+    #[test]
+    fn reads_cells_comments_and_blank_lines() {
+        let parsed = parse_blocked(b"# walls\n1 1\r\n\n  4\t2  # the second\n").unwrap();
+        let cell = |x, y| Cell::new(x, y).unwrap();
+        assert_eq!(parsed.cells, vec![cell(1, 1), cell(4, 2)]);
+        assert_eq!(parsed.offsets, vec![8, 16]);
+        assert_eq!(parsed.blocked.len(), 2);
+        assert!(parse_blocked(b"").unwrap().cells.is_empty());
+    }
+
+    #[test]
+    fn errors_name_the_place() {
+        let e = err("1 1\n2 -3\n");
+        assert_eq!((e.line, e.col), (2, 3));
+        assert!(e.to_string().contains("negative y coordinate -3"), "{e}");
+        let e = err("1 1\n1000000001 0\n");
+        assert_eq!((e.line, e.col), (2, 1));
+        assert!(e.to_string().contains("out of range 0..=1000000000"), "{e}");
+        let e = err("1 1\n2 2\n1 1\n");
+        assert_eq!((e.line, e.col), (3, 1));
+        assert!(e.to_string().contains("first listed on line 1"), "{e}");
+        let e = err("1 1\n2");
+        assert_eq!((e.line, e.col), (2, 2));
+        assert!(e.to_string().contains("unexpected end of input"), "{e}");
+        let e = err("1\n2 2\n");
+        assert_eq!((e.line, e.col), (1, 2));
+        let e = err("1 2 3\n");
+        assert_eq!((e.line, e.col), (1, 5));
+        let e = err("1 x\n");
+        assert_eq!((e.line, e.col), (1, 3));
+        let e = err("1y 2\n");
+        assert_eq!((e.line, e.col), (1, 2));
+    }
+
+    proptest::proptest! {
+        /// Never panics, whatever the bytes; what it accepts are distinct
+        /// cells in range.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(b'1'), proptest::strategy::Just(b'0'),
+                proptest::strategy::Just(b' '), proptest::strategy::Just(b'\n'),
+                proptest::strategy::Just(b'-'), proptest::strategy::Just(b'#'),
+                proptest::prelude::any::<u8>()
+            ], 0..80)) {
+            if let Ok(parsed) = parse_blocked(&bytes) {
+                proptest::prop_assert_eq!(parsed.blocked.len(), parsed.cells.len());
+            }
+            let mut out = Vec::new();
+            let _ = crate::judge::gridgame::run(&bytes, &mut out);
+        }
+    }
+
+    #[test]
+    fn command_line_cells_and_regions() {
+        assert_eq!(parse_cell("3,4").unwrap(), Cell::new(3, 4).unwrap());
+        assert_eq!(parse_cell(" 3 , 4 ").unwrap(), Cell::new(3, 4).unwrap());
+        assert!(parse_cell("3,-4").unwrap_err().contains("negative"));
+        assert!(parse_cell("3,1000000001")
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(parse_cell("3").is_err());
+        assert!(parse_cell("3,4,5").is_err());
+        assert!(parse_region("0,0,9,9").is_ok());
+        assert!(parse_region("5,0,4,9").unwrap_err().contains("empty"));
+    }
+}

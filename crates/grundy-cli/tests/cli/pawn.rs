@@ -1,0 +1,348 @@
+//! `grundy judge gridgame` and `grundy pawn`.
+
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable};
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::common::{assert_input_error, check_judge_sample, grundy};
+
+#[test]
+fn judge_gridgame_sample() {
+    check_judge_sample("gridgame", "gridgame");
+}
+
+#[test]
+fn judge_gridgame_rejects_bad_input_with_its_place() {
+    assert_input_error(
+        grundy()
+            .args(["judge", "gridgame"])
+            .write_stdin("1\n2\n1 1\n1 1\n1\n0 0\n"),
+        "<stdin>",
+        4,
+        1,
+        "duplicate impassable cell (1,1), first listed on line 3",
+    );
+    assert_input_error(
+        grundy()
+            .args(["judge", "gridgame"])
+            .write_stdin("1\n1\n4 2\n2\n0 0\n4 2\n"),
+        "<stdin>",
+        6,
+        1,
+        "the starting cell (4,2) is impassable",
+    );
+    assert_input_error(
+        grundy()
+            .args(["judge", "gridgame"])
+            .write_stdin("1\n1\n-4 2\n"),
+        "<stdin>",
+        3,
+        1,
+        "negative x coordinate -4",
+    );
+    assert_input_error(
+        grundy()
+            .args(["judge", "gridgame"])
+            .write_stdin("1\n1\n4 1000000001\n"),
+        "<stdin>",
+        3,
+        3,
+        "out of range 0..=1000000000",
+    );
+    assert_input_error(
+        grundy()
+            .args(["judge", "gridgame"])
+            .write_stdin("1\n2\n4 2\n"),
+        "<stdin>",
+        4,
+        1,
+        "unexpected end of input",
+    );
+}
+
+#[test]
+fn judge_gridgame_prints_the_answers_before_an_error() {
+    let output = grundy()
+        .args(["judge", "gridgame"])
+        .write_stdin("2\n1\n1 1\n1\n0 0\n1\n1 1\n2\n3 3\n1 1\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    // (0,0) has no move: Bob; then (3,3) is answered before the bad (1,1).
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+    assert!(stdout.starts_with("Bob\n"), "{stdout}");
+}
+
+/// A file of impassable cells in a temporary directory.
+fn walls_file(text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("walls.txt");
+    std::fs::write(&path, text).unwrap();
+    let name = path.display().to_string();
+    (dir, name)
+}
+
+fn cell(x: u64, y: u64) -> Cell {
+    Cell::new(x, y).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let output = grundy().args(args).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("valid JSON")
+}
+
+/// The sample's walls.
+const SAMPLE_WALLS: &str = "1 1\n4 2\n";
+
+fn sample_blocked() -> Blocked {
+    Blocked::new(&[cell(1, 1), cell(4, 2)]).unwrap()
+}
+
+#[test]
+fn one_pawn_text_names_the_winner_and_moves() {
+    let (_dir, walls) = walls_file(SAMPLE_WALLS);
+    // The sample: (2,2) is a first-player win, (1,2) a second-player win.
+    grundy()
+        .args(["pawn", "--blocked", &walls, "--at", "2,2"])
+        .assert()
+        .success()
+        .stdout(contains("Impassable cells: 2"))
+        .stdout(contains("First player wins."))
+        .stdout(contains("(2,2) -> (1,2) along the row"));
+    grundy()
+        .args(["pawn", "--blocked", &walls, "--at", "1,2"])
+        .assert()
+        .success()
+        .stdout(contains("Second player wins."))
+        .stdout(contains("No winning moves"));
+}
+
+#[test]
+fn json_moves_are_legal_and_reach_losing_cells_far_away() {
+    let (_dir, walls) = walls_file("1 1\n4 2\n999999990 999999990\n999999999 5\n");
+    let blocked = Blocked::new(&[
+        cell(1, 1),
+        cell(4, 2),
+        cell(999_999_990, 999_999_990),
+        cell(999_999_999, 5),
+    ])
+    .unwrap();
+    let outcomes = Outcomes::new(&blocked);
+    for (x, y) in [
+        (1_000_000_000, 999_999_999),
+        (999_999_995, 1_000_000_000),
+        (999_999_990, 999_999_991),
+        (1_000_000_000, 5),
+        (123_456_789, 987_654_321),
+    ] {
+        let at = format!("{x},{y}");
+        let json = json(&["pawn", "--blocked", &walls, "--at", &at, "--json"]);
+        let pawn = cell(x, y);
+        let losing = outcomes.is_losing(pawn);
+        assert_eq!(json["winner"], if losing { "second" } else { "first" });
+        assert_eq!(json["pawns"][0]["losing"], losing);
+        assert!(json.get("grundy").is_none(), "no values beyond 4096");
+        let moves = json["winning_moves"].as_array().unwrap();
+        assert_eq!(moves.is_empty(), losing);
+        for mv in moves {
+            let to = cell(mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+            assert!(outcomes.is_legal_move(pawn, to), "{pawn} -> {to}");
+            assert!(outcomes.is_losing(to), "{pawn} -> {to}");
+        }
+    }
+}
+
+#[test]
+fn several_pawns_are_a_sum_with_xor_total() {
+    let (_dir, walls) = walls_file(SAMPLE_WALLS);
+    let pawns = [cell(2, 2), cell(6, 5), cell(3, 0), cell(40, 17)];
+    let args: Vec<String> = pawns
+        .iter()
+        .flat_map(|p| ["--at".to_owned(), format!("{},{}", p.x(), p.y())])
+        .collect();
+    let mut command = vec!["pawn", "--json", "--blocked", &walls];
+    command.extend(args.iter().map(String::as_str));
+    let json = json(&command);
+    let table = ValueTable::covering(&sample_blocked(), &pawns).unwrap();
+    let values: Vec<u32> = pawns
+        .iter()
+        .map(|&p| table.value(p).unwrap().value())
+        .collect();
+    let total = values.iter().fold(0, |a, v| a ^ v);
+    assert_eq!(json["grundy"], total);
+    assert_eq!(json["winner"], if total == 0 { "second" } else { "first" });
+    let outcomes = Outcomes::new(&sample_blocked());
+    let moves = json["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.is_empty(), total == 0);
+    for mv in moves {
+        let index = mv["pawn"].as_u64().unwrap() as usize;
+        let to = cell(mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+        assert!(outcomes.is_legal_move(pawns[index], to));
+        let after = table.value(to).unwrap().value();
+        assert_eq!(total ^ values[index] ^ after, 0, "pawn {index} -> {to}");
+    }
+    for (pawn, value) in json["pawns"].as_array().unwrap().iter().zip(&values) {
+        assert_eq!(pawn["grundy"], *value);
+    }
+}
+
+#[test]
+fn draw_pictures_walls_losing_cells_and_the_pawn() {
+    let (_dir, walls) = walls_file(SAMPLE_WALLS);
+    let json = json(&[
+        "pawn",
+        "--blocked",
+        &walls,
+        "--at",
+        "2,2",
+        "--draw",
+        "0,0,9,7",
+        "--json",
+    ]);
+    let outcomes = Outcomes::new(&sample_blocked());
+    let rows = json["picture"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for (i, row) in rows.iter().enumerate() {
+        let y = 7 - i as u64;
+        let marks: Vec<char> = row
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .chars()
+            .collect();
+        assert_eq!(marks.len(), 10);
+        for (x, &mark) in marks.iter().enumerate() {
+            let here = cell(x as u64, y);
+            let expected = if (x, y) == (2, 2) {
+                'P'
+            } else {
+                match outcomes.classify(here) {
+                    CellKind::Blocked => '#',
+                    CellKind::Losing => '*',
+                    CellKind::Winning => '.',
+                }
+            };
+            assert_eq!(mark, expected, "at {here}");
+        }
+    }
+    // Row 2 by hand from the rules: (0,2) reaches the losing (0,0); (1,2)
+    // is the sample's losing start; (2,2) and (3,2) reach (1,2); (4,2) is
+    // a wall; (5,2) starts its row segment and its column holds (5,0) and
+    // (5,1), which reach (0,0) and (2,1), both losing: so (5,2) is losing.
+    grundy()
+        .args(["pawn", "--blocked", &walls, "--draw", "0,0,5,5"])
+        .assert()
+        .success()
+        .stdout(contains("2 .*..#*"));
+}
+
+#[test]
+fn bad_pawn_input_gets_a_located_error_and_exit_2() {
+    for (text, line, col, what) in [
+        ("1 1\n2 -3\n", 2, 3, "negative y coordinate -3"),
+        ("1 1\n1000000001 0\n", 2, 1, "out of range 0..=1000000000"),
+        (
+            "1 1\n4 2\n1 1\n",
+            3,
+            1,
+            "duplicate impassable cell (1,1), first listed on line 1",
+        ),
+        ("1 1\n4", 2, 2, "unexpected end of input"),
+        ("1 1\n4\n", 2, 2, "the line ends after one coordinate"),
+    ] {
+        let (_dir, walls) = walls_file(text);
+        assert_input_error(
+            grundy().args(["pawn", "--blocked", &walls, "--at", "0,0"]),
+            &walls,
+            line,
+            col,
+            what,
+        );
+    }
+    let (_dir, walls) = walls_file(SAMPLE_WALLS);
+    assert_input_error(
+        grundy().args(["pawn", "--blocked", &walls, "--at", "0,0", "--at", "4,2"]),
+        &walls,
+        2,
+        1,
+        "pawn 1 (--at 4,2) stands on this impassable cell",
+    );
+    assert_input_error(
+        grundy()
+            .args(["pawn", "--blocked", "-", "--at", "1,1"])
+            .write_stdin(SAMPLE_WALLS),
+        "<stdin>",
+        1,
+        1,
+        "stands on this impassable cell",
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    for args in [
+        vec!["pawn", "--at", "3,-1"],
+        vec!["pawn", "--at", "3,1000000001"],
+        vec!["pawn", "--at", "3"],
+        vec!["pawn"],
+        vec!["pawn", "--draw", "0,0,500,5"],
+        vec!["pawn", "--draw", "5,0,4,5"],
+        vec!["pawn", "--at", "5000,1", "--at", "1,1"],
+        vec!["pawn", "--blocked", "no/such/file.txt", "--at", "1,1"],
+    ] {
+        let output = grundy().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn judge_gridgame_matches_the_value_table_on_random_boards() {
+    // Small random boards (the engine's value table is checked against a
+    // brute force): every free cell of a 30 x 30 box is a query.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut input = String::from("3\n");
+    let mut expected = String::new();
+    for _ in 0..3 {
+        let mut walls = std::collections::BTreeSet::new();
+        while walls.len() < 90 {
+            walls.insert((next(30), next(30)));
+        }
+        let cells: Vec<Cell> = walls.iter().map(|&(x, y)| cell(x, y)).collect();
+        let table = ValueTable::new(&Blocked::new(&cells).unwrap(), 30, 30).unwrap();
+        input += &format!("{}\n", walls.len());
+        for &(x, y) in &walls {
+            input += &format!("{x} {y}\n");
+        }
+        input += &format!("{}\n", 900 - walls.len());
+        for y in 0..30 {
+            for x in 0..30 {
+                if let Some(value) = table.value(cell(x, y)) {
+                    input += &format!("{x} {y}\n");
+                    expected += if value.is_zero() { "Bob\n" } else { "Alice\n" };
+                }
+            }
+        }
+    }
+    grundy()
+        .args(["judge", "gridgame"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(expected);
+}
