@@ -303,6 +303,11 @@ fn bad_arguments_exit_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
     }
+    // A leading minus reaches the coordinate parser, not clap's flag parser.
+    let output = grundy().args(["pawn", "--at", "-1,1"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("negative coordinate -1"), "{stderr}");
 }
 
 #[test]
