@@ -8,6 +8,7 @@
 //! - [`solver`]: a generic iterative [`Solver`] that memoises component values
 //!   in a [`Table`] and finds every move to a target value among legal moves;
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells.
+//! - [`split`]: the splitting game on grids of up to 10^9 x 10^9 cells.
 //!
 //! The engine knows nothing of text formats, terminals or HTTP: front-ends
 //! parse input into the validated types here, call the engine and render.
@@ -17,6 +18,7 @@ pub mod clear;
 pub mod game;
 pub mod nimber;
 pub mod solver;
+pub mod split;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};
