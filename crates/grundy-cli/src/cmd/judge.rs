@@ -20,6 +20,8 @@ pub struct Args {
 enum Problem {
     /// One 4 x 4 rectangle-clearing board, digits separated by spaces: A or B.
     Gfg,
+    /// CAOS3: T maps of '^'/'#'; the splitting game: Asuna or Kirito.
+    Caos3,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -27,6 +29,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut out = Vec::new();
     let result = match args.problem {
         Problem::Gfg => formats::gfg::run(&source.bytes, &mut out),
+        Problem::Caos3 => formats::caos3::run(&source.bytes, &mut out),
     };
     // Whatever was answered before an error is printed, then the error.
     let mut stdout = std::io::stdout().lock();

@@ -3,3 +3,4 @@
 
 mod clear;
 mod common;
+mod split;
