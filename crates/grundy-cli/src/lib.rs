@@ -4,5 +4,6 @@
 #![deny(missing_docs)]
 
 pub mod boards;
+pub mod grids;
 pub mod input;
 pub mod judge;

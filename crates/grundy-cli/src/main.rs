@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge};
+use cmd::{clear, judge, split};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 ///
@@ -31,6 +31,9 @@ enum Command {
     Clear(clear::Args),
     /// Read and write a contest problem's exact format (stdin to stdout).
     Judge(judge::Args),
+    /// The splitting game: a move deletes a candidate's row and column from
+    /// its rectangle.
+    Split(split::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,5 +60,6 @@ fn run() -> anyhow::Result<ExitCode> {
         None => clear::run_default(),
         Some(Command::Clear(args)) => clear::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Split(args)) => split::run(&args),
     }
 }

@@ -2,3 +2,4 @@
 
 pub mod clear;
 pub mod judge;
+pub mod split;
