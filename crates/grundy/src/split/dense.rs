@@ -9,13 +9,15 @@
 //! so its four parts lie in the strictly shorter bands `x0..x` and
 //! `x+1..=x1`; bands are computed in order of height and all bands of one
 //! height are independent (rayon computes them in parallel). Within a band,
-//! with `W = band(x0, x-1) ^ band(x+1, x1)` (entry-wise), the option of
-//! `(x0, x1, y0, y1)` at `(x, y)` is `W[y0][y-1] ^ W[y+1][y1]`. For each
-//! candidate and each `y0 <= y`, the first term is fixed and the second runs
-//! over a contiguous row of `W`, each result setting one bit in the seen-set
-//! of `(y0, y1)`. The seen-sets of a band are bitsets whose width is the
-//! next power of two above the largest value so far (the XOR of values below
-//! `2^k` stays below `2^k`, and so does the mex of such a set, plus one).
+//! with `W_x = band(x0, x-1) ^ band(x+1, x1)` (entry-wise), the option of
+//! `(x0, x1, y0, y1)` at `(x, y)` is `W_x[y0][y-1] ^ W_x[y+1][y1]`. The band
+//! is filled one `y0` at a time: the seen-sets of `(y0, y1)` for every `y1`
+//! form one small row that stays in L1; for each candidate `(x, y)` with
+//! `y >= y0` the first term is fixed and the second runs over a contiguous
+//! row of `W_x`, each result setting one bit in the seen-set of `(y0, y1)`.
+//! The seen-sets are bitsets whose width is the next power of two above the
+//! largest value so far (the XOR of values below `2^k` stays below `2^k`, and
+//! the mex of such a set is at most `2^k`).
 //!
 //! Cost: `sum over candidates (x, y) of (x+1)(R-x)(y+1)(C-y)` bit-sets, the
 //! same count as the editorial's DP, but streamed through L1/L2-resident
@@ -232,15 +234,10 @@ impl BandContext<'_> {
     fn band_with<const WORDS: usize>(&self, x0: usize, x1: usize) -> Option<Box<[u16]>> {
         let n = self.cols;
         let tri_n = n * (n + 1) / 2;
-        let mut seen = vec![[0u64; WORDS]; tri_n];
-        let mut w = vec![0u16; tri_n];
-        let mask = WORDS * 64 - 1;
-        for x in x0..=x1 {
-            if self.out_of_time() {
-                return None;
-            }
-            let cells = &self.row_cells[x];
-            if cells.is_empty() {
+        // W for every row of the band: W_x = band(x0, x-1) ^ band(x+1, x1).
+        let mut ws = vec![0u16; (x1 - x0 + 1) * tri_n];
+        for (x, w) in (x0..=x1).zip(ws.chunks_exact_mut(tri_n)) {
+            if self.row_cells[x].is_empty() {
                 continue;
             }
             let above = self.band_of(x0, x);
@@ -248,20 +245,31 @@ impl BandContext<'_> {
             for ((w, &a), &b) in w.iter_mut().zip(above).zip(below) {
                 *w = a ^ b;
             }
-            for &y in cells {
-                let y = y as usize;
-                // W[y+1][y1] for y1 = y+1..n: one contiguous row.
-                let right: &[u16] = if y + 1 < n {
-                    let start = tri(n, y + 1, y + 1);
-                    &w[start..start + (n - 1 - y)]
-                } else {
-                    &[]
-                };
-                for y0 in 0..=y {
+        }
+        // One row of seen-sets at a time, `(y0, y1)` for every `y1`: it
+        // stays in L1 while the rows of every W stream past it.
+        let mut seen = vec![[0u64; WORDS]; n];
+        let mut out = vec![0u16; tri_n].into_boxed_slice();
+        let mask = WORDS * 64 - 1;
+        for y0 in 0..n {
+            if self.out_of_time() {
+                return None;
+            }
+            seen[y0..].fill([0; WORDS]);
+            for (x, w) in (x0..=x1).zip(ws.chunks_exact(tri_n)) {
+                let cells = &self.row_cells[x];
+                let from = cells.partition_point(|&y| (y as usize) < y0);
+                for &y in &cells[from..] {
+                    let y = y as usize;
                     let left = if y0 < y { w[tri(n, y0, y - 1)] } else { 0 };
-                    let start = tri(n, y0, y);
-                    let slots = &mut seen[start..start + (n - y)];
-                    let (first, rest) = slots.split_first_mut().expect("y1 = y");
+                    // W[y+1][y1] for y1 = y+1..n: one contiguous row.
+                    let right: &[u16] = if y + 1 < n {
+                        let start = tri(n, y + 1, y + 1);
+                        &w[start..start + (n - 1 - y)]
+                    } else {
+                        &[]
+                    };
+                    let (first, rest) = seen[y..].split_first_mut().expect("y1 = y");
                     let v = usize::from(left) & mask;
                     first[v >> 6] |= 1 << (v & 63);
                     for (slot, &r) in rest.iter_mut().zip(right) {
@@ -270,21 +278,24 @@ impl BandContext<'_> {
                     }
                 }
             }
+            let row = tri(n, y0, y0);
+            for (value, set) in out[row..row + (n - y0)].iter_mut().zip(&seen[y0..]) {
+                *value = mex_of(set);
+            }
         }
-        Some(
-            seen.iter()
-                .map(|set| {
-                    let mut value = 0usize;
-                    for &word in set {
-                        if word != u64::MAX {
-                            value += (!word).trailing_zeros() as usize;
-                            break;
-                        }
-                        value += 64;
-                    }
-                    value as u16
-                })
-                .collect(),
-        )
+        Some(out)
     }
+}
+
+/// The least value missing from a bitset.
+fn mex_of(set: &[u64]) -> u16 {
+    let mut value = 0usize;
+    for &word in set {
+        if word != u64::MAX {
+            value += (!word).trailing_zeros() as usize;
+            break;
+        }
+        value += 64;
+    }
+    value as u16
 }

@@ -54,6 +54,13 @@ use crate::{Budget, Nimber, Progress, SolveError, Solver};
 /// Default limit on a dense table's entries: 2^28 sub-rectangles, 512 MiB.
 pub const DEFAULT_DENSE_LIMIT: u64 = 1 << 28;
 
+/// What one position of the generic search counts for against
+/// `max_positions`, in dense-table entries: it holds a pattern key (up to
+/// kilobytes) and its expansion builds a sub-pattern per candidate, where a
+/// dense entry is two bytes and a few bit-sets; so one budget bounds memory
+/// and time on both paths.
+pub const GENERIC_WEIGHT: u64 = 4096;
+
 type SharedProgress = Arc<Mutex<Box<dyn FnMut(Progress) + Send>>>;
 
 /// How one block of a rectangle is valued.
@@ -125,7 +132,8 @@ impl SplitSolver {
     }
 
     /// Sets the limits; `max_positions` counts dense-table entries and
-    /// positions of the generic search together. The count and the clock
+    /// positions of the generic search (each weighing [`GENERIC_WEIGHT`]
+    /// entries) together. The count and the clock
     /// start at the next search.
     #[must_use]
     pub fn with_budget(mut self, budget: Budget) -> SplitSolver {
@@ -153,7 +161,7 @@ impl SplitSolver {
             g.with_progress(move |p: Progress| {
                 if let Ok(mut f) = forward.lock() {
                     f(Progress {
-                        positions: base.load(Ordering::Relaxed) + p.positions,
+                        positions: base.load(Ordering::Relaxed) + p.positions * GENERIC_WEIGHT,
                         depth: p.depth,
                     });
                 }
@@ -331,7 +339,11 @@ impl SplitSolver {
             self.tables.insert(pattern.clone(), Arc::clone(&table));
             return Ok(BlockValue::Dense(table));
         }
-        let budget = self.remaining();
+        let remaining = self.remaining();
+        let budget = Budget {
+            max_positions: remaining.max_positions.map(|p| p / GENERIC_WEIGHT),
+            ..remaining
+        };
         self.progress_base.store(self.solved, Ordering::Relaxed);
         let generic = self
             .generic
@@ -340,7 +352,7 @@ impl SplitSolver {
             .with_budget(budget);
         let mut generic = generic;
         let result = generic.value(&vec![pattern.clone()]);
-        self.solved += generic.positions_solved();
+        self.solved += generic.positions_solved() * GENERIC_WEIGHT;
         self.generic = Some(generic);
         result
             .map(BlockValue::Generic)
