@@ -256,6 +256,14 @@ impl SplitSolver {
                         BlockValue::Dense(table) => {
                             table.option_value(0..table.rows(), 0..table.cols(), x, y)
                         }
+                        // The closed forms' options: a line leaves nothing;
+                        // a permutation of k leaves permutations of k - 1 in
+                        // all (each part is one, and parities add up).
+                        BlockValue::Known(_) if block.pattern.rows() == 1 => Nimber::ZERO,
+                        BlockValue::Known(_) if block.pattern.cols() == 1 => Nimber::ZERO,
+                        BlockValue::Known(_) if block.pattern.is_permutation() => {
+                            Nimber::new((block.pattern.rows() as u32 - 1) % 2)
+                        }
                         BlockValue::Known(_) | BlockValue::Generic(_) => {
                             let parts: Vec<Pattern> = block
                                 .pattern
