@@ -123,7 +123,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         out = serde_json::to_string(&json).context("serialising JSON")?;
         out.push('\n');
     } else {
-        render(&position, value, &winning, &mut out);
+        let reasons = if position.grid().rows() <= DRAW_LIMIT
+            && position.grid().cols() <= DRAW_LIMIT
+            && winning.len() <= MAX_EXPLAINED
+        {
+            explain(&mut solver, &position, &winning)?
+        } else {
+            Vec::new()
+        };
+        render(&position, value, &winning, &reasons, &mut out);
         if args.play {
             out.push('\n');
             play_out(&mut solver, &position, &mut out)?;
@@ -193,7 +201,40 @@ struct JsonMove {
     col: u32,
 }
 
-fn render(position: &Position, value: Nimber, winning: &[Cell], out: &mut String) {
+/// Winning moves explained part by part, at most this many.
+const MAX_EXPLAINED: usize = 64;
+
+/// For each winning move, the rectangles it leaves with their values (the
+/// reason it wins: their XOR is 0).
+fn explain(
+    solver: &mut SplitSolver,
+    position: &Position,
+    winning: &[Cell],
+) -> anyhow::Result<Vec<String>> {
+    let mut reasons = Vec::with_capacity(winning.len());
+    for &cell in winning {
+        let after = position.try_play(cell).context("the engine's own move")?;
+        let mut parts = Vec::new();
+        for &rect in after.rects() {
+            let value = solver.rect_value(after.grid(), rect)?;
+            parts.push(format!("{rect} grundy {value}"));
+        }
+        reasons.push(if parts.is_empty() {
+            "leaves no candidate".to_owned()
+        } else {
+            format!("leaves {}; XOR 0", parts.join(", "))
+        });
+    }
+    Ok(reasons)
+}
+
+fn render(
+    position: &Position,
+    value: Nimber,
+    winning: &[Cell],
+    reasons: &[String],
+    out: &mut String,
+) {
     let grid = position.grid();
     let _ = writeln!(
         out,
@@ -234,8 +275,15 @@ fn render(position: &Position, value: Nimber, winning: &[Cell], out: &mut String
         "Winning moves ({}), as (row,col), 1-based; each leaves grundy 0:",
         winning.len()
     );
-    for cell in winning {
-        let _ = writeln!(out, "  {cell}");
+    for (i, cell) in winning.iter().enumerate() {
+        match reasons.get(i) {
+            Some(reason) => {
+                let _ = writeln!(out, "  {cell}: {reason}");
+            }
+            None => {
+                let _ = writeln!(out, "  {cell}");
+            }
+        }
     }
 }
 
