@@ -5,6 +5,7 @@
 //! `--json` prints the same for scripts (0-based cells).
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -137,8 +138,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             play_out(&mut solver, &position, &mut out)?;
         }
     }
-    print!("{out}");
-    Ok(ExitCode::SUCCESS)
+    // A closed pipe (`grundy split ... | head`) is not an error.
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(err).context("writing to standard output"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// The matrix and map formats promise to solve any grid that fits in
