@@ -224,11 +224,13 @@ fn explain(
     let mut reasons = Vec::with_capacity(winning.len());
     for &cell in winning {
         let after = position.try_play(cell).context("the engine's own move")?;
-        let mut parts = Vec::new();
-        for &rect in after.rects() {
-            let value = solver.rect_value(after.grid(), rect)?;
-            parts.push(format!("{rect} grundy {value}"));
-        }
+        let values = solver.rect_values(&after)?;
+        let parts: Vec<String> = after
+            .rects()
+            .iter()
+            .zip(values)
+            .map(|(rect, value)| format!("{rect} grundy {value}"))
+            .collect();
         reasons.push(if parts.is_empty() {
             "leaves no candidate".to_owned()
         } else {
