@@ -8,6 +8,7 @@
 //! - [`solver`]: a generic iterative [`Solver`] that memoises component values
 //!   in a [`Table`] and finds every move to a target value among legal moves;
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells;
+//! - [`split`]: the splitting game on grids of up to 10^9 x 10^9 cells;
 //! - [`pawn`]: a pawn on a grid of up to 10^9 x 10^9 with impassable cells;
 //! - [`sum`]: sums of many components with point updates, range values and
 //!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]).
@@ -21,6 +22,7 @@ pub mod game;
 pub mod nimber;
 pub mod pawn;
 pub mod solver;
+pub mod split;
 pub mod sum;
 
 pub use game::Game;

@@ -4,4 +4,5 @@ pub mod clear;
 pub mod judge;
 pub mod pawn;
 pub mod serve;
+pub mod split;
 pub mod sum;

@@ -5,4 +5,5 @@ mod clear;
 mod common;
 mod pawn;
 mod serve;
+mod split;
 mod sum;
