@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod boards;
+pub mod grids;
 pub mod input;
 pub mod judge;
 pub mod pawns;

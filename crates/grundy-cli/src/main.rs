@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge, pawn, serve, sum};
+use cmd::{clear, judge, pawn, serve, split, sum};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 ///
@@ -38,6 +38,9 @@ enum Command {
     Sum(sum::Args),
     /// A pawn moving left or down on a grid with impassable cells.
     Pawn(pawn::Args),
+    /// The splitting game: a move deletes a candidate's row and column from
+    /// its rectangle.
+    Split(split::Args),
 }
 
 fn main() -> ExitCode {
@@ -67,5 +70,6 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Sum(args)) => sum::run(&args),
         Some(Command::Pawn(args)) => pawn::run(&args),
+        Some(Command::Split(args)) => split::run(&args),
     }
 }

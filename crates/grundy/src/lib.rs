@@ -10,7 +10,8 @@
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells;
 //! - [`pawn`]: a pawn on a grid of up to 10^9 x 10^9 with impassable cells;
 //! - [`sum`]: sums of many components with point updates, range values and
-//!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]).
+//!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]);
+//! - [`split`]: the splitting game on grids of up to 10^9 x 10^9 cells.
 //!
 //! The engine knows nothing of text formats, terminals or HTTP: front-ends
 //! parse input into the validated types here, call the engine and render.
@@ -22,6 +23,7 @@ pub mod nimber;
 pub mod pawn;
 pub mod solver;
 pub mod sum;
+pub mod split;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};

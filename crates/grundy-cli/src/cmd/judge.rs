@@ -25,6 +25,8 @@ enum Problem {
     /// A pawn on a grid with impassable cells: T tests of N cells and Q
     /// starts, Alice or Bob per start.
     Gridgame,
+    /// CAOS3: T maps of '^'/'#'; the splitting game: Asuna or Kirito.
+    Caos3,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -41,6 +43,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Problem::Gfg => formats::gfg::run(&source.bytes, &mut out),
         Problem::Pshtbrth => formats::pshtbrth::run(&source.bytes, &mut out),
         Problem::Gridgame => formats::gridgame::run(&source.bytes, &mut out),
+        Problem::Caos3 => formats::caos3::run(&source.bytes, &mut out),
     };
     // Whatever was answered before an error is printed, then the error.
     let mut stdout = std::io::stdout().lock();

@@ -5,3 +5,4 @@ pub mod judge;
 pub mod pawn;
 pub mod serve;
 pub mod sum;
+pub mod split;

@@ -2,6 +2,7 @@
 //! whole input from a byte slice and appends its answers to `out`, so the
 //! answers before a parse error can still be printed.
 
+pub mod caos3;
 pub mod gfg;
 pub mod gridgame;
 pub mod pshtbrth;

@@ -6,3 +6,4 @@ mod common;
 mod pawn;
 mod serve;
 mod sum;
+mod split;

@@ -1,0 +1,307 @@
+//! `grundy split`: analyse a grid of the splitting game.
+//!
+//! Prints the grid (when it is small enough to draw), its value, the
+//! winner and every winning move; with `--play` an optimal play-out;
+//! `--json` prints the same for scripts (0-based cells).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use grundy::split::{Cell, DenseTable, Position, SplitSolver, DEFAULT_DENSE_LIMIT};
+use grundy::{Budget, Nimber};
+use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
+use grundy_cli::input::{ParseError, ParseErrorKind};
+use serde::Serialize;
+
+use crate::output::{read_source, solver_progress, UsageError};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Grid file: rows of 0/1 (`1` or `x` a candidate, `0` or `.` a plain
+    /// cell). `-` or nothing reads standard input.
+    file: Option<PathBuf>,
+    /// Read a cell list: a first line `R C`, then one line `x y` per
+    /// candidate (0-based); grids up to 10^9 x 10^9.
+    #[arg(long, conflicts_with = "map")]
+    cells: bool,
+    /// Read a CAOS3-style map of `^` (open) and `#` (wall); the candidates
+    /// are the open cells whose four arms of open cells are all at least 2
+    /// long.
+    #[arg(long)]
+    map: bool,
+    /// Print the analysis as JSON (rows and columns 0-based).
+    #[arg(long)]
+    json: bool,
+    /// Also print an optimal play-out, move by move.
+    #[arg(long)]
+    play: bool,
+    #[command(flatten)]
+    budget: SplitBudgetArgs,
+}
+
+/// Search limits of `grundy split`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SplitBudgetArgs {
+    /// Give up after solving this many sub-rectangles (2 bytes each in a
+    /// dense table; a table larger than what is left is refused at once).
+    #[arg(long, default_value_t = 300_000_000, value_name = "N")]
+    pub max_positions: u64,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+}
+
+impl SplitBudgetArgs {
+    fn budget(&self) -> anyhow::Result<Budget> {
+        let max_time = match self.max_time {
+            None => None,
+            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            Some(s) => {
+                return Err(UsageError(format!(
+                    "--max-time must be a positive number of seconds, not {s}"
+                ))
+                .into())
+            }
+        };
+        Ok(Budget {
+            max_positions: Some(self.max_positions),
+            max_time,
+        })
+    }
+}
+
+/// Grids drawn in the text output at most this wide and tall.
+const DRAW_LIMIT: u32 = 80;
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let source = read_source(args.file.as_deref())?;
+    let parsed = if args.cells {
+        parse_cells(&source.bytes)
+    } else if args.map {
+        parse_map(&source.bytes)
+    } else {
+        parse_matrix(&source.bytes)
+    }
+    .map_err(|err| source.error(err))?;
+    if !args.cells {
+        check_fits(&parsed, &source.bytes).map_err(|err| source.error(err))?;
+    }
+    let position = Position::new(parsed.grid.clone());
+    let (bar, progress) = solver_progress("solving");
+    let mut solver = SplitSolver::new()
+        .with_budget(args.budget.budget()?)
+        .with_progress(progress);
+    let analysis = analyse(&mut solver, &position);
+    bar.finish_and_clear();
+    let (value, options) = analysis.map_err(|err| {
+        anyhow::Error::new(err)
+            .context("the search stopped early (raise --max-positions or --max-time)")
+    })?;
+    let winning: Vec<Cell> = options
+        .iter()
+        .filter(|(_, v)| v.is_zero())
+        .map(|&(c, _)| c)
+        .collect();
+    let mut out = String::new();
+    if args.json {
+        let json = JsonAnalysis {
+            rows: position.grid().rows(),
+            cols: position.grid().cols(),
+            grundy: value.value(),
+            winner: if value.is_zero() { "second" } else { "first" },
+            winning_moves: winning
+                .iter()
+                .map(|c| JsonMove {
+                    row: c.row,
+                    col: c.col,
+                })
+                .collect(),
+        };
+        out = serde_json::to_string(&json).context("serialising JSON")?;
+        out.push('\n');
+    } else {
+        render(&position, value, &winning, &mut out);
+        if args.play {
+            out.push('\n');
+            play_out(&mut solver, &position, &mut out)?;
+        }
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The matrix and map formats promise to solve any grid that fits in
+/// memory: refuse, at its first candidate, a block whose table would not.
+fn check_fits(parsed: &ParsedGrid, input: &[u8]) -> Result<(), ParseError> {
+    let grid = &parsed.grid;
+    let compressed = grid.pattern_in(grid.full());
+    if compressed.pattern.known_value().is_some() {
+        return Ok(());
+    }
+    for block in compressed.pattern.blocks() {
+        let p = &block.pattern;
+        let entries = DenseTable::entries(p.rows(), p.cols());
+        if p.known_value().is_none() && entries > DEFAULT_DENSE_LIMIT {
+            let (x, y) = p.cells().next().expect("a block holds a candidate");
+            let cell = Cell::new(
+                compressed.rows[block.rows[x]],
+                compressed.cols[block.cols[y]],
+            );
+            let at = parsed.offset_of(cell).unwrap_or(0);
+            return Err(ParseError::at(
+                input,
+                at,
+                ParseErrorKind::TooLarge(format!(
+                    "grid too large for memory: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} MiB; at most {} MiB",
+                    p.rows(),
+                    p.cols(),
+                    (entries * 2) >> 20,
+                    (DEFAULT_DENSE_LIMIT * 2) >> 20,
+                )),
+            ));
+        }
+    }
+    Ok(())
+}
+
+type Options = Vec<(Cell, Nimber)>;
+
+fn analyse(
+    solver: &mut SplitSolver,
+    position: &Position,
+) -> Result<(Nimber, Options), grundy::SolveError> {
+    let value = solver.value(position)?;
+    let options = solver.options(position)?;
+    Ok((value, options))
+}
+
+#[derive(Serialize)]
+struct JsonAnalysis {
+    rows: u32,
+    cols: u32,
+    grundy: u32,
+    winner: &'static str,
+    winning_moves: Vec<JsonMove>,
+}
+
+#[derive(Serialize)]
+struct JsonMove {
+    row: u32,
+    col: u32,
+}
+
+fn render(position: &Position, value: Nimber, winning: &[Cell], out: &mut String) {
+    let grid = position.grid();
+    let _ = writeln!(
+        out,
+        "Grid ({} x {}), {} candidate{}:",
+        grid.rows(),
+        grid.cols(),
+        grid.candidates().len(),
+        if grid.candidates().len() == 1 {
+            ""
+        } else {
+            "s"
+        }
+    );
+    if grid.rows() <= DRAW_LIMIT && grid.cols() <= DRAW_LIMIT {
+        draw(position, out);
+    } else {
+        let compressed = grid.pattern_in(grid.full());
+        let _ = writeln!(
+            out,
+            "  (too large to draw; the candidates lie on {} rows and {} columns)",
+            compressed.pattern.rows(),
+            compressed.pattern.cols()
+        );
+    }
+    let _ = writeln!(out, "Grundy value: {value}");
+    let winner = if value.is_zero() {
+        "Second player wins."
+    } else {
+        "First player wins."
+    };
+    let _ = writeln!(out, "{winner}");
+    if value.is_zero() {
+        let _ = writeln!(out, "No winning moves: every move leaves a non-zero value.");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Winning moves ({}), as (row,col), 1-based; each leaves grundy 0:",
+        winning.len()
+    );
+    for cell in winning {
+        let _ = writeln!(out, "  {cell}");
+    }
+}
+
+/// Draws the grid: `1` a candidate that can still be played, `.` a plain
+/// cell, `-` a cell no longer in play (on a deleted row or column, or in a
+/// rectangle with no candidate left).
+fn draw(position: &Position, out: &mut String) {
+    let grid = position.grid();
+    let any = !grid.candidates().is_empty();
+    for row in 0..grid.rows() {
+        out.push(' ');
+        for col in 0..grid.cols() {
+            let cell = Cell::new(row, col);
+            let live = position.rects().iter().any(|r| r.contains(cell));
+            out.push(' ');
+            out.push(if any && !live {
+                '-'
+            } else if grid.is_candidate(cell) {
+                '1'
+            } else {
+                '.'
+            });
+        }
+        out.push('\n');
+    }
+}
+
+/// Plays the position out: the player facing a non-zero value plays the
+/// first winning move; the player facing zero plays the move that leaves
+/// the largest value (the hardest for the opponent to answer by hand).
+fn play_out(solver: &mut SplitSolver, position: &Position, out: &mut String) -> anyhow::Result<()> {
+    let _ = writeln!(
+        out,
+        "Play-out (the winner plays winning moves; the loser leaves the largest value):"
+    );
+    let mut position = position.clone();
+    let small = position.grid().rows() <= DRAW_LIMIT && position.grid().cols() <= DRAW_LIMIT;
+    let mut ply = 0;
+    loop {
+        let value = solver.value(&position)?;
+        let options = solver.options(&position)?;
+        let player = if ply % 2 == 0 {
+            "First player"
+        } else {
+            "Second player"
+        };
+        let chosen = if value.is_zero() {
+            options.iter().max_by_key(|(_, v)| *v).copied()
+        } else {
+            options.iter().find(|(_, v)| v.is_zero()).copied()
+        };
+        let Some((cell, left)) = chosen else {
+            let _ = writeln!(out, "{player} cannot move and loses.");
+            return Ok(());
+        };
+        ply += 1;
+        position = position.try_play(cell).context("the engine's own move")?;
+        let _ = writeln!(
+            out,
+            "{ply}. {player} plays {cell}, leaving {} rectangle{} of grundy {left}{}",
+            position.rects().len(),
+            if position.rects().len() == 1 { "" } else { "s" },
+            if small { ":" } else { "." }
+        );
+        if small {
+            draw(&position, out);
+        }
+    }
+}

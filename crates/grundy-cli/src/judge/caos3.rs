@@ -1,0 +1,200 @@
+//! Judge format `caos3`: `T` (1..=10) tests, each `R C` (1..=20 each) then
+//! `R` rows of `C` characters, `^` (open) or `#` (wall). The candidates are
+//! the `^` cells whose four arms of contiguous `^` cells (left, right, up,
+//! down, not counting the cell) are all at least 2 long; walls play no other
+//! part. Prints `Asuna` when the first player wins, else `Kirito`, per test.
+
+use grundy::split::{Cell, Grid, Position, SplitSolver};
+
+use crate::input::{char_at, Found, ParseError, ParseErrorKind, Scanner};
+
+/// The most rows or columns of a test.
+pub const MAX_SIDE: usize = 20;
+
+/// Answers every test; answers before a parse error stay in `out`.
+///
+/// # Errors
+///
+/// A count out of range, a row of the wrong length, a character other
+/// than `^`/`#`, a missing row, or trailing input.
+pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
+    let mut scanner = Scanner::new(input);
+    let tests = scanner.usize_in("the number of tests T", 1, 10)?;
+    // One solver for all tests: equal candidate patterns are solved once.
+    let mut solver = SplitSolver::new();
+    for _ in 0..tests {
+        let rows = scanner.usize_in("the number of rows R", 1, MAX_SIDE)?;
+        let cols = scanner.usize_in("the number of columns C", 1, MAX_SIDE)?;
+        let mut map = vec![vec![false; cols]; rows];
+        for row in map.iter_mut() {
+            let start = match scanner.peek_token() {
+                Some(_) => scanner.position(),
+                None => return Err(scanner.expected("a row of '^' and '#'")),
+            };
+            let token = scanner.token().expect("peeked");
+            for (i, &b) in token.iter().enumerate() {
+                match b {
+                    b'^' if i < cols => row[i] = true,
+                    b'#' if i < cols => {}
+                    b'^' | b'#' => {
+                        return Err(scanner.error_at(
+                            start,
+                            ParseErrorKind::Invalid(format!(
+                                "row of {} cells, but C is {cols}",
+                                token.len()
+                            )),
+                        ))
+                    }
+                    _ => {
+                        return Err(scanner.error_at(
+                            start + i,
+                            ParseErrorKind::UnexpectedChar {
+                                found: Found(char_at(input, start + i)),
+                                expected: "a cell: '^' or '#'".into(),
+                            },
+                        ))
+                    }
+                }
+            }
+            if token.len() < cols {
+                return Err(scanner.error_at(
+                    start,
+                    ParseErrorKind::Invalid(format!(
+                        "row of {} cells, but C is {cols}",
+                        token.len()
+                    )),
+                ));
+            }
+        }
+        let grid = Grid::new(rows as u64, cols as u64, candidates(&map))
+            .expect("candidates lie inside the map");
+        let value = solver
+            .value(&Position::new(grid))
+            .expect("no budget: a 20 x 20 map is solved outright");
+        out.extend_from_slice(if value.is_zero() {
+            b"Kirito\n"
+        } else {
+            b"Asuna\n"
+        });
+    }
+    if !scanner.at_end() {
+        return Err(scanner.error(ParseErrorKind::Invalid(format!(
+            "trailing input after the {tests} test(s)"
+        ))));
+    }
+    Ok(())
+}
+
+/// The candidates of a map by CAOS3's rule: open cells whose four arms of
+/// contiguous open cells (not counting the cell) are all at least 2 long.
+#[must_use]
+pub fn candidates(open: &[Vec<bool>]) -> Vec<Cell> {
+    let rows = open.len();
+    let cols = open.first().map_or(0, Vec::len);
+    // Arm lengths by one sweep in each direction, O(R C).
+    let mut left = vec![vec![0usize; cols]; rows];
+    let mut right = vec![vec![0usize; cols]; rows];
+    let mut up = vec![vec![0usize; cols]; rows];
+    let mut down = vec![vec![0usize; cols]; rows];
+    for r in 0..rows {
+        for c in 1..cols {
+            left[r][c] = if open[r][c - 1] {
+                left[r][c - 1] + 1
+            } else {
+                0
+            };
+        }
+        for c in (0..cols.saturating_sub(1)).rev() {
+            right[r][c] = if open[r][c + 1] {
+                right[r][c + 1] + 1
+            } else {
+                0
+            };
+        }
+    }
+    for c in 0..cols {
+        for r in 1..rows {
+            up[r][c] = if open[r - 1][c] { up[r - 1][c] + 1 } else { 0 };
+        }
+        for r in (0..rows.saturating_sub(1)).rev() {
+            down[r][c] = if open[r + 1][c] {
+                down[r + 1][c] + 1
+            } else {
+                0
+            };
+        }
+    }
+    let mut cells = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if open[r][c] && left[r][c].min(right[r][c]).min(up[r][c]).min(down[r][c]) >= 2 {
+                cells.push(Cell::new(r as u32, c as u32));
+            }
+        }
+    }
+    cells
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The rule as stated, by walking each arm: the oracle for the sweeps.
+    fn by_walking(open: &[Vec<bool>]) -> Vec<Cell> {
+        let (rows, cols) = (open.len() as i64, open[0].len() as i64);
+        let is_open = |r: i64, c: i64| {
+            (0..rows).contains(&r) && (0..cols).contains(&c) && open[r as usize][c as usize]
+        };
+        let arm = |r: i64, c: i64, dr: i64, dc: i64| {
+            (1..)
+                .take_while(|&k| is_open(r + dr * k, c + dc * k))
+                .count()
+        };
+        let mut cells = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if is_open(r, c)
+                    && [(0, 1), (0, -1), (1, 0), (-1, 0)]
+                        .iter()
+                        .all(|&(dr, dc)| arm(r, c, dr, dc) >= 2)
+                {
+                    cells.push(Cell::new(r as u32, c as u32));
+                }
+            }
+        }
+        cells
+    }
+
+    proptest! {
+        #[test]
+        fn sweeps_match_the_rule(open in proptest::collection::vec(
+            proptest::collection::vec(proptest::bool::weighted(0.8), 1..12), 1..12)) {
+            let cols = open[0].len();
+            let open: Vec<Vec<bool>> = open.into_iter().map(|mut r| { r.resize(cols, true); r }).collect();
+            prop_assert_eq!(candidates(&open), by_walking(&open));
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(
+            prop_oneof![Just(b'^'), Just(b'#'), Just(b'\n'), Just(b' '), Just(b'1'), Just(b'3'), any::<u8>()], 0..120)) {
+            let mut out = Vec::new();
+            let _ = run(&bytes, &mut out);
+        }
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let mut out = Vec::new();
+        let err = run(b"1\n2 3\n^^^\n^x^\n", &mut out).unwrap_err();
+        assert_eq!((err.line, err.col), (4, 2));
+        let err = run(b"1\n2 3\n^^^\n^^\n", &mut out).unwrap_err();
+        assert_eq!((err.line, err.col), (4, 1));
+        assert!(err.to_string().contains("row of 2 cells"), "{err}");
+        let err = run(b"1\n21 3\n", &mut out).unwrap_err();
+        assert!(matches!(err.kind, ParseErrorKind::OutOfRange { .. }));
+        let err = run(b"2\n1 1\n^\n", &mut out).unwrap_err();
+        assert!(matches!(err.kind, ParseErrorKind::UnexpectedEnd { .. }));
+        assert_eq!(out, b"Kirito\n");
+    }
+}

@@ -1,0 +1,252 @@
+//! `grundy split` and `grundy judge caos3`.
+
+use grundy::split::{Cell, Grid, Position, SplitSolver};
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::common::{assert_input_error, check_judge_sample, grundy};
+
+#[test]
+fn judge_caos3_sample() {
+    check_judge_sample("caos3", "caos3");
+}
+
+#[test]
+fn judge_caos3_rejects_bad_maps() {
+    assert_input_error(
+        grundy()
+            .args(["judge", "caos3"])
+            .write_stdin("1\n2 3\n^^^\n^.^\n"),
+        "<stdin>",
+        4,
+        2,
+        "unexpected '.'",
+    );
+    assert_input_error(
+        grundy().args(["judge", "caos3"]).write_stdin("1\n30 3\n"),
+        "<stdin>",
+        2,
+        1,
+        "out of range 1..=20",
+    );
+}
+
+fn json_of(args: &[&str], input: &str) -> Value {
+    let output = grundy()
+        .arg("split")
+        .args(args)
+        .arg("--json")
+        .arg("-")
+        .write_stdin(input.to_owned())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("valid JSON")
+}
+
+/// A fixed-seed random 0/1 matrix.
+fn random_matrix(rows: usize, cols: usize, seed: u64) -> Vec<String> {
+    let mut state = seed;
+    (0..rows)
+        .map(|_| {
+            (0..cols)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    if state % 2 == 0 {
+                        '1'
+                    } else {
+                        '0'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn json_reports_value_and_winning_moves_that_leave_zero() {
+    let rows = random_matrix(9, 11, 0x1234_5678_9ABC_DEF1);
+    let json = json_of(&[], &(rows.join("\n") + "\n"));
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let position = Position::new(Grid::from_rows(&refs));
+    let mut solver = SplitSolver::new();
+    let value = solver.value(&position).unwrap();
+    assert_eq!(json["rows"], 9);
+    assert_eq!(json["cols"], 11);
+    assert_eq!(json["grundy"], value.value());
+    assert_eq!(
+        json["winner"],
+        if value.is_zero() { "second" } else { "first" }
+    );
+    let moves = json["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), solver.winning_moves(&position).unwrap().len());
+    assert_eq!(moves.is_empty(), value.is_zero());
+    for mv in moves {
+        let cell = Cell::new(
+            mv["row"].as_u64().unwrap() as u32,
+            mv["col"].as_u64().unwrap() as u32,
+        );
+        let after = position.try_play(cell).expect("a legal move");
+        assert!(solver.value(&after).unwrap().is_zero());
+    }
+}
+
+#[test]
+fn cells_with_huge_coordinates_match_the_compressed_matrix() {
+    let rows = random_matrix(7, 8, 0xFEED_FACE_0000_0001);
+    let matrix = json_of(&[], &(rows.join("\n") + "\n"));
+    let mut list = String::from("1000000000 1000000000\n");
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '1' {
+                list.push_str(&format!("{} {}\n", r * 123_456_789 + 5, c * 98_765_432 + 7));
+            }
+        }
+    }
+    let cells = json_of(&["--cells"], &list);
+    assert_eq!(cells["grundy"], matrix["grundy"]);
+    assert_eq!(cells["rows"], 1_000_000_000);
+    let to_small = |m: &Value| {
+        (
+            (m["row"].as_u64().unwrap() - 5) / 123_456_789,
+            (m["col"].as_u64().unwrap() - 7) / 98_765_432,
+        )
+    };
+    let from_cells: Vec<_> = cells["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(to_small)
+        .collect();
+    let from_matrix: Vec<_> = matrix["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(from_cells, from_matrix);
+}
+
+#[test]
+fn map_mode_agrees_with_the_judge_sample() {
+    // The CAOS3 sample's single map, without its T/R/C header.
+    let text = crate::common::data_text("caos3.in");
+    let map: Vec<&str> = text.lines().skip(2).collect();
+    let json = json_of(&["--map"], &(map.join("\n") + "\n"));
+    let expected = crate::common::data_text("caos3.out");
+    assert_eq!(json["grundy"] != 0, expected.trim() == "Asuna");
+}
+
+#[test]
+fn human_output_and_play_out() {
+    grundy()
+        .arg("split")
+        .arg("--play")
+        .arg("-")
+        .write_stdin("110\n011\n101\n")
+        .assert()
+        .success()
+        .stdout(contains("Grid (3 x 3), 6 candidates:"))
+        .stdout(contains("First player wins."))
+        .stdout(contains("Play-out"))
+        .stdout(contains("Second player cannot move and loses."));
+    let position = Position::new(Grid::from_rows(&["110", "011", "101"]));
+    let mut solver = SplitSolver::new();
+    let value = solver.value(&position).unwrap();
+    let mut expected = format!("Grundy value: {value}\n");
+    for cell in solver.winning_moves(&position).unwrap() {
+        expected.push_str(&format!("  {cell}\n"));
+    }
+    grundy()
+        .args(["split", "-"])
+        .write_stdin("110\n011\n101\n")
+        .assert()
+        .success()
+        .stdout(contains(expected.lines().next().unwrap()))
+        .stdout(contains(expected.lines().nth(1).unwrap()));
+    // Two candidates in opposite corners: every play lasts two moves.
+    grundy()
+        .args(["split", "-"])
+        .write_stdin("10\n01\n")
+        .assert()
+        .success()
+        .stdout(contains("Grundy value: 0"))
+        .stdout(contains("Second player wins."));
+}
+
+#[test]
+fn bad_input_gets_a_located_error_and_exit_2() {
+    assert_input_error(
+        grundy().args(["split", "-"]).write_stdin("101\n10\n"),
+        "<stdin>",
+        2,
+        1,
+        "ragged row: 2 cells, but the first row has 3",
+    );
+    assert_input_error(
+        grundy().args(["split", "-"]).write_stdin("101\n1?1\n"),
+        "<stdin>",
+        2,
+        2,
+        "unexpected '?'",
+    );
+    assert_input_error(
+        grundy()
+            .args(["split", "--cells", "-"])
+            .write_stdin("5 5\n1 1\n2 5\n"),
+        "<stdin>",
+        3,
+        3,
+        "out of range 0..=4",
+    );
+    assert_input_error(
+        grundy()
+            .args(["split", "--cells", "-"])
+            .write_stdin("5 5\n1 1\n2 2\n1 1\n"),
+        "<stdin>",
+        4,
+        1,
+        "duplicate candidate 1 1 (first given on line 2)",
+    );
+    assert_input_error(
+        grundy()
+            .args(["split", "--map", "-"])
+            .write_stdin("^^\n^1\n"),
+        "<stdin>",
+        2,
+        2,
+        "unexpected '1'",
+    );
+    // A full 181 x 181 matrix is one block whose table needs over 512 MiB.
+    assert_input_error(
+        grundy()
+            .args(["split", "-"])
+            .write_stdin(format!("{}\n", "1".repeat(181)).repeat(181)),
+        "<stdin>",
+        1,
+        1,
+        "too large for memory",
+    );
+}
+
+#[test]
+fn the_position_budget_stops_a_large_search_with_exit_3() {
+    let output = grundy()
+        .args(["split", "--max-positions", "1000", "-"])
+        .write_stdin("11111111111111111111\n".repeat(20))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-positions"), "{stderr}");
+    assert!(
+        stderr.contains("gave up after solving 1000 positions"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,77 @@
+//! The splitting game: random 60 x 60 at density 0.5 (the C++ editorial DP
+//! takes about 15 s), 100 x 100 at density 0.3, and a 10^9 x 10^9 grid with
+//! 300 candidates on 40 shared rows and 40 shared columns. A fresh solver
+//! per iteration, so every figure includes building the whole table.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use grundy::split::{Cell, Grid, Position, SplitSolver};
+
+/// A fixed-seed xorshift stream, so runs compare.
+fn stream(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+fn random_grid(rows: u32, cols: u32, density: f64, seed: u64) -> Position {
+    let mut next = stream(seed);
+    let mut cells = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if (next() % 1_000_000) as f64 / 1_000_000.0 < density {
+                cells.push(Cell::new(r, c));
+            }
+        }
+    }
+    Position::new(Grid::new(u64::from(rows), u64::from(cols), cells).expect("valid"))
+}
+
+/// 300 distinct candidates on 40 rows and 40 columns spread over a
+/// 10^9 x 10^9 grid.
+fn huge_sparse(seed: u64) -> Position {
+    let mut next = stream(seed);
+    let rows: Vec<u32> = (0..40).map(|i| i * 24_000_000 + 12_345).collect();
+    let cols: Vec<u32> = (0..40).map(|i| i * 24_500_000 + 777).collect();
+    let mut cells = std::collections::BTreeSet::new();
+    while cells.len() < 300 {
+        let r = rows[(next() % 40) as usize];
+        let c = cols[(next() % 40) as usize];
+        cells.insert(Cell::new(r, c));
+    }
+    Position::new(Grid::new(1_000_000_000, 1_000_000_000, cells).expect("valid"))
+}
+
+fn bench_split(c: &mut Criterion) {
+    let mut group = c.benchmark_group("split");
+    group.sample_size(10);
+    let cases = [
+        (
+            "random_60x60_d0.5",
+            random_grid(60, 60, 0.5, 0x9E37_79B9_7F4A_7C15),
+        ),
+        (
+            "random_100x100_d0.3",
+            random_grid(100, 100, 0.3, 0x2545_F491_4F6C_DD1D),
+        ),
+        ("huge_1e9_300_on_40x40", huge_sparse(0xDEAD_BEEF_CAFE_F00D)),
+    ];
+    for (name, position) in &cases {
+        group.bench_function(*name, |b| {
+            b.iter(|| {
+                SplitSolver::new()
+                    .value(black_box(position))
+                    .expect("no budget")
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_split);
+criterion_main!(benches);

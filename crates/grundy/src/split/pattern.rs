@@ -1,0 +1,391 @@
+//! Compressed candidate patterns: the canonical form of a rectangle.
+//!
+//! A rectangle's value depends only on the *order pattern* of its
+//! candidates: a move at `(x, y)` sorts every other candidate into one of four
+//! parts by comparing its row with `x` and its column with `y`, so the parts'
+//! patterns are determined by the rectangle's pattern alone (induction on the
+//! number of candidates). Rows and columns with no candidate therefore do not
+//! matter, and a [`Pattern`] keeps only the rows and columns that hold one:
+//! every row and every column of a pattern holds at least one candidate.
+
+use std::fmt;
+
+use crate::Nimber;
+
+/// A compressed candidate pattern: a `rows x cols` 0/1 matrix in which every
+/// row and every column holds at least one candidate (or the empty pattern,
+/// `0 x 0`). Rows are stored as bit sets of `words_per_row` words.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pattern {
+    rows: u32,
+    cols: u32,
+    bits: Vec<u64>,
+}
+
+fn words_for(cols: usize) -> usize {
+    cols.div_ceil(64)
+}
+
+impl Pattern {
+    /// The empty pattern (no candidates; value 0).
+    #[must_use]
+    pub const fn empty() -> Pattern {
+        Pattern {
+            rows: 0,
+            cols: 0,
+            bits: Vec::new(),
+        }
+    }
+
+    /// The pattern of a set of cells given by any coordinates (duplicates
+    /// allowed): rows and columns are ranked, empty ones dropped.
+    #[must_use]
+    pub fn from_cells<I>(cells: I) -> Pattern
+    where
+        I: IntoIterator<Item = (u64, u64)>,
+    {
+        let cells: Vec<(u64, u64)> = cells.into_iter().collect();
+        let mut rows: Vec<u64> = cells.iter().map(|&(r, _)| r).collect();
+        let mut cols: Vec<u64> = cells.iter().map(|&(_, c)| c).collect();
+        rows.sort_unstable();
+        rows.dedup();
+        cols.sort_unstable();
+        cols.dedup();
+        let mut pattern = Pattern::zeroed(rows.len(), cols.len());
+        for (r, c) in cells {
+            let r = rows.binary_search(&r).expect("ranked");
+            let c = cols.binary_search(&c).expect("ranked");
+            pattern.set(r, c);
+        }
+        pattern
+    }
+
+    /// The pattern of a 0/1 matrix given as rows of booleans (ragged rows
+    /// are read as padded with zeros).
+    #[must_use]
+    pub fn from_matrix<R: AsRef<[bool]>>(matrix: &[R]) -> Pattern {
+        Pattern::from_cells(matrix.iter().enumerate().flat_map(|(r, row)| {
+            row.as_ref()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b)
+                .map(move |(c, _)| (r as u64, c as u64))
+        }))
+    }
+
+    fn zeroed(rows: usize, cols: usize) -> Pattern {
+        Pattern {
+            rows: rows as u32,
+            cols: cols as u32,
+            bits: vec![0; rows * words_for(cols)],
+        }
+    }
+
+    fn set(&mut self, row: usize, col: usize) {
+        let w = words_for(self.cols());
+        self.bits[row * w + col / 64] |= 1 << (col % 64);
+    }
+
+    /// Rows (each holds a candidate).
+    #[must_use]
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+
+    /// Columns (each holds a candidate).
+    #[must_use]
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+
+    /// True when there is no candidate.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// Whether `(row, col)` is a candidate.
+    #[must_use]
+    pub fn get(&self, row: usize, col: usize) -> bool {
+        let w = words_for(self.cols());
+        row < self.rows()
+            && col < self.cols()
+            && self.bits[row * w + col / 64] >> (col % 64) & 1 != 0
+    }
+
+    /// The candidates' columns in `row`, increasing.
+    pub fn row_cells(&self, row: usize) -> impl Iterator<Item = usize> + '_ {
+        let w = words_for(self.cols());
+        self.bits[row * w..(row + 1) * w]
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &word)| {
+                let mut word = word;
+                std::iter::from_fn(move || {
+                    (word != 0).then(|| {
+                        let bit = word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        i * 64 + bit
+                    })
+                })
+            })
+    }
+
+    /// Every candidate as `(row, col)`, row by row.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.rows()).flat_map(move |r| self.row_cells(r).map(move |c| (r, c)))
+    }
+
+    /// Number of candidates.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The pattern of the sub-rectangle `rows x cols` (half-open ranges,
+    /// possibly empty), compressed.
+    #[must_use]
+    pub fn sub(&self, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> Pattern {
+        if rows.is_empty() || cols.is_empty() {
+            return Pattern::empty();
+        }
+        Pattern::from_cells(
+            rows.flat_map(|r| {
+                let cols = cols.clone();
+                self.row_cells(r)
+                    .filter(move |c| cols.contains(c))
+                    .map(move |c| (r as u64, c as u64))
+            })
+            .collect::<Vec<_>>(),
+        )
+    }
+
+    /// The four parts left by a move at candidate `(row, col)`: above-left,
+    /// above-right, below-left, below-right, each compressed.
+    #[must_use]
+    pub fn split_at(&self, row: usize, col: usize) -> [Pattern; 4] {
+        let (r, c) = (self.rows(), self.cols());
+        [
+            self.sub(0..row, 0..col),
+            self.sub(0..row, col + 1..c),
+            self.sub(row + 1..r, 0..col),
+            self.sub(row + 1..r, col + 1..c),
+        ]
+    }
+
+    /// The image under one of the 8 symmetries of the square: bit 0 flips
+    /// the columns, bit 1 flips the rows, bit 2 then transposes.
+    #[must_use]
+    pub fn transform(&self, symmetry: u8) -> Pattern {
+        let (rows, cols) = (self.rows(), self.cols());
+        let transpose = symmetry & 4 != 0;
+        let (out_rows, out_cols) = if transpose {
+            (cols, rows)
+        } else {
+            (rows, cols)
+        };
+        let mut out = Pattern::zeroed(out_rows, out_cols);
+        for (mut row, mut col) in self.cells() {
+            if symmetry & 1 != 0 {
+                col = cols - 1 - col;
+            }
+            if symmetry & 2 != 0 {
+                row = rows - 1 - row;
+            }
+            if transpose {
+                (row, col) = (col, row);
+            }
+            out.set(row, col);
+        }
+        out
+    }
+
+    /// The least image under the 8 symmetries: patterns with equal
+    /// canonical forms are the same game (each symmetry maps rectangles to
+    /// rectangles and a move's four parts to the four parts of the image
+    /// move, permuted).
+    #[must_use]
+    pub fn canonical(&self) -> Pattern {
+        (0..8u8)
+            .map(|s| self.transform(s))
+            .min()
+            .expect("8 symmetries")
+    }
+
+    /// True when no two candidates share a row or a column.
+    #[must_use]
+    pub fn is_permutation(&self) -> bool {
+        self.rows == self.cols && self.count() == self.rows()
+    }
+
+    /// The value when a closed form gives it:
+    /// - no candidate: 0;
+    /// - one row or one column: 1 (every move deletes that row or column,
+    ///   leaving nothing, so the only option is 0);
+    /// - no two candidates share a row or a column: `k mod 2` (a move
+    ///   deletes exactly its own candidate, so every play lasts `k` moves).
+    #[must_use]
+    pub fn known_value(&self) -> Option<Nimber> {
+        if self.is_empty() {
+            Some(Nimber::ZERO)
+        } else if self.rows == 1 || self.cols == 1 {
+            Some(Nimber::new(1))
+        } else if self.is_permutation() {
+            Some(Nimber::new(self.rows % 2))
+        } else {
+            None
+        }
+    }
+
+    /// Splits the pattern into independent blocks, each compressed, with the
+    /// rows and columns of `self` each block came from (increasing).
+    ///
+    /// If a row cut and a column cut leave every candidate in the top-left
+    /// and bottom-right quadrants (or in the top-right and bottom-left), the
+    /// rectangle is the sum of the two quadrants' games: a move in one
+    /// quadrant leaves the other whole inside one of its four parts, which
+    /// is again split by the same cuts, so by induction the options are
+    /// exactly those of the sum. Applied recursively. A pattern with no such
+    /// cut is one block.
+    #[must_use]
+    pub fn blocks(&self) -> Vec<Block> {
+        let mut out = Vec::new();
+        if self.is_empty() {
+            return out;
+        }
+        // A work list rather than recursion: a chain of thousands of blocks
+        // must not overflow the stack.
+        let mut work = vec![Block {
+            pattern: self.clone(),
+            rows: (0..self.rows()).collect(),
+            cols: (0..self.cols()).collect(),
+        }];
+        while let Some(block) = work.pop() {
+            match block.pattern.cuts() {
+                None => out.push(block),
+                Some((cuts, anti)) => {
+                    let p = &block.pattern;
+                    let mut bounds = vec![0];
+                    bounds.extend(cuts.iter().map(|&(row, _)| row));
+                    bounds.push(p.rows());
+                    let mut col_bounds = vec![if anti { p.cols() } else { 0 }];
+                    col_bounds.extend(cuts.iter().map(|&(_, col)| col));
+                    col_bounds.push(if anti { 0 } else { p.cols() });
+                    for i in 0..bounds.len() - 1 {
+                        let rows = bounds[i]..bounds[i + 1];
+                        let (a, b) = (col_bounds[i], col_bounds[i + 1]);
+                        let cols = a.min(b)..a.max(b);
+                        work.push(Block {
+                            pattern: p.sub(rows.clone(), cols.clone()),
+                            rows: block.rows[rows].to_vec(),
+                            cols: block.cols[cols].to_vec(),
+                        });
+                    }
+                }
+            }
+        }
+        out.sort_by(|a, b| (a.rows[0], a.cols[0]).cmp(&(b.rows[0], b.cols[0])));
+        out
+    }
+
+    /// Every row cut `(row, col)` of one kind: `false` when the rows above
+    /// use only the columns left of `col` and the rows below only those
+    /// from `col` on (diagonal), `true` for the mirror case (anti-diagonal).
+    /// Diagonal cuts are preferred; `None` when there is neither.
+    fn cuts(&self) -> Option<(Vec<(usize, usize)>, bool)> {
+        let r = self.rows();
+        let min_col: Vec<usize> = (0..r)
+            .map(|row| self.row_cells(row).next().expect("compressed"))
+            .collect();
+        let max_col: Vec<usize> = (0..r)
+            .map(|row| self.row_cells(row).last().expect("compressed"))
+            .collect();
+        // Prefix extremes over rows above a cut, suffix extremes below.
+        let mut prefix_max = Vec::with_capacity(r);
+        let mut prefix_min = Vec::with_capacity(r);
+        let (mut hi, mut lo) = (0, usize::MAX);
+        for row in 0..r {
+            hi = hi.max(max_col[row]);
+            lo = lo.min(min_col[row]);
+            prefix_max.push(hi);
+            prefix_min.push(lo);
+        }
+        let mut suffix_max = vec![0; r + 1];
+        let mut suffix_min = vec![usize::MAX; r + 1];
+        for row in (0..r).rev() {
+            suffix_max[row] = suffix_max[row + 1].max(max_col[row]);
+            suffix_min[row] = suffix_min[row + 1].min(min_col[row]);
+        }
+        let diagonal: Vec<(usize, usize)> = (1..r)
+            .filter(|&cut| prefix_max[cut - 1] < suffix_min[cut])
+            .map(|cut| (cut, suffix_min[cut]))
+            .collect();
+        if !diagonal.is_empty() {
+            return Some((diagonal, false));
+        }
+        let anti: Vec<(usize, usize)> = (1..r)
+            .filter(|&cut| suffix_max[cut] < prefix_min[cut - 1])
+            .map(|cut| (cut, prefix_min[cut - 1]))
+            .collect();
+        (!anti.is_empty()).then_some((anti, true))
+    }
+}
+
+/// An independent block of a pattern (see [`Pattern::blocks`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The block's own compressed pattern.
+    pub pattern: Pattern,
+    /// For each row of `pattern`, the row of the parent pattern.
+    pub rows: Vec<usize>,
+    /// For each column of `pattern`, the column of the parent pattern.
+    pub cols: Vec<usize>,
+}
+
+impl fmt::Debug for Pattern {
+    /// Draws the pattern, `1` for a candidate and `.` otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Pattern {} x {}", self.rows, self.cols)?;
+        for row in 0..self.rows() {
+            for col in 0..self.cols() {
+                f.write_str(if self.get(row, col) { "1" } else { "." })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compression_drops_empty_rows_and_columns() {
+        let p = Pattern::from_cells([(5, 100), (5, 7), (1_000_000_000, 7)]);
+        assert_eq!((p.rows(), p.cols()), (2, 2));
+        assert!(p.get(0, 0) && p.get(0, 1) && p.get(1, 0) && !p.get(1, 1));
+        assert_eq!(p.count(), 3);
+    }
+
+    #[test]
+    fn blocks_find_diagonal_and_anti_diagonal_cuts() {
+        // Two blocks on the diagonal, the second of which is anti-diagonal.
+        let p = Pattern::from_matrix(&[
+            [true, true, false, false, false],
+            [true, false, false, false, false],
+            [false, false, false, false, true],
+            [false, false, true, true, false],
+        ]);
+        let blocks = p.blocks();
+        assert_eq!(blocks.len(), 3);
+        assert_eq!(blocks[0].rows, vec![0, 1]);
+        assert_eq!(blocks[0].cols, vec![0, 1]);
+        assert_eq!(blocks[1].rows, vec![2]);
+        assert_eq!(blocks[1].cols, vec![4]);
+        assert_eq!(blocks[2].rows, vec![3]);
+        assert_eq!(blocks[2].cols, vec![2, 3]);
+        let total: usize = blocks.iter().map(|b| b.pattern.count()).sum();
+        assert_eq!(total, p.count());
+    }
+}

@@ -1,0 +1,433 @@
+//! Cross-checks of the splitting solver against a brute-force twin: the
+//! plain recursive definition over the sub-rectangles of the raw grid (no
+//! compression, no symmetry, no blocks, no closed forms; memoised on the raw
+//! rectangle only), and the properties the solver relies on, each proved by
+//! a proptest against that twin.
+
+use std::collections::HashMap;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::MexSet;
+
+/// The raw grid as rows of booleans.
+type Raw = Vec<Vec<bool>>;
+
+struct Brute<'a> {
+    grid: &'a Raw,
+    memo: HashMap<(usize, usize, usize, usize), u32>,
+}
+
+impl<'a> Brute<'a> {
+    fn new(grid: &'a Raw) -> Brute<'a> {
+        Brute {
+            grid,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// Value of rows `r0..r1`, columns `c0..c1` (half-open).
+    fn value(&mut self, r0: usize, r1: usize, c0: usize, c1: usize) -> u32 {
+        if r0 >= r1 || c0 >= c1 {
+            return 0;
+        }
+        if let Some(&v) = self.memo.get(&(r0, r1, c0, c1)) {
+            return v;
+        }
+        let mut seen = MexSet::new();
+        for x in r0..r1 {
+            for y in c0..c1 {
+                if self.grid[x][y] {
+                    let v = self.value(r0, x, c0, y)
+                        ^ self.value(r0, x, y + 1, c1)
+                        ^ self.value(x + 1, r1, c0, y)
+                        ^ self.value(x + 1, r1, y + 1, c1);
+                    seen.insert(Nimber::new(v));
+                }
+            }
+        }
+        let v = seen.mex().value();
+        self.memo.insert((r0, r1, c0, c1), v);
+        v
+    }
+
+    fn whole(&mut self) -> u32 {
+        let rows = self.grid.len();
+        let cols = self.grid.first().map_or(0, Vec::len);
+        self.value(0, rows, 0, cols)
+    }
+}
+
+fn brute(grid: &Raw) -> u32 {
+    Brute::new(grid).whole()
+}
+
+fn to_grid(raw: &Raw) -> Grid {
+    let rows = raw.len();
+    let cols = raw[0].len();
+    let cells = raw.iter().enumerate().flat_map(|(r, row)| {
+        row.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b)
+            .map(move |(c, _)| Cell::new(r as u32, c as u32))
+    });
+    Grid::new(rows as u64, cols as u64, cells).unwrap()
+}
+
+fn raw_strategy(max_side: usize) -> impl Strategy<Value = Raw> {
+    (1..=max_side, 1..=max_side, 0.05..0.95f64).prop_flat_map(|(rows, cols, density)| {
+        proptest::collection::vec(
+            proptest::collection::vec(proptest::bool::weighted(density), cols),
+            rows,
+        )
+    })
+}
+
+fn solve(raw: &Raw) -> u32 {
+    SplitSolver::new()
+        .value(&Position::new(to_grid(raw)))
+        .unwrap()
+        .value()
+}
+
+/// The solver forced onto the generic path (no dense tables).
+fn solve_generic(raw: &Raw) -> u32 {
+    SplitSolver::new()
+        .with_dense_limit(0)
+        .value(&Position::new(to_grid(raw)))
+        .unwrap()
+        .value()
+}
+
+fn transpose(raw: &Raw) -> Raw {
+    (0..raw[0].len())
+        .map(|c| raw.iter().map(|row| row[c]).collect())
+        .collect()
+}
+
+#[test]
+fn hand_checked_small_cases() {
+    // One candidate: 1. A full 2 x 2: every move leaves one candidate: 0.
+    assert_eq!(brute(&vec![vec![true]]), 1);
+    assert_eq!(brute(&vec![vec![true; 2]; 2]), 0);
+    assert_eq!(solve(&vec![vec![true; 2]; 2]), 0);
+    // A full 2 x 3: the middle moves leave 1 ^ 1 = 0, the ends leave 1: 2.
+    assert_eq!(brute(&vec![vec![true; 3]; 2]), 2);
+    assert_eq!(solve(&vec![vec![true; 3]; 2]), 2);
+}
+
+#[test]
+fn the_caos3_sample_grid_is_a_first_player_win() {
+    // The sample's candidates by the CAOS3 rule, derived by hand: cells
+    // whose four arms of '^' are all at least 2 long.
+    let map = [
+        "^#^#^^^", "^#^^^#^", "^#^^^^^", "^^^#^^^", "^^^^^^^", "^^^^^^^", "^^^^^^^",
+    ];
+    let open = |r: i32, c: i32| {
+        (0..7).contains(&r) && (0..7).contains(&c) && map[r as usize].as_bytes()[c as usize] == b'^'
+    };
+    let arm = |r: i32, c: i32, dr: i32, dc: i32| {
+        let mut k = 0;
+        while open(r + dr * (k + 1), c + dc * (k + 1)) {
+            k += 1;
+        }
+        k
+    };
+    let raw: Raw = (0..7)
+        .map(|r| {
+            (0..7)
+                .map(|c| {
+                    open(r, c)
+                        && [(0, 1), (0, -1), (1, 0), (-1, 0)]
+                            .iter()
+                            .all(|&(dr, dc)| arm(r, c, dr, dc) >= 2)
+                })
+                .collect()
+        })
+        .collect();
+    let expected = brute(&raw);
+    assert_ne!(expected, 0, "the sample answer is Asuna");
+    assert_eq!(solve(&raw), expected);
+}
+
+#[test]
+fn huge_sparse_grid_is_its_compressed_pattern() {
+    // 300 candidates on 40 rows and 40 columns spread over 10^9 x 10^9.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let rows: Vec<u32> = (0..40).map(|i| i * 24_000_000 + 17).collect();
+    let cols: Vec<u32> = (0..40).map(|i| i * 24_900_000 + 3).collect();
+    let mut raw = vec![vec![false; 40]; 40];
+    let mut placed = 0;
+    while placed < 300 {
+        let (r, c) = ((next() % 40) as usize, (next() % 40) as usize);
+        if !raw[r][c] {
+            raw[r][c] = true;
+            placed += 1;
+        }
+    }
+    let cells = (0..40).flat_map(|r| {
+        let raw = &raw;
+        let (rows, cols) = (&rows, &cols);
+        (0..40)
+            .filter(move |&c| raw[r][c])
+            .map(move |c| Cell::new(rows[r], cols[c]))
+    });
+    let grid = Grid::new(1_000_000_000, 1_000_000_000, cells.collect::<Vec<_>>()).unwrap();
+    let value = SplitSolver::new().value(&Position::new(grid)).unwrap();
+    assert_eq!(value.value(), solve(&raw));
+}
+
+#[test]
+fn long_permutation_uses_the_closed_form() {
+    // 100,000 candidates on distinct rows and columns of a 10^9 grid.
+    let cells: Vec<Cell> = (0..100_000u32)
+        .map(|i| Cell::new(i * 7919 % 1_000_000 * 1000, i * 10_000))
+        .collect();
+    let grid = Grid::new(1_000_000_000, 1_000_000_000, cells).unwrap();
+    let mut solver = SplitSolver::new();
+    assert_eq!(solver.value(&Position::new(grid)).unwrap(), Nimber::ZERO);
+}
+
+#[test]
+fn bad_grids_and_moves_are_refused() {
+    assert!(matches!(
+        Grid::new(0, 5, []),
+        Err(GridError::BadSize { .. })
+    ));
+    assert!(matches!(
+        Grid::new(2_000_000_000, 5, []),
+        Err(GridError::BadSize { .. })
+    ));
+    assert!(matches!(
+        Grid::new(3, 3, [Cell::new(3, 0)]),
+        Err(GridError::OutsideGrid { .. })
+    ));
+    assert_eq!(
+        Grid::new(3, 3, [Cell::new(1, 1), Cell::new(0, 2), Cell::new(1, 1)]),
+        Err(GridError::Duplicate(Cell::new(1, 1)))
+    );
+    let position = Position::new(Grid::from_rows(&["11", "01"]));
+    assert_eq!(
+        position.try_play(Cell::new(1, 0)),
+        Err(GridError::IllegalMove(Cell::new(1, 0)))
+    );
+    let after = position.try_play(Cell::new(0, 0)).unwrap();
+    // Row 0 and column 0 are gone: (1,1) remains, (0,1) does not.
+    assert_eq!(
+        after.moves().map(|(_, c)| c).collect::<Vec<_>>(),
+        vec![Cell::new(1, 1)]
+    );
+    assert!(after.try_play(Cell::new(0, 1)).is_err());
+}
+
+#[test]
+fn budget_stops_a_large_table_and_exit_resumes() {
+    let raw = vec![vec![true; 12]; 12];
+    let position = Position::new(to_grid(&raw));
+    let mut solver = SplitSolver::new().with_budget(Budget::positions(100));
+    assert_eq!(
+        solver.value(&position),
+        Err(SolveError::PositionBudget { limit: 100 })
+    );
+    let mut solver = solver.with_budget(Budget::UNLIMITED);
+    assert_eq!(solver.value(&position).unwrap().value(), brute(&raw));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn solver_matches_brute_force_up_to_8x8(raw in raw_strategy(8)) {
+        let expected = brute(&raw);
+        prop_assert_eq!(solve(&raw), expected);
+    }
+
+    #[test]
+    fn generic_path_matches_brute_force_up_to_6x6(raw in raw_strategy(6)) {
+        prop_assert_eq!(solve_generic(&raw), brute(&raw));
+    }
+
+    #[test]
+    fn winning_moves_are_exactly_the_moves_to_zero(raw in raw_strategy(7)) {
+        let position = Position::new(to_grid(&raw));
+        let mut solver = SplitSolver::new();
+        let winning = solver.winning_moves(&position).unwrap();
+        let mut expected = Vec::new();
+        for (_, cell) in position.moves() {
+            let (x, y) = (cell.row as usize, cell.col as usize);
+            let mut b = Brute::new(&raw);
+            let (rows, cols) = (raw.len(), raw[0].len());
+            let after = b.value(0, x, 0, y) ^ b.value(0, x, y + 1, cols)
+                ^ b.value(x + 1, rows, 0, y) ^ b.value(x + 1, rows, y + 1, cols);
+            if after == 0 {
+                expected.push(cell);
+            }
+            // The played position, valued again from scratch, agrees.
+            let played = position.try_play(cell).unwrap();
+            prop_assert_eq!(SplitSolver::new().value(&played).unwrap().value(), after);
+        }
+        prop_assert_eq!(&winning, &expected);
+        prop_assert_eq!(winning.is_empty(), brute(&raw) == 0);
+    }
+
+    /// `--cells`-style grids with huge coordinates: the value is the value
+    /// of the small grid the candidates compress to.
+    #[test]
+    fn huge_coordinates_compare_after_compression(
+        raw in raw_strategy(7),
+        row_gaps in proptest::collection::vec(0u32..100_000_000, 7),
+        col_gaps in proptest::collection::vec(0u32..100_000_000, 7),
+    ) {
+        let place = |gaps: &[u32]| {
+            let mut at = Vec::new();
+            let mut pos = 0u32;
+            for &g in gaps {
+                pos += g;
+                at.push(pos);
+                pos += 1;
+            }
+            at
+        };
+        let (rows, cols) = (place(&row_gaps), place(&col_gaps));
+        let cells: Vec<Cell> = raw.iter().enumerate().flat_map(|(r, row)| {
+            let (rows, cols) = (&rows, &cols);
+            row.iter().enumerate().filter(|&(_, &b)| b).map(move |(c, _)| Cell::new(rows[r], cols[c]))
+        }).collect();
+        let grid = Grid::new(u64::from(MAX_SIDE), u64::from(MAX_SIDE), cells).unwrap();
+        let position = Position::new(grid);
+        let mut solver = SplitSolver::new();
+        prop_assert_eq!(solver.value(&position).unwrap().value(), brute(&raw));
+        for cell in solver.winning_moves(&position).unwrap() {
+            prop_assert!(solver.value(&position.try_play(cell).unwrap()).unwrap().is_zero());
+        }
+    }
+
+    /// Inserting rows and columns without candidates keeps the value.
+    #[test]
+    fn compression_invariance(raw in raw_strategy(6), at_row in 0usize..7, at_col in 0usize..7) {
+        let mut wider = raw.clone();
+        let at_row = at_row.min(raw.len());
+        wider.insert(at_row, vec![false; raw[0].len()]);
+        let at_col = at_col.min(raw[0].len());
+        for row in &mut wider {
+            row.insert(at_col, false);
+        }
+        prop_assert_eq!(brute(&wider), brute(&raw));
+    }
+
+    /// A rectangle's value does not depend on where it sits: the value of a
+    /// sub-rectangle of a larger grid (with other candidates around it) is
+    /// the value of its own grid.
+    #[test]
+    fn translation_invariance(raw in raw_strategy(8), r0 in 0usize..8, c0 in 0usize..8,
+                              h in 1usize..8, w in 1usize..8) {
+        let (rows, cols) = (raw.len(), raw[0].len());
+        let (r0, c0) = (r0 % rows, c0 % cols);
+        let (r1, c1) = ((r0 + h).min(rows), (c0 + w).min(cols));
+        let inner: Raw = raw[r0..r1].iter().map(|row| row[c0..c1].to_vec()).collect();
+        prop_assert_eq!(Brute::new(&raw).value(r0, r1, c0, c1), brute(&inner));
+    }
+
+    /// The 8 symmetries of the square preserve the value, and the canonical
+    /// form is the same for all 8 images.
+    #[test]
+    fn symmetries_preserve_the_value(raw in raw_strategy(7)) {
+        let value = brute(&raw);
+        let flipped_rows: Raw = raw.iter().rev().cloned().collect();
+        let flipped_cols: Raw = raw.iter().map(|r| r.iter().rev().copied().collect()).collect();
+        prop_assert_eq!(brute(&flipped_rows), value);
+        prop_assert_eq!(brute(&flipped_cols), value);
+        prop_assert_eq!(brute(&transpose(&raw)), value);
+        let pattern = Pattern::from_matrix(&raw);
+        let key = pattern.canonical();
+        for s in 0..8 {
+            let image = pattern.transform(s);
+            prop_assert_eq!(image.canonical(), key.clone());
+            let image_raw: Raw = (0..image.rows().max(1))
+                .map(|r| (0..image.cols().max(1)).map(|c| image.get(r, c)).collect())
+                .collect();
+            prop_assert_eq!(brute(&image_raw), value);
+        }
+    }
+
+    /// No two candidates share a row or a column: the value is k mod 2.
+    #[test]
+    fn k_mod_2_when_no_row_or_column_is_shared(
+        perm in Just((0..8usize).collect::<Vec<_>>()).prop_shuffle(),
+        keep in proptest::collection::vec(any::<bool>(), 8),
+    ) {
+        let mut raw = vec![vec![false; 8]; 8];
+        let mut k = 0;
+        for (r, &c) in perm.iter().enumerate() {
+            if keep[r] {
+                raw[r][c] = true;
+                k += 1;
+            }
+        }
+        prop_assert_eq!(brute(&raw), k % 2);
+        prop_assert_eq!(Pattern::from_matrix(&raw).known_value(), Some(Nimber::new(k % 2)));
+    }
+
+    /// One row or one column of candidates: value 1.
+    #[test]
+    fn a_single_line_has_value_one(cells in proptest::collection::vec(any::<bool>(), 1..12)) {
+        prop_assume!(cells.iter().any(|&b| b));
+        prop_assert_eq!(brute(&vec![cells.clone()]), 1);
+        prop_assert_eq!(brute(&transpose(&vec![cells])), 1);
+    }
+
+    /// Two grids placed in opposite quadrants (either diagonal) make a sum:
+    /// the value is the XOR; and the block split finds the parts.
+    #[test]
+    fn opposite_quadrants_are_a_sum(a in raw_strategy(4), b in raw_strategy(4), anti in any::<bool>()) {
+        let (ar, ac, br, bc) = (a.len(), a[0].len(), b.len(), b[0].len());
+        let mut raw = vec![vec![false; ac + bc]; ar + br];
+        for r in 0..ar {
+            for c in 0..ac {
+                raw[r][if anti { bc + c } else { c }] = a[r][c];
+            }
+        }
+        for r in 0..br {
+            for c in 0..bc {
+                raw[ar + r][if anti { c } else { ac + c }] = b[r][c];
+            }
+        }
+        prop_assert_eq!(brute(&raw), brute(&a) ^ brute(&b));
+        let pattern = Pattern::from_matrix(&raw);
+        let from_blocks = pattern.blocks().iter().fold(0, |acc, block| {
+            let raw: Raw = (0..block.pattern.rows())
+                .map(|r| (0..block.pattern.cols()).map(|c| block.pattern.get(r, c)).collect())
+                .collect();
+            acc ^ brute(&raw)
+        });
+        prop_assert_eq!(from_blocks, brute(&raw));
+    }
+
+    /// The dense table holds the value of every sub-rectangle.
+    #[test]
+    fn dense_table_holds_every_sub_rectangle(raw in raw_strategy(6)) {
+        let pattern = Pattern::from_matrix(&raw);
+        prop_assume!(!pattern.is_empty());
+        let table = DenseTable::build(&pattern, Budget::UNLIMITED, Instant::now(), &mut |_, _| {}).unwrap();
+        let compact: Raw = (0..pattern.rows())
+            .map(|r| (0..pattern.cols()).map(|c| pattern.get(r, c)).collect())
+            .collect();
+        let mut b = Brute::new(&compact);
+        for r0 in 0..pattern.rows() {
+            for r1 in r0 + 1..=pattern.rows() {
+                for c0 in 0..pattern.cols() {
+                    for c1 in c0 + 1..=pattern.cols() {
+                        prop_assert_eq!(table.value(r0..r1, c0..c1).value(), b.value(r0, r1, c0, c1));
+                    }
+                }
+            }
+        }
+    }
+}
