@@ -404,3 +404,191 @@ async fn serves_the_page_and_the_game_list() {
     let reply = send(addr, reqwest::Method::GET, "/api/v1/games", Vec::new()).await;
     assert_eq!(reply.json["games"][0]["name"], "clear");
 }
+
+/// A small deterministic generator for the pawn and split cases.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Plain mex recursion for a pawn (brute force): left along the row, down
+/// the column, stopping at impassable cells.
+fn pawn_brute(walls: &[(u64, u64)], x: u64, y: u64) -> u32 {
+    let mut seen = MexSet::new();
+    for to in (0..x).rev() {
+        if walls.contains(&(to, y)) {
+            break;
+        }
+        seen.insert(Nimber::new(pawn_brute(walls, to, y)));
+    }
+    for to in (0..y).rev() {
+        if walls.contains(&(x, to)) {
+            break;
+        }
+        seen.insert(Nimber::new(pawn_brute(walls, x, to)));
+    }
+    seen.mex().value()
+}
+
+fn pawn_moves(walls: &[(u64, u64)], (x, y): (u64, u64)) -> Vec<(u64, u64)> {
+    let mut moves = Vec::new();
+    for to in (0..x).rev() {
+        if walls.contains(&(to, y)) {
+            break;
+        }
+        moves.push((to, y));
+    }
+    for to in (0..y).rev() {
+        if walls.contains(&(x, to)) {
+            break;
+        }
+        moves.push((x, to));
+    }
+    moves
+}
+
+#[tokio::test]
+async fn pawn_analyze_and_play_agree_with_brute_force() {
+    let addr = start(Config::default()).await;
+    let mut rng = Lcg(7);
+    for case in 0..40 {
+        let side = 2 + rng.below(6);
+        let pawn_count = 1 + rng.below(3) as usize;
+        let pawns: Vec<(u64, u64)> = (0..pawn_count)
+            .map(|_| (rng.below(side), rng.below(side)))
+            .collect();
+        let mut walls: Vec<(u64, u64)> = Vec::new();
+        for _ in 0..rng.below(side * 2) {
+            let w = (rng.below(side), rng.below(side));
+            if !pawns.contains(&w) && !walls.contains(&w) {
+                walls.push(w);
+            }
+        }
+        let body = json!({
+            "blocked": walls.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "pawns": pawns.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "region": [side, side],
+        });
+        let values: Vec<u32> = pawns
+            .iter()
+            .map(|&(x, y)| pawn_brute(&walls, x, y))
+            .collect();
+        let total = values.iter().fold(0, |a, v| a ^ v);
+        let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let json = &reply.json;
+        assert_eq!(json["grundy"], total, "case {case}");
+        assert_eq!(json["winner"], if total == 0 { "second" } else { "first" });
+        for (p, &v) in json["pawns"].as_array().unwrap().iter().zip(&values) {
+            assert_eq!(p["grundy"], v);
+            assert_eq!(p["losing"], v == 0);
+        }
+        // Every legal move listed once, with the brute-force total after it.
+        let mut expected = Vec::new();
+        for (index, &pawn) in pawns.iter().enumerate() {
+            for (x, y) in pawn_moves(&walls, pawn) {
+                let reached = total ^ values[index] ^ pawn_brute(&walls, x, y);
+                expected.push(json!({"pawn": index, "x": x, "y": y, "grundy": reached}));
+            }
+        }
+        assert_eq!(json["moves"], json!(expected), "case {case}");
+        assert_eq!(json["moves_total"], expected.len());
+        assert_eq!(json["moves_complete"], true);
+        // The winning moves are exactly the moves reaching 0.
+        let winning: Vec<Value> = expected
+            .iter()
+            .filter(|m| m["grundy"] == 0)
+            .map(|m| json!({"pawn": m["pawn"], "x": m["x"], "y": m["y"]}))
+            .collect();
+        assert_eq!(json["winning_moves"], json!(winning), "case {case}");
+        // Losing cells of the region: brute-force value 0.
+        let mut losing = Vec::new();
+        for y in 0..side {
+            for x in 0..side {
+                if !walls.contains(&(x, y)) && pawn_brute(&walls, x, y) == 0 {
+                    losing.push(json!([x, y]));
+                }
+            }
+        }
+        assert_eq!(json["losing"], json!(losing), "case {case}");
+
+        let reply = post(addr, "/api/v1/pawn/play", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let mv = &reply.json["move"];
+        if expected.is_empty() {
+            assert_eq!(*mv, Value::Null);
+            continue;
+        }
+        let index = mv["pawn"].as_u64().unwrap() as usize;
+        let to = (mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+        assert!(pawn_moves(&walls, pawns[index]).contains(&to), "legal");
+        let reached = total ^ values[index] ^ pawn_brute(&walls, to.0, to.1);
+        assert_eq!(reply.json["grundy"], reached);
+        assert_eq!(reached == 0, total != 0, "wins exactly when it can");
+        assert_eq!(reply.json["engine_wins"], total != 0);
+        let mut after = pawns.clone();
+        after[index] = to;
+        assert_eq!(
+            reply.json["pawns"],
+            json!(after.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>())
+        );
+    }
+}
+
+#[tokio::test]
+async fn pawn_far_away_and_errors() {
+    let addr = start(Config::default()).await;
+    // One pawn beyond the value region: outcome and winning moves only. On
+    // an empty grid the losing cells are the diagonal, so (10^9, 5) wins by
+    // moving to (5, 5).
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[1_000_000_000u64, 5]] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["winner"], "first");
+    assert_eq!(
+        reply.json["winning_moves"],
+        json!([{"pawn": 0, "x": 5, "y": 5}])
+    );
+    assert!(reply.json.get("moves").is_none());
+    let reply = post(
+        addr,
+        "/api/v1/pawn/play",
+        &json!({ "pawns": [[1_000_000_000u64, 5]] }),
+    )
+    .await;
+    assert_eq!(reply.json["pawns"], json!([[5, 5]]));
+    assert_eq!(reply.json["engine_wins"], true);
+    for (body, status, what) in [
+        (
+            json!({ "pawns": [[1, 1]], "blocked": [[1, 1]] }),
+            400,
+            "impassable",
+        ),
+        (
+            json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]] }),
+            400,
+            "pawn 0 at",
+        ),
+        (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
+        (json!({ "pawns": [[3000, 3000]] }), 422, "exceed the budget"),
+    ] {
+        assert_error(
+            post(addr, "/api/v1/pawn/analyze", &body).await,
+            status,
+            what,
+        )
+        .await;
+        assert_error(post(addr, "/api/v1/pawn/play", &body).await, status, what).await;
+    }
+}

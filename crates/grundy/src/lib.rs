@@ -22,8 +22,8 @@ pub mod game;
 pub mod nimber;
 pub mod pawn;
 pub mod solver;
-pub mod sum;
 pub mod split;
+pub mod sum;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};

@@ -4,5 +4,5 @@ pub mod clear;
 pub mod judge;
 pub mod pawn;
 pub mod serve;
-pub mod sum;
 pub mod split;
+pub mod sum;

@@ -5,5 +5,5 @@ mod clear;
 mod common;
 mod pawn;
 mod serve;
-mod sum;
 mod split;
+mod sum;

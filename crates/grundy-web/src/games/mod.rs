@@ -12,6 +12,7 @@ use serde::Deserialize;
 use crate::ApiError;
 
 pub mod clear;
+pub mod pawn;
 
 /// Which API call a request is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +52,7 @@ pub trait WebGame: Sync {
 }
 
 /// Every game served.
-pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame];
+pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame, &pawn::PawnGame];
 
 /// The game called `name`.
 pub fn find(name: &str) -> Option<&'static dyn WebGame> {
