@@ -10,3 +10,4 @@
 
 pub mod clear;
 pub mod pawn;
+pub mod split;

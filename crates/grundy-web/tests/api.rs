@@ -592,3 +592,210 @@ async fn pawn_far_away_and_errors() {
         assert_error(post(addr, "/api/v1/pawn/play", &body).await, status, what).await;
     }
 }
+
+/// Plain mex recursion for a rectangle of the splitting game (brute force):
+/// rectangles as (top, left, bottom, right), inclusive.
+fn split_brute(
+    cands: &[(u32, u32)],
+    rect: (u32, u32, u32, u32),
+    memo: &mut HashMap<(u32, u32, u32, u32), u32>,
+) -> u32 {
+    if let Some(&v) = memo.get(&rect) {
+        return v;
+    }
+    let (top, left, bottom, right) = rect;
+    let mut seen = MexSet::new();
+    for &(r, c) in cands {
+        if r < top || r > bottom || c < left || c > right {
+            continue;
+        }
+        let mut value = 0;
+        for (t, b) in [(top, r.wrapping_sub(1)), (r + 1, bottom)] {
+            for (l, rt) in [(left, c.wrapping_sub(1)), (c + 1, right)] {
+                if t <= b && b != u32::MAX && l <= rt && rt != u32::MAX {
+                    value ^= split_brute(cands, (t, l, b, rt), memo);
+                }
+            }
+        }
+        seen.insert(Nimber::new(value));
+    }
+    let value = seen.mex().value();
+    memo.insert(rect, value);
+    value
+}
+
+/// The rectangles after `moves` from the whole `rows x cols` grid.
+fn split_rects(rows: u32, cols: u32, moves: &[(u32, u32)]) -> Vec<(u32, u32, u32, u32)> {
+    let mut rects = vec![(0, 0, rows - 1, cols - 1)];
+    for &(r, c) in moves {
+        let i = rects
+            .iter()
+            .position(|&(t, l, b, rt)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+            .expect("a legal move");
+        let (t, l, b, rt) = rects.remove(i);
+        for (t2, b2) in [(t, r.wrapping_sub(1)), (r + 1, b)] {
+            for (l2, r2) in [(l, c.wrapping_sub(1)), (c + 1, rt)] {
+                if t2 <= b2 && b2 != u32::MAX && l2 <= r2 && r2 != u32::MAX {
+                    rects.push((t2, l2, b2, r2));
+                }
+            }
+        }
+    }
+    rects
+}
+
+#[tokio::test]
+async fn split_analyze_and_play_agree_with_brute_force() {
+    let addr = start(Config::default()).await;
+    let mut rng = Lcg(11);
+    for case in 0..40 {
+        let (rows, cols) = (1 + rng.below(6) as u32, 1 + rng.below(6) as u32);
+        let mut cands = Vec::new();
+        let mut grid = Vec::new();
+        for r in 0..rows {
+            let mut line = String::new();
+            for c in 0..cols {
+                let on = rng.below(2) == 0;
+                line.push(if on { '1' } else { '0' });
+                if on {
+                    cands.push((r, c));
+                }
+            }
+            grid.push(line);
+        }
+        // Replay a few random legal moves first (found by brute force).
+        let mut moves: Vec<(u32, u32)> = Vec::new();
+        for _ in 0..rng.below(3) {
+            let rects = split_rects(rows, cols, &moves);
+            let legal: Vec<(u32, u32)> = cands
+                .iter()
+                .copied()
+                .filter(|&(r, c)| {
+                    rects
+                        .iter()
+                        .any(|&(t, l, b, rt)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+                })
+                .collect();
+            if legal.is_empty() {
+                break;
+            }
+            moves.push(legal[rng.below(legal.len() as u64) as usize]);
+        }
+        let mut memo = HashMap::new();
+        let mut value_of = |rects: &[(u32, u32, u32, u32)]| {
+            rects
+                .iter()
+                .fold(0, |acc, &rect| acc ^ split_brute(&cands, rect, &mut memo))
+        };
+        let rects = split_rects(rows, cols, &moves);
+        let total = value_of(&rects);
+        let body = json!({ "grid": grid, "moves": moves.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>() });
+        let reply = post(addr, "/api/v1/split/analyze", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let json = &reply.json;
+        assert_eq!(json["rows"], rows);
+        assert_eq!(json["cols"], cols);
+        assert_eq!(json["grundy"], total, "case {case}");
+        assert_eq!(json["winner"], if total == 0 { "second" } else { "first" });
+        // Every legal move listed with the brute-force value after it.
+        let mut expected = HashMap::new();
+        for &(r, c) in &cands {
+            if rects
+                .iter()
+                .any(|&(t, l, b, rt)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+            {
+                let mut after = moves.clone();
+                after.push((r, c));
+                expected.insert((r, c), value_of(&split_rects(rows, cols, &after)));
+            }
+        }
+        let listed = json["moves"].as_array().unwrap();
+        assert_eq!(listed.len(), expected.len(), "case {case}");
+        assert_eq!(json["moves_total"], expected.len());
+        for m in listed {
+            let cell = (
+                m["row"].as_u64().unwrap() as u32,
+                m["col"].as_u64().unwrap() as u32,
+            );
+            assert_eq!(m["grundy"], expected[&cell], "case {case} move {cell:?}");
+        }
+        // Winning moves: exactly the legal moves leaving 0.
+        let mut winning: Vec<(u32, u32)> = json["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["row"].as_u64().unwrap() as u32,
+                    m["col"].as_u64().unwrap() as u32,
+                )
+            })
+            .collect();
+        winning.sort_unstable();
+        let mut zero: Vec<(u32, u32)> = expected
+            .iter()
+            .filter(|(_, &v)| v == 0)
+            .map(|(&c, _)| c)
+            .collect();
+        zero.sort_unstable();
+        assert_eq!(winning, zero, "case {case}");
+
+        let reply = post(addr, "/api/v1/split/play", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let mv = &reply.json["move"];
+        if expected.is_empty() {
+            assert_eq!(*mv, Value::Null);
+            continue;
+        }
+        let cell = (
+            mv["row"].as_u64().unwrap() as u32,
+            mv["col"].as_u64().unwrap() as u32,
+        );
+        let reached = *expected.get(&cell).expect("a legal move");
+        assert_eq!(reply.json["grundy"], reached);
+        assert_eq!(reached == 0, total != 0, "wins exactly when it can");
+        assert_eq!(reply.json["engine_wins"], reached == 0);
+    }
+}
+
+#[tokio::test]
+async fn split_errors_are_json() {
+    let addr = start(Config {
+        budget: Budget::positions(50),
+        ..Config::default()
+    })
+    .await;
+    for (body, status, what) in [
+        (json!({ "grid": ["0102"] }), 400, "row 1, column 4"),
+        (
+            json!({ "grid": ["11"], "moves": [[0, 0], [0, 1]] }),
+            400,
+            "move 2",
+        ),
+        (json!({ "grid": ["11", "1"] }), 400, "row 2 has 1 cells"),
+        (json!({ "grid": ["1".repeat(65)] }), 400, "at most 64"),
+    ] {
+        assert_error(
+            post(addr, "/api/v1/split/analyze", &body).await,
+            status,
+            what,
+        )
+        .await;
+        assert_error(post(addr, "/api/v1/split/play", &body).await, status, what).await;
+    }
+    // A random-looking 24 x 24 grid needs far more than 50 positions.
+    let mut rng = Lcg(3);
+    let grid: Vec<String> = (0..24)
+        .map(|_| {
+            (0..24)
+                .map(|_| if rng.below(3) == 0 { '1' } else { '0' })
+                .collect()
+        })
+        .collect();
+    assert_error(
+        post(addr, "/api/v1/split/analyze", &json!({ "grid": grid })).await,
+        422,
+        "too large",
+    )
+    .await;
+}
