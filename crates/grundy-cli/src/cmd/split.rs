@@ -5,6 +5,7 @@
 //! `--json` prints the same for scripts (0-based cells).
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -107,14 +108,31 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         out = serde_json::to_string(&json).context("serialising JSON")?;
         out.push('\n');
     } else {
-        render(&position, value, &winning, &mut out);
+        let reasons = if position.grid().rows() <= DRAW_LIMIT
+            && position.grid().cols() <= DRAW_LIMIT
+            && winning.len() <= MAX_EXPLAINED
+        {
+            explain(&mut solver, &position, &winning)?
+        } else {
+            Vec::new()
+        };
+        render(&position, value, &winning, &reasons, &mut out);
         if args.play {
             out.push('\n');
             play_out(&mut solver, &position, &mut out)?;
         }
     }
-    print!("{out}");
-    Ok(ExitCode::SUCCESS)
+    // A closed pipe (`grundy split ... | head`) is not an error.
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(err).context("writing to standard output"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// The matrix and map formats promise to solve any grid that fits in
@@ -151,7 +169,42 @@ fn check_fits(parsed: &ParsedGrid, input: &[u8]) -> Result<(), ParseError> {
     Ok(())
 }
 
-fn render(position: &Position, value: Nimber, winning: &[Cell], out: &mut String) {
+/// Winning moves explained part by part, at most this many.
+const MAX_EXPLAINED: usize = 64;
+
+/// For each winning move, the rectangles it leaves with their values (the
+/// reason it wins: their XOR is 0).
+fn explain(
+    solver: &mut SplitSolver,
+    position: &Position,
+    winning: &[Cell],
+) -> anyhow::Result<Vec<String>> {
+    let mut reasons = Vec::with_capacity(winning.len());
+    for &cell in winning {
+        let after = position.try_play(cell).context("the engine's own move")?;
+        let values = solver.rect_values(&after)?;
+        let parts: Vec<String> = after
+            .rects()
+            .iter()
+            .zip(values)
+            .map(|(rect, value)| format!("{rect} grundy {value}"))
+            .collect();
+        reasons.push(if parts.is_empty() {
+            "leaves no candidate".to_owned()
+        } else {
+            format!("leaves {}; XOR 0", parts.join(", "))
+        });
+    }
+    Ok(reasons)
+}
+
+fn render(
+    position: &Position,
+    value: Nimber,
+    winning: &[Cell],
+    reasons: &[String],
+    out: &mut String,
+) {
     let grid = position.grid();
     let _ = writeln!(
         out,
@@ -192,8 +245,15 @@ fn render(position: &Position, value: Nimber, winning: &[Cell], out: &mut String
         "Winning moves ({}), as (row,col), 1-based; each leaves grundy 0:",
         winning.len()
     );
-    for cell in winning {
-        let _ = writeln!(out, "  {cell}");
+    for (i, cell) in winning.iter().enumerate() {
+        match reasons.get(i) {
+            Some(reason) => {
+                let _ = writeln!(out, "  {cell}: {reason}");
+            }
+            None => {
+                let _ = writeln!(out, "  {cell}");
+            }
+        }
     }
 }
 

@@ -161,7 +161,7 @@ fn human_output_and_play_out() {
     let value = solver.value(&position).unwrap();
     let mut expected = format!("Grundy value: {value}\n");
     for cell in solver.winning_moves(&position).unwrap() {
-        expected.push_str(&format!("  {cell}\n"));
+        expected.push_str(&format!("  {cell}: leaves\n"));
     }
     grundy()
         .args(["split", "-"])
@@ -233,6 +233,18 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         1,
         "too large for memory",
     );
+}
+
+#[test]
+fn the_time_budget_stops_a_large_table_with_exit_3() {
+    let output = grundy()
+        .args(["split", "--max-time", "0.05", "-"])
+        .write_stdin(format!("{}\n", "1".repeat(120)).repeat(120))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("the time budget"), "{stderr}");
 }
 
 #[test]

@@ -291,6 +291,12 @@ impl Position {
         &self.grid
     }
 
+    /// The grid, shared by every position played from the same start.
+    #[must_use]
+    pub fn shared_grid(&self) -> &Arc<Grid> {
+        &self.grid
+    }
+
     /// The rectangles still holding a candidate.
     #[must_use]
     pub fn rects(&self) -> &[Rect] {

@@ -80,6 +80,14 @@ impl BlockValue {
     }
 }
 
+/// How a rectangle of a position is valued.
+enum RectAnalysis {
+    /// Read from the table of a region (index into `regions`).
+    Region(usize),
+    /// Block by block.
+    Blocks(Compressed, Vec<(Block, BlockValue)>),
+}
+
 /// Solves positions of the splitting game, keeping dense tables and the
 /// generic memo between calls.
 ///
@@ -107,6 +115,38 @@ pub struct SplitSolver {
     progress_base: Arc<AtomicU64>,
     tables: FxHashMap<Pattern, Arc<DenseTable>>,
     generic: Option<Solver<Split>>,
+    /// Rectangles of a grid whose whole pattern is one dense block: any
+    /// rectangle inside one of them is read from its table.
+    regions: Vec<Region>,
+}
+
+/// A rectangle of a grid valued by one dense table of its whole pattern.
+struct Region {
+    grid: Arc<Grid>,
+    rect: Rect,
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    table: Arc<DenseTable>,
+}
+
+impl Region {
+    /// The value of `rect` (inside this region) from the table: its
+    /// candidates are those of the pattern rows and columns it spans.
+    fn value(&self, rect: Rect) -> Nimber {
+        let lo = self.rows.partition_point(|&r| r < rect.top);
+        let hi = self.rows.partition_point(|&r| r <= rect.bottom);
+        let left = self.cols.partition_point(|&c| c < rect.left);
+        let right = self.cols.partition_point(|&c| c <= rect.right);
+        self.table.value(lo..hi, left..right)
+    }
+
+    fn covers(&self, grid: &Arc<Grid>, rect: Rect) -> bool {
+        Arc::ptr_eq(&self.grid, grid)
+            && self.rect.top <= rect.top
+            && self.rect.left <= rect.left
+            && rect.bottom <= self.rect.bottom
+            && rect.right <= self.rect.right
+    }
 }
 
 impl Default for SplitSolver {
@@ -128,6 +168,7 @@ impl SplitSolver {
             progress_base: Arc::new(AtomicU64::new(0)),
             tables: FxHashMap::default(),
             generic: Some(Solver::new(Split)),
+            regions: Vec::new(),
         }
     }
 
@@ -183,11 +224,77 @@ impl SplitSolver {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn value(&mut self, position: &Position) -> Result<Nimber, SolveError> {
-        let mut total = Nimber::ZERO;
+        Ok(self.rect_values(position)?.into_iter().sum())
+    }
+
+    /// The value of each rectangle of a position, in the order of
+    /// [`Position::rects`].
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out.
+    pub fn rect_values(&mut self, position: &Position) -> Result<Vec<Nimber>, SolveError> {
+        let mut values = Vec::with_capacity(position.rects().len());
         for &rect in position.rects() {
-            total ^= self.rect_value(position.grid(), rect)?;
+            values.push(match self.region_of(position, rect) {
+                Some(region) => self.regions[region].value(rect),
+                None => {
+                    let compressed = position.grid().pattern_in(rect);
+                    match self.analyse_rect(position, rect, compressed)? {
+                        RectAnalysis::Region(region) => self.regions[region].value(rect),
+                        RectAnalysis::Blocks(_, valued) => {
+                            valued.iter().map(|(_, how)| how.value()).sum()
+                        }
+                    }
+                }
+            });
         }
-        Ok(total)
+        Ok(values)
+    }
+
+    /// The region whose table holds `rect`, if any.
+    fn region_of(&self, position: &Position, rect: Rect) -> Option<usize> {
+        self.regions
+            .iter()
+            .rposition(|r| r.covers(position.shared_grid(), rect))
+    }
+
+    /// Values the blocks of a rectangle; a rectangle that is one dense block
+    /// becomes a region, so later positions inside it are table look-ups.
+    fn analyse_rect(
+        &mut self,
+        position: &Position,
+        rect: Rect,
+        compressed: Compressed,
+    ) -> Result<RectAnalysis, SolveError> {
+        let known = compressed.pattern.known_value().is_some();
+        let blocks = if known {
+            vec![Block {
+                rows: (0..compressed.pattern.rows()).collect(),
+                cols: (0..compressed.pattern.cols()).collect(),
+                pattern: compressed.pattern.clone(),
+            }]
+        } else {
+            compressed.pattern.blocks()
+        };
+        let mut valued = Vec::with_capacity(blocks.len());
+        for block in blocks {
+            let how = self.block(&block.pattern)?;
+            valued.push((block, how));
+        }
+        if let [(_, BlockValue::Dense(table))] = valued.as_slice() {
+            // One block is the whole pattern, with identity row and
+            // column maps.
+            self.regions.push(Region {
+                grid: Arc::clone(position.shared_grid()),
+                rect,
+                rows: compressed.rows,
+                cols: compressed.cols,
+                table: Arc::clone(table),
+            });
+            return Ok(RectAnalysis::Region(self.regions.len() - 1));
+        }
+        Ok(RectAnalysis::Blocks(compressed, valued))
     }
 
     /// The value of the candidates of `grid` inside `rect`.
@@ -226,35 +333,48 @@ impl SplitSolver {
         let mut rect_values = Vec::with_capacity(position.rects().len());
         let mut analysed = Vec::with_capacity(position.rects().len());
         for &rect in position.rects() {
-            let compressed = grid.pattern_in(rect);
-            let blocks = if compressed.pattern.known_value().is_some() {
-                vec![Block {
-                    rows: (0..compressed.pattern.rows()).collect(),
-                    cols: (0..compressed.pattern.cols()).collect(),
-                    pattern: compressed.pattern.clone(),
-                }]
-            } else {
-                compressed.pattern.blocks()
+            let analysis = match self.region_of(position, rect) {
+                Some(region) => RectAnalysis::Region(region),
+                None => self.analyse_rect(position, rect, grid.pattern_in(rect))?,
             };
-            let mut valued = Vec::with_capacity(blocks.len());
-            let mut value = Nimber::ZERO;
-            for block in blocks {
-                let how = self.block(&block.pattern)?;
-                value ^= how.value();
-                valued.push((block, how));
-            }
-            rect_values.push(value);
-            analysed.push((compressed, valued));
+            rect_values.push(match &analysis {
+                RectAnalysis::Region(region) => self.regions[*region].value(rect),
+                RectAnalysis::Blocks(_, valued) => valued.iter().map(|(_, how)| how.value()).sum(),
+            });
+            analysed.push((rect, analysis));
         }
         let total: Nimber = rect_values.iter().copied().sum();
         let mut options = Vec::new();
-        for (compressed, valued) in &analysed {
+        for (&(rect, ref analysis), &value) in analysed.iter().zip(&rect_values) {
+            let (compressed, valued) = match analysis {
+                RectAnalysis::Region(region) => {
+                    let region = &self.regions[*region];
+                    for cell in grid.candidates_in(rect) {
+                        let after: Nimber = rect
+                            .split_at(cell)
+                            .into_iter()
+                            .map(|part| region.value(part))
+                            .sum();
+                        options.push((cell, total ^ value ^ after));
+                    }
+                    continue;
+                }
+                RectAnalysis::Blocks(compressed, valued) => (compressed, valued),
+            };
             for (block, how) in valued {
                 let rest = total ^ how.value();
                 for (x, y) in block.pattern.cells() {
                     let after = match how {
                         BlockValue::Dense(table) => {
                             table.option_value(0..table.rows(), 0..table.cols(), x, y)
+                        }
+                        // The closed forms' options: a line leaves nothing;
+                        // a permutation of k leaves permutations of k - 1 in
+                        // all (each part is one, and parities add up).
+                        BlockValue::Known(_) if block.pattern.rows() == 1 => Nimber::ZERO,
+                        BlockValue::Known(_) if block.pattern.cols() == 1 => Nimber::ZERO,
+                        BlockValue::Known(_) if block.pattern.is_permutation() => {
+                            Nimber::new((block.pattern.rows() as u32 - 1) % 2)
                         }
                         BlockValue::Known(_) | BlockValue::Generic(_) => {
                             let parts: Vec<Pattern> = block

@@ -14,16 +14,16 @@ use crate::Nimber;
 
 /// A compressed candidate pattern: a `rows x cols` 0/1 matrix in which every
 /// row and every column holds at least one candidate (or the empty pattern,
-/// `0 x 0`). Rows are stored as bit sets of `words_per_row` words.
+/// `0 x 0`). Stored sparsely, row by row (a 10^5-candidate permutation is
+/// 10^5 entries, not 10^10 bits).
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pattern {
     rows: u32,
     cols: u32,
-    bits: Vec<u64>,
-}
-
-fn words_for(cols: usize) -> usize {
-    cols.div_ceil(64)
+    /// Row `r`'s candidates are `cols_of[row_start[r]..row_start[r + 1]]`.
+    row_start: Vec<u32>,
+    /// The candidates' columns, row by row, increasing within a row.
+    cols_of: Vec<u32>,
 }
 
 impl Pattern {
@@ -33,7 +33,8 @@ impl Pattern {
         Pattern {
             rows: 0,
             cols: 0,
-            bits: Vec::new(),
+            row_start: Vec::new(),
+            cols_of: Vec::new(),
         }
     }
 
@@ -51,13 +52,35 @@ impl Pattern {
         rows.dedup();
         cols.sort_unstable();
         cols.dedup();
-        let mut pattern = Pattern::zeroed(rows.len(), cols.len());
-        for (r, c) in cells {
-            let r = rows.binary_search(&r).expect("ranked");
-            let c = cols.binary_search(&c).expect("ranked");
-            pattern.set(r, c);
+        let ranked = cells
+            .into_iter()
+            .map(|(r, c)| {
+                let r = rows.binary_search(&r).expect("ranked");
+                let c = cols.binary_search(&c).expect("ranked");
+                (r as u32, c as u32)
+            })
+            .collect();
+        Pattern::from_ranked(rows.len(), cols.len(), ranked)
+    }
+
+    /// The pattern of cells already ranked: every row `< rows` and column
+    /// `< cols` is used.
+    fn from_ranked(rows: usize, cols: usize, mut cells: Vec<(u32, u32)>) -> Pattern {
+        cells.sort_unstable();
+        cells.dedup();
+        let mut row_start = vec![0u32; rows + 1];
+        for &(r, _) in &cells {
+            row_start[r as usize + 1] += 1;
         }
-        pattern
+        for r in 0..rows {
+            row_start[r + 1] += row_start[r];
+        }
+        Pattern {
+            rows: rows as u32,
+            cols: cols as u32,
+            row_start: if rows == 0 { Vec::new() } else { row_start },
+            cols_of: cells.into_iter().map(|(_, c)| c).collect(),
+        }
     }
 
     /// The pattern of a 0/1 matrix given as rows of booleans (ragged rows
@@ -71,19 +94,6 @@ impl Pattern {
                 .filter(|&(_, &b)| b)
                 .map(move |(c, _)| (r as u64, c as u64))
         }))
-    }
-
-    fn zeroed(rows: usize, cols: usize) -> Pattern {
-        Pattern {
-            rows: rows as u32,
-            cols: cols as u32,
-            bits: vec![0; rows * words_for(cols)],
-        }
-    }
-
-    fn set(&mut self, row: usize, col: usize) {
-        let w = words_for(self.cols());
-        self.bits[row * w + col / 64] |= 1 << (col % 64);
     }
 
     /// Rows (each holds a candidate).
@@ -104,31 +114,20 @@ impl Pattern {
         self.rows == 0
     }
 
+    fn row_slice(&self, row: usize) -> &[u32] {
+        &self.cols_of[self.row_start[row] as usize..self.row_start[row + 1] as usize]
+    }
+
     /// Whether `(row, col)` is a candidate.
     #[must_use]
     pub fn get(&self, row: usize, col: usize) -> bool {
-        let w = words_for(self.cols());
         row < self.rows()
-            && col < self.cols()
-            && self.bits[row * w + col / 64] >> (col % 64) & 1 != 0
+            && u32::try_from(col).is_ok_and(|c| self.row_slice(row).binary_search(&c).is_ok())
     }
 
     /// The candidates' columns in `row`, increasing.
     pub fn row_cells(&self, row: usize) -> impl Iterator<Item = usize> + '_ {
-        let w = words_for(self.cols());
-        self.bits[row * w..(row + 1) * w]
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &word)| {
-                let mut word = word;
-                std::iter::from_fn(move || {
-                    (word != 0).then(|| {
-                        let bit = word.trailing_zeros() as usize;
-                        word &= word - 1;
-                        i * 64 + bit
-                    })
-                })
-            })
+        self.row_slice(row).iter().map(|&c| c as usize)
     }
 
     /// Every candidate as `(row, col)`, row by row.
@@ -139,7 +138,7 @@ impl Pattern {
     /// Number of candidates.
     #[must_use]
     pub fn count(&self) -> usize {
-        self.bits.iter().map(|w| w.count_ones() as usize).sum()
+        self.cols_of.len()
     }
 
     /// The pattern of the sub-rectangle `rows x cols` (half-open ranges,
@@ -149,15 +148,15 @@ impl Pattern {
         if rows.is_empty() || cols.is_empty() {
             return Pattern::empty();
         }
-        Pattern::from_cells(
-            rows.flat_map(|r| {
-                let cols = cols.clone();
-                self.row_cells(r)
-                    .filter(move |c| cols.contains(c))
-                    .map(move |c| (r as u64, c as u64))
-            })
-            .collect::<Vec<_>>(),
-        )
+        let (lo, hi) = (cols.start as u32, cols.end.min(u32::MAX as usize) as u32);
+        let mut cells = Vec::new();
+        for r in rows.start..rows.end.min(self.rows()) {
+            let row = self.row_slice(r);
+            let from = row.partition_point(|&c| c < lo);
+            let to = row.partition_point(|&c| c < hi);
+            cells.extend(row[from..to].iter().map(|&c| (r as u64, u64::from(c))));
+        }
+        Pattern::from_cells(cells)
     }
 
     /// The four parts left by a move at candidate `(row, col)`: above-left,
@@ -184,20 +183,22 @@ impl Pattern {
         } else {
             (rows, cols)
         };
-        let mut out = Pattern::zeroed(out_rows, out_cols);
-        for (mut row, mut col) in self.cells() {
-            if symmetry & 1 != 0 {
-                col = cols - 1 - col;
-            }
-            if symmetry & 2 != 0 {
-                row = rows - 1 - row;
-            }
-            if transpose {
-                (row, col) = (col, row);
-            }
-            out.set(row, col);
-        }
-        out
+        let cells = self
+            .cells()
+            .map(|(mut row, mut col)| {
+                if symmetry & 1 != 0 {
+                    col = cols - 1 - col;
+                }
+                if symmetry & 2 != 0 {
+                    row = rows - 1 - row;
+                }
+                if transpose {
+                    (row, col) = (col, row);
+                }
+                (row as u32, col as u32)
+            })
+            .collect();
+        Pattern::from_ranked(out_rows, out_cols, cells)
     }
 
     /// The least image under the 8 symmetries: patterns with equal

@@ -269,9 +269,13 @@ proptest! {
             if after == 0 {
                 expected.push(cell);
             }
-            // The played position, valued again from scratch, agrees.
+            // The played position, valued again from scratch, agrees; so
+            // does the same solver (reading the root's table), and so do
+            // the played position's own options.
             let played = position.try_play(cell).unwrap();
             prop_assert_eq!(SplitSolver::new().value(&played).unwrap().value(), after);
+            prop_assert_eq!(solver.value(&played).unwrap().value(), after);
+            prop_assert_eq!(solver.options(&played).unwrap(), SplitSolver::new().options(&played).unwrap());
         }
         prop_assert_eq!(&winning, &expected);
         prop_assert_eq!(winning.is_empty(), brute(&raw) == 0);
