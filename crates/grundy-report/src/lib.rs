@@ -9,3 +9,5 @@
 #![deny(missing_docs)]
 
 pub mod clear;
+pub mod pawn;
+pub mod split;

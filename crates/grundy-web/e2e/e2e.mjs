@@ -124,7 +124,77 @@ try {
   const dragged = await page.locator('#move-list li').allTextContents();
   if (dragged.length !== 1 || dragged[0] !== 'You: clear (1,1)–(2,3)') fail(`drag: move list ${dragged}`);
 
+  // The pawn: an empty 4 x 4 grid, a pawn at (3,0) (x right, y up; row 0
+  // drawn at the bottom). Values are x xor y without walls: 3, first wins.
+  const at = (x, y, h = 4) => cell(0, h - 1 - y, x);
+  await page.goto(`${url}#pawn/4x4;;3.0`);
+  await page.reload(); // a fresh page from the link (a hash change alone keeps the mode)
+  await expectText(page, '#winner', 'First player wins');
+  // A wall at (2,0) leaves the pawn no move: the second player wins.
+  await page.click(at(2, 0));
+  await expectText(page, '#winner', 'Second player wins');
+  const pawnHash = await page.evaluate(() => location.hash);
+  if (pawnHash !== '#pawn/4x4;2.0;3.0') fail(`pawn link: ${pawnHash}`);
+  await page.click(at(2, 0));
+  await expectText(page, '#winner', 'First player wins');
+  // A second pawn at (1,1) (value 0): total 3 xor 0.
+  await page.click('button:text("Pawns")');
+  await page.click(at(1, 1));
+  await expectText(page, '#value', 'Grundy value 3 = 3 xor 0');
+  // Hints: the losing cells are the diagonal; one winning move, pawn 1 to (0,0).
+  await page.check('#hints');
+  await page.waitForSelector('.cell.losing');
+  if ((await page.locator('.cell.losing').count()) !== 4) fail('pawn: losing cells are not the diagonal');
+  if ((await page.locator('.cell.win-target').count()) !== 1) fail('pawn: one winning target expected');
+  if (!(await page.locator(at(0, 0)).getAttribute('class')).includes('win-target')) fail('pawn: (0,0) wins');
+  await page.click('#start-me');
+  await page.hover(at(0, 0));
+  await expectText(page, '#hover-info', 'leads to grundy 0');
+  await page.click(at(0, 0));
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 2, null, { timeout: 10000 })
+    .catch(() => fail('pawn: the engine did not answer'));
+  const pawnMoves = await page.locator('#move-list li').allTextContents();
+  if (pawnMoves[0] !== 'You: pawn 1 to (0,0)' || !pawnMoves[1].startsWith('Engine: pawn 2 to')) fail(`pawn moves: ${pawnMoves}`);
+  await expectText(page, '#winner', 'First player wins');
+  await page.screenshot({ path: resolve(outDir, 'playground-pawn.png'), fullPage: true });
+
+  // Split: 2 x 2 candidates; every move leaves one candidate (value 1), so
+  // the second player wins. Without (1,1) the move at (2,2) wins at once.
+  await page.goto(`${url}#split/11-11;`);
+  await page.reload(); // a fresh page from the link (a hash change alone keeps the mode)
+  await expectText(page, '#winner', 'Second player wins');
+  await page.click(cell(0, 0, 0));
+  await expectText(page, '#winner', 'First player wins');
+  if ((await page.evaluate(() => location.hash)) !== '#split/01-11;') fail('split link');
+  await page.check('#hints');
+  await page.waitForSelector('.cell.win-target');
+  if ((await page.locator('.cell.win-target').count()) !== 1) fail('split: one winning move expected');
+  await page.click('#start-engine');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 1, null, { timeout: 10000 })
+    .catch(async () => fail(`split: the engine did not move: ${await page.textContent('#error')} ${await page.textContent('#move-list')} ${await page.textContent('#turn')}`));
+  const splitMoves = await page.locator('#move-list li').allTextContents();
+  if (splitMoves[0] !== 'Engine: split at (2,2)') fail(`split moves: ${splitMoves}`);
+  await expectText(page, '#winner', 'First player (engine) wins');
+  // The link keeps the moves played.
+  const splitHash = await page.evaluate(() => location.hash);
+  if (splitHash !== '#split/01-11;1.1') fail(`split link after a move: ${splitHash}`);
+  await page.goto(`${url}#split/01-11;`);
+  await page.reload(); // a fresh page from the link
+  await expectText(page, '#winner', 'First player wins');
+  await page.click('#start-me');
+  await page.click(cell(0, 1, 1));
+  await expectText(page, '#move-list', 'You: split at (2,2)');
+  await page.screenshot({ path: resolve(outDir, 'playground-split.png'), fullPage: true });
+
   // Phone width: the page still lays out in one column without overflow.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${url}#pawn/32x32;;31.31`);
+  await page.reload(); // a fresh page from the link (a hash change alone keeps the mode)
+  await expectText(page, '#winner', 'Second player wins');
+  if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)) fail('a 32 x 32 pawn grid scrolls sideways at phone width');
+  await page.goto(`${url}#clear/111-111`);
+  await page.reload();
+  await expectText(page, '#winner', 'First player wins');
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
   if (overflow) fail('the page scrolls sideways at phone width');

@@ -3,7 +3,10 @@
 // positions, draws them, and keeps the play history.
 //
 // Each game is one entry of GAMES with the same small interface (position
-// encoding, drawing, moves); only rectangle clearing exists on this branch.
+// encoding, moves, describing a move). Rectangle clearing draws boards of
+// its own; the pawn and split games are "cell games": one grid, drawn by
+// renderCellBoard from the game's cellView, edited and played by clicking
+// cells (see CELL GAMES below).
 'use strict';
 
 const MAX_CELLS = 64;
@@ -69,7 +72,259 @@ const clearGame = {
   },
 };
 
-const GAMES = { clear: clearGame };
+// ---------------------------------------------------------------- cell games
+
+const MAX_GRID = 32;
+
+function cellKey(x, y) {
+  return `${x},${y}`;
+}
+
+// The pawn game. Coordinates as the CLI's `grundy pawn`: x the column, y the
+// row, y grows upwards (row 0 is drawn at the bottom); a pawn moves left or
+// down, never onto or over a wall. Several pawns are a sum.
+const pawnGame = {
+  name: 'pawn',
+  title: 'Pawn on a grid',
+  cellGame: true,
+  tools: [['wall', 'Walls'], ['pawn', 'Pawns']],
+  help: {
+    edit: 'Walls: click cells to toggle impassable cells. Pawns: click to place or remove a pawn (several pawns are a sum). A move takes one pawn any distance left or down, not over a wall; who cannot move loses.',
+    play: 'Click a cell left of or below a pawn to move it there.',
+  },
+  // {w, h, walls: [[x, y]], pawns: [[x, y]]}
+  defaultPosition() {
+    return { w: 8, h: 8, walls: [[2, 0], [1, 3], [4, 4], [5, 2]], pawns: [[6, 5]] };
+  },
+  // "8x8;2.0_1.3;6.5": size, walls, pawns.
+  encode(p) {
+    const list = (cells) => cells.map(([x, y]) => `${x}.${y}`).join('_');
+    return `${p.w}x${p.h};${list(p.walls)};${list(p.pawns)}`;
+  },
+  decode(text) {
+    const m = /^(\d+)x(\d+);([\d._]*);([\d._]+)$/.exec(text);
+    if (!m) return null;
+    const w = Number(m[1]);
+    const h = Number(m[2]);
+    if (w < 1 || h < 1 || w > MAX_GRID || h > MAX_GRID) return null;
+    const list = (t) => (t ? t.split('_').map((xy) => xy.split('.').map(Number)) : []);
+    const walls = list(m[3]);
+    const pawns = list(m[4]);
+    const inside = ([x, y]) => Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < w && y < h;
+    if (!walls.every(inside) || !pawns.every(inside) || pawns.length > MAX_BOARDS) return null;
+    const wallSet = new Set(walls.map(([x, y]) => cellKey(x, y)));
+    if (wallSet.size !== walls.length || pawns.some(([x, y]) => wallSet.has(cellKey(x, y)))) return null;
+    return { w, h, walls, pawns };
+  },
+  request(p) {
+    return { blocked: p.walls, pawns: p.pawns, region: [p.w, p.h] };
+  },
+  size(p) {
+    return [p.h, p.w];
+  },
+  resize(p, rows, cols) {
+    const inside = ([x, y]) => x < cols && y < rows;
+    const pawns = p.pawns.filter(inside);
+    return { w: cols, h: rows, walls: p.walls.filter(inside), pawns: pawns.length ? pawns : [[0, 0]] };
+  },
+  // Display row r is y = h - 1 - r.
+  at(p, r, c) {
+    return [c, p.h - 1 - r];
+  },
+  edit(p, r, c, tool) {
+    const [x, y] = this.at(p, r, c);
+    const key = cellKey(x, y);
+    const isWall = p.walls.some(([a, b]) => cellKey(a, b) === key);
+    const pawnAt = p.pawns.findIndex(([a, b]) => cellKey(a, b) === key);
+    if (tool === 'wall') {
+      if (pawnAt >= 0) return null;
+      const walls = isWall ? p.walls.filter(([a, b]) => cellKey(a, b) !== key) : [...p.walls, [x, y]];
+      return { ...p, walls };
+    }
+    if (isWall) return null;
+    if (pawnAt >= 0) {
+      if (p.pawns.length === 1) return null; // keep at least one pawn
+      return { ...p, pawns: p.pawns.filter((_, i) => i !== pawnAt) };
+    }
+    if (p.pawns.length >= MAX_BOARDS) return null;
+    return { ...p, pawns: [...p.pawns, [x, y]] };
+  },
+  wallAt(p, x, y) {
+    return p.walls.some(([a, b]) => a === x && b === y);
+  },
+  isLegal(p, mv) {
+    const from = p.pawns[mv.pawn];
+    if (!from) return false;
+    const [px, py] = from;
+    if (mv.y === py && mv.x < px && mv.x >= 0) {
+      for (let x = mv.x; x < px; x++) if (this.wallAt(p, x, py)) return false;
+      return true;
+    }
+    if (mv.x === px && mv.y < py && mv.y >= 0) {
+      for (let y = mv.y; y < py; y++) if (this.wallAt(p, px, y)) return false;
+      return true;
+    }
+    return false;
+  },
+  moveAt(p, r, c) {
+    const [x, y] = this.at(p, r, c);
+    for (let pawn = 0; pawn < p.pawns.length; pawn++) {
+      const mv = { pawn, x, y };
+      if (this.isLegal(p, mv)) return mv;
+    }
+    return null;
+  },
+  play(p, mv) {
+    return { ...p, pawns: p.pawns.map((xy, i) => (i === mv.pawn ? [mv.x, mv.y] : xy)) };
+  },
+  hasMoves(p) {
+    return p.pawns.some(([x, y]) => (x > 0 && !this.wallAt(p, x - 1, y)) || (y > 0 && !this.wallAt(p, x, y - 1)));
+  },
+  sameMove(a, b) {
+    return a.pawn === b.pawn && a.x === b.x && a.y === b.y;
+  },
+  moveCell(p, mv) {
+    return [p.h - 1 - mv.y, mv.x];
+  },
+  describe(mv, _several, p) {
+    const several = p && p.pawns.length > 1;
+    return `${several ? `pawn ${mv.pawn + 1}` : 'pawn'} to (${mv.x},${mv.y})`;
+  },
+  valueParts(a) {
+    return a.pawns && a.pawns.length > 1 ? ` = ${a.pawns.map((q) => q.grundy).join(' xor ')}` : '';
+  },
+  // The class and label of display cell (r, c).
+  cellView(p, r, c, a, hints) {
+    const [x, y] = this.at(p, r, c);
+    const pawnAt = p.pawns.findIndex(([a2, b2]) => a2 === x && b2 === y);
+    if (this.wallAt(p, x, y)) return { cls: 'wall', label: '', aria: `(${x},${y}) wall` };
+    const losing = hints && a && a.losing && a.losing.some(([a2, b2]) => a2 === x && b2 === y);
+    if (pawnAt >= 0) {
+      return { cls: `pawn${losing ? ' losing' : ''}`, label: p.pawns.length > 1 ? String(pawnAt + 1) : '♟', aria: `(${x},${y}) pawn ${pawnAt + 1}` };
+    }
+    return { cls: losing ? 'losing' : '', label: '', aria: `(${x},${y})${losing ? ' losing' : ''}` };
+  },
+  overlays() {
+    return [];
+  },
+};
+
+// The splitting game: a move picks a candidate inside a rectangle still in
+// play and deletes its row and column from that rectangle, leaving up to
+// four rectangles. Cells 0-based in requests, shown 1-based.
+const splitGame = {
+  name: 'split',
+  title: 'Splitting a grid',
+  cellGame: true,
+  tools: null,
+  help: {
+    edit: 'Click cells to toggle candidates. A move picks a candidate and deletes its row and column from its rectangle; who cannot move loses.',
+    play: 'Click a candidate inside a rectangle still in play.',
+  },
+  // {rows, cols, cand: bool[][], moves: [[r, c]]}
+  defaultPosition() {
+    const rows = ['01100', '10010', '00100', '11001', '00110'];
+    return { rows: 5, cols: 5, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
+  },
+  // "01100-10010;1.2_0.1": rows, then the moves played.
+  encode(p) {
+    const grid = p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join('')).join('-');
+    return `${grid};${p.moves.map(([r, c]) => `${r}.${c}`).join('_')}`;
+  },
+  decode(text) {
+    const [gridText, movesText = ''] = text.split(';');
+    const rows = gridText.split('-');
+    if (!rows.every((r) => /^[01]+$/.test(r) && r.length === rows[0].length)) return null;
+    if (rows.length > MAX_GRID || rows[0].length > MAX_GRID) return null;
+    let p = { rows: rows.length, cols: rows[0].length, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
+    for (const mv of movesText ? movesText.split('_') : []) {
+      const [row, col] = mv.split('.').map(Number);
+      if (!this.isLegal(p, { row, col })) return null;
+      p = this.play(p, { row, col });
+    }
+    return p;
+  },
+  request(p) {
+    return { grid: p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join('')), moves: p.moves };
+  },
+  size(p) {
+    return [p.rows, p.cols];
+  },
+  resize(p, rows, cols) {
+    const cand = Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => Boolean(p.cand[r] && p.cand[r][c])));
+    return { rows, cols, cand, moves: [] };
+  },
+  // The rectangles after the moves, each {top, left, bottom, right}.
+  rects(p) {
+    let rects = [{ top: 0, left: 0, bottom: p.rows - 1, right: p.cols - 1 }];
+    for (const [r, c] of p.moves) {
+      const i = rects.findIndex((q) => q.top <= r && r <= q.bottom && q.left <= c && c <= q.right);
+      if (i < 0) continue;
+      const q = rects[i];
+      const parts = [];
+      for (const [t, b] of [[q.top, r - 1], [r + 1, q.bottom]]) {
+        for (const [l, rt] of [[q.left, c - 1], [c + 1, q.right]]) {
+          if (t <= b && l <= rt) parts.push({ top: t, left: l, bottom: b, right: rt });
+        }
+      }
+      rects = [...rects.slice(0, i), ...parts, ...rects.slice(i + 1)];
+    }
+    return rects;
+  },
+  liveRects(p) {
+    return this.rects(p).filter((q) => {
+      for (let r = q.top; r <= q.bottom; r++) for (let c = q.left; c <= q.right; c++) if (p.cand[r][c]) return true;
+      return false;
+    });
+  },
+  edit(p, r, c) {
+    const cand = p.cand.map((row) => row.slice());
+    cand[r][c] = !cand[r][c];
+    return { ...p, cand, moves: [] };
+  },
+  isLegal(p, mv) {
+    const { row, col } = mv;
+    if (!Number.isInteger(row) || !Number.isInteger(col) || row < 0 || col < 0 || row >= p.rows || col >= p.cols) return false;
+    if (!p.cand[row][col]) return false;
+    return this.rects(p).some((q) => q.top <= row && row <= q.bottom && q.left <= col && col <= q.right);
+  },
+  moveAt(p, r, c) {
+    const mv = { row: r, col: c };
+    return this.isLegal(p, mv) ? mv : null;
+  },
+  play(p, mv) {
+    return { ...p, moves: [...p.moves, [mv.row, mv.col]] };
+  },
+  hasMoves(p) {
+    for (let r = 0; r < p.rows; r++) for (let c = 0; c < p.cols; c++) if (this.isLegal(p, { row: r, col: c })) return true;
+    return false;
+  },
+  sameMove(a, b) {
+    return a.row === b.row && a.col === b.col;
+  },
+  moveCell(_p, mv) {
+    return [mv.row, mv.col];
+  },
+  describe(mv) {
+    return `split at (${mv.row + 1},${mv.col + 1})`;
+  },
+  valueParts(a) {
+    return a.rects && a.rects.length > 1 ? ` over ${a.rects.length} rectangles` : '';
+  },
+  cellView(p, r, c) {
+    const live = this.rects(p).some((q) => q.top <= r && r <= q.bottom && q.left <= c && c <= q.right);
+    const played = p.moves.some(([a, b]) => a === r && b === c);
+    const on = p.cand[r][c];
+    const cls = `${on ? 'cand' : ''}${live ? '' : ' dead'}${played ? ' played' : ''}`;
+    return { cls, label: played ? '✕' : '', aria: `row ${r + 1} column ${c + 1}${on ? ' candidate' : ''}${live ? '' : ' deleted'}` };
+  },
+  // Outlines of the rectangles in play (after a move: the parts it left).
+  overlays(p) {
+    return p.moves.length ? this.liveRects(p).map((q) => ({ rect: q, cls: 'part' })) : [];
+  },
+};
+
+const GAMES = { clear: clearGame, pawn: pawnGame, split: splitGame };
 
 function board(rows) {
   return {
@@ -106,6 +361,7 @@ function rectOf(boardIndex, [r1, c1], [r2, c2]) {
 const state = {
   game: clearGame,
   mode: 'edit', // 'edit' or 'play'
+  tool: 'wall', // the pawn game's edit tool: 'wall' or 'pawn'
   hints: false,
   vsEngine: true,
   engineSide: 1, // the ply parity the engine plays: 0 first, 1 second
@@ -162,8 +418,13 @@ async function api(endpoint, body) {
 
 async function analyse() {
   const position = boards();
-  const key = state.game.encode(position);
-  if (state.analysisFor === key && state.analysis) return;
+  const key = positionKey();
+  if (state.analysisFor === key && state.analysis) {
+    // Already analysed (e.g. "Engine moves first" on the edited position):
+    // the engine may still have to move.
+    maybeEngineMove();
+    return;
+  }
   const seq = ++state.requestSeq;
   state.analysis = null;
   state.analysisFor = null;
@@ -216,7 +477,17 @@ function setPosition(newBoards) {
   afterChange();
 }
 
+// The game and position an analysis answers.
+function positionKey() {
+  return `${state.game.name}/${state.game.encode(boards())}`;
+}
+
 function afterChange() {
+  // Never draw another position's (or another game's) analysis.
+  if (state.analysisFor !== positionKey()) {
+    state.analysis = null;
+    state.analysisFor = null;
+  }
   writeHash();
   render();
   analyse();
@@ -225,7 +496,7 @@ function afterChange() {
 function commitMove(mv, by) {
   const position = boards();
   if (!state.game.isLegal(position, mv)) {
-    state.error = 'That rectangle is not all ones.';
+    state.error = state.game.cellGame ? 'That is not a legal move.' : 'That rectangle is not all ones.';
     render();
     return;
   }
@@ -328,6 +599,10 @@ function onPointerDown(event) {
   const cell = cellFromPoint(event.clientX, event.clientY);
   if (!cell || event.button > 0) return;
   event.preventDefault();
+  if (state.game.cellGame) {
+    cellGameClick(cell);
+    return;
+  }
   if (state.mode === 'edit') {
     const value = !boards()[cell.board].cells[cell.r][cell.c];
     state.paint = { board: cell.board, value, changed: false };
@@ -384,6 +659,24 @@ function onPointerUp(event) {
   render();
 }
 
+// A click on a cell game's grid: an edit, or a move.
+function cellGameClick(cell) {
+  const game = state.game;
+  if (state.mode === 'edit') {
+    const next = game.edit(boards(), cell.r, cell.c, state.tool);
+    if (next) setPosition(next);
+    return;
+  }
+  if (state.busy || isEngineTurn(state.cursor)) return;
+  const mv = game.moveAt(boards(), cell.r, cell.c);
+  if (mv) {
+    commitMove(mv, 'you');
+  } else {
+    state.error = 'That is not a legal move.';
+    render();
+  }
+}
+
 function paintCell(cell) {
   // Paint in place on the start position (edit mode has no history), and
   // analyse once the stroke ends.
@@ -414,12 +707,17 @@ function el(tag, attrs = {}, children = []) {
 function moveValue(mv) {
   const a = state.analysis;
   if (!a || !a.moves) return null;
-  const found = a.moves.find((m) => sameMove(m, mv));
+  const same = state.game.sameMove || sameMove;
+  const found = a.moves.find((m) => same(m, mv));
   return found ? found.grundy : null;
 }
 
 function previewMove() {
   if (state.hoverMove) return state.hoverMove;
+  if (state.game.cellGame) {
+    const h = state.hoverCell;
+    return state.mode === 'play' && h ? state.game.moveAt(boards(), h.r, h.c) : null;
+  }
   const sel = state.selection;
   if (sel) return rectOf(sel.board, sel.anchor, sel.end);
   const h = state.hoverCell;
@@ -452,6 +750,10 @@ function componentValues(index) {
 function renderBoards() {
   const container = $('boards');
   container.replaceChildren();
+  if (state.game.cellGame) {
+    container.append(renderCellBoard());
+    return;
+  }
   const position = boards();
   const several = position.length > 1;
   const a = state.analysis;
@@ -520,6 +822,80 @@ function renderBoards() {
   });
 }
 
+// One grid of a cell game: size steppers and tools in edit mode, cells
+// drawn from the game's cellView, winning moves outlined with hints, the
+// hovered move's value as a badge.
+function renderCellBoard() {
+  const game = state.game;
+  const p = boards();
+  const a = state.analysis;
+  const [rows, cols] = game.size(p);
+  const title = el('div', { class: 'board-title' }, [
+    el('strong', { text: game.title }),
+    el('span', { class: 'muted', text: ` ${rows} × ${cols}` }),
+    el('span', { class: 'board-value', text: a && a.grundy !== undefined ? `grundy ${a.grundy}` : '' }),
+  ]);
+  const controls = el('div', { class: 'board-controls' });
+  if (state.mode === 'edit') {
+    const stepper = (label, get, set) => el('span', { class: 'stepper' }, [
+      el('span', { class: 'muted', text: label }),
+      el('button', { type: 'button', 'aria-label': `fewer ${label}`, text: '−', onclick: () => set(get() - 1) }),
+      el('span', { class: 'count', text: String(get()) }),
+      el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }),
+    ]);
+    const resizeTo = (r, c) => {
+      if (r >= 1 && c >= 1 && r <= MAX_GRID && c <= MAX_GRID) setPosition(game.resize(p, r, c));
+    };
+    controls.append(stepper('rows', () => rows, (n) => resizeTo(n, cols)), stepper('cols', () => cols, (n) => resizeTo(rows, n)));
+    if (game.tools) {
+      controls.append(el('span', { class: 'segmented', role: 'group', 'aria-label': 'Edit tool' }, game.tools.map(([tool, label]) => el('button', {
+        type: 'button',
+        'aria-pressed': String(state.tool === tool),
+        text: label,
+        onclick: () => { state.tool = tool; render(); },
+      }))));
+    }
+  }
+  const grid = el('div', { class: `grid cell-grid game-${game.name} mode-${state.mode}`, 'data-board': '0' });
+  // Fit the screen: the page's paddings and the gaps come off the width.
+  grid.style.setProperty('--cell', `clamp(6px, calc((100vw - 5rem - ${cols * 2}px) / ${cols}), ${cols > 12 ? 26 : 40}px)`);
+  grid.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+  grid.style.gridTemplateRows = `repeat(${rows}, var(--cell))`;
+  const winning = new Set();
+  if (state.hints && a && a.winning_moves) {
+    for (const mv of a.winning_moves) winning.add(game.moveCell(p, mv).join(','));
+  }
+  const preview = previewMove();
+  const previewAt = preview ? game.moveCell(p, preview).join(',') : null;
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const view = game.cellView(p, r, c, a, state.hints);
+      const here = `${r},${c}`;
+      let cls = `cell ${view.cls}`;
+      if (winning.has(here)) cls += ' win-target';
+      if (previewAt === here) cls += ' previewed';
+      const node = el('button', {
+        type: 'button',
+        class: cls,
+        'data-board': '0',
+        'data-r': String(r),
+        'data-c': String(c),
+        'aria-label': view.aria,
+      });
+      if (view.label) node.append(el('span', { class: 'mark', text: view.label }));
+      if (previewAt === here && state.hints) {
+        const value = moveValue(preview);
+        if (value !== null) node.append(el('span', { class: 'badge', text: `→ ${value}` }));
+      }
+      node.style.gridRow = String(r + 1);
+      node.style.gridColumn = String(c + 1);
+      grid.append(node);
+    }
+  }
+  for (const { rect, cls } of game.overlays(p)) grid.append(overlay(rect, cls));
+  return el('div', { class: 'board-card' }, [title, controls, grid]);
+}
+
 function fill(b, value) {
   return { rows: b.rows, cols: b.cols, cells: b.cells.map((row) => row.map(() => value)) };
 }
@@ -539,7 +915,7 @@ function renderStatus() {
     const moverWins = a.grundy !== 0;
     const firstWins = moverWins === (ply % 2 === 0);
     winner = `${firstWins ? 'First' : 'Second'} player wins`;
-    const parts = a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
+    const parts = state.game.valueParts ? state.game.valueParts(a) : a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
     value = `Grundy value ${a.grundy}${parts}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
   $('winner').textContent = winner;
@@ -565,7 +941,7 @@ function renderMoves() {
     const who = entry.by === 'engine' ? 'Engine' : state.vsEngine ? 'You' : playerName(i);
     list.append(el('li', { class: i + 1 > state.cursor ? 'undone' : i + 1 === state.cursor ? 'current' : '' }, [
       el('span', { class: 'who', text: `${who}: ` }),
-      state.game.describe(entry.move, several),
+      state.game.describe(entry.move, several, state.history[i].boards),
     ]));
   });
   $('no-moves').hidden = state.history.length > 1;
@@ -582,8 +958,8 @@ function renderHints() {
     const value = moveValue(preview);
     const several = boards().length > 1;
     info.textContent = value === null
-      ? `${state.game.describe(preview, several)}: value not listed (large position)`
-      : `${state.game.describe(preview, several)} leads to grundy ${value}${value === 0 ? ': a winning move' : ''}.`;
+      ? `${state.game.describe(preview, several, boards())}: value not listed (large position)`
+      : `${state.game.describe(preview, several, boards())} leads to grundy ${value}${value === 0 ? ': a winning move' : ''}.`;
   } else {
     info.textContent = 'Hover a cell (or select a rectangle) to see the value its move leads to.';
   }
@@ -600,7 +976,7 @@ function renderHints() {
   for (const mv of a.winning_moves) {
     ul.append(el('li', {
       class: 'winning-move',
-      text: state.game.describe(mv, several),
+      text: state.game.describe(mv, several, boards()),
       onmouseenter: () => { state.hoverMove = mv; renderBoards(); },
       onmouseleave: () => { state.hoverMove = null; renderBoards(); },
     }));
@@ -611,7 +987,7 @@ function renderHints() {
 function render() {
   $('mode-edit').setAttribute('aria-pressed', String(state.mode === 'edit'));
   $('mode-play').setAttribute('aria-pressed', String(state.mode === 'play'));
-  $('add-board').hidden = state.mode !== 'edit';
+  $('add-board').hidden = state.mode !== 'edit' || Boolean(state.game.cellGame);
   $('help').textContent = state.game.help[state.mode];
   $('undo').disabled = undoTarget() === null || state.busy;
   $('redo').disabled = redoTarget() === null || state.busy;

@@ -404,3 +404,398 @@ async fn serves_the_page_and_the_game_list() {
     let reply = send(addr, reqwest::Method::GET, "/api/v1/games", Vec::new()).await;
     assert_eq!(reply.json["games"][0]["name"], "clear");
 }
+
+/// A small deterministic generator for the pawn and split cases.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// Plain mex recursion for a pawn (brute force): left along the row, down
+/// the column, stopping at impassable cells.
+fn pawn_brute(walls: &[(u64, u64)], x: u64, y: u64) -> u32 {
+    let mut seen = MexSet::new();
+    for to in (0..x).rev() {
+        if walls.contains(&(to, y)) {
+            break;
+        }
+        seen.insert(Nimber::new(pawn_brute(walls, to, y)));
+    }
+    for to in (0..y).rev() {
+        if walls.contains(&(x, to)) {
+            break;
+        }
+        seen.insert(Nimber::new(pawn_brute(walls, x, to)));
+    }
+    seen.mex().value()
+}
+
+fn pawn_moves(walls: &[(u64, u64)], (x, y): (u64, u64)) -> Vec<(u64, u64)> {
+    let mut moves = Vec::new();
+    for to in (0..x).rev() {
+        if walls.contains(&(to, y)) {
+            break;
+        }
+        moves.push((to, y));
+    }
+    for to in (0..y).rev() {
+        if walls.contains(&(x, to)) {
+            break;
+        }
+        moves.push((x, to));
+    }
+    moves
+}
+
+#[tokio::test]
+async fn pawn_analyze_and_play_agree_with_brute_force() {
+    let addr = start(Config::default()).await;
+    let mut rng = Lcg(7);
+    for case in 0..40 {
+        let side = 2 + rng.below(6);
+        let pawn_count = 1 + rng.below(3) as usize;
+        let pawns: Vec<(u64, u64)> = (0..pawn_count)
+            .map(|_| (rng.below(side), rng.below(side)))
+            .collect();
+        let mut walls: Vec<(u64, u64)> = Vec::new();
+        for _ in 0..rng.below(side * 2) {
+            let w = (rng.below(side), rng.below(side));
+            if !pawns.contains(&w) && !walls.contains(&w) {
+                walls.push(w);
+            }
+        }
+        let body = json!({
+            "blocked": walls.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "pawns": pawns.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "region": [side, side],
+        });
+        let values: Vec<u32> = pawns
+            .iter()
+            .map(|&(x, y)| pawn_brute(&walls, x, y))
+            .collect();
+        let total = values.iter().fold(0, |a, v| a ^ v);
+        let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let json = &reply.json;
+        assert_eq!(json["grundy"], total, "case {case}");
+        assert_eq!(json["winner"], if total == 0 { "second" } else { "first" });
+        for (p, &v) in json["pawns"].as_array().unwrap().iter().zip(&values) {
+            assert_eq!(p["grundy"], v);
+            assert_eq!(p["losing"], v == 0);
+        }
+        // Every legal move listed once, with the brute-force total after it.
+        let mut expected = Vec::new();
+        for (index, &pawn) in pawns.iter().enumerate() {
+            for (x, y) in pawn_moves(&walls, pawn) {
+                let reached = total ^ values[index] ^ pawn_brute(&walls, x, y);
+                expected.push(json!({"pawn": index, "x": x, "y": y, "grundy": reached}));
+            }
+        }
+        assert_eq!(json["moves"], json!(expected), "case {case}");
+        assert_eq!(json["moves_total"], expected.len());
+        assert_eq!(json["moves_complete"], true);
+        // The winning moves are exactly the moves reaching 0.
+        let winning: Vec<Value> = expected
+            .iter()
+            .filter(|m| m["grundy"] == 0)
+            .map(|m| json!({"pawn": m["pawn"], "x": m["x"], "y": m["y"]}))
+            .collect();
+        assert_eq!(json["winning_moves"], json!(winning), "case {case}");
+        // Losing cells of the region: brute-force value 0.
+        let mut losing = Vec::new();
+        for y in 0..side {
+            for x in 0..side {
+                if !walls.contains(&(x, y)) && pawn_brute(&walls, x, y) == 0 {
+                    losing.push(json!([x, y]));
+                }
+            }
+        }
+        assert_eq!(json["losing"], json!(losing), "case {case}");
+
+        let reply = post(addr, "/api/v1/pawn/play", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let mv = &reply.json["move"];
+        if expected.is_empty() {
+            assert_eq!(*mv, Value::Null);
+            continue;
+        }
+        let index = mv["pawn"].as_u64().unwrap() as usize;
+        let to = (mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+        assert!(pawn_moves(&walls, pawns[index]).contains(&to), "legal");
+        let reached = total ^ values[index] ^ pawn_brute(&walls, to.0, to.1);
+        assert_eq!(reply.json["grundy"], reached);
+        assert_eq!(reached == 0, total != 0, "wins exactly when it can");
+        assert_eq!(reply.json["engine_wins"], total != 0);
+        let mut after = pawns.clone();
+        after[index] = to;
+        assert_eq!(
+            reply.json["pawns"],
+            json!(after.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>())
+        );
+    }
+}
+
+#[tokio::test]
+async fn pawn_far_away_and_errors() {
+    let addr = start(Config::default()).await;
+    // One pawn beyond the value region: outcome and winning moves only. On
+    // an empty grid the losing cells are the diagonal, so (10^9, 5) wins by
+    // moving to (5, 5).
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[1_000_000_000u64, 5]] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["winner"], "first");
+    assert_eq!(
+        reply.json["winning_moves"],
+        json!([{"pawn": 0, "x": 5, "y": 5}])
+    );
+    assert!(reply.json.get("moves").is_none());
+    let reply = post(
+        addr,
+        "/api/v1/pawn/play",
+        &json!({ "pawns": [[1_000_000_000u64, 5]] }),
+    )
+    .await;
+    assert_eq!(reply.json["pawns"], json!([[5, 5]]));
+    assert_eq!(reply.json["engine_wins"], true);
+    for (body, status, what) in [
+        (
+            json!({ "pawns": [[1, 1]], "blocked": [[1, 1]] }),
+            400,
+            "impassable",
+        ),
+        (
+            json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]] }),
+            400,
+            "pawn 0 at",
+        ),
+        (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
+        (json!({ "pawns": [[3000, 3000]] }), 422, "exceed the budget"),
+    ] {
+        assert_error(
+            post(addr, "/api/v1/pawn/analyze", &body).await,
+            status,
+            what,
+        )
+        .await;
+        assert_error(post(addr, "/api/v1/pawn/play", &body).await, status, what).await;
+    }
+}
+
+/// Plain mex recursion for a rectangle of the splitting game (brute force):
+/// rectangles as (top, left, bottom, right), inclusive.
+fn split_brute(
+    cands: &[(u32, u32)],
+    rect: (u32, u32, u32, u32),
+    memo: &mut HashMap<(u32, u32, u32, u32), u32>,
+) -> u32 {
+    if let Some(&v) = memo.get(&rect) {
+        return v;
+    }
+    let (top, left, bottom, right) = rect;
+    let mut seen = MexSet::new();
+    for &(r, c) in cands {
+        if r < top || r > bottom || c < left || c > right {
+            continue;
+        }
+        let mut value = 0;
+        for (t, b) in [(top, r.wrapping_sub(1)), (r + 1, bottom)] {
+            for (l, rt) in [(left, c.wrapping_sub(1)), (c + 1, right)] {
+                if t <= b && b != u32::MAX && l <= rt && rt != u32::MAX {
+                    value ^= split_brute(cands, (t, l, b, rt), memo);
+                }
+            }
+        }
+        seen.insert(Nimber::new(value));
+    }
+    let value = seen.mex().value();
+    memo.insert(rect, value);
+    value
+}
+
+/// The rectangles after `moves` from the whole `rows x cols` grid.
+fn split_rects(rows: u32, cols: u32, moves: &[(u32, u32)]) -> Vec<(u32, u32, u32, u32)> {
+    let mut rects = vec![(0, 0, rows - 1, cols - 1)];
+    for &(r, c) in moves {
+        let i = rects
+            .iter()
+            .position(|&(t, l, b, rt)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+            .expect("a legal move");
+        let (t, l, b, rt) = rects.remove(i);
+        for (t2, b2) in [(t, r.wrapping_sub(1)), (r + 1, b)] {
+            for (l2, r2) in [(l, c.wrapping_sub(1)), (c + 1, rt)] {
+                if t2 <= b2 && b2 != u32::MAX && l2 <= r2 && r2 != u32::MAX {
+                    rects.push((t2, l2, b2, r2));
+                }
+            }
+        }
+    }
+    rects
+}
+
+#[tokio::test]
+async fn split_analyze_and_play_agree_with_brute_force() {
+    let addr = start(Config::default()).await;
+    let mut rng = Lcg(11);
+    for case in 0..40 {
+        let (rows, cols) = (1 + rng.below(6) as u32, 1 + rng.below(6) as u32);
+        let mut cands = Vec::new();
+        let mut grid = Vec::new();
+        for r in 0..rows {
+            let mut line = String::new();
+            for c in 0..cols {
+                let on = rng.below(2) == 0;
+                line.push(if on { '1' } else { '0' });
+                if on {
+                    cands.push((r, c));
+                }
+            }
+            grid.push(line);
+        }
+        // Replay a few random legal moves first (found by brute force).
+        let mut moves: Vec<(u32, u32)> = Vec::new();
+        for _ in 0..rng.below(3) {
+            let rects = split_rects(rows, cols, &moves);
+            let legal: Vec<(u32, u32)> = cands
+                .iter()
+                .copied()
+                .filter(|&(r, c)| {
+                    rects
+                        .iter()
+                        .any(|&(t, l, b, rt)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+                })
+                .collect();
+            if legal.is_empty() {
+                break;
+            }
+            moves.push(legal[rng.below(legal.len() as u64) as usize]);
+        }
+        let mut memo = HashMap::new();
+        let mut value_of = |rects: &[(u32, u32, u32, u32)]| {
+            rects
+                .iter()
+                .fold(0, |acc, &rect| acc ^ split_brute(&cands, rect, &mut memo))
+        };
+        let rects = split_rects(rows, cols, &moves);
+        let total = value_of(&rects);
+        let body = json!({ "grid": grid, "moves": moves.iter().map(|&(r, c)| [r, c]).collect::<Vec<_>>() });
+        let reply = post(addr, "/api/v1/split/analyze", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let json = &reply.json;
+        assert_eq!(json["rows"], rows);
+        assert_eq!(json["cols"], cols);
+        assert_eq!(json["grundy"], total, "case {case}");
+        assert_eq!(json["winner"], if total == 0 { "second" } else { "first" });
+        // Every legal move listed with the brute-force value after it.
+        let mut expected = HashMap::new();
+        for &(r, c) in &cands {
+            if rects
+                .iter()
+                .any(|&(t, l, b, rt)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+            {
+                let mut after = moves.clone();
+                after.push((r, c));
+                expected.insert((r, c), value_of(&split_rects(rows, cols, &after)));
+            }
+        }
+        let listed = json["moves"].as_array().unwrap();
+        assert_eq!(listed.len(), expected.len(), "case {case}");
+        assert_eq!(json["moves_total"], expected.len());
+        for m in listed {
+            let cell = (
+                m["row"].as_u64().unwrap() as u32,
+                m["col"].as_u64().unwrap() as u32,
+            );
+            assert_eq!(m["grundy"], expected[&cell], "case {case} move {cell:?}");
+        }
+        // Winning moves: exactly the legal moves leaving 0.
+        let mut winning: Vec<(u32, u32)> = json["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["row"].as_u64().unwrap() as u32,
+                    m["col"].as_u64().unwrap() as u32,
+                )
+            })
+            .collect();
+        winning.sort_unstable();
+        let mut zero: Vec<(u32, u32)> = expected
+            .iter()
+            .filter(|(_, &v)| v == 0)
+            .map(|(&c, _)| c)
+            .collect();
+        zero.sort_unstable();
+        assert_eq!(winning, zero, "case {case}");
+
+        let reply = post(addr, "/api/v1/split/play", &body).await;
+        assert_eq!(reply.status, 200, "case {case}: {:?}", reply.json);
+        let mv = &reply.json["move"];
+        if expected.is_empty() {
+            assert_eq!(*mv, Value::Null);
+            continue;
+        }
+        let cell = (
+            mv["row"].as_u64().unwrap() as u32,
+            mv["col"].as_u64().unwrap() as u32,
+        );
+        let reached = *expected.get(&cell).expect("a legal move");
+        assert_eq!(reply.json["grundy"], reached);
+        assert_eq!(reached == 0, total != 0, "wins exactly when it can");
+        assert_eq!(reply.json["engine_wins"], reached == 0);
+    }
+}
+
+#[tokio::test]
+async fn split_errors_are_json() {
+    let addr = start(Config {
+        budget: Budget::positions(50),
+        ..Config::default()
+    })
+    .await;
+    for (body, status, what) in [
+        (json!({ "grid": ["0102"] }), 400, "row 1, column 4"),
+        (
+            json!({ "grid": ["11"], "moves": [[0, 0], [0, 1]] }),
+            400,
+            "move 2",
+        ),
+        (json!({ "grid": ["11", "1"] }), 400, "row 2 has 1 cells"),
+        (json!({ "grid": ["1".repeat(65)] }), 400, "at most 64"),
+    ] {
+        assert_error(
+            post(addr, "/api/v1/split/analyze", &body).await,
+            status,
+            what,
+        )
+        .await;
+        assert_error(post(addr, "/api/v1/split/play", &body).await, status, what).await;
+    }
+    // A random-looking 24 x 24 grid needs far more than 50 positions.
+    let mut rng = Lcg(3);
+    let grid: Vec<String> = (0..24)
+        .map(|_| {
+            (0..24)
+                .map(|_| if rng.below(3) == 0 { '1' } else { '0' })
+                .collect()
+        })
+        .collect();
+    assert_error(
+        post(addr, "/api/v1/split/analyze", &json!({ "grid": grid })).await,
+        422,
+        "too large",
+    )
+    .await;
+}

@@ -13,13 +13,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use grundy::pawn::{
-    Blocked, Cell, CellKind, Outcomes, PawnSum, ValueTable, WinningMoves, MAX_REGION_SIDE,
-};
-use grundy::Nimber;
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
-use serde::Serialize;
+use grundy_report::pawn::{Analysis, AnalysisError};
 
 use crate::output::{read_source, UsageError};
 
@@ -86,14 +83,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     let outcomes = Outcomes::new(&blocked);
-    let analysis = Analysis::of(&blocked, &outcomes, &args.at)?;
+    let analysis = Analysis::of(&blocked, &outcomes, &args.at).map_err(|err| match err {
+        AnalysisError::SumBeyondRegion { .. } => anyhow::Error::new(UsageError(err.to_string())),
+        other => anyhow::Error::new(other),
+    })?;
     let picture = args
         .draw
         .map(|(low, high)| draw(&outcomes, &args.at, low, high));
     let mut out = String::new();
     if args.json {
-        out =
-            serde_json::to_string(&analysis.json(&args.at, picture)).context("serialising JSON")?;
+        out = serde_json::to_string(&analysis.report(&args.at, picture))
+            .context("serialising JSON")?;
         out.push('\n');
     } else {
         let _ = writeln!(
@@ -103,7 +103,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             source_name.map_or(String::new(), |name| format!(" (from {name})"))
         );
         if !args.at.is_empty() {
-            analysis.render(&args.at, &mut out);
+            render(&analysis, &args.at, &mut out);
         }
         if let Some(picture) = picture {
             if !args.at.is_empty() {
@@ -132,228 +132,82 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Why a winning move wins, for the text output.
-struct Move {
-    pawn: usize,
-    to: Cell,
-    /// The moved pawn's value after the move, when values are known.
-    after: Option<Nimber>,
-}
-
-struct Analysis {
-    /// Per pawn: its outcome alone and its value when computed.
-    pawns: Vec<(CellKind, Option<Nimber>)>,
-    /// The total value, when every pawn's value is known.
-    total: Option<Nimber>,
-    first_wins: bool,
-    moves: Vec<Move>,
-}
-
-impl Analysis {
-    fn of(blocked: &Blocked, outcomes: &Outcomes, pawns: &[Cell]) -> anyhow::Result<Analysis> {
-        let kinds: Vec<CellKind> = pawns.iter().map(|&p| outcomes.classify(p)).collect();
-        let in_region = pawns
-            .iter()
-            .all(|p| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE);
-        if !in_region {
-            if pawns.len() > 1 {
-                let (index, far) = pawns
-                    .iter()
-                    .enumerate()
-                    .find(|(_, p)| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE)
-                    .expect("one is outside");
-                return Err(UsageError(format!(
-                    "a sum of pawns needs Grundy values, which are computed for cells below \
-                     {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {index} at {far} is beyond"
-                ))
-                .into());
-            }
-            // One pawn far away: the outcome and the moves to losing cells.
-            let pawn = pawns[0];
-            let moves: WinningMoves = outcomes.winning_moves(pawn)?;
-            return Ok(Analysis {
-                pawns: vec![(kinds[0], None)],
-                total: None,
-                first_wins: kinds[0] == CellKind::Winning,
-                moves: moves
-                    .iter()
-                    .map(|to| Move {
-                        pawn: 0,
-                        to,
-                        after: None,
-                    })
-                    .collect(),
-            });
-        }
-        if pawns.is_empty() {
-            return Ok(Analysis {
-                pawns: Vec::new(),
-                total: None,
-                first_wins: false,
-                moves: Vec::new(),
-            });
-        }
-        let table = ValueTable::covering(blocked, pawns)?;
-        let sum = PawnSum::new(&table, pawns)?;
-        let moves = sum
-            .winning_moves
-            .iter()
-            .map(|&(pawn, to)| Move {
-                pawn,
-                to,
-                after: table.value(to),
-            })
-            .collect();
-        Ok(Analysis {
-            pawns: kinds
-                .into_iter()
-                .zip(sum.values.iter().map(|&v| Some(v)))
-                .collect(),
-            total: Some(sum.total),
-            first_wins: !sum.total.is_zero(),
-            moves,
-        })
-    }
-
-    fn render(&self, pawns: &[Cell], out: &mut String) {
-        let several = pawns.len() > 1;
-        for (index, (&pawn, &(kind, value))) in pawns.iter().zip(&self.pawns).enumerate() {
-            let label = if several {
-                format!("Pawn {index}")
-            } else {
-                "Pawn".to_owned()
-            };
-            let value = match value {
+fn render(analysis: &Analysis, pawns: &[Cell], out: &mut String) {
+    let several = pawns.len() > 1;
+    for (index, (&pawn, &(kind, value))) in pawns.iter().zip(&analysis.pawns).enumerate() {
+        let label = if several {
+            format!("Pawn {index}")
+        } else {
+            "Pawn".to_owned()
+        };
+        let value = match value {
                 Some(v) => format!("grundy {v}"),
                 None => format!(
                     "grundy not computed (values are computed below {MAX_REGION_SIDE} x {MAX_REGION_SIDE})"
                 ),
             };
-            let alone = if kind == CellKind::Losing {
-                "losing"
-            } else {
-                "winning"
-            };
-            let _ = writeln!(out, "{label} at {pawn}: {alone} cell, {value}");
-        }
-        if several {
-            let parts: Vec<String> = self
-                .pawns
-                .iter()
-                .map(|(_, v)| v.map_or("?".into(), |v| v.to_string()))
-                .collect();
-            let total = self.total.map_or("?".into(), |t| t.to_string());
-            let _ = writeln!(
-                out,
-                "Total grundy value: {total} (= {})",
-                parts.join(" xor ")
-            );
-        }
+        let alone = if kind == CellKind::Losing {
+            "losing"
+        } else {
+            "winning"
+        };
+        let _ = writeln!(out, "{label} at {pawn}: {alone} cell, {value}");
+    }
+    if several {
+        let parts: Vec<String> = analysis
+            .pawns
+            .iter()
+            .map(|(_, v)| v.map_or("?".into(), |v| v.to_string()))
+            .collect();
+        let total = analysis.total.map_or("?".into(), |t| t.to_string());
         let _ = writeln!(
             out,
-            "{}",
-            if self.first_wins {
-                "First player wins."
+            "Total grundy value: {total} (= {})",
+            parts.join(" xor ")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        if analysis.first_wins {
+            "First player wins."
+        } else {
+            "Second player wins."
+        }
+    );
+    if analysis.moves.is_empty() {
+        let _ = writeln!(
+            out,
+            "No winning moves: every move leaves {}.",
+            if several {
+                "a non-zero total"
             } else {
-                "Second player wins."
+                "a winning cell to the opponent"
             }
         );
-        if self.moves.is_empty() {
-            let _ = writeln!(
-                out,
-                "No winning moves: every move leaves {}.",
-                if several {
-                    "a non-zero total"
-                } else {
-                    "a winning cell to the opponent"
-                }
-            );
-            return;
-        }
-        let _ = writeln!(out, "Winning moves ({}):", self.moves.len());
-        for mv in &self.moves {
-            let from = pawns[mv.pawn];
-            let direction = if mv.to.y() == from.y() {
-                "along the row"
-            } else {
-                "down the column"
-            };
-            let who = if several {
-                format!("pawn {}: ", mv.pawn)
-            } else {
-                String::new()
-            };
-            let why = match (self.pawns[mv.pawn].1, mv.after) {
-                (Some(before), Some(after)) if several => {
-                    format!("grundy {before} -> {after}, total 0")
-                }
-                _ => "to a losing cell".to_owned(),
-            };
-            let _ = writeln!(out, "  {who}{from} -> {} {direction}, {why}", mv.to);
-        }
+        return;
     }
-
-    fn json(&self, pawns: &[Cell], picture: Option<Vec<String>>) -> JsonAnalysis {
-        JsonAnalysis {
-            winner: if pawns.is_empty() {
-                None
-            } else if self.first_wins {
-                Some("first")
-            } else {
-                Some("second")
-            },
-            grundy: self.total.map(Nimber::value),
-            winning_moves: self
-                .moves
-                .iter()
-                .map(|mv| JsonMove {
-                    pawn: mv.pawn,
-                    x: mv.to.x(),
-                    y: mv.to.y(),
-                })
-                .collect(),
-            pawns: pawns
-                .iter()
-                .zip(&self.pawns)
-                .map(|(&pawn, &(kind, value))| JsonPawn {
-                    x: pawn.x(),
-                    y: pawn.y(),
-                    losing: kind == CellKind::Losing,
-                    grundy: value.map(Nimber::value),
-                })
-                .collect(),
-            picture,
-        }
+    let _ = writeln!(out, "Winning moves ({}):", analysis.moves.len());
+    for mv in &analysis.moves {
+        let from = pawns[mv.pawn];
+        let direction = if mv.to.y() == from.y() {
+            "along the row"
+        } else {
+            "down the column"
+        };
+        let who = if several {
+            format!("pawn {}: ", mv.pawn)
+        } else {
+            String::new()
+        };
+        let why = match (analysis.pawns[mv.pawn].1, mv.after) {
+            (Some(before), Some(after)) if several => {
+                format!("grundy {before} -> {after}, total 0")
+            }
+            _ => "to a losing cell".to_owned(),
+        };
+        let _ = writeln!(out, "  {who}{from} -> {} {direction}, {why}", mv.to);
     }
-}
-
-#[derive(Serialize)]
-struct JsonAnalysis {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    winner: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    grundy: Option<u32>,
-    winning_moves: Vec<JsonMove>,
-    pawns: Vec<JsonPawn>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    picture: Option<Vec<String>>,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    pawn: usize,
-    x: u32,
-    y: u32,
-}
-
-#[derive(Serialize)]
-struct JsonPawn {
-    x: u32,
-    y: u32,
-    /// True when this pawn's cell alone is a second-player win.
-    losing: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    grundy: Option<u32>,
 }
 
 /// The region's rows, top (`high.y()`) first, each prefixed by its `y`.

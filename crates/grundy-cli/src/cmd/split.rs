@@ -15,7 +15,7 @@ use grundy::split::{Cell, DenseTable, Position, SplitSolver, DEFAULT_DENSE_LIMIT
 use grundy::{Budget, Nimber};
 use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
 use grundy_cli::input::{ParseError, ParseErrorKind};
-use serde::Serialize;
+use grundy_report::split::Analysis;
 
 use crate::output::{read_source, solver_progress, UsageError};
 
@@ -95,32 +95,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut solver = SplitSolver::new()
         .with_budget(args.budget.budget()?)
         .with_progress(progress);
-    let analysis = analyse(&mut solver, &position);
+    let analysis = Analysis::of(&mut solver, &position);
     bar.finish_and_clear();
-    let (value, options) = analysis.map_err(|err| {
+    let analysis = analysis.map_err(|err| {
         anyhow::Error::new(err)
             .context("the search stopped early (raise --max-positions or --max-time)")
     })?;
-    let winning: Vec<Cell> = options
-        .iter()
-        .filter(|(_, v)| v.is_zero())
-        .map(|&(c, _)| c)
-        .collect();
+    let (value, winning) = (analysis.value, analysis.winning_moves());
     let mut out = String::new();
     if args.json {
-        let json = JsonAnalysis {
-            rows: position.grid().rows(),
-            cols: position.grid().cols(),
-            grundy: value.value(),
-            winner: if value.is_zero() { "second" } else { "first" },
-            winning_moves: winning
-                .iter()
-                .map(|c| JsonMove {
-                    row: c.row,
-                    col: c.col,
-                })
-                .collect(),
-        };
+        let json = analysis.report(&position);
         out = serde_json::to_string(&json).context("serialising JSON")?;
         out.push('\n');
     } else {
@@ -183,32 +167,6 @@ fn check_fits(parsed: &ParsedGrid, input: &[u8]) -> Result<(), ParseError> {
         }
     }
     Ok(())
-}
-
-type Options = Vec<(Cell, Nimber)>;
-
-fn analyse(
-    solver: &mut SplitSolver,
-    position: &Position,
-) -> Result<(Nimber, Options), grundy::SolveError> {
-    let value = solver.value(position)?;
-    let options = solver.options(position)?;
-    Ok((value, options))
-}
-
-#[derive(Serialize)]
-struct JsonAnalysis {
-    rows: u32,
-    cols: u32,
-    grundy: u32,
-    winner: &'static str,
-    winning_moves: Vec<JsonMove>,
-}
-
-#[derive(Serialize)]
-struct JsonMove {
-    row: u32,
-    col: u32,
 }
 
 /// Winning moves explained part by part, at most this many.

@@ -27,8 +27,8 @@ fn bad_addresses_and_limits_are_usage_errors() {
     assert_eq!(output.status.code(), Some(2));
 }
 
-/// `POST /api/v1/clear/analyze` answers exactly `grundy clear --json`, plus
-/// the move values. A plain HTTP/1.1 request over std's TcpStream keeps the
+/// `POST /api/v1/{clear,pawn,split}/analyze` answer exactly the CLI's
+/// `--json`, plus the move values (and split's rectangles in play). A plain HTTP/1.1 request over std's TcpStream keeps the
 /// CLI's test dependencies as they are.
 #[test]
 fn analyze_answers_the_same_json_as_the_cli() {
@@ -72,24 +72,72 @@ fn analyze_answers_the_same_json_as_the_cli() {
     assert!(cli.status.success());
     let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
 
-    let body = r#"{"boards": [["0110", "0000", "0000", "0001"], ["111", "101"]]}"#;
-    let mut stream = TcpStream::connect(&addr).unwrap();
-    write!(
-        stream,
-        "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    drop(server);
+    let post = |path: &str, body: &str| -> serde_json::Value {
+        let mut stream = TcpStream::connect(&addr).unwrap();
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        serde_json::from_str(body).unwrap()
+    };
+    let without = |mut web: serde_json::Value, keys: &[&str]| {
+        let object = web.as_object_mut().unwrap();
+        for key in keys {
+            assert!(object.remove(*key).is_some(), "{key} missing");
+        }
+        web
+    };
+    let moves = ["moves", "moves_total", "moves_complete"];
+    let web = post(
+        "/api/v1/clear/analyze",
+        r#"{"boards": [["0110", "0000", "0000", "0001"], ["111", "101"]]}"#,
+    );
+    assert_eq!(without(web, &moves), cli);
 
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    let mut web: serde_json::Value = serde_json::from_str(body).unwrap();
-    let object = web.as_object_mut().unwrap();
-    for key in ["moves", "moves_total", "moves_complete"] {
-        assert!(object.remove(key).is_some(), "{key} missing");
-    }
-    assert_eq!(web, cli);
+    // The pawn: a sum of two pawns with walls, as `grundy pawn --json`.
+    let cli = grundy()
+        .args([
+            "pawn",
+            "--json",
+            "--blocked",
+            "-",
+            "--at",
+            "5,3",
+            "--at",
+            "2,6",
+        ])
+        .write_stdin("2 3\n5 1\n0 6\n")
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let web = post(
+        "/api/v1/pawn/analyze",
+        r#"{"blocked": [[2, 3], [5, 1], [0, 6]], "pawns": [[5, 3], [2, 6]]}"#,
+    );
+    assert_eq!(without(web, &moves), cli);
+
+    // Split, as `grundy split --json`.
+    let cli = grundy()
+        .args(["split", "--json", "-"])
+        .write_stdin("01101\n10010\n01110\n11001\n")
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let web = post(
+        "/api/v1/split/analyze",
+        r#"{"grid": ["01101", "10010", "01110", "11001"]}"#,
+    );
+    assert_eq!(
+        without(web, &["moves", "moves_total", "moves_complete", "rects"]),
+        cli
+    );
+    drop(server);
 }

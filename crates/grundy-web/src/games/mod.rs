@@ -12,6 +12,8 @@ use serde::Deserialize;
 use crate::ApiError;
 
 pub mod clear;
+pub mod pawn;
+pub mod split;
 
 /// Which API call a request is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +53,7 @@ pub trait WebGame: Sync {
 }
 
 /// Every game served.
-pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame];
+pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame, &pawn::PawnGame, &split::SplitGame];
 
 /// The game called `name`.
 pub fn find(name: &str) -> Option<&'static dyn WebGame> {

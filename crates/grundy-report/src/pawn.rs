@@ -1,0 +1,400 @@
+//! The pawn game's report: per pawn its outcome alone and its value, the
+//! total value of the sum, the winner and every winning move, as printed by
+//! `grundy pawn --json` and answered by the web server; plus the value
+//! every legal move leads to and the engine's move.
+//!
+//! One pawn anywhere up to 10^9 gets its outcome and winning moves from
+//! [`Outcomes`] (online, no table); when every pawn lies below
+//! [`MAX_REGION_SIDE`] on both axes a [`ValueTable`] covering them gives the
+//! Grundy values, so sums of pawns work and every move's value is known.
+
+use grundy::pawn::{
+    Blocked, Cell, CellKind, Outcomes, PawnError, PawnSum, ValueTable, MAX_REGION_SIDE,
+};
+use grundy::Nimber;
+use serde::Serialize;
+
+/// Why a set of pawns cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnalysisError {
+    /// A sum of pawns with one beyond the region of computable values.
+    #[error(
+        "a sum of pawns needs Grundy values, which are computed for cells below \
+         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {index} at {cell} is beyond"
+    )]
+    SumBeyondRegion {
+        /// The pawn's index.
+        index: usize,
+        /// Its cell.
+        cell: Cell,
+    },
+    /// The engine refused a pawn or the region.
+    #[error(transparent)]
+    Pawn(#[from] PawnError),
+}
+
+/// A winning move: which pawn goes where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WinningMove {
+    /// The pawn's index.
+    pub pawn: usize,
+    /// Where it goes.
+    pub to: Cell,
+    /// The moved pawn's value after the move, when values are known.
+    pub after: Option<Nimber>,
+}
+
+/// What the engine found about some pawns on one grid of impassable cells.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Per pawn: its outcome alone and its value when computed.
+    pub pawns: Vec<(CellKind, Option<Nimber>)>,
+    /// The total value, when every pawn's value is known.
+    pub total: Option<Nimber>,
+    /// True when the first player wins.
+    pub first_wins: bool,
+    /// Every winning move.
+    pub moves: Vec<WinningMove>,
+    /// The values covering every pawn, when they lie in the region.
+    pub table: Option<ValueTable>,
+}
+
+impl Analysis {
+    /// Analyses `pawns` (a sum when there are several).
+    ///
+    /// # Errors
+    ///
+    /// [`AnalysisError::SumBeyondRegion`] for a sum with a pawn at
+    /// [`MAX_REGION_SIDE`] or beyond; [`AnalysisError::Pawn`] for a pawn on
+    /// an impassable cell.
+    pub fn of(
+        blocked: &Blocked,
+        outcomes: &Outcomes,
+        pawns: &[Cell],
+    ) -> Result<Analysis, AnalysisError> {
+        let kinds: Vec<CellKind> = pawns.iter().map(|&p| outcomes.classify(p)).collect();
+        let beyond = pawns
+            .iter()
+            .position(|p| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE);
+        if let Some(index) = beyond {
+            if pawns.len() > 1 {
+                return Err(AnalysisError::SumBeyondRegion {
+                    index,
+                    cell: pawns[index],
+                });
+            }
+            // One pawn far away: the outcome and the moves to losing cells.
+            let pawn = pawns[0];
+            let moves = outcomes.winning_moves(pawn)?;
+            return Ok(Analysis {
+                pawns: vec![(kinds[0], None)],
+                total: None,
+                first_wins: kinds[0] == CellKind::Winning,
+                moves: moves
+                    .iter()
+                    .map(|to| WinningMove {
+                        pawn: 0,
+                        to,
+                        after: None,
+                    })
+                    .collect(),
+                table: None,
+            });
+        }
+        if pawns.is_empty() {
+            return Ok(Analysis {
+                pawns: Vec::new(),
+                total: None,
+                first_wins: false,
+                moves: Vec::new(),
+                table: None,
+            });
+        }
+        let table = ValueTable::covering(blocked, pawns)?;
+        let sum = PawnSum::new(&table, pawns)?;
+        let moves = sum
+            .winning_moves
+            .iter()
+            .map(|&(pawn, to)| WinningMove {
+                pawn,
+                to,
+                after: table.value(to),
+            })
+            .collect();
+        Ok(Analysis {
+            pawns: kinds
+                .into_iter()
+                .zip(sum.values.iter().map(|&v| Some(v)))
+                .collect(),
+            total: Some(sum.total),
+            first_wins: !sum.total.is_zero(),
+            moves,
+            table: Some(table),
+        })
+    }
+
+    /// The JSON report of `grundy pawn --json`; `picture` is the drawn
+    /// region, if any.
+    #[must_use]
+    pub fn report(&self, pawns: &[Cell], picture: Option<Vec<String>>) -> Report {
+        Report {
+            winner: if pawns.is_empty() {
+                None
+            } else if self.first_wins {
+                Some("first")
+            } else {
+                Some("second")
+            },
+            grundy: self.total.map(Nimber::value),
+            winning_moves: self
+                .moves
+                .iter()
+                .map(|mv| MoveReport {
+                    pawn: mv.pawn,
+                    x: mv.to.x(),
+                    y: mv.to.y(),
+                })
+                .collect(),
+            pawns: pawns
+                .iter()
+                .zip(&self.pawns)
+                .map(|(&pawn, &(kind, value))| PawnReport {
+                    x: pawn.x(),
+                    y: pawn.y(),
+                    losing: kind == CellKind::Losing,
+                    grundy: value.map(Nimber::value),
+                })
+                .collect(),
+            picture,
+        }
+    }
+}
+
+/// The JSON of `grundy pawn --json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// `"first"` or `"second"`; absent with no pawn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+    /// The total value, when computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
+    /// Every winning move.
+    pub winning_moves: Vec<MoveReport>,
+    /// The pawns.
+    pub pawns: Vec<PawnReport>,
+    /// The drawn region, top row first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub picture: Option<Vec<String>>,
+}
+
+/// A move: pawn `pawn` goes to `(x, y)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// The pawn's index.
+    pub pawn: usize,
+    /// Column it goes to.
+    pub x: u32,
+    /// Row it goes to.
+    pub y: u32,
+}
+
+/// One pawn of the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PawnReport {
+    /// Column.
+    pub x: u32,
+    /// Row.
+    pub y: u32,
+    /// True when this pawn's cell alone is a second-player win.
+    pub losing: bool,
+    /// Its value, when computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
+}
+
+/// A move with the total value of the sum after it (0: a winning move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ValuedMove {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveReport,
+    /// The total value after the move.
+    pub grundy: u32,
+}
+
+/// The values reached by the legal moves of a sum of pawns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValues {
+    /// The moves listed, pawn by pawn in [`ValueTable::for_each_move`] order.
+    pub moves: Vec<ValuedMove>,
+    /// How many legal moves the position has in all.
+    pub moves_total: usize,
+    /// False when `moves` is an evenly spread sample, not every move.
+    pub moves_complete: bool,
+}
+
+/// The total value reached by every legal move of `pawns`, or by `limit`
+/// of them spread evenly when there are more. `None` when the analysis has
+/// no values (one pawn beyond the region).
+///
+/// # Errors
+///
+/// [`PawnError`] when a pawn is off the table or on an impassable cell.
+pub fn move_values(
+    analysis: &Analysis,
+    pawns: &[Cell],
+    limit: usize,
+) -> Result<Option<MoveValues>, PawnError> {
+    let (Some(table), Some(total)) = (&analysis.table, analysis.total) else {
+        return Ok(None);
+    };
+    let mut all = Vec::new();
+    for (index, &pawn) in pawns.iter().enumerate() {
+        let before = table.value(pawn).ok_or(PawnError::OnBlocked(pawn))?;
+        table.for_each_move(pawn, |to, value| {
+            all.push(ValuedMove {
+                mv: MoveReport {
+                    pawn: index,
+                    x: to.x(),
+                    y: to.y(),
+                },
+                grundy: (total ^ before ^ value).value(),
+            });
+        })?;
+    }
+    let moves_total = all.len();
+    let moves: Vec<ValuedMove> = if moves_total <= limit {
+        all
+    } else {
+        // Index i * total / limit for i < limit: strictly increasing.
+        (0..limit).map(|i| all[i * moves_total / limit]).collect()
+    };
+    Ok(Some(MoveValues {
+        moves_complete: moves.len() == moves_total,
+        moves,
+        moves_total,
+    }))
+}
+
+/// The engine's move: the first winning move when there is one; else, with
+/// values, the move leaving the largest total (the hardest to answer by
+/// hand), and without values a one-step move. `None` when no pawn can move.
+/// The second field is the total after the move, when values are known.
+///
+/// # Errors
+///
+/// As [`move_values`].
+pub fn engine_move(
+    analysis: &Analysis,
+    outcomes: &Outcomes,
+    pawns: &[Cell],
+) -> Result<Option<(MoveReport, Option<Nimber>)>, PawnError> {
+    if let Some(first) = analysis.moves.first() {
+        let report = MoveReport {
+            pawn: first.pawn,
+            x: first.to.x(),
+            y: first.to.y(),
+        };
+        return Ok(Some((report, analysis.total.map(|_| Nimber::ZERO))));
+    }
+    if let Some(values) = move_values(analysis, pawns, usize::MAX)? {
+        // First of the largest: max_by_key keeps the last maximum, so
+        // compare reversed indices.
+        return Ok(values
+            .moves
+            .iter()
+            .enumerate()
+            .max_by_key(|&(i, m)| (m.grundy, std::cmp::Reverse(i)))
+            .map(|(_, m)| (m.mv, Some(Nimber::new(m.grundy)))));
+    }
+    for (index, &pawn) in pawns.iter().enumerate() {
+        let steps = [
+            (pawn.x() > 0).then(|| (u64::from(pawn.x()) - 1, u64::from(pawn.y()))),
+            (pawn.y() > 0).then(|| (u64::from(pawn.x()), u64::from(pawn.y()) - 1)),
+        ];
+        for (x, y) in steps.into_iter().flatten() {
+            let to = Cell::new(x, y)?;
+            if outcomes.is_legal_move(pawn, to) {
+                let report = MoveReport {
+                    pawn: index,
+                    x: to.x(),
+                    y: to.y(),
+                };
+                return Ok(Some((report, None)));
+            }
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Plain mex recursion over the pawn's moves (brute force).
+    fn brute(blocked: &[(u32, u32)], x: u32, y: u32) -> u32 {
+        let free = |a: u32, b: u32| !blocked.contains(&(a, b));
+        let mut seen = Vec::new();
+        for to in (0..x).rev() {
+            if !free(to, y) {
+                break;
+            }
+            seen.push(brute(blocked, to, y));
+        }
+        for to in (0..y).rev() {
+            if !free(x, to) {
+                break;
+            }
+            seen.push(brute(blocked, x, to));
+        }
+        (0..).find(|v| !seen.contains(v)).expect("a mex exists")
+    }
+
+    proptest! {
+        /// Move values equal the brute-force total after the move; the
+        /// winning moves are exactly those reaching 0; the engine's move is
+        /// legal and winning whenever the position is.
+        #[test]
+        fn moves_match_brute_force(
+            walls in proptest::collection::btree_set((0u32..6, 0u32..6), 0..10),
+            pawns in proptest::collection::vec((0u32..6, 0u32..6), 1..3),
+        ) {
+            let walls: Vec<(u32, u32)> = walls.into_iter().filter(|w| !pawns.contains(w)).collect();
+            let cell = |(x, y): (u32, u32)| Cell::new(u64::from(x), u64::from(y)).unwrap();
+            let blocked = Blocked::new(&walls.iter().map(|&w| cell(w)).collect::<Vec<_>>()).unwrap();
+            let cells: Vec<Cell> = pawns.iter().map(|&p| cell(p)).collect();
+            let outcomes = Outcomes::new(&blocked);
+            let analysis = Analysis::of(&blocked, &outcomes, &cells).unwrap();
+            let values: Vec<u32> = pawns.iter().map(|&(x, y)| brute(&walls, x, y)).collect();
+            let total = values.iter().fold(0, |a, v| a ^ v);
+            prop_assert_eq!(analysis.total, Some(Nimber::new(total)));
+            let listed = move_values(&analysis, &cells, usize::MAX).unwrap().unwrap();
+            let mut count = 0;
+            for (index, &(x, y)) in pawns.iter().enumerate() {
+                let mut targets: Vec<(u32, u32)> = Vec::new();
+                for to in (0..x).rev() { if walls.contains(&(to, y)) { break; } targets.push((to, y)); }
+                for to in (0..y).rev() { if walls.contains(&(x, to)) { break; } targets.push((x, to)); }
+                for (tx, ty) in targets {
+                    let reached = total ^ values[index] ^ brute(&walls, tx, ty);
+                    let found = listed.moves.iter().find(|m| m.mv.pawn == index && m.mv.x == tx && m.mv.y == ty);
+                    prop_assert_eq!(found.map(|m| m.grundy), Some(reached));
+                    let winning = analysis.moves.iter().any(|m| m.pawn == index && m.to == cell((tx, ty)));
+                    prop_assert_eq!(winning, reached == 0);
+                    count += 1;
+                }
+            }
+            prop_assert_eq!(listed.moves_total, count);
+            match engine_move(&analysis, &outcomes, &cells).unwrap() {
+                None => prop_assert_eq!(count, 0),
+                Some((mv, after)) => {
+                    let from = cells[mv.pawn];
+                    prop_assert!(outcomes.is_legal_move(from, cell((mv.x, mv.y))));
+                    prop_assert_eq!(after.map(Nimber::is_zero), Some(total != 0));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The splitting game's report: the grid's size, the value, the winner and
+//! every winning move, as printed by `grundy split --json` and answered by
+//! the web server; plus the value every legal move leads to and the
+//! engine's move. All from [`SplitSolver::options`], which lists every
+//! legal move of a position with the value it leaves, so a winning move is
+//! a legal move leaving 0, never a guess.
+
+use grundy::split::{Cell, Position, Rect, SplitSolver};
+use grundy::{Nimber, SolveError};
+use serde::Serialize;
+
+/// The JSON of `grundy split --json` (cells 0-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Report {
+    /// Rows of the grid.
+    pub rows: u32,
+    /// Columns of the grid.
+    pub cols: u32,
+    /// The position's value.
+    pub grundy: u32,
+    /// `"first"` or `"second"`: who wins with the player to move first.
+    pub winner: &'static str,
+    /// Every winning move.
+    pub winning_moves: Vec<CellReport>,
+}
+
+/// A cell, 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CellReport {
+    /// Row.
+    pub row: u32,
+    /// Column.
+    pub col: u32,
+}
+
+impl From<Cell> for CellReport {
+    fn from(cell: Cell) -> CellReport {
+        CellReport {
+            row: cell.row,
+            col: cell.col,
+        }
+    }
+}
+
+/// A rectangle, corners inclusive, 0-based.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RectReport {
+    /// First row.
+    pub top: u32,
+    /// First column.
+    pub left: u32,
+    /// Last row.
+    pub bottom: u32,
+    /// Last column.
+    pub right: u32,
+}
+
+impl From<Rect> for RectReport {
+    fn from(rect: Rect) -> RectReport {
+        RectReport {
+            top: rect.top,
+            left: rect.left,
+            bottom: rect.bottom,
+            right: rect.right,
+        }
+    }
+}
+
+/// A position's value and every legal move with the value it leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The value.
+    pub value: Nimber,
+    /// Every legal move and the value it leaves, in [`Position::moves`]
+    /// order.
+    pub options: Vec<(Cell, Nimber)>,
+}
+
+impl Analysis {
+    /// Solves `position`.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the solver's budget runs out.
+    pub fn of(solver: &mut SplitSolver, position: &Position) -> Result<Analysis, SolveError> {
+        let value = solver.value(position)?;
+        let options = solver.options(position)?;
+        Ok(Analysis { value, options })
+    }
+
+    /// The winning moves: the legal moves leaving 0.
+    #[must_use]
+    pub fn winning_moves(&self) -> Vec<Cell> {
+        self.options
+            .iter()
+            .filter(|(_, v)| v.is_zero())
+            .map(|&(c, _)| c)
+            .collect()
+    }
+
+    /// The JSON report.
+    #[must_use]
+    pub fn report(&self, position: &Position) -> Report {
+        Report {
+            rows: position.grid().rows(),
+            cols: position.grid().cols(),
+            grundy: self.value.value(),
+            winner: if self.value.is_zero() {
+                "second"
+            } else {
+                "first"
+            },
+            winning_moves: self.winning_moves().into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// Every legal move with the value it leaves, or `limit` of them spread
+    /// evenly when there are more.
+    #[must_use]
+    pub fn move_values(&self, limit: usize) -> MoveValues {
+        let total = self.options.len();
+        let chosen: Vec<(Cell, Nimber)> = if total <= limit {
+            self.options.clone()
+        } else {
+            // Index i * total / limit for i < limit: strictly increasing.
+            (0..limit)
+                .map(|i| self.options[i * total / limit])
+                .collect()
+        };
+        MoveValues {
+            moves_complete: chosen.len() == total,
+            moves: chosen
+                .into_iter()
+                .map(|(cell, value)| ValuedMove {
+                    cell: cell.into(),
+                    grundy: value.value(),
+                })
+                .collect(),
+            moves_total: total,
+        }
+    }
+
+    /// The engine's move: the first winning move; in a lost position the
+    /// first move leaving the largest value (the hardest to answer by hand,
+    /// as `grundy split --play`). `None` when there is no move.
+    #[must_use]
+    pub fn engine_move(&self) -> Option<(Cell, Nimber)> {
+        if self.value.is_zero() {
+            self.options
+                .iter()
+                .enumerate()
+                .max_by_key(|&(i, (_, v))| (*v, std::cmp::Reverse(i)))
+                .map(|(_, &option)| option)
+        } else {
+            self.options.iter().find(|(_, v)| v.is_zero()).copied()
+        }
+    }
+}
+
+/// A move with the value it leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ValuedMove {
+    /// The candidate played.
+    #[serde(flatten)]
+    pub cell: CellReport,
+    /// The value after the move.
+    pub grundy: u32,
+}
+
+/// The values reached by the legal moves of a position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValues {
+    /// The moves listed.
+    pub moves: Vec<ValuedMove>,
+    /// How many legal moves the position has in all.
+    pub moves_total: usize,
+    /// False when `moves` is an evenly spread sample, not every move.
+    pub moves_complete: bool,
+}

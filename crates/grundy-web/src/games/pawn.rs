@@ -1,0 +1,316 @@
+//! The pawn game over HTTP.
+//!
+//! A request gives the impassable cells and the pawns as `[x, y]` pairs,
+//! coordinates as in `grundy pawn` (`x` the column, `y` the row, both from
+//! 0 up to 10^9; a pawn moves left (x decreases) or down (y decreases)):
+//! `{"blocked": [[1, 0]], "pawns": [[3, 2], [0, 4]]}`. Several pawns are a
+//! sum. `analyze` answers the JSON of `grundy pawn --json` plus, when the
+//! values are computed (every pawn below 4096 on both axes), the total value
+//! reached by every legal move (`moves`, `moves_total`, `moves_complete`),
+//! and with `"region": [w, h]` (at most 64 x 64) the losing cells of that
+//! region (`losing`, for the page's hints). `play` answers the engine's move
+//! ([`grundy_report::pawn::engine_move`]) and the pawns after it.
+//!
+//! The value table covering the pawns costs one position per cell: a region
+//! of more cells than the budget's `max_positions` is refused with a 422
+//! before it is built.
+
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
+use grundy::Budget;
+use grundy_report::pawn::{engine_move, move_values, Analysis, MoveReport, MoveValues, Report};
+use serde::{Deserialize, Serialize};
+
+use super::{parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use crate::ApiError;
+
+/// The largest side of the region whose losing cells `analyze` lists.
+pub const MAX_HINT_SIDE: u32 = 64;
+
+/// The pawn game.
+pub struct PawnGame;
+
+impl WebGame for PawnGame {
+    fn name(&self) -> &'static str {
+        "pawn"
+    }
+
+    fn title(&self) -> &'static str {
+        "Pawn on a grid with impassable cells"
+    }
+
+    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
+        let position = parse_request(body, limits)?;
+        let max_listed_moves = limits.max_listed_moves;
+        Ok(match endpoint {
+            Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
+            Endpoint::Play => Box::new(move || play(&position)),
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PawnRequest {
+    #[serde(default)]
+    blocked: Vec<[u64; 2]>,
+    pawns: Vec<[u64; 2]>,
+    region: Option<[u32; 2]>,
+    #[serde(default)]
+    budget: BudgetRequest,
+}
+
+/// A validated request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PawnPosition {
+    /// The impassable cells.
+    pub blocked: Blocked,
+    /// The pawns, at least one, none on an impassable cell.
+    pub pawns: Vec<Cell>,
+    /// The region whose losing cells to list, if asked.
+    pub region: Option<(u32, u32)>,
+    /// The search limits.
+    pub budget: Budget,
+}
+
+/// Parses and validates a request body.
+///
+/// # Errors
+///
+/// 400 with a message naming the entry at fault.
+pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiError> {
+    let request: PawnRequest = parse_json(body)?;
+    if request.pawns.is_empty() {
+        return Err(ApiError::bad_request(
+            "\"pawns\" is empty: give at least one pawn as [x, y]",
+        ));
+    }
+    if request.pawns.len() > limits.max_boards {
+        return Err(ApiError::bad_request(format!(
+            "{} pawns: this server takes sums of at most {}",
+            request.pawns.len(),
+            limits.max_boards
+        )));
+    }
+    let cell = |what: &str, index: usize, [x, y]: [u64; 2]| {
+        Cell::new(x, y).map_err(|err| ApiError::bad_request(format!("{what} {index}: {err}")))
+    };
+    let blocked_cells = request
+        .blocked
+        .iter()
+        .enumerate()
+        .map(|(i, &xy)| cell("blocked", i, xy))
+        .collect::<Result<Vec<_>, _>>()?;
+    let blocked = Blocked::new(&blocked_cells)
+        .map_err(|err| ApiError::bad_request(format!("blocked: {err}")))?;
+    let pawns = request
+        .pawns
+        .iter()
+        .enumerate()
+        .map(|(i, &xy)| cell("pawn", i, xy))
+        .collect::<Result<Vec<_>, _>>()?;
+    if let Some((index, pawn)) = pawns
+        .iter()
+        .enumerate()
+        .find(|(_, p)| blocked.contains(**p))
+    {
+        return Err(ApiError::bad_request(format!(
+            "pawn {index} at {pawn} stands on an impassable cell"
+        )));
+    }
+    let region = match request.region {
+        None => None,
+        Some([w, h]) if (1..=MAX_HINT_SIDE).contains(&w) && (1..=MAX_HINT_SIDE).contains(&h) => {
+            Some((w, h))
+        }
+        Some([w, h]) => {
+            return Err(ApiError::bad_request(format!(
+                "region {w} x {h}: sides must be 1..={MAX_HINT_SIDE}"
+            )))
+        }
+    };
+    Ok(PawnPosition {
+        blocked,
+        pawns,
+        region,
+        budget: request.budget.within(limits.budget),
+    })
+}
+
+/// Runs the analysis, refusing a value table larger than the budget.
+fn analysis_of(position: &PawnPosition, outcomes: &Outcomes) -> Result<Analysis, ApiError> {
+    let in_region = position
+        .pawns
+        .iter()
+        .all(|p| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE);
+    if in_region {
+        let width = position.pawns.iter().map(|p| u64::from(p.x()) + 1).max();
+        let height = position.pawns.iter().map(|p| u64::from(p.y()) + 1).max();
+        let cells = width.unwrap_or(1) * height.unwrap_or(1);
+        if let Some(max) = position.budget.max_positions {
+            if cells > max {
+                return Err(ApiError::new(
+                    axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    format!(
+                        "position too large for this server: the values of the {cells} cells \
+                         below the pawns exceed the budget of {max} positions"
+                    ),
+                ));
+            }
+        }
+    }
+    Analysis::of(&position.blocked, outcomes, &position.pawns)
+        .map_err(|err| ApiError::bad_request(err.to_string()))
+}
+
+#[derive(Serialize)]
+struct AnalyzeResponse {
+    #[serde(flatten)]
+    report: Report,
+    #[serde(flatten)]
+    moves: Option<MoveValues>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    losing: Option<Vec<[u32; 2]>>,
+}
+
+fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+    let outcomes = Outcomes::new(&position.blocked);
+    let analysis = analysis_of(position, &outcomes)?;
+    let moves = move_values(&analysis, &position.pawns, max_listed_moves)
+        .map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let losing = position.region.map(|(width, height)| {
+        let mut cells = Vec::new();
+        for y in 0..height {
+            for x in 0..width {
+                let here = Cell::new(u64::from(x), u64::from(y)).expect("below 64");
+                if outcomes.classify(here) == CellKind::Losing {
+                    cells.push([x, y]);
+                }
+            }
+        }
+        cells
+    });
+    to_json(&AnalyzeResponse {
+        report: analysis.report(&position.pawns, None),
+        moves,
+        losing,
+    })
+}
+
+#[derive(Serialize)]
+struct PlayResponse {
+    /// The engine's move, or `null` when no pawn can move (it has lost).
+    #[serde(rename = "move")]
+    mv: Option<MoveReport>,
+    /// The pawns after the move.
+    pawns: Vec<[u32; 2]>,
+    /// The total value after the move, when values are computed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grundy: Option<u32>,
+    /// True when the engine wins with best play.
+    engine_wins: bool,
+}
+
+fn play(position: &PawnPosition) -> Result<String, ApiError> {
+    let outcomes = Outcomes::new(&position.blocked);
+    let analysis = analysis_of(position, &outcomes)?;
+    let chosen = engine_move(&analysis, &outcomes, &position.pawns)
+        .map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
+    let grundy = match chosen {
+        Some((mv, after)) => {
+            pawns[mv.pawn] = [mv.x, mv.y];
+            after.map(|v| v.value())
+        }
+        None => analysis.total.map(|v| v.value()),
+    };
+    to_json(&PlayResponse {
+        mv: chosen.map(|(mv, _)| mv),
+        pawns,
+        grundy,
+        engine_wins: chosen.is_some() && analysis.first_wins,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn limits() -> Limits {
+        Limits {
+            budget: Budget::positions(10_000),
+            max_listed_moves: 100,
+            max_boards: 4,
+        }
+    }
+
+    #[test]
+    fn reads_pawns_and_walls() {
+        let p = parse_request(
+            br#"{"blocked": [[1, 0], [2, 2]], "pawns": [[3, 0], [0, 1000000000]], "region": [8, 8]}"#,
+            &limits(),
+        )
+        .unwrap();
+        assert_eq!(p.blocked.len(), 2);
+        assert_eq!(p.pawns[1].y(), 1_000_000_000);
+        assert_eq!(p.region, Some((8, 8)));
+    }
+
+    #[test]
+    fn rejects_bad_requests_with_messages() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"", "invalid request"),
+            (br#"{"pawns": []}"#, "at least one pawn"),
+            (br#"{"blocked": []}"#, "missing field `pawns`"),
+            (br#"{"pawns": [[1, -1]]}"#, "invalid request"),
+            (br#"{"pawns": [[1]]}"#, "invalid request"),
+            (br#"{"pawns": [[1000000001, 0]]}"#, "pawn 0: coordinate"),
+            (
+                br#"{"pawns": [[1,1]], "blocked": [[0,0],[0,0]]}"#,
+                "listed twice",
+            ),
+            (br#"{"pawns": [[1,1]], "blocked": [[1,1]]}"#, "impassable"),
+            (
+                br#"{"pawns": [[1,1],[1,1],[1,1],[1,1],[1,1]]}"#,
+                "at most 4",
+            ),
+            (br#"{"pawns": [[1,1]], "region": [0, 3]}"#, "region 0 x 3"),
+            (br#"{"pawns": [[1,1]], "x": 1}"#, "unknown field"),
+        ];
+        for (body, what) in cases {
+            let err = parse_request(body, &limits()).unwrap_err();
+            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
+            assert!(
+                err.message.contains(what),
+                "{what:?} not in {:?}",
+                err.message
+            );
+        }
+    }
+
+    proptest! {
+        /// Any bytes: an error or a valid position, never a panic.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse_request(&bytes, &limits());
+        }
+
+        /// Arbitrary coordinates in valid JSON: a 400, or a position whose
+        /// analysis and play answer (or refuse with a JSON error) without
+        /// panicking.
+        #[test]
+        fn arbitrary_cells_never_panic(
+            blocked in proptest::collection::vec([0u64..8, 0u64..8], 0..8),
+            pawns in proptest::collection::vec(prop_oneof![[0u64..8, 0u64..8], [any::<u64>(), any::<u64>()]], 0..3),
+        ) {
+            let body = serde_json::json!({ "blocked": blocked, "pawns": pawns, "region": [8, 8] }).to_string();
+            match parse_request(body.as_bytes(), &limits()) {
+                Ok(position) => {
+                    let _ = analyze(&position, 100);
+                    let _ = play(&position);
+                }
+                Err(err) => prop_assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST),
+            }
+        }
+    }
+}

@@ -1,0 +1,294 @@
+//! The splitting game over HTTP.
+//!
+//! A request gives the grid as rows of `0`/`1` (`1` or `x` a candidate, `0`
+//! or `.` a plain cell; at most [`MAX_WEB_SIDE`] on a side) and the moves
+//! played so far as 0-based `[row, col]` cells, replayed and checked:
+//! `{"grid": ["0110", "1001"], "moves": [[0, 1]]}`. `analyze` answers the
+//! JSON of `grundy split --json` for the position reached (`rows`, `cols`,
+//! `grundy`, `winner`, `winning_moves`), the rectangles still in play
+//! (`rects`), and the value every legal move leaves (`moves`,
+//! `moves_total`, `moves_complete`). `play` answers the engine's move, the
+//! rectangles it leaves where it was played (`parts`) and the rectangles in
+//! play after it.
+
+use grundy::split::{Cell, Grid, Position, SplitSolver};
+use grundy::Budget;
+use grundy_report::split::{Analysis, CellReport, MoveValues, RectReport, Report};
+use serde::{Deserialize, Serialize};
+
+use super::{parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use crate::ApiError;
+
+/// The longest side of a grid sent to the server.
+pub const MAX_WEB_SIDE: usize = 64;
+
+/// The splitting game.
+pub struct SplitGame;
+
+impl WebGame for SplitGame {
+    fn name(&self) -> &'static str {
+        "split"
+    }
+
+    fn title(&self) -> &'static str {
+        "Splitting a grid at candidates"
+    }
+
+    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
+        let position = parse_request(body, limits)?;
+        let max_listed_moves = limits.max_listed_moves;
+        Ok(match endpoint {
+            Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
+            Endpoint::Play => Box::new(move || play(&position)),
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SplitRequest {
+    grid: Vec<String>,
+    #[serde(default)]
+    moves: Vec<[u32; 2]>,
+    #[serde(default)]
+    budget: BudgetRequest,
+}
+
+/// A validated request: the position reached and the budget.
+#[derive(Clone, Debug)]
+pub struct SplitPosition {
+    /// The position after the moves.
+    pub position: Position,
+    /// The search limits.
+    pub budget: Budget,
+}
+
+/// Parses a grid's rows.
+///
+/// # Errors
+///
+/// A message naming the 1-based row and column at fault.
+pub fn parse_grid(rows: &[String]) -> Result<Grid, String> {
+    if rows.is_empty() {
+        return Err("no rows: a grid needs at least one row".to_owned());
+    }
+    if rows.len() > MAX_WEB_SIDE {
+        return Err(format!(
+            "{} rows: this server takes grids of at most {MAX_WEB_SIDE} x {MAX_WEB_SIDE}",
+            rows.len()
+        ));
+    }
+    let mut cells = Vec::new();
+    let mut cols = 0;
+    for (r, row) in rows.iter().enumerate() {
+        let mut width = 0usize;
+        for (c, ch) in row.chars().enumerate() {
+            let candidate = match ch {
+                '1' | 'x' => true,
+                '0' | '.' => false,
+                other => {
+                    return Err(format!(
+                        "row {}, column {}: unexpected {other:?}; cells are 1 (candidate) or 0",
+                        r + 1,
+                        c + 1
+                    ))
+                }
+            };
+            if width >= MAX_WEB_SIDE {
+                return Err(format!(
+                    "row {} is longer than {MAX_WEB_SIDE}: this server takes grids of at most {MAX_WEB_SIDE} x {MAX_WEB_SIDE}",
+                    r + 1
+                ));
+            }
+            if candidate {
+                cells.push(Cell::new(r as u32, width as u32));
+            }
+            width += 1;
+        }
+        if width == 0 {
+            return Err(format!("row {} is empty", r + 1));
+        }
+        if r == 0 {
+            cols = width;
+        } else if width != cols {
+            return Err(format!(
+                "row {} has {width} cells, but row 1 has {cols}",
+                r + 1
+            ));
+        }
+    }
+    Grid::new(rows.len() as u64, cols as u64, cells).map_err(|err| err.to_string())
+}
+
+/// Parses and validates a request body, replaying its moves.
+///
+/// # Errors
+///
+/// 400 naming the row, column or move at fault.
+pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiError> {
+    let request: SplitRequest = parse_json(body)?;
+    let grid =
+        parse_grid(&request.grid).map_err(|what| ApiError::bad_request(format!("grid: {what}")))?;
+    let mut position = Position::new(grid);
+    for (index, &[row, col]) in request.moves.iter().enumerate() {
+        position = position.try_play(Cell::new(row, col)).map_err(|err| {
+            ApiError::bad_request(format!("move {} ([{row}, {col}]): {err}", index + 1))
+        })?;
+    }
+    Ok(SplitPosition {
+        position,
+        budget: request.budget.within(limits.budget),
+    })
+}
+
+fn rects(position: &Position) -> Vec<RectReport> {
+    position.rects().iter().map(|&r| r.into()).collect()
+}
+
+#[derive(Serialize)]
+struct AnalyzeResponse {
+    #[serde(flatten)]
+    report: Report,
+    rects: Vec<RectReport>,
+    #[serde(flatten)]
+    moves: MoveValues,
+}
+
+fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+    let mut solver = SplitSolver::new().with_budget(request.budget);
+    let analysis = Analysis::of(&mut solver, &request.position)?;
+    to_json(&AnalyzeResponse {
+        report: analysis.report(&request.position),
+        rects: rects(&request.position),
+        moves: analysis.move_values(max_listed_moves),
+    })
+}
+
+#[derive(Serialize)]
+struct PlayResponse {
+    /// The engine's move, or `null` when it has none (it has lost).
+    #[serde(rename = "move")]
+    mv: Option<CellReport>,
+    /// The rectangles the move leaves where it was played (empty ones and
+    /// ones without a candidate left out).
+    parts: Vec<RectReport>,
+    /// The rectangles in play after the move.
+    rects: Vec<RectReport>,
+    /// The value after the move.
+    grundy: u32,
+    /// True when the move leaves value 0: the engine wins with best play.
+    engine_wins: bool,
+}
+
+fn play(request: &SplitPosition) -> Result<String, ApiError> {
+    let mut solver = SplitSolver::new().with_budget(request.budget);
+    let analysis = Analysis::of(&mut solver, &request.position)?;
+    let Some((cell, left)) = analysis.engine_move() else {
+        return to_json(&PlayResponse {
+            mv: None,
+            parts: Vec::new(),
+            rects: rects(&request.position),
+            grundy: analysis.value.value(),
+            engine_wins: false,
+        });
+    };
+    let after = request
+        .position
+        .try_play(cell)
+        .map_err(|err| ApiError::internal(format!("the engine's own move: {err}")))?;
+    let parts = after
+        .rects()
+        .iter()
+        .filter(|r| !request.position.rects().contains(r))
+        .map(|&r| r.into())
+        .collect();
+    to_json(&PlayResponse {
+        mv: Some(cell.into()),
+        parts,
+        rects: rects(&after),
+        grundy: left.value(),
+        engine_wins: left.is_zero(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn limits() -> Limits {
+        Limits {
+            budget: Budget::positions(100_000),
+            max_listed_moves: 100,
+            max_boards: 4,
+        }
+    }
+
+    #[test]
+    fn rejects_bad_requests_with_messages() {
+        let cases: &[(&[u8], &str)] = &[
+            (b"", "invalid request"),
+            (br#"{"grid": []}"#, "no rows"),
+            (
+                br#"{"grid": ["01", "0y"]}"#,
+                "grid: row 2, column 2: unexpected 'y'",
+            ),
+            (
+                br#"{"grid": ["01", "011"]}"#,
+                "row 2 has 3 cells, but row 1 has 2",
+            ),
+            (br#"{"grid": [""]}"#, "row 1 is empty"),
+            (
+                br#"{"grid": ["11"], "moves": [[0, 0], [0, 1]]}"#,
+                "move 2 ([0, 1])",
+            ),
+            (br#"{"grid": ["10"], "moves": [[5, 5]]}"#, "not a candidate"),
+            (br#"{"grid": ["1"], "extra": 1}"#, "unknown field"),
+        ];
+        for (body, what) in cases {
+            let err = parse_request(body, &limits()).unwrap_err();
+            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
+            assert!(
+                err.message.contains(what),
+                "{what:?} not in {:?}",
+                err.message
+            );
+        }
+        let tall = vec!["0".to_owned(); MAX_WEB_SIDE + 1];
+        assert!(parse_grid(&tall).unwrap_err().contains("at most 64"));
+        assert!(parse_grid(&["0".repeat(MAX_WEB_SIDE + 1)])
+            .unwrap_err()
+            .contains("longer than 64"));
+    }
+
+    fn row_text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(prop_oneof![Just('0'), Just('1'), any::<char>()], 0..7)
+            .prop_map(|chars| chars.into_iter().collect())
+    }
+
+    proptest! {
+        /// Any bytes: an error or a valid position, never a panic.
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse_request(&bytes, &limits());
+        }
+
+        /// Arbitrary rows and moves: a 400, or a position reached by legal
+        /// moves whose analysis and play answer without panicking.
+        #[test]
+        fn arbitrary_grids_and_moves(
+            rows in proptest::collection::vec(row_text(), 0..6),
+            moves in proptest::collection::vec([0u32..7, 0u32..7], 0..3),
+        ) {
+            let body = serde_json::json!({ "grid": rows, "moves": moves }).to_string();
+            match parse_request(body.as_bytes(), &limits()) {
+                Ok(position) => {
+                    prop_assert_eq!(position.position.grid().rows() as usize, rows.len());
+                    prop_assert!(analyze(&position, 100).is_ok());
+                    prop_assert!(play(&position).is_ok());
+                }
+                Err(err) => prop_assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST),
+            }
+        }
+    }
+}
