@@ -14,6 +14,8 @@ use grundy::clear::{Bitboard, Board, ClearSolver, Rect};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
 
+use crate::{spread, MoveValues, ValuedMove};
+
 /// One board's components (as cells of the board) and values.
 #[derive(Clone, Debug)]
 pub struct BoardAnalysis {
@@ -228,27 +230,6 @@ impl MoveReport {
     }
 }
 
-/// A move with the total value of the sum after it (0: a winning move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct ValuedMove {
-    /// The move.
-    #[serde(flatten)]
-    pub mv: MoveReport,
-    /// The total value after the move.
-    pub grundy: u32,
-}
-
-/// The values reached by the legal moves of a sum.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveValues {
-    /// The moves listed, in the game's order (board by board).
-    pub moves: Vec<ValuedMove>,
-    /// How many legal moves the position has in all.
-    pub moves_total: usize,
-    /// False when `moves` is an evenly spread sample, not every move.
-    pub moves_complete: bool,
-}
-
 /// The total value reached by every legal move of the sum `boards`, or by
 /// `limit` of them spread evenly over the move order when there are more.
 ///
@@ -259,7 +240,7 @@ pub fn move_values(
     solver: &mut ClearSolver,
     boards: &[Board],
     limit: usize,
-) -> Result<MoveValues, SolveError> {
+) -> Result<MoveValues<MoveReport>, SolveError> {
     let values = boards
         .iter()
         .map(|b| solver.value(b))
@@ -270,13 +251,7 @@ pub fn move_values(
         board.for_each_rect(|rect, _| all.push((index, rect)));
     }
     let moves_total = all.len();
-    let chosen: Vec<(usize, Rect)> = if moves_total <= limit {
-        all
-    } else {
-        // Index i * total / limit for i < limit: strictly increasing, so
-        // `limit` distinct moves spread over the whole order.
-        (0..limit).map(|i| all[i * moves_total / limit]).collect()
-    };
+    let chosen = spread(all, limit);
     let mut moves = Vec::with_capacity(chosen.len());
     for (index, rect) in chosen {
         let after = boards[index].play_unchecked(rect);
@@ -286,11 +261,7 @@ pub fn move_values(
             grundy: reached.value(),
         });
     }
-    Ok(MoveValues {
-        moves_complete: moves.len() == moves_total,
-        moves,
-        moves_total,
-    })
+    Ok(MoveValues::new(moves, moves_total))
 }
 
 /// A move chosen by [`engine_move`].

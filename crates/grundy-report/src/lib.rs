@@ -11,3 +11,73 @@
 pub mod clear;
 pub mod pawn;
 pub mod split;
+
+use serde::Serialize;
+
+/// A move with the value of the position it leaves (0: a winning move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ValuedMove<M> {
+    /// The move, its fields inlined in the JSON.
+    #[serde(flatten)]
+    pub mv: M,
+    /// The value after the move (of the whole sum, for a sum).
+    pub grundy: u32,
+}
+
+/// The values reached by the legal moves of a position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValues<M> {
+    /// The moves listed, in the game's move order.
+    pub moves: Vec<ValuedMove<M>>,
+    /// How many legal moves the position has in all.
+    pub moves_total: usize,
+    /// False when `moves` is an evenly spread sample, not every move.
+    pub moves_complete: bool,
+}
+
+impl<M> MoveValues<M> {
+    /// The listed `moves` out of the `moves_total` legal ones.
+    #[must_use]
+    pub fn new(moves: Vec<ValuedMove<M>>, moves_total: usize) -> Self {
+        Self {
+            moves_complete: moves.len() == moves_total,
+            moves,
+            moves_total,
+        }
+    }
+}
+
+/// All of `all` when there are at most `limit`, else `limit` of them spread
+/// evenly over their order: indices `i * len / limit` for `i < limit` are
+/// strictly increasing, so the sample holds `limit` distinct items. Games
+/// sample their moves with it before valuing them, so a large position
+/// costs `limit` valuations, not one per move.
+#[must_use]
+pub fn spread<T: Copy>(all: Vec<T>, limit: usize) -> Vec<T> {
+    let len = all.len();
+    if len <= limit {
+        all
+    } else {
+        (0..limit).map(|i| all[i * len / limit]).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread;
+
+    #[test]
+    fn spread_keeps_everything_or_limit_distinct_items_in_order() {
+        for len in 0..40 {
+            let all: Vec<usize> = (0..len).collect();
+            for limit in 0..45 {
+                let sample = spread(all.clone(), limit);
+                assert_eq!(sample.len(), len.min(limit));
+                assert!(sample.windows(2).all(|pair| pair[0] < pair[1]));
+                if limit > 0 && len > 0 {
+                    assert_eq!(sample[0], 0, "the sample starts at the first item");
+                }
+            }
+        }
+    }
+}

@@ -14,6 +14,8 @@ use grundy::pawn::{
 use grundy::Nimber;
 use serde::Serialize;
 
+use crate::{spread, MoveValues, ValuedMove};
+
 /// Why a set of pawns cannot be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -214,27 +216,6 @@ pub struct PawnReport {
     pub grundy: Option<u32>,
 }
 
-/// A move with the total value of the sum after it (0: a winning move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct ValuedMove {
-    /// The move.
-    #[serde(flatten)]
-    pub mv: MoveReport,
-    /// The total value after the move.
-    pub grundy: u32,
-}
-
-/// The values reached by the legal moves of a sum of pawns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveValues {
-    /// The moves listed, pawn by pawn in [`ValueTable::for_each_move`] order.
-    pub moves: Vec<ValuedMove>,
-    /// How many legal moves the position has in all.
-    pub moves_total: usize,
-    /// False when `moves` is an evenly spread sample, not every move.
-    pub moves_complete: bool,
-}
-
 /// The total value reached by every legal move of `pawns`, or by `limit`
 /// of them spread evenly when there are more. `None` when the analysis has
 /// no values (one pawn beyond the region).
@@ -246,7 +227,7 @@ pub fn move_values(
     analysis: &Analysis,
     pawns: &[Cell],
     limit: usize,
-) -> Result<Option<MoveValues>, PawnError> {
+) -> Result<Option<MoveValues<MoveReport>>, PawnError> {
     let (Some(table), Some(total)) = (&analysis.table, analysis.total) else {
         return Ok(None);
     };
@@ -265,17 +246,7 @@ pub fn move_values(
         })?;
     }
     let moves_total = all.len();
-    let moves: Vec<ValuedMove> = if moves_total <= limit {
-        all
-    } else {
-        // Index i * total / limit for i < limit: strictly increasing.
-        (0..limit).map(|i| all[i * moves_total / limit]).collect()
-    };
-    Ok(Some(MoveValues {
-        moves_complete: moves.len() == moves_total,
-        moves,
-        moves_total,
-    }))
+    Ok(Some(MoveValues::new(spread(all, limit), moves_total)))
 }
 
 /// The engine's move: the first winning move when there is one; else, with

@@ -9,6 +9,8 @@ use grundy::split::{Cell, Position, Rect, SplitSolver};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
 
+use crate::{spread, MoveValues, ValuedMove};
+
 /// The JSON of `grundy split --json` (cells 0-based).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Report {
@@ -117,27 +119,15 @@ impl Analysis {
     /// Every legal move with the value it leaves, or `limit` of them spread
     /// evenly when there are more.
     #[must_use]
-    pub fn move_values(&self, limit: usize) -> MoveValues {
-        let total = self.options.len();
-        let chosen: Vec<(Cell, Nimber)> = if total <= limit {
-            self.options.clone()
-        } else {
-            // Index i * total / limit for i < limit: strictly increasing.
-            (0..limit)
-                .map(|i| self.options[i * total / limit])
-                .collect()
-        };
-        MoveValues {
-            moves_complete: chosen.len() == total,
-            moves: chosen
-                .into_iter()
-                .map(|(cell, value)| ValuedMove {
-                    cell: cell.into(),
-                    grundy: value.value(),
-                })
-                .collect(),
-            moves_total: total,
-        }
+    pub fn move_values(&self, limit: usize) -> MoveValues<CellReport> {
+        let moves = spread(self.options.clone(), limit)
+            .into_iter()
+            .map(|(cell, value)| ValuedMove {
+                mv: cell.into(),
+                grundy: value.value(),
+            })
+            .collect();
+        MoveValues::new(moves, self.options.len())
     }
 
     /// The engine's move: the first winning move; in a lost position the
@@ -155,25 +145,4 @@ impl Analysis {
             self.options.iter().find(|(_, v)| v.is_zero()).copied()
         }
     }
-}
-
-/// A move with the value it leaves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct ValuedMove {
-    /// The candidate played.
-    #[serde(flatten)]
-    pub cell: CellReport,
-    /// The value after the move.
-    pub grundy: u32,
-}
-
-/// The values reached by the legal moves of a position.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveValues {
-    /// The moves listed.
-    pub moves: Vec<ValuedMove>,
-    /// How many legal moves the position has in all.
-    pub moves_total: usize,
-    /// False when `moves` is an evenly spread sample, not every move.
-    pub moves_complete: bool,
 }

@@ -10,10 +10,11 @@
 
 use grundy::clear::{Board, Clear, MAX_CELLS};
 use grundy::{Budget, Nimber};
-use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, MoveValues, Report};
+use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Report};
+use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
 use crate::ApiError;
 
 /// Rectangle clearing.
@@ -30,11 +31,7 @@ impl WebGame for ClearGame {
 
     fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
         let position = parse_request(body, limits)?;
-        let max_listed_moves = limits.max_listed_moves;
-        Ok(match endpoint {
-            Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
-            Endpoint::Play => Box::new(move || play(&position)),
-        })
+        Ok(job(endpoint, position, limits, analyze, play))
     }
 }
 
@@ -174,7 +171,7 @@ struct AnalyzeResponse {
     #[serde(flatten)]
     report: Report,
     #[serde(flatten)]
-    moves: MoveValues,
+    moves: MoveValues<MoveReport>,
 }
 
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {

@@ -52,6 +52,22 @@ pub trait WebGame: Sync {
     fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError>;
 }
 
+/// The job `endpoint` asks for on a validated `position`: its `analyze`
+/// (listing at most `limits.max_listed_moves` moves) or its `play`.
+pub fn job<P: Send + 'static>(
+    endpoint: Endpoint,
+    position: P,
+    limits: &Limits,
+    analyze: fn(&P, usize) -> Result<String, ApiError>,
+    play: fn(&P) -> Result<String, ApiError>,
+) -> Job {
+    let max_listed_moves = limits.max_listed_moves;
+    match endpoint {
+        Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
+        Endpoint::Play => Box::new(move || play(&position)),
+    }
+}
+
 /// Every game served.
 pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame, &pawn::PawnGame, &split::SplitGame];
 

@@ -17,10 +17,11 @@
 
 use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy::Budget;
-use grundy_report::pawn::{engine_move, move_values, Analysis, MoveReport, MoveValues, Report};
+use grundy_report::pawn::{engine_move, move_values, Analysis, MoveReport, Report};
+use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
 use crate::ApiError;
 
 /// The largest side of the region whose losing cells `analyze` lists.
@@ -40,11 +41,7 @@ impl WebGame for PawnGame {
 
     fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
         let position = parse_request(body, limits)?;
-        let max_listed_moves = limits.max_listed_moves;
-        Ok(match endpoint {
-            Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
-            Endpoint::Play => Box::new(move || play(&position)),
-        })
+        Ok(job(endpoint, position, limits, analyze, play))
     }
 }
 
@@ -167,7 +164,7 @@ struct AnalyzeResponse {
     #[serde(flatten)]
     report: Report,
     #[serde(flatten)]
-    moves: Option<MoveValues>,
+    moves: Option<MoveValues<MoveReport>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     losing: Option<Vec<[u32; 2]>>,
 }

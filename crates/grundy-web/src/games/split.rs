@@ -13,10 +13,11 @@
 
 use grundy::split::{Cell, Grid, Position, SplitSolver};
 use grundy::Budget;
-use grundy_report::split::{Analysis, CellReport, MoveValues, RectReport, Report};
+use grundy_report::split::{Analysis, CellReport, RectReport, Report};
+use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
 use crate::ApiError;
 
 /// The longest side of a grid sent to the server.
@@ -36,11 +37,7 @@ impl WebGame for SplitGame {
 
     fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
         let position = parse_request(body, limits)?;
-        let max_listed_moves = limits.max_listed_moves;
-        Ok(match endpoint {
-            Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
-            Endpoint::Play => Box::new(move || play(&position)),
-        })
+        Ok(job(endpoint, position, limits, analyze, play))
     }
 }
 
@@ -151,7 +148,7 @@ struct AnalyzeResponse {
     report: Report,
     rects: Vec<RectReport>,
     #[serde(flatten)]
-    moves: MoveValues,
+    moves: MoveValues<CellReport>,
 }
 
 fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, ApiError> {
