@@ -8,7 +8,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context as _;
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
@@ -16,7 +15,7 @@ use grundy::{Budget, Nimber};
 use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, WinningMove};
 
-use crate::output::{read_source, solver_progress, UsageError};
+use crate::output::{read_source, solver_progress};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -42,26 +41,16 @@ pub struct BudgetArgs {
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    pub max_time: Option<std::time::Duration>,
 }
 
 impl BudgetArgs {
-    pub fn budget(&self) -> anyhow::Result<Budget> {
-        let max_time = match self.max_time {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-            Some(s) => {
-                return Err(UsageError(format!(
-                    "--max-time must be a positive number of seconds, not {s}"
-                ))
-                .into())
-            }
-        };
-        Ok(Budget {
+    pub fn budget(&self) -> Budget {
+        Budget {
             max_positions: Some(self.max_positions),
-            max_time,
-        })
+            max_time: self.max_time,
+        }
     }
 }
 
@@ -92,7 +81,7 @@ fn analyse(
 ) -> anyhow::Result<ExitCode> {
     let (bar, progress) = solver_progress("solving");
     let mut solver = Clear::solver()
-        .with_budget(budget.budget()?)
+        .with_budget(budget.budget())
         .with_progress(progress);
     let analysis = Analysis::of(&mut solver, boards);
     bar.finish_and_clear();

@@ -6,7 +6,6 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use crate::cmd::clear::BudgetArgs;
 use crate::output::UsageError;
 
 #[derive(Debug, clap::Args)]
@@ -22,23 +21,22 @@ pub struct Args {
     budget: ServeBudgetArgs,
 }
 
-/// Like [`BudgetArgs`], with web-sized defaults: a request must answer fast.
+/// Like `grundy clear`'s budget, with web-sized defaults: a request must answer fast.
 #[derive(Debug, clap::Args)]
 struct ServeBudgetArgs {
     /// Most distinct shapes one request may solve.
     #[arg(long, default_value_t = 2_000_000, value_name = "N")]
     max_positions: u64,
     /// Most seconds one request may search.
-    #[arg(long, default_value_t = 2.0, value_name = "SECONDS")]
-    max_time: f64,
+    #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    max_time: std::time::Duration,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let budget = BudgetArgs {
-        max_positions: args.budget.max_positions,
+    let budget = grundy::Budget {
+        max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),
-    }
-    .budget()?;
+    };
     let mut config = grundy_web::Config {
         budget,
         ..grundy_web::Config::default()

@@ -8,7 +8,6 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context as _;
 use grundy::split::{Cell, DenseTable, Position, SplitSolver, DEFAULT_DENSE_LIMIT};
@@ -17,7 +16,7 @@ use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_report::split::Analysis;
 
-use crate::output::{read_source, solver_progress, UsageError};
+use crate::output::{read_source, solver_progress};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -51,26 +50,16 @@ pub struct SplitBudgetArgs {
     #[arg(long, default_value_t = 300_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
-    pub max_time: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    pub max_time: Option<std::time::Duration>,
 }
 
 impl SplitBudgetArgs {
-    fn budget(&self) -> anyhow::Result<Budget> {
-        let max_time = match self.max_time {
-            None => None,
-            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-            Some(s) => {
-                return Err(UsageError(format!(
-                    "--max-time must be a positive number of seconds, not {s}"
-                ))
-                .into())
-            }
-        };
-        Ok(Budget {
+    fn budget(&self) -> Budget {
+        Budget {
             max_positions: Some(self.max_positions),
-            max_time,
-        })
+            max_time: self.max_time,
+        }
     }
 }
 
@@ -93,7 +82,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let position = Position::new(parsed.grid.clone());
     let (bar, progress) = solver_progress("solving");
     let mut solver = SplitSolver::new()
-        .with_budget(args.budget.budget()?)
+        .with_budget(args.budget.budget())
         .with_progress(progress);
     let analysis = Analysis::of(&mut solver, &position);
     bar.finish_and_clear();

@@ -63,7 +63,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
     let (bar, progress) = solver_progress("solving");
     let solver = Solver::new(Clear::new())
-        .with_budget(args.budget.budget()?)
+        .with_budget(args.budget.budget())
         .with_progress(progress);
     let sum = GameSum::with_positions(solver, boards.iter().map(|b| b.board));
     bar.finish_and_clear();

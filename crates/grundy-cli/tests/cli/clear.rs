@@ -224,4 +224,9 @@ fn usage_errors_exit_2() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("'--max-time <SECONDS>': must be a positive number of seconds"),
+        "{stderr}"
+    );
 }
