@@ -24,6 +24,7 @@ pub mod pawn;
 pub mod solver;
 pub mod split;
 pub mod sum;
+mod symmetry;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::Bitboard;
+use crate::symmetry::{image_cell, image_shape};
 
 /// The most cells a [`Board`] holds.
 pub const MAX_CELLS: usize = 64;
@@ -482,24 +483,11 @@ impl Board {
     #[must_use]
     pub fn transform(&self, symmetry: u8) -> Board {
         let (rows, cols) = (self.rows(), self.cols());
-        let transpose = symmetry & 4 != 0;
-        let (out_rows, out_cols) = if transpose {
-            (cols, rows)
-        } else {
-            (rows, cols)
-        };
+        let (out_rows, out_cols) = image_shape(symmetry, rows, cols);
         let mut packed = 0u64;
         for index in self.cells.cells() {
-            let (mut row, mut col) = (index as usize / cols, index as usize % cols);
-            if symmetry & 1 != 0 {
-                col = cols - 1 - col;
-            }
-            if symmetry & 2 != 0 {
-                row = rows - 1 - row;
-            }
-            if transpose {
-                (row, col) = (col, row);
-            }
+            let cell = (index as usize / cols, index as usize % cols);
+            let (row, col) = image_cell(symmetry, (rows, cols), cell);
             packed |= 1 << (row * out_cols + col);
         }
         Board::new(out_rows, out_cols, packed).expect("same number of cells")

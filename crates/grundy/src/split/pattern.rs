@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use crate::symmetry::{image_cell, image_shape};
 use crate::Nimber;
 
 /// A compressed candidate pattern: a `rows x cols` 0/1 matrix in which every
@@ -177,24 +178,11 @@ impl Pattern {
     #[must_use]
     pub fn transform(&self, symmetry: u8) -> Pattern {
         let (rows, cols) = (self.rows(), self.cols());
-        let transpose = symmetry & 4 != 0;
-        let (out_rows, out_cols) = if transpose {
-            (cols, rows)
-        } else {
-            (rows, cols)
-        };
+        let (out_rows, out_cols) = image_shape(symmetry, rows, cols);
         let cells = self
             .cells()
-            .map(|(mut row, mut col)| {
-                if symmetry & 1 != 0 {
-                    col = cols - 1 - col;
-                }
-                if symmetry & 2 != 0 {
-                    row = rows - 1 - row;
-                }
-                if transpose {
-                    (row, col) = (col, row);
-                }
+            .map(|cell| {
+                let (row, col) = image_cell(symmetry, (rows, cols), cell);
                 (row as u32, col as u32)
             })
             .collect();
