@@ -4,7 +4,10 @@ use grundy::clear::Clear;
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::common::{assert_input_error, check_judge_sample, data, grundy};
+use crate::common::{
+    assert_input_error, assert_position_budget_stops, assert_success, check_judge_sample, data,
+    grundy,
+};
 
 #[test]
 fn judge_gfg_samples() {
@@ -69,11 +72,7 @@ fn json_of(input: &str) -> Value {
         .write_stdin(input)
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     serde_json::from_slice(&output.stdout).expect("valid JSON")
 }
 
@@ -200,18 +199,7 @@ fn bad_input_gets_a_located_error_and_exit_2() {
 
 #[test]
 fn the_position_budget_stops_a_large_search_with_exit_3() {
-    let output = grundy()
-        .args(["clear", "--max-positions", "50", "-"])
-        .write_stdin("11111111\n".repeat(8))
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(3));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--max-positions"), "{stderr}");
-    assert!(
-        stderr.contains("gave up after solving 50 positions"),
-        "{stderr}"
-    );
+    assert_position_budget_stops("clear", 50, "11111111\n".repeat(8));
 }
 
 #[test]

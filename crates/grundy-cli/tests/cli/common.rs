@@ -45,3 +45,29 @@ pub fn assert_input_error(cmd: &mut Command, source: &str, line: usize, col: usi
     assert!(stderr.contains(what), "expected {what:?} in {stderr:?}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Asserts that the command succeeded, showing its stderr otherwise.
+pub fn assert_success(output: &std::process::Output) {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Runs `grundy <game> --max-positions <budget> -` on `input` and asserts
+/// that the search stops with exit 3 and a message naming the budget.
+pub fn assert_position_budget_stops(game: &str, budget: u64, input: String) {
+    let output = grundy()
+        .args([game, "--max-positions", &budget.to_string(), "-"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-positions"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("gave up after solving {budget} positions")),
+        "{stderr}"
+    );
+}

@@ -4,7 +4,7 @@ use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable};
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::common::{assert_input_error, check_judge_sample, grundy};
+use crate::common::{assert_input_error, assert_success, check_judge_sample, grundy};
 
 #[test]
 fn judge_gridgame_sample() {
@@ -89,11 +89,7 @@ fn cell(x: u64, y: u64) -> Cell {
 
 fn json(args: &[&str]) -> Value {
     let output = grundy().args(args).output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     serde_json::from_slice(&output.stdout).expect("valid JSON")
 }
 

@@ -4,7 +4,9 @@ use grundy::split::{Cell, Grid, Position, SplitSolver};
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::common::{assert_input_error, check_judge_sample, grundy};
+use crate::common::{
+    assert_input_error, assert_position_budget_stops, assert_success, check_judge_sample, grundy,
+};
 
 #[test]
 fn judge_caos3_sample() {
@@ -40,11 +42,7 @@ fn json_of(args: &[&str], input: &str) -> Value {
         .write_stdin(input.to_owned())
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     serde_json::from_slice(&output.stdout).expect("valid JSON")
 }
 
@@ -249,16 +247,5 @@ fn the_time_budget_stops_a_large_table_with_exit_3() {
 
 #[test]
 fn the_position_budget_stops_a_large_search_with_exit_3() {
-    let output = grundy()
-        .args(["split", "--max-positions", "1000", "-"])
-        .write_stdin("11111111111111111111\n".repeat(20))
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(3));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--max-positions"), "{stderr}");
-    assert!(
-        stderr.contains("gave up after solving 1000 positions"),
-        "{stderr}"
-    );
+    assert_position_budget_stops("split", 1000, "11111111111111111111\n".repeat(20));
 }

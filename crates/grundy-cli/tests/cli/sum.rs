@@ -5,7 +5,7 @@ use std::io::Write as _;
 use grundy::clear::{Board, Clear};
 use grundy::Nimber;
 
-use crate::common::{assert_input_error, check_judge_sample, grundy};
+use crate::common::{assert_input_error, assert_success, check_judge_sample, grundy};
 
 #[test]
 fn judge_pshtbrth_sample() {
@@ -80,11 +80,7 @@ fn sum_answers_every_query_type() {
         .arg(boards.path())
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let winner = |v: Nimber| if v.is_zero() { "second" } else { "first" };
     let total = a ^ b ^ c;
     let expected = [
@@ -226,11 +222,7 @@ fn sum_json_lines_give_legal_winning_moves() {
         .arg(board_file.path())
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    assert_success(&output);
     let lines: Vec<serde_json::Value> = String::from_utf8(output.stdout)
         .unwrap()
         .lines()
