@@ -9,7 +9,7 @@
 //!   and the value every legal move leads to;
 //! - `POST /api/v1/{game}/play`: the engine's move.
 //!
-//! Each game is one module of [`games`] implementing [`games::WebGame`]; the
+//! Each game is one module of [`games`] defining its [`games::WebGame`]; the
 //! server looks `{game}` up in [`games::ALL`] and answers an unknown name
 //! with a JSON 404.
 //!

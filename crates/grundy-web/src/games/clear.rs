@@ -14,26 +14,14 @@ use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Repor
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, Limits, WebGame};
 use crate::ApiError;
 
 /// Rectangle clearing.
-pub struct ClearGame;
-
-impl WebGame for ClearGame {
-    fn name(&self) -> &'static str {
-        "clear"
-    }
-
-    fn title(&self) -> &'static str {
-        "Rectangle clearing"
-    }
-
-    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
-        let position = parse_request(body, limits)?;
-        Ok(job(endpoint, position, limits, analyze, play))
-    }
-}
+pub const GAME: WebGame = WebGame::new("clear", "Rectangle clearing", |endpoint, body, limits| {
+    let position = parse_request(body, limits)?;
+    Ok(job(endpoint, position, limits, analyze, play))
+});
 
 /// The body of a request, as sent.
 #[derive(Debug, Deserialize)]

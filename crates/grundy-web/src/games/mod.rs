@@ -3,7 +3,8 @@
 //! A game turns a request body into a validated position (cheaply, on the
 //! async side, so bad input costs no search slot) and returns a [`Job`]: the
 //! search, run later on the blocking pool under the request's budget. Adding
-//! a game is one module implementing [`WebGame`] and one line in [`ALL`].
+//! a game is one module defining its [`WebGame`] as `GAME` and one line in
+//! [`ALL`].
 
 use grundy::Budget;
 use serde::de::DeserializeOwned;
@@ -38,18 +39,52 @@ pub struct Limits {
 /// A prepared search: returns the response's JSON.
 pub type Job = Box<dyn FnOnce() -> Result<String, ApiError> + Send>;
 
-/// A game served under `/api/v1/{name}/`.
-pub trait WebGame: Sync {
+/// Validates a request body for an endpoint and returns the search to run.
+pub type Prepare = fn(Endpoint, &[u8], &Limits) -> Result<Job, ApiError>;
+
+/// A game served under `/api/v1/{name}/`: its names and how it turns a
+/// request into a [`Job`]. Each game module defines one as `GAME`.
+pub struct WebGame {
+    name: &'static str,
+    title: &'static str,
+    prepare: Prepare,
+}
+
+impl WebGame {
+    /// A game called `name` in URLs and `title` for people.
+    pub const fn new(name: &'static str, title: &'static str, prepare: Prepare) -> Self {
+        Self {
+            name,
+            title,
+            prepare,
+        }
+    }
+
     /// The name in the URL.
-    fn name(&self) -> &'static str;
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// A title for people.
-    fn title(&self) -> &'static str;
+    #[must_use]
+    pub fn title(&self) -> &'static str {
+        self.title
+    }
+
     /// Validates `body` for `endpoint` and returns the search to run.
     ///
     /// # Errors
     ///
     /// [`ApiError`] 400 when the body is not a valid request.
-    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError>;
+    pub fn prepare(
+        &self,
+        endpoint: Endpoint,
+        body: &[u8],
+        limits: &Limits,
+    ) -> Result<Job, ApiError> {
+        (self.prepare)(endpoint, body, limits)
+    }
 }
 
 /// The job `endpoint` asks for on a validated `position`: its `analyze`
@@ -69,11 +104,11 @@ pub fn job<P: Send + 'static>(
 }
 
 /// Every game served.
-pub static ALL: &[&dyn WebGame] = &[&clear::ClearGame, &pawn::PawnGame, &split::SplitGame];
+pub static ALL: &[WebGame] = &[clear::GAME, pawn::GAME, split::GAME];
 
 /// The game called `name`.
-pub fn find(name: &str) -> Option<&'static dyn WebGame> {
-    ALL.iter().copied().find(|game| game.name() == name)
+pub fn find(name: &str) -> Option<&'static WebGame> {
+    ALL.iter().find(|game| game.name == name)
 }
 
 /// The games' names, comma-separated, for error messages.

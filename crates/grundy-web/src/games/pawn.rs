@@ -21,29 +21,21 @@ use grundy_report::pawn::{engine_move, move_values, Analysis, MoveReport, Report
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, Limits, WebGame};
 use crate::ApiError;
 
 /// The largest side of the region whose losing cells `analyze` lists.
 pub const MAX_HINT_SIDE: u32 = 64;
 
 /// The pawn game.
-pub struct PawnGame;
-
-impl WebGame for PawnGame {
-    fn name(&self) -> &'static str {
-        "pawn"
-    }
-
-    fn title(&self) -> &'static str {
-        "Pawn on a grid with impassable cells"
-    }
-
-    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
+pub const GAME: WebGame = WebGame::new(
+    "pawn",
+    "Pawn on a grid with impassable cells",
+    |endpoint, body, limits| {
         let position = parse_request(body, limits)?;
         Ok(job(endpoint, position, limits, analyze, play))
-    }
-}
+    },
+);
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -17,29 +17,21 @@ use grundy_report::split::{Analysis, CellReport, RectReport, Report};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, Endpoint, Job, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, Limits, WebGame};
 use crate::ApiError;
 
 /// The longest side of a grid sent to the server.
 pub const MAX_WEB_SIDE: usize = 64;
 
 /// The splitting game.
-pub struct SplitGame;
-
-impl WebGame for SplitGame {
-    fn name(&self) -> &'static str {
-        "split"
-    }
-
-    fn title(&self) -> &'static str {
-        "Splitting a grid at candidates"
-    }
-
-    fn prepare(&self, endpoint: Endpoint, body: &[u8], limits: &Limits) -> Result<Job, ApiError> {
+pub const GAME: WebGame = WebGame::new(
+    "split",
+    "Splitting a grid at candidates",
+    |endpoint, body, limits| {
         let position = parse_request(body, limits)?;
         Ok(job(endpoint, position, limits, analyze, play))
-    }
-}
+    },
+);
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
