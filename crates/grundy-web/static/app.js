@@ -747,6 +747,25 @@ function componentValues(index) {
   return map;
 }
 
+// A board's heading: its name, size and value (`null`: not known yet).
+function boardTitle(name, rows, cols, value) {
+  return el('div', { class: 'board-title' }, [
+    el('strong', { text: name }),
+    el('span', { class: 'muted', text: ` ${rows} × ${cols}` }),
+    el('span', { class: 'board-value', text: value === null ? '' : `grundy ${value}` }),
+  ]);
+}
+
+// A "label − n +" control; `set` receives the wanted count.
+function stepper(label, get, set) {
+  return el('span', { class: 'stepper' }, [
+    el('span', { class: 'muted', text: label }),
+    el('button', { type: 'button', 'aria-label': `fewer ${label}`, text: '−', onclick: () => set(get() - 1) }),
+    el('span', { class: 'count', text: String(get()) }),
+    el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }),
+  ]);
+}
+
 function renderBoards() {
   const container = $('boards');
   container.replaceChildren();
@@ -760,19 +779,9 @@ function renderBoards() {
   const preview = previewMove();
   position.forEach((b, index) => {
     const boardValue = a && a.boards && a.boards[index] ? a.boards[index].grundy : null;
-    const title = el('div', { class: 'board-title' }, [
-      el('strong', { text: several ? `Board ${index + 1}` : 'Board' }),
-      el('span', { class: 'muted', text: ` ${b.rows} × ${b.cols}` }),
-      el('span', { class: 'board-value', text: boardValue === null ? '' : `grundy ${boardValue}` }),
-    ]);
+    const title = boardTitle(several ? `Board ${index + 1}` : 'Board', b.rows, b.cols, boardValue);
     const controls = el('div', { class: 'board-controls' });
     if (state.mode === 'edit') {
-      const stepper = (label, get, set) => el('span', { class: 'stepper' }, [
-        el('span', { class: 'muted', text: label }),
-        el('button', { type: 'button', 'aria-label': `fewer ${label}`, text: '−', onclick: () => set(get() - 1) }),
-        el('span', { class: 'count', text: String(get()) }),
-        el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }),
-      ]);
       controls.append(
         stepper('rows', () => b.rows, (n) => resize(index, n, b.cols)),
         stepper('cols', () => b.cols, (n) => resize(index, b.rows, n)),
@@ -830,19 +839,9 @@ function renderCellBoard() {
   const p = boards();
   const a = state.analysis;
   const [rows, cols] = game.size(p);
-  const title = el('div', { class: 'board-title' }, [
-    el('strong', { text: game.title }),
-    el('span', { class: 'muted', text: ` ${rows} × ${cols}` }),
-    el('span', { class: 'board-value', text: a && a.grundy !== undefined ? `grundy ${a.grundy}` : '' }),
-  ]);
+  const title = boardTitle(game.title, rows, cols, a && a.grundy !== undefined ? a.grundy : null);
   const controls = el('div', { class: 'board-controls' });
   if (state.mode === 'edit') {
-    const stepper = (label, get, set) => el('span', { class: 'stepper' }, [
-      el('span', { class: 'muted', text: label }),
-      el('button', { type: 'button', 'aria-label': `fewer ${label}`, text: '−', onclick: () => set(get() - 1) }),
-      el('span', { class: 'count', text: String(get()) }),
-      el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }),
-    ]);
     const resizeTo = (r, c) => {
       if (r >= 1 && c >= 1 && r <= MAX_GRID && c <= MAX_GRID) setPosition(game.resize(p, r, c));
     };
