@@ -7,8 +7,9 @@
 //! - *Map* (`--map`): the same layout with CAOS3's `^` (open) and `#`
 //!   (wall); the candidates are the open cells whose four arms of open
 //!   cells are all at least 2 long.
-//! - *Cells* (`--cells`): a first line `R C` (1 to 10^9 each), then one
-//!   line `x y` per candidate, 0-based row and column, each given once.
+//! - *Cells* (`--cells`): a first line `R C`, the number of rows and
+//!   columns (1 to 10^9 each), then one line `row col` per candidate, both
+//!   counted from 0 (as `row`/`col` in the JSON), each candidate given once.
 //!
 //! Each parser keeps the byte offset of every candidate, so that later
 //! complaints about a candidate (a block too large to solve) can point at
@@ -203,7 +204,7 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
     let mut scanner = Scanner::new(input);
     if scanner.at_end() {
         return Err(scanner.error(ParseErrorKind::Empty {
-            expected: "a first line `R C`, then lines `x y`".into(),
+            expected: "a first line `R C`, then lines `row col`".into(),
         }));
     }
     let max = u64::from(MAX_SIDE);
@@ -212,9 +213,9 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
     let mut cells = Vec::new();
     while !scanner.at_end() {
         let at = scanner.position();
-        let x = scanner.u64_in("a row x", 0, rows - 1)?;
-        let y = scanner.u64_in("a column y", 0, cols - 1)?;
-        cells.push((Cell::new(x as u32, y as u32), at));
+        let row = scanner.u64_in("row", 0, rows - 1)?;
+        let col = scanner.u64_in("col", 0, cols - 1)?;
+        cells.push((Cell::new(row as u32, col as u32), at));
     }
     // Sorting by cell then offset puts a repeat right after its first use.
     cells.sort_unstable();
@@ -226,7 +227,7 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
             pair[1].1,
             ParseErrorKind::Duplicate {
                 what: format!(
-                    "candidate {} {} (first given on line {first})",
+                    "candidate `{} {}` (first given on line {first})",
                     cell.row, cell.col
                 ),
             },
@@ -269,7 +270,9 @@ mod tests {
     fn cells_errors_name_line_and_column() {
         let err = parse_cells(b"3 4\n0 0\n3 1\n").unwrap_err();
         assert_eq!((err.line, err.col), (3, 1));
-        assert!(err.to_string().contains("out of range 0..=2"), "{err}");
+        assert_eq!(err.to_string(), "3:1: row 3 is out of range 0..=2");
+        let err = parse_cells(b"3 4\n2 4\n").unwrap_err();
+        assert_eq!(err.to_string(), "2:3: col 4 is out of range 0..=3");
         let err = parse_cells(b"3 4\n0 0\n1 1\n0 0\n").unwrap_err();
         assert_eq!((err.line, err.col), (4, 1));
         assert!(err.to_string().contains("first given on line 2"), "{err}");

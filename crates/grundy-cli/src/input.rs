@@ -32,7 +32,7 @@ pub enum ParseErrorKind {
         expected: String,
     },
     /// A row of a grid whose length differs from the first row's.
-    #[error("ragged row: {found} cells, but the first row has {expected}")]
+    #[error("ragged row: {}, but the first row has {expected}", count(*.found as u64, "cell"))]
     RaggedRow {
         /// The first row's length.
         expected: usize,
@@ -100,6 +100,29 @@ impl ParseError {
     pub fn at(input: &[u8], offset: usize, kind: ParseErrorKind) -> ParseError {
         let (line, col) = line_col(input, offset);
         ParseError { line, col, kind }
+    }
+}
+
+/// The UTF-8 byte order mark, which some editors put at the start of a file.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Drops a leading UTF-8 byte order mark, so that every format reads a file
+/// saved with one as if it had none (lines and columns then count from the
+/// first visible character).
+pub fn strip_bom(bytes: &mut Vec<u8>) {
+    if bytes.starts_with(BOM) {
+        bytes.drain(..BOM.len());
+    }
+}
+
+/// `n` and `word`, plural unless `n` is 1: `count(1, "cell")` is
+/// `"1 cell"`, `count(3, "cell")` is `"3 cells"`.
+#[must_use]
+pub fn count(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
 
@@ -306,6 +329,26 @@ mod tests {
         // after 'c' and the two-byte 'é'
         assert_eq!(line_col(text.as_bytes(), 6), (2, 3));
         assert_eq!(line_col(text.as_bytes(), 7), (3, 1));
+    }
+
+    #[test]
+    fn bom_is_dropped_and_counts_are_plural_unless_one() {
+        let mut bytes = b"\xEF\xBB\xBF01\n".to_vec();
+        strip_bom(&mut bytes);
+        assert_eq!(bytes, b"01\n");
+        strip_bom(&mut bytes);
+        assert_eq!(bytes, b"01\n", "only a leading mark is dropped");
+        assert_eq!(count(0, "cell"), "0 cells");
+        assert_eq!(count(1, "cell"), "1 cell");
+        assert_eq!(count(2, "row"), "2 rows");
+        let ragged = ParseErrorKind::RaggedRow {
+            expected: 3,
+            found: 1,
+        };
+        assert_eq!(
+            ragged.to_string(),
+            "ragged row: 1 cell, but the first row has 3"
+        );
     }
 
     #[test]

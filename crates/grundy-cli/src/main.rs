@@ -15,24 +15,29 @@ mod output;
 use cmd::{clear, judge, pawn, serve, split, sum};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
-///
-/// With no command, analyses a built-in 4 x 4 rectangle-clearing board and
-/// plays it out.
 #[derive(Debug, Parser)]
-#[command(name = "grundy", version, about, long_about = None)]
+#[command(name = "grundy", version, after_help = NO_COMMAND_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// What `grundy` alone does, and the conventions every command follows.
+const NO_COMMAND_HELP: &str = "\
+With no command, grundy analyses a built-in 4 x 4 rectangle-clearing board
+and plays it out (as `grundy clear --play` would).
+
+Every command reads a FILE, or standard input for `-`. Grid cells are
+(row,col) counted from 1 in text, `row`/`col` counted from 0 in JSON and in
+input files; the pawn's cells are (x,y) from the origin everywhere. Boards
+and pawns are numbered from 1 in text and from 0 in JSON.";
+
+/// The subcommands, in the order `--help` lists them: the four games, then
+/// the judge formats and the server.
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Rectangle clearing: a move clears an all-ones rectangle of a 0/1 board.
     Clear(clear::Args),
-    /// Read and write a contest problem's exact format (stdin to stdout).
-    Judge(judge::Args),
-    /// Serve the web playground and JSON API (loopback by default).
-    Serve(serve::Args),
     /// Range queries on a row of boards played as sums: values, winners,
     /// winning moves and replacements.
     Sum(sum::Args),
@@ -41,6 +46,10 @@ enum Command {
     /// The splitting game: a move deletes a candidate's row and column from
     /// its rectangle.
     Split(split::Args),
+    /// Read and write a contest problem's exact format (stdin to stdout).
+    Judge(judge::Args),
+    /// Serve the web playground and JSON API (loopback by default).
+    Serve(serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -66,10 +75,10 @@ fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         None => clear::run_default(),
         Some(Command::Clear(args)) => clear::run(&args),
-        Some(Command::Judge(args)) => judge::run(&args),
-        Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Sum(args)) => sum::run(&args),
         Some(Command::Pawn(args)) => pawn::run(&args),
         Some(Command::Split(args)) => split::run(&args),
+        Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Serve(args)) => serve::run(&args),
     }
 }

@@ -41,8 +41,15 @@ impl Source {
     }
 }
 
-/// Reads a file, or standard input for `None` or `-`.
+/// Reads a file, or standard input for `None` or `-`, without a leading
+/// UTF-8 byte order mark.
 pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
+    let mut source = read_raw(path)?;
+    grundy_cli::input::strip_bom(&mut source.bytes);
+    Ok(source)
+}
+
+fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
     match path {
         None => read_stdin(),
         Some(p) if p == Path::new("-") => read_stdin(),
@@ -83,6 +90,27 @@ fn read_stdin_to_end(bytes: &mut Vec<u8>) -> std::io::Result<usize> {
 #[cfg(not(unix))]
 fn read_stdin_to_end(bytes: &mut Vec<u8>) -> std::io::Result<usize> {
     std::io::stdin().lock().read_to_end(bytes)
+}
+
+/// A game's JSON report followed by its play-out, when `--play` asked for
+/// one: `{...the report's fields..., "play": [move, ...]}`, each move with
+/// the value it leaves (`grundy`), the first player's move first.
+#[derive(serde::Serialize)]
+pub struct WithPlay<R, M> {
+    #[serde(flatten)]
+    pub report: R,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub play: Option<Vec<grundy_report::ValuedMove<M>>>,
+}
+
+impl<R: serde::Serialize, M: serde::Serialize> WithPlay<R, M> {
+    /// The JSON line.
+    pub fn to_line(&self) -> anyhow::Result<String> {
+        let mut line = serde_json::to_string(self)
+            .map_err(|err| anyhow::Error::new(err).context("serialising JSON"))?;
+        line.push('\n');
+        Ok(line)
+    }
 }
 
 /// Prints `error: ...` (with the cause chain) to stderr.

@@ -95,7 +95,7 @@ impl Analysis {
     }
 
     /// The JSON report of this analysis of `boards` (the boards it was made
-    /// from). Coordinates are 0-based, corners inclusive.
+    /// from, at least one). Coordinates are 0-based, corners inclusive.
     #[must_use]
     pub fn report(&self, boards: &[Board]) -> Report {
         let boards_json: Vec<BoardReport> = boards
@@ -118,10 +118,10 @@ impl Analysis {
                     .collect(),
             })
             .collect();
-        let single = boards_json.len() == 1;
+        let first = &boards_json[0];
         Report {
-            rows: single.then(|| boards_json[0].rows),
-            cols: single.then(|| boards_json[0].cols),
+            rows: first.rows,
+            cols: first.cols,
             grundy: self.total.value(),
             winner: winner(self.total),
             winning_moves: self
@@ -129,7 +129,7 @@ impl Analysis {
                 .iter()
                 .map(|m| MoveReport::new(m.board, m.rect))
                 .collect(),
-            components: single.then(|| boards_json[0].components.clone()),
+            components: first.components.clone(),
             boards: boards_json,
         }
     }
@@ -146,25 +146,23 @@ pub fn winner(total: Nimber) -> &'static str {
 }
 
 /// The JSON of `grundy clear --json`. `rows`, `cols` and `components` repeat
-/// the only board's when there is one board.
+/// the first board's (the only one, unless the position is a sum), so a
+/// script reading one board needs nothing else.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
-    /// Rows of the only board.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub rows: Option<usize>,
-    /// Columns of the only board.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cols: Option<usize>,
+    /// Rows of the first board.
+    pub rows: usize,
+    /// Columns of the first board.
+    pub cols: usize,
     /// The total value.
     pub grundy: u32,
     /// `"first"` or `"second"`: who wins with best play.
     pub winner: &'static str,
     /// Every winning move.
     pub winning_moves: Vec<MoveReport>,
-    /// The only board's components.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub components: Option<Vec<ComponentReport>>,
-    /// Every board.
+    /// The first board's components.
+    pub components: Vec<ComponentReport>,
+    /// Every board, 0-based as `board` in moves.
     pub boards: Vec<BoardReport>,
 }
 
@@ -193,15 +191,15 @@ pub struct ComponentReport {
 /// A move: clear the rectangle `top..=bottom` x `left..=right` of `board`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct MoveReport {
-    /// The board (0-based).
+    /// The board, 0-based.
     pub board: usize,
-    /// First row.
+    /// First row, 0-based.
     pub top: u8,
-    /// First column.
+    /// First column, 0-based.
     pub left: u8,
-    /// Last row (inclusive).
+    /// Last row (inclusive), 0-based.
     pub bottom: u8,
-    /// Last column (inclusive).
+    /// Last column (inclusive), 0-based.
     pub right: u8,
 }
 

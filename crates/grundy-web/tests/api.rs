@@ -131,7 +131,10 @@ async fn analyze_lists_every_move_with_the_value_it_reaches() {
         answer["winner"],
         if total.is_zero() { "second" } else { "first" }
     );
-    assert!(answer.get("rows").is_none(), "rows only for a single board");
+    // The top-level rows, cols and components repeat the first board's.
+    assert_eq!(answer["rows"], answer["boards"][0]["rows"]);
+    assert_eq!(answer["cols"], answer["boards"][0]["cols"]);
+    assert_eq!(answer["components"], answer["boards"][0]["components"]);
     assert_eq!(answer["boards"].as_array().unwrap().len(), 3);
     let mut legal = 0;
     for b in &boards {

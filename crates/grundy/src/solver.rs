@@ -103,15 +103,14 @@ impl Budget {
 #[non_exhaustive]
 pub enum SolveError {
     /// The position budget ran out.
-    #[error(
-        "gave up after solving {limit} positions (the position budget); raise it to search further"
-    )]
+    // No advice here: the front-end names the limit to raise, once.
+    #[error("gave up after solving {limit} positions (the position budget)")]
     PositionBudget {
         /// The budget that was reached.
         limit: u64,
     },
     /// The time budget ran out.
-    #[error("gave up after {limit:?} (the time budget); raise it to search further")]
+    #[error("gave up after {limit:?} (the time budget)")]
     TimeBudget {
         /// The budget that was reached.
         limit: Duration,

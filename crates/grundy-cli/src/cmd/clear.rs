@@ -9,13 +9,13 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber};
 use grundy_cli::boards::{parse_boards, ParsedBoard};
-use grundy_report::clear::{engine_move, Analysis, WinningMove};
+use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
+use grundy_report::ValuedMove;
 
-use crate::output::{read_source, solver_progress};
+use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -23,10 +23,12 @@ pub struct Args {
     /// separate boards, which are then played as a sum. `-` or nothing
     /// reads standard input.
     file: Option<PathBuf>,
-    /// Print the analysis as JSON (coordinates 0-based, corners inclusive).
+    /// Print the analysis as JSON: `row`/`col` and rectangle corners
+    /// 0-based and inclusive, `board` 0-based.
     #[arg(long)]
     json: bool,
-    /// Also print an optimal play-out, move by move.
+    /// Also print an optimal play-out, move by move (with --json, as
+    /// `play`: each move with the total value it leaves).
     #[arg(long)]
     play: bool,
     #[command(flatten)]
@@ -89,15 +91,32 @@ fn analyse(
         anyhow::Error::new(err)
             .context("the search stopped early (raise --max-positions or --max-time)")
     })?;
+    let play = if play {
+        Some(play_out(&mut solver, boards)?)
+    } else {
+        None
+    };
     let mut out = String::new();
     if json {
-        out = serde_json::to_string(&analysis.report(boards)).context("serialising JSON")?;
-        out.push('\n');
+        let play = play.as_ref().map(|steps| {
+            steps
+                .iter()
+                .map(|step| ValuedMove {
+                    mv: MoveReport::new(step.board, step.rect),
+                    grundy: step.total_after.value(),
+                })
+                .collect()
+        });
+        out = WithPlay {
+            report: analysis.report(boards),
+            play,
+        }
+        .to_line()?;
     } else {
         analysis.render(boards, &mut out);
-        if play {
+        if let Some(steps) = &play {
             out.push('\n');
-            play_out(&mut solver, boards, &mut out)?;
+            render_play_out(boards, steps, &mut out);
         }
     }
     print!("{out}");
@@ -237,37 +256,46 @@ fn draw_plain(board: &Board, out: &mut String) {
 /// facing a non-zero total plays the first winning move; the player facing
 /// zero plays the smallest rectangle, preferring the one that leaves the
 /// largest value, which keeps the game going longest among cheap choices.
-fn play_out(solver: &mut ClearSolver, boards: &[Board], out: &mut String) -> anyhow::Result<()> {
+/// Every move clears at least one cell, so it ends within 64 moves a board.
+fn play_out(solver: &mut ClearSolver, boards: &[Board]) -> anyhow::Result<Vec<EngineMove>> {
     let mut boards = boards.to_vec();
+    let mut steps = Vec::new();
+    while let Some(chosen) = engine_move(solver, &boards)? {
+        boards[chosen.board] = chosen.after;
+        steps.push(chosen);
+    }
+    Ok(steps)
+}
+
+/// The play-out in words, each move followed by the board it changed.
+fn render_play_out(boards: &[Board], steps: &[EngineMove], out: &mut String) {
     let several = boards.len() > 1;
     let _ = writeln!(
         out,
         "Play-out (the winner plays winning moves; the loser plays small moves):"
     );
-    let mut ply = 0;
-    loop {
-        let player = if ply % 2 == 0 {
+    let player = |ply: usize| {
+        if ply % 2 == 0 {
             "First player"
         } else {
             "Second player"
-        };
-        let Some(chosen) = engine_move(solver, &boards)? else {
-            let _ = writeln!(out, "{player} cannot move and loses.");
-            return Ok(());
-        };
-        let (index, rect) = (chosen.board, chosen.rect);
-        ply += 1;
-        boards[index] = chosen.after;
-        let left = chosen.total_after;
+        }
+    };
+    for (ply, step) in steps.iter().enumerate() {
         let on_board = if several {
-            format!(" on board {}", index + 1)
+            format!(" on board {}", step.board + 1)
         } else {
             String::new()
         };
         let _ = writeln!(
             out,
-            "{ply}. {player} clears {rect}{on_board}, leaving grundy {left}:"
+            "{}. {} clears {}{on_board}, leaving grundy {}:",
+            ply + 1,
+            player(ply),
+            step.rect,
+            step.total_after
         );
-        draw_plain(&boards[index], out);
+        draw_plain(&step.after, out);
     }
+    let _ = writeln!(out, "{} cannot move and loses.", player(steps.len()));
 }

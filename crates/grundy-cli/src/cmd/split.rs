@@ -13,18 +13,20 @@ use anyhow::Context as _;
 use grundy::split::{Cell, DenseTable, Position, SplitSolver, DEFAULT_DENSE_LIMIT};
 use grundy::{Budget, Nimber};
 use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
-use grundy_cli::input::{ParseError, ParseErrorKind};
-use grundy_report::split::Analysis;
+use grundy_cli::input::{count, ParseError, ParseErrorKind};
+use grundy_report::split::{Analysis, CellReport};
+use grundy_report::ValuedMove;
 
-use crate::output::{read_source, solver_progress};
+use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Grid file: rows of 0/1 (`1` or `x` a candidate, `0` or `.` a plain
     /// cell). `-` or nothing reads standard input.
     file: Option<PathBuf>,
-    /// Read a cell list: a first line `R C`, then one line `x y` per
-    /// candidate (0-based); grids up to 10^9 x 10^9.
+    /// Read a cell list: a first line `R C` (rows and columns), then one
+    /// line `row col` per candidate, counted from 0 as in the JSON; grids up
+    /// to 10^9 x 10^9.
     #[arg(long, conflicts_with = "map")]
     cells: bool,
     /// Read a CAOS3-style map of `^` (open) and `#` (wall); the candidates
@@ -32,10 +34,11 @@ pub struct Args {
     /// long.
     #[arg(long)]
     map: bool,
-    /// Print the analysis as JSON (rows and columns 0-based).
+    /// Print the analysis as JSON (`row`/`col` 0-based).
     #[arg(long)]
     json: bool,
-    /// Also print an optimal play-out, move by move.
+    /// Also print an optimal play-out, move by move (with --json, as
+    /// `play`: each move with the value it leaves).
     #[arg(long)]
     play: bool,
     #[command(flatten)]
@@ -93,9 +96,21 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let (value, winning) = (analysis.value, analysis.winning_moves());
     let mut out = String::new();
     if args.json {
-        let json = analysis.report(&position);
-        out = serde_json::to_string(&json).context("serialising JSON")?;
-        out.push('\n');
+        let play = if args.play {
+            let steps = play_out(&mut solver, &position)?;
+            let moves = steps.iter().map(|step| ValuedMove {
+                mv: CellReport::from(step.cell),
+                grundy: step.left.value(),
+            });
+            Some(moves.collect())
+        } else {
+            None
+        };
+        out = WithPlay {
+            report: analysis.report(&position),
+            play,
+        }
+        .to_line()?;
     } else {
         let reasons = if position.grid().rows() <= DRAW_LIMIT
             && position.grid().cols() <= DRAW_LIMIT
@@ -108,7 +123,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         render(&position, value, &winning, &reasons, &mut out);
         if args.play {
             out.push('\n');
-            play_out(&mut solver, &position, &mut out)?;
+            let steps = play_out(&mut solver, &position)?;
+            render_play_out(&steps, &mut out);
         }
     }
     // A closed pipe (`grundy split ... | head`) is not an error.
@@ -197,15 +213,10 @@ fn render(
     let grid = position.grid();
     let _ = writeln!(
         out,
-        "Grid ({} x {}), {} candidate{}:",
+        "Grid ({} x {}), {}:",
         grid.rows(),
         grid.cols(),
-        grid.candidates().len(),
-        if grid.candidates().len() == 1 {
-            ""
-        } else {
-            "s"
-        }
+        count(grid.candidates().len() as u64, "candidate")
     );
     if grid.rows() <= DRAW_LIMIT && grid.cols() <= DRAW_LIMIT {
         draw(position, out);
@@ -213,9 +224,9 @@ fn render(
         let compressed = grid.pattern_in(grid.full());
         let _ = writeln!(
             out,
-            "  (too large to draw; the candidates lie on {} rows and {} columns)",
-            compressed.pattern.rows(),
-            compressed.pattern.cols()
+            "  (too large to draw; the candidates lie on {} and {})",
+            count(compressed.pattern.rows() as u64, "row"),
+            count(compressed.pattern.cols() as u64, "column")
         );
     }
     let _ = writeln!(out, "Grundy value: {value}");
@@ -270,45 +281,73 @@ fn draw(position: &Position, out: &mut String) {
     }
 }
 
+/// One move of a play-out.
+struct Step {
+    cell: Cell,
+    /// The value it leaves.
+    left: Nimber,
+    /// How many rectangles are in play after it.
+    rects: usize,
+    /// The position after it, kept only for grids small enough to draw.
+    after: Option<Position>,
+}
+
 /// Plays the position out: the player facing a non-zero value plays the
 /// first winning move; the player facing zero plays the move that leaves
-/// the largest value (the hardest for the opponent to answer by hand).
-fn play_out(solver: &mut SplitSolver, position: &Position, out: &mut String) -> anyhow::Result<()> {
-    let _ = writeln!(
-        out,
-        "Play-out (the winner plays winning moves; the loser leaves the largest value):"
-    );
-    let mut position = position.clone();
+/// the largest value (the hardest for the opponent to answer by hand). A
+/// move removes at least its own candidate, so the play-out ends.
+fn play_out(solver: &mut SplitSolver, position: &Position) -> anyhow::Result<Vec<Step>> {
     let small = position.grid().rows() <= DRAW_LIMIT && position.grid().cols() <= DRAW_LIMIT;
-    let mut ply = 0;
+    let mut position = position.clone();
+    let mut steps = Vec::new();
     loop {
         let value = solver.value(&position)?;
         let options = solver.options(&position)?;
-        let player = if ply % 2 == 0 {
-            "First player"
-        } else {
-            "Second player"
-        };
         let chosen = if value.is_zero() {
             options.iter().max_by_key(|(_, v)| *v).copied()
         } else {
             options.iter().find(|(_, v)| v.is_zero()).copied()
         };
         let Some((cell, left)) = chosen else {
-            let _ = writeln!(out, "{player} cannot move and loses.");
-            return Ok(());
+            return Ok(steps);
         };
-        ply += 1;
         position = position.try_play(cell).context("the engine's own move")?;
+        steps.push(Step {
+            cell,
+            left,
+            rects: position.rects().len(),
+            after: small.then(|| position.clone()),
+        });
+    }
+}
+
+/// The play-out in words, each move followed by the grid (when small).
+fn render_play_out(steps: &[Step], out: &mut String) {
+    let _ = writeln!(
+        out,
+        "Play-out (the winner plays winning moves; the loser leaves the largest value):"
+    );
+    let player = |ply: usize| {
+        if ply % 2 == 0 {
+            "First player"
+        } else {
+            "Second player"
+        }
+    };
+    for (ply, step) in steps.iter().enumerate() {
         let _ = writeln!(
             out,
-            "{ply}. {player} plays {cell}, leaving {} rectangle{} of grundy {left}{}",
-            position.rects().len(),
-            if position.rects().len() == 1 { "" } else { "s" },
-            if small { ":" } else { "." }
+            "{}. {} plays {}, leaving {} of grundy {}{}",
+            ply + 1,
+            player(ply),
+            step.cell,
+            count(step.rects as u64, "rectangle"),
+            step.left,
+            if step.after.is_some() { ":" } else { "." }
         );
-        if small {
-            draw(&position, out);
+        if let Some(after) = &step.after {
+            draw(after, out);
         }
     }
+    let _ = writeln!(out, "{} cannot move and loses.", player(steps.len()));
 }
