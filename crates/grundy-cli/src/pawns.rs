@@ -2,9 +2,12 @@
 //! cells and `X0,Y0,X1,Y1` regions on the command line, and the coordinate
 //! reader the `gridgame` judge shares.
 //!
-//! A file of impassable cells has one cell per line, `X Y` (spaces or tabs
-//! between), coordinates `0..=1000000000`. Blank lines and `#` comments are
-//! ignored; CRLF line ends are accepted.
+//! A file of impassable cells has one cell per line, `X Y` or `X,Y` (spaces
+//! or tabs around the numbers), coordinates `0..=1000000000`, `x` counted
+//! along the row and `y` up the column from the origin, as everywhere in the
+//! pawn game. Blank lines are ignored and CRLF line ends accepted. There are
+//! no comments: no grundy format has them, since `#` is a cell in the
+//! boards and maps. `--at` and `--draw` take the same `X,Y` or `X Y`.
 
 use grundy::pawn::{Blocked, Cell, MAX_COORD};
 
@@ -48,31 +51,41 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
             *pos += 1;
         }
     };
-    let line_ends = |pos: usize| matches!(input.get(pos), None | Some(b'\n' | b'#'));
+    let line_ends = |pos: usize| matches!(input.get(pos), None | Some(b'\n'));
     while pos < input.len() {
         skip_blanks(&mut pos);
         if line_ends(pos) {
-            // Blank line or comment: skip to the next line.
-            while pos < input.len() && input[pos] != b'\n' {
-                pos += 1;
-            }
             pos += 1;
             continue;
+        }
+        if input[pos] == b'#' {
+            return Err(ParseError::at(
+                input,
+                pos,
+                ParseErrorKind::Invalid(
+                    "'#' does not start a comment: lines are `X Y` or `X,Y` (grundy's formats have no comments)"
+                        .into(),
+                ),
+            ));
         }
         let start = pos;
         let x = coordinate_at(input, &mut pos, "x coordinate")?;
         skip_blanks(&mut pos);
+        if input.get(pos) == Some(&b',') {
+            pos += 1;
+            skip_blanks(&mut pos);
+        }
         if line_ends(pos) {
             return Err(ParseError::at(
                 input,
                 pos,
                 if pos >= input.len() {
                     ParseErrorKind::UnexpectedEnd {
-                        expected: "the y coordinate (lines are `X Y`)".into(),
+                        expected: "the y coordinate (lines are `X Y` or `X,Y`)".into(),
                     }
                 } else {
                     ParseErrorKind::Invalid(
-                        "the line ends after one coordinate: expected `X Y`".into(),
+                        "the line ends after one coordinate: expected `X Y` or `X,Y`".into(),
                     )
                 },
             ));
@@ -118,7 +131,8 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
 }
 
 /// Reads a coordinate at `*pos` (no leading blanks), `0..=MAX_COORD`,
-/// followed by anything but a digit. A leading `-` gets its own message.
+/// followed by whitespace, a comma or the end. A leading `-` gets its own
+/// message.
 fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, ParseError> {
     let start = *pos;
     if input.get(start) == Some(&b'-') && input.get(start + 1).is_some_and(u8::is_ascii_digit) {
@@ -169,7 +183,7 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
         ));
     }
     if let Some(&b) = input.get(end) {
-        if !b.is_ascii_whitespace() && b != b'#' {
+        if !b.is_ascii_whitespace() && b != b',' {
             return Err(ParseError::at(
                 input,
                 end,
@@ -197,7 +211,8 @@ pub fn scan_coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, Par
     let mut pos = scanner.position();
     let value = coordinate_at(scanner.input(), &mut pos, what)?;
     scanner.set_position(pos);
-    if scanner.input().get(pos) == Some(&b'#') {
+    // The judges' formats separate numbers by whitespace only.
+    if scanner.input().get(pos) == Some(&b',') {
         return Err(scanner.error(ParseErrorKind::UnexpectedChar {
             found: Found(char_at(scanner.input(), pos)),
             expected: format!("a digit or whitespace in {what}"),
@@ -206,18 +221,18 @@ pub fn scan_coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, Par
     Ok(value)
 }
 
-/// Parses `X,Y` (as given to `--at`).
+/// Parses `X,Y` or `X Y` (as given to `--at`).
 ///
 /// # Errors
 ///
 /// A message naming what is wrong.
 pub fn parse_cell(text: &str) -> Result<Cell, String> {
-    let values = parse_numbers(text, 2, "X,Y")?;
+    let values = parse_numbers(text, 2, "X,Y or X Y")?;
     Ok(Cell::new(values[0], values[1]).expect("checked"))
 }
 
-/// Parses `X0,Y0,X1,Y1` (as given to `--draw`): the corners of a region,
-/// inclusive, returned as (lower-left, upper-right).
+/// Parses `X0,Y0,X1,Y1` or `X0 Y0 X1 Y1` (as given to `--draw`): the
+/// corners of a region, inclusive, returned as (lower-left, upper-right).
 ///
 /// # Errors
 ///
@@ -235,8 +250,14 @@ pub fn parse_region(text: &str) -> Result<(Cell, Cell), String> {
     ))
 }
 
+/// `count` numbers separated by commas (with optional spaces around them),
+/// or by spaces alone.
 fn parse_numbers(text: &str, count: usize, shape: &str) -> Result<Vec<u64>, String> {
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let parts: Vec<&str> = if text.contains(',') {
+        text.split(',').map(str::trim).collect()
+    } else {
+        text.split_whitespace().collect()
+    };
     if parts.len() != count {
         return Err(format!("expected {shape}, got {text:?}"));
     }
@@ -271,12 +292,15 @@ mod tests {
     }
 
     #[test]
-    fn reads_cells_comments_and_blank_lines() {
-        let parsed = parse_blocked(b"# walls\n1 1\r\n\n  4\t2  # the second\n").unwrap();
+    fn reads_cells_with_spaces_or_commas_and_blank_lines() {
+        let parsed = parse_blocked(b"\n1 1\r\n\n  4\t2  \n5,6\n 7 , 8\n").unwrap();
         let cell = |x, y| Cell::new(x, y).unwrap();
-        assert_eq!(parsed.cells, vec![cell(1, 1), cell(4, 2)]);
-        assert_eq!(parsed.offsets, vec![8, 16]);
-        assert_eq!(parsed.blocked.len(), 2);
+        assert_eq!(
+            parsed.cells,
+            vec![cell(1, 1), cell(4, 2), cell(5, 6), cell(7, 8)]
+        );
+        assert_eq!(parsed.offsets, vec![1, 9, 15, 20]);
+        assert_eq!(parsed.blocked.len(), 4);
         assert!(parse_blocked(b"").unwrap().cells.is_empty());
     }
 
@@ -302,6 +326,16 @@ mod tests {
         assert_eq!((e.line, e.col), (1, 3));
         let e = err("1y 2\n");
         assert_eq!((e.line, e.col), (1, 2));
+        // No comments, in this format as in every other.
+        let e = err("1 1\n# walls\n");
+        assert_eq!((e.line, e.col), (2, 1));
+        assert!(e.to_string().contains("no comments"), "{e}");
+        let e = err("1 1 # a wall\n");
+        assert_eq!((e.line, e.col), (1, 5));
+        let e = err("1,,2\n");
+        assert_eq!((e.line, e.col), (1, 3));
+        let e = err("1,\n");
+        assert!(e.to_string().contains("after one coordinate"), "{e}");
     }
 
     proptest::proptest! {
@@ -327,6 +361,13 @@ mod tests {
     fn command_line_cells_and_regions() {
         assert_eq!(parse_cell("3,4").unwrap(), Cell::new(3, 4).unwrap());
         assert_eq!(parse_cell(" 3 , 4 ").unwrap(), Cell::new(3, 4).unwrap());
+        assert_eq!(parse_cell("3 4").unwrap(), Cell::new(3, 4).unwrap());
+        assert!(parse_cell("3 4 5").is_err());
+        assert!(parse_cell("3,,4").is_err());
+        assert_eq!(
+            parse_region("0 1 9 8").unwrap(),
+            parse_region("0,1,9,8").unwrap()
+        );
         assert!(parse_cell("3,-4").unwrap_err().contains("negative"));
         assert!(parse_cell("3,1000000001")
             .unwrap_err()

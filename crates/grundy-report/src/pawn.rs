@@ -23,10 +23,11 @@ pub enum AnalysisError {
     /// A sum of pawns with one beyond the region of computable values.
     #[error(
         "a sum of pawns needs Grundy values, which are computed for cells below \
-         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {index} at {cell} is beyond"
+         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {number} at {cell} is beyond",
+        number = .index + 1
     )]
     SumBeyondRegion {
-        /// The pawn's index.
+        /// The pawn's index, 0-based (the message numbers pawns from 1).
         index: usize,
         /// Its cell.
         cell: Cell,
@@ -194,20 +195,20 @@ pub struct Report {
 /// A move: pawn `pawn` goes to `(x, y)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MoveReport {
-    /// The pawn's index.
+    /// The pawn's index, 0-based.
     pub pawn: usize,
-    /// Column it goes to.
+    /// Its `x` after the move (along the row, from the origin).
     pub x: u32,
-    /// Row it goes to.
+    /// Its `y` after the move (up the column, from the origin).
     pub y: u32,
 }
 
 /// One pawn of the report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct PawnReport {
-    /// Column.
+    /// `x`, along the row from the origin.
     pub x: u32,
-    /// Row.
+    /// `y`, up the column from the origin.
     pub y: u32,
     /// True when this pawn's cell alone is a second-player win.
     pub losing: bool,

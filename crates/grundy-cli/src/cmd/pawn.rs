@@ -5,32 +5,39 @@
 //! column), from the online structure. When the pawns lie below
 //! 4096 x 4096, also the Grundy values; several pawns are a sum, whose
 //! total is the XOR of their values and whose winning moves say which pawn
-//! goes where. `--draw` pictures a small region; `--json` prints the same
-//! analysis for scripts.
+//! goes where. `--draw` pictures a small region; `--play` plays the pawns
+//! out; `--json` prints the same analysis for scripts. Cells are `(x,y)`
+//! from the origin in text, JSON and files alike; pawns are numbered from 1
+//! in text and from 0 in JSON.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable, MAX_REGION_SIDE};
+use grundy::Nimber;
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
-use grundy_report::pawn::{Analysis, AnalysisError};
+use grundy_report::pawn::{Analysis, AnalysisError, MoveReport};
+use grundy_report::ValuedMove;
 
-use crate::output::{read_source, UsageError};
+use crate::output::{read_source, UsageError, WithPlay};
 
 /// The largest side of a `--draw` region.
 const MAX_DRAW_SIDE: u64 = 200;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// File of impassable cells, one `X Y` per line (`#` starts a comment);
-    /// `-` reads standard input. Without it no cell is impassable.
-    #[arg(long, value_name = "FILE")]
+    /// File of impassable cells, one `X Y` or `X,Y` per line; `-` reads
+    /// standard input. Without it no cell is impassable.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// The same as FILE (the older spelling).
+    #[arg(long, value_name = "FILE", conflicts_with = "file", hide = true)]
     blocked: Option<PathBuf>,
-    /// A pawn's cell, `X,Y` (0..=1000000000); repeat for a sum of pawns that
-    /// ignore each other.
+    /// A pawn's cell, `X,Y` or `X Y` (0..=1000000000); repeat for a sum of
+    /// pawns that ignore each other.
     #[arg(long = "at", value_name = "X,Y", value_parser = parse_cell, allow_hyphen_values = true)]
     at: Vec<Cell>,
     /// Draw the region with corners X0,Y0 and X1,Y1 (inclusive, at most
@@ -38,16 +45,23 @@ pub struct Args {
     /// number (or `P` for one).
     #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_region, allow_hyphen_values = true)]
     draw: Option<(Cell, Cell)>,
-    /// Print the analysis as JSON.
+    /// Print the analysis as JSON (`pawn` 0-based).
     #[arg(long)]
     json: bool,
+    /// Also play the pawns out, move by move (pawns below 4096 x 4096;
+    /// with --json, as `play`: each move with the total value it leaves).
+    #[arg(long)]
+    play: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if args.at.is_empty() && args.draw.is_none() {
         return Err(UsageError("give a pawn with --at X,Y, or a region with --draw".into()).into());
     }
-    let (blocked, source_name) = match &args.blocked {
+    if args.play && args.at.is_empty() {
+        return Err(UsageError("--play needs a pawn: give one with --at X,Y".into()).into());
+    }
+    let (blocked, source_name) = match args.file.as_ref().or(args.blocked.as_ref()) {
         None => (Blocked::empty(), None),
         Some(path) => {
             let source = read_source(Some(path))?;
@@ -59,7 +73,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                             &source.bytes,
                             offset,
                             ParseErrorKind::Invalid(format!(
-                                "pawn {index} (--at {},{}) stands on this impassable cell",
+                                "pawn {} (--at {},{}) stands on this impassable cell",
+                                index + 1,
                                 pawn.x(),
                                 pawn.y()
                             )),
@@ -90,11 +105,38 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let picture = args
         .draw
         .map(|(low, high)| draw(&outcomes, &args.at, low, high));
+    let play = if args.play {
+        let Some(table) = &analysis.table else {
+            return Err(UsageError(format!(
+                "--play needs the pawn's value, computed for cells below {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; {} is beyond",
+                args.at[0]
+            ))
+            .into());
+        };
+        Some(play_out(table, &args.at)?)
+    } else {
+        None
+    };
     let mut out = String::new();
     if args.json {
-        out = serde_json::to_string(&analysis.report(&args.at, picture))
-            .context("serialising JSON")?;
-        out.push('\n');
+        let play = play.as_ref().map(|steps| {
+            steps
+                .iter()
+                .map(|step| ValuedMove {
+                    mv: MoveReport {
+                        pawn: step.pawn,
+                        x: step.to.x(),
+                        y: step.to.y(),
+                    },
+                    grundy: step.total_after.value(),
+                })
+                .collect()
+        });
+        out = WithPlay {
+            report: analysis.report(&args.at, picture),
+            play,
+        }
+        .to_line()?;
     } else {
         let _ = writeln!(
             out,
@@ -123,9 +165,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             }
             let _ = writeln!(
                 out,
-                "  # impassable   * losing (second player wins)   . winning   {} pawn",
-                if args.at.len() > 1 { "0-9" } else { "P" }
+                "  # impassable   * losing (second player wins)   . winning   {}",
+                match args.at.len() {
+                    1 => "P pawn".to_owned(),
+                    2..=9 => format!("1-{} pawns", args.at.len()),
+                    _ => "1-9 pawns (P the others)".to_owned(),
+                }
             );
+        }
+        if let Some(steps) = &play {
+            out.push('\n');
+            render_play_out(&args.at, steps, &mut out);
         }
     }
     print!("{out}");
@@ -136,7 +186,7 @@ fn render(analysis: &Analysis, pawns: &[Cell], out: &mut String) {
     let several = pawns.len() > 1;
     for (index, (&pawn, &(kind, value))) in pawns.iter().zip(&analysis.pawns).enumerate() {
         let label = if several {
-            format!("Pawn {index}")
+            format!("Pawn {}", index + 1)
         } else {
             "Pawn".to_owned()
         };
@@ -196,7 +246,7 @@ fn render(analysis: &Analysis, pawns: &[Cell], out: &mut String) {
             "down the column"
         };
         let who = if several {
-            format!("pawn {}: ", mv.pawn)
+            format!("pawn {}: ", mv.pawn + 1)
         } else {
             String::new()
         };
@@ -222,7 +272,8 @@ fn draw(outcomes: &Outcomes, pawns: &[Cell], low: Cell, high: Cell) -> Vec<Strin
                 if pawns.len() == 1 {
                     'P'
                 } else {
-                    char::from_digit(index as u32, 10).unwrap_or('P')
+                    // Pawns are numbered from 1 in text: 1 to 9 fit a cell.
+                    char::from_digit(index as u32 + 1, 10).unwrap_or('P')
                 }
             } else {
                 match outcomes.classify(here) {
@@ -236,4 +287,89 @@ fn draw(outcomes: &Outcomes, pawns: &[Cell], low: Cell, high: Cell) -> Vec<Strin
         lines.push(line);
     }
     lines
+}
+
+/// One move of a play-out.
+struct Step {
+    /// The pawn moved (0-based).
+    pawn: usize,
+    from: Cell,
+    to: Cell,
+    /// The total value after the move.
+    total_after: Nimber,
+}
+
+/// Plays the pawns out with the values of `table` (which covers them): the
+/// player facing a non-zero total plays the first winning move (as listed
+/// by the analysis: pawn by pawn, left along the row then down the column,
+/// nearest first); the player facing zero plays the first move leaving the
+/// largest total, the hardest to answer by hand, as the web engine does.
+/// Every move lowers a pawn's `x + y`, so the play-out ends.
+fn play_out(table: &ValueTable, start: &[Cell]) -> anyhow::Result<Vec<Step>> {
+    let mut pawns = start.to_vec();
+    let mut steps = Vec::new();
+    loop {
+        let values: Vec<Nimber> = pawns
+            .iter()
+            .map(|&p| table.value(p).context("a pawn on a free cell of the table"))
+            .collect::<anyhow::Result<_>>()?;
+        let total: Nimber = values.iter().copied().sum();
+        let mut chosen: Option<Step> = None;
+        for (index, &from) in pawns.iter().enumerate() {
+            table.for_each_move(from, |to, value| {
+                let total_after = total ^ values[index] ^ value;
+                let better = match &chosen {
+                    None => true,
+                    Some(best) if total.is_zero() => total_after > best.total_after,
+                    Some(best) => !best.total_after.is_zero() && total_after.is_zero(),
+                };
+                if better {
+                    chosen = Some(Step {
+                        pawn: index,
+                        from,
+                        to,
+                        total_after,
+                    });
+                }
+            })?;
+        }
+        let Some(step) = chosen else {
+            return Ok(steps);
+        };
+        pawns[step.pawn] = step.to;
+        steps.push(step);
+    }
+}
+
+/// The play-out in words.
+fn render_play_out(start: &[Cell], steps: &[Step], out: &mut String) {
+    let several = start.len() > 1;
+    let _ = writeln!(
+        out,
+        "Play-out (the winner plays winning moves; the loser leaves the largest value):"
+    );
+    let player = |ply: usize| {
+        if ply % 2 == 0 {
+            "First player"
+        } else {
+            "Second player"
+        }
+    };
+    for (ply, step) in steps.iter().enumerate() {
+        let who = if several {
+            format!("pawn {} ", step.pawn + 1)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "{}. {} moves {who}{} -> {}, leaving grundy {}",
+            ply + 1,
+            player(ply),
+            step.from,
+            step.to,
+            step.total_after
+        );
+    }
+    let _ = writeln!(out, "{} cannot move and loses.", player(steps.len()));
 }
