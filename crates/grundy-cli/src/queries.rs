@@ -258,20 +258,30 @@ impl<'a> Words<'a> {
         }
         let value = std::str::from_utf8(word)
             .ok()
-            .and_then(|w| w.parse::<usize>().ok())
-            .filter(|v| (min..=max).contains(v));
-        value.ok_or_else(|| {
-            ParseError::at(
+            .and_then(|w| w.parse::<usize>().ok());
+        match value {
+            Some(v) if (min..=max).contains(&v) => Ok(v),
+            // Plain words for each way out: below L, no such board.
+            Some(v) if v >= 1 && v < min => Err(ParseError::at(
                 self.input,
                 at,
-                ParseErrorKind::OutOfRange {
-                    what: what.to_owned(),
-                    value: String::from_utf8_lossy(word).into_owned(),
-                    min: min as u64,
-                    max: max as u64,
-                },
-            )
-        })
+                ParseErrorKind::Invalid(format!(
+                    "{what} {v} is less than L {min}: a range L R needs L <= R"
+                )),
+            )),
+            _ => Err(ParseError::at(
+                self.input,
+                at,
+                ParseErrorKind::Invalid(format!(
+                    "{what} {} is not a board: {}",
+                    String::from_utf8_lossy(word),
+                    match max {
+                        1 => "there is 1 board, board 1".to_owned(),
+                        n => format!("there are {n} boards, 1 to {n}"),
+                    }
+                )),
+            )),
+        }
     }
 
     /// Nothing more on the line.
@@ -332,12 +342,26 @@ mod tests {
 
     #[test]
     fn errors_name_line_and_column_and_stop_the_reader() {
-        assert_eq!(error("value 2 1\n", 3), "1:9: R 1 is out of range 2..=3");
+        assert_eq!(
+            error("value 2 1\n", 3),
+            "1:9: R 1 is less than L 2: a range L R needs L <= R"
+        );
         assert_eq!(
             error("value 1 2\nset 4\n1\n", 3),
-            "2:5: P 4 is out of range 1..=3"
+            "2:5: P 4 is not a board: there are 3 boards, 1 to 3"
         );
-        assert_eq!(error("value 0 2\n", 3), "1:7: L 0 is out of range 1..=3");
+        assert_eq!(
+            error("value 0 2\n", 3),
+            "1:7: L 0 is not a board: there are 3 boards, 1 to 3"
+        );
+        assert_eq!(
+            error("value 1 2\n", 1),
+            "1:9: R 2 is not a board: there is 1 board, board 1"
+        );
+        assert_eq!(
+            error("move 3 99999999999999999999999\n", 4),
+            "1:8: R 99999999999999999999999 is not a board: there are 4 boards, 1 to 4"
+        );
         assert_eq!(
             error("\nwho 1 2\n", 3),
             "2:1: unknown query \"who\": expected value, winner, move or set"

@@ -40,8 +40,8 @@ pub struct Args {
     /// sizes up to 64 cells. `-` or nothing reads standard input.
     boards: Option<PathBuf>,
     /// Print each answer as one line of JSON (JSON Lines): board numbers
-    /// 1-based as in the script, rectangle corners 0-based and inclusive as
-    /// in `grundy clear --json`.
+    /// (`board`, and a range's `left` and `right`) 0-based, rectangle
+    /// corners 0-based and inclusive, as in `grundy clear --json`.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -108,7 +108,7 @@ fn answer(
                 let value = sum.value(left..=right);
                 if json {
                     let line = serde_json::json!({
-                        "query": "value", "left": left + 1, "right": right + 1,
+                        "query": "value", "left": left, "right": right,
                         "grundy": value.value(),
                     });
                     writeln!(out, "{line}")?;
@@ -120,7 +120,7 @@ fn answer(
                 let value = sum.value(left..=right);
                 if json {
                     let line = serde_json::json!({
-                        "query": "winner", "left": left + 1, "right": right + 1,
+                        "query": "winner", "left": left, "right": right,
                         "grundy": value.value(), "winner": winner(value),
                     });
                     writeln!(out, "{line}")?;
@@ -133,14 +133,14 @@ fn answer(
                 if json {
                     let mv = win.map(|win| {
                         serde_json::json!({
-                            "board": win.index + 1,
+                            "board": win.index,
                             "top": win.mv.top, "left": win.mv.left,
                             "bottom": win.mv.bottom, "right": win.mv.right,
                             "from": win.from.value(), "to": win.to.value(),
                         })
                     });
                     let line = serde_json::json!({
-                        "query": "move", "left": left + 1, "right": right + 1, "move": mv,
+                        "query": "move", "left": left, "right": right, "move": mv,
                     });
                     writeln!(out, "{line}")?;
                 } else {
@@ -161,7 +161,7 @@ fn answer(
                 let value = sum.set(index, board).map_err(stopped)?;
                 if json {
                     let line = serde_json::json!({
-                        "query": "set", "board": index + 1, "grundy": value.value(),
+                        "query": "set", "board": index, "grundy": value.value(),
                     });
                     writeln!(out, "{line}")?;
                 } else {

@@ -124,8 +124,18 @@ fn sum_reads_boards_from_stdin() {
 fn sum_bad_queries_get_a_located_error_after_earlier_answers() {
     let boards = file(BOARDS);
     let cases = [
-        ("value 1 3\nvalue 3 2\n", 2, 9, "R 2 is out of range 3..=3"),
-        ("value 1 3\nset 4\n1\n", 2, 5, "P 4 is out of range 1..=3"),
+        (
+            "value 1 3\nvalue 3 2\n",
+            2,
+            9,
+            "R 2 is less than L 3: a range L R needs L <= R",
+        ),
+        (
+            "value 1 3\nset 4\n1\n",
+            2,
+            5,
+            "P 4 is not a board: there are 3 boards, 1 to 3",
+        ),
         (
             "value 1 3\nset 1\n01\n2\n",
             4,
@@ -206,6 +216,10 @@ fn sum_help_documents_one_based_indices() {
         .stdout(predicates::str::contains("set P"));
 }
 
+fn solver_value(board: &Board) -> u32 {
+    Clear::solver().value(board).unwrap().value()
+}
+
 #[test]
 fn sum_json_lines_give_legal_winning_moves() {
     let boards_text = "0110\n0000\n0000\n0001\n\n11\n11\n\n1\n";
@@ -246,9 +260,14 @@ fn sum_json_lines_give_legal_winning_moves() {
             "first"
         }
     );
+    // Boards are 0-based in JSON: `set 3` replaces board 2 by a domino.
     assert_eq!(
         lines[4],
-        serde_json::json!({"query": "set", "board": 3, "grundy": 2})
+        serde_json::json!({"query": "set", "board": 2, "grundy": solver_value(&grundy::board!["11"])})
+    );
+    assert_eq!(
+        (&lines[1]["left"], &lines[1]["right"]),
+        (&1.into(), &2.into())
     );
     for (at, (l, r)) in [(2, (1, 3)), (3, (2, 3)), (5, (2, 3))] {
         if at == 5 {
@@ -260,7 +279,8 @@ fn sum_json_lines_give_legal_winning_moves() {
             assert!(mv.is_null(), "{line}");
             continue;
         }
-        let index = mv["board"].as_u64().unwrap() as usize;
+        // 0-based in JSON, while the script's L and R count from 1.
+        let index = mv["board"].as_u64().unwrap() as usize + 1;
         assert!((l..=r).contains(&index));
         let rect = grundy::clear::Rect {
             top: mv["top"].as_u64().unwrap() as u8,
