@@ -269,7 +269,7 @@ fn bad_pawn_input_gets_a_located_error_and_exit_2() {
         &walls,
         2,
         1,
-        "pawn 1 (--at 4,2) stands on this impassable cell",
+        "pawn 2 (--at 4,2) stands on this impassable cell",
     );
     assert_input_error(
         grundy()

@@ -210,7 +210,7 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         "<stdin>",
         4,
         1,
-        "duplicate candidate 1 1 (first given on line 2)",
+        "duplicate candidate `1 1` (first given on line 2)",
     );
     assert_input_error(
         grundy()
