@@ -43,7 +43,7 @@ seeds = {
         b"1000000000 1000000000\n999999999 0\n",
     ],
     "pawn_blocked": [
-        b"# walls\n1 1\r\n\n  4\t2  # the second\n",
+        b"1 1\r\n\n  4\t2  \n5,6\n 7 , 8\n",
         b"1 1\n2 -3\n",
         b"1,2",
         b" 3 , 4 ",
