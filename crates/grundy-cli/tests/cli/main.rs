@@ -3,6 +3,7 @@
 
 mod clear;
 mod common;
+mod conventions;
 mod pawn;
 mod serve;
 mod split;

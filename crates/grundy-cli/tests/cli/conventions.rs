@@ -1,0 +1,556 @@
+//! The conventions of the README's "Conventions" section, pinned across
+//! commands: the same position in text and in JSON gives the same moves,
+//! grid cells `(row,col)` from 1 in text and `row`/`col` from 0 in JSON and
+//! files, pawn cells `(x,y)` the same everywhere, boards and pawns numbered
+//! from 1 in text and from 0 in JSON; every command reads FILE or `-`; a
+//! byte order mark is skipped; `X Y` and `X,Y` alike; `--json --play` keeps
+//! the play-out; plurals and budget messages in plain words. (That the API
+//! answers the CLI's JSON is pinned in `serve.rs`.)
+//!
+//! Expected moves come from brute force (clear, pawn) or the engine's own
+//! solver (split, itself checked against brute force in the engine's tests),
+//! never from the output under test.
+
+use std::collections::BTreeSet;
+
+use grundy::clear::{Board, Rect};
+use grundy::pawn::{Blocked, Cell as PawnCell, Outcomes};
+use grundy::split::{Cell as SplitCell, Grid, Position, SplitSolver};
+use grundy::{MexSet, Nimber};
+use serde_json::Value;
+
+use crate::common::{assert_input_error, assert_success, grundy};
+
+/// Runs `grundy ARGS` with `stdin`, expecting success; returns stdout.
+fn run(args: &[&str], stdin: &[u8]) -> String {
+    let output = grundy().args(args).write_stdin(stdin).output().unwrap();
+    assert_success(&output);
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn json(args: &[&str], stdin: &[u8]) -> Value {
+    serde_json::from_str(&run(args, stdin)).expect("one line of JSON")
+}
+
+/// The numbers of `text` in order, e.g. `(1,2)-(3,4)` gives 1, 2, 3, 4.
+fn numbers(text: &str) -> Vec<u64> {
+    text.split(|c: char| !c.is_ascii_digit())
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse().unwrap())
+        .collect()
+}
+
+/// Plain mex recursion over a rectangle-clearing board.
+fn brute(board: &Board) -> Nimber {
+    let mut seen = MexSet::new();
+    board.for_each_rect(|rect, _| seen.insert(brute(&board.play_unchecked(rect))));
+    seen.mex()
+}
+
+fn board(rows: &[&str]) -> Board {
+    let cols = rows[0].len();
+    let mut cells = 0u64;
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '1' {
+                cells |= 1 << (r * cols + c);
+            }
+        }
+    }
+    Board::new(rows.len(), cols, cells).unwrap()
+}
+
+/// `(board, top, left, bottom, right)`, all from 0.
+type ClearMove = (u64, u64, u64, u64, u64);
+
+#[test]
+fn clear_text_counts_from_1_and_json_from_0_with_the_same_moves() {
+    let rows: [&[&str]; 2] = [&["110", "011", "101"], &["11", "10"]];
+    let input = "110\n011\n101\n\n11\n10\n";
+    let boards: Vec<Board> = rows.iter().map(|r| board(r)).collect();
+    let values: Vec<Nimber> = boards.iter().map(brute).collect();
+    let total: Nimber = values.iter().copied().sum();
+    assert!(!total.is_zero(), "the example has winning moves");
+    // Brute force: every legal move after which the sum is 0.
+    let mut expected = BTreeSet::new();
+    for (index, b) in boards.iter().enumerate() {
+        b.for_each_rect(|rect, _| {
+            if (total ^ values[index] ^ brute(&b.play_unchecked(rect))).is_zero() {
+                expected.insert((
+                    index as u64,
+                    u64::from(rect.top),
+                    u64::from(rect.left),
+                    u64::from(rect.bottom),
+                    u64::from(rect.right),
+                ));
+            }
+        });
+    }
+    let from_json: BTreeSet<ClearMove> = json(&["clear", "--json", "-"], input.as_bytes())
+        ["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let n = |key: &str| m[key].as_u64().unwrap();
+            (n("board"), n("top"), n("left"), n("bottom"), n("right"))
+        })
+        .collect();
+    // Text: `clear (r,c)-(r,c) on board B: ...`, every number from 1.
+    let text = run(&["clear", "-"], input.as_bytes());
+    let from_text: BTreeSet<ClearMove> = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("clear "))
+        .map(|line| {
+            let n = numbers(line.split(':').next().unwrap());
+            (n[4] - 1, n[0] - 1, n[1] - 1, n[2] - 1, n[3] - 1)
+        })
+        .collect();
+    assert_eq!(from_json, expected);
+    assert_eq!(from_text, expected, "{text}");
+    assert!(text.contains("Board 1 (3 x 3)") && text.contains("Board 2 (2 x 2)"));
+}
+
+#[test]
+fn clear_json_of_a_sum_repeats_the_first_board_at_the_top() {
+    let json = json(&["clear", "--json", "-"], b"0110\n0001\n\n111\n");
+    assert_eq!(json["rows"], 2);
+    assert_eq!(json["cols"], 4);
+    assert_eq!(json["components"], json["boards"][0]["components"]);
+    assert_eq!(json["boards"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn split_text_cells_and_json_agree_under_their_numberings() {
+    let rows = ["01101", "10010", "00111", "11001"];
+    let input = rows.join("\n") + "\n";
+    let mut solver = SplitSolver::new();
+    let position = Position::new(Grid::from_rows(&rows));
+    let expected: BTreeSet<(u64, u64)> = solver
+        .winning_moves(&position)
+        .unwrap()
+        .iter()
+        .map(|c| (u64::from(c.row), u64::from(c.col)))
+        .collect();
+    assert!(!expected.is_empty(), "the example has winning moves");
+    let moves_of = |json: &Value| -> BTreeSet<(u64, u64)> {
+        json["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["row"].as_u64().unwrap(), m["col"].as_u64().unwrap()))
+            .collect()
+    };
+    // The same grid as a matrix and as a cell list of `row col` from 0.
+    let mut cells = format!("{} {}\n", rows.len(), rows[0].len());
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '1' {
+                cells += &format!("{r} {c}\n");
+            }
+        }
+    }
+    let matrix = json(&["split", "--json", "-"], input.as_bytes());
+    let listed = json(&["split", "--cells", "--json", "-"], cells.as_bytes());
+    assert_eq!(moves_of(&matrix), expected);
+    assert_eq!(moves_of(&listed), expected);
+    // Text: `  (r,c): leaves ...`, from 1.
+    let text = run(&["split", "-"], input.as_bytes());
+    let from_text: BTreeSet<(u64, u64)> = text
+        .lines()
+        .skip_while(|line| !line.starts_with("Winning moves"))
+        .skip(1)
+        .map(|line| {
+            let n = numbers(line.split(':').next().unwrap());
+            (n[0] - 1, n[1] - 1)
+        })
+        .collect();
+    assert_eq!(from_text, expected, "{text}");
+    // A single candidate at `1 2` of a cell list is (2,3) in text.
+    let one = run(&["split", "--cells", "-"], b"3 4\n1 2\n");
+    assert!(one.contains("1 candidate:"), "{one}");
+    assert!(one.contains("  (2,3): leaves no candidate"), "{one}");
+}
+
+/// Every legal move of a pawn on `walls`, from brute force.
+fn pawn_moves(walls: &[(u64, u64)], x: u64, y: u64) -> Vec<(u64, u64)> {
+    let mut moves = Vec::new();
+    for to in (0..x).rev() {
+        if walls.contains(&(to, y)) {
+            break;
+        }
+        moves.push((to, y));
+    }
+    for to in (0..y).rev() {
+        if walls.contains(&(x, to)) {
+            break;
+        }
+        moves.push((x, to));
+    }
+    moves
+}
+
+/// The pawn's value on `walls`, by plain mex recursion.
+fn pawn_value(walls: &[(u64, u64)], x: u64, y: u64) -> u32 {
+    let mut seen = MexSet::new();
+    for (tx, ty) in pawn_moves(walls, x, y) {
+        seen.insert(Nimber::new(pawn_value(walls, tx, ty)));
+    }
+    seen.mex().value()
+}
+
+#[test]
+fn pawn_text_numbers_pawns_from_1_and_json_from_0_with_the_same_cells() {
+    let walls = [(1, 1), (4, 2), (2, 4)];
+    let pawns = [(2, 2), (6, 5), (3, 0)];
+    let values: Vec<u32> = pawns
+        .iter()
+        .map(|&(x, y)| pawn_value(&walls, x, y))
+        .collect();
+    let total = values.iter().fold(0, |a, v| a ^ v);
+    assert_ne!(total, 0, "the example has winning moves");
+    let mut expected = BTreeSet::new();
+    for (index, &(x, y)) in pawns.iter().enumerate() {
+        for (tx, ty) in pawn_moves(&walls, x, y) {
+            if total ^ values[index] ^ pawn_value(&walls, tx, ty) == 0 {
+                expected.insert((index as u64, tx, ty));
+            }
+        }
+    }
+    // `X Y` and `X,Y` lines, and `--at` in both forms, are the same input.
+    let file = b"1 1\n4,2\n 2 , 4\n";
+    let args = ["pawn", "-", "--at", "2,2", "--at", "6 5", "--at", "3,0"];
+    let text = run(&args, file);
+    let as_json = json(&[&args[..], &["--json"]].concat(), file);
+    let from_json: BTreeSet<(u64, u64, u64)> = as_json["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let n = |key: &str| m[key].as_u64().unwrap();
+            (n("pawn"), n("x"), n("y"))
+        })
+        .collect();
+    // Text: `  pawn P: (x,y) -> (x,y) ...`, P from 1, cells as they are.
+    let from_text: BTreeSet<(u64, u64, u64)> = text
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("pawn "))
+        .map(|line| {
+            let n = numbers(
+                line.split(" along")
+                    .next()
+                    .unwrap()
+                    .split(" down")
+                    .next()
+                    .unwrap(),
+            );
+            let (x, y) = pawns[n[0] as usize - 1];
+            assert_eq!((n[1], n[2]), (x, y), "{line}");
+            (n[0] - 1, n[3], n[4])
+        })
+        .collect();
+    assert_eq!(from_json, expected);
+    assert_eq!(from_text, expected, "{text}");
+    for (index, &(x, y)) in pawns.iter().enumerate() {
+        assert!(
+            text.contains(&format!("Pawn {} at ({x},{y})", index + 1)),
+            "{text}"
+        );
+        assert_eq!(as_json["pawns"][index]["x"], x);
+        assert_eq!(as_json["pawns"][index]["y"], y);
+        assert_eq!(as_json["pawns"][index]["grundy"], values[index]);
+    }
+    let spaced = run(
+        &["pawn", "-", "--at", "2 2", "--at", "6,5", "--at", "3 0"],
+        b"1,1\n4 2\n2 4\n",
+    );
+    assert_eq!(spaced, text, "X Y and X,Y read alike");
+}
+
+#[test]
+fn sum_text_numbers_boards_from_1_and_json_from_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("queries.txt");
+    std::fs::write(&queries, "move 2 3\n").unwrap();
+    let queries = queries.display().to_string();
+    let boards = "1\n\n111\n\n11\n";
+    let text = run(&["sum", "--queries", &queries, "-"], boards.as_bytes());
+    let line: Value = serde_json::from_str(&run(
+        &["sum", "--json", "--queries", &queries, "-"],
+        boards.as_bytes(),
+    ))
+    .unwrap();
+    // `move 2 3` is about the boards `111` and `11`: the JSON's board 1 or
+    // 2 (from 0), a winning move by brute force, and the text's board 2 or 3.
+    let rows: [&[&str]; 2] = [&["111"], &["11"]];
+    let values: Vec<Nimber> = rows.iter().map(|r| brute(&board(r))).collect();
+    let total = values[0] ^ values[1];
+    let mv = &line["move"];
+    let index = mv["board"].as_u64().unwrap() as usize;
+    assert!((1..=2).contains(&index), "{line}");
+    let rect = Rect {
+        top: mv["top"].as_u64().unwrap() as u8,
+        left: mv["left"].as_u64().unwrap() as u8,
+        bottom: mv["bottom"].as_u64().unwrap() as u8,
+        right: mv["right"].as_u64().unwrap() as u8,
+    };
+    let b = board(rows[index - 1]);
+    let after = b.try_play(rect).expect("a legal move");
+    assert!((total ^ values[index - 1] ^ brute(&after)).is_zero());
+    assert_eq!((&line["left"], &line["right"]), (&1.into(), &2.into()));
+    assert_eq!(
+        text.trim(),
+        format!(
+            "board {}: clear {rect}, grundy {} -> {}",
+            index + 1,
+            values[index - 1],
+            brute(&after)
+        )
+    );
+}
+
+/// The moves of a text play-out, as the numbers on each numbered line.
+fn play_lines(text: &str) -> Vec<Vec<u64>> {
+    text.lines()
+        .skip_while(|line| !line.starts_with("Play-out"))
+        .skip(1)
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()))
+        .map(|line| numbers(line.split_once(". ").unwrap().1))
+        .collect()
+}
+
+#[test]
+fn json_play_holds_the_text_play_out_and_it_is_legal() {
+    // Clear: two boards; each JSON move is the text's, from 0 instead of 1,
+    // legal, and leaves the total it says.
+    let input = b"110\n011\n\n11\n";
+    let mut boards = vec![board(&["110", "011"]), board(&["11"])];
+    let text = run(&["clear", "--play", "-"], input);
+    let as_json = json(&["clear", "--json", "--play", "-"], input);
+    let play = as_json["play"].as_array().unwrap();
+    let lines = play_lines(&text);
+    assert_eq!(play.len(), lines.len(), "{text}");
+    assert!(!play.is_empty());
+    for (mv, line) in play.iter().zip(&lines) {
+        let n = |key: &str| mv[key].as_u64().unwrap();
+        // `clears (r,c)-(r,c) on board B, leaving grundy G`
+        assert_eq!(
+            line[..6],
+            [
+                n("top") + 1,
+                n("left") + 1,
+                n("bottom") + 1,
+                n("right") + 1,
+                n("board") + 1,
+                n("grundy")
+            ],
+            "{mv} vs {line:?}"
+        );
+        let rect = Rect {
+            top: n("top") as u8,
+            left: n("left") as u8,
+            bottom: n("bottom") as u8,
+            right: n("right") as u8,
+        };
+        let index = n("board") as usize;
+        boards[index] = boards[index].try_play(rect).expect("a legal move");
+        let total: Nimber = boards.iter().map(brute).sum();
+        assert_eq!(u64::from(total.value()), n("grundy"));
+    }
+    assert!(
+        boards.iter().all(|b| b.cells().is_empty()),
+        "played to the end"
+    );
+    let loser = if play.len() % 2 == 0 {
+        "First"
+    } else {
+        "Second"
+    };
+    assert!(text.contains(&format!("{loser} player cannot move and loses.")));
+
+    // Split: each JSON move is the text's `plays (r,c)`, from 0.
+    let grid = b"110\n011\n101\n";
+    let text = run(&["split", "--play", "-"], grid);
+    let as_json = json(&["split", "--json", "--play", "-"], grid);
+    let play = as_json["play"].as_array().unwrap();
+    let lines = play_lines(&text);
+    assert_eq!(play.len(), lines.len(), "{text}");
+    let mut position = Position::new(Grid::from_rows(&["110", "011", "101"]));
+    let mut solver = SplitSolver::new();
+    for (mv, line) in play.iter().zip(&lines) {
+        let (row, col) = (mv["row"].as_u64().unwrap(), mv["col"].as_u64().unwrap());
+        assert_eq!(line[..2], [row + 1, col + 1], "{mv} vs {line:?}");
+        position = position
+            .try_play(SplitCell::new(row as u32, col as u32))
+            .expect("a legal move");
+        assert_eq!(mv["grundy"], solver.value(&position).unwrap().value());
+    }
+    assert!(position.moves().next().is_none(), "played to the end");
+
+    // Pawn: `moves (x,y) -> (x,y), leaving grundy G`, the same cells.
+    let walls = [(1, 1), (4, 2)];
+    let args = ["pawn", "-", "--at", "3,3", "--play"];
+    let text = run(&args, b"1 1\n4 2\n");
+    let as_json = json(&[&args[..], &["--json"]].concat(), b"1 1\n4 2\n");
+    let play = as_json["play"].as_array().unwrap();
+    let lines = play_lines(&text);
+    assert_eq!(play.len(), lines.len(), "{text}");
+    let blocked =
+        Blocked::new(&[PawnCell::new(1, 1).unwrap(), PawnCell::new(4, 2).unwrap()]).unwrap();
+    let outcomes = Outcomes::new(&blocked);
+    let mut at = (3, 3);
+    for (mv, line) in play.iter().zip(&lines) {
+        let to = (mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+        assert_eq!(mv["pawn"], 0);
+        assert_eq!(
+            line[..5],
+            [at.0, at.1, to.0, to.1, mv["grundy"].as_u64().unwrap()]
+        );
+        assert!(outcomes.is_legal_move(
+            PawnCell::new(at.0, at.1).unwrap(),
+            PawnCell::new(to.0, to.1).unwrap()
+        ));
+        at = to;
+        assert_eq!(mv["grundy"], pawn_value(&walls, at.0, at.1));
+    }
+    assert!(
+        pawn_moves(&walls, at.0, at.1).is_empty(),
+        "played to the end"
+    );
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped_by_every_format() {
+    let bom = |text: &str| [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+    for (args, text) in [
+        (vec!["clear", "-"], "0110\n0001\n"),
+        (vec!["split", "-"], "110\n011\n"),
+        (vec!["split", "--cells", "-"], "3 3\n0 1\n2 2\n"),
+        (
+            vec!["split", "--map", "-"],
+            "^^^^^\n^^^^^\n^^^^^\n^^^^^\n^^^^^\n",
+        ),
+        (vec!["pawn", "-", "--at", "3,3"], "1 1\n"),
+    ] {
+        assert_eq!(
+            run(&args, &bom(text)),
+            run(&args, text.as_bytes()),
+            "{args:?}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("queries.txt");
+    std::fs::write(&queries, bom("value 1 2\n")).unwrap();
+    let queries = queries.display().to_string();
+    assert_eq!(
+        run(&["sum", "--queries", &queries, "-"], &bom("11\n\n1\n")),
+        "3\n"
+    );
+    // Columns count from the first character after the mark.
+    assert_input_error(
+        grundy().args(["clear", "-"]).write_stdin(bom("01x\n")),
+        "<stdin>",
+        1,
+        3,
+        "unexpected 'x'",
+    );
+}
+
+#[test]
+fn every_command_reads_a_positional_file_or_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let board = write("board.txt", "0110\n0001\n");
+    let grid = write("grid.txt", "110\n011\n");
+    let walls = write("walls.txt", "1 1\n");
+    let queries = write("queries.txt", "value 1 1\n");
+    for (args, stdin) in [
+        (vec!["clear", &board], "0110\n0001\n"),
+        (vec!["split", &grid], "110\n011\n"),
+        (vec!["pawn", &walls, "--at", "3,3"], "1 1\n"),
+        (vec!["sum", "--queries", &queries, &board], "0110\n0001\n"),
+    ] {
+        let file = if args[0] == "pawn" { 1 } else { args.len() - 1 };
+        // The pawn's text names its file: the same otherwise.
+        let from_file = run(&args, b"").replace(args[file], "<stdin>");
+        let mut piped = args.clone();
+        piped[file] = "-";
+        assert_eq!(run(&piped, stdin.as_bytes()), from_file, "{args:?}");
+    }
+}
+
+#[test]
+fn no_format_has_comments() {
+    // `#` is a one in a board, a wall in a map, and an error in a pawn file.
+    assert!(run(&["clear", "-"], b"#.\n").contains("1 cell"));
+    assert_input_error(
+        grundy()
+            .args(["pawn", "-", "--at", "3,3"])
+            .write_stdin("1 1\n# walls\n"),
+        "<stdin>",
+        2,
+        1,
+        "no comments",
+    );
+}
+
+#[test]
+fn counts_are_plural_unless_one() {
+    let one = run(&["clear", "-"], b"010\n000\n");
+    assert!(one.contains("A  1 cell  grundy 1"), "{one}");
+    let split = run(&["split", "--play", "-"], b"01\n00\n");
+    assert!(split.contains("Grid (2 x 2), 1 candidate:"), "{split}");
+    assert!(split.contains("leaving 0 rectangles"), "{split}");
+    assert_input_error(
+        grundy().args(["clear", "-"]).write_stdin("011\n1\n"),
+        "<stdin>",
+        2,
+        1,
+        "ragged row: 1 cell, but the first row has 3",
+    );
+}
+
+#[test]
+fn a_budget_message_says_raise_once() {
+    let output = grundy()
+        .args(["clear", "--max-positions", "5", "-"])
+        .write_stdin("11111111\n".repeat(8))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("raise").count(), 1, "{stderr}");
+}
+
+#[test]
+fn help_says_what_grundy_alone_does_and_lists_the_games_first() {
+    let help = run(&["--help"], b"");
+    assert!(
+        help.contains("With no command, grundy analyses a built-in"),
+        "{help}"
+    );
+    let order: Vec<usize> = ["clear", "sum", "pawn", "split", "judge", "serve"]
+        .iter()
+        .map(|name| {
+            help.find(&format!("\n  {name} "))
+                .unwrap_or_else(|| panic!("{name} in {help}"))
+        })
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{help}");
+}
+
+#[test]
+fn play_needs_pawn_values_and_a_pawn() {
+    for args in [
+        vec!["pawn", "--at", "5000,1", "--play"],
+        vec!["pawn", "--draw", "0,0,3,3", "--play"],
+    ] {
+        let output = grundy().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&output.stderr).contains("--play needs"));
+    }
+}
