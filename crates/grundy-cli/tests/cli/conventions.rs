@@ -324,7 +324,7 @@ fn json_play_holds_the_text_play_out_and_it_is_legal() {
     // Clear: two boards; each JSON move is the text's, from 0 instead of 1,
     // legal, and leaves the total it says.
     let input = b"110\n011\n\n11\n";
-    let mut boards = vec![board(&["110", "011"]), board(&["11"])];
+    let mut boards = [board(&["110", "011"]), board(&["11"])];
     let text = run(&["clear", "--play", "-"], input);
     let as_json = json(&["clear", "--json", "--play", "-"], input);
     let play = as_json["play"].as_array().unwrap();
