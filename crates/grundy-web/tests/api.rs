@@ -581,7 +581,7 @@ async fn pawn_far_away_and_errors() {
         (
             json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]] }),
             400,
-            "pawn 0 at",
+            "pawn 1 at", // messages number pawns from 1
         ),
         (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
         (json!({ "pawns": [[3000, 3000]] }), 422, "exceed the budget"),
