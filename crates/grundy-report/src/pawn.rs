@@ -23,10 +23,11 @@ pub enum AnalysisError {
     /// A sum of pawns with one beyond the region of computable values.
     #[error(
         "a sum of pawns needs Grundy values, which are computed for cells below \
-         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {index} at {cell} is beyond"
+         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {} at {cell} is beyond",
+        .index + 1
     )]
     SumBeyondRegion {
-        /// The pawn's index.
+        /// The pawn's index (0-based; the message says it 1-based).
         index: usize,
         /// Its cell.
         cell: Cell,

@@ -578,7 +578,7 @@ async fn pawn_far_away_and_errors() {
         (
             json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]] }),
             400,
-            "pawn 0 at",
+            "pawn 1 at",
         ),
         (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
         (json!({ "pawns": [[3000, 3000]] }), 422, "exceed the budget"),
@@ -697,6 +697,51 @@ async fn split_analyze_and_play_agree_with_brute_force() {
         assert_eq!(json["cols"], cols);
         assert_eq!(json["grundy"], total, "case {case}");
         assert_eq!(json["winner"], if total == 0 { "second" } else { "first" });
+        // The rectangles in play (those holding a candidate), each with its
+        // brute-force value.
+        let holds_candidate = |&(t, l, b, rt): &(u32, u32, u32, u32)| {
+            cands
+                .iter()
+                .any(|&(r, c)| (t..=b).contains(&r) && (l..=rt).contains(&c))
+        };
+        let rect_of = |r: &Value| {
+            let n = |k: &str| r[k].as_u64().unwrap() as u32;
+            (n("top"), n("left"), n("bottom"), n("right"))
+        };
+        let mut listed_rects: Vec<(u32, u32, u32, u32)> =
+            json["rects"].as_array().unwrap().iter().map(rect_of).collect();
+        listed_rects.sort_unstable();
+        let mut sorted_rects: Vec<_> = rects.iter().copied().filter(holds_candidate).collect();
+        sorted_rects.sort_unstable();
+        assert_eq!(listed_rects, sorted_rects, "case {case}");
+        for r in json["rects"].as_array().unwrap() {
+            assert_eq!(r["grundy"], value_of(&[rect_of(r)]), "case {case}");
+        }
+        // Each explained winning move: its parts are the rectangles the move
+        // leaves where it was played, with brute-force values, and with the
+        // untouched rectangles they XOR to 0.
+        let explained = json["explanations"].as_array().unwrap();
+        assert_eq!(explained.len(), json["winning_moves"].as_array().unwrap().len());
+        for e in explained {
+            let cell = (e["row"].as_u64().unwrap() as u32, e["col"].as_u64().unwrap() as u32);
+            let mut after = moves.clone();
+            after.push(cell);
+            let mut new_parts: Vec<(u32, u32, u32, u32)> = split_rects(rows, cols, &after)
+                .into_iter()
+                .filter(|r| !rects.contains(r) && holds_candidate(r))
+                .collect();
+            new_parts.sort_unstable();
+            let mut parts: Vec<(u32, u32, u32, u32)> =
+                e["parts"].as_array().unwrap().iter().map(rect_of).collect();
+            parts.sort_unstable();
+            assert_eq!(parts, new_parts, "case {case} move {cell:?}");
+            let mut xor = e["others"].as_u64().unwrap() as u32;
+            for p in e["parts"].as_array().unwrap() {
+                assert_eq!(p["grundy"], value_of(&[rect_of(p)]), "case {case}");
+                xor ^= p["grundy"].as_u64().unwrap() as u32;
+            }
+            assert_eq!(xor, 0, "case {case}: a winning move leaves 0");
+        }
         // Every legal move listed with the brute-force value after it.
         let mut expected = HashMap::new();
         for &(r, c) in &cands {
@@ -772,7 +817,7 @@ async fn split_errors_are_json() {
             400,
             "move 2",
         ),
-        (json!({ "grid": ["11", "1"] }), 400, "row 2 has 1 cells"),
+        (json!({ "grid": ["11", "1"] }), 400, "row 2 has 1 cell,"),
         (json!({ "grid": ["1".repeat(65)] }), 400, "at most 64"),
     ] {
         assert_error(
