@@ -455,7 +455,7 @@ const splitGame = {
   // The rectangles in play with their values, once the grid is split.
   outlines(p, a) {
     if (!p.moves.length || !a || !a.rects) return [];
-    return a.rects.map((q) => ({ rect: q, cls: 'part', label: `g ${q.grundy}` }));
+    return a.rects.map((q) => ({ rect: q, cls: 'part', label: `g${q.grundy}` }));
   },
 };
 
@@ -1003,7 +1003,7 @@ function drawGrid(spec) {
     return node;
   };
   // Every label when the cells are large enough to read them, else every 5th.
-  const shown = (n) => size >= 16 || n % 5 === 0 || n === 1;
+  const shown = (n) => size >= 16 || n % 5 === 0 || n === spec.base;
   const labelRow = spec.labelsBelow ? rows + 1 : 1;
   for (let c = 0; c < cols; c++) {
     const n = spec.colLabel(c);
@@ -1121,6 +1121,7 @@ function renderBoards() {
       size: fitCell(b.cols, 52, 16),
       rowLabel: (r) => r + 1,
       colLabel: (c) => c + 1,
+      base: 1,
       labelsBelow: false,
       outlines,
       cell: (r, c) => {
@@ -1196,6 +1197,7 @@ function renderCellBoard() {
     rowLabel: (r) => game.rowLabel(p, r),
     colLabel: (c) => game.colLabel(p, c),
     labelsBelow: game.labelsBelow,
+    base: game.labelsBelow ? 0 : 1,
     outlines: game.outlines(p, a),
     cell: (r, c) => {
       const view = game.cellView(p, r, c, a, state.hints);
@@ -1238,13 +1240,13 @@ function renderLegend() {
     return el('span', { class: 'legend-item' }, [s, text]);
   };
   if (state.hints && a && a.moves) {
-    const values = [...new Set(a.moves.map((m) => Math.min(m.grundy, 6)))].sort((x, y) => x - y);
+    // The values of the marks drawn, not of every move.
+    const values = [...new Set([...moveMarks().values()].map((v) => Math.min(v, 6)))].sort((x, y) => x - y);
     const what = game === clearGame ? 'clearing that cell' : 'a move there';
     for (const v of values) {
       items.push(swatch('dot', shade(v), v === 0 ? `${what} leaves 0: it wins` : `leaves ${v}${v === 6 ? ' or more' : ''}`));
     }
-    if (game === clearGame) items.push(swatch('ring win', null, 'a winning rectangle'));
-    else items.push(swatch('ring win', null, 'a winning move'));
+    if (a.winning_moves.length) items.push(swatch('ring win', null, game === clearGame ? 'a winning rectangle' : 'a winning move'));
     if (game === pawnGame) items.push(swatch('dot hollow', null, 'a losing cell (a pawn there alone loses)'));
     if (!a.moves_complete) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
   }
@@ -1259,7 +1261,7 @@ function renderLegend() {
     }
   }
   if (game === pawnGame) {
-    items.push(swatch('wall-swatch', null, 'a wall'));
+    if (boards().walls.length) items.push(swatch('wall-swatch', null, 'a wall'));
     if (a && a.pawns && a.pawns.some((q) => q.grundy !== undefined)) {
       items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch pawn-swatch', text: '3' }), "a pawn's value, in its corner"]));
     }
@@ -1275,7 +1277,7 @@ function renderStatus() {
   const ply = state.cursor;
   const position = boards();
   const over = !state.game.hasMoves(position);
-  let winner = state.error || state.tooLarge ? 'Not analysed' : 'Analysing…';
+  let winner = state.tooLarge ? 'Too large to analyse here' : state.error ? 'Not analysed' : 'Analysing…';
   let value = '';
   if (over) {
     const loser = ply % 2;
@@ -1291,7 +1293,10 @@ function renderStatus() {
     value = `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
   $('winner').textContent = winner;
-  $('winner').className = `winner ${a && !over ? (a.grundy !== 0) === (ply % 2 === 0) ? 'first' : 'second' : ''}`;
+  let firstWon = null;
+  if (over) firstWon = ply % 2 === 1;
+  else if (a) firstWon = (a.grundy !== 0) === (ply % 2 === 0);
+  $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
   $('value').textContent = value;
   let turn = '';
   if (state.mode === 'play' && !over) {
@@ -1318,7 +1323,10 @@ function renderStatus() {
     );
     if (t.found.length) large.append(el('p', { text: `Found: ${t.found.join('; ')}.` }));
     large.append(
-      el('p', { text: 'Run it on your own computer with the grundy command line (its budget is larger, and --max-positions and --max-time set it):' }),
+      el('p', {}, [
+        'Run it on your own computer with the grundy command line; its budget is larger, and ',
+        el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it:',
+      ]),
       el('pre', { class: 'command' }, [el('code', { text: t.command })]),
     );
   }
@@ -1347,6 +1355,7 @@ function renderHints() {
   const game = state.game;
   const preview = previewMove();
   const info = $('hover-info');
+  info.hidden = !game.hasMoves(p);
   if (preview && a && game.isLegal(p, preview)) {
     const value = moveValue(preview);
     info.textContent = value === null
