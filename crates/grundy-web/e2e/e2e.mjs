@@ -177,7 +177,8 @@ try {
   const clearLabels = await labels(page);
   if (clearLabels.cols.join() !== '1,2,3,4' || clearLabels.rows.join() !== '1,2,3,4') fail(`clear labels ${JSON.stringify(clearLabels)}`);
   // Component letters and values on the board, as `grundy clear` draws them.
-  if ((await page.textContent(cell(0, 0, 1))).trim() !== 'A' || (await page.textContent(cell(0, 3, 3))).trim() !== 'B') fail('component letters');
+  const letters = [[0, 1], [0, 2], [3, 3]].map(async ([r, c]) => (await page.textContent(`${cell(0, r, c)} .letter`)).trim());
+  if ((await Promise.all(letters)).join() !== 'A=2,A,B=1') fail(`component letters ${await Promise.all(letters)}`);
   await expectText(page, '.summary', 'Components: A 2 cells grundy 2 · B 1 cell grundy 1');
 
   // Hints: every one-cell move marked with the value it leaves, the

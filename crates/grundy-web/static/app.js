@@ -1102,7 +1102,15 @@ function renderBoards() {
     }
     // Each cell's component letter, as `grundy clear` draws them.
     const comp = new Map();
-    if (ba) ba.components.forEach((cp, i) => cp.cells.forEach(([r, c]) => comp.set(`${r},${c}`, i)));
+    const firstCell = new Set();
+    if (ba) {
+      ba.components.forEach((cp, i) => {
+        cp.cells.forEach(([r, c]) => comp.set(`${r},${c}`, i));
+        const [r0, c0] = cp.cells.reduce((m, x) => (x[0] < m[0] || (x[0] === m[0] && x[1] < m[1]) ? x : m));
+        firstCell.add(`${r0},${c0}`);
+      });
+    }
+    const size = fitCell(b.cols, 52, 16);
     const outlines = [];
     if (state.hints && a) {
       for (const mv of a.winning_moves) if (mv.board === index) outlines.push({ rect: mv, cls: 'winning' });
@@ -1118,7 +1126,7 @@ function renderBoards() {
       board: index,
       rows: b.rows,
       cols: b.cols,
-      size: fitCell(b.cols, 52, 16),
+      size,
       rowLabel: (r) => r + 1,
       colLabel: (c) => c + 1,
       base: 1,
@@ -1131,7 +1139,11 @@ function renderBoards() {
         const what = on ? `one${i === undefined ? '' : `, component ${letter(i)}`}` : 'zero';
         return {
           cls: on ? 'on' : '',
-          letter: on && i !== undefined ? letter(i) : '',
+          // The letter on every cell; on the component's first cell also
+          // its value, where the cell has room for it.
+          letter: on && i !== undefined
+            ? `${letter(i)}${size >= 30 && firstCell.has(`${r},${c}`) ? `=${ba.components[i].grundy}` : ''}`
+            : '',
           mark: on ? value : undefined,
           aria: `${several ? `board ${index + 1} ` : ''}${rc(r, c)}: ${what}${value === undefined ? '' : `; clearing it leaves ${value}`}`,
         };
@@ -1363,8 +1375,8 @@ function renderHints() {
       : `${game.explain(p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
   } else {
     info.textContent = game === clearGame
-      ? 'Hover a cell or select a rectangle to see why its move wins or not.'
-      : 'Hover a cell to see why its move wins or not.';
+      ? 'The marks give every one-cell move its value; hover a cell or select a rectangle to see why its move wins or not.'
+      : 'The marks give every move its value; hover a cell to see why its move wins or not.';
   }
   const listNode = $('winning-list');
   listNode.replaceChildren();

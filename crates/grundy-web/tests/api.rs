@@ -708,8 +708,12 @@ async fn split_analyze_and_play_agree_with_brute_force() {
             let n = |k: &str| r[k].as_u64().unwrap() as u32;
             (n("top"), n("left"), n("bottom"), n("right"))
         };
-        let mut listed_rects: Vec<(u32, u32, u32, u32)> =
-            json["rects"].as_array().unwrap().iter().map(rect_of).collect();
+        let mut listed_rects: Vec<(u32, u32, u32, u32)> = json["rects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(rect_of)
+            .collect();
         listed_rects.sort_unstable();
         let mut sorted_rects: Vec<_> = rects.iter().copied().filter(holds_candidate).collect();
         sorted_rects.sort_unstable();
@@ -721,9 +725,15 @@ async fn split_analyze_and_play_agree_with_brute_force() {
         // leaves where it was played, with brute-force values, and with the
         // untouched rectangles they XOR to 0.
         let explained = json["explanations"].as_array().unwrap();
-        assert_eq!(explained.len(), json["winning_moves"].as_array().unwrap().len());
+        assert_eq!(
+            explained.len(),
+            json["winning_moves"].as_array().unwrap().len()
+        );
         for e in explained {
-            let cell = (e["row"].as_u64().unwrap() as u32, e["col"].as_u64().unwrap() as u32);
+            let cell = (
+                e["row"].as_u64().unwrap() as u32,
+                e["col"].as_u64().unwrap() as u32,
+            );
             let mut after = moves.clone();
             after.push(cell);
             let mut new_parts: Vec<(u32, u32, u32, u32)> = split_rects(rows, cols, &after)

@@ -25,7 +25,10 @@ pub const GAME: WebGame = WebGame::new("clear", "Rectangle clearing", |endpoint,
 
 /// The body of a request, as sent.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a JSON object with \"board\" (rows) or \"boards\" (a list of boards)")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with \"board\" (rows) or \"boards\" (a list of boards)"
+)]
 struct ClearRequest {
     board: Option<Vec<String>>,
     boards: Option<Vec<Vec<String>>>,

@@ -38,7 +38,10 @@ pub const GAME: WebGame = WebGame::new(
 );
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a JSON object with \"pawns\" ([x, y] pairs) and optional \"blocked\"")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with \"pawns\" ([x, y] pairs) and optional \"blocked\""
+)]
 struct PawnRequest {
     #[serde(default)]
     blocked: Vec<[u64; 2]>,

@@ -35,7 +35,10 @@ pub const GAME: WebGame = WebGame::new(
 );
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a JSON object with \"grid\" (rows) and optional \"moves\"")]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with \"grid\" (rows) and optional \"moves\""
+)]
 struct SplitRequest {
     grid: Vec<String>,
     #[serde(default)]
