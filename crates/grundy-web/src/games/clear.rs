@@ -249,6 +249,10 @@ mod tests {
         let cases: &[(&[u8], &str)] = &[
             (b"", "invalid request"),
             (b"[]", "invalid request"),
+            // Plain words, not serde's "expected struct ClearRequest with
+            // 3 elements" (and an array is never read as the fields).
+            (br#"[["1"], null, {}]"#, "the body must be a JSON object"),
+            (br#"  "board""#, "the body must be a JSON object"),
             (br#"{"board": ["01"], "boards": [["1"]]}"#, "exactly one"),
             (br#"{}"#, "exactly one"),
             (br#"{"boards": []}"#, "empty"),
@@ -274,6 +278,11 @@ mod tests {
             assert!(
                 err.message.contains(what),
                 "{what:?} not in {:?}",
+                err.message
+            );
+            assert!(
+                !err.message.contains("ClearRequest"),
+                "a Rust type name in {:?}",
                 err.message
             );
         }

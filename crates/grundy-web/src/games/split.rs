@@ -205,7 +205,7 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, A
         for valued in valued_rects(&mut solver, &after)? {
             let rect = valued.rect;
             if before.iter().any(|&r| RectReport::from(r) == rect) {
-                others = others ^ grundy::Nimber::new(valued.grundy);
+                others ^= grundy::Nimber::new(valued.grundy);
             } else {
                 parts.push(valued);
             }
