@@ -1263,7 +1263,7 @@ function renderLegend() {
     if (!a.moves_complete) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
   }
   if (game === clearGame && a && a.boards && a.boards.some((b) => b.components.length)) {
-    items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch letter-swatch', text: 'A' }), 'a component (values under the board)']));
+    items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch letter-swatch', text: 'A' }), 'a component; A=2: its value is 2 (all values under the board)']));
   }
   if (game === splitGame) {
     items.push(swatch('cand-swatch', null, 'a candidate'));
