@@ -300,6 +300,12 @@ try {
   // The README's split example now opens.
   await open(page, url, '#split/01100-10010;0.1_1.0');
   if (await page.locator('#notice').isVisible()) fail(`the README's split link is refused: ${await page.textContent('#notice')}`);
+  // Its local command (shown when the server's budget runs out): after
+  // moves, one `grundy split` per rectangle in play holding a candidate.
+  const splitCommand = await page.evaluate(() => splitGame.command(splitGame.decode('01100-10010;0.1_1.0')));
+  if (splitCommand !== "printf '010\\n' | grundy split -   # (2,3)-(2,5)") fail(`split command: ${splitCommand}`);
+  const pawnCommand = await page.evaluate(() => pawnGame.command(pawnGame.decode('8x8;2.0_1.3;6.5')));
+  if (pawnCommand !== "printf '2 0\\n1 3\\n' | grundy pawn --blocked - --at 6,5") fail(`pawn command: ${pawnCommand}`);
 
   // ------------------------------------------------------------ pawn
   // An empty 4 x 4 grid, a pawn at (3,0) (x right, y up; row 0 drawn at the

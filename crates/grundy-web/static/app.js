@@ -359,9 +359,23 @@ const splitGame = {
   request(p) {
     return { grid: p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join('')), moves: p.moves };
   },
+  // After moves the position is a sum of rectangles: one command each (the
+  // value is the XOR of theirs).
   command(p) {
-    const grid = p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join(''));
-    return `${printf(grid)} | grundy split -${p.moves.length ? '   # the starting grid; then play the moves listed' : ''}`;
+    if (!p.moves.length) return `${printf(this.crop(p, this.rects(p)[0]))} | grundy split -`;
+    return this.liveRects(p)
+      .map((q) => `${printf(this.crop(p, q))} | grundy split -   # ${rectText(q)}`)
+      .join('\n');
+  },
+  // The rows of rectangle q of the grid, as a grid of its own.
+  crop(p, q) {
+    const rows = [];
+    for (let r = q.top; r <= q.bottom; r++) rows.push(p.cand[r].slice(q.left, q.right + 1).map((on) => (on ? '1' : '0')).join(''));
+    return rows;
+  },
+  // The rectangles in play that hold a candidate.
+  liveRects(p) {
+    return this.rects(p).filter((q) => this.crop(p, q).some((row) => row.includes('1')));
   },
   size(p) {
     return [p.rows, p.cols];
@@ -595,17 +609,24 @@ async function analyse() {
   maybeEngineMove();
 }
 
-// After a 422 on a sum of boards: analyse each board alone, so the page
-// shows every value the server can find within its budget.
+// After a 422 on a sum (several clear boards, or split rectangles after
+// moves): analyse each part alone, so the page shows every value the server
+// can find within its budget.
 async function findWhatFits(position, seq) {
-  if (state.game !== clearGame || position.length < 2) return;
-  for (let i = 0; i < position.length; i++) {
+  let parts = [];
+  if (state.game === clearGame && position.length > 1) {
+    parts = position.map((b, i) => ({ name: `board ${i + 1}`, game: clearGame, body: { boards: [boardRows(b)] } }));
+  } else if (state.game === splitGame && position.moves.length) {
+    parts = splitGame.liveRects(position).map((q) => ({ name: `rectangle ${rectText(q)}`, game: splitGame, body: { grid: splitGame.crop(position, q) } }));
+  }
+  if (parts.length < 2) return;
+  for (const part of parts) {
     let text;
     try {
-      const one = await api('analyze', { boards: [boardRows(position[i])], budget: { max_time_ms: 1000 } }, clearGame);
-      text = `board ${i + 1}: grundy ${one.grundy}`;
+      const one = await api('analyze', { ...part.body, budget: { max_time_ms: 1000 } }, part.game);
+      text = `${part.name}: grundy ${one.grundy}`;
     } catch (err) {
-      text = `board ${i + 1}: ${err.status === 422 ? 'too large for the server' : err.message}`;
+      text = `${part.name}: ${err.status === 422 ? 'too large for the server' : err.message}`;
     }
     if (seq !== state.requestSeq) return;
     state.tooLarge.found.push(text);
