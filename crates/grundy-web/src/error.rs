@@ -40,12 +40,24 @@ impl std::fmt::Display for ApiError {
 
 impl std::error::Error for ApiError {}
 
-/// 422: the search budget ran out.
+/// 422: the search budget ran out. The engine's own message tells a CLI
+/// user to raise the budget; a web user cannot, so this one says which of
+/// the server's per-request budgets ran out, in plain words.
 impl From<grundy::SolveError> for ApiError {
     fn from(err: grundy::SolveError) -> ApiError {
+        let what = match err {
+            grundy::SolveError::PositionBudget { limit } => format!(
+                "gave up after solving {limit} positions (the server's position budget per request)"
+            ),
+            grundy::SolveError::TimeBudget { limit } => format!(
+                "gave up after {:.1} s (the server's time budget per request)",
+                limit.as_secs_f64()
+            ),
+            other => other.to_string(),
+        };
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
-            format!("position too large for this server: {err}"),
+            format!("position too large for this server: {what}"),
         )
     }
 }

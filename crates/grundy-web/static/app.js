@@ -2,16 +2,51 @@
 // game analysis (POST /api/v1/{game}/analyze and /play); this page edits
 // positions, draws them, and keeps the play history.
 //
-// Each game is one entry of GAMES with the same small interface (position
-// encoding, moves, describing a move). Rectangle clearing draws boards of
-// its own; the pawn and split games are "cell games": one grid, drawn by
-// renderCellBoard from the game's cellView, edited and played by clicking
-// cells (see CELL GAMES below).
+// One design for every game. Each game is one entry of GAMES with the same
+// small interface: position encoding (the link), moves, and how a move and
+// its reason are said in words (the CLI's words and numbering: grids 1-based
+// (row,col), the pawn x/y from the origin, boards and pawns 1-based). Every
+// board is drawn by one function, drawGrid, from a list of cells, marks and
+// outlines: row and column labels around it, every legal move marked with
+// hints on (the value it leads to: 0 in green, others shaded), the last move
+// in amber, and one legend under the boards saying what is drawn. The
+// explanation of a move ("why it wins") is the same text in the "Why" card
+// and the move list.
 'use strict';
 
+// The API's limits: a clear board holds at most 64 cells (any rows x cols,
+// e.g. 8 x 8 or 4 x 16), a sum at most 16 boards or pawns; the page draws
+// pawn and split grids up to 32 x 32.
 const MAX_CELLS = 64;
-const MAX_SIDE = 8;
 const MAX_BOARDS = 16;
+const MAX_GRID = 32;
+
+// ---------------------------------------------------------------- words
+
+// A grid cell, 1-based (row,col), as the CLI prints it.
+function rc(r, c) {
+  return `(${r + 1},${c + 1})`;
+}
+
+// A rectangle, 1-based corners, as the CLI prints it.
+function rectText(q) {
+  return `${rc(q.top, q.left)}-${rc(q.bottom, q.right)}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+// Component letters, as `grundy clear` draws them.
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function letter(i) {
+  return LETTERS[i] || '?';
+}
+
+// A shell-safe printf of lines (the lines hold only digits, 0/1, spaces).
+function printf(lines) {
+  return `printf '${lines.join('\\n')}\\n'`;
+}
 
 // ---------------------------------------------------------------- the games
 
@@ -32,18 +67,31 @@ const clearGame = {
   },
   decode(text) {
     const parts = text.split(',');
-    if (parts.length < 1 || parts.length > MAX_BOARDS) return null;
-    const boards = [];
-    for (const part of parts) {
+    if (parts.length > MAX_BOARDS) throw new Error(`${parts.length} boards; the page takes sums of at most ${MAX_BOARDS}`);
+    return parts.map((part, i) => {
       const rows = part.split('-');
-      if (!rows.every((r) => /^[01]+$/.test(r) && r.length === rows[0].length)) return null;
-      if (rows.length > MAX_SIDE || rows[0].length > MAX_SIDE) return null;
-      boards.push(board(rows));
-    }
-    return boards;
+      const where = parts.length > 1 ? `board ${i + 1}: ` : '';
+      rows.forEach((r, j) => {
+        if (!/^[01]+$/.test(r)) throw new Error(`${where}row ${j + 1} ("${r}") is not a row of 0 and 1`);
+        if (r.length !== rows[0].length) throw new Error(`${where}row ${j + 1} has ${plural(r.length, 'cell')}, but row 1 has ${rows[0].length}`);
+      });
+      if (rows.length * rows[0].length > MAX_CELLS) {
+        throw new Error(`${where}${rows.length} x ${rows[0].length} is more than ${MAX_CELLS} cells`);
+      }
+      return board(rows);
+    });
   },
   request(boards) {
-    return { boards: boards.map((b) => b.cells.map((row) => row.map((c) => (c ? '1' : '0')).join(''))) };
+    return { boards: boards.map(boardRows) };
+  },
+  // The `grundy` command that analyses this position.
+  command(boards) {
+    const lines = [];
+    boards.forEach((b, i) => {
+      if (i > 0) lines.push('');
+      lines.push(...boardRows(b));
+    });
+    return `${printf(lines)} | grundy clear -`;
   },
   isLegal(boards, mv) {
     const b = boards[mv.board];
@@ -63,29 +111,35 @@ const clearGame = {
   hasMoves(boards) {
     return boards.some((b) => b.cells.some((row) => row.some(Boolean)));
   },
-  describe(mv, several) {
-    const corner = (r, c) => `(${r + 1},${c + 1})`;
-    const where = mv.top === mv.bottom && mv.left === mv.right
-      ? corner(mv.top, mv.left)
-      : `${corner(mv.top, mv.left)}–${corner(mv.bottom, mv.right)}`;
-    return `clear ${where}${several ? ` on board ${mv.board + 1}` : ''}`;
+  sameMove(a, b) {
+    return a.board === b.board && a.top === b.top && a.left === b.left && a.bottom === b.bottom && a.right === b.right;
+  },
+  describe(mv, boards) {
+    return `clear ${rectText(mv)}${boards.length > 1 ? ` on board ${mv.board + 1}` : ''}`;
+  },
+  // Why a move leads to `after` (the total it leaves), as `grundy clear`
+  // says it: the component it changes, from which value to which (the
+  // component's value after the move is after ^ total ^ before: the move
+  // changes only that component), and the new total.
+  explain(boards, a, mv, after) {
+    const text = this.describe(mv, boards);
+    const comps = a.boards[mv.board] ? a.boards[mv.board].components : [];
+    const index = comps.findIndex((comp) => comp.cells.some(([r, c]) => r === mv.top && c === mv.left));
+    if (index < 0 || after === null) return text;
+    const before = comps[index].grundy;
+    return `${text}: component ${letter(index)} goes from grundy ${before} to ${after ^ a.grundy ^ before}, total ${after}`;
+  },
+  valueParts(a) {
+    return a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
   },
 };
-
-// ---------------------------------------------------------------- cell games
-
-const MAX_GRID = 32;
-
-function cellKey(x, y) {
-  return `${x},${y}`;
-}
 
 // The pawn game. Coordinates as the CLI's `grundy pawn`: x the column, y the
 // row, y grows upwards (row 0 is drawn at the bottom); a pawn moves left or
 // down, never onto or over a wall. Several pawns are a sum.
 const pawnGame = {
   name: 'pawn',
-  title: 'Pawn on a grid',
+  title: 'Pawn on a grid with impassable cells',
   cellGame: true,
   tools: [['wall', 'Walls'], ['pawn', 'Pawns']],
   help: {
@@ -103,21 +157,34 @@ const pawnGame = {
   },
   decode(text) {
     const m = /^(\d+)x(\d+);([\d._]*);([\d._]+)$/.exec(text);
-    if (!m) return null;
+    if (!m) throw new Error('expected WxH;walls;pawns, e.g. 8x8;2.0_1.3;6.5');
     const w = Number(m[1]);
     const h = Number(m[2]);
-    if (w < 1 || h < 1 || w > MAX_GRID || h > MAX_GRID) return null;
-    const list = (t) => (t ? t.split('_').map((xy) => xy.split('.').map(Number)) : []);
-    const walls = list(m[3]);
-    const pawns = list(m[4]);
-    const inside = ([x, y]) => Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < w && y < h;
-    if (!walls.every(inside) || !pawns.every(inside) || pawns.length > MAX_BOARDS) return null;
+    if (w < 1 || h < 1 || w > MAX_GRID || h > MAX_GRID) throw new Error(`${w} x ${h}: the page draws grids from 1 x 1 to ${MAX_GRID} x ${MAX_GRID}`);
+    const list = (t, what) => (t ? t.split('_') : []).map((xy) => {
+      const parts = xy.split('.');
+      const [x, y] = parts.map(Number);
+      if (parts.length !== 2 || !Number.isInteger(x) || !Number.isInteger(y) || x >= w || y >= h) {
+        throw new Error(`${what} "${xy}" is not a cell x.y of the ${w} x ${h} grid`);
+      }
+      return [x, y];
+    });
+    const walls = list(m[3], 'wall');
+    const pawns = list(m[4], 'pawn');
+    if (pawns.length > MAX_BOARDS) throw new Error(`${pawns.length} pawns; the page takes sums of at most ${MAX_BOARDS}`);
     const wallSet = new Set(walls.map(([x, y]) => cellKey(x, y)));
-    if (wallSet.size !== walls.length || pawns.some(([x, y]) => wallSet.has(cellKey(x, y)))) return null;
+    if (wallSet.size !== walls.length) throw new Error('a wall is listed twice');
+    const onWall = pawns.findIndex(([x, y]) => wallSet.has(cellKey(x, y)));
+    if (onWall >= 0) throw new Error(`pawn ${onWall + 1} at (${pawns[onWall]}) stands on a wall`);
     return { w, h, walls, pawns };
   },
   request(p) {
     return { blocked: p.walls, pawns: p.pawns, region: [p.w, p.h] };
+  },
+  command(p) {
+    const at = p.pawns.map(([x, y]) => ` --at ${x},${y}`).join('');
+    if (!p.walls.length) return `grundy pawn${at}`;
+    return `${printf(p.walls.map(([x, y]) => `${x} ${y}`))} | grundy pawn --blocked -${at}`;
   },
   size(p) {
     return [p.h, p.w];
@@ -127,6 +194,15 @@ const pawnGame = {
     const pawns = p.pawns.filter(inside);
     return { w: cols, h: rows, walls: p.walls.filter(inside), pawns: pawns.length ? pawns : [[0, 0]] };
   },
+  // Labels: y down the left (the top row is y = h - 1), x along the bottom.
+  rowLabel(p, r) {
+    return p.h - 1 - r;
+  },
+  colLabel(_p, c) {
+    return c;
+  },
+  labelsBelow: true,
+  axes: 'x across from 0, y up from 0',
   // Display row r is y = h - 1 - r.
   at(p, r, c) {
     return [c, p.h - 1 - r];
@@ -186,35 +262,61 @@ const pawnGame = {
   moveCell(p, mv) {
     return [p.h - 1 - mv.y, mv.x];
   },
-  describe(mv, _several, p) {
-    const several = p && p.pawns.length > 1;
-    return `${several ? `pawn ${mv.pawn + 1}` : 'pawn'} to (${mv.x},${mv.y})`;
+  describe(mv, p) {
+    const from = p.pawns[mv.pawn];
+    const who = p.pawns.length > 1 ? `pawn ${mv.pawn + 1} ` : 'pawn ';
+    return `${who}(${from[0]},${from[1]}) -> (${mv.x},${mv.y})`;
+  },
+  // As `grundy pawn` says it: the pawn, where it goes, the pawn's value
+  // before and after (after ^ total ^ before: only that pawn changes) and
+  // the new total.
+  explain(p, a, mv, after) {
+    const from = p.pawns[mv.pawn];
+    const direction = mv.y === from[1] ? 'along the row' : 'down the column';
+    const text = `${this.describe(mv, p)} ${direction}`;
+    const pawn = a.pawns && a.pawns[mv.pawn];
+    if (!pawn || pawn.grundy === undefined || after === null) return text;
+    const moved = after ^ a.grundy ^ pawn.grundy;
+    return p.pawns.length > 1
+      ? `${text}, grundy ${pawn.grundy} -> ${moved}, total ${after}`
+      : `${text}, grundy ${pawn.grundy} -> ${moved}${moved === 0 ? ' (a losing cell)' : ''}`;
   },
   valueParts(a) {
     return a.pawns && a.pawns.length > 1 ? ` = ${a.pawns.map((q) => q.grundy).join(' xor ')}` : '';
   },
-  // The class and label of display cell (r, c).
+  // The cell at display (r, c): its class, label and name.
   cellView(p, r, c, a, hints) {
     const [x, y] = this.at(p, r, c);
     const pawnAt = p.pawns.findIndex(([a2, b2]) => a2 === x && b2 === y);
     if (this.wallAt(p, x, y)) return { cls: 'wall', label: '', aria: `(${x},${y}) wall` };
     const losing = hints && a && a.losing && a.losing.some(([a2, b2]) => a2 === x && b2 === y);
     if (pawnAt >= 0) {
-      return { cls: `pawn${losing ? ' losing' : ''}`, label: p.pawns.length > 1 ? String(pawnAt + 1) : '♟', aria: `(${x},${y}) pawn ${pawnAt + 1}` };
+      const value = a && a.pawns && a.pawns[pawnAt] && a.pawns[pawnAt].grundy;
+      return {
+        cls: 'pawn',
+        label: p.pawns.length > 1 ? String(pawnAt + 1) : '♟',
+        corner: value === undefined ? '' : String(value),
+        aria: `(${x},${y}) pawn ${pawnAt + 1}${value === undefined ? '' : `, grundy ${value}`}`,
+      };
     }
-    return { cls: losing ? 'losing' : '', label: '', aria: `(${x},${y})${losing ? ' losing' : ''}` };
+    return { cls: losing ? 'losing' : '', label: '', aria: `(${x},${y})${losing ? ' losing cell' : ''}` };
   },
-  overlays() {
+  // Under the board: each pawn and its value.
+  summary(p, a) {
+    if (!a || !a.pawns) return '';
+    return a.pawns.map((q, i) => `${p.pawns.length > 1 ? `Pawn ${i + 1}` : 'Pawn'} at (${q.x},${q.y}): ${q.grundy === undefined ? (q.losing ? 'losing cell' : 'winning cell') : `grundy ${q.grundy}`}`).join(' · ');
+  },
+  outlines() {
     return [];
   },
 };
 
 // The splitting game: a move picks a candidate inside a rectangle still in
 // play and deletes its row and column from that rectangle, leaving up to
-// four rectangles. Cells 0-based in requests, shown 1-based.
+// four rectangles. Cells 0-based in requests and links, shown 1-based.
 const splitGame = {
   name: 'split',
-  title: 'Splitting a grid',
+  title: 'Splitting a grid at candidates',
   cellGame: true,
   tools: null,
   help: {
@@ -226,7 +328,7 @@ const splitGame = {
     const rows = ['01100', '10010', '00100', '11001', '00110'];
     return { rows: 5, cols: 5, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
   },
-  // "01100-10010;1.2_0.1": rows, then the moves played.
+  // "01100-10010;0.1_1.0": rows, then the moves played (row.col, 0-based).
   encode(p) {
     const grid = p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join('')).join('-');
     return `${grid};${p.moves.map(([r, c]) => `${r}.${c}`).join('_')}`;
@@ -234,18 +336,46 @@ const splitGame = {
   decode(text) {
     const [gridText, movesText = ''] = text.split(';');
     const rows = gridText.split('-');
-    if (!rows.every((r) => /^[01]+$/.test(r) && r.length === rows[0].length)) return null;
-    if (rows.length > MAX_GRID || rows[0].length > MAX_GRID) return null;
-    let p = { rows: rows.length, cols: rows[0].length, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
-    for (const mv of movesText ? movesText.split('_') : []) {
-      const [row, col] = mv.split('.').map(Number);
-      if (!this.isLegal(p, { row, col })) return null;
-      p = this.play(p, { row, col });
+    rows.forEach((r, j) => {
+      if (!/^[01]+$/.test(r)) throw new Error(`row ${j + 1} ("${r}") is not a row of 0 and 1`);
+      if (r.length !== rows[0].length) throw new Error(`row ${j + 1} has ${plural(r.length, 'cell')}, but row 1 has ${rows[0].length}`);
+    });
+    if (rows.length > MAX_GRID || rows[0].length > MAX_GRID) {
+      throw new Error(`${rows.length} x ${rows[0].length}: the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
     }
+    let p = { rows: rows.length, cols: rows[0].length, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
+    (movesText ? movesText.split('_') : []).forEach((mv, i) => {
+      const [row, col] = mv.split('.').map(Number);
+      if (!this.isLegal(p, { row, col })) {
+        const why = Number.isInteger(row) && Number.isInteger(col) && row >= 0 && col >= 0 && row < p.rows && col < p.cols
+          ? p.cand[row][col] ? 'is no longer in play' : 'is not a candidate (its cell is 0)'
+          : 'is outside the grid';
+        throw new Error(`move ${i + 1} "${mv}": cell ${Number.isInteger(row) && Number.isInteger(col) ? rc(row, col) : mv} ${why}`);
+      }
+      p = this.play(p, { row, col });
+    });
     return p;
   },
   request(p) {
     return { grid: p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join('')), moves: p.moves };
+  },
+  // After moves the position is a sum of rectangles: one command each (the
+  // value is the XOR of theirs).
+  command(p) {
+    if (!p.moves.length) return `${printf(this.crop(p, this.rects(p)[0]))} | grundy split -`;
+    return this.liveRects(p)
+      .map((q) => `${printf(this.crop(p, q))} | grundy split -   # ${rectText(q)}`)
+      .join('\n');
+  },
+  // The rows of rectangle q of the grid, as a grid of its own.
+  crop(p, q) {
+    const rows = [];
+    for (let r = q.top; r <= q.bottom; r++) rows.push(p.cand[r].slice(q.left, q.right + 1).map((on) => (on ? '1' : '0')).join(''));
+    return rows;
+  },
+  // The rectangles in play that hold a candidate.
+  liveRects(p) {
+    return this.rects(p).filter((q) => this.crop(p, q).some((row) => row.includes('1')));
   },
   size(p) {
     return [p.rows, p.cols];
@@ -254,6 +384,14 @@ const splitGame = {
     const cand = Array.from({ length: rows }, (_, r) => Array.from({ length: cols }, (_, c) => Boolean(p.cand[r] && p.cand[r][c])));
     return { rows, cols, cand, moves: [] };
   },
+  rowLabel(_p, r) {
+    return r + 1;
+  },
+  colLabel(_p, c) {
+    return c + 1;
+  },
+  labelsBelow: false,
+  axes: '(row,col) from 1',
   // The rectangles after the moves, each {top, left, bottom, right}.
   rects(p) {
     let rects = [{ top: 0, left: 0, bottom: p.rows - 1, right: p.cols - 1 }];
@@ -270,12 +408,6 @@ const splitGame = {
       rects = [...rects.slice(0, i), ...parts, ...rects.slice(i + 1)];
     }
     return rects;
-  },
-  liveRects(p) {
-    return this.rects(p).filter((q) => {
-      for (let r = q.top; r <= q.bottom; r++) for (let c = q.left; c <= q.right; c++) if (p.cand[r][c]) return true;
-      return false;
-    });
   },
   edit(p, r, c) {
     const cand = p.cand.map((row) => row.slice());
@@ -306,25 +438,46 @@ const splitGame = {
     return [mv.row, mv.col];
   },
   describe(mv) {
-    return `split at (${mv.row + 1},${mv.col + 1})`;
+    return `split at ${rc(mv.row, mv.col)}`;
+  },
+  // As `grundy split` says it: the parts the move leaves where it is
+  // played, with their values (the server explains the winning moves), and
+  // the rest of the rectangles in play.
+  explain(_p, a, mv, after) {
+    const text = this.describe(mv);
+    const why = (a.explanations || []).find((e) => e.row === mv.row && e.col === mv.col);
+    if (!why) return after === null ? text : `${text}: leaves grundy ${after}`;
+    const parts = why.parts.map((q) => `${rectText(q)} grundy ${q.grundy}`);
+    const leaves = parts.length ? `leaves ${parts.join(', ')}` : 'leaves no candidate there';
+    const others = a.rects.length > 1 ? `; the other rectangles: grundy ${why.others}` : '';
+    return `${text}: ${leaves}${others}; XOR ${after === null ? 0 : after}`;
   },
   valueParts(a) {
-    return a.rects && a.rects.length > 1 ? ` over ${a.rects.length} rectangles` : '';
+    return a.rects && a.rects.length > 1 ? ` = ${a.rects.map((q) => q.grundy).join(' xor ')} over ${a.rects.length} rectangles` : '';
   },
   cellView(p, r, c) {
     const live = this.rects(p).some((q) => q.top <= r && r <= q.bottom && q.left <= c && c <= q.right);
     const played = p.moves.some(([a, b]) => a === r && b === c);
     const on = p.cand[r][c];
     const cls = `${on ? 'cand' : ''}${live ? '' : ' dead'}${played ? ' played' : ''}`;
-    return { cls, label: played ? '✕' : '', aria: `row ${r + 1} column ${c + 1}${on ? ' candidate' : ''}${live ? '' : ' deleted'}` };
+    return { cls, label: played ? '✕' : '', aria: `${rc(r, c)}${on ? ' candidate' : ''}${live ? '' : ' deleted'}` };
   },
-  // Outlines of the rectangles in play (after a move: the parts it left).
-  overlays(p) {
-    return p.moves.length ? this.liveRects(p).map((q) => ({ rect: q, cls: 'part' })) : [];
+  summary(_p, a) {
+    if (!a || !a.rects || a.rects.length < 2) return '';
+    return `Rectangles in play: ${a.rects.map((q) => `${rectText(q)} grundy ${q.grundy}`).join(' · ')}`;
+  },
+  // The rectangles in play with their values, once the grid is split.
+  outlines(p, a) {
+    if (!p.moves.length || !a || !a.rects) return [];
+    return a.rects.map((q) => ({ rect: q, cls: 'part', label: `g${q.grundy}` }));
   },
 };
 
 const GAMES = { clear: clearGame, pawn: pawnGame, split: splitGame };
+
+function cellKey(x, y) {
+  return `${x},${y}`;
+}
 
 function board(rows) {
   return {
@@ -334,16 +487,16 @@ function board(rows) {
   };
 }
 
+function boardRows(b) {
+  return b.cells.map((row) => row.map((c) => (c ? '1' : '0')).join(''));
+}
+
 function emptyBoard(rows, cols) {
   return { rows, cols, cells: Array.from({ length: rows }, () => Array(cols).fill(false)) };
 }
 
 function copyBoard(b) {
   return { rows: b.rows, cols: b.cols, cells: b.cells.map((row) => row.slice()) };
-}
-
-function sameMove(a, b) {
-  return a.board === b.board && a.top === b.top && a.left === b.left && a.bottom === b.bottom && a.right === b.right;
 }
 
 function rectOf(boardIndex, [r1, c1], [r2, c2]) {
@@ -371,6 +524,8 @@ const state = {
   analysis: null, // the server's answer for the current position
   analysisFor: null, // the encoded position it answers
   error: null,
+  tooLarge: null, // {message, found: [text], command} when the server's budget ran out
+  notice: null, // why a link could not be opened
   busy: false,
   selection: null, // {board, anchor: [r, c], end: [r, c], dragging, clickMode}
   paint: null, // {board, value} while painting in edit mode
@@ -398,8 +553,8 @@ function playerName(ply) {
 
 // ---------------------------------------------------------------- server
 
-async function api(endpoint, body) {
-  const response = await fetch(`/api/v1/${state.game.name}/${endpoint}`, {
+async function api(endpoint, body, game = state.game) {
+  const response = await fetch(`/api/v1/${game.name}/${endpoint}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
@@ -411,7 +566,9 @@ async function api(endpoint, body) {
     json = null;
   }
   if (!response.ok) {
-    throw new Error((json && json.error) || `the server answered ${response.status}`);
+    const err = new Error((json && json.error) || `the server answered ${response.status}`);
+    err.status = response.status;
+    throw err;
   }
   return json;
 }
@@ -428,6 +585,7 @@ async function analyse() {
   const seq = ++state.requestSeq;
   state.analysis = null;
   state.analysisFor = null;
+  state.tooLarge = null;
   render();
   try {
     const result = await api('analyze', state.game.request(position));
@@ -437,10 +595,43 @@ async function analyse() {
     state.error = null;
   } catch (err) {
     if (seq !== state.requestSeq) return;
-    state.error = err.message;
+    if (err.status === 422) {
+      state.error = null;
+      state.tooLarge = { message: err.message, found: [], command: state.game.command(position) };
+      render();
+      await findWhatFits(position, seq);
+      if (seq !== state.requestSeq) return;
+    } else {
+      state.error = err.message;
+    }
   }
   render();
   maybeEngineMove();
+}
+
+// After a 422 on a sum (several clear boards, or split rectangles after
+// moves): analyse each part alone, so the page shows every value the server
+// can find within its budget.
+async function findWhatFits(position, seq) {
+  let parts = [];
+  if (state.game === clearGame && position.length > 1) {
+    parts = position.map((b, i) => ({ name: `board ${i + 1}`, game: clearGame, body: { boards: [boardRows(b)] } }));
+  } else if (state.game === splitGame && position.moves.length) {
+    parts = splitGame.liveRects(position).map((q) => ({ name: `rectangle ${rectText(q)}`, game: splitGame, body: { grid: splitGame.crop(position, q) } }));
+  }
+  if (parts.length < 2) return;
+  for (const part of parts) {
+    let text;
+    try {
+      const one = await api('analyze', { ...part.body, budget: { max_time_ms: 1000 } }, part.game);
+      text = `${part.name}: grundy ${one.grundy}`;
+    } catch (err) {
+      text = `${part.name}: ${err.status === 422 ? 'too large for the server' : err.message}`;
+    }
+    if (seq !== state.requestSeq) return;
+    state.tooLarge.found.push(text);
+    render();
+  }
 }
 
 async function maybeEngineMove() {
@@ -508,12 +699,13 @@ function commitMove(mv, by) {
   afterChange();
 }
 
-function startGame(engineFirst) {
+// A game from the current position (`restart`: from this game's start).
+function startGame(engineFirst, restart = false) {
   state.mode = 'play';
   state.engineSide = engineFirst ? 0 : 1;
   state.vsEngine = true;
   $('vs-engine').checked = true;
-  setPosition(boards());
+  setPosition(restart ? state.history[0].boards : boards());
 }
 
 function setMode(mode) {
@@ -559,8 +751,9 @@ function editBoards(change) {
   setPosition(next);
 }
 
+// Any rows x cols with rows * cols <= 64, as the API takes.
 function resize(index, rows, cols) {
-  if (rows < 1 || cols < 1 || rows > MAX_SIDE || cols > MAX_SIDE || rows * cols > MAX_CELLS) return;
+  if (rows < 1 || cols < 1 || rows * cols > MAX_CELLS) return;
   editBoards((bs) => {
     const old = bs[index];
     const fresh = emptyBoard(rows, cols);
@@ -578,19 +771,48 @@ function writeHash() {
   if (location.hash !== hash) history.replaceState(null, '', hash);
 }
 
+// The game and position of the link: {game, position}, null for no link,
+// or {error} saying in words why it cannot be opened (then the page says so
+// and opens nothing else silently).
 function readHash() {
-  const match = /^#([a-z]+)\/(.+)$/.exec(location.hash);
-  if (!match || !GAMES[match[1]]) return null;
-  const game = GAMES[match[1]];
-  const position = game.decode(decodeURIComponent(match[2]));
-  return position ? { game, position } : null;
+  if (!location.hash || location.hash === '#') return null;
+  const match = /^#([^/]*)(?:\/(.*))?$/.exec(location.hash);
+  const name = decodeURIComponent(match[1]);
+  const game = Object.prototype.hasOwnProperty.call(GAMES, name) ? GAMES[name] : null;
+  if (!game) {
+    return { error: `This link names no game of this page ("${name}"); the games are ${Object.keys(GAMES).join(', ')}. Showing ${clearGame.title} instead.` };
+  }
+  if (match[2] === undefined || match[2] === '') return { game, position: game.defaultPosition() };
+  try {
+    return { game, position: game.decode(decodeURIComponent(match[2])) };
+  } catch (err) {
+    return { game, error: `This ${game.name} link is invalid: ${err.message}. Showing the example position instead.` };
+  }
+}
+
+// Opens the link's game and position, or says why it cannot.
+function openHash(link) {
+  state.notice = link.error || null;
+  state.game = link.game || clearGame;
+  state.mode = 'edit';
+  const position = link.position || state.game.defaultPosition();
+  if (link.error) {
+    // Keep the bad link in the address bar until the user changes something.
+    state.generation += 1;
+    state.history = [{ boards: position, move: null, by: null }];
+    state.cursor = 0;
+    render();
+    analyse();
+    return;
+  }
+  setPosition(position);
 }
 
 // ---------------------------------------------------------------- pointer input
 
 function cellFromPoint(x, y) {
-  const el = document.elementFromPoint(x, y);
-  const cell = el && el.closest ? el.closest('.cell') : null;
+  const node = document.elementFromPoint(x, y);
+  const cell = node && node.closest ? node.closest('.cell') : null;
   if (!cell) return null;
   return { board: Number(cell.dataset.board), r: Number(cell.dataset.r), c: Number(cell.dataset.c) };
 }
@@ -599,6 +821,7 @@ function onPointerDown(event) {
   const cell = cellFromPoint(event.clientX, event.clientY);
   if (!cell || event.button > 0) return;
   event.preventDefault();
+  state.notice = null;
   if (state.game.cellGame) {
     cellGameClick(cell);
     return;
@@ -704,11 +927,11 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
+// The value (the total, for a sum) the move leaves, when the server listed it.
 function moveValue(mv) {
   const a = state.analysis;
   if (!a || !a.moves) return null;
-  const same = state.game.sameMove || sameMove;
-  const found = a.moves.find((m) => same(m, mv));
+  const found = a.moves.find((m) => state.game.sameMove(m, mv));
   return found ? found.grundy : null;
 }
 
@@ -728,41 +951,142 @@ function previewMove() {
   return null;
 }
 
-function overlay(mv, cls, label) {
-  const node = el('div', { class: `overlay ${cls}` });
-  node.style.gridRow = `${mv.top + 1} / ${mv.bottom + 2}`;
-  node.style.gridColumn = `${mv.left + 1} / ${mv.right + 2}`;
-  if (label !== undefined) node.append(el('span', { class: 'badge', text: label }));
-  return node;
+// The colour of a move leaving `value`: green for 0 (it wins), else orange
+// to dark red, darker for larger values (6 and above share one shade).
+function shade(value) {
+  if (value === 0) return 'var(--win)';
+  const k = Math.min(value, 6) - 1;
+  return `hsl(${32 - k * 7}, 85%, ${60 - k * 5}%)`;
 }
 
-function componentValues(index) {
-  // The value of each cell's component, for tooltips.
+// The move marks with hints on: for each cell, the value its move leaves
+// ({board, r, c, value}). Clear marks the one-cell moves (a rectangle's
+// value shows when it is selected); the pawn and split games mark every
+// cell a click would move to, with the value of that very move.
+function moveMarks() {
   const a = state.analysis;
-  const map = new Map();
-  if (!a || !a.boards || !a.boards[index]) return map;
-  for (const comp of a.boards[index].components) {
-    for (const [r, c] of comp.cells) map.set(`${r},${c}`, comp.grundy);
+  if (!state.hints || !a || !a.moves) return new Map();
+  const game = state.game;
+  const p = boards();
+  const marks = new Map();
+  for (const m of a.moves) {
+    if (game === clearGame) {
+      if (m.top === m.bottom && m.left === m.right) marks.set(`${m.board},${m.top},${m.left}`, m.grundy);
+    } else {
+      const [r, c] = game.moveCell(p, m);
+      const clicked = game.moveAt(p, r, c);
+      if (clicked && game.sameMove(clicked, m)) marks.set(`0,${r},${c}`, m.grundy);
+    }
   }
-  return map;
+  return marks;
+}
+
+// The move that led to the current position, and the position before it.
+function lastMove() {
+  if (state.cursor === 0) return null;
+  return { mv: state.history[state.cursor].move, before: state.history[state.cursor - 1].boards };
+}
+
+const LABEL_W = 20;
+
+function gapFor(cols) {
+  return cols > 20 ? 1 : cols > 12 ? 2 : 3;
+}
+
+// The cell size (px) that fits `cols` cells in the board column, between
+// `min` and `max`; below `min` the board scrolls inside its card.
+function fitCell(cols, max, min) {
+  const width = $('boards').clientWidth || 320;
+  const avail = width - 28 - LABEL_W - 8;
+  const size = Math.floor((avail - gapFor(cols) * (cols - 1)) / cols);
+  return Math.max(min, Math.min(max, size));
+}
+
+// One board: a grid of cells with row and column labels around it.
+// spec: {board, rows, cols, size, rowLabel(r), colLabel(c), labelsBelow,
+// cell(r, c) -> {cls, label, letter,
+// corner, aria, mark}, outlines: [{rect, cls, label}]}.
+function drawGrid(spec) {
+  const { rows, cols, size } = spec;
+  const gap = gapFor(cols);
+  const grid = el('div', {
+    class: `grid mode-${state.mode}${size >= 22 ? ' roomy' : ''}${size < 14 ? ' tiny' : ''}`,
+    'data-board': String(spec.board),
+  });
+  grid.style.setProperty('--cell', `${size}px`);
+  grid.style.gap = `${gap}px`;
+  grid.style.gridTemplateColumns = `${LABEL_W}px repeat(${cols}, ${size}px)`;
+  grid.style.gridTemplateRows = spec.labelsBelow ? `repeat(${rows}, ${size}px) auto` : `auto repeat(${rows}, ${size}px)`;
+  const rowBase = spec.labelsBelow ? 1 : 2;
+  const place = (node, r, c, r2 = r, c2 = c) => {
+    node.style.gridRow = `${r + rowBase} / ${r2 + rowBase + 1}`;
+    node.style.gridColumn = `${c + 2} / ${c2 + 3}`;
+    return node;
+  };
+  // Every label when the cells are large enough to read them, else every 5th.
+  const shown = (n) => size >= 16 || n % 5 === 0 || n === spec.base;
+  const labelRow = spec.labelsBelow ? rows + 1 : 1;
+  for (let c = 0; c < cols; c++) {
+    const n = spec.colLabel(c);
+    const node = el('span', { class: 'label col-label', text: shown(n) ? String(n) : '', 'aria-hidden': 'true' });
+    node.style.gridRow = String(labelRow);
+    node.style.gridColumn = String(c + 2);
+    grid.append(node);
+  }
+  for (let r = 0; r < rows; r++) {
+    const n = spec.rowLabel(r);
+    const node = el('span', { class: 'label row-label', text: shown(n) ? String(n) : '', 'aria-hidden': 'true' });
+    node.style.gridRow = String(r + rowBase);
+    node.style.gridColumn = '1';
+    grid.append(node);
+  }
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const view = spec.cell(r, c);
+      const node = el('button', {
+        type: 'button',
+        class: `cell ${view.cls}`,
+        'data-board': String(spec.board),
+        'data-r': String(r),
+        'data-c': String(c),
+        'aria-label': view.aria,
+      });
+      if (view.letter) node.append(el('span', { class: 'letter', text: view.letter }));
+      if (view.label) node.append(el('span', { class: 'mark', text: view.label }));
+      if (view.corner) node.append(el('span', { class: 'corner', text: view.corner }));
+      if (view.mark !== undefined) {
+        const dot = el('span', { class: `mv${view.mark === 0 ? ' win' : ''}`, text: size >= 22 ? String(view.mark) : '', 'data-value': String(view.mark) });
+        dot.style.background = shade(view.mark);
+        node.append(dot);
+      }
+      if (view.badge) node.append(el('span', { class: 'badge', text: view.badge }));
+      grid.append(place(node, r, c));
+    }
+  }
+  for (const o of spec.outlines) {
+    const node = el('div', { class: `overlay ${o.cls}` });
+    if (o.label !== undefined) node.append(el('span', { class: 'badge', text: o.label }));
+    grid.append(place(node, o.rect.top, o.rect.left, o.rect.bottom, o.rect.right));
+  }
+  return el('div', { class: 'board-scroll' }, [grid]);
 }
 
 // A board's heading: its name, size and value (`null`: not known yet).
-function boardTitle(name, rows, cols, value) {
+function boardTitle(name, rows, cols, value, axes) {
   return el('div', { class: 'board-title' }, [
     el('strong', { text: name }),
-    el('span', { class: 'muted', text: ` ${rows} × ${cols}` }),
+    el('span', { class: 'muted', text: ` ${rows} × ${cols}, ${axes}` }),
     el('span', { class: 'board-value', text: value === null ? '' : `grundy ${value}` }),
   ]);
 }
 
 // A "label − n +" control; `set` receives the wanted count.
-function stepper(label, get, set) {
+function stepper(label, get, set, canSet = () => true) {
   return el('span', { class: 'stepper' }, [
     el('span', { class: 'muted', text: label }),
     el('button', { type: 'button', 'aria-label': `fewer ${label}`, text: '−', onclick: () => set(get() - 1) }),
     el('span', { class: 'count', text: String(get()) }),
-    el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }),
+    Object.assign(el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }), { disabled: !canSet(get() + 1) }),
   ]);
 }
 
@@ -777,14 +1101,16 @@ function renderBoards() {
   const several = position.length > 1;
   const a = state.analysis;
   const preview = previewMove();
+  const marks = moveMarks();
+  const last = lastMove();
   position.forEach((b, index) => {
-    const boardValue = a && a.boards && a.boards[index] ? a.boards[index].grundy : null;
-    const title = boardTitle(several ? `Board ${index + 1}` : 'Board', b.rows, b.cols, boardValue);
+    const ba = a && a.boards && a.boards[index];
+    const title = boardTitle(several ? `Board ${index + 1}` : 'Board', b.rows, b.cols, ba ? ba.grundy : null, '(row,col) from 1');
     const controls = el('div', { class: 'board-controls' });
     if (state.mode === 'edit') {
       controls.append(
-        stepper('rows', () => b.rows, (n) => resize(index, n, b.cols)),
-        stepper('cols', () => b.cols, (n) => resize(index, b.rows, n)),
+        stepper('rows', () => b.rows, (n) => resize(index, n, b.cols), (n) => n * b.cols <= MAX_CELLS),
+        stepper('cols', () => b.cols, (n) => resize(index, b.rows, n), (n) => n * b.rows <= MAX_CELLS),
         el('button', { type: 'button', text: 'Fill', onclick: () => editBoards((bs) => { bs[index] = fill(bs[index], true); }) }),
         el('button', { type: 'button', text: 'Empty', onclick: () => editBoards((bs) => { bs[index] = fill(bs[index], false); }) }),
       );
@@ -795,57 +1121,84 @@ function renderBoards() {
         }));
       }
     }
-    const grid = el('div', { class: `grid mode-${state.mode}`, 'data-board': String(index) });
-    grid.style.gridTemplateColumns = `repeat(${b.cols}, var(--cell))`;
-    grid.style.gridTemplateRows = `repeat(${b.rows}, var(--cell))`;
-    const values = componentValues(index);
-    for (let r = 0; r < b.rows; r++) {
-      for (let c = 0; c < b.cols; c++) {
-        const on = b.cells[r][c];
-        const comp = values.get(`${r},${c}`);
-        grid.append(el('button', {
-          type: 'button',
-          class: `cell${on ? ' on' : ''}`,
-          'data-board': String(index),
-          'data-r': String(r),
-          'data-c': String(c),
-          'aria-label': `board ${index + 1} row ${r + 1} column ${c + 1}: ${on ? 'one' : 'zero'}`,
-          title: on && comp !== undefined ? `component value ${comp}` : '',
-        }));
-        grid.lastChild.style.gridRow = String(r + 1);
-        grid.lastChild.style.gridColumn = String(c + 1);
-      }
+    // Each cell's component letter, as `grundy clear` draws them.
+    const comp = new Map();
+    const firstCell = new Set();
+    if (ba) {
+      ba.components.forEach((cp, i) => {
+        cp.cells.forEach(([r, c]) => comp.set(`${r},${c}`, i));
+        const [r0, c0] = cp.cells.reduce((m, x) => (x[0] < m[0] || (x[0] === m[0] && x[1] < m[1]) ? x : m));
+        firstCell.add(`${r0},${c0}`);
+      });
     }
+    const size = fitCell(b.cols, 52, 16);
+    const outlines = [];
     if (state.hints && a) {
-      for (const mv of a.winning_moves) {
-        if (mv.board === index) grid.append(overlay(mv, 'winning'));
-      }
+      for (const mv of a.winning_moves) if (mv.board === index) outlines.push({ rect: mv, cls: 'winning' });
     }
+    if (last && last.mv.board === index) outlines.push({ rect: last.mv, cls: 'last' });
     if (preview && preview.board === index && (state.mode === 'play' || state.hoverMove)) {
       const legal = state.game.isLegal(position, preview);
       const value = legal ? moveValue(preview) : null;
       const label = !legal ? 'not all ones' : state.hints && value !== null ? `→ ${value}${value === 0 ? ' wins' : ''}` : undefined;
-      grid.append(overlay(preview, legal ? 'preview' : 'preview illegal', label));
+      outlines.push({ rect: preview, cls: legal ? 'preview' : 'preview illegal', label });
     }
-    container.append(el('div', { class: 'board-card' }, [title, controls, grid]));
+    const grid = drawGrid({
+      board: index,
+      rows: b.rows,
+      cols: b.cols,
+      size,
+      rowLabel: (r) => r + 1,
+      colLabel: (c) => c + 1,
+      base: 1,
+      labelsBelow: false,
+      outlines,
+      cell: (r, c) => {
+        const on = b.cells[r][c];
+        const i = comp.get(`${r},${c}`);
+        const value = marks.get(`${index},${r},${c}`);
+        const what = on ? `one${i === undefined ? '' : `, component ${letter(i)}`}` : 'zero';
+        return {
+          cls: on ? 'on' : '',
+          // The letter on every cell; on the component's first cell also
+          // its value, where the cell has room for it.
+          letter: on && i !== undefined
+            ? `${letter(i)}${size >= 30 && firstCell.has(`${r},${c}`) ? `=${ba.components[i].grundy}` : ''}`
+            : '',
+          mark: on ? value : undefined,
+          aria: `${several ? `board ${index + 1} ` : ''}${rc(r, c)}: ${what}${value === undefined ? '' : `; clearing it leaves ${value}`}`,
+        };
+      },
+    });
+    const parts = [title, controls, grid];
+    if (ba && ba.components.length) {
+      parts.push(el('p', {
+        class: 'summary',
+        text: `Components: ${ba.components.map((cp, i) => `${letter(i)} ${plural(cp.cells.length, 'cell')} grundy ${cp.grundy}`).join(' · ')}`,
+      }));
+    }
+    container.append(el('div', { class: 'board-card' }, parts));
   });
 }
 
 // One grid of a cell game: size steppers and tools in edit mode, cells
-// drawn from the game's cellView, winning moves outlined with hints, the
-// hovered move's value as a badge.
+// drawn from the game's cellView, moves marked with hints, the last move.
 function renderCellBoard() {
   const game = state.game;
   const p = boards();
   const a = state.analysis;
   const [rows, cols] = game.size(p);
-  const title = boardTitle(game.title, rows, cols, a && a.grundy !== undefined ? a.grundy : null);
+  const title = boardTitle(game.title, rows, cols, a && a.grundy !== undefined ? a.grundy : null, game.axes);
   const controls = el('div', { class: 'board-controls' });
   if (state.mode === 'edit') {
+    const fits = (n) => n >= 1 && n <= MAX_GRID;
     const resizeTo = (r, c) => {
-      if (r >= 1 && c >= 1 && r <= MAX_GRID && c <= MAX_GRID) setPosition(game.resize(p, r, c));
+      if (fits(r) && fits(c)) setPosition(game.resize(p, r, c));
     };
-    controls.append(stepper('rows', () => rows, (n) => resizeTo(n, cols)), stepper('cols', () => cols, (n) => resizeTo(rows, n)));
+    controls.append(
+      stepper('rows', () => rows, (n) => resizeTo(n, cols), fits),
+      stepper('cols', () => cols, (n) => resizeTo(rows, n), fits),
+    );
     if (game.tools) {
       controls.append(el('span', { class: 'segmented', role: 'group', 'aria-label': 'Edit tool' }, game.tools.map(([tool, label]) => el('button', {
         type: 'button',
@@ -855,48 +1208,101 @@ function renderCellBoard() {
       }))));
     }
   }
-  const grid = el('div', { class: `grid cell-grid game-${game.name} mode-${state.mode}`, 'data-board': '0' });
-  // Fit the screen: the page's paddings and the gaps come off the width.
-  grid.style.setProperty('--cell', `clamp(6px, calc((100vw - 5rem - ${cols * 2}px) / ${cols}), ${cols > 12 ? 26 : 40}px)`);
-  grid.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
-  grid.style.gridTemplateRows = `repeat(${rows}, var(--cell))`;
   const winning = new Set();
   if (state.hints && a && a.winning_moves) {
     for (const mv of a.winning_moves) winning.add(game.moveCell(p, mv).join(','));
   }
+  const marks = moveMarks();
+  const last = lastMove();
+  const lastAt = last ? game.moveCell(p, last.mv).join(',') : null;
+  const lastFrom = last && game === pawnGame ? (() => {
+    const [x, y] = last.before.pawns[last.mv.pawn];
+    return game.moveCell(p, { x, y }).join(',');
+  })() : null;
   const preview = previewMove();
   const previewAt = preview ? game.moveCell(p, preview).join(',') : null;
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
+  const size = fitCell(cols, cols > 12 ? 28 : 40, 8);
+  const grid = drawGrid({
+    board: 0,
+    rows,
+    cols,
+    size,
+    rowLabel: (r) => game.rowLabel(p, r),
+    colLabel: (c) => game.colLabel(p, c),
+    labelsBelow: game.labelsBelow,
+    base: game.labelsBelow ? 0 : 1,
+    outlines: game.outlines(p, a),
+    cell: (r, c) => {
       const view = game.cellView(p, r, c, a, state.hints);
       const here = `${r},${c}`;
-      let cls = `cell ${view.cls}`;
+      let cls = view.cls;
       if (winning.has(here)) cls += ' win-target';
+      if (lastAt === here) cls += ' last';
+      if (lastFrom === here) cls += ' last-from';
       if (previewAt === here) cls += ' previewed';
-      const node = el('button', {
-        type: 'button',
-        class: cls,
-        'data-board': '0',
-        'data-r': String(r),
-        'data-c': String(c),
-        'aria-label': view.aria,
-      });
-      if (view.label) node.append(el('span', { class: 'mark', text: view.label }));
+      const mark = marks.get(`0,${here}`);
+      let badge = '';
       if (previewAt === here && state.hints) {
         const value = moveValue(preview);
-        if (value !== null) node.append(el('span', { class: 'badge', text: `→ ${value}` }));
+        if (value !== null) badge = `→ ${value}`;
       }
-      node.style.gridRow = String(r + 1);
-      node.style.gridColumn = String(c + 1);
-      grid.append(node);
-    }
-  }
-  for (const { rect, cls } of game.overlays(p)) grid.append(overlay(rect, cls));
-  return el('div', { class: 'board-card' }, [title, controls, grid]);
+      return { ...view, cls, mark, badge, aria: `${view.aria}${mark === undefined ? '' : `; a move here leaves ${mark}`}` };
+    },
+  });
+  grid.firstChild.classList.add('cell-grid', `game-${game.name}`);
+  const parts = [title, controls, grid];
+  const summary = game.summary(p, a);
+  if (summary) parts.push(el('p', { class: 'summary', text: summary }));
+  return el('div', { class: 'board-card' }, parts);
 }
 
 function fill(b, value) {
   return { rows: b.rows, cols: b.cols, cells: b.cells.map((row) => row.map(() => value)) };
+}
+
+// What the marks, letters and outlines on the boards mean.
+function renderLegend() {
+  const legend = $('legend');
+  legend.replaceChildren();
+  const a = state.analysis;
+  const game = state.game;
+  const items = [];
+  const swatch = (cls, style, text) => {
+    const s = el('span', { class: `swatch ${cls}` });
+    if (style) s.style.background = style;
+    return el('span', { class: 'legend-item' }, [s, text]);
+  };
+  if (state.hints && a && a.moves) {
+    // The values of the marks drawn, not of every move.
+    const values = [...new Set([...moveMarks().values()].map((v) => Math.min(v, 6)))].sort((x, y) => x - y);
+    const what = game === clearGame ? 'clearing that cell' : 'a move there';
+    for (const v of values) {
+      items.push(swatch('dot', shade(v), v === 0 ? `${what} leaves 0: it wins` : `leaves ${v}${v === 6 ? ' or more' : ''}`));
+    }
+    if (a.winning_moves.length) items.push(swatch('ring win', null, game === clearGame ? 'a winning rectangle' : 'a winning move'));
+    if (game === pawnGame) items.push(swatch('dot hollow', null, 'a losing cell (a pawn there alone loses)'));
+    if (!a.moves_complete) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
+  }
+  if (game === clearGame && a && a.boards && a.boards.some((b) => b.components.length)) {
+    items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch letter-swatch', text: 'A' }), 'a component; A=2: its value is 2 (all values under the board)']));
+  }
+  if (game === splitGame) {
+    items.push(swatch('cand-swatch', null, 'a candidate'));
+    if (boards().moves.length) {
+      items.push(swatch('dead-swatch', null, 'deleted'));
+      items.push(swatch('ring part', null, 'a rectangle in play, with its value'));
+    }
+  }
+  if (game === pawnGame) {
+    if (boards().walls.length) items.push(swatch('wall-swatch', null, 'a wall'));
+    if (a && a.pawns && a.pawns.some((q) => q.grundy !== undefined)) {
+      items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch pawn-swatch', text: '3' }), "a pawn's value, in its corner"]));
+    }
+  }
+  if (state.cursor > 0) items.push(swatch('ring last', null, 'the last move'));
+  if (!state.hints && a) items.push(el('span', { class: 'legend-item muted', text: 'Turn on Hints to mark every move with the value it leaves.' }));
+  legend.hidden = items.length === 0;
+  legend.append(...items);
 }
 
 function renderStatus() {
@@ -904,21 +1310,26 @@ function renderStatus() {
   const ply = state.cursor;
   const position = boards();
   const over = !state.game.hasMoves(position);
-  let winner = state.error ? 'Not analysed' : 'Analysing…';
+  let winner = state.tooLarge ? 'Too large to analyse here' : state.error ? 'Not analysed' : 'Analysing…';
   let value = '';
   if (over) {
     const loser = ply % 2;
     winner = `${playerName(1 - loser)} wins`;
-    value = `${playerName(ply)} cannot move.`;
+    value = state.mode === 'play'
+      ? `Game over: ${playerName(ply)} cannot move and loses.`
+      : 'No moves: the player to move has lost.';
   } else if (a) {
     const moverWins = a.grundy !== 0;
     const firstWins = moverWins === (ply % 2 === 0);
     winner = `${firstWins ? 'First' : 'Second'} player wins`;
-    const parts = state.game.valueParts ? state.game.valueParts(a) : a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
-    value = `Grundy value ${a.grundy}${parts}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
+    if (state.mode === 'play' && state.vsEngine) winner = `${playerName(firstWins ? 0 : 1)} wins`;
+    value = `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
   $('winner').textContent = winner;
-  $('winner').className = `winner ${a && !over ? (a.grundy !== 0) === (ply % 2 === 0) ? 'first' : 'second' : ''}`;
+  let firstWon = null;
+  if (over) firstWon = ply % 2 === 1;
+  else if (a) firstWon = (a.grundy !== 0) === (ply % 2 === 0);
+  $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
   $('value').textContent = value;
   let turn = '';
   if (state.mode === 'play' && !over) {
@@ -927,60 +1338,93 @@ function renderStatus() {
     turn = 'Editing: set up a position, then start a game.';
   }
   $('turn').textContent = turn;
+  $('game-over').hidden = !(over && state.mode === 'play');
   const error = $('error');
   error.hidden = !state.error;
   error.textContent = state.error || '';
+  const notice = $('notice');
+  notice.hidden = !state.notice;
+  $('notice-text').textContent = state.notice || '';
+  const large = $('too-large');
+  large.hidden = !state.tooLarge;
+  large.replaceChildren();
+  if (state.tooLarge) {
+    const t = state.tooLarge;
+    large.append(
+      el('strong', { text: 'Too large for this server.' }),
+      el('p', { text: `${t.message.replace(/^position too large for this server: /, 'The server ')}.` }),
+    );
+    if (t.found.length) large.append(el('p', { text: `Found: ${t.found.join('; ')}.` }));
+    large.append(
+      el('p', {}, [
+        'Run it on your own computer with the grundy command line; its budget is larger, and ',
+        el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it:',
+      ]),
+      el('pre', { class: 'command' }, [el('code', { text: t.command })]),
+    );
+  }
 }
 
 function renderMoves() {
   const list = $('move-list');
   list.replaceChildren();
-  const several = boards().length > 1;
   state.history.slice(1).forEach((entry, i) => {
-    const who = entry.by === 'engine' ? 'Engine' : state.vsEngine ? 'You' : playerName(i);
+    const who = entry.by === 'engine' ? 'Engine' : state.vsEngine && state.mode === 'play' ? 'You' : playerName(i);
     list.append(el('li', { class: i + 1 > state.cursor ? 'undone' : i + 1 === state.cursor ? 'current' : '' }, [
       el('span', { class: 'who', text: `${who}: ` }),
-      state.game.describe(entry.move, several, state.history[i].boards),
+      state.game.describe(entry.move, state.history[i].boards),
     ]));
   });
   $('no-moves').hidden = state.history.length > 1;
 }
 
+// The "Why" card: the previewed move's reason, and every winning move's.
 function renderHints() {
   const card = $('hint-card');
   card.hidden = !state.hints;
   if (!state.hints) return;
   const a = state.analysis;
+  const p = boards();
+  const game = state.game;
   const preview = previewMove();
   const info = $('hover-info');
-  if (preview && a && state.game.isLegal(boards(), preview)) {
+  info.hidden = !game.hasMoves(p);
+  if (preview && a && game.isLegal(p, preview)) {
     const value = moveValue(preview);
-    const several = boards().length > 1;
     info.textContent = value === null
-      ? `${state.game.describe(preview, several, boards())}: value not listed (large position)`
-      : `${state.game.describe(preview, several, boards())} leads to grundy ${value}${value === 0 ? ': a winning move' : ''}.`;
+      ? `${game.describe(preview, p)}: value not listed (large position)`
+      : `${game.explain(p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
   } else {
-    info.textContent = 'Hover a cell (or select a rectangle) to see the value its move leads to.';
+    info.textContent = game === clearGame
+      ? 'The marks give every one-cell move its value; hover a cell or select a rectangle to see why its move wins or not.'
+      : 'The marks give every move its value; hover a cell to see why its move wins or not.';
   }
   const listNode = $('winning-list');
   listNode.replaceChildren();
+  if (!game.hasMoves(p)) {
+    listNode.append(el('p', { class: 'muted', text: 'No moves: the player to move has lost.' }));
+    return;
+  }
   if (!a) return;
   if (a.winning_moves.length === 0) {
     listNode.append(el('p', { class: 'muted', text: 'No winning move: every move leaves a non-zero value.' }));
     return;
   }
   listNode.append(el('p', { text: `Winning moves (${a.winning_moves.length}):` }));
-  const several = boards().length > 1;
   const ul = el('ul');
-  for (const mv of a.winning_moves) {
+  const shownMoves = a.winning_moves.slice(0, 40);
+  for (const mv of shownMoves) {
     ul.append(el('li', {
       class: 'winning-move',
-      text: state.game.describe(mv, several, boards()),
+      text: game.explain(p, a, mv, 0),
       onmouseenter: () => { state.hoverMove = mv; renderBoards(); },
       onmouseleave: () => { state.hoverMove = null; renderBoards(); },
     }));
   }
   listNode.append(ul);
+  if (a.winning_moves.length > shownMoves.length) {
+    listNode.append(el('p', { class: 'muted', text: `… and ${a.winning_moves.length - shownMoves.length} more.` }));
+  }
 }
 
 function render() {
@@ -990,9 +1434,11 @@ function render() {
   $('help').textContent = state.game.help[state.mode];
   $('undo').disabled = undoTarget() === null || state.busy;
   $('redo').disabled = redoTarget() === null || state.busy;
+  if ($('game').value !== state.game.name && $('game').options.length) $('game').value = state.game.name;
   document.body.classList.toggle('busy', state.busy);
-  renderBoards();
   renderStatus();
+  renderBoards();
+  renderLegend();
   renderMoves();
   renderHints();
 }
@@ -1001,30 +1447,42 @@ function render() {
 
 async function loadGames() {
   const select = $('game');
-  let served = ['clear'];
+  let served = Object.keys(GAMES).map((name) => ({ name, title: GAMES[name].title }));
   try {
     const response = await fetch('/api/v1/games');
-    served = (await response.json()).games.map((g) => g.name);
+    served = (await response.json()).games;
   } catch (_) {
-    // Keep the default list.
+    // Keep the page's own list.
   }
-  for (const [name, game] of Object.entries(GAMES)) {
-    if (!served.includes(name)) continue;
-    select.append(el('option', { value: name, text: game.title }));
+  for (const { name, title } of served) {
+    if (!GAMES[name]) continue;
+    GAMES[name].title = title; // one title: the API's
+    select.append(el('option', { value: name, text: title }));
   }
   select.value = state.game.name;
   select.addEventListener('change', () => {
     state.game = GAMES[select.value];
     state.mode = 'edit';
+    state.notice = null;
     setPosition(state.game.defaultPosition());
   });
+  render();
 }
 
 function init() {
-  const fromHash = readHash();
-  if (fromHash) {
-    state.game = fromHash.game;
-    state.history = [{ boards: fromHash.position, move: null, by: null }];
+  // The browser may restore form controls on reload: the state decides.
+  $('hints').checked = state.hints;
+  $('vs-engine').checked = state.vsEngine;
+  const link = readHash();
+  if (link && !link.error) {
+    state.game = link.game;
+    state.history = [{ boards: link.position, move: null, by: null }];
+  } else if (link) {
+    state.notice = link.error;
+    if (link.game) {
+      state.game = link.game;
+      state.history = [{ boards: link.game.defaultPosition(), move: null, by: null }];
+    }
   }
   loadGames();
   const boardsNode = $('boards');
@@ -1062,6 +1520,14 @@ function init() {
   });
   $('start-me').addEventListener('click', () => startGame(false));
   $('start-engine').addEventListener('click', () => startGame(true));
+  // After a game: the same start and sides again, or the sides swapped.
+  $('new-game').addEventListener('click', () => startGame(state.engineSide === 0, true));
+  $('rematch').addEventListener('click', () => startGame(state.engineSide !== 0, true));
+  $('notice-close').addEventListener('click', () => {
+    state.notice = null;
+    writeHash();
+    render();
+  });
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('share').addEventListener('click', async () => {
@@ -1086,12 +1552,22 @@ function init() {
   });
   window.addEventListener('hashchange', () => {
     const next = readHash();
-    if (next && next.game.encode(next.position) !== state.game.encode(boards())) {
-      state.game = next.game;
-      setPosition(next.position);
-    }
+    if (!next) return;
+    if (next.error || next.game.encode(next.position) !== state.game.encode(boards()) || next.game !== state.game) openHash(next);
   });
-  afterChange();
+  // Cells are sized to the board column: redraw when it changes.
+  let pending = false;
+  window.addEventListener('resize', () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; renderBoards(); });
+  });
+  if (state.notice) {
+    render();
+    analyse();
+  } else {
+    afterChange();
+  }
 }
 
 init();

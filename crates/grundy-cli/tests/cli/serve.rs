@@ -136,7 +136,16 @@ fn analyze_answers_the_same_json_as_the_cli() {
         r#"{"grid": ["01101", "10010", "01110", "11001"]}"#,
     );
     assert_eq!(
-        without(web, &["moves", "moves_total", "moves_complete", "rects"]),
+        without(
+            web,
+            &[
+                "moves",
+                "moves_total",
+                "moves_complete",
+                "rects",
+                "explanations"
+            ]
+        ),
         cli
     );
     drop(server);

@@ -14,7 +14,7 @@ use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Repor
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, Limits, WebGame};
+use super::{job, n_cells, parse_json, to_json, BudgetRequest, Limits, WebGame};
 use crate::ApiError;
 
 /// Rectangle clearing.
@@ -25,7 +25,10 @@ pub const GAME: WebGame = WebGame::new("clear", "Rectangle clearing", |endpoint,
 
 /// The body of a request, as sent.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with \"board\" (rows) or \"boards\" (a list of boards)"
+)]
 struct ClearRequest {
     board: Option<Vec<String>>,
     boards: Option<Vec<Vec<String>>>,
@@ -99,7 +102,7 @@ pub fn parse_board(rows: &[String]) -> Result<Board, String> {
         )
     };
     let mut cols = 0;
-    let mut cells = 0u64;
+    let mut board_bits = 0u64;
     for (r, row) in rows.iter().enumerate() {
         let mut bits = 0u64;
         let mut width = 0usize;
@@ -130,16 +133,17 @@ pub fn parse_board(rows: &[String]) -> Result<Board, String> {
             cols = width;
         } else if width != cols {
             return Err(format!(
-                "row {} has {width} cells, but row 1 has {cols}",
-                r + 1
+                "row {} has {}, but row 1 has {cols}",
+                r + 1,
+                n_cells(width)
             ));
         }
         if (r + 1) * cols > MAX_CELLS {
             return Err(too_large());
         }
-        cells |= bits << (r * cols);
+        board_bits |= bits << (r * cols);
     }
-    Board::new(rows.len(), cols, cells).map_err(|err| err.to_string())
+    Board::new(rows.len(), cols, board_bits).map_err(|err| err.to_string())
 }
 
 /// A board's rows as strings of `0` and `1`.
@@ -245,6 +249,10 @@ mod tests {
         let cases: &[(&[u8], &str)] = &[
             (b"", "invalid request"),
             (b"[]", "invalid request"),
+            // Plain words, not serde's "expected struct ClearRequest with
+            // 3 elements" (and an array is never read as the fields).
+            (br#"[["1"], null, {}]"#, "the body must be a JSON object"),
+            (br#"  "board""#, "the body must be a JSON object"),
             (br#"{"board": ["01"], "boards": [["1"]]}"#, "exactly one"),
             (br#"{}"#, "exactly one"),
             (br#"{"boards": []}"#, "empty"),
@@ -270,6 +278,11 @@ mod tests {
             assert!(
                 err.message.contains(what),
                 "{what:?} not in {:?}",
+                err.message
+            );
+            assert!(
+                !err.message.contains("ClearRequest"),
+                "a Rust type name in {:?}",
                 err.message
             );
         }

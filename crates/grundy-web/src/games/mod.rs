@@ -152,13 +152,31 @@ impl BudgetRequest {
 
 /// Parses a JSON body into `T`.
 ///
+/// A body that is not a JSON object is refused first, in plain words: serde
+/// would otherwise read a JSON array as the struct's fields in order, or
+/// answer in its own terms ("expected struct ClearRequest with 3 elements").
+/// The request structs name themselves for people with
+/// `#[serde(expecting = ...)]`.
+///
 /// # Errors
 ///
 /// 400 with serde's message (which gives line and column) when the body is
 /// not JSON or not of the expected shape.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_some_and(|&b| b != b'{') {
+        return Err(ApiError::bad_request(
+            "invalid request: the body must be a JSON object, {...}",
+        ));
+    }
     serde_json::from_slice(body)
         .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))
+}
+
+/// `n cell` or `n cells`, for messages.
+#[must_use]
+pub fn n_cells(n: usize) -> String {
+    format!("{n} cell{}", if n == 1 { "" } else { "s" })
 }
 
 /// Serialises a response body.

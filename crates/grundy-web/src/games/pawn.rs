@@ -38,7 +38,10 @@ pub const GAME: WebGame = WebGame::new(
 );
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with \"pawns\" ([x, y] pairs) and optional \"blocked\""
+)]
 struct PawnRequest {
     #[serde(default)]
     blocked: Vec<[u64; 2]>,
@@ -87,7 +90,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
         .blocked
         .iter()
         .enumerate()
-        .map(|(i, &xy)| cell("blocked", i, xy))
+        .map(|(i, &xy)| cell("impassable cell", i + 1, xy))
         .collect::<Result<Vec<_>, _>>()?;
     let blocked = Blocked::new(&blocked_cells)
         .map_err(|err| ApiError::bad_request(format!("blocked: {err}")))?;
@@ -95,7 +98,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
         .pawns
         .iter()
         .enumerate()
-        .map(|(i, &xy)| cell("pawn", i, xy))
+        .map(|(i, &xy)| cell("pawn", i + 1, xy))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some((index, pawn)) = pawns
         .iter()
@@ -103,7 +106,8 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
         .find(|(_, p)| blocked.contains(**p))
     {
         return Err(ApiError::bad_request(format!(
-            "pawn {index} at {pawn} stands on an impassable cell"
+            "pawn {} at {pawn} stands on an impassable cell",
+            index + 1
         )));
     }
     let region = match request.region {
@@ -253,7 +257,7 @@ mod tests {
             (br#"{"blocked": []}"#, "missing field `pawns`"),
             (br#"{"pawns": [[1, -1]]}"#, "invalid request"),
             (br#"{"pawns": [[1]]}"#, "invalid request"),
-            (br#"{"pawns": [[1000000001, 0]]}"#, "pawn 0: coordinate"),
+            (br#"{"pawns": [[1000000001, 0]]}"#, "pawn 1: coordinate"),
             (
                 br#"{"pawns": [[1,1]], "blocked": [[0,0],[0,0]]}"#,
                 "listed twice",

@@ -6,7 +6,8 @@
 //! `{"grid": ["0110", "1001"], "moves": [[0, 1]]}`. `analyze` answers the
 //! JSON of `grundy split --json` for the position reached (`rows`, `cols`,
 //! `grundy`, `winner`, `winning_moves`), the rectangles still in play
-//! (`rects`), and the value every legal move leaves (`moves`,
+//! with their values (`rects`), why each winning move wins (`explanations`:
+//! the parts it leaves with their values, and the XOR of the `others`), and the value every legal move leaves (`moves`,
 //! `moves_total`, `moves_complete`). `play` answers the engine's move, the
 //! rectangles it leaves where it was played (`parts`) and the rectangles in
 //! play after it.
@@ -17,7 +18,7 @@ use grundy_report::split::{Analysis, CellReport, RectReport, Report};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, Limits, WebGame};
+use super::{job, n_cells, parse_json, to_json, BudgetRequest, Limits, WebGame};
 use crate::ApiError;
 
 /// The longest side of a grid sent to the server.
@@ -34,7 +35,10 @@ pub const GAME: WebGame = WebGame::new(
 );
 
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a JSON object with \"grid\" (rows) and optional \"moves\""
+)]
 struct SplitRequest {
     grid: Vec<String>,
     #[serde(default)]
@@ -101,8 +105,9 @@ pub fn parse_grid(rows: &[String]) -> Result<Grid, String> {
             cols = width;
         } else if width != cols {
             return Err(format!(
-                "row {} has {width} cells, but row 1 has {cols}",
-                r + 1
+                "row {} has {}, but row 1 has {cols}",
+                r + 1,
+                n_cells(width)
             ));
         }
     }
@@ -134,11 +139,53 @@ fn rects(position: &Position) -> Vec<RectReport> {
     position.rects().iter().map(|&r| r.into()).collect()
 }
 
+/// The most winning moves explained part by part (as `grundy split`).
+const MAX_EXPLAINED: usize = 64;
+
+/// A rectangle in play with its value.
+#[derive(Serialize)]
+struct ValuedRect {
+    #[serde(flatten)]
+    rect: RectReport,
+    grundy: u32,
+}
+
+/// Why a winning move wins: the parts it leaves where it is played, with
+/// their values, and the XOR of the rectangles it leaves untouched; the
+/// XOR of it all is 0.
+#[derive(Serialize)]
+struct Explanation {
+    row: u32,
+    col: u32,
+    parts: Vec<ValuedRect>,
+    others: u32,
+}
+
+/// The rectangles of `position` with their values.
+fn valued_rects(
+    solver: &mut SplitSolver,
+    position: &Position,
+) -> Result<Vec<ValuedRect>, ApiError> {
+    let values = solver.rect_values(position)?;
+    Ok(position
+        .rects()
+        .iter()
+        .zip(values)
+        .map(|(&rect, value)| ValuedRect {
+            rect: rect.into(),
+            grundy: value.value(),
+        })
+        .collect())
+}
+
 #[derive(Serialize)]
 struct AnalyzeResponse {
     #[serde(flatten)]
     report: Report,
-    rects: Vec<RectReport>,
+    /// The rectangles in play with their values.
+    rects: Vec<ValuedRect>,
+    /// The first winning moves (at most [`MAX_EXPLAINED`]), explained.
+    explanations: Vec<Explanation>,
     #[serde(flatten)]
     moves: MoveValues<CellReport>,
 }
@@ -146,9 +193,34 @@ struct AnalyzeResponse {
 fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, ApiError> {
     let mut solver = SplitSolver::new().with_budget(request.budget);
     let analysis = Analysis::of(&mut solver, &request.position)?;
+    let before = request.position.rects();
+    let mut explanations = Vec::new();
+    for cell in analysis.winning_moves().into_iter().take(MAX_EXPLAINED) {
+        let after = request
+            .position
+            .try_play(cell)
+            .map_err(|err| ApiError::internal(format!("a winning move: {err}")))?;
+        let mut parts = Vec::new();
+        let mut others = grundy::Nimber::ZERO;
+        for valued in valued_rects(&mut solver, &after)? {
+            let rect = valued.rect;
+            if before.iter().any(|&r| RectReport::from(r) == rect) {
+                others ^= grundy::Nimber::new(valued.grundy);
+            } else {
+                parts.push(valued);
+            }
+        }
+        explanations.push(Explanation {
+            row: cell.row,
+            col: cell.col,
+            parts,
+            others: others.value(),
+        });
+    }
     to_json(&AnalyzeResponse {
         report: analysis.report(&request.position),
-        rects: rects(&request.position),
+        rects: valued_rects(&mut solver, &request.position)?,
+        explanations,
         moves: analysis.move_values(max_listed_moves),
     })
 }
