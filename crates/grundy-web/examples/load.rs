@@ -4,13 +4,17 @@
 //! (a search that runs into the server's budget) until the light ones are
 //! done. It reports throughput and latency percentiles for each kind, and
 //! stops by itself: after the light requests, or after `--max-seconds`,
-//! whichever comes first.
+//! whichever comes first. By default each light client sends its next
+//! request as soon as it has the answer (a closed loop at full speed, which
+//! measures the server's queueing at saturation); `--interval-ms T` makes
+//! each one wait T ms between requests, like people clicking.
 //!
 //! ```sh
 //! # against an in-process server on a free loopback port:
 //! cargo run --release -p grundy-web --example load -- --requests 20000 --concurrency 32
 //! # 64 light and 64 heavy clients together (issue 14):
 //! cargo run --release -p grundy-web --example load -- --requests 20000 --concurrency 64 --heavy 64
+//! cargo run --release -p grundy-web --example load -- --requests 5000 --concurrency 64 --heavy 64 --interval-ms 20
 //! # against a running `grundy serve`:
 //! cargo run --release -p grundy-web --example load -- --url http://127.0.0.1:8080
 //! ```
@@ -22,7 +26,7 @@ use std::time::{Duration, Instant};
 
 fn usage() -> ! {
     eprintln!(
-        "usage: load [--requests N] [--concurrency C] [--heavy H] [--max-seconds S] [--url http://127.0.0.1:PORT]"
+        "usage: load [--requests N] [--concurrency C] [--heavy H] [--interval-ms T] [--max-seconds S] [--url http://127.0.0.1:PORT]"
     );
     std::process::exit(2);
 }
@@ -130,6 +134,7 @@ fn main() {
     let mut concurrency = 32usize;
     let mut heavy = 0usize;
     let mut max_seconds = 120u64;
+    let mut interval = Duration::ZERO;
     let mut url: Option<String> = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -139,6 +144,9 @@ fn main() {
             "--concurrency" => concurrency = value.parse().unwrap_or_else(|_| usage()),
             "--heavy" => heavy = value.parse().unwrap_or_else(|_| usage()),
             "--max-seconds" => max_seconds = value.parse().unwrap_or_else(|_| usage()),
+            "--interval-ms" => {
+                interval = Duration::from_millis(value.parse().unwrap_or_else(|_| usage()));
+            }
             "--url" => url = Some(value),
             _ => usage(),
         }
@@ -216,6 +224,9 @@ fn main() {
                         break;
                     }
                     send(&client, &endpoint, board_body(i as u64), &tally).await;
+                    if !interval.is_zero() {
+                        tokio::time::sleep(interval).await;
+                    }
                 }
             }));
         }
@@ -237,7 +248,8 @@ fn main() {
         let mut light = light.lock().expect("tally");
         let mut heavy_tally = heavy_tally.lock().expect("tally");
         println!(
-            "{concurrency} light clients (random 4 x 4 boards), {heavy} heavy clients (6 x 6 full board)"
+            "{concurrency} light clients (random 4 x 4 boards, {} ms between requests), {heavy} heavy clients (6 x 6 full board)",
+            interval.as_millis()
         );
         light.report("light", light_elapsed);
         if heavy > 0 {
