@@ -247,9 +247,9 @@ pub(crate) async fn check(
         return reject(
             StatusCode::MISDIRECTED_REQUEST,
             format!(
-                "host {:?} is not this server's; start it with --allow-host {} to accept it",
-                truncate(host_header, 80),
-                truncate(host, 80)
+                "host {:?} is not this server's name (its address or localhost, with the port); \
+                 a server started with --allow-host NAME accepts another name",
+                truncate(host_header, 80)
             ),
         );
     }
