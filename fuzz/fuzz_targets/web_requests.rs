@@ -118,7 +118,7 @@ fuzz_target!(|data: &[u8]| {
     let game = find(name).expect("a served game");
     match game.prepare(endpoint, body, &LIMITS) {
         Err(err) => check_error(name, &err),
-        Ok(job) => match job() {
+        Ok(job) => match job.run() {
             Err(err) => check_error(name, &err),
             Ok(json) => {
                 let value: serde_json::Value = serde_json::from_str(&json)

@@ -13,13 +13,21 @@
 //! server looks `{game}` up in [`games::ALL`] and answers an unknown name
 //! with a JSON 404.
 //!
-//! **Safety.** Requests are untrusted: bodies are capped
-//! ([`Config::max_body_bytes`]), parsed into validated engine types (typed
-//! errors, never a panic), and solved on the blocking pool under a
-//! per-request [`Budget`] (positions and time; 422 when it runs out), with at
-//! most [`Config::max_concurrent`] searches at once (a semaphore; 503 when a
-//! request waits longer than [`Config::queue_timeout`]). Every error is
-//! `{"error": "..."}` with its status.
+//! **Safety.** Requests are untrusted. Connections are bounded
+//! ([`server`](crate::server): a cap on open connections, hyper's header
+//! read timeout, an idle keep-alive timeout); every request passes the
+//! [`guard`](crate::guard) (its `Host` must name this server, a foreign
+//! `Origin` is refused, POSTs must be `application/json`, the body is read
+//! within a timeout and a size cap); bodies are parsed into validated engine
+//! types (typed errors, never a panic). A request whose answer needs no
+//! search ([`games::Job::answered_from_tables`], e.g. a clear board whose
+//! components are all in the 4 x 4 table) is answered at once, inline:
+//! cheap requests never wait behind searches. The others are solved on the
+//! blocking pool under a per-request [`Budget`] (positions and time; 422
+//! when it runs out), with at most [`Config::max_concurrent`] searches at
+//! once (a semaphore; 503 when a request waits longer than
+//! [`Config::queue_timeout`]). Every error is `{"error": "..."}` with its
+//! status.
 #![deny(missing_docs)]
 
 use std::net::SocketAddr;
@@ -39,7 +47,9 @@ use tokio::sync::Semaphore;
 
 mod error;
 pub mod games;
+mod guard;
 mod page;
+mod server;
 
 pub use error::ApiError;
 use games::{Endpoint, Limits};
@@ -59,6 +69,22 @@ pub struct Config {
     pub max_listed_moves: usize,
     /// The most boards in one sum.
     pub max_boards: usize,
+    /// The most connections open at once (503 and closed beyond).
+    pub max_connections: usize,
+    /// How long a client may take to send a request's line and headers,
+    /// counted from when the server starts waiting for it.
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body (408 beyond).
+    pub body_timeout: Duration,
+    /// How long a keep-alive connection may stay idle (no request in
+    /// progress, no byte of a next one) before it is closed.
+    pub idle_timeout: Duration,
+    /// `Host` values accepted besides the bound address and `localhost`
+    /// with its port: `name` (any port), `name:port`, or `*` (any host).
+    pub allow_hosts: Vec<String>,
+    /// Origins (`http://example.org:8000`) whose cross-origin requests are
+    /// accepted and get CORS headers; `*` accepts every origin.
+    pub allow_origins: Vec<String>,
 }
 
 impl Default for Config {
@@ -73,6 +99,12 @@ impl Default for Config {
             queue_timeout: Duration::from_secs(10),
             max_listed_moves: 2_000,
             max_boards: 16,
+            max_connections: 512,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(5),
+            allow_hosts: Vec::new(),
+            allow_origins: Vec::new(),
         }
     }
 }
@@ -83,13 +115,15 @@ struct AppState {
     queue_timeout: Duration,
 }
 
-/// The application with the default [`Config`].
-pub fn router() -> Router {
-    router_with(Config::default())
+/// The application with the default [`Config`], as served on `local`.
+pub fn router(local: SocketAddr) -> Router {
+    router_with(&Config::default(), local)
 }
 
-/// The application with the given limits.
-pub fn router_with(config: Config) -> Router {
+/// The application with the given limits, as served on `local` (the
+/// address its `Host` check accepts, with `localhost` and
+/// [`Config::allow_hosts`]).
+pub fn router_with(config: &Config, local: SocketAddr) -> Router {
     let state = Arc::new(AppState {
         limits: Limits {
             budget: config.budget,
@@ -99,7 +133,14 @@ pub fn router_with(config: Config) -> Router {
         slots: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
         queue_timeout: config.queue_timeout,
     });
-    Router::new()
+    let guard = Arc::new(guard::Guard::new(
+        local,
+        &config.allow_hosts,
+        &config.allow_origins,
+        config.body_timeout,
+        config.max_body_bytes,
+    ));
+    let mut app = Router::new()
         .route("/", get(page::index))
         .route("/app.js", get(page::script))
         .route("/style.css", get(page::style))
@@ -117,16 +158,22 @@ pub fn router_with(config: Config) -> Router {
         )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
-        .with_state(state)
+        .with_state(state);
+    if let Some(cors) = guard::cors_layer(&config.allow_origins) {
+        app = app.layer(cors);
+    }
+    // Outermost: nothing runs for a request that fails the guard.
+    app.layer(axum::middleware::from_fn_with_state(guard, guard::check))
 }
 
-/// Serves the application with `config` on `addr` until Ctrl-C.
+/// Serves the application with `config` on the first of `addrs` that can be
+/// bound, until Ctrl-C.
 ///
 /// # Errors
 ///
-/// When the address cannot be bound, or the server fails.
-pub async fn serve_with(addr: SocketAddr, config: Config) -> std::io::Result<()> {
-    let listener = TcpListener::bind(addr).await?;
+/// When no address can be bound, or the server fails.
+pub async fn serve_with(addrs: &[SocketAddr], config: Config) -> std::io::Result<()> {
+    let listener = TcpListener::bind(addrs).await?;
     serve_on(listener, config).await
 }
 
@@ -137,36 +184,43 @@ pub async fn serve_with(addr: SocketAddr, config: Config) -> std::io::Result<()>
 ///
 /// When the address cannot be bound, or the server fails.
 pub async fn serve(addr: SocketAddr) -> std::io::Result<()> {
-    serve_with(addr, Config::default()).await
+    serve_with(&[addr], Config::default()).await
 }
 
 /// Serves the application on a bound listener until Ctrl-C (tests bind
-/// `127.0.0.1:0` and read the port from the listener).
+/// `127.0.0.1:0` and read the port from the listener). On Ctrl-C the server
+/// stops accepting and returns; open connections end with the runtime.
 ///
 /// # Errors
 ///
-/// When the server fails.
+/// When the listener has no local address.
 pub async fn serve_on(listener: TcpListener, config: Config) -> std::io::Result<()> {
-    axum::serve(listener, router_with(config))
-        .with_graceful_shutdown(async {
-            // Without a signal handler the server simply runs until killed.
-            if tokio::signal::ctrl_c().await.is_err() {
-                std::future::pending::<()>().await;
-            }
-        })
-        .await
+    let app = router_with(&config, listener.local_addr()?);
+    let limits = server::ConnLimits {
+        max_connections: config.max_connections,
+        header_timeout: config.header_timeout,
+        idle_timeout: config.idle_timeout,
+    };
+    server::run(listener, app, limits, async {
+        // Without a signal handler the server simply runs until killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    })
+    .await
 }
 
 /// Runs [`serve_on`] on a new multi-threaded runtime, blocking the caller:
-/// for front-ends that are not async themselves. `on_ready` is called with
-/// the bound address once the server accepts connections.
+/// for front-ends that are not async themselves. It binds the first of
+/// `addrs` that can be bound; `on_ready` is called with the bound address
+/// once the server accepts connections.
 ///
 /// # Errors
 ///
-/// When the runtime cannot start, the address cannot be bound, or the server
+/// When the runtime cannot start, no address can be bound, or the server
 /// fails.
 pub fn run_blocking(
-    addr: SocketAddr,
+    addrs: &[SocketAddr],
     config: Config,
     on_ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
@@ -174,7 +228,7 @@ pub fn run_blocking(
         .enable_all()
         .build()?;
     runtime.block_on(async move {
-        let listener = TcpListener::bind(addr).await?;
+        let listener = TcpListener::bind(addrs).await?;
         on_ready(listener.local_addr()?);
         serve_on(listener, config).await
     })
@@ -253,6 +307,11 @@ async fn handle_inner(
     })?;
     // Parse before taking a search slot: bad input costs no slot.
     let job = rules.prepare(endpoint, &body, &state.limits)?;
+    if job.answered_from_tables() {
+        // No search: a few lookups, cheaper than a trip to the blocking
+        // pool, and never behind the searches waiting for a slot.
+        return job.run();
+    }
     let permit = tokio::time::timeout(state.queue_timeout, state.slots.clone().acquire_owned())
         .await
         .map_err(|_| {
@@ -264,7 +323,7 @@ async fn handle_inner(
         .map_err(|_| ApiError::internal("the server is shutting down"))?;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        job()
+        job.run()
     })
     .await
     .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?

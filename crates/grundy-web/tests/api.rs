@@ -370,16 +370,343 @@ async fn heavy_requests_wait_for_a_slot_and_give_up_with_503() {
         .await
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
+    // An L of 6 cells in a 2 x 5 box is beyond the 4 x 4 table and no
+    // line: it needs a search (a small one), so a slot.
+    let five = json!({ "board": ["11111", "10000"] });
     assert_error(
-        post(addr, "/api/v1/clear/analyze", &json!({ "board": ["1"] })).await,
+        post(addr, "/api/v1/clear/analyze", &five).await,
         503,
         "busy",
     )
     .await;
+    // Boards answered from the table need no slot: answered meanwhile.
+    for board in [json!(["1"]), json!(["1111", "1111", "1111", "1111"])] {
+        for endpoint in ["analyze", "play"] {
+            let reply = post(
+                addr,
+                &format!("/api/v1/clear/{endpoint}"),
+                &json!({ "board": board }),
+            )
+            .await;
+            assert_eq!(reply.status, 200, "{endpoint} {board}: {:?}", reply.json);
+        }
+    }
     assert_error(slow.await.unwrap(), 422, "time budget").await;
     // The slot is free again.
-    let reply = post(addr, "/api/v1/clear/analyze", &json!({ "board": ["1"] })).await;
+    let reply = post(addr, "/api/v1/clear/analyze", &five).await;
     assert_eq!(reply.status, 200);
+}
+
+/// Sends `request` as is over a new connection and returns what the server
+/// answers until it closes the connection (at most 10 s).
+async fn raw(addr: SocketAddr, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("the server closes the connection")
+        .unwrap();
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// A POST of `body` with these extra header lines.
+fn post_request(path: &str, headers: &str, body: &str) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+const BOARD_4X4: &str = r#"{"board": ["0110", "0000", "0000", "0001"]}"#;
+
+fn status_of(answer: &str) -> u16 {
+    answer
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|rest| rest.get(..3))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {answer:?}"))
+}
+
+#[tokio::test]
+async fn only_requests_naming_this_server_are_served() {
+    let addr = start(Config {
+        allow_hosts: vec!["box.lan".to_owned()],
+        ..Config::default()
+    })
+    .await;
+    let port = addr.port();
+    let json = "Content-Type: application/json\r\n";
+    // The issue's DNS-rebinding reproduction: a foreign Host is refused
+    // before anything else is looked at.
+    let rebound = raw(
+        addr,
+        &post_request(
+            "/api/v1/clear/analyze",
+            "Host: rebind.attacker.example\r\nOrigin: http://evil.example\r\nContent-Type: text/plain\r\n",
+            r#"{"board":["111111","111111","111111","111111","111111","111111"]}"#,
+        ),
+    )
+    .await;
+    assert_eq!(status_of(&rebound), 421, "{rebound}");
+    assert!(rebound.contains("--allow-host"), "{rebound}");
+    for host in [
+        format!("rebind.attacker.example:{port}"),
+        "localhost".to_owned(),
+        format!("localhost:{}", port.wrapping_add(1)),
+        format!("127.0.0.2:{port}"),
+    ] {
+        let answer = raw(
+            addr,
+            &post_request(
+                "/api/v1/clear/analyze",
+                &format!("Host: {host}\r\n{json}"),
+                BOARD_4X4,
+            ),
+        )
+        .await;
+        assert_eq!(status_of(&answer), 421, "{host}: {answer}");
+    }
+    // The page too: a rebound page cannot even load.
+    let page = raw(
+        addr,
+        "GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status_of(&page), 421, "{page}");
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("LocalHost:{port}"),
+        "box.lan:1234".to_owned(),
+    ] {
+        let answer = raw(
+            addr,
+            &post_request(
+                "/api/v1/clear/analyze",
+                &format!("Host: {host}\r\n{json}"),
+                BOARD_4X4,
+            ),
+        )
+        .await;
+        assert_eq!(status_of(&answer), 200, "{host}: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn posts_must_be_json() {
+    let addr = start(Config::default()).await;
+    let host = format!("Host: {addr}\r\n");
+    for content_type in [
+        "Content-Type: text/plain\r\n",
+        "Content-Type: application/x-www-form-urlencoded\r\n",
+        "Content-Type: multipart/form-data; boundary=x\r\n",
+        "",
+    ] {
+        let answer = raw(
+            addr,
+            &post_request(
+                "/api/v1/clear/analyze",
+                &format!("{host}{content_type}"),
+                BOARD_4X4,
+            ),
+        )
+        .await;
+        assert_eq!(status_of(&answer), 415, "{content_type:?}: {answer}");
+        assert!(answer.contains("application/json"), "{answer}");
+    }
+    let answer = raw(
+        addr,
+        &post_request(
+            "/api/v1/clear/analyze",
+            &format!("{host}Content-Type: application/json; charset=utf-8\r\n"),
+            BOARD_4X4,
+        ),
+    )
+    .await;
+    assert_eq!(status_of(&answer), 200, "{answer}");
+}
+
+#[tokio::test]
+async fn cross_origin_requests_are_refused_unless_allowed() {
+    let allowed = "http://tools.example:3000";
+    for config in [
+        Config::default(),
+        Config {
+            allow_origins: vec![allowed.to_owned()],
+            ..Config::default()
+        },
+    ] {
+        let allowing = !config.allow_origins.is_empty();
+        let addr = start(config).await;
+        let request = |origin: &str| {
+            post_request(
+                "/api/v1/clear/analyze",
+                &format!("Host: {addr}\r\nOrigin: {origin}\r\nContent-Type: application/json\r\n"),
+                BOARD_4X4,
+            )
+        };
+        for origin in ["http://evil.example", "null", &format!("https://{addr}")] {
+            let answer = raw(addr, &request(origin)).await;
+            assert_eq!(status_of(&answer), 403, "{origin}: {answer}");
+            assert!(answer.contains("--allow-origin"), "{answer}");
+        }
+        // The page's own requests carry its origin: served.
+        let own = raw(addr, &request(&format!("http://{addr}"))).await;
+        assert_eq!(status_of(&own), 200, "{own}");
+        let answer = raw(addr, &request(allowed)).await;
+        if allowing {
+            assert_eq!(status_of(&answer), 200, "{answer}");
+            assert!(
+                answer
+                    .to_ascii_lowercase()
+                    .contains(&format!("access-control-allow-origin: {allowed}")),
+                "{answer}"
+            );
+            // The browser's preflight for a JSON POST is answered too.
+            let preflight = raw(
+                addr,
+                &format!(
+                    "OPTIONS /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nOrigin: {allowed}\r\n\
+                     Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\
+                     Connection: close\r\n\r\n"
+                ),
+            )
+            .await;
+            assert_eq!(status_of(&preflight), 200, "{preflight}");
+            assert!(
+                preflight
+                    .to_ascii_lowercase()
+                    .contains("access-control-allow-methods"),
+                "{preflight}"
+            );
+        } else {
+            assert_eq!(status_of(&answer), 403, "{answer}");
+        }
+    }
+}
+
+/// Connects and sends `sent`, then measures how long the server keeps the
+/// connection open, reading what it answers (at most 10 s).
+async fn held_open(addr: SocketAddr, sent: &str) -> (Duration, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let started = std::time::Instant::now();
+    stream.write_all(sent.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "still open after 10 s");
+    (
+        started.elapsed(),
+        String::from_utf8_lossy(&answer).into_owned(),
+    )
+}
+
+#[tokio::test]
+async fn stalled_headers_and_bodies_are_cut_off() {
+    let addr = start(Config {
+        header_timeout: Duration::from_millis(400),
+        body_timeout: Duration::from_millis(400),
+        idle_timeout: Duration::from_secs(5),
+        ..Config::default()
+    })
+    .await;
+    // A request line and part of the headers, then nothing: closed when the
+    // header timeout fires (well before the idle timeout), without answer.
+    let (held, answer) = held_open(
+        addr,
+        &format!("POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-"),
+    )
+    .await;
+    assert!(held >= Duration::from_millis(350), "{held:?}");
+    assert!(held < Duration::from_secs(3), "{held:?}");
+    assert!(!answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // Nothing at all: the same.
+    let (held, _) = held_open(addr, "").await;
+    assert!(held < Duration::from_secs(3), "{held:?}");
+    // Whole headers and a short body: 408 when the body timeout fires.
+    let (held, answer) = held_open(
+        addr,
+        &format!(
+            "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"board\""
+        ),
+    )
+    .await;
+    assert_eq!(status_of(&answer), 408, "{answer}");
+    assert!(held >= Duration::from_millis(350), "{held:?}");
+    assert!(held < Duration::from_secs(3), "{held:?}");
+}
+
+#[tokio::test]
+async fn idle_keep_alive_connections_are_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = start(Config {
+        header_timeout: Duration::from_secs(8),
+        idle_timeout: Duration::from_millis(400),
+        ..Config::default()
+    })
+    .await;
+    // A connection that never sends anything: closed after the idle
+    // timeout, long before the header timeout.
+    let (held, _) = held_open(addr, "").await;
+    assert!(held >= Duration::from_millis(350), "{held:?}");
+    assert!(held < Duration::from_secs(4), "{held:?}");
+    // After a keep-alive request: the answer, then closed when idle.
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{BOARD_4X4}",
+        BOARD_4X4.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let started = std::time::Instant::now();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("closed when idle")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(4));
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_are_refused() {
+    use tokio::io::AsyncReadExt;
+    let addr = start(Config {
+        max_connections: 2,
+        header_timeout: Duration::from_secs(30),
+        idle_timeout: Duration::from_secs(30),
+        ..Config::default()
+    })
+    .await;
+    let first = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let second = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // Let the server accept both.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut third = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), third.read_to_end(&mut answer))
+        .await
+        .expect("refused at once")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert_eq!(status_of(&answer), 503, "{answer}");
+    assert!(answer.contains("too many open connections"), "{answer}");
+    // A connection closed frees its place.
+    drop(first);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let served = raw(
+        addr,
+        &post_request(
+            "/api/v1/clear/analyze",
+            &format!("Host: {addr}\r\nContent-Type: application/json\r\n"),
+            BOARD_4X4,
+        ),
+    )
+    .await;
+    assert_eq!(status_of(&served), 200, "{served}");
+    drop(second);
 }
 
 #[tokio::test]

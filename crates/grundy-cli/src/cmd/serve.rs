@@ -2,23 +2,41 @@
 //!
 //! Binds to loopback by default: the page and API are for the person at this
 //! machine. Another address must be given on purpose, and gets a warning.
+//! `--addr` takes an IP or a host name (`localhost:8080`), resolved here; the
+//! server binds the first address that works. Connection limits and the
+//! request guard (Host, Origin, Content-Type) are `grundy_web`'s; their flags
+//! are here.
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use crate::output::UsageError;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Address to listen on (port 0 picks a free port).
-    #[arg(long, default_value = "127.0.0.1:8080", value_name = "IP:PORT")]
-    addr: SocketAddr,
+    /// Address to listen on: IP:PORT or HOST:PORT (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    addr: String,
     /// How many analyses may run at once (default: the number of cores).
     #[arg(long, value_name = "N")]
     max_concurrent: Option<usize>,
     /// Per-request search limits (requests may ask for less, never more).
     #[command(flatten)]
     budget: ServeBudgetArgs,
+    /// Connection limits: what a slow or idle client may hold.
+    #[command(flatten)]
+    connections: ConnectionArgs,
+    /// Also accept requests whose Host header is NAME (any port) or
+    /// NAME:PORT; `*` accepts any Host. The bound address and localhost
+    /// (with the port) are always accepted. Repeatable.
+    #[arg(long, value_name = "NAME[:PORT]")]
+    allow_host: Vec<String>,
+    /// Accept cross-origin requests from ORIGIN (for example
+    /// http://127.0.0.1:3000) and send it CORS headers; `*` accepts every
+    /// origin. Repeatable.
+    #[arg(long, value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
 }
 
 /// Like `grundy clear`'s budget, with web-sized defaults: a request must answer fast.
@@ -29,7 +47,24 @@ struct ServeBudgetArgs {
     max_positions: u64,
     /// Most seconds one request may search.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
-    max_time: std::time::Duration,
+    max_time: Duration,
+}
+
+#[derive(Debug, clap::Args)]
+struct ConnectionArgs {
+    /// Most connections open at once; beyond, a new one gets a 503 and is closed.
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    max_connections: usize,
+    /// Seconds a client has to send a request's line and headers, counted from
+    /// when the server starts waiting for it (the connection is closed after).
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    header_timeout: Duration,
+    /// Seconds a client has to send a request's body (408 after).
+    #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    body_timeout: Duration,
+    /// Seconds a keep-alive connection may stay idle before it is closed.
+    #[arg(long, default_value = "5", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    idle_timeout: Duration,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -39,6 +74,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let mut config = grundy_web::Config {
         budget,
+        max_connections: args.connections.max_connections,
+        header_timeout: args.connections.header_timeout,
+        body_timeout: args.connections.body_timeout,
+        idle_timeout: args.connections.idle_timeout,
+        allow_hosts: args.allow_host.clone(),
+        allow_origins: args.allow_origin.clone(),
         ..grundy_web::Config::default()
     };
     if let Some(n) = args.max_concurrent {
@@ -47,15 +88,49 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         config.max_concurrent = n;
     }
-    if !args.addr.ip().is_loopback() {
+    if config.max_connections == 0 {
+        return Err(UsageError("--max-connections must be at least 1".to_owned()).into());
+    }
+    let addrs = resolve(&args.addr)?;
+    // A name given to --addr is how the user will reach the server: accept
+    // it as a Host too.
+    if let Some((host, _)) = args.addr.rsplit_once(':') {
+        if host.parse::<std::net::IpAddr>().is_err() && !host.starts_with('[') {
+            config.allow_hosts.push(args.addr.clone());
+        }
+    }
+    if let Some(open) = addrs.iter().find(|a| !a.ip().is_loopback()) {
         eprintln!(
-            "warning: listening on {}, not loopback: anyone who can reach this address can use the server",
-            args.addr
+            "warning: listening on {open}, not loopback: anyone who can reach this address can use the server"
         );
     }
-    grundy_web::run_blocking(args.addr, config, |addr| {
+    grundy_web::run_blocking(&addrs, config, |addr| {
         println!("grundy playground on http://{addr}/ (Ctrl-C stops it)");
     })
     .map_err(|err| UsageError(format!("cannot serve on {}: {err}", args.addr)))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The addresses `--addr` names: an IP:PORT as is, a HOST:PORT resolved.
+fn resolve(addr: &str) -> Result<Vec<SocketAddr>, UsageError> {
+    if let Ok(addr) = addr.parse::<SocketAddr>() {
+        return Ok(vec![addr]);
+    }
+    let usage = |what: String| UsageError(format!("--addr {addr:?}: {what}"));
+    let Some((host, port)) = addr.rsplit_once(':') else {
+        return Err(usage("expected HOST:PORT, e.g. 127.0.0.1:8080".to_owned()));
+    };
+    if host.is_empty() || port.parse::<u16>().is_err() {
+        return Err(usage(
+            "expected HOST:PORT with a port 0 to 65535, e.g. localhost:8080".to_owned(),
+        ));
+    }
+    let addrs: Vec<SocketAddr> = addr
+        .to_socket_addrs()
+        .map_err(|err| usage(format!("cannot resolve {host:?}: {err}")))?
+        .collect();
+    if addrs.is_empty() {
+        return Err(usage(format!("{host:?} resolves to no address")));
+    }
+    Ok(addrs)
 }

@@ -25,6 +25,79 @@ fn bad_addresses_and_limits_are_usage_errors() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
+    for (flags, what) in [
+        (
+            &["--max-connections", "0"][..],
+            "--max-connections must be at least 1",
+        ),
+        (&["--header-timeout", "0"][..], "positive number of seconds"),
+        (&["--idle-timeout", "x"][..], "not a number of seconds"),
+    ] {
+        let output = grundy()
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(what), "{flags:?}: {stderr}");
+    }
+    let output = grundy()
+        .args(["serve", "--addr", "no-such-host.invalid:8080"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("cannot resolve"), "{stderr}");
+}
+
+/// `--addr` takes a host name: `localhost:0` binds a loopback address and
+/// serves, with `Host: localhost:PORT` accepted.
+#[test]
+fn addr_takes_a_host_name() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    use std::process::{Command, Stdio};
+
+    /// Stops the server even when an assertion fails.
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    let mut server = Server(
+        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(["serve", "--addr", "localhost:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut banner = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut banner)
+        .unwrap();
+    let addr: std::net::SocketAddr = banner
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|addr| addr.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {banner:?}"));
+    assert!(addr.ip().is_loopback(), "{addr}");
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET /api/v1/games HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+        addr.port()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    drop(server);
 }
 
 /// `POST /api/v1/{clear,pawn,split}/analyze` answer exactly the CLI's

@@ -14,7 +14,10 @@ use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Repor
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, n_cells, parse_json, to_json, BudgetRequest, Limits, WebGame};
+use super::{
+    job, known_without_search, n_cells, parse_json, to_json, BudgetRequest, FromTables, Limits,
+    WebGame,
+};
 use crate::ApiError;
 
 /// Rectangle clearing.
@@ -43,6 +46,14 @@ pub struct ClearPosition {
     pub boards: Vec<Board>,
     /// The search limits.
     pub budget: Budget,
+}
+
+/// Answered from tables when every component of every board has a known
+/// value (the 4 x 4 table, a straight line): then so do all their options.
+impl FromTables for ClearPosition {
+    fn answered_from_tables(&self) -> bool {
+        known_without_search(&Clear::new(), &self.boards)
+    }
 }
 
 /// Parses and validates a request body.

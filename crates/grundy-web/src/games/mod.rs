@@ -5,8 +5,16 @@
 //! search, run later on the blocking pool under the request's budget. Adding
 //! a game is one module defining its [`WebGame`] as `GAME` and one line in
 //! [`ALL`].
+//!
+//! A position may be **answered from tables**: every value the answer needs
+//! is known without search (a table, a closed form, a shape database). Its
+//! game says so through [`FromTables`], and the server runs such a job at
+//! once instead of queueing it for a search slot, so cheap requests never
+//! wait behind searches. [`known_without_search`] is the predicate for games
+//! of the generic [`Solver`](grundy::Solver): every component has a
+//! [`Game::known_value`].
 
-use grundy::Budget;
+use grundy::{Budget, Game};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -36,8 +44,69 @@ pub struct Limits {
     pub max_boards: usize,
 }
 
-/// A prepared search: returns the response's JSON.
-pub type Job = Box<dyn FnOnce() -> Result<String, ApiError> + Send>;
+/// A prepared answer: the work that returns the response's JSON, and
+/// whether it needs a search.
+pub struct Job {
+    run: Box<dyn FnOnce() -> Result<String, ApiError> + Send>,
+    from_tables: bool,
+}
+
+impl Job {
+    /// The work `run`; `from_tables` when it needs no search (see
+    /// [`FromTables`]).
+    pub fn new(
+        run: impl FnOnce() -> Result<String, ApiError> + Send + 'static,
+        from_tables: bool,
+    ) -> Job {
+        Job {
+            run: Box::new(run),
+            from_tables,
+        }
+    }
+
+    /// True when the answer needs no search: the server runs it at once,
+    /// without a search slot.
+    #[must_use]
+    pub fn answered_from_tables(&self) -> bool {
+        self.from_tables
+    }
+
+    /// Does the work.
+    ///
+    /// # Errors
+    ///
+    /// [`ApiError`] 422 when the search budget runs out.
+    pub fn run(self) -> Result<String, ApiError> {
+        (self.run)()
+    }
+}
+
+/// Whether a validated position is answered from tables: both its
+/// `analyze` and its `play` need only values known without search, at a
+/// cost of lookups (a few per legal move), never a search. Games whose
+/// positions always need a search answer `false`.
+pub trait FromTables {
+    /// True when answering needs no search.
+    fn answered_from_tables(&self) -> bool;
+}
+
+/// True when every component of every one of `positions` has a value known
+/// without search under `rules` ([`Game::known_value`]).
+///
+/// This makes the answers search-free when the known values are closed
+/// under moves: every option of a known component splits into known
+/// components. Rectangle clearing's are (an option of a component inside a
+/// 4 x 4 box stays inside it; an option of a line is two lines), and the
+/// games' tests check it on random positions.
+pub fn known_without_search<G: Game>(rules: &G, positions: &[G::Position]) -> bool {
+    positions.iter().all(|position| {
+        let mut known = true;
+        rules.for_each_component(position, |component| {
+            known = known && rules.known_value(&component).is_some();
+        });
+        known
+    })
+}
 
 /// Validates a request body for an endpoint and returns the search to run.
 pub type Prepare = fn(Endpoint, &[u8], &Limits) -> Result<Job, ApiError>;
@@ -89,7 +158,7 @@ impl WebGame {
 
 /// The job `endpoint` asks for on a validated `position`: its `analyze`
 /// (listing at most `limits.max_listed_moves` moves) or its `play`.
-pub fn job<P: Send + 'static>(
+pub fn job<P: FromTables + Send + 'static>(
     endpoint: Endpoint,
     position: P,
     limits: &Limits,
@@ -97,9 +166,10 @@ pub fn job<P: Send + 'static>(
     play: fn(&P) -> Result<String, ApiError>,
 ) -> Job {
     let max_listed_moves = limits.max_listed_moves;
+    let from_tables = position.answered_from_tables();
     match endpoint {
-        Endpoint::Analyze => Box::new(move || analyze(&position, max_listed_moves)),
-        Endpoint::Play => Box::new(move || play(&position)),
+        Endpoint::Analyze => Job::new(move || analyze(&position, max_listed_moves), from_tables),
+        Endpoint::Play => Job::new(move || play(&position), from_tables),
     }
 }
 
@@ -186,4 +256,59 @@ pub fn n_cells(n: usize) -> String {
 /// 500 if serialisation fails (it does not for the report types).
 pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
     serde_json::to_string(value).map_err(|err| ApiError::internal(format!("serialising: {err}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::clear::{Board, Clear};
+    use proptest::prelude::*;
+
+    fn board(rows: usize, cols: usize, cells: u64) -> Board {
+        let mask = grundy::clear::Bitboard::below((rows * cols) as u32).0;
+        Board::new(rows, cols, cells & mask).unwrap()
+    }
+
+    #[test]
+    fn clear_boards_within_the_tables_are_known() {
+        let rules = Clear::new();
+        let full = |rows, cols| board(rows, cols, u64::MAX);
+        assert!(known_without_search(
+            &rules,
+            &[full(4, 4), full(1, 64), full(2, 3)]
+        ));
+        assert!(!known_without_search(&rules, &[full(4, 4), full(5, 5)]));
+        assert!(!known_without_search(&rules, &[full(2, 5)]));
+    }
+
+    proptest! {
+        /// The predicate is sound for clear: when it holds, analyze and
+        /// play solve no position (every value comes from the table or the
+        /// line formula), and it holds for every option too (closed under
+        /// moves).
+        #[test]
+        fn clear_from_tables_means_no_search(
+            shapes in proptest::collection::vec((1usize..=8, 1usize..=8, any::<u64>(), any::<u64>()), 1..4)
+        ) {
+            let boards: Vec<Board> = shapes
+                .iter()
+                .map(|&(rows, cols, a, b)| board(rows, cols, a & b))
+                .collect();
+            let rules = Clear::new();
+            if known_without_search(&rules, &boards) {
+                let mut solver = Clear::solver();
+                grundy_report::clear::Analysis::of(&mut solver, &boards).unwrap();
+                grundy_report::clear::move_values(&mut solver, &boards, usize::MAX).unwrap();
+                grundy_report::clear::engine_move(&mut solver, &boards).unwrap();
+                prop_assert_eq!(solver.positions_solved(), 0);
+                for (index, b) in boards.iter().enumerate() {
+                    b.for_each_rect(|rect, _| {
+                        let mut after = boards.clone();
+                        after[index] = b.play_unchecked(rect);
+                        assert!(known_without_search(&rules, &after), "{after:?}");
+                    });
+                }
+            }
+        }
+    }
 }

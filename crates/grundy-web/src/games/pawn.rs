@@ -21,7 +21,7 @@ use grundy_report::pawn::{engine_move, move_values, Analysis, MoveReport, Report
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, Limits, WebGame};
+use super::{job, parse_json, to_json, BudgetRequest, FromTables, Limits, WebGame};
 use crate::ApiError;
 
 /// The largest side of the region whose losing cells `analyze` lists.
@@ -62,6 +62,14 @@ pub struct PawnPosition {
     pub region: Option<(u32, u32)>,
     /// The search limits.
     pub budget: Budget,
+}
+
+/// Every answer builds the outcome and value tables of the position's walls:
+/// work that needs a search slot.
+impl FromTables for PawnPosition {
+    fn answered_from_tables(&self) -> bool {
+        false
+    }
 }
 
 /// Parses and validates a request body.

@@ -18,7 +18,7 @@ use grundy_report::split::{Analysis, CellReport, RectReport, Report};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, n_cells, parse_json, to_json, BudgetRequest, Limits, WebGame};
+use super::{job, n_cells, parse_json, to_json, BudgetRequest, FromTables, Limits, WebGame};
 use crate::ApiError;
 
 /// The longest side of a grid sent to the server.
@@ -54,6 +54,13 @@ pub struct SplitPosition {
     pub position: Position,
     /// The search limits.
     pub budget: Budget,
+}
+
+/// Every answer searches the rectangles in play: it needs a search slot.
+impl FromTables for SplitPosition {
+    fn answered_from_tables(&self) -> bool {
+        false
+    }
 }
 
 /// Parses a grid's rows.

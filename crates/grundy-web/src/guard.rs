@@ -1,0 +1,380 @@
+//! The request guard: a web page must not be able to drive the server.
+//!
+//! A page on another site can make the browser send requests to
+//! `127.0.0.1`: directly (blind "simple" requests, which need no CORS
+//! preflight when their `Content-Type` is `text/plain` or a form type), or,
+//! after DNS rebinding, as same-origin requests whose answers it can read.
+//! Every request passes these checks, in this order, before any handler:
+//!
+//! 1. **Host** (421 Misdirected Request): the `Host` header must name the
+//!    server as bound (its IP and port), `localhost` with the port, or an
+//!    entry of `--allow-host`. A rebound name (`rebind.attacker.example`) is
+//!    not one of them, so DNS rebinding gets nothing. A request without
+//!    `Host` is a 400.
+//! 2. **Origin** (403): a request carrying an `Origin` must come from the
+//!    server's own origin (`http://` and the request's `Host`) or from an
+//!    origin of `--allow-origin` (which also get CORS headers, see
+//!    [`cors_layer`]). Requests without `Origin` (curl, scripts) pass.
+//! 3. **Content-Type** (415): a POST must say `application/json`. The
+//!    "simple" types a page can send without a preflight are refused, so a
+//!    blind cross-site POST does nothing even from an old browser that sends
+//!    no `Origin`.
+//! 4. **Body** (408 / 413): the body is read whole before routing, within
+//!    the body read timeout and the body size cap, so a client trickling its
+//!    body holds a connection for a bounded time.
+//!
+//! Each check is a comparison of a few short strings: no cost worth
+//! measuring per request. The rejections are JSON errors like the API's.
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use crate::{truncate, ApiError};
+
+/// Allows everything in `--allow-host` and `--allow-origin`.
+pub const ANY: &str = "*";
+
+/// One accepted `Host`: a name (lower case; IPv6 in brackets) and a port,
+/// or any port when `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct HostRule {
+    host: String,
+    port: Option<u16>,
+}
+
+/// The checks' settings, fixed when the server starts.
+#[derive(Debug)]
+pub(crate) struct Guard {
+    hosts: Vec<HostRule>,
+    any_host: bool,
+    origins: Vec<String>,
+    any_origin: bool,
+    body_timeout: Duration,
+    max_body_bytes: usize,
+}
+
+impl Guard {
+    /// The guard of a server bound to `local`, with the extra hosts and
+    /// origins allowed by the configuration.
+    pub(crate) fn new(
+        local: SocketAddr,
+        allow_hosts: &[String],
+        allow_origins: &[String],
+        body_timeout: Duration,
+        max_body_bytes: usize,
+    ) -> Guard {
+        let port = Some(local.port());
+        let mut hosts = vec![
+            HostRule {
+                host: ip_host(local.ip()),
+                port,
+            },
+            HostRule {
+                host: "localhost".to_owned(),
+                port,
+            },
+        ];
+        if local.ip().is_unspecified() {
+            // Bound to every interface: loopback reaches it too.
+            for ip in [
+                IpAddr::V4(Ipv4Addr::LOCALHOST),
+                IpAddr::V6(Ipv6Addr::LOCALHOST),
+            ] {
+                hosts.push(HostRule {
+                    host: ip_host(ip),
+                    port,
+                });
+            }
+        }
+        let mut any_host = false;
+        for entry in allow_hosts {
+            if entry.trim() == ANY {
+                any_host = true;
+            } else if let Some((host, port)) = split_host_port(entry.trim()) {
+                hosts.push(HostRule {
+                    host: host.to_ascii_lowercase(),
+                    port,
+                });
+            }
+        }
+        let any_origin = allow_origins.iter().any(|o| o.trim() == ANY);
+        let origins = allow_origins
+            .iter()
+            .filter(|o| o.trim() != ANY)
+            .map(|o| normalise_origin(o))
+            .collect();
+        Guard {
+            hosts,
+            any_host,
+            origins,
+            any_origin,
+            body_timeout,
+            max_body_bytes,
+        }
+    }
+
+    fn host_allowed(&self, host: &str, port: Option<u16>) -> bool {
+        // No port in `Host` means the scheme's default, 80 for http.
+        let port = port.unwrap_or(80);
+        self.any_host
+            || self.hosts.iter().any(|rule| {
+                rule.host.eq_ignore_ascii_case(host) && rule.port.is_none_or(|p| p == port)
+            })
+    }
+
+    fn origin_allowed(&self, origin: &str, host: &str, port: Option<u16>) -> bool {
+        if self.any_origin || self.origins.contains(&normalise_origin(origin)) {
+            return true;
+        }
+        // The server's own origin: http:// and the Host the request names.
+        let Some(rest) = origin.strip_prefix("http://") else {
+            return false;
+        };
+        match split_host_port(rest) {
+            Some((origin_host, origin_port)) => {
+                origin_host.eq_ignore_ascii_case(host)
+                    && origin_port.unwrap_or(80) == port.unwrap_or(80)
+            }
+            None => false,
+        }
+    }
+}
+
+/// An IP as it appears in a `Host` header (IPv6 in brackets).
+fn ip_host(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => format!("[{v6}]"),
+    }
+}
+
+/// `host[:port]` or `[v6][:port]` into the host and the port (if given and
+/// valid). `None` when the text is not of that form.
+fn split_host_port(text: &str) -> Option<(&str, Option<u16>)> {
+    let (host, port) = if text.starts_with('[') {
+        let end = text.find(']')?;
+        let (host, rest) = text.split_at(end + 1);
+        match rest {
+            "" => (host, None),
+            _ => (host, Some(rest.strip_prefix(':')?)),
+        }
+    } else {
+        match text.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (text, None),
+        }
+    };
+    if host.is_empty() || host.contains(['/', '@', ' ', ':']) && !host.starts_with('[') {
+        return None;
+    }
+    match port {
+        None => Some((host, None)),
+        Some(port) => Some((host, Some(port.parse().ok()?))),
+    }
+}
+
+/// An origin for comparison: lower case, without a trailing `/`.
+fn normalise_origin(origin: &str) -> String {
+    origin.trim().trim_end_matches('/').to_ascii_lowercase()
+}
+
+/// CORS headers and preflight answers for the `--allow-origin` origins;
+/// `None` when there are none (same-origin use needs no CORS).
+pub(crate) fn cors_layer(allow_origins: &[String]) -> Option<CorsLayer> {
+    if allow_origins.is_empty() {
+        return None;
+    }
+    let origin = if allow_origins.iter().any(|o| o.trim() == ANY) {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(
+            allow_origins
+                .iter()
+                .filter_map(|o| HeaderValue::from_str(o.trim().trim_end_matches('/')).ok()),
+        )
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(origin)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([header::CONTENT_TYPE]),
+    )
+}
+
+/// An error answer that also closes the connection (the rest of the request
+/// may still be on its way).
+fn reject(status: StatusCode, message: String) -> Response {
+    let mut response = ApiError::new(status, message).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// The middleware: the checks of the module comment, then the request with
+/// its body read.
+pub(crate) async fn check(
+    State(guard): State<Arc<Guard>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let Some(host_header) = parts
+        .headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+    else {
+        return reject(
+            StatusCode::BAD_REQUEST,
+            "missing or unreadable Host header".to_owned(),
+        );
+    };
+    let Some((host, port)) = split_host_port(host_header) else {
+        return reject(
+            StatusCode::BAD_REQUEST,
+            format!("malformed Host header {:?}", truncate(host_header, 80)),
+        );
+    };
+    if !guard.host_allowed(host, port) {
+        return reject(
+            StatusCode::MISDIRECTED_REQUEST,
+            format!(
+                "host {:?} is not this server's name (its address or localhost, with the port); \
+                 a server started with --allow-host NAME accepts another name",
+                truncate(host_header, 80)
+            ),
+        );
+    }
+    if let Some(origin) = parts.headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        if !guard.origin_allowed(origin, host, port) {
+            return reject(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "cross-origin request from {:?} refused; start the server with --allow-origin to accept it",
+                    truncate(origin, 80)
+                ),
+            );
+        }
+    }
+    if parts.method == Method::POST && !is_json(parts.headers.get(header::CONTENT_TYPE)) {
+        return reject(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "POST bodies must be sent with Content-Type: application/json".to_owned(),
+        );
+    }
+    let read = axum::body::to_bytes(body, guard.max_body_bytes);
+    let bytes = match tokio::time::timeout(guard.body_timeout, read).await {
+        Err(_) => {
+            return reject(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} ms",
+                    guard.body_timeout.as_millis()
+                ),
+            )
+        }
+        Ok(Err(err)) => {
+            let too_large = std::error::Error::source(&err)
+                .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
+            return if too_large {
+                reject(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "request body too large".to_owned(),
+                )
+            } else {
+                reject(
+                    StatusCode::BAD_REQUEST,
+                    format!("cannot read the request body: {err}"),
+                )
+            };
+        }
+        Ok(Ok(bytes)) => bytes,
+    };
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+/// True for `application/json`, with or without parameters.
+fn is_json(content_type: Option<&HeaderValue>) -> bool {
+    content_type
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn guard(allow_hosts: &[&str], allow_origins: &[&str]) -> Guard {
+        let own = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        Guard::new(
+            "127.0.0.1:8080".parse().unwrap(),
+            &own(allow_hosts),
+            &own(allow_origins),
+            Duration::from_secs(1),
+            1024,
+        )
+    }
+
+    #[test]
+    fn splits_hosts_and_ports() {
+        assert_eq!(
+            split_host_port("localhost:8080"),
+            Some(("localhost", Some(8080)))
+        );
+        assert_eq!(split_host_port("example.org"), Some(("example.org", None)));
+        assert_eq!(split_host_port("[::1]:80"), Some(("[::1]", Some(80))));
+        assert_eq!(split_host_port("[::1]"), Some(("[::1]", None)));
+        assert_eq!(split_host_port("a:b"), None);
+        assert_eq!(split_host_port(":80"), None);
+        assert_eq!(split_host_port("[::1]x"), None);
+        assert_eq!(split_host_port("a:99999"), None);
+    }
+
+    #[test]
+    fn accepts_the_bound_address_and_localhost_only() {
+        let g = guard(&[], &[]);
+        assert!(g.host_allowed("127.0.0.1", Some(8080)));
+        assert!(g.host_allowed("LocalHost", Some(8080)));
+        assert!(!g.host_allowed("localhost", Some(8081)));
+        assert!(!g.host_allowed("localhost", None));
+        assert!(!g.host_allowed("rebind.attacker.example", Some(8080)));
+        let g = guard(&["box.lan", "proxy.example:443"], &[]);
+        assert!(g.host_allowed("box.lan", Some(1234)));
+        assert!(g.host_allowed("proxy.example", Some(443)));
+        assert!(!g.host_allowed("proxy.example", None));
+        assert!(guard(&["*"], &[]).host_allowed("anything", None));
+    }
+
+    #[test]
+    fn accepts_the_own_origin_and_the_allowed_ones() {
+        let g = guard(&[], &["http://tools.example/"]);
+        assert!(g.origin_allowed("http://localhost:8080", "localhost", Some(8080)));
+        assert!(!g.origin_allowed("http://localhost:8080", "127.0.0.1", Some(8080)));
+        assert!(!g.origin_allowed("https://localhost:8080", "localhost", Some(8080)));
+        assert!(!g.origin_allowed("http://evil.example", "localhost", Some(8080)));
+        assert!(!g.origin_allowed("null", "localhost", Some(8080)));
+        assert!(g.origin_allowed("http://TOOLS.example", "localhost", Some(8080)));
+        assert!(guard(&[], &["*"]).origin_allowed("null", "localhost", Some(8080)));
+    }
+
+    #[test]
+    fn content_type_must_be_json() {
+        let json = |s: &'static str| Some(HeaderValue::from_static(s));
+        assert!(is_json(json("application/json").as_ref()));
+        assert!(is_json(json("Application/JSON; charset=utf-8").as_ref()));
+        assert!(!is_json(json("text/plain").as_ref()));
+        assert!(!is_json(json("application/x-www-form-urlencoded").as_ref()));
+        assert!(!is_json(None));
+    }
+}
