@@ -155,6 +155,50 @@ impl GrowMasks {
     }
 }
 
+impl GrowMasks {
+    /// The cells of `within` 4-connected to `seed` (a subset of it). Each
+    /// round fills whole runs along the rows, towards higher columns by one
+    /// addition (the carry runs through a run of ones and stops at its end)
+    /// and towards lower columns by an occluded fill of six shifts, then
+    /// takes one step up and down. Rounds number about the row changes of
+    /// the shape, not its length: on a 2 x 16 board a component's cells are
+    /// found in about three rounds, where growing one step a round took up
+    /// to 32 (and the branch that ends the loop mispredicted once per fill).
+    /// The 8 x 8 frame keeps the one-step growth, which was measured faster
+    /// there (paths are short).
+    pub const fn fill(&self, seed: Bitboard, within: Bitboard) -> Bitboard {
+        let within = within.0 & self.full;
+        let inner = within & self.not_last_col;
+        let mut filled = seed.0 & within;
+        loop {
+            let before = filled;
+            // Towards higher columns: `inner` cells pass a carry on to the
+            // next cell of their row; the run's last cell (or the last
+            // column) receives it and is kept when it is in `within`.
+            filled |= (inner ^ inner.wrapping_add(filled & inner)) & within;
+            // Towards lower columns: a cell receives from its right
+            // neighbour unless it is in the last column.
+            let mut open = inner;
+            filled |= open & (filled >> 1);
+            open &= open >> 1;
+            filled |= open & (filled >> 2);
+            open &= open >> 2;
+            filled |= open & (filled >> 4);
+            open &= open >> 4;
+            filled |= open & (filled >> 8);
+            open &= open >> 8;
+            filled |= open & (filled >> 16);
+            open &= open >> 16;
+            filled |= open & (filled >> 32);
+            filled |= (Bitboard(filled).shl(self.cols).0 | Bitboard(filled).shr(self.cols).0)
+                & within;
+            if filled == before {
+                return Bitboard(filled);
+            }
+        }
+    }
+}
+
 impl fmt::Debug for Geometry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} x {}", self.rows, self.cols)
@@ -664,14 +708,7 @@ impl Board {
         let masks = self.geometry.grow_masks();
         let mut rest = self.cells;
         while !rest.is_empty() {
-            let mut component = rest.lowest();
-            loop {
-                let grown = masks.grow(component) & rest;
-                if grown == component {
-                    break;
-                }
-                component = grown;
-            }
+            let component = masks.fill(rest.lowest(), rest);
             rest ^= component;
             visit(self.frame_component(component));
         }
