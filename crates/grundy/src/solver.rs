@@ -163,7 +163,9 @@ pub enum SolveError {
     },
     /// The memory budget ran out: the next step could pass it.
     #[error(
-        "gave up at {used} bytes of memo table and search scratch, with {limit} bytes allowed (the memory budget); raise it to search further"
+        "gave up before the memo table and search scratch would pass {} (the memory budget; they hold {} with the next growth step); raise it to search further",
+        mebibytes(*limit),
+        mebibytes(*used)
     )]
     MemoryBudget {
         /// The budget that was reached, in bytes.
@@ -171,6 +173,11 @@ pub enum SolveError {
         /// The bytes in use, with the next growth step, when the search stopped.
         used: u64,
     },
+}
+
+/// A byte count as MiB with one decimal, for messages.
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 /// A snapshot of a running search, passed to the progress callback.

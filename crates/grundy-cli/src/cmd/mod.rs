@@ -39,9 +39,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
-    let number: f64 = number
-        .parse()
-        .map_err(|_| "not a size: write a number of bytes, or one with a unit such as 512MB or 2GiB".to_owned())?;
+    let number: f64 = number.parse().map_err(|_| {
+        "not a size: write a number of bytes, or one with a unit such as 512MB or 2GiB".to_owned()
+    })?;
     let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
         "kb" => 1e3,
@@ -52,12 +52,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "mib" => 1024.0 * 1024.0,
         "gib" => 1024.0 * 1024.0 * 1024.0,
         "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        "k" | "m" | "g" | "t" => {
+        "k" | "m" | "g" | "t" => return Err(format!(
+            "ambiguous unit {unit:?}: write {unit}B (powers of 1000) or {unit}iB (powers of 1024)"
+        )),
+        _ => {
             return Err(format!(
-                "ambiguous unit {unit:?}: write {unit}B (powers of 1000) or {unit}iB (powers of 1024)"
+                "unknown unit {unit:?}: use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
             ))
         }
-        _ => return Err(format!("unknown unit {unit:?}: use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB")),
     };
     let bytes = (number * scale).round();
     if !(bytes.is_finite() && bytes >= 1.0) {
@@ -82,7 +84,19 @@ mod tests {
         assert_eq!(parse_size("1.5KiB"), Ok(1536));
         assert_eq!(parse_size("1000"), Ok(1000));
         assert_eq!(parse_size("64B"), Ok(64));
-        for bad in ["", "0", "0.1", "-1GB", "2G", "2 M", "1e9", "GB", "1.2.3MB", "5 parsecs", "99999999999TiB"] {
+        for bad in [
+            "",
+            "0",
+            "0.1",
+            "-1GB",
+            "2G",
+            "2 M",
+            "1e9",
+            "GB",
+            "1.2.3MB",
+            "5 parsecs",
+            "99999999999TiB",
+        ] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
     }

@@ -83,7 +83,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-
 /// Runs every query; the outer error is a failed write or search, the inner
 /// one a bad line of the script.
 fn answer(

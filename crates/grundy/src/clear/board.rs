@@ -190,8 +190,8 @@ impl GrowMasks {
             filled |= open & (filled >> 16);
             open &= open >> 16;
             filled |= open & (filled >> 32);
-            filled |= (Bitboard(filled).shl(self.cols).0 | Bitboard(filled).shr(self.cols).0)
-                & within;
+            filled |=
+                (Bitboard(filled).shl(self.cols).0 | Bitboard(filled).shr(self.cols).0) & within;
             if filled == before {
                 return Bitboard(filled);
             }

@@ -277,7 +277,11 @@ fn home(key: &ShapeKey) -> Home {
     }
     // A wide key's bits fill exactly `rows` rows of `cols` cells.
     let used = 64 - bits.leading_zeros() as usize;
-    if cols > 8 && cols <= MAX_WIDTH && rows >= 1 && rows * cols <= 64 && used.div_ceil(cols) == rows
+    if cols > 8
+        && cols <= MAX_WIDTH
+        && rows >= 1
+        && rows * cols <= 64
+        && used.div_ceil(cols) == rows
     {
         return Home::Wide(cols, bits);
     }
@@ -328,9 +332,7 @@ impl Table<ShapeKey> for ShapeTable {
     }
 
     fn len(&self) -> usize {
-        self.frame.len
-            + self.wide.iter().flatten().map(|t| t.len).sum::<usize>()
-            + self.other.len()
+        self.frame.len + self.wide.iter().flatten().map(|t| t.len).sum::<usize>() + self.other.len()
     }
 
     fn allocated_bytes(&self) -> usize {
@@ -414,7 +416,10 @@ mod tests {
         let mut table = ShapeTable::new();
         let n = 1u64 << 20;
         for key in 1..=n {
-            table.insert((0, 0, key.wrapping_mul(0x2545_F491_4F6C_DD1D)), Nimber::new(1));
+            table.insert(
+                (0, 0, key.wrapping_mul(0x2545_F491_4F6C_DD1D)),
+                Nimber::new(1),
+            );
         }
         let per_entry = table.allocated_bytes() as f64 / n as f64;
         // Segments are 3/8 to 3/4 full at 9.1 bytes a place.

@@ -266,8 +266,14 @@ proptest! {
 /// side from 9 to `max_long` and the other at most 64 / that, with at most
 /// `max_ones` ones (the brute force's cost); tall or wide at random.
 fn wide_board_strategy(max_long: usize, max_ones: u32) -> impl Strategy<Value = Board> {
-    (9..=max_long, 1..=7usize, any::<bool>(), 0.3..1.0f64, any::<u64>()).prop_map(
-        move |(long, short, tall, density, seed)| {
+    (
+        9..=max_long,
+        1..=7usize,
+        any::<bool>(),
+        0.3..1.0f64,
+        any::<u64>(),
+    )
+        .prop_map(move |(long, short, tall, density, seed)| {
             let short = short.min(64 / long);
             let (rows, cols) = if tall { (long, short) } else { (short, long) };
             let mut state = seed | 1;
@@ -284,8 +290,7 @@ fn wide_board_strategy(max_long: usize, max_ones: u32) -> impl Strategy<Value = 
                 cells &= cells - 1;
             }
             Board::new(rows, cols, cells).unwrap()
-        },
-    )
+        })
 }
 
 proptest! {
