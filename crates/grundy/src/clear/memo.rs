@@ -359,6 +359,12 @@ impl Table<ShapeKey> for ShapeTable {
 }
 
 /// Asks the processor to start loading the cache line at `address`.
+///
+/// Measured against the same build with the prefetch removed (the batching
+/// kept), user time of `cargo run --release -p grundy --example clear_full`,
+/// alternating runs: 5 x 5, 1.11 and 1.05 s against 1.16 and 1.17 s (0.93);
+/// 4 x 6, 0.95 and 0.84 s against 1.04 and 1.00 s (0.88). It pays more as
+/// the table outgrows the caches.
 #[cfg(target_arch = "x86_64")]
 #[allow(unsafe_code)]
 fn prefetch(address: *const Bucket) {
