@@ -52,9 +52,11 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "mib" => 1024.0 * 1024.0,
         "gib" => 1024.0 * 1024.0 * 1024.0,
         "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        "k" | "m" | "g" | "t" => return Err(format!(
+        "k" | "m" | "g" | "t" => {
+            return Err(format!(
             "ambiguous unit {unit:?}: write {unit}B (powers of 1000) or {unit}iB (powers of 1024)"
-        )),
+        ))
+        }
         _ => {
             return Err(format!(
                 "unknown unit {unit:?}: use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
