@@ -24,6 +24,7 @@ static LIMITS: LazyLock<Limits> = LazyLock::new(|| Limits {
     budget: Budget {
         max_positions: Some(20_000),
         max_time: Some(Duration::from_millis(200)),
+        max_memory: None,
     },
     max_listed_moves: 100,
     max_boards: 16,

@@ -94,6 +94,7 @@ impl Default for Config {
             budget: Budget {
                 max_positions: Some(2_000_000),
                 max_time: Some(Duration::from_secs(2)),
+                max_memory: None,
             },
             max_concurrent: std::thread::available_parallelism().map_or(2, |n| n.get()),
             queue_timeout: Duration::from_secs(10),

@@ -356,6 +356,7 @@ async fn heavy_requests_wait_for_a_slot_and_give_up_with_503() {
         budget: Budget {
             max_positions: None,
             max_time: Some(Duration::from_millis(1500)),
+            max_memory: None,
         },
         ..Config::default()
     })

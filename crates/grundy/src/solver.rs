@@ -36,6 +36,23 @@ pub trait Table<K> {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The bytes the table has allocated, computed from its allocations'
+    /// sizes (not counting heap data that keys own). The default, 0, is for
+    /// tables that cannot tell; a memory budget does not bound them.
+    fn allocated_bytes(&self) -> usize {
+        0
+    }
+    /// The most bytes the next [`Table::insert`] may allocate on top of
+    /// [`Table::allocated_bytes`] while it runs (a growth step's new storage,
+    /// with the old still alive).
+    fn growth_bytes(&self) -> usize {
+        0
+    }
+    /// A hint that `key` is about to be looked up, so its memory can be
+    /// fetched while other work goes on. The default does nothing.
+    fn prefetch(&self, key: &K) {
+        let _ = key;
+    }
 }
 
 /// The default [`Table`]: a hash map with a fast non-cryptographic hasher
@@ -63,6 +80,29 @@ impl<K: Eq + Hash> Table<K> for HashTable<K> {
     fn len(&self) -> usize {
         self.map.len()
     }
+    fn allocated_bytes(&self) -> usize {
+        hash_map_bytes(&self.map)
+    }
+    fn growth_bytes(&self) -> usize {
+        // A full map doubles: the new buckets while the old are alive.
+        2 * self.allocated_bytes()
+    }
+}
+
+/// The bytes a hashbrown map has allocated for its buckets and control
+/// bytes, from its capacity (it keeps a power-of-two number of buckets at
+/// most 7/8 full, and 16 spare control bytes).
+pub(crate) fn hash_map_bytes<K, V, S>(map: &std::collections::HashMap<K, V, S>) -> usize {
+    let capacity = map.capacity();
+    if capacity == 0 {
+        return 0;
+    }
+    let buckets = if capacity < 8 {
+        (capacity + 1).next_power_of_two()
+    } else {
+        (capacity * 8 / 7).next_power_of_two()
+    };
+    buckets * (std::mem::size_of::<(K, V)>() + 1) + 16
 }
 
 /// Legal moves with the positions they lead to.
@@ -79,6 +119,10 @@ pub struct Budget {
     pub max_positions: Option<u64>,
     /// Stop after this much wall time.
     pub max_time: Option<Duration>,
+    /// Stop before the memo table and the search's scratch would hold more
+    /// than this many bytes (measured from their allocations, see
+    /// [`Table::allocated_bytes`]).
+    pub max_memory: Option<u64>,
 }
 
 impl Budget {
@@ -86,6 +130,7 @@ impl Budget {
     pub const UNLIMITED: Budget = Budget {
         max_positions: None,
         max_time: None,
+        max_memory: None,
     };
 
     /// A limit on the number of components solved.
@@ -93,7 +138,7 @@ impl Budget {
     pub const fn positions(max_positions: u64) -> Budget {
         Budget {
             max_positions: Some(max_positions),
-            max_time: None,
+            ..Budget::UNLIMITED
         }
     }
 }
@@ -115,6 +160,23 @@ pub enum SolveError {
         /// The budget that was reached.
         limit: Duration,
     },
+    /// The memory budget ran out: the next step could pass it.
+    #[error(
+        "gave up before the memo table and search scratch would pass {} (the memory budget; they hold {} with the next growth step); raise it to search further",
+        mebibytes(*limit),
+        mebibytes(*used)
+    )]
+    MemoryBudget {
+        /// The budget that was reached, in bytes.
+        limit: u64,
+        /// The bytes in use, with the next growth step, when the search stopped.
+        used: u64,
+    },
+}
+
+/// A byte count as MiB with one decimal, for messages.
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 /// A snapshot of a running search, passed to the progress callback.
@@ -248,6 +310,20 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         &self.table
     }
 
+    /// The bytes this solver holds: the memo table's allocations with its next
+    /// growth step ([`Table::allocated_bytes`], [`Table::growth_bytes`]) and
+    /// the capacity of the search's stack and arena. This is what
+    /// [`Budget::max_memory`] bounds.
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.table.allocated_bytes()
+            + self.table.growth_bytes()
+            + self.stack.capacity() * size_of::<Frame<G::Position, G::Key>>()
+            + self.options.capacity() * size_of::<OptionRecord>()
+            + self.pending.capacity() * size_of::<(G::Position, G::Key)>()
+            + self.spare_sets.capacity() * size_of::<MexSet>()
+    }
+
     /// Components solved by search so far (not counting known values).
     pub fn positions_solved(&self) -> u64 {
         self.solved
@@ -348,6 +424,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     fn push_frame(&mut self, position: G::Position, key: G::Key) {
         let first_option = self.options.len();
+        let part = self.pending.len();
         let Solver {
             game,
             table,
@@ -355,6 +432,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             pending,
             ..
         } = self;
+        // First every option's components and keys, asking the table to
+        // fetch each key's memory; then the lookups, whose cache misses
+        // now overlap instead of following one another.
         game.for_each_option(&position, |_, option| {
             let mut known = Nimber::ZERO;
             game.for_each_component(&option, |component| {
@@ -363,21 +443,31 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                     return;
                 }
                 let key = game.key(&component);
-                match table.get(&key) {
-                    Some(value) => known ^= value,
-                    None => pending.push((component, key)),
-                }
+                table.prefetch(&key);
+                pending.push((component, key));
             });
             options.push(OptionRecord {
                 known,
                 pending_end: pending.len(),
             });
         });
-        let part = if first_option == 0 {
-            0
-        } else {
-            self.options[first_option - 1].pending_end
-        };
+        // Fold the components the table knows into their option's XOR and
+        // keep the others, in order.
+        let (mut read, mut write) = (part, part);
+        for record in &mut options[first_option..] {
+            while read < record.pending_end {
+                match table.get(&pending[read].1) {
+                    Some(value) => record.known ^= value,
+                    None => {
+                        pending.swap(write, read);
+                        write += 1;
+                    }
+                }
+                read += 1;
+            }
+            record.pending_end = write;
+        }
+        pending.truncate(write);
         let mut seen = self.spare_sets.pop().unwrap_or_default();
         seen.clear();
         self.stack.push(Frame {
@@ -449,6 +539,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(limit) = self.budget.max_positions {
             if self.solved >= limit {
                 return Err(SolveError::PositionBudget { limit });
+            }
+        }
+        if let Some(limit) = self.budget.max_memory {
+            let used = self.memory_bytes() as u64;
+            if used > limit {
+                return Err(SolveError::MemoryBudget { limit, used });
             }
         }
         if self.solved % CHECK_INTERVAL == 0 {

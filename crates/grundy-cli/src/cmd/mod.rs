@@ -24,9 +24,84 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(seconds).map_err(|err| err.to_string())
 }
 
+/// Parses a `--max-memory` value: a positive number of bytes, optionally
+/// with a unit: `B`, `kB`/`MB`/`GB`/`TB` (powers of 1000) or
+/// `KiB`/`MiB`/`GiB`/`TiB` (powers of 1024), case-insensitive, with an
+/// optional space; fractions allowed (`1.5GiB`). A bare `K`, `M` or `G` is
+/// refused as ambiguous.
+///
+/// # Errors
+///
+/// A message for clap, which prints it with the option's name and exits 2.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: f64 = number.parse().map_err(|_| {
+        "not a size: write a number of bytes, or one with a unit such as 512MB or 2GiB".to_owned()
+    })?;
+    let scale: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        "kib" => 1024.0,
+        "mib" => 1024.0 * 1024.0,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
+        "k" | "m" | "g" | "t" => {
+            return Err(format!(
+            "ambiguous unit {unit:?}: write {unit}B (powers of 1000) or {unit}iB (powers of 1024)"
+        ))
+        }
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?}: use B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
+            ))
+        }
+    };
+    let bytes = (number * scale).round();
+    if !(bytes.is_finite() && bytes >= 1.0) {
+        return Err("must be at least one byte".to_owned());
+    }
+    if bytes >= u64::MAX as f64 {
+        return Err("too large".to_owned());
+    }
+    // Checked above: a whole number in 1..u64::MAX.
+    Ok(bytes as u64)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_seconds;
+    use super::{parse_seconds, parse_size};
+
+    #[test]
+    fn sizes_take_decimal_and_binary_units() {
+        assert_eq!(parse_size("512MB"), Ok(512_000_000));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("2 gib"), Ok(2 << 30));
+        assert_eq!(parse_size("1.5KiB"), Ok(1536));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("64B"), Ok(64));
+        for bad in [
+            "",
+            "0",
+            "0.1",
+            "-1GB",
+            "2G",
+            "2 M",
+            "1e9",
+            "GB",
+            "1.2.3MB",
+            "5 parsecs",
+            "99999999999TiB",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
     use std::time::Duration;
 
     #[test]

@@ -71,6 +71,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),
+        max_memory: None,
     };
     let mut config = grundy_web::Config {
         budget,

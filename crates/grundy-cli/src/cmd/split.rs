@@ -62,6 +62,7 @@ impl SplitBudgetArgs {
         Budget {
             max_positions: Some(self.max_positions),
             max_time: self.max_time,
+            max_memory: None,
         }
     }
 }

@@ -7,13 +7,12 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use grundy::clear::Clear;
+use grundy::clear::{Clear, ShapeTable};
 use grundy::sum::GameSum;
-use grundy::Solver;
 use grundy_cli::boards::parse_boards;
 use grundy_cli::queries::{Query, QueryReader};
 
-use crate::cmd::clear::BudgetArgs;
+use crate::cmd::clear::{stopped, BudgetArgs};
 use crate::output::{read_source, solver_progress, UsageError};
 
 /// The query language, shown by `grundy sum --help`.
@@ -62,7 +61,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let query_source = read_source(Some(&args.queries))?;
 
     let (bar, progress) = solver_progress("solving");
-    let solver = Solver::new(Clear::new())
+    let solver = Clear::solver()
         .with_budget(args.budget.budget())
         .with_progress(progress);
     let sum = GameSum::with_positions(solver, boards.iter().map(|b| b.board));
@@ -84,15 +83,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn stopped(err: grundy::SolveError) -> anyhow::Error {
-    anyhow::Error::new(err)
-        .context("the search stopped early (raise --max-positions or --max-time)")
-}
-
 /// Runs every query; the outer error is a failed write or search, the inner
 /// one a bad line of the script.
 fn answer(
-    sum: &mut GameSum<Clear>,
+    sum: &mut GameSum<Clear, ShapeTable>,
     queries: QueryReader<'_>,
     json: bool,
     out: &mut impl Write,

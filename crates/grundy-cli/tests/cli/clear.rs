@@ -218,3 +218,58 @@ fn usage_errors_exit_2() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_memory_budget_stops_a_large_search_with_exit_3() {
+    for command in ["clear", "sum"] {
+        let mut cmd = grundy();
+        cmd.arg(command).args(["--max-memory", "4MiB"]);
+        let queries;
+        if command == "sum" {
+            queries = tempfile::NamedTempFile::new().unwrap();
+            std::fs::write(queries.path(), "value 1 1\n").unwrap();
+            cmd.arg("--queries").arg(queries.path());
+        }
+        let output = cmd
+            .arg("-")
+            .write_stdin("11111111\n".repeat(8))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(3), "{command}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("--max-memory"), "{stderr}");
+        assert!(stderr.contains("(the memory budget"), "{stderr}");
+        assert!(stderr.contains("4.0 MiB"), "{stderr}");
+        assert_eq!(stderr.matches("raise").count(), 1, "{stderr}");
+    }
+}
+
+#[test]
+fn a_memory_budget_that_suffices_changes_nothing() {
+    let board = "11111\n".repeat(4);
+    let plain = grundy()
+        .args(["clear", "--json", "-"])
+        .write_stdin(board.clone())
+        .output()
+        .unwrap();
+    assert_success(&plain);
+    let bounded = grundy()
+        .args(["clear", "--json", "--max-memory", "256MB", "-"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_success(&bounded);
+    assert_eq!(plain.stdout, bounded.stdout);
+}
+
+#[test]
+fn memory_sizes_need_a_clear_unit() {
+    let output = grundy()
+        .args(["clear", "--max-memory", "2G", "-"])
+        .write_stdin("1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("ambiguous unit"), "{stderr}");
+}

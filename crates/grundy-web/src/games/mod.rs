@@ -216,6 +216,7 @@ impl BudgetRequest {
                 self.max_time_ms.map(std::time::Duration::from_millis),
                 server.max_time,
             ),
+            max_memory: server.max_memory,
         }
     }
 }

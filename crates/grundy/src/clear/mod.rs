@@ -110,7 +110,7 @@ impl Game for Clear {
 
     fn for_each_component<F: FnMut(Board)>(&self, board: &Board, mut visit: F) {
         if !board.for_each_component_8x8(&mut visit) {
-            board.for_each_component(visit);
+            board.for_each_component_wide(visit);
         }
     }
 

@@ -261,3 +261,86 @@ proptest! {
         }
     }
 }
+
+/// Random boards that do not fit the 8 x 8 frame: `rows x cols` with one
+/// side from 9 to `max_long` and the other at most 64 / that, with at most
+/// `max_ones` ones (the brute force's cost); tall or wide at random.
+fn wide_board_strategy(max_long: usize, max_ones: u32) -> impl Strategy<Value = Board> {
+    (
+        9..=max_long,
+        1..=7usize,
+        any::<bool>(),
+        0.3..1.0f64,
+        any::<u64>(),
+    )
+        .prop_map(move |(long, short, tall, density, seed)| {
+            let short = short.min(64 / long);
+            let (rows, cols) = if tall { (long, short) } else { (short, long) };
+            let mut state = seed | 1;
+            let mut cells = 0u64;
+            for i in 0..rows * cols {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                if (state % 1000) as f64 / 1000.0 < density {
+                    cells |= 1 << i;
+                }
+            }
+            while cells.count_ones() > max_ones {
+                cells &= cells - 1;
+            }
+            Board::new(rows, cols, cells).unwrap()
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Boards wider or taller than the frame take the wide path (components
+    /// cut and turned wide, word-level keys): values match brute force.
+    #[test]
+    fn solver_matches_brute_force_beyond_the_8x8_frame(board in wide_board_strategy(20, 13)) {
+        let expected = Brute::new(board.rows(), board.cols()).value(board.cells().0);
+        prop_assert_eq!(Clear::solver().value(&board).unwrap().value(), expected);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The row-run flood fill finds the same components as the one-step
+    /// growth, on boards of every size.
+    #[test]
+    fn run_fill_matches_step_growth(
+        board in prop_oneof![board_strategy(8, 64), wide_board_strategy(64, 64)]
+    ) {
+        let masks = board.geometry().grow_masks();
+        let mut rest = board.cells();
+        while !rest.is_empty() {
+            let seed = rest.lowest();
+            let mut grown = seed;
+            loop {
+                let next = masks.grow(grown) & rest;
+                if next == grown {
+                    break;
+                }
+                grown = next;
+            }
+            prop_assert_eq!(masks.fill(seed, rest), grown);
+            rest ^= grown;
+        }
+    }
+
+    /// The word-level key of shapes wider than 8 is the cell-by-cell one,
+    /// for every image of the shape.
+    #[test]
+    fn wide_canonical_form_matches_the_transforms(board in wide_board_strategy(64, 64)) {
+        prop_assume!(!board.cells().is_empty());
+        let shape = board.crop(board.cells());
+        prop_assume!(shape.rows() > 8 || shape.cols() > 8);
+        let general = shape.canonical_by_transforms();
+        for symmetry in 0..8 {
+            prop_assert_eq!(shape.transform(symmetry).canonical(), general);
+        }
+    }
+}

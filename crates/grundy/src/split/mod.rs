@@ -439,6 +439,7 @@ impl SplitSolver {
             let budget = Budget {
                 max_positions: self.remaining().max_positions,
                 max_time: self.budget.max_time,
+                max_memory: self.budget.max_memory,
             };
             let base = self.solved;
             let shared = self.progress.clone();
@@ -490,6 +491,7 @@ impl SplitSolver {
                 let spent = self.started.map(|s| s.elapsed()).unwrap_or_default();
                 limit.saturating_sub(spent)
             }),
+            max_memory: self.budget.max_memory,
         }
     }
 
@@ -502,6 +504,7 @@ impl SplitSolver {
             SolveError::TimeBudget { .. } => SolveError::TimeBudget {
                 limit: self.budget.max_time.unwrap_or_default(),
             },
+            SolveError::MemoryBudget { .. } => err,
         }
     }
 }
