@@ -32,6 +32,7 @@
 mod bitboard;
 mod board;
 mod memo;
+pub mod shapes;
 
 pub use bitboard::{Bitboard, Cells, Subsets};
 pub use board::{Board, BoardError, Geometry, GrowMasks, Rect, MAX_CELLS};
