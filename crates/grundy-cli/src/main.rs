@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge, pawn, serve, split, sum};
+use cmd::{clear, judge, pawn, serve, split, sum, tables};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 ///
@@ -41,6 +41,8 @@ enum Command {
     /// The splitting game: a move deletes a candidate's row and column from
     /// its rectangle.
     Split(split::Args),
+    /// Shape databases for rectangle clearing: build, describe, verify.
+    Tables(tables::Args),
 }
 
 fn main() -> ExitCode {
@@ -71,5 +73,6 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Sum(args)) => sum::run(&args),
         Some(Command::Pawn(args)) => pawn::run(&args),
         Some(Command::Split(args)) => split::run(&args),
+        Some(Command::Tables(args)) => tables::run(&args),
     }
 }

@@ -270,8 +270,8 @@ impl Header {
             return Err(corrupt("not a rectangle-clearing shape database".into()));
         }
         let (rows, cols) = (u32_at(b, 24) as usize, u32_at(b, 28) as usize);
-        let shape_box = ShapeBox::new(rows, cols)
-            .map_err(|e| corrupt(format!("box {rows} x {cols}: {e}")))?;
+        let shape_box =
+            ShapeBox::new(rows, cols).map_err(|e| corrupt(format!("box {rows} x {cols}: {e}")))?;
         if shape_box.rows() != rows || u32_at(b, 32) as usize != shape_box.cells() {
             return Err(corrupt("the box and its tier count disagree".into()));
         }
@@ -522,10 +522,7 @@ impl Writer {
     ///
     /// I/O errors; [`DbError::BoxMismatch`] when the partial file is of
     /// another box; a partial file whose header is unreadable.
-    pub fn create_or_resume(
-        path: &Path,
-        shape_box: ShapeBox,
-    ) -> Result<(Writer, Vec<TierTable>)> {
+    pub fn create_or_resume(path: &Path, shape_box: ShapeBox) -> Result<(Writer, Vec<TierTable>)> {
         let partial = partial_path(path);
         if partial.exists() {
             return Writer::resume(path, partial, shape_box);

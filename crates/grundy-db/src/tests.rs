@@ -7,13 +7,14 @@ use grundy::tier::{solve_tiers, TierControl, TierError};
 fn build(path: &Path, shape_box: ShapeBox, stop_after: Option<usize>) -> Result<()> {
     let (mut writer, mut tables) = Writer::create_or_resume(path, shape_box)?;
     let game = ClearShapes::new(shape_box);
-    let outcome = solve_tiers::<_, BuildStop, _>(&game, &mut tables, &TierControl::new(), |_, t| {
-        writer.append(t).map_err(BuildStop::Db)?;
-        if stop_after == Some(writer.header().tiers.len()) {
-            return Err(BuildStop::Stopped);
-        }
-        Ok(())
-    });
+    let outcome =
+        solve_tiers::<_, BuildStop, _>(&game, &mut tables, &TierControl::new(), |_, t| {
+            writer.append(t).map_err(BuildStop::Db)?;
+            if stop_after == Some(writer.header().tiers.len()) {
+                return Err(BuildStop::Stopped);
+            }
+            Ok(())
+        });
     match outcome {
         Ok(()) => writer.finish().map(|_| ()),
         Err(BuildStop::Stopped) => Ok(()),
@@ -70,7 +71,10 @@ fn a_build_stopped_after_a_tier_resumes_to_the_same_bytes() {
             Err(DbError::Incomplete { stored, .. }) if stored == stop
         ));
         build(&resumed, box_of(3, 4), None).unwrap();
-        assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&resumed).unwrap());
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&resumed).unwrap()
+        );
     }
 }
 
@@ -88,7 +92,10 @@ fn a_torn_last_section_is_dropped_on_resume() {
     bytes[header.tiers[5].offset as usize + 3] ^= 0x40;
     std::fs::write(&partial, &bytes).unwrap();
     build(&path, box_of(3, 3), None).unwrap();
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&path).unwrap());
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
 }
 
 #[test]
@@ -127,7 +134,10 @@ fn truncation_version_and_garbage_are_named() {
         std::fs::write(&path, &good[..cut]).unwrap();
         let err = Database::open(&path).unwrap_err();
         assert!(
-            matches!(err, DbError::Truncated { .. } | DbError::NotADatabase { .. }),
+            matches!(
+                err,
+                DbError::Truncated { .. } | DbError::NotADatabase { .. }
+            ),
             "cut at {cut}: {err}"
         );
     }

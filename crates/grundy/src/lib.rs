@@ -26,8 +26,8 @@ pub mod pawn;
 pub mod solver;
 pub mod split;
 pub mod sum;
-pub mod tier;
 mod symmetry;
+pub mod tier;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};

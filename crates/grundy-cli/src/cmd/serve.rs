@@ -19,6 +19,8 @@ pub struct Args {
     /// Per-request search limits (requests may ask for less, never more).
     #[command(flatten)]
     budget: ServeBudgetArgs,
+    #[command(flatten)]
+    tables: crate::cmd::tables::TablesArgs,
 }
 
 /// Like `grundy clear`'s budget, with web-sized defaults: a request must answer fast.
@@ -33,6 +35,7 @@ struct ServeBudgetArgs {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    grundy_web::set_shape_tables(crate::cmd::tables::shape_lookup(&args.tables)?);
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),

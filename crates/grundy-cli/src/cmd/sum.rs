@@ -14,6 +14,7 @@ use grundy_cli::boards::parse_boards;
 use grundy_cli::queries::{Query, QueryReader};
 
 use crate::cmd::clear::BudgetArgs;
+use crate::cmd::tables::{shape_lookup, TablesArgs};
 use crate::output::{read_source, solver_progress, UsageError};
 
 /// The query language, shown by `grundy sum --help`.
@@ -46,6 +47,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    tables: TablesArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -61,8 +64,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let boards = parse_boards(&board_source.bytes).map_err(|err| board_source.error(err))?;
     let query_source = read_source(Some(&args.queries))?;
 
+    let shapes = shape_lookup(&args.tables)?;
     let (bar, progress) = solver_progress("solving");
-    let solver = Solver::new(Clear::new())
+    let solver = Solver::new(Clear::with_shapes(shapes))
         .with_budget(args.budget.budget())
         .with_progress(progress);
     let sum = GameSum::with_positions(solver, boards.iter().map(|b| b.board));

@@ -8,7 +8,7 @@
 //! `moves_complete`); `play` answers the engine's move
 //! ([`grundy_report::clear::engine_move`]) and the boards after it.
 
-use grundy::clear::{Board, Clear, MAX_CELLS};
+use grundy::clear::{Board, MAX_CELLS};
 use grundy::{Budget, Nimber};
 use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Report};
 use grundy_report::MoveValues;
@@ -163,7 +163,9 @@ struct AnalyzeResponse {
 }
 
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
-    let mut solver = Clear::solver().with_budget(position.budget);
+    let mut solver = crate::clear_rules()
+        .into_solver()
+        .with_budget(position.budget);
     let analysis = Analysis::of(&mut solver, &position.boards)?;
     let moves = move_values(&mut solver, &position.boards, max_listed_moves)?;
     to_json(&AnalyzeResponse {
@@ -186,7 +188,9 @@ struct PlayResponse {
 }
 
 fn play(position: &ClearPosition) -> Result<String, ApiError> {
-    let mut solver = Clear::solver().with_budget(position.budget);
+    let mut solver = crate::clear_rules()
+        .into_solver()
+        .with_budget(position.budget);
     let mut boards = position.boards.clone();
     let chosen = engine_move(&mut solver, &boards)?;
     let (mv, grundy) = match chosen {

@@ -2,8 +2,8 @@ use std::collections::HashSet;
 
 use super::*;
 use crate::clear::{Board, Clear};
-use crate::Solver;
 use crate::tier::{solve_tiers, TierControl, TierError};
+use crate::Solver;
 
 /// Builds every tier of a box in memory.
 pub(crate) fn build(shape_box: ShapeBox) -> ShapeTables {
@@ -101,7 +101,16 @@ fn pack_round_trips() {
 /// every subset of the grid.
 #[test]
 fn tiers_hold_every_shape_once() {
-    for (rows, cols) in [(1, 1), (1, 5), (2, 2), (2, 4), (3, 3), (3, 4), (4, 4), (3, 5)] {
+    for (rows, cols) in [
+        (1, 1),
+        (1, 5),
+        (2, 2),
+        (2, 4),
+        (3, 3),
+        (3, 4),
+        (4, 4),
+        (3, 5),
+    ] {
         let shape_box = ShapeBox::new(rows, cols).unwrap();
         let tables = build(shape_box);
         let expected: HashSet<u64> = connected_subsets(rows, cols)
@@ -207,6 +216,9 @@ fn lookups_refuse_what_the_box_does_not_hold() {
     assert_eq!(tables.value(&two_parts), None);
     let long = Board::new(1, 4, 0b1111).unwrap();
     assert_eq!(tables.value(&long), None);
-    assert_eq!(tables.full_board(3, 3), tables.value(&Board::new(3, 3, 0x1FF).unwrap()));
+    assert_eq!(
+        tables.full_board(3, 3),
+        tables.value(&Board::new(3, 3, 0x1FF).unwrap())
+    );
     assert_eq!(tables.full_board(2, 5), None);
 }
