@@ -7,3 +7,4 @@ mod pawn;
 mod serve;
 mod split;
 mod sum;
+mod tables;
