@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge, pawn, serve, split, sum};
+use cmd::{clear, judge, pawn, serve, split, sum, tables};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 #[derive(Debug, Parser)]
@@ -50,6 +50,8 @@ enum Command {
     Judge(judge::Args),
     /// Serve the web playground and JSON API (loopback by default).
     Serve(serve::Args),
+    /// Shape databases for rectangle clearing: build, describe, verify.
+    Tables(tables::Args),
 }
 
 fn main() -> ExitCode {
@@ -80,5 +82,6 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Split(args)) => split::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
+        Some(Command::Tables(args)) => tables::run(&args),
     }
 }

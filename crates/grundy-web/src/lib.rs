@@ -52,6 +52,27 @@ mod page;
 mod server;
 
 pub use error::ApiError;
+
+/// Shape tables the rectangle-clearing endpoints consult (see
+/// [`set_shape_tables`]); none until set.
+static SHAPE_TABLES: std::sync::OnceLock<&'static dyn grundy::clear::shapes::ShapeLookup> =
+    std::sync::OnceLock::new();
+
+/// Makes every later rectangle-clearing request read component values from
+/// `tables` (for example the shape databases `grundy serve` finds) before
+/// searching. Set once per process; later calls are ignored.
+pub fn set_shape_tables(tables: &'static dyn grundy::clear::shapes::ShapeLookup) {
+    let _ = SHAPE_TABLES.set(tables);
+}
+
+/// The rules of rectangle clearing with the shape tables, if any were set.
+pub(crate) fn clear_rules() -> grundy::clear::Clear {
+    SHAPE_TABLES
+        .get()
+        .map_or_else(grundy::clear::Clear::new, |t| {
+            grundy::clear::Clear::with_shapes(*t)
+        })
+}
 use games::{Endpoint, Limits};
 
 /// Server limits.

@@ -10,6 +10,8 @@
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells;
 //! - [`split`]: the splitting game on grids of up to 10^9 x 10^9 cells;
 //! - [`pawn`]: a pawn on a grid of up to 10^9 x 10^9 with impassable cells;
+//! - [`tier`]: bottom-up solving by tiers, a game-neutral [`tier::TierGame`]
+//!   API and compact static tables of every position's value;
 //! - [`sum`]: sums of many components with point updates, range values and
 //!   winning moves ([`sum::FenwickTree`], [`sum::SegmentTree`], [`sum::GameSum`]).
 //!
@@ -25,6 +27,7 @@ pub mod solver;
 pub mod split;
 pub mod sum;
 mod symmetry;
+pub mod tier;
 
 pub use game::Game;
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};

@@ -15,6 +15,7 @@ use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
 use grundy_report::ValuedMove;
 
+use crate::cmd::tables::{shape_lookup, TablesArgs};
 use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
@@ -33,6 +34,8 @@ pub struct Args {
     play: bool,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    tables: TablesArgs,
 }
 
 /// Search limits shared by the commands that run a search.
@@ -84,7 +87,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let source = read_source(args.file.as_deref())?;
     let boards = parse_boards(&source.bytes).map_err(|err| source.error(err))?;
     let boards: Vec<Board> = boards.iter().map(|b: &ParsedBoard| b.board).collect();
-    analyse(&boards, args.json, args.play, &args.budget)
+    analyse(&boards, args.json, args.play, &args.budget, &args.tables)
 }
 
 pub fn run_default() -> anyhow::Result<ExitCode> {
@@ -94,7 +97,13 @@ pub fn run_default() -> anyhow::Result<ExitCode> {
         max_time: None,
         max_memory: None,
     };
-    analyse(&[DEFAULT_BOARD], false, true, &budget)
+    analyse(
+        &[DEFAULT_BOARD],
+        false,
+        true,
+        &budget,
+        &TablesArgs::default(),
+    )
 }
 
 fn analyse(
@@ -102,9 +111,12 @@ fn analyse(
     json: bool,
     play: bool,
     budget: &BudgetArgs,
+    tables: &TablesArgs,
 ) -> anyhow::Result<ExitCode> {
+    let shapes = shape_lookup(tables)?;
     let (bar, progress) = solver_progress("solving");
-    let mut solver = Clear::solver()
+    let mut solver = Clear::with_shapes(shapes)
+        .into_solver()
         .with_budget(budget.budget())
         .with_progress(progress);
     let analysis = Analysis::of(&mut solver, boards);

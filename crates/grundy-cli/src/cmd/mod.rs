@@ -6,6 +6,7 @@ pub mod pawn;
 pub mod serve;
 pub mod split;
 pub mod sum;
+pub mod tables;
 
 use std::time::Duration;
 

@@ -37,6 +37,8 @@ pub struct Args {
     /// origin. Repeatable.
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    #[command(flatten)]
+    tables: crate::cmd::tables::TablesArgs,
 }
 
 /// Like `grundy clear`'s budget, with web-sized defaults: a request must answer fast.
@@ -68,6 +70,7 @@ struct ConnectionArgs {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    grundy_web::set_shape_tables(crate::cmd::tables::shape_lookup(&args.tables)?);
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),

@@ -13,6 +13,7 @@ use grundy_cli::boards::parse_boards;
 use grundy_cli::queries::{Query, QueryReader};
 
 use crate::cmd::clear::{stopped, BudgetArgs};
+use crate::cmd::tables::{shape_lookup, TablesArgs};
 use crate::output::{read_source, solver_progress, UsageError};
 
 /// The query language, shown by `grundy sum --help`.
@@ -45,6 +46,8 @@ pub struct Args {
     json: bool,
     #[command(flatten)]
     budget: BudgetArgs,
+    #[command(flatten)]
+    tables: TablesArgs,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -60,8 +63,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let boards = parse_boards(&board_source.bytes).map_err(|err| board_source.error(err))?;
     let query_source = read_source(Some(&args.queries))?;
 
+    let shapes = shape_lookup(&args.tables)?;
     let (bar, progress) = solver_progress("solving");
-    let solver = Clear::solver()
+    let solver = Clear::with_shapes(shapes)
+        .into_solver()
         .with_budget(args.budget.budget())
         .with_progress(progress);
     let sum = GameSum::with_positions(solver, boards.iter().map(|b| b.board));

@@ -8,3 +8,4 @@ mod pawn;
 mod serve;
 mod split;
 mod sum;
+mod tables;

@@ -8,7 +8,7 @@
 //! `moves_complete`); `play` answers the engine's move
 //! ([`grundy_report::clear::engine_move`]) and the boards after it.
 
-use grundy::clear::{Board, Clear, MAX_CELLS};
+use grundy::clear::{Board, MAX_CELLS};
 use grundy::{Budget, Nimber};
 use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Report};
 use grundy_report::MoveValues;
@@ -49,10 +49,11 @@ pub struct ClearPosition {
 }
 
 /// Answered from tables when every component of every board has a known
-/// value (the 4 x 4 table, a straight line): then so do all their options.
+/// value (the 4 x 4 table, a straight line, a shape database): then so do
+/// all their options, whose components are smaller shapes of the same box.
 impl FromTables for ClearPosition {
     fn answered_from_tables(&self) -> bool {
-        known_without_search(&Clear::new(), &self.boards)
+        known_without_search(&crate::clear_rules(), &self.boards)
     }
 }
 
@@ -178,7 +179,9 @@ struct AnalyzeResponse {
 }
 
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
-    let mut solver = Clear::solver().with_budget(position.budget);
+    let mut solver = crate::clear_rules()
+        .into_solver()
+        .with_budget(position.budget);
     let analysis = Analysis::of(&mut solver, &position.boards)?;
     let moves = move_values(&mut solver, &position.boards, max_listed_moves)?;
     to_json(&AnalyzeResponse {
@@ -201,7 +204,9 @@ struct PlayResponse {
 }
 
 fn play(position: &ClearPosition) -> Result<String, ApiError> {
-    let mut solver = Clear::solver().with_budget(position.budget);
+    let mut solver = crate::clear_rules()
+        .into_solver()
+        .with_budget(position.budget);
     let mut boards = position.boards.clone();
     let chosen = engine_move(&mut solver, &boards)?;
     let (mv, grundy) = match chosen {

@@ -630,7 +630,7 @@ impl Board {
 impl Board {
     /// The cells in an 8 x 8 frame (bit `8 * row + col`) when the board fits
     /// one, anchored at the top-left corner.
-    fn in_8x8_frame(&self) -> Option<u64> {
+    pub(crate) fn in_8x8_frame(&self) -> Option<u64> {
         let (rows, cols) = (self.rows(), self.cols());
         if rows > 8 || cols > 8 {
             return None;
@@ -837,7 +837,7 @@ const fn transpose_8x8(mut square: u64) -> u64 {
 /// top-left of an 8 x 8 frame, each image anchored again. The anchored bits
 /// determine the bounding box, so the `u64` alone names the shape. About
 /// forty word operations, against a cell-by-cell transform per symmetry.
-fn canonical_8x8(square: u64, rows: usize, cols: usize) -> u64 {
+pub(crate) fn canonical_8x8(square: u64, rows: usize, cols: usize) -> u64 {
     let (up, left) = (8 * (8 - rows as u32), 8 - cols as u32);
     let images = |shape: u64, up: u32, left: u32| {
         let mirrored = flip_cols_8x8(shape) >> left;

@@ -32,6 +32,7 @@
 mod bitboard;
 mod board;
 mod memo;
+pub mod shapes;
 
 pub use bitboard::{Bitboard, Cells, Subsets};
 pub use board::{Board, BoardError, Geometry, GrowMasks, Rect, MAX_CELLS};
@@ -40,6 +41,7 @@ pub mod table;
 pub use table::value4x4;
 
 use crate::{Game, Nimber, Solver};
+use shapes::ShapeLookup;
 
 /// The rules of rectangle clearing, for the [`Solver`].
 ///
@@ -56,16 +58,27 @@ use crate::{Game, Nimber, Solver};
 /// let winning = solver.winning_moves(&board).unwrap();
 /// assert!(winning.iter().all(|(_, after)| solver.value(after).unwrap().is_zero()));
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Clear {
     use_known_values: bool,
+    shapes: Option<&'static dyn ShapeLookup>,
 }
 
 impl Default for Clear {
     fn default() -> Self {
         Clear {
             use_known_values: true,
+            shapes: None,
         }
+    }
+}
+
+impl std::fmt::Debug for Clear {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Clear")
+            .field("use_known_values", &self.use_known_values)
+            .field("shapes", &self.shapes.is_some())
+            .finish()
     }
 }
 
@@ -82,7 +95,25 @@ impl Clear {
     pub fn without_known_values() -> Clear {
         Clear {
             use_known_values: false,
+            shapes: None,
         }
+    }
+
+    /// The rules, also reading component values from solved shape tables
+    /// ([`shapes::ShapeTables`], or a list of them): a component whose shape
+    /// a table holds is one lookup instead of a search.
+    #[must_use]
+    pub fn with_shapes(shapes: &'static dyn ShapeLookup) -> Clear {
+        Clear {
+            use_known_values: true,
+            shapes: Some(shapes),
+        }
+    }
+
+    /// A fresh solver with these rules (see [`Clear::solver`]).
+    #[must_use]
+    pub fn into_solver(self) -> ClearSolver {
+        Solver::with_table(self, ShapeTable::new())
     }
 
     /// A fresh solver with these rules.
@@ -141,7 +172,10 @@ impl Game for Clear {
             let (rows, cols) = board::extent_8x8(square);
             // A full bounding box one cell thick is a straight line.
             let is_line = (rows == 1 || cols == 1) && cells.count() as usize == rows * cols;
-            return is_line.then(|| Nimber::new(cells.count()));
+            if is_line {
+                return Some(Nimber::new(cells.count()));
+            }
+            return self.shapes.and_then(|s| s.value_8x8(square));
         }
         let (rows, cols) = (geometry.rows(), geometry.cols());
         if rows <= 4 && cols <= 4 {

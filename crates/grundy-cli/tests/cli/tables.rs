@@ -1,0 +1,268 @@
+//! `grundy tables build | info | verify`, and `--tables` in the other
+//! commands.
+
+use std::path::{Path, PathBuf};
+
+use grundy::clear::{Board, Clear};
+
+use crate::common::{assert_success, grundy};
+
+fn build(dir: &Path, shape_box: &str) -> PathBuf {
+    let out = dir.join(format!("clear-{shape_box}.gdb"));
+    let output = grundy()
+        .args(["tables", "build", "--box", shape_box, "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    out
+}
+
+/// The value of the full `rows x cols` board by the top-down solver.
+fn top_down_full(rows: usize, cols: usize) -> u32 {
+    let board = Board::new(rows, cols, (1u64 << (rows * cols)) - 1).unwrap();
+    Clear::solver().value(&board).unwrap().value()
+}
+
+fn assert_exit(output: &std::process::Output, code: i32, what: &str) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(code), "stderr: {stderr}");
+    assert!(stderr.contains(what), "expected {what:?} in {stderr:?}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn build_info_and_verify_agree_with_the_top_down_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x4");
+    let info = grundy()
+        .args(["tables", "info", "--values"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_success(&info);
+    let text = String::from_utf8(info.stdout).unwrap();
+    assert!(text.contains("box 3x4 (12 tiers)"), "{text}");
+    for (a, b) in [(1, 4), (2, 2), (2, 3), (2, 4), (3, 3), (3, 4)] {
+        let line = format!("  {a} x {b}: {}\n", top_down_full(a, b));
+        assert!(text.contains(&line), "{line:?} in {text}");
+    }
+    let verify = grundy()
+        .args(["tables", "verify", "--samples", "300"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_success(&verify);
+    let text = String::from_utf8(verify.stdout).unwrap();
+    assert!(
+        text.contains("300 random shapes re-solved top-down agree"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_boxes_are_usage_errors() {
+    for (bad, what) in [
+        ("9x9", "not supported"),
+        ("7x8", "not supported"),
+        ("0x4", "not supported"),
+        ("six", "ROWSxCOLS"),
+        ("6xq", "not a number"),
+    ] {
+        let output = grundy()
+            .args([
+                "tables",
+                "build",
+                "--box",
+                bad,
+                "--out",
+                "/nonexistent/x.gdb",
+            ])
+            .output()
+            .unwrap();
+        assert_exit(&output, 2, what);
+    }
+}
+
+#[test]
+fn damaged_databases_are_named_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x3");
+    let good = std::fs::read(&db).unwrap();
+    let header = grundy_db::Header::decode(&good, good.len() as u64, &db).unwrap();
+    // A flipped byte in tier 7's section.
+    let mut bad = good.clone();
+    bad[header.tiers[6].offset as usize + 5] ^= 0x10;
+    std::fs::write(&db, &bad).unwrap();
+    for cmd in ["info", "verify"] {
+        let output = grundy().args(["tables", cmd]).arg(&db).output().unwrap();
+        assert_exit(&output, 2, "checksum mismatch in section tier 7");
+    }
+    let output = grundy()
+        .args(["clear", "--tables"])
+        .arg(&db)
+        .arg("-")
+        .write_stdin("111\n111\n")
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "checksum mismatch in section tier 7");
+    // Truncated.
+    std::fs::write(&db, &good[..good.len() - 100]).unwrap();
+    let output = grundy().args(["tables", "info"]).arg(&db).output().unwrap();
+    assert_exit(&output, 2, "truncated");
+    // Another format version.
+    let mut other = good.clone();
+    other[8] = 9;
+    std::fs::write(&db, &other).unwrap();
+    let output = grundy().args(["tables", "info"]).arg(&db).output().unwrap();
+    assert_exit(&output, 2, "format version 9");
+    // Not a database at all, and no file.
+    std::fs::write(&db, "1111\n").unwrap();
+    let output = grundy()
+        .args(["tables", "verify"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "not a grundy shape database");
+    let output = grundy()
+        .args(["tables", "info"])
+        .arg(dir.path().join("missing.gdb"))
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "missing.gdb");
+}
+
+#[test]
+fn an_unwritable_output_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = grundy()
+        .args(["tables", "build", "--box", "2x2", "--out"])
+        .arg(dir.path().join("no/such/dir/db.gdb"))
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "db.gdb.partial");
+}
+
+/// A build stopped by its time budget exits 3 and keeps a partial file; run
+/// again, it resumes and writes the same bytes as an uninterrupted build.
+#[test]
+fn a_stopped_build_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(dir.path(), "4x4");
+    let out = dir.path().join("resumed.gdb");
+    let stopped = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "4x4",
+            "--max-time",
+            "0.001",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&stopped, 3, "run the same command again to resume");
+    assert!(!out.exists());
+    let resumed = grundy()
+        .args(["tables", "build", "--box", "4x4", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&resumed);
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+}
+
+/// Ctrl-C (SIGINT) during a build leaves the old file or a resumable one.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_build_leaves_a_resumable_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(dir.path(), "4x5");
+    let out = dir.path().join("interrupted.gdb");
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let mut child = std::process::Command::new(&bin)
+        .args(["tables", "build", "--box", "4x5", "--threads", "1", "--out"])
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let partial = dir.path().join("interrupted.gdb.partial");
+    let start = std::time::Instant::now();
+    while !partial.exists() && start.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let _ = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let _ = child.wait();
+    // Either it finished before the signal, or it left a partial file.
+    if !out.exists() {
+        assert!(partial.exists());
+        let resumed = grundy()
+            .args(["tables", "build", "--box", "4x5", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&resumed);
+    }
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+}
+
+/// `--tables` and GRUNDY_TABLES feed `grundy clear`: a 5 x 6 board's
+/// component that fits a 3 x 6 box is answered from the file, with the same
+/// value the search gives.
+#[test]
+fn clear_reads_the_databases_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x6");
+    let board = "111111\n111111\n111111\n";
+    let expected = top_down_full(3, 6);
+    let json = |cmd: &mut assert_cmd::Command| -> serde_json::Value {
+        let output = cmd.output().unwrap();
+        assert_success(&output);
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    // With a position budget far too small to search a 3 x 6 board: only
+    // the table can answer.
+    let from_flag = json(
+        grundy()
+            .args(["clear", "--json", "--max-positions", "10", "--tables"])
+            .arg(&db)
+            .arg("-")
+            .write_stdin(board),
+    );
+    assert_eq!(from_flag["grundy"], expected);
+    let from_env = json(
+        grundy()
+            .args(["clear", "--json", "--max-positions", "10", "-"])
+            .env("GRUNDY_TABLES", dir.path())
+            .write_stdin(board),
+    );
+    assert_eq!(from_env["grundy"], expected);
+    let output = grundy()
+        .args(["clear", "--tables", "/no/such/file.gdb", "-"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "/no/such/file.gdb");
+}
+
+/// The built-in 5 x 5 database answers a full 5 x 5 board with no search:
+/// the value agrees with the top-down solver's.
+#[test]
+fn the_built_in_database_answers_5x5_without_searching() {
+    let output = grundy()
+        .args(["clear", "--json", "--max-positions", "1", "-"])
+        .env("GRUNDY_TABLES", "")
+        .env("XDG_DATA_HOME", "/nonexistent")
+        .write_stdin("11111\n11111\n11111\n11111\n11111\n")
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["grundy"], top_down_full(5, 5));
+}

@@ -1,0 +1,689 @@
+//! Shape databases: the file format of solved [`ShapeTables`], written
+//! atomically and resumably, read back through a memory map.
+//!
+//! **Format (version 1).** A 4,096-byte header, then one section per tier,
+//! each starting on a 4,096-byte boundary (so a memory map hands out aligned
+//! `u64` slots). All integers are little-endian.
+//!
+//! | offset | what |
+//! |---|---|
+//! | 0 | magic `GRUNDYDB` |
+//! | 8 | format version (`u32`, 1) |
+//! | 12 | header length (`u32`, 4096) |
+//! | 16 | game, 8 bytes (`clear` and zeros) |
+//! | 24, 28 | the box: rows, columns (`u32`, rows <= columns) |
+//! | 32 | tiers of the box (`u32`, rows x columns) |
+//! | 36 | complete (`u32`, 1 once every tier is stored) |
+//! | 40 | tiers stored so far (`u32`, a prefix: tier 1 to this) |
+//! | 64 | one 48-byte entry per tier: positions, capacity, slots, offset (`u64` each), largest value, CRC-32 of the section (`u32` each), 8 zero bytes |
+//! | 4092 | CRC-32 of bytes 0 to 4091 |
+//!
+//! A section is the tier's [`TierTable`] slots, 8 bytes each. Checksums are
+//! CRC-32 (IEEE) by `crc32fast`.
+//!
+//! **Writing.** A build writes `PATH.partial`: each tier's section is
+//! appended and synced, then the header is rewritten to count it and synced,
+//! so a build killed at any moment leaves every tier the header counts
+//! intact, and [`Writer::create_or_resume`] carries on from there. The last
+//! step marks the header complete and renames the file to `PATH`, so `PATH`
+//! is always either the old file or a complete new one. The layout depends
+//! only on the box (tables are laid out by key, see [`TierTable`]), so a
+//! resumed build writes the same bytes as an uninterrupted one.
+//!
+//! **Reading.** [`Database::open`] maps the file, checks the header, the
+//! layout and every section's checksum, and serves the slots in place.
+
+#![deny(missing_docs)]
+
+#[cfg(not(target_endian = "little"))]
+compile_error!("shape databases are read in place as little-endian u64 slots");
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use grundy::clear::shapes::{ShapeBox, ShapeTables};
+use grundy::tier::{capacity_for, TierTable};
+
+/// The file's first 8 bytes.
+pub const MAGIC: &[u8; 8] = b"GRUNDYDB";
+/// The format version this crate reads and writes.
+pub const VERSION: u32 = 1;
+/// Bytes of the header; sections start on multiples of it.
+pub const HEADER_LEN: usize = 4096;
+const DIRECTORY: usize = 64;
+const ENTRY_LEN: usize = 48;
+/// The most tiers a header lists.
+pub const MAX_TIERS: usize = (HEADER_LEN - 4 - DIRECTORY) / ENTRY_LEN;
+const GAME_CLEAR: [u8; 8] = *b"clear\0\0\0";
+const ALIGN: u64 = HEADER_LEN as u64;
+
+/// Why a database cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DbError {
+    /// An operating-system error.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error("{}: not a grundy shape database (no GRUNDYDB header)", path.display())]
+    NotADatabase {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Another format version.
+    #[error("{}: format version {found}; this grundy reads version {VERSION}", path.display())]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version found.
+        found: u32,
+    },
+    /// The file ends before a part it declares.
+    #[error("{}: truncated: {what} needs bytes up to {needed}, the file has {len}", path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// The part that is cut.
+        what: String,
+        /// The bytes it needs.
+        needed: u64,
+        /// The file's length.
+        len: u64,
+    },
+    /// A checksum does not match: the named section is corrupt.
+    #[error("{}: checksum mismatch in section {section}: the file is corrupt", path.display())]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// `header` or `tier K`.
+        section: String,
+    },
+    /// The header contradicts itself.
+    #[error("{}: corrupt: {what}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
+    /// The build that writes this file has not finished.
+    #[error("{}: an unfinished build (tiers 1 to {stored} of {tiers}); run `grundy tables build` again to resume it", path.display())]
+    Incomplete {
+        /// The file.
+        path: PathBuf,
+        /// Tiers stored.
+        stored: usize,
+        /// Tiers of the box.
+        tiers: usize,
+    },
+    /// A partial build of another box is in the way.
+    #[error("{}: a partial build of a {found} box, not {expected}; remove it or choose another output", path.display())]
+    BoxMismatch {
+        /// The file.
+        path: PathBuf,
+        /// Its box.
+        found: ShapeBox,
+        /// The box asked for.
+        expected: ShapeBox,
+    },
+}
+
+type Result<T> = std::result::Result<T, DbError>;
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DbError + '_ {
+    move |source| DbError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// One tier's entry in the header.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TierEntry {
+    /// Positions (shapes) in the tier.
+    pub positions: u64,
+    /// Home slots of its table.
+    pub capacity: u64,
+    /// Slots in the section.
+    pub slots: u64,
+    /// Byte offset of the section.
+    pub offset: u64,
+    /// The largest value in the tier.
+    pub max_value: u32,
+    /// CRC-32 of the section's bytes.
+    pub crc32: u32,
+}
+
+impl TierEntry {
+    fn end(&self) -> u64 {
+        self.offset + self.slots * 8
+    }
+}
+
+/// A database header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The box whose shapes the file holds.
+    pub shape_box: ShapeBox,
+    /// True once every tier is stored.
+    pub complete: bool,
+    /// The stored tiers, tier 1 first.
+    pub tiers: Vec<TierEntry>,
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+impl Header {
+    fn new(shape_box: ShapeBox) -> Header {
+        Header {
+            shape_box,
+            complete: false,
+            tiers: Vec::new(),
+        }
+    }
+
+    /// Where the next section starts.
+    fn next_offset(&self) -> u64 {
+        self.tiers
+            .last()
+            .map_or(ALIGN, |t| t.end().div_ceil(ALIGN) * ALIGN)
+    }
+
+    /// The header's bytes.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut b = vec![0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(MAGIC);
+        b[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        b[16..24].copy_from_slice(&GAME_CLEAR);
+        b[24..28].copy_from_slice(&(self.shape_box.rows() as u32).to_le_bytes());
+        b[28..32].copy_from_slice(&(self.shape_box.cols() as u32).to_le_bytes());
+        b[32..36].copy_from_slice(&(self.shape_box.cells() as u32).to_le_bytes());
+        b[36..40].copy_from_slice(&u32::from(self.complete).to_le_bytes());
+        b[40..44].copy_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        for (i, t) in self.tiers.iter().enumerate() {
+            let at = DIRECTORY + i * ENTRY_LEN;
+            b[at..at + 8].copy_from_slice(&t.positions.to_le_bytes());
+            b[at + 8..at + 16].copy_from_slice(&t.capacity.to_le_bytes());
+            b[at + 16..at + 24].copy_from_slice(&t.slots.to_le_bytes());
+            b[at + 24..at + 32].copy_from_slice(&t.offset.to_le_bytes());
+            b[at + 32..at + 36].copy_from_slice(&t.max_value.to_le_bytes());
+            b[at + 36..at + 40].copy_from_slice(&t.crc32.to_le_bytes());
+        }
+        let crc = crc32fast::hash(&b[..HEADER_LEN - 4]);
+        b[HEADER_LEN - 4..].copy_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Reads and checks a header: magic, version, checksum, box, and that
+    /// the sections lie in order within `file_len` bytes.
+    ///
+    /// # Errors
+    ///
+    /// The [`DbError`] that names the problem.
+    pub fn decode(b: &[u8], file_len: u64, path: &Path) -> Result<Header> {
+        if b.len() < 8 || &b[..8] != MAGIC {
+            return Err(DbError::NotADatabase {
+                path: path.to_owned(),
+            });
+        }
+        if b.len() < 12 {
+            return Err(truncated(path, "the header", 12, file_len));
+        }
+        let version = u32_at(b, 8);
+        if version != VERSION {
+            return Err(DbError::Version {
+                path: path.to_owned(),
+                found: version,
+            });
+        }
+        if b.len() < HEADER_LEN {
+            return Err(truncated(path, "the header", HEADER_LEN as u64, file_len));
+        }
+        let b = &b[..HEADER_LEN];
+        if crc32fast::hash(&b[..HEADER_LEN - 4]) != u32_at(b, HEADER_LEN - 4) {
+            return Err(DbError::Checksum {
+                path: path.to_owned(),
+                section: "header".into(),
+            });
+        }
+        let corrupt = |what: String| DbError::Corrupt {
+            path: path.to_owned(),
+            what,
+        };
+        if u32_at(b, 12) as usize != HEADER_LEN || b[16..24] != GAME_CLEAR {
+            return Err(corrupt("not a rectangle-clearing shape database".into()));
+        }
+        let (rows, cols) = (u32_at(b, 24) as usize, u32_at(b, 28) as usize);
+        let shape_box =
+            ShapeBox::new(rows, cols).map_err(|e| corrupt(format!("box {rows} x {cols}: {e}")))?;
+        if shape_box.rows() != rows || u32_at(b, 32) as usize != shape_box.cells() {
+            return Err(corrupt("the box and its tier count disagree".into()));
+        }
+        let stored = u32_at(b, 40) as usize;
+        if stored > shape_box.cells() || stored > MAX_TIERS {
+            return Err(corrupt(format!("{stored} tiers stored")));
+        }
+        let complete = u32_at(b, 36) == 1;
+        if complete && stored != shape_box.cells() {
+            return Err(corrupt("marked complete with tiers missing".into()));
+        }
+        let mut header = Header::new(shape_box);
+        header.complete = complete;
+        for i in 0..stored {
+            let at = DIRECTORY + i * ENTRY_LEN;
+            let entry = TierEntry {
+                positions: u64_at(b, at),
+                capacity: u64_at(b, at + 8),
+                slots: u64_at(b, at + 16),
+                offset: u64_at(b, at + 24),
+                max_value: u32_at(b, at + 32),
+                crc32: u32_at(b, at + 36),
+            };
+            let tier = i + 1;
+            if entry.offset != header.next_offset()
+                || entry.capacity != capacity_for(entry.positions)
+                || entry.slots <= entry.capacity
+                || entry.slots > u64::MAX / 16
+            {
+                return Err(corrupt(format!("the directory entry of tier {tier}")));
+            }
+            if entry.end() > file_len {
+                return Err(truncated(
+                    path,
+                    &format!("section tier {tier}"),
+                    entry.end(),
+                    file_len,
+                ));
+            }
+            header.tiers.push(entry);
+        }
+        Ok(header)
+    }
+}
+
+fn truncated(path: &Path, what: &str, needed: u64, len: u64) -> DbError {
+    DbError::Truncated {
+        path: path.to_owned(),
+        what: what.to_owned(),
+        needed,
+        len,
+    }
+}
+
+/// The bytes of a database: a memory-mapped file or an array in the binary.
+#[derive(Debug)]
+enum Bytes {
+    Mapped(memmap2::Mmap),
+    Static(&'static [u8]),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(map) => map,
+            Bytes::Static(bytes) => bytes,
+        }
+    }
+}
+
+/// One tier's slots, read in place from a [`Database`]'s bytes.
+#[derive(Clone, Debug)]
+pub struct Slots {
+    bytes: Arc<Bytes>,
+    start: usize,
+    len: usize,
+}
+
+impl AsRef<[u64]> for Slots {
+    fn as_ref(&self) -> &[u64] {
+        // Sections start on 4,096-byte boundaries of a page-aligned map (or
+        // of an 8-aligned static array) and hold whole slots, as `open`
+        // checked; the cast checks alignment and length once more.
+        bytemuck::cast_slice(&self.bytes.as_slice()[self.start..self.start + self.len * 8])
+    }
+}
+
+/// A shape database read back: its header and tables.
+#[derive(Debug)]
+pub struct Database {
+    path: PathBuf,
+    header: Header,
+    tables: ShapeTables<Slots>,
+}
+
+impl Database {
+    /// Maps the file at `path` and checks it: header, layout, and every
+    /// section's checksum.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Incomplete`] for a build that has not finished, and the
+    /// errors of [`Header::decode`] and [`Database::verify_checksums`].
+    pub fn open(path: &Path) -> Result<Database> {
+        let file = File::open(path).map_err(io(path))?;
+        let len = file.metadata().map_err(io(path))?.len();
+        if len < HEADER_LEN as u64 {
+            let mut start = Vec::new();
+            (&file).read_to_end(&mut start).map_err(io(path))?;
+            Header::decode(&start, len, path)?;
+            return Err(truncated(path, "the header", HEADER_LEN as u64, len));
+        }
+        let map = map(&file).map_err(io(path))?;
+        Database::from_bytes(path, Bytes::Mapped(map))
+    }
+
+    /// A database compiled into the binary (as `include_bytes!` of a file
+    /// this crate wrote), checked like a file. `bytes` must start on an
+    /// 8-byte boundary.
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::open`]; a misaligned array is [`DbError::Corrupt`].
+    pub fn from_static(name: &str, bytes: &'static [u8]) -> Result<Database> {
+        let path = PathBuf::from(name);
+        if bytes.as_ptr().align_offset(8) != 0 {
+            return Err(DbError::Corrupt {
+                path,
+                what: "the embedded array is not 8-byte aligned".into(),
+            });
+        }
+        Database::from_bytes(&path, Bytes::Static(bytes))
+    }
+
+    fn from_bytes(path: &Path, bytes: Bytes) -> Result<Database> {
+        let all = bytes.as_slice();
+        let header = Header::decode(all, all.len() as u64, path)?;
+        if !header.complete {
+            return Err(DbError::Incomplete {
+                path: path.to_owned(),
+                stored: header.tiers.len(),
+                tiers: header.shape_box.cells(),
+            });
+        }
+        verify(path, all, &header)?;
+        let bytes = Arc::new(bytes);
+        let tiers = header
+            .tiers
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let slots = Slots {
+                    bytes: Arc::clone(&bytes),
+                    start: t.offset as usize,
+                    len: t.slots as usize,
+                };
+                TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
+                    DbError::Corrupt {
+                        path: path.to_owned(),
+                        what: format!("tier {}: {what}", i + 1),
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let tables =
+            ShapeTables::new(header.shape_box, tiers).map_err(|what| DbError::Corrupt {
+                path: path.to_owned(),
+                what,
+            })?;
+        Ok(Database {
+            path: path.to_owned(),
+            header,
+            tables,
+        })
+    }
+
+    /// Where the database came from.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The header.
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The tables, served from the file's bytes.
+    #[must_use]
+    pub fn tables(&self) -> &ShapeTables<Slots> {
+        &self.tables
+    }
+}
+
+/// Checks every section's checksum.
+fn verify(path: &Path, all: &[u8], header: &Header) -> Result<()> {
+    for (i, t) in header.tiers.iter().enumerate() {
+        let section = &all[t.offset as usize..t.end() as usize];
+        if crc32fast::hash(section) != t.crc32 {
+            return Err(DbError::Checksum {
+                path: path.to_owned(),
+                section: format!("tier {}", i + 1),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Maps a database file for reading.
+#[allow(unsafe_code)]
+fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
+    // SAFETY: the map is only read, and this project never changes a
+    // database file in place: builds write `PATH.partial` and rename it over
+    // `PATH`, which leaves a mapped old file's inode as it was. Another
+    // program truncating the file under us could fault the process; that is
+    // the accepted cost of serving gigabyte tables without copying them
+    // (see `benches/open.rs`: mapping a 6 x 6 database and reading one value
+    // against reading the whole file).
+    unsafe { memmap2::Mmap::map(file) }
+}
+
+/// Writes a database tier by tier into `PATH.partial`, then renames it to
+/// `PATH`.
+#[derive(Debug)]
+pub struct Writer {
+    path: PathBuf,
+    partial: PathBuf,
+    file: File,
+    header: Header,
+}
+
+/// The partial file a build of `path` writes.
+#[must_use]
+pub fn partial_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+impl Writer {
+    /// Starts a build of `shape_box` into `path`, or resumes the one whose
+    /// partial file is there: returns the writer and the tiers already
+    /// stored (checked against their checksums; anything after the last
+    /// good tier is dropped).
+    ///
+    /// # Errors
+    ///
+    /// I/O errors; [`DbError::BoxMismatch`] when the partial file is of
+    /// another box; a partial file whose header is unreadable.
+    pub fn create_or_resume(path: &Path, shape_box: ShapeBox) -> Result<(Writer, Vec<TierTable>)> {
+        let partial = partial_path(path);
+        if partial.exists() {
+            return Writer::resume(path, partial, shape_box);
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&partial)
+            .map_err(io(&partial))?;
+        let mut writer = Writer {
+            path: path.to_owned(),
+            partial,
+            file,
+            header: Header::new(shape_box),
+        };
+        writer.write_header()?;
+        Ok((writer, Vec::new()))
+    }
+
+    fn resume(
+        path: &Path,
+        partial: PathBuf,
+        shape_box: ShapeBox,
+    ) -> Result<(Writer, Vec<TierTable>)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&partial)
+            .map_err(io(&partial))?;
+        let len = file.metadata().map_err(io(&partial))?.len();
+        let mut head = vec![0u8; HEADER_LEN.min(len as usize)];
+        file.read_exact(&mut head).map_err(io(&partial))?;
+        let mut header = Header::decode(&head, len, &partial)?;
+        if header.shape_box != shape_box {
+            return Err(DbError::BoxMismatch {
+                path: partial,
+                found: header.shape_box,
+                expected: shape_box,
+            });
+        }
+        header.complete = false;
+        let mut tables = Vec::new();
+        for (i, t) in header.tiers.iter().enumerate() {
+            let mut bytes = vec![0u8; t.slots as usize * 8];
+            file.seek(SeekFrom::Start(t.offset))
+                .and_then(|_| file.read_exact(&mut bytes))
+                .map_err(io(&partial))?;
+            if crc32fast::hash(&bytes) != t.crc32 {
+                break;
+            }
+            let slots: Vec<u64> = bytes
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect();
+            let table = TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
+                DbError::Corrupt {
+                    path: partial.clone(),
+                    what: format!("tier {}: {what}", i + 1),
+                }
+            })?;
+            tables.push(table);
+        }
+        header.tiers.truncate(tables.len());
+        let mut writer = Writer {
+            path: path.to_owned(),
+            partial,
+            file,
+            header,
+        };
+        writer.write_header()?;
+        let end = writer.header.next_offset();
+        writer.file.set_len(end).map_err(io(&writer.partial))?;
+        Ok((writer, tables))
+    }
+
+    /// The header as written so far.
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The partial file being written.
+    #[must_use]
+    pub fn partial(&self) -> &Path {
+        &self.partial
+    }
+
+    fn write_header(&mut self) -> Result<()> {
+        let bytes = self.header.encode();
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.write_all(&bytes))
+            .and_then(|()| self.file.sync_data())
+            .map_err(io(&self.partial))
+    }
+
+    /// Appends the next tier's table and records it in the header, each
+    /// step synced to disk.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors; [`DbError::Corrupt`] past the header's room for tiers.
+    pub fn append(&mut self, table: &TierTable) -> Result<()> {
+        if self.header.tiers.len() >= self.header.shape_box.cells().min(MAX_TIERS) {
+            return Err(DbError::Corrupt {
+                path: self.partial.clone(),
+                what: "more tiers than the box has".into(),
+            });
+        }
+        let offset = self.header.next_offset();
+        let bytes: &[u8] = bytemuck::cast_slice(table.slots());
+        let entry = TierEntry {
+            positions: table.positions(),
+            capacity: table.capacity(),
+            slots: table.slots().len() as u64,
+            offset,
+            max_value: table.max_value(),
+            crc32: crc32fast::hash(bytes),
+        };
+        self.file
+            .set_len(offset)
+            .and_then(|()| self.file.seek(SeekFrom::Start(offset)))
+            .and_then(|_| self.file.write_all(bytes))
+            .and_then(|()| self.file.sync_data())
+            .map_err(io(&self.partial))?;
+        self.header.tiers.push(entry);
+        self.write_header()
+    }
+
+    /// Marks the database complete and renames it into place.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors; [`DbError::Incomplete`] when tiers are missing.
+    pub fn finish(mut self) -> Result<Header> {
+        if self.header.tiers.len() != self.header.shape_box.cells() {
+            return Err(DbError::Incomplete {
+                path: self.partial.clone(),
+                stored: self.header.tiers.len(),
+                tiers: self.header.shape_box.cells(),
+            });
+        }
+        self.header.complete = true;
+        self.write_header()?;
+        std::fs::rename(&self.partial, &self.path).map_err(io(&self.path))?;
+        if let Some(dir) = self.path.parent() {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            // Make the rename itself durable; some filesystems refuse to
+            // open a directory, which only loses that guarantee.
+            if let Ok(d) = File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(self.header)
+    }
+}
+
+#[cfg(test)]
+mod tests;

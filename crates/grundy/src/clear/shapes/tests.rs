@@ -1,0 +1,224 @@
+use std::collections::HashSet;
+
+use super::*;
+use crate::clear::{Board, Clear};
+use crate::tier::{solve_tiers, TierControl, TierError};
+use crate::Solver;
+
+/// Builds every tier of a box in memory.
+pub(crate) fn build(shape_box: ShapeBox) -> ShapeTables {
+    let game = ClearShapes::new(shape_box);
+    let mut tables = Vec::new();
+    solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(()))
+        .expect("no budget");
+    ShapeTables::new(shape_box, tables).expect("every tier")
+}
+
+/// Every connected subset of the `rows x cols` grid as a bitmask in the 8 x 8
+/// frame, found by brute force over all subsets.
+fn connected_subsets(rows: usize, cols: usize) -> Vec<u64> {
+    let n = rows * cols;
+    (1u64..1 << n)
+        .map(|bits| {
+            (0..n)
+                .filter(|i| bits >> i & 1 == 1)
+                .fold(0u64, |s, i| s | 1 << (8 * (i / cols) + i % cols))
+        })
+        .filter(|&s| is_connected(s))
+        .collect()
+}
+
+/// Plain brute force: the value of every subset of a `rows x cols` board,
+/// bit `row * cols + col`, by mex over every all-ones rectangle, subsets in
+/// increasing order (clearing cells gives a smaller number). No components,
+/// no symmetry, no tables.
+fn brute_force_all(rows: usize, cols: usize) -> Vec<u8> {
+    let n = rows * cols;
+    let mut rects = Vec::new();
+    for top in 0..rows {
+        for bottom in top..rows {
+            for left in 0..cols {
+                for right in left..cols {
+                    let mut mask = 0u32;
+                    for r in top..=bottom {
+                        for c in left..=right {
+                            mask |= 1 << (r * cols + c);
+                        }
+                    }
+                    rects.push(mask);
+                }
+            }
+        }
+    }
+    let mut values = vec![0u8; 1 << n];
+    let mut seen = [false; 256];
+    for set in 1u32..1 << n {
+        seen.fill(false);
+        for &rect in &rects {
+            if set & rect == rect {
+                seen[values[(set ^ rect) as usize] as usize] = true;
+            }
+        }
+        values[set as usize] = seen.iter().position(|s| !s).expect("under 256") as u8;
+    }
+    values
+}
+
+/// A frame shape as a `rows x cols` mask, bit `row * cols + col`.
+fn to_grid(square: u64, cols: usize) -> u32 {
+    let mut grid = 0u32;
+    for i in 0..64 {
+        if square >> i & 1 == 1 {
+            grid |= 1 << ((i / 8) * cols + i % 8);
+        }
+    }
+    grid
+}
+
+#[test]
+fn boxes_are_validated() {
+    assert_eq!(ShapeBox::new(6, 5).unwrap(), ShapeBox::new(5, 6).unwrap());
+    assert!(ShapeBox::new(0, 3).is_err());
+    assert!(ShapeBox::new(3, 9).is_err());
+    assert!(ShapeBox::new(7, 8).is_err());
+    assert!(ShapeBox::new(7, 7).is_ok());
+    assert!(ShapeBox::new(6, 8).is_ok());
+}
+
+#[test]
+fn pack_round_trips() {
+    let b = ShapeBox::new(5, 7).unwrap();
+    for s in connected_subsets(3, 4).into_iter().take(3000) {
+        let anchored = anchor_8x8(s);
+        let key = b.key_of(anchored).unwrap();
+        assert_eq!(b.pack(b.unpack(key)), key);
+        assert_eq!(key.count_ones(), s.count_ones());
+    }
+}
+
+/// Each tier holds exactly the canonical forms of the connected sets of the
+/// box (in either orientation), each once: checked against brute force over
+/// every subset of the grid.
+#[test]
+fn tiers_hold_every_shape_once() {
+    for (rows, cols) in [
+        (1, 1),
+        (1, 5),
+        (2, 2),
+        (2, 4),
+        (3, 3),
+        (3, 4),
+        (4, 4),
+        (3, 5),
+    ] {
+        let shape_box = ShapeBox::new(rows, cols).unwrap();
+        let tables = build(shape_box);
+        let expected: HashSet<u64> = connected_subsets(rows, cols)
+            .into_iter()
+            .map(|s| shape_box.key_of(anchor_8x8(s)).unwrap())
+            .collect();
+        let found: Vec<u64> = tables
+            .tiers()
+            .iter()
+            .flat_map(|t| t.iter().map(|(k, _)| k))
+            .collect();
+        assert_eq!(found.len(), expected.len(), "{rows} x {cols}");
+        assert_eq!(found.into_iter().collect::<HashSet<_>>(), expected);
+    }
+}
+
+/// The number of placements of every shape of a box in the `rows x cols`
+/// grid adds up to the number of connected cell sets of that grid, OEIS
+/// A287151 (for 5 x 5: 2,301,877).
+#[test]
+fn placements_count_every_connected_set() {
+    let shape_box = ShapeBox::new(5, 5).unwrap();
+    let tables = build(shape_box);
+    let mut total = 0u64;
+    let mut shapes = 0u64;
+    for tier in tables.tiers() {
+        for (key, _) in tier.iter() {
+            shapes += 1;
+            let board = Board::new(8, 8, shape_box.unpack(key)).unwrap();
+            let images: HashSet<u64> = (0..8u8)
+                .map(|s| {
+                    let image = board.transform(s);
+                    anchor_8x8(image.in_8x8_frame().unwrap())
+                })
+                .collect();
+            for image in images {
+                let (r, c) = extent_8x8(image);
+                if r <= 5 && c <= 5 {
+                    total += ((5 - r + 1) * (5 - c + 1)) as u64;
+                }
+            }
+        }
+    }
+    assert_eq!(total, 2_301_877);
+    assert!(shapes > 0);
+}
+
+/// On every shape up to 4 x 4, the tier solver, the top-down solver
+/// (without known values) and the plain brute force agree.
+#[test]
+fn small_shapes_agree_with_brute_force_and_top_down() {
+    let brute = brute_force_all(4, 4);
+    let tables = build(ShapeBox::new(4, 4).unwrap());
+    let mut solver = Solver::new(Clear::without_known_values());
+    let mut checked = 0;
+    for tier in tables.tiers() {
+        for (key, value) in tier.iter() {
+            let square = ShapeBox::new(4, 4).unwrap().unpack(key);
+            assert_eq!(u32::from(brute[to_grid(square, 4) as usize]), value.value());
+            let board = Board::new(8, 8, square).unwrap();
+            assert_eq!(solver.value(&board).unwrap(), value);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100);
+}
+
+/// On all of 5 x 5, shape by shape: the tier solver against the plain brute
+/// force over all 2^25 subsets and against the top-down solver.
+#[test]
+fn every_5x5_shape_agrees_with_brute_force_and_top_down() {
+    let shape_box = ShapeBox::new(5, 5).unwrap();
+    let brute = brute_force_all(5, 5);
+    let tables = build(shape_box);
+    let mut solver = Clear::solver();
+    let mut checked = 0u64;
+    for tier in tables.tiers() {
+        for (key, value) in tier.iter() {
+            let square = shape_box.unpack(key);
+            assert_eq!(
+                u32::from(brute[to_grid(square, 5) as usize]),
+                value.value(),
+                "{key:#x}"
+            );
+            let board = Board::new(8, 8, square).unwrap();
+            assert_eq!(solver.value(&board).unwrap(), value, "{key:#x}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000);
+    // The full board through the lookups front-ends use.
+    let full = Board::new(5, 5, (1 << 25) - 1).unwrap();
+    assert_eq!(
+        tables.value(&full),
+        Some(Nimber::new(u32::from(brute[(1 << 25) - 1])))
+    );
+}
+
+#[test]
+fn lookups_refuse_what_the_box_does_not_hold() {
+    let tables = build(ShapeBox::new(3, 3).unwrap());
+    let two_parts = Board::new(3, 3, 0b101).unwrap();
+    assert_eq!(tables.value(&two_parts), None);
+    let long = Board::new(1, 4, 0b1111).unwrap();
+    assert_eq!(tables.value(&long), None);
+    assert_eq!(
+        tables.full_board(3, 3),
+        tables.value(&Board::new(3, 3, 0x1FF).unwrap())
+    );
+    assert_eq!(tables.full_board(2, 5), None);
+}

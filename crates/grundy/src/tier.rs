@@ -1,0 +1,728 @@
+//! Bottom-up solving by tiers: every position of a bounded game, solved once
+//! and stored in compact tables.
+//!
+//! **Rule.** A [`TierGame`] sorts its positions into tiers so that every
+//! option of a position leads to positions (components) of earlier tiers,
+//! as GamesmanOne's tier solver does (`tier_solver.h`: a game names a
+//! position's tier, enumerates a tier and a position's children, and the
+//! solver does the rest). Rectangle clearing is one: a shape of `k` cells is
+//! in tier `k`, and clearing a rectangle leaves components of fewer cells.
+//!
+//! **Algorithm.** Tiers are solved in order. A tier's positions are
+//! generated from the previous tier's ([`TierGame::generate`], each canonical
+//! position exactly once, so no global de-duplication is needed), sorted by a
+//! mixing hash and laid out as a static linear-probing table
+//! ([`TierTable`]). Then every position of the tier is valued in parallel
+//! with rayon: the mex, over its options, of the XOR of the values of the
+//! components the option leaves, each read from an earlier tier's table.
+//!
+//! **Cost.** One pass over each tier to generate it, one to solve it; a
+//! lookup is one or two cache lines. Memory is one 8-byte slot per position
+//! at a load factor of 3/4: about 10.7 bytes a position, index included.
+//!
+//! **Why it is correct.** By induction on the tiers: when a tier is solved,
+//! every component its options leave lies in an earlier, fully solved tier,
+//! so each value is the mex of exact option values. A slot holds a 52-bit key
+//! and a 12-bit value; a value is at most the number of a position's
+//! options, and a game must keep that under 4096 ([`MAX_VALUE`]); the solver
+//! checks every value it stores and fails rather than truncate.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::Nimber;
+
+/// A tier number.
+pub type Tier = u32;
+
+/// Bits of a slot that hold the value.
+pub const VALUE_BITS: u32 = 12;
+/// The largest value a [`TierTable`] stores.
+pub const MAX_VALUE: u32 = (1 << VALUE_BITS) - 1;
+/// The largest position key a [`TierTable`] stores (52 bits).
+pub const MAX_KEY: u64 = (1 << (64 - VALUE_BITS)) - 1;
+
+/// A game solved bottom-up by tiers. Positions are keys of at most 52 bits
+/// ([`MAX_KEY`]), never 0, in a canonical form chosen by the game.
+pub trait TierGame: Sync {
+    /// Every tier, in solving order: options of a position lead only to
+    /// positions of earlier tiers.
+    fn tiers(&self) -> Vec<Tier>;
+
+    /// The tier of a position.
+    fn tier_of(&self, position: u64) -> Tier;
+
+    /// The tier whose positions generate `tier`'s ([`TierGame::generate`]),
+    /// or `None` when `tier`'s positions come from nothing.
+    fn parent_tier(&self, tier: Tier) -> Option<Tier>;
+
+    /// Calls `emit` with positions of `tier` generated from `parent` (a
+    /// position of [`TierGame::parent_tier`], or `None`). Over all parents
+    /// every canonical position of the tier is emitted exactly once.
+    fn generate<E: FnMut(u64)>(&self, tier: Tier, parent: Option<u64>, emit: E);
+
+    /// Calls `option` once per move of `position` with the XOR of the values
+    /// of the components the game knows itself, and the components (earlier
+    /// tiers' positions) whose values the solver must look up.
+    fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F);
+}
+
+/// Why a tier build stopped.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TierError {
+    /// The time budget ran out.
+    #[error("gave up after {limit:?} (the time budget)")]
+    TimeBudget {
+        /// The budget that was reached.
+        limit: Duration,
+    },
+    /// Stopped from outside (for example on Ctrl-C).
+    #[error("stopped on request")]
+    Cancelled,
+    /// A value does not fit a table slot.
+    #[error("a value of {value} in tier {tier} exceeds the table's {MAX_VALUE}")]
+    ValueTooLarge {
+        /// The tier.
+        tier: Tier,
+        /// The value.
+        value: u32,
+    },
+    /// The game named an option component that no earlier table holds.
+    #[error("position {position:#x} of tier {tier} has an option component {child:#x} that no earlier tier holds")]
+    MissingChild {
+        /// The tier being solved.
+        tier: Tier,
+        /// The position being solved.
+        position: u64,
+        /// The component not found.
+        child: u64,
+    },
+    /// A tier's parent tier is not solved before it.
+    #[error("tier {tier} grows from tier {parent}, which is not solved before it")]
+    MissingParent {
+        /// The tier.
+        tier: Tier,
+        /// Its parent tier.
+        parent: Tier,
+    },
+    /// The game generated a key outside the table's range.
+    #[error("the game generated key {key:#x}, outside 1..={MAX_KEY:#x}")]
+    BadKey {
+        /// The key.
+        key: u64,
+    },
+}
+
+/// One tier's positions and values: a static linear-probing hash table of
+/// 8-byte slots, `key << 12 | value`, 0 for an empty slot.
+///
+/// Position `key` has home slot `⌊mix(key) · capacity / 2^64⌋` and lies at
+/// the first slot from its home holding it; slots are laid out in order of
+/// `mix(key)` (a bijection), so the layout depends only on the set of keys,
+/// never on the order they were found in, and a build resumed or repeated
+/// writes the same bytes. The array ends with at least one empty slot, so a
+/// probe always stops without wrapping around.
+#[derive(Clone, Debug)]
+pub struct TierTable<S = Vec<u64>> {
+    positions: u64,
+    capacity: u64,
+    slots: S,
+}
+
+/// Multiplier of the mixing hash (odd, so the map is a bijection of `u64`).
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+fn mix(key: u64) -> u64 {
+    let x = key.wrapping_mul(MIX);
+    x ^ (x >> 29)
+}
+
+/// The home slot of a mixed key in a table of `capacity` slots.
+fn home(mixed: u64, capacity: u64) -> u64 {
+    ((u128::from(mixed) * u128::from(capacity)) >> 64) as u64
+}
+
+/// The capacity (home slots) for `positions` keys: a load factor of 3/4.
+#[must_use]
+pub const fn capacity_for(positions: u64) -> u64 {
+    (positions * 4).div_ceil(3) + 1
+}
+
+impl TierTable<Vec<u64>> {
+    /// A table of the given keys, values 0. Keys must be distinct, non-zero
+    /// and at most [`MAX_KEY`].
+    ///
+    /// # Errors
+    ///
+    /// [`TierError::BadKey`] for a key out of range.
+    pub fn from_keys(mut keys: Vec<u64>) -> Result<TierTable, TierError> {
+        if let Some(&key) = keys.iter().find(|&&k| k == 0 || k > MAX_KEY) {
+            return Err(TierError::BadKey { key });
+        }
+        let positions = keys.len() as u64;
+        let capacity = capacity_for(positions);
+        keys.par_iter_mut().for_each(|k| *k = mix(*k));
+        keys.par_sort_unstable();
+        let mut slots = vec![0u64; capacity as usize + 1];
+        let mut next = 0u64;
+        for &mixed in &keys {
+            let at = home(mixed, capacity).max(next);
+            if at as usize + 1 >= slots.len() {
+                slots.resize(at as usize + 2, 0);
+            }
+            slots[at as usize] = unmix(mixed) << VALUE_BITS;
+            next = at + 1;
+        }
+        Ok(TierTable {
+            positions,
+            capacity,
+            slots,
+        })
+    }
+}
+
+/// The inverse of [`mix`].
+fn unmix(mixed: u64) -> u64 {
+    // x ^ (x >> 29) is undone by xoring the shift back in twice (29 * 3 > 64).
+    let mut x = mixed;
+    x ^= x >> 29;
+    x ^= x >> 58;
+    x.wrapping_mul(MIX_INVERSE)
+}
+
+/// The multiplicative inverse of [`MIX`] modulo 2^64.
+const MIX_INVERSE: u64 = {
+    // Newton's iteration doubles the correct low bits each step.
+    let mut inv = MIX;
+    let mut i = 0;
+    while i < 6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inv)));
+        i += 1;
+    }
+    inv
+};
+
+impl<S: AsRef<[u64]>> TierTable<S> {
+    /// A table over stored slots, as [`TierTable::slots`] gave them.
+    ///
+    /// # Errors
+    ///
+    /// A message when the slots cannot be such a table (too few slots, no
+    /// empty slot at the end, or a count that does not match).
+    pub fn from_parts(positions: u64, capacity: u64, slots: S) -> Result<TierTable<S>, String> {
+        let s = slots.as_ref();
+        if capacity != capacity_for(positions) {
+            return Err(format!(
+                "capacity {capacity} does not fit {positions} positions"
+            ));
+        }
+        if (s.len() as u64) <= capacity || s.last() != Some(&0) {
+            return Err(format!(
+                "{} slots cannot hold a table of capacity {capacity}",
+                s.len()
+            ));
+        }
+        Ok(TierTable {
+            positions,
+            capacity,
+            slots,
+        })
+    }
+
+    /// How many positions the table holds.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The number of home slots.
+    #[must_use]
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// The raw slots, `key << 12 | value` or 0.
+    #[must_use]
+    pub fn slots(&self) -> &[u64] {
+        self.slots.as_ref()
+    }
+
+    /// The value of `key`, or `None` when the table does not hold it.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, key: u64) -> Option<Nimber> {
+        self.probe(key, home(mix(key), self.capacity) as usize)
+            .map(Nimber::new)
+    }
+
+    /// The value of `key`, probing from slot `at` (its home slot).
+    #[inline]
+    fn probe(&self, key: u64, mut at: usize) -> Option<u32> {
+        let slots = self.slots.as_ref();
+        while let Some(&slot) = slots.get(at) {
+            if slot == 0 {
+                return None;
+            }
+            if slot >> VALUE_BITS == key {
+                return Some((slot & u64::from(MAX_VALUE)) as u32);
+            }
+            at += 1;
+        }
+        None
+    }
+
+    /// Every `(key, value)`, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, Nimber)> + '_ {
+        self.slots.as_ref().iter().filter(|&&s| s != 0).map(|&s| {
+            (
+                s >> VALUE_BITS,
+                Nimber::new((s & u64::from(MAX_VALUE)) as u32),
+            )
+        })
+    }
+
+    /// The largest value stored, 0 for an empty table.
+    #[must_use]
+    pub fn max_value(&self) -> u32 {
+        self.slots
+            .as_ref()
+            .par_iter()
+            .map(|&s| (s & u64::from(MAX_VALUE)) as u32)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// What a tier build reports as it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TierProgress {
+    /// Generating a tier's positions.
+    Generating {
+        /// The tier.
+        tier: Tier,
+    },
+    /// Solving a tier: `done` of `total` positions valued.
+    Solving {
+        /// The tier.
+        tier: Tier,
+        /// Positions valued so far.
+        done: u64,
+        /// Positions in the tier.
+        total: u64,
+    },
+}
+
+/// Limits and hooks of a tier build.
+#[derive(Default)]
+pub struct TierControl<'a> {
+    /// Stop after this much wall time (measured from the control's start).
+    pub max_time: Option<Duration>,
+    /// Set from outside to stop the build at the next check.
+    pub cancel: Option<&'a AtomicBool>,
+    /// Called now and then from worker threads.
+    pub progress: Option<&'a (dyn Fn(TierProgress) + Sync)>,
+    started: Option<Instant>,
+}
+
+impl<'a> TierControl<'a> {
+    /// A control with no limits, starting its clock now.
+    #[must_use]
+    pub fn new() -> TierControl<'a> {
+        TierControl {
+            started: Some(Instant::now()),
+            ..TierControl::default()
+        }
+    }
+
+    fn check(&self) -> Result<(), TierError> {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(TierError::Cancelled);
+        }
+        if let (Some(limit), Some(started)) = (self.max_time, self.started) {
+            if started.elapsed() > limit {
+                return Err(TierError::TimeBudget { limit });
+            }
+        }
+        Ok(())
+    }
+
+    fn report(&self, progress: TierProgress) {
+        if let Some(report) = self.progress {
+            report(progress);
+        }
+    }
+}
+
+/// Positions a worker handles between two budget checks.
+const CHUNK: usize = 4096;
+
+/// Generates the positions of `tier` from its parent tier's table (or from
+/// nothing) and lays them out as a table with every value 0.
+///
+/// # Errors
+///
+/// A budget or cancellation ([`TierControl`]), or a bad key from the game.
+pub fn generate_tier<G: TierGame, S: AsRef<[u64]> + Sync>(
+    game: &G,
+    tier: Tier,
+    parent: Option<&TierTable<S>>,
+    control: &TierControl<'_>,
+) -> Result<TierTable, TierError> {
+    control.check()?;
+    control.report(TierProgress::Generating { tier });
+    let keys: Vec<u64> = match parent {
+        None => {
+            let mut keys = Vec::new();
+            game.generate(tier, None, |k| keys.push(k));
+            keys
+        }
+        Some(parent) => {
+            let chunks: Result<Vec<Vec<u64>>, TierError> = parent
+                .slots()
+                .par_chunks(CHUNK)
+                .map(|chunk| {
+                    control.check()?;
+                    let mut out = Vec::new();
+                    for &slot in chunk {
+                        if slot != 0 {
+                            game.generate(tier, Some(slot >> VALUE_BITS), |k| out.push(k));
+                        }
+                    }
+                    Ok(out)
+                })
+                .collect();
+            let chunks = chunks?;
+            let mut keys = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
+            for chunk in chunks {
+                keys.extend_from_slice(&chunk);
+            }
+            keys
+        }
+    };
+    control.check()?;
+    TierTable::from_keys(keys)
+}
+
+/// Values every position of `table` (a tier generated by [`generate_tier`])
+/// from the tables of earlier tiers: `earlier[t]` is tier `t`'s table.
+///
+/// # Errors
+///
+/// A budget or cancellation, a value over [`MAX_VALUE`], or a component
+/// that no earlier table holds (a bug in the game).
+pub fn solve_tier<G, S>(
+    game: &G,
+    tier: Tier,
+    table: &mut TierTable,
+    earlier: &[Option<&TierTable<S>>],
+    control: &TierControl<'_>,
+) -> Result<(), TierError>
+where
+    G: TierGame,
+    S: AsRef<[u64]> + Sync,
+{
+    let total = table.positions;
+    let done = AtomicU64::new(0);
+    table.slots.par_chunks_mut(CHUNK).try_for_each_init(
+        Scratch::default,
+        |scratch, chunk| -> Result<(), TierError> {
+            control.check()?;
+            let mut valued = 0u64;
+            for slot in chunk.iter_mut() {
+                if *slot == 0 {
+                    continue;
+                }
+                let position = *slot >> VALUE_BITS;
+                let value = value_of(game, tier, position, earlier, scratch)?;
+                *slot |= u64::from(value);
+                valued += 1;
+            }
+            let so_far = done.fetch_add(valued, Ordering::Relaxed) + valued;
+            control.report(TierProgress::Solving {
+                tier,
+                done: so_far,
+                total,
+            });
+            Ok(())
+        },
+    )
+}
+
+/// Solves every tier of `game` not yet in `tables` (a prefix of
+/// [`TierGame::tiers`], solved, in that order), calling `done` after each
+/// tier so a front-end can store it before the next begins: a build stopped
+/// at any point keeps every tier that `done` saw.
+///
+/// # Errors
+///
+/// What [`generate_tier`], [`solve_tier`] or `done` return.
+pub fn solve_tiers<G, E, D>(
+    game: &G,
+    tables: &mut Vec<TierTable>,
+    control: &TierControl<'_>,
+    mut done: D,
+) -> Result<(), E>
+where
+    G: TierGame,
+    E: From<TierError>,
+    D: FnMut(Tier, &TierTable) -> Result<(), E>,
+{
+    let tiers = game.tiers();
+    let top = tiers.iter().max().map_or(0, |&t| t as usize);
+    for &tier in &tiers[tables.len().min(tiers.len())..] {
+        // Tier number -> its table, for the tiers solved so far.
+        let mut earlier: Vec<Option<&TierTable>> = vec![None; top + 1];
+        for (&t, table) in tiers.iter().zip(tables.iter()) {
+            earlier[t as usize] = Some(table);
+        }
+        let parent = match game.parent_tier(tier) {
+            None => None,
+            Some(p) => Some(
+                earlier
+                    .get(p as usize)
+                    .copied()
+                    .flatten()
+                    .ok_or(TierError::MissingParent { tier, parent: p })?,
+            ),
+        };
+        let mut table = generate_tier(game, tier, parent, control)?;
+        solve_tier(game, tier, &mut table, &earlier, control)?;
+        done(tier, &table)?;
+        tables.push(table);
+    }
+    Ok(())
+}
+
+/// Per-worker buffers of [`value_of`].
+#[derive(Default)]
+struct Scratch {
+    /// Per option: the XOR of its known components, and the end of its
+    /// components in `keys`.
+    options: Vec<(u32, usize)>,
+    /// Components to look up, with their tables' index in `earlier` and
+    /// home slot once resolved.
+    keys: Vec<u64>,
+    homes: Vec<(u32, usize)>,
+    seen: ValueSet,
+}
+
+/// The value of one position: the mex over its options. The options'
+/// components are gathered first and their home slots read in one pass
+/// before any is compared: the reads are independent, so their cache
+/// misses overlap instead of waiting one after another.
+fn value_of<G, S>(
+    game: &G,
+    tier: Tier,
+    position: u64,
+    earlier: &[Option<&TierTable<S>>],
+    scratch: &mut Scratch,
+) -> Result<u32, TierError>
+where
+    G: TierGame,
+    S: AsRef<[u64]>,
+{
+    let Scratch {
+        options,
+        keys,
+        homes,
+        seen,
+    } = scratch;
+    options.clear();
+    keys.clear();
+    homes.clear();
+    game.for_each_option(position, |known, components| {
+        keys.extend_from_slice(components);
+        options.push((known.value(), keys.len()));
+    });
+    let missing = |child: u64| TierError::MissingChild {
+        tier,
+        position,
+        child,
+    };
+    // Pass 1: each key's table and home slot, and a touch of that slot.
+    let mut touched = 0u64;
+    for &key in keys.iter() {
+        let t = game.tier_of(key);
+        let table = earlier
+            .get(t as usize)
+            .copied()
+            .flatten()
+            .ok_or_else(|| missing(key))?;
+        let at = home(mix(key), table.capacity) as usize;
+        touched ^= table.slots.as_ref().get(at).copied().unwrap_or(0);
+        homes.push((t, at));
+    }
+    std::hint::black_box(touched);
+    // Pass 2: the probes, now mostly cache hits.
+    seen.clear();
+    let mut first = 0;
+    for &(known, end) in options.iter() {
+        let mut value = known;
+        for i in first..end {
+            let (t, at) = homes[i];
+            let table = earlier[t as usize].expect("resolved in pass 1");
+            value ^= table.probe(keys[i], at).ok_or_else(|| missing(keys[i]))?;
+        }
+        first = end;
+        seen.insert(value);
+    }
+    let value = seen.mex();
+    if value > MAX_VALUE {
+        return Err(TierError::ValueTooLarge { tier, value });
+    }
+    Ok(value)
+}
+
+/// A set of option values for the mex, cleared cheaply between positions
+/// (only the words written are zeroed). Values past [`MAX_VALUE`] are kept
+/// as "too large" so the mex stays exact up to the slot's range.
+#[derive(Default)]
+struct ValueSet {
+    words: Vec<u64>,
+    dirty: usize,
+}
+
+impl ValueSet {
+    fn clear(&mut self) {
+        self.words[..self.dirty].fill(0);
+        self.dirty = 0;
+    }
+
+    fn insert(&mut self, value: u32) {
+        let word = (value / 64) as usize;
+        if word >= self.words.len() {
+            self.words.resize(word + 1, 0);
+        }
+        self.words[word] |= 1 << (value % 64);
+        self.dirty = self.dirty.max(word + 1);
+    }
+
+    fn mex(&self) -> u32 {
+        for (i, &w) in self.words[..self.dirty].iter().enumerate() {
+            if w != u64::MAX {
+                return i as u32 * 64 + w.trailing_ones();
+            }
+        }
+        self.dirty as u32 * 64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unmix_inverts_mix() {
+        for key in [1u64, 2, 3, 0xdead_beef, MAX_KEY, 1 << 40, 12345678901] {
+            assert_eq!(unmix(mix(key)), key);
+        }
+        assert_eq!(MIX.wrapping_mul(MIX_INVERSE), 1);
+    }
+
+    #[test]
+    fn table_finds_every_key_and_no_other() {
+        let keys: Vec<u64> = (1..5000u64).map(|k| k * 7919 % 100_003 + 1).collect();
+        let table = TierTable::from_keys(keys.clone()).unwrap();
+        assert_eq!(table.positions(), keys.len() as u64);
+        for &k in &keys {
+            assert_eq!(table.get(k), Some(Nimber::ZERO));
+        }
+        let present: std::collections::HashSet<u64> = keys.iter().copied().collect();
+        for k in 1..120_000u64 {
+            if !present.contains(&k) {
+                assert_eq!(table.get(k), None, "{k}");
+            }
+        }
+        assert_eq!(*table.slots().last().unwrap(), 0);
+    }
+
+    #[test]
+    fn layout_does_not_depend_on_key_order() {
+        let keys: Vec<u64> = (1..3000u64).map(|k| k * 104_729).collect();
+        let mut reversed = keys.clone();
+        reversed.reverse();
+        let a = TierTable::from_keys(keys).unwrap();
+        let b = TierTable::from_keys(reversed).unwrap();
+        assert_eq!(a.slots(), b.slots());
+    }
+
+    #[test]
+    fn bad_keys_are_refused() {
+        assert_eq!(
+            TierTable::from_keys(vec![0]).unwrap_err(),
+            TierError::BadKey { key: 0 }
+        );
+        assert!(TierTable::from_keys(vec![MAX_KEY + 1]).is_err());
+    }
+
+    /// Subtraction game "take 1, 2 or 3" with heaps as tiers: value n mod 4.
+    struct Take123 {
+        heaps: u32,
+    }
+
+    impl TierGame for Take123 {
+        fn tiers(&self) -> Vec<Tier> {
+            (1..=self.heaps).collect()
+        }
+        fn tier_of(&self, position: u64) -> Tier {
+            position as Tier
+        }
+        fn parent_tier(&self, tier: Tier) -> Option<Tier> {
+            (tier > 1).then(|| tier - 1)
+        }
+        fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
+            emit(u64::from(tier));
+        }
+        fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: F) {
+            for take in 1..=3.min(position) {
+                if position == take {
+                    option(Nimber::ZERO, &[]);
+                } else {
+                    option(Nimber::ZERO, &[position - take]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn solves_a_subtraction_game() {
+        let game = Take123 { heaps: 40 };
+        let control = TierControl::new();
+        let mut tables: Vec<TierTable> = Vec::new();
+        for tier in game.tiers() {
+            let parent = game.parent_tier(tier).map(|t| &tables[t as usize - 1]);
+            let mut table = generate_tier(&game, tier, parent, &control).unwrap();
+            let earlier: Vec<Option<&TierTable>> = std::iter::once(None)
+                .chain(tables.iter().map(Some))
+                .collect();
+            solve_tier(&game, tier, &mut table, &earlier, &control).unwrap();
+            tables.push(table);
+        }
+        for n in 1..=40u64 {
+            assert_eq!(
+                tables[n as usize - 1].get(n),
+                Some(Nimber::new((n % 4) as u32))
+            );
+        }
+    }
+
+    #[test]
+    fn value_set_mex() {
+        let mut s = ValueSet::default();
+        s.clear();
+        assert_eq!(s.mex(), 0);
+        for v in [0, 1, 2, 5] {
+            s.insert(v);
+        }
+        assert_eq!(s.mex(), 3);
+        s.clear();
+        assert_eq!(s.mex(), 0);
+        for v in 0..200 {
+            s.insert(v);
+        }
+        assert_eq!(s.mex(), 200);
+    }
+}
