@@ -116,6 +116,12 @@ pub enum SolveError {
         /// The budget that was reached.
         limit: Duration,
     },
+    /// The memory budget ran out.
+    #[error("gave up at {limit} bytes of memory (the memory budget); raise it to search further")]
+    MemoryBudget {
+        /// The budget that was reached, in bytes.
+        limit: u64,
+    },
 }
 
 /// A snapshot of a running search, passed to the progress callback.
@@ -395,6 +401,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     fn search(&mut self, root: G::Position, root_key: G::Key) -> Result<Nimber, SolveError> {
         self.push_frame(root, root_key);
         loop {
+            // A game may cut a long expansion short (its deadline or memory
+            // budget ran out): the frame's options are then incomplete, so
+            // the search stops before any of them is used.
+            if let Some(err) = self.game.interrupted() {
+                return Err(err);
+            }
             let frame = self.stack.last_mut().expect("search stack holds the root");
             let mut needed = None;
             while frame.option < self.options.len() {

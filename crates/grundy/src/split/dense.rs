@@ -63,6 +63,34 @@ impl DenseTable {
         r.saturating_mul(c)
     }
 
+    /// Bytes building the table of `pattern` needs at most, from the sizes
+    /// of what it allocates: the table ([`DenseTable::table_bytes`]) and,
+    /// for each rayon worker, the scratch of one band (its `W` rows, one
+    /// row of seen-sets as wide as the largest possible value, and the
+    /// band being filled).
+    #[must_use]
+    pub fn bytes(pattern: &Pattern) -> u64 {
+        let (rows, cols) = (pattern.rows() as u64, pattern.cols() as u64);
+        let tri_cols = cols * (cols + 1) / 2;
+        let entry = std::mem::size_of::<u16>() as u64;
+        let table = DenseTable::entries(pattern.rows(), pattern.cols()).saturating_mul(entry)
+            + rows * (rows + 1) / 2 * std::mem::size_of::<Box<[u16]>>() as u64;
+        let width_bits = (pattern.count() as u64 + 1).next_power_of_two().max(64);
+        let scratch = rows.saturating_mul(tri_cols).saturating_mul(entry)
+            + cols * (width_bits / 8)
+            + tri_cols * entry;
+        let workers = rayon::current_num_threads() as u64;
+        table.saturating_add(workers.saturating_mul(scratch))
+    }
+
+    /// Bytes this table holds: its entries and one boxed slice per band.
+    #[must_use]
+    pub fn table_bytes(&self) -> u64 {
+        let slices = self.bands.len() * std::mem::size_of::<Box<[u16]>>();
+        let entries: usize = self.bands.iter().map(|band| band.len()).sum();
+        (slices + entries * std::mem::size_of::<u16>()) as u64
+    }
+
     /// Builds the table of `pattern`, checking `budget` between bands
     /// (`max_positions` counts table entries; a table larger than the
     /// budget is refused before any work) and telling `progress` about
