@@ -494,12 +494,16 @@ proptest! {
         prop_assert_eq!(from_blocks, brute(&raw));
     }
 
-    /// The dense table holds the value of every sub-rectangle.
+    /// The dense table holds the value of every sub-rectangle, whether
+    /// its bands go whole to one core or are shared by all, sweep by sweep.
     #[test]
-    fn dense_table_holds_every_sub_rectangle(raw in raw_strategy(6)) {
+    fn dense_table_holds_every_sub_rectangle(raw in raw_strategy(10), shared in any::<bool>()) {
         let pattern = Pattern::from_matrix(&raw);
         prop_assume!(!pattern.is_empty());
-        let table = DenseTable::build(&pattern, Budget::UNLIMITED, Instant::now(), &mut |_, _| {}).unwrap();
+        let min_shared = if shared { 0 } else { usize::MAX };
+        let table = DenseTable::build_sharing(
+            &pattern, Budget::UNLIMITED, Instant::now(), &mut |_, _| {}, min_shared,
+        ).unwrap();
         let compact: Raw = (0..pattern.rows())
             .map(|r| (0..pattern.cols()).map(|c| pattern.get(r, c)).collect())
             .collect();
