@@ -78,17 +78,17 @@ impl DenseTable {
     /// band being filled).
     #[must_use]
     pub fn bytes(pattern: &Pattern) -> u64 {
-        let (rows, cols) = (pattern.rows() as u64, pattern.cols() as u64);
+        // In u128: a 10^5 x 10^5 pattern's table overflows u64.
+        let (rows, cols) = (pattern.rows() as u128, pattern.cols() as u128);
+        let tri_rows = rows * (rows + 1) / 2;
         let tri_cols = cols * (cols + 1) / 2;
-        let entry = std::mem::size_of::<u16>() as u64;
-        let table = DenseTable::entries(pattern.rows(), pattern.cols()).saturating_mul(entry)
-            + rows * (rows + 1) / 2 * std::mem::size_of::<Box<[u16]>>() as u64;
-        let width_bits = (pattern.count() as u64 + 1).next_power_of_two().max(64);
-        let scratch = rows.saturating_mul(tri_cols).saturating_mul(entry)
-            + cols * (width_bits / 8)
-            + tri_cols * entry;
-        let workers = rayon::current_num_threads() as u64;
-        table.saturating_add(workers.saturating_mul(scratch))
+        let entry = std::mem::size_of::<u16>() as u128;
+        let table =
+            tri_rows * tri_cols * entry + tri_rows * std::mem::size_of::<Box<[u16]>>() as u128;
+        let width_bits = (pattern.count() as u128 + 1).next_power_of_two().max(64);
+        let scratch = rows * tri_cols * entry + cols * (width_bits / 8) + tri_cols * entry;
+        let workers = rayon::current_num_threads() as u128;
+        u64::try_from(table + workers * scratch).unwrap_or(u64::MAX)
     }
 
     /// Bytes this table holds: its entries and one boxed slice per band.
