@@ -473,9 +473,9 @@ impl SplitSolver {
         let started = self.start();
         let entries = DenseTable::entries(pattern.rows(), pattern.cols());
         let table_bytes = DenseTable::bytes(pattern);
-        let fits_memory = self.max_memory.map_or(true, |limit| {
-            self.memory_used().saturating_add(table_bytes) <= limit
-        });
+        let fits_memory = self
+            .max_memory
+            .is_none_or(|limit| self.memory_used().saturating_add(table_bytes) <= limit);
         if entries <= self.dense_limit && pattern.count() <= MAX_DENSE_CANDIDATES && fits_memory {
             // Entries count against what is left; the clock runs from the
             // first search.

@@ -208,7 +208,7 @@ impl Pattern {
                 return None;
             }
             let image = self.transform(symmetry);
-            if best.as_ref().map_or(true, |b| image < *b) {
+            if best.as_ref().is_none_or(|b| image < *b) {
                 best = Some(image);
             }
         }
