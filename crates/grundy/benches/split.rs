@@ -2,11 +2,16 @@
 //! takes about 15 s), 100 x 100 at density 0.3, and a 10^9 x 10^9 grid with
 //! 300 candidates on 40 shared rows and 40 shared columns. A fresh solver
 //! per iteration, so every figure includes building the whole table.
+//!
+//! `split_dp_threads`: the dense DP alone on random 60 x 60 and 100 x 100
+//! grids at density 0.5, in rayon pools of 1 and 2 threads, so the two
+//! figures of one run give the speed-up of the second core.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
-use grundy::split::{Cell, Grid, Position, SplitSolver};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use grundy::split::{Cell, DenseTable, Grid, Pattern, Position, SplitSolver};
+use grundy::Budget;
 
 /// A fixed-seed xorshift stream, so runs compare.
 fn stream(seed: u64) -> impl FnMut() -> u64 {
@@ -73,5 +78,43 @@ fn bench_split(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_split);
+fn bench_dp_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("split_dp_threads");
+    group.sample_size(10);
+    for (name, side, seed) in [
+        ("random_60x60_d0.5", 60, 0x9E37_79B9_7F4A_7C15),
+        ("random_100x100_d0.5", 100, 0x5851_F42D_4C95_7F2D),
+    ] {
+        let position = random_grid(side, side, 0.5, seed);
+        let grid = position.grid();
+        let pattern = Pattern::from_cells(
+            grid.candidates()
+                .iter()
+                .map(|c| (u64::from(c.row), u64::from(c.col))),
+        );
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("a thread pool");
+            group.bench_with_input(BenchmarkId::new(name, threads), &pattern, |b, pattern| {
+                b.iter(|| {
+                    pool.install(|| {
+                        DenseTable::build(
+                            black_box(pattern),
+                            Budget::UNLIMITED,
+                            std::time::Instant::now(),
+                            &mut |_, _| {},
+                        )
+                        .expect("no budget")
+                        .root()
+                    })
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_split, bench_dp_threads);
 criterion_main!(benches);

@@ -57,4 +57,13 @@ pub trait Game {
         let _ = component;
         None
     }
+
+    /// Why the game stopped yielding options early, if it did: a game whose
+    /// single expansion can be long (thousands of options, each costly) may
+    /// check its own budget while it yields them and stop. The solver asks
+    /// after every expansion and abandons the search with this error, so a
+    /// frame with missing options is never valued. The default never stops.
+    fn interrupted(&self) -> Option<crate::SolveError> {
+        None
+    }
 }

@@ -162,7 +162,7 @@ pub enum SolveError {
     },
     /// The memory budget ran out: the next step could pass it.
     #[error(
-        "gave up before the memo table and search scratch would pass {} (the memory budget; they hold {} with the next growth step); raise it to search further",
+        "gave up before the search's memory would pass {} (the memory budget; {} in use, counting the next growth step); raise it to search further",
         mebibytes(*limit),
         mebibytes(*used)
     )]
@@ -484,6 +484,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     fn search(&mut self, root: G::Position, root_key: G::Key) -> Result<Nimber, SolveError> {
         self.push_frame(root, root_key);
         loop {
+            // A game may cut a long expansion short (its deadline or memory
+            // budget ran out): the frame's options are then incomplete, so
+            // the search stops before any of them is used.
+            if let Some(err) = self.game.interrupted() {
+                return Err(err);
+            }
             let frame = self.stack.last_mut().expect("search stack holds the root");
             let mut needed = None;
             while frame.option < self.options.len() {

@@ -55,6 +55,11 @@ pub struct SplitBudgetArgs {
     /// Give up after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     pub max_time: Option<std::time::Duration>,
+    /// Give up when the search would hold more than this much memory, as
+    /// in `2GiB` or `512MiB`: dense tables with their scratch, and the
+    /// generic search's keys, counted from their allocated sizes.
+    #[arg(long, value_name = "SIZE", default_value = "2GiB", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
+    pub max_memory: u64,
 }
 
 impl SplitBudgetArgs {
@@ -64,6 +69,13 @@ impl SplitBudgetArgs {
             max_time: self.max_time,
             max_memory: None,
         }
+    }
+
+    /// A solver under these limits.
+    fn solver(&self) -> SplitSolver {
+        SplitSolver::new()
+            .with_budget(self.budget())
+            .with_memory_limit(self.max_memory)
     }
 }
 
@@ -85,14 +97,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let position = Position::new(parsed.grid.clone());
     let (bar, progress) = solver_progress("solving");
-    let mut solver = SplitSolver::new()
-        .with_budget(args.budget.budget())
-        .with_progress(progress);
+    let mut solver = args.budget.solver().with_progress(progress);
     let analysis = Analysis::of(&mut solver, &position);
     bar.finish_and_clear();
     let analysis = analysis.map_err(|err| {
         anyhow::Error::new(err)
-            .context("the search stopped early (raise --max-positions or --max-time)")
+            .context("the search stopped early (raise --max-positions, --max-time or --max-memory)")
     })?;
     let (value, winning) = (analysis.value, analysis.winning_moves());
     let mut out = String::new();

@@ -1,5 +1,7 @@
 //! `grundy split` and `grundy judge caos3`.
 
+use std::time::{Duration, Instant};
+
 use grundy::split::{Cell, Grid, Position, SplitSolver};
 use predicates::str::contains;
 use serde_json::Value;
@@ -248,4 +250,108 @@ fn the_time_budget_stops_a_large_table_with_exit_3() {
 #[test]
 fn the_position_budget_stops_a_large_search_with_exit_3() {
     assert_position_budget_stops("split", 1000, "11111111111111111111\n".repeat(20));
+}
+
+/// Runs `grundy split --cells` on `input` with `args`, and checks it stops
+/// with exit 3 and a budget message containing `what`, within `bound`.
+fn assert_cells_budget_stops(args: &[&str], input: String, what: &str, bound: Duration) {
+    let started = Instant::now();
+    let output = grundy()
+        .args(["split", "--cells"])
+        .args(args)
+        .arg("-")
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains(what), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(took < bound, "took {took:?}, bound {bound:?}");
+}
+
+/// Issue 14's first reproduction, generated here: 10^5 distinct random
+/// candidates on a 10^9 x 10^9 grid (a few share a row or a column, so no
+/// closed form applies, and the generic search's keys are about 0.8 MB).
+fn random_cells(count: usize, seed: u64) -> String {
+    let mut state = seed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % 1_000_000_000
+    };
+    let mut cells = std::collections::BTreeSet::new();
+    while cells.len() < count {
+        cells.insert((next(), next()));
+    }
+    let mut text = String::from("1000000000 1000000000\n");
+    for (x, y) in cells {
+        text.push_str(&format!("{x} {y}\n"));
+    }
+    text
+}
+
+/// Issue 14's second reproduction: a permutation of 30,000 candidates and
+/// one more on the first one's row, at the far right.
+fn permutation_with_a_shared_row() -> String {
+    let k = 30_000u64;
+    let mut text = String::from("1000000000 1000000000\n");
+    for i in 0..k {
+        text.push_str(&format!("{} {}\n", i * 1000, (i * 7919) % k * 1000));
+    }
+    text.push_str("0 999999999\n");
+    text
+}
+
+#[test]
+fn the_time_budget_holds_on_huge_cell_lists() {
+    // Generous bound (3x --max-time); the 10% figure is measured in the
+    // issue's reproductions, not asserted.
+    let bound = Duration::from_secs(3);
+    assert_cells_budget_stops(
+        &["--max-positions", "100000", "--max-time", "1"],
+        random_cells(100_000, 6),
+        "the time budget",
+        bound,
+    );
+    assert_cells_budget_stops(
+        &["--max-time", "1"],
+        permutation_with_a_shared_row(),
+        "the time budget",
+        bound,
+    );
+}
+
+#[test]
+fn the_memory_budget_holds_on_huge_cell_lists() {
+    assert_cells_budget_stops(
+        &["--max-memory", "20MiB", "--max-time", "60"],
+        random_cells(100_000, 6),
+        "would pass 20.0 MiB (the memory budget",
+        Duration::from_secs(60),
+    );
+    // A dense table that does not fit is not built; the generic search
+    // then runs out of memory as well.
+    let output = grundy()
+        .args(["split", "--max-memory", "1MiB", "-"])
+        .write_stdin(format!("{}\n", "1".repeat(60)).repeat(60))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("the memory budget"), "{stderr}");
+}
+
+#[test]
+fn bad_memory_sizes_are_usage_errors() {
+    for bad in ["0", "2XB", "lots"] {
+        grundy()
+            .args(["split", "--max-memory", bad, "-"])
+            .write_stdin("1\n")
+            .assert()
+            .code(2)
+            .stderr(contains("--max-memory"));
+    }
 }

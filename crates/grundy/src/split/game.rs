@@ -35,41 +35,18 @@ impl Game for Split {
     type Move = PartMove;
     type Key = Pattern;
 
-    fn for_each_option<F>(&self, parts: &Vec<Pattern>, mut visit: F)
+    fn for_each_option<F>(&self, parts: &Vec<Pattern>, visit: F)
     where
         F: FnMut(PartMove, Vec<Pattern>),
     {
-        for (index, part) in parts.iter().enumerate() {
-            for (row, col) in part.cells() {
-                let mut next: Vec<Pattern> = parts
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, _)| i != index)
-                    .map(|(_, p)| p.clone())
-                    .collect();
-                next.extend(
-                    part.split_at(row, col)
-                        .into_iter()
-                        .filter(|p| !p.is_empty()),
-                );
-                visit((index, row, col), next);
-            }
-        }
+        options_until(parts, visit, || false);
     }
 
-    fn for_each_component<F>(&self, parts: &Vec<Pattern>, mut visit: F)
+    fn for_each_component<F>(&self, parts: &Vec<Pattern>, visit: F)
     where
         F: FnMut(Vec<Pattern>),
     {
-        for part in parts {
-            if part.known_value().is_some() {
-                visit(vec![part.clone()]);
-                continue;
-            }
-            for block in part.blocks() {
-                visit(vec![block.pattern]);
-            }
-        }
+        components(parts, visit);
     }
 
     /// The canonical form of a component (a one-pattern list).
@@ -84,6 +61,51 @@ impl Game for Split {
             [] => Some(Nimber::ZERO),
             [one] => one.known_value(),
             _ => None,
+        }
+    }
+}
+
+/// Calls `visit` with every option of `parts`, asking `stop` before each
+/// (an option costs a sort of the part's candidates, so a part of 10^5
+/// candidates takes seconds to expand in full); returns early when told.
+pub(super) fn options_until<F>(parts: &[Pattern], mut visit: F, mut stop: impl FnMut() -> bool)
+where
+    F: FnMut(PartMove, Vec<Pattern>),
+{
+    for (index, part) in parts.iter().enumerate() {
+        for (row, col) in part.cells() {
+            if stop() {
+                return;
+            }
+            let mut next: Vec<Pattern> = parts
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| i != index)
+                .map(|(_, p)| p.clone())
+                .collect();
+            next.extend(
+                part.split_at(row, col)
+                    .into_iter()
+                    .filter(|p| !p.is_empty()),
+            );
+            visit((index, row, col), next);
+        }
+    }
+}
+
+/// The components of a sum of patterns: a pattern with a closed form is
+/// one, any other is cut into its blocks.
+pub(super) fn components<F>(parts: &[Pattern], mut visit: F)
+where
+    F: FnMut(Vec<Pattern>),
+{
+    for part in parts {
+        if part.known_value().is_some() {
+            visit(vec![part.clone()]);
+            continue;
+        }
+        for block in part.blocks() {
+            visit(vec![block.pattern]);
         }
     }
 }

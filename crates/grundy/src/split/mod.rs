@@ -18,8 +18,11 @@
 //! - *Blocks.* When a row cut and a column cut leave the candidates in two
 //!   opposite quadrants, the rectangle is the sum of the two
 //!   ([`Pattern::blocks`]).
-//! - *Closed forms* ([`Pattern::known_value`]): no candidate: 0; one row or
-//!   one column: 1; no two candidates sharing a row or column: `k mod 2`.
+//! - *Closed forms* ([`Pattern::known_value`]): no candidate: 0; candidates
+//!   in [line groups](Pattern::line_groups) (isolated candidates, and runs
+//!   of a row or a column that no other candidate cuts): the number of
+//!   groups mod 2. This covers one row or one column (1) and no two
+//!   candidates sharing a row or column (`k mod 2`).
 //!
 //! **Algorithm.** [`SplitSolver`] compresses each rectangle, splits it into
 //! blocks, and values each block by its closed form, else by a
@@ -27,12 +30,22 @@
 //! with rayon; cost `sum over candidates (x+1)(R-x)(y+1)(C-y)` bit-sets and
 //! two bytes per sub-rectangle), else, when that table would not fit the
 //! memory limit, by the generic [`Solver`] on canonical patterns ([`Split`]).
+//!
+//! **Budgets.** Positions count dense-table entries and positions of the
+//! generic search. Time is checked between column sweeps of the DP, before
+//! every option and every symmetry of a key in the generic search, and per
+//! candidate when options are valued one by one, so a search stops within
+//! one such step (a sort of one pattern's candidates) of its deadline.
+//! Memory counts bytes measured from allocation sizes: each dense table
+//! with its workers' scratch ([`DenseTable::bytes`]), and every key of the
+//! generic search while it lives (`guard.rs`).
 //! Winning moves are found among the legal moves: each candidate's option
 //! value is the XOR of its four parts, read from the same table.
 
 mod dense;
 mod game;
 mod grid;
+mod guard;
 mod pattern;
 
 #[cfg(test)]
@@ -50,16 +63,15 @@ pub use grid::{Cell, Compressed, Grid, GridError, Position, Rect, MAX_SIDE};
 pub use pattern::{Block, Pattern};
 
 use crate::{Budget, Nimber, Progress, SolveError, Solver};
+use guard::{Guard, GuardedSplit, Limits};
 
 /// Default limit on a dense table's entries: 2^28 sub-rectangles, 512 MiB.
 pub const DEFAULT_DENSE_LIMIT: u64 = 1 << 28;
 
-/// What one position of the generic search counts for against
-/// `max_positions`, in dense-table entries: it holds a pattern key (up to
-/// kilobytes) and its expansion builds a sub-pattern per candidate, where a
-/// dense entry is two bytes and a few bit-sets; so one budget bounds memory
-/// and time on both paths.
-pub const GENERIC_WEIGHT: u64 = 4096;
+/// How many copies of the pattern being searched the generic search may
+/// hold besides its keys: the pattern, the option being built (the other
+/// parts cloned and the four new ones) and its blocks.
+const TRANSIENT_COPIES: u64 = 4;
 
 type SharedProgress = Arc<Mutex<Box<dyn FnMut(Progress) + Send>>>;
 
@@ -108,13 +120,17 @@ enum RectAnalysis {
 /// ```
 pub struct SplitSolver {
     budget: Budget,
+    max_memory: Option<u64>,
+    /// Bytes held by the dense tables built so far.
+    dense_bytes: u64,
+    guard: Arc<Guard>,
     dense_limit: u64,
     started: Option<Instant>,
     solved: u64,
     progress: Option<SharedProgress>,
     progress_base: Arc<AtomicU64>,
     tables: FxHashMap<Pattern, Arc<DenseTable>>,
-    generic: Option<Solver<Split>>,
+    generic: Option<Solver<GuardedSplit>>,
     /// Rectangles of a grid whose whole pattern is one dense block: any
     /// rectangle inside one of them is read from its table.
     regions: Vec<Region>,
@@ -159,29 +175,49 @@ impl SplitSolver {
     /// A solver with no budget and the default dense-table limit.
     #[must_use]
     pub fn new() -> SplitSolver {
+        let guard = Arc::new(Guard::default());
         SplitSolver {
             budget: Budget::UNLIMITED,
+            max_memory: None,
+            dense_bytes: 0,
+            guard: Arc::clone(&guard),
             dense_limit: DEFAULT_DENSE_LIMIT,
             started: None,
             solved: 0,
             progress: None,
             progress_base: Arc::new(AtomicU64::new(0)),
             tables: FxHashMap::default(),
-            generic: Some(Solver::new(Split)),
+            generic: Some(Solver::new(GuardedSplit { guard })),
             regions: Vec::new(),
         }
     }
 
     /// Sets the limits; `max_positions` counts dense-table entries and
-    /// positions of the generic search (each weighing [`GENERIC_WEIGHT`]
-    /// entries) together. The count and the clock
-    /// start at the next search.
+    /// positions of the generic search together. The count and the clock
+    /// start at the next call.
     #[must_use]
     pub fn with_budget(mut self, budget: Budget) -> SplitSolver {
         self.budget = budget;
         self.started = None;
         self.solved = 0;
         self
+    }
+
+    /// Sets a limit on the bytes held by dense tables (with their scratch)
+    /// and by the generic search's keys, measured as they are allocated
+    /// (see the module comment). A table that would not fit is not built
+    /// (the generic search is tried instead); the generic search stops with
+    /// [`SolveError::MemoryBudget`] when its keys pass what is left.
+    #[must_use]
+    pub fn with_memory_limit(mut self, bytes: u64) -> SplitSolver {
+        self.max_memory = Some(bytes);
+        self
+    }
+
+    /// Bytes held now by dense tables and the generic search's keys.
+    #[must_use]
+    pub fn memory_used(&self) -> u64 {
+        self.dense_bytes + self.guard.live_bytes()
     }
 
     /// Sets the largest dense table (in entries, two bytes each) built
@@ -202,7 +238,7 @@ impl SplitSolver {
             g.with_progress(move |p: Progress| {
                 if let Ok(mut f) = forward.lock() {
                     f(Progress {
-                        positions: base.load(Ordering::Relaxed) + p.positions * GENERIC_WEIGHT,
+                        positions: base.load(Ordering::Relaxed) + p.positions,
                         depth: p.depth,
                     });
                 }
@@ -234,6 +270,7 @@ impl SplitSolver {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn rect_values(&mut self, position: &Position) -> Result<Vec<Nimber>, SolveError> {
+        self.start();
         let mut values = Vec::with_capacity(position.rects().len());
         for &rect in position.rects() {
             values.push(match self.region_of(position, rect) {
@@ -312,6 +349,7 @@ impl SplitSolver {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn pattern_value(&mut self, pattern: &Pattern) -> Result<Nimber, SolveError> {
+        self.start();
         if let Some(v) = pattern.known_value() {
             return Ok(v);
         }
@@ -329,6 +367,7 @@ impl SplitSolver {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn options(&mut self, position: &Position) -> Result<Vec<(Cell, Nimber)>, SolveError> {
+        self.start();
         let grid = position.grid();
         let mut rect_values = Vec::with_capacity(position.rects().len());
         let mut analysed = Vec::with_capacity(position.rects().len());
@@ -363,20 +402,20 @@ impl SplitSolver {
             };
             for (block, how) in valued {
                 let rest = total ^ how.value();
+                let line_groups = block.pattern.line_groups();
                 for (x, y) in block.pattern.cells() {
                     let after = match how {
                         BlockValue::Dense(table) => {
                             table.option_value(0..table.rows(), 0..table.cols(), x, y)
                         }
-                        // The closed forms' options: a line leaves nothing;
-                        // a permutation of k leaves permutations of k - 1 in
-                        // all (each part is one, and parities add up).
-                        BlockValue::Known(_) if block.pattern.rows() == 1 => Nimber::ZERO,
-                        BlockValue::Known(_) if block.pattern.cols() == 1 => Nimber::ZERO,
-                        BlockValue::Known(_) if block.pattern.is_permutation() => {
-                            Nimber::new((block.pattern.rows() as u32 - 1) % 2)
+                        // The closed form's options: line groups leave one
+                        // group fewer (see `Pattern::line_groups`).
+                        BlockValue::Known(_) if line_groups.is_some() => {
+                            Nimber::new(line_groups.map_or(0, |g| (g as u32 + 1) % 2))
                         }
                         BlockValue::Known(_) | BlockValue::Generic(_) => {
+                            // A sort of the block's candidates per move.
+                            self.check_time()?;
                             let parts: Vec<Pattern> = block
                                 .pattern
                                 .split_at(x, y)
@@ -431,9 +470,13 @@ impl SplitSolver {
         if let Some(table) = self.tables.get(pattern) {
             return Ok(BlockValue::Dense(Arc::clone(table)));
         }
-        let started = *self.started.get_or_insert_with(Instant::now);
+        let started = self.start();
         let entries = DenseTable::entries(pattern.rows(), pattern.cols());
-        if entries <= self.dense_limit && pattern.count() <= MAX_DENSE_CANDIDATES {
+        let table_bytes = DenseTable::bytes(pattern);
+        let fits_memory = self
+            .max_memory
+            .is_none_or(|limit| self.memory_used().saturating_add(table_bytes) <= limit);
+        if entries <= self.dense_limit && pattern.count() <= MAX_DENSE_CANDIDATES && fits_memory {
             // Entries count against what is left; the clock runs from the
             // first search.
             let budget = Budget {
@@ -457,14 +500,21 @@ impl SplitSolver {
                 .map_err(|err| self.overall(err))?;
             let table = Arc::new(table);
             self.solved += entries;
+            self.dense_bytes += table.table_bytes();
             self.tables.insert(pattern.clone(), Arc::clone(&table));
             return Ok(BlockValue::Dense(table));
         }
-        let remaining = self.remaining();
-        let budget = Budget {
-            max_positions: remaining.max_positions.map(|p| p / GENERIC_WEIGHT),
-            ..remaining
-        };
+        let budget = self.remaining();
+        self.guard.arm(Limits {
+            deadline: self.budget.max_time.map(|limit| (started + limit, limit)),
+            memory: self.max_memory.map(|limit| {
+                let held = self.dense_bytes + TRANSIENT_COPIES * pattern.bytes();
+                (limit.saturating_sub(held), limit)
+            }),
+        });
+        if self.guard.should_stop() {
+            return Err(self.overall(self.guard.stopped().expect("stopped")));
+        }
         self.progress_base.store(self.solved, Ordering::Relaxed);
         let generic = self
             .generic
@@ -473,11 +523,26 @@ impl SplitSolver {
             .with_budget(budget);
         let mut generic = generic;
         let result = generic.value(&vec![pattern.clone()]);
-        self.solved += generic.positions_solved() * GENERIC_WEIGHT;
+        self.solved += generic.positions_solved();
         self.generic = Some(generic);
         result
             .map(BlockValue::Generic)
             .map_err(|err| self.overall(err))
+    }
+
+    /// Starts the clock at the first call under this budget.
+    fn start(&mut self) -> Instant {
+        *self.started.get_or_insert_with(Instant::now)
+    }
+
+    /// [`SolveError::TimeBudget`] once the time is up.
+    fn check_time(&self) -> Result<(), SolveError> {
+        match (self.budget.max_time, self.started) {
+            (Some(limit), Some(started)) if started.elapsed() >= limit => {
+                Err(SolveError::TimeBudget { limit })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The budget left for the next search.

@@ -196,6 +196,24 @@ fn long_permutation_uses_the_closed_form() {
 }
 
 #[test]
+fn an_isolated_candidate_does_not_simply_flip_the_value() {
+    // (1,1) shares its row and column with no one, yet adding it to the L
+    // of the three others keeps the value (2), where in a permutation each
+    // isolated candidate flips the parity: isolated candidates reduce only
+    // in the line-groups closed form.
+    let with = vec![
+        vec![true, false, true],
+        vec![false, true, false],
+        vec![true, false, false],
+    ];
+    let mut without = with.clone();
+    without[1][1] = false;
+    assert_eq!(brute(&with), brute(&without));
+    assert_eq!(Pattern::from_matrix(&with).line_groups(), None);
+    assert_eq!(solve(&with), brute(&with));
+}
+
+#[test]
 fn bad_grids_and_moves_are_refused() {
     assert!(matches!(
         Grid::new(0, 5, []),
@@ -379,6 +397,68 @@ proptest! {
         prop_assert_eq!(Pattern::from_matrix(&raw).known_value(), Some(Nimber::new(k % 2)));
     }
 
+    /// Line groups (built from runs of a row or a column placed in
+    /// distinct rows and columns, so nothing cuts a run): the value is the
+    /// number of groups mod 2, and every option leaves that number minus
+    /// one, mod 2; the solver's options agree with brute force.
+    #[test]
+    fn line_groups_have_value_groups_mod_2(
+        groups in proptest::collection::vec((any::<bool>(), 1usize..=3), 1..=5),
+        order in Just((0..5usize).collect::<Vec<_>>()).prop_shuffle(),
+    ) {
+        // Group i takes the next rows; its columns come in `order`.
+        let order: Vec<usize> = order.into_iter().filter(|&i| i < groups.len()).collect();
+        let width = |&(horizontal, len): &(bool, usize)| if horizontal { len } else { 1 };
+        let height = |&(horizontal, len): &(bool, usize)| if horizontal { 1 } else { len };
+        let mut col_at = vec![0; groups.len()];
+        let mut col = 0;
+        for &i in &order {
+            col_at[i] = col;
+            col += width(&groups[i]);
+        }
+        let rows: usize = groups.iter().map(height).sum();
+        let mut raw = vec![vec![false; col]; rows];
+        let mut row = 0;
+        for (i, group) in groups.iter().enumerate() {
+            for r in 0..height(group) {
+                for c in 0..width(group) {
+                    raw[row + r][col_at[i] + c] = true;
+                }
+            }
+            row += height(group);
+        }
+        let m = groups.len();
+        let pattern = Pattern::from_matrix(&raw);
+        prop_assert_eq!(pattern.line_groups(), Some(m));
+        prop_assert_eq!(brute(&raw) as usize, m % 2);
+        prop_assert_eq!(solve(&raw) as usize, m % 2);
+        let position = Position::new(to_grid(&raw));
+        let (rows, cols) = (raw.len(), raw[0].len());
+        let options = SplitSolver::new().options(&position).unwrap();
+        prop_assert_eq!(options.len(), pattern.count());
+        for (cell, value) in options {
+            let (x, y) = (cell.row as usize, cell.col as usize);
+            let mut b = Brute::new(&raw);
+            let after = b.value(0, x, 0, y) ^ b.value(0, x, y + 1, cols)
+                ^ b.value(x + 1, rows, 0, y) ^ b.value(x + 1, rows, y + 1, cols);
+            prop_assert_eq!(value.value(), after);
+            prop_assert_eq!(after as usize, (m + 1) % 2);
+        }
+    }
+
+    /// Whenever a random grid's candidates form line groups, brute force
+    /// agrees with the closed form.
+    #[test]
+    fn line_groups_closed_form_matches_brute_force(raw in raw_strategy(7)) {
+        let pattern = Pattern::from_matrix(&raw);
+        if let Some(groups) = pattern.line_groups() {
+            prop_assert_eq!(brute(&raw) as usize, groups % 2);
+        }
+        if let Some(value) = pattern.known_value() {
+            prop_assert_eq!(value.value(), brute(&raw));
+        }
+    }
+
     /// One row or one column of candidates: value 1.
     #[test]
     fn a_single_line_has_value_one(cells in proptest::collection::vec(any::<bool>(), 1..12)) {
@@ -414,12 +494,16 @@ proptest! {
         prop_assert_eq!(from_blocks, brute(&raw));
     }
 
-    /// The dense table holds the value of every sub-rectangle.
+    /// The dense table holds the value of every sub-rectangle, whether
+    /// its bands go whole to one core or are shared by all, sweep by sweep.
     #[test]
-    fn dense_table_holds_every_sub_rectangle(raw in raw_strategy(6)) {
+    fn dense_table_holds_every_sub_rectangle(raw in raw_strategy(10), shared in any::<bool>()) {
         let pattern = Pattern::from_matrix(&raw);
         prop_assume!(!pattern.is_empty());
-        let table = DenseTable::build(&pattern, Budget::UNLIMITED, Instant::now(), &mut |_, _| {}).unwrap();
+        let min_shared = if shared { 0 } else { usize::MAX };
+        let table = DenseTable::build_sharing(
+            &pattern, Budget::UNLIMITED, Instant::now(), &mut |_, _| {}, min_shared,
+        ).unwrap();
         let compact: Raw = (0..pattern.rows())
             .map(|r| (0..pattern.cols()).map(|c| pattern.get(r, c)).collect())
             .collect();
