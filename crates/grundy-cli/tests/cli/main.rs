@@ -3,6 +3,7 @@
 
 mod clear;
 mod common;
+mod judge;
 mod pawn;
 mod serve;
 mod split;
