@@ -249,7 +249,7 @@ impl XorPrefixes {
     /// # Panics
     ///
     /// When `end` is past the values.
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn range(&self, start: usize, end: usize) -> u8 {
         assert!(start <= end && end <= self.len, "range {start}..{end} of {} values", self.len);
@@ -265,7 +265,7 @@ impl XorPrefixes {
     /// # Panics
     ///
     /// When `index` is past the values.
-    #[inline]
+    #[inline(always)]
     pub fn change(&mut self, index: usize, delta: u8) {
         assert!(index < self.len, "index {index} past {} values", self.len);
         let mut index = index;
