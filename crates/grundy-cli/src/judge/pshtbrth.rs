@@ -252,7 +252,11 @@ impl XorPrefixes {
     #[inline(always)]
     #[must_use]
     pub fn range(&self, start: usize, end: usize) -> u8 {
-        assert!(start <= end && end <= self.len, "range {start}..{end} of {} values", self.len);
+        assert!(
+            start <= end && end <= self.len,
+            "range {start}..{end} of {} values",
+            self.len
+        );
         self.prefix(end) ^ self.prefix(start)
     }
 
