@@ -6,12 +6,12 @@
 #![no_main]
 
 use grundy::pawn::{Blocked, Cell, CellKind, Outcomes};
-use grundy_cli::judge::gridgame;
+use grundy_cli::judge::{gridgame, skip_bom};
 use grundy_fuzz::{check_answers, check_error};
 use libfuzzer_sys::fuzz_target;
 
 fn straightforward(input: &[u8]) -> String {
-    let text = std::str::from_utf8(input).expect("accepted input is ASCII");
+    let text = std::str::from_utf8(skip_bom(input)).expect("accepted input is ASCII");
     let mut tokens = text
         .split_ascii_whitespace()
         .map(|t| t.parse::<u64>().expect("a number"));
@@ -47,7 +47,7 @@ fuzz_target!(|input: &[u8]| {
     let result = gridgame::run(input, &mut out);
     check_answers(&out, &["Alice", "Bob"]);
     match result {
-        Err(err) => check_error(input, &err),
+        Err(err) => check_error(input, err.input().expect("a parse error")),
         Ok(()) => assert_eq!(
             String::from_utf8_lossy(&out),
             straightforward(input),

@@ -7,12 +7,13 @@
 #![no_main]
 
 use grundy::clear::value4x4;
-use grundy_cli::judge::pshtbrth;
+use grundy_cli::input::ParseError;
+use grundy_cli::judge::{pshtbrth, skip_bom, JudgeError};
 use grundy_fuzz::{check_answers, check_error};
 use libfuzzer_sys::fuzz_target;
 
 fn straightforward(input: &[u8]) -> String {
-    let text = std::str::from_utf8(input).expect("accepted input is ASCII");
+    let text = std::str::from_utf8(skip_bom(input)).expect("accepted input is ASCII");
     let tokens: Vec<&str> = text.split_ascii_whitespace().collect();
     let mut at = 0;
     let mut next = || {
@@ -31,7 +32,7 @@ fn straightforward(input: &[u8]) -> String {
             values.push(value_of(rows));
         }
         for _ in 0..m {
-            if next() == "1" {
+            if number(next()) == 1 {
                 let (l, r) = (number(next()), number(next()));
                 let total = values[l - 1..r].iter().fold(0, |acc, v| acc ^ v);
                 out.push_str(if total == 0 { "Lotsy\n" } else { "Pishty\n" });
@@ -58,13 +59,18 @@ fn value_of(rows: [&str; 4]) -> u32 {
     value4x4(cells).value()
 }
 
+/// The parse error, if any (writing to a `Vec` does not fail).
+fn parse_error(result: Result<(), JudgeError>) -> Result<(), ParseError> {
+    result.map_err(|err| err.input().expect("a parse error").clone())
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&first, input)) = data.split_first() else {
         return;
     };
     let chunk = 1 + usize::from(first % 64);
     let mut whole = Vec::new();
-    let whole_result = pshtbrth::run(input, &mut whole);
+    let whole_result = parse_error(pshtbrth::run(input, &mut whole));
     check_answers(&whole, &["Pishty", "Lotsy"]);
     match &whole_result {
         Err(err) => check_error(input, err),
@@ -75,7 +81,7 @@ fuzz_target!(|data: &[u8]| {
         ),
     }
     let mut streamed = Vec::new();
-    let streamed_result = pshtbrth::run_reader(input, &mut streamed, chunk);
+    let streamed_result = parse_error(pshtbrth::run_reader(input, &mut streamed, chunk));
     assert_eq!(
         String::from_utf8_lossy(&streamed),
         String::from_utf8_lossy(&whole),

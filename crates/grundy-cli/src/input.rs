@@ -158,6 +158,22 @@ pub fn char_at(input: &[u8], offset: usize) -> char {
     }
 }
 
+/// A number of `digits` digits that begin with `prefix`, as an error
+/// message shows it: whole up to [`SHOWN_DIGITS`] digits, else its first
+/// digits and how many there are (a number may have any number of digits).
+#[must_use]
+pub fn shown_number(prefix: &[u8], digits: usize) -> String {
+    if digits <= SHOWN_DIGITS && prefix.len() >= digits {
+        String::from_utf8_lossy(&prefix[..digits]).into_owned()
+    } else {
+        let head = &prefix[..prefix.len().min(SHOWN_DIGITS / 2)];
+        format!("{}... ({digits} digits)", String::from_utf8_lossy(head))
+    }
+}
+
+/// The most digits an error message shows of a number.
+pub const SHOWN_DIGITS: usize = 32;
+
 /// A cursor over whitespace-separated tokens, for the judge formats. All
 /// whitespace (spaces, tabs, blank lines, CRLF) between tokens is skipped.
 ///
@@ -276,7 +292,7 @@ impl<'a> Scanner<'a> {
                 start,
                 ParseErrorKind::OutOfRange {
                     what: what.to_owned(),
-                    value: String::from_utf8_lossy(&self.input[start..self.pos]).into_owned(),
+                    value: shown_number(&self.input[start..self.pos], self.pos - start),
                     min,
                     max,
                 },
@@ -374,5 +390,14 @@ mod tests {
             s.u64_in("T", 1, 5).unwrap_err().kind,
             ParseErrorKind::OutOfRange { .. }
         ));
+        // Leading zeros and any number of digits; long ones are abbreviated.
+        let zeros = "0".repeat(100);
+        let text = format!("{zeros}5 {zeros}6");
+        let mut s = Scanner::new(text.as_bytes());
+        assert_eq!(s.u64_in("T", 1, 5).unwrap(), 5);
+        assert_eq!(
+            s.u64_in("N", 1, 5).unwrap_err().to_string(),
+            "1:103: N 0000000000000000... (101 digits) is out of range 1..=5"
+        );
     }
 }

@@ -1,19 +1,22 @@
-//! `grundy judge PROBLEM`: standard input to standard output in a contest
-//! problem's exact format. Answers printed before a parse error stay printed.
+//! `grundy judge PROBLEM [FILE]`: a file (or standard input) to standard
+//! output in a contest problem's exact format. Answers are written as they
+//! come, in chunks, and the answers before a parse error stay printed.
 
-use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::ValueEnum;
-use grundy_cli::judge as formats;
+use grundy_cli::judge::{self as formats, JudgeError};
 
-use crate::output::read_source;
+use crate::output::{read_source, InputError, UsageError};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The problem whose format to read and write.
     #[arg(value_enum)]
     problem: Problem,
+    /// The input file (`-` or nothing: standard input).
+    file: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -30,41 +33,46 @@ enum Problem {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
+    let stdout = std::io::stdout().lock();
     if let Problem::Pshtbrth = args.problem {
         // Streamed: its inputs are tens of megabytes (see the module).
-        let mut out = Vec::new();
-        let result =
-            formats::pshtbrth::run_reader(std::io::stdin(), &mut out, formats::pshtbrth::CHUNK);
-        return finish(&out, result, "<stdin>");
+        let (name, result) = match path {
+            None => (
+                "<stdin>".to_owned(),
+                formats::pshtbrth::run_reader(
+                    std::io::stdin().lock(),
+                    stdout,
+                    formats::pshtbrth::CHUNK,
+                ),
+            ),
+            Some(path) => {
+                let file = std::fs::File::open(path)
+                    .map_err(|err| UsageError(format!("{}: cannot read: {err}", path.display())))?;
+                (
+                    path.display().to_string(),
+                    formats::pshtbrth::run_reader(file, stdout, formats::pshtbrth::CHUNK),
+                )
+            }
+        };
+        return finish(result, name);
     }
-    let source = read_source(None)?;
-    let mut out = Vec::new();
+    let source = read_source(path)?;
     let result = match args.problem {
-        Problem::Gfg => formats::gfg::run(&source.bytes, &mut out),
-        Problem::Pshtbrth => formats::pshtbrth::run(&source.bytes, &mut out),
-        Problem::Gridgame => formats::gridgame::run(&source.bytes, &mut out),
-        Problem::Caos3 => formats::caos3::run(&source.bytes, &mut out),
+        Problem::Gfg => formats::gfg::run(&source.bytes, stdout),
+        Problem::Pshtbrth => formats::pshtbrth::run(&source.bytes, stdout),
+        Problem::Gridgame => formats::gridgame::run(&source.bytes, stdout),
+        Problem::Caos3 => formats::caos3::run(&source.bytes, stdout),
     };
-    // Whatever was answered before an error is printed, then the error.
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(&out)?;
-    stdout.flush()?;
-    result.map_err(|err| source.error(err))?;
-    Ok(ExitCode::SUCCESS)
+    finish(result, source.name)
 }
 
-/// Prints the answers, then the error if any.
-fn finish(
-    out: &[u8],
-    result: Result<(), grundy_cli::input::ParseError>,
-    source_name: &str,
-) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(out)?;
-    stdout.flush()?;
-    result.map_err(|error| crate::output::InputError {
-        source_name: source_name.to_owned(),
-        error,
-    })?;
-    Ok(ExitCode::SUCCESS)
+/// The answers are written already: reports the error, if any, with the
+/// source's name.
+fn finish(result: Result<(), JudgeError>, source_name: String) -> anyhow::Result<ExitCode> {
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(JudgeError::Input(error)) => Err(InputError { source_name, error }.into()),
+        Err(err @ JudgeError::Write(_)) => Err(err.into()),
+    }
 }

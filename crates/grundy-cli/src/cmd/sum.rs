@@ -73,7 +73,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     let mut sum = sum.map_err(stopped)?;
 
-    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    // Answers are written out in bounded chunks, as the judges do.
+    let mut stdout =
+        std::io::BufWriter::with_capacity(grundy_cli::judge::FLUSH_AT, std::io::stdout().lock());
     let result = answer(
         &mut sum,
         QueryReader::new(&query_source.bytes, boards.len()),

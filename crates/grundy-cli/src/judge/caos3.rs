@@ -4,20 +4,27 @@
 //! down, not counting the cell) are all at least 2 long; walls play no other
 //! part. Prints `Asuna` when the first player wins, else `Kirito`, per test.
 
+use std::io::Write;
+
 use grundy::split::{Cell, Grid, Position, SplitSolver};
 
-use crate::input::{char_at, Found, ParseError, ParseErrorKind, Scanner};
+use super::{answering, skip_bom, Answers, JudgeError};
+use crate::input::{char_at, Found, ParseErrorKind, Scanner};
 
 /// The most rows or columns of a test.
 pub const MAX_SIDE: usize = 20;
 
-/// Answers every test; answers before a parse error stay in `out`.
+/// Answers every test; answers before a parse error are written first.
 ///
 /// # Errors
 ///
 /// A count out of range, a row of the wrong length, a character other
-/// than `^`/`#`, a missing row, or trailing input.
-pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
+/// than `^`/`#`, a missing row, trailing input, or a failed write.
+pub fn run(input: &[u8], out: impl Write) -> Result<(), JudgeError> {
+    answering(out, |answers| answer(skip_bom(input), answers))
+}
+
+fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeError> {
     let mut scanner = Scanner::new(input);
     let tests = scanner.usize_in("the number of tests T", 1, 10)?;
     // One solver for all tests: equal candidate patterns are solved once.
@@ -29,7 +36,7 @@ pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
         for row in map.iter_mut() {
             let start = match scanner.peek_token() {
                 Some(_) => scanner.position(),
-                None => return Err(scanner.expected("a row of '^' and '#'")),
+                None => return Err(scanner.expected("a row of '^' and '#'").into()),
             };
             let token = scanner.token().expect("peeked");
             for (i, &b) in token.iter().enumerate() {
@@ -37,33 +44,39 @@ pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
                     b'^' if i < cols => row[i] = true,
                     b'#' if i < cols => {}
                     b'^' | b'#' => {
-                        return Err(scanner.error_at(
-                            start,
-                            ParseErrorKind::Invalid(format!(
-                                "row of {} cells, but C is {cols}",
-                                token.len()
-                            )),
-                        ))
+                        return Err(scanner
+                            .error_at(
+                                start,
+                                ParseErrorKind::Invalid(format!(
+                                    "row of {} cells, but C is {cols}",
+                                    token.len()
+                                )),
+                            )
+                            .into())
                     }
                     _ => {
-                        return Err(scanner.error_at(
-                            start + i,
-                            ParseErrorKind::UnexpectedChar {
-                                found: Found(char_at(input, start + i)),
-                                expected: "a cell: '^' or '#'".into(),
-                            },
-                        ))
+                        return Err(scanner
+                            .error_at(
+                                start + i,
+                                ParseErrorKind::UnexpectedChar {
+                                    found: Found(char_at(input, start + i)),
+                                    expected: "a cell: '^' or '#'".into(),
+                                },
+                            )
+                            .into())
                     }
                 }
             }
             if token.len() < cols {
-                return Err(scanner.error_at(
-                    start,
-                    ParseErrorKind::Invalid(format!(
-                        "row of {} cells, but C is {cols}",
-                        token.len()
-                    )),
-                ));
+                return Err(scanner
+                    .error_at(
+                        start,
+                        ParseErrorKind::Invalid(format!(
+                            "row of {} cells, but C is {cols}",
+                            token.len()
+                        )),
+                    )
+                    .into());
             }
         }
         let grid = Grid::new(rows as u64, cols as u64, candidates(&map))
@@ -71,16 +84,18 @@ pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
         let value = solver
             .value(&Position::new(grid))
             .expect("no budget: a 20 x 20 map is solved outright");
-        out.extend_from_slice(if value.is_zero() {
+        answers.push(if value.is_zero() {
             b"Kirito\n"
         } else {
             b"Asuna\n"
-        });
+        })?;
     }
     if !scanner.at_end() {
-        return Err(scanner.error(ParseErrorKind::Invalid(format!(
-            "trailing input after the {tests} test(s)"
-        ))));
+        return Err(scanner
+            .error(ParseErrorKind::Invalid(format!(
+                "trailing input after the {tests} test(s)"
+            )))
+            .into());
     }
     Ok(())
 }
@@ -178,23 +193,57 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(
             prop_oneof![Just(b'^'), Just(b'#'), Just(b'\n'), Just(b' '), Just(b'1'), Just(b'3'), any::<u8>()], 0..120)) {
-            let mut out = Vec::new();
-            let _ = run(&bytes, &mut out);
+            let _ = run(&bytes, std::io::sink());
         }
+    }
+
+    fn error(input: &[u8], out: &mut Vec<u8>) -> crate::input::ParseError {
+        run(input, &mut *out)
+            .unwrap_err()
+            .input()
+            .expect("a parse error")
+            .clone()
     }
 
     #[test]
     fn errors_name_line_and_column() {
         let mut out = Vec::new();
-        let err = run(b"1\n2 3\n^^^\n^x^\n", &mut out).unwrap_err();
+        let err = error(b"1\n2 3\n^^^\n^x^\n", &mut out);
         assert_eq!((err.line, err.col), (4, 2));
-        let err = run(b"1\n2 3\n^^^\n^^\n", &mut out).unwrap_err();
+        let err = error(b"1\n2 3\n^^^\n^^\n", &mut out);
         assert_eq!((err.line, err.col), (4, 1));
         assert!(err.to_string().contains("row of 2 cells"), "{err}");
-        let err = run(b"1\n21 3\n", &mut out).unwrap_err();
+        let err = error(b"1\n21 3\n", &mut out);
         assert!(matches!(err.kind, ParseErrorKind::OutOfRange { .. }));
-        let err = run(b"2\n1 1\n^\n", &mut out).unwrap_err();
+        let err = error(b"2\n1 1\n^\n", &mut out);
         assert!(matches!(err.kind, ParseErrorKind::UnexpectedEnd { .. }));
         assert_eq!(out, b"Kirito\n");
+    }
+
+    /// The tokenising rule of every judge: leading zeros, any digits, a BOM,
+    /// CRLF; the value is range-checked.
+    #[test]
+    fn numbers_and_rows_are_tokens() {
+        let mut plain = Vec::new();
+        run(b"2\n1 1\n^\n3 3\n^^^\n^^^\n^^^\n", &mut plain).unwrap();
+        let mut odd = Vec::new();
+        let zeros = "0".repeat(40);
+        let input =
+            format!("\u{FEFF}{zeros}2\r\n01 001\r\n^\r\n\t3 {zeros}3\r\n^^^ ^^^\r\n\r\n^^^");
+        run(input.as_bytes(), &mut odd).unwrap();
+        assert_eq!(odd, plain);
+        let mut out = Vec::new();
+        let err = error(format!("\u{FEFF}1\n1 {zeros}21\n").as_bytes(), &mut out);
+        assert_eq!(
+            err.to_string(),
+            "2:3: the number of columns C 0000000000000000... (42 digits) is out of range 1..=20"
+        );
+        let err = error(b"1\n1 1x\n", &mut out);
+        assert_eq!(
+            err.to_string(),
+            "2:4: unexpected 'x', expected a digit or whitespace in the number of columns C"
+        );
+        let err = error(b"1\n1 2\n^^ ^\n", &mut out);
+        assert_eq!(err.to_string(), "3:4: trailing input after the 1 test(s)");
     }
 }

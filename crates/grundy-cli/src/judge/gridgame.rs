@@ -11,8 +11,11 @@
 //! silent answer. The limits on the sums of `N` and `Q` over the tests are
 //! not enforced: a larger input is only slower.
 
+use std::io::Write;
+
 use grundy::pawn::{Blocked, Cell, CellKind, LosingLines, PawnError, MAX_COORD};
 
+use super::{answering, skip_bom, Answers, JudgeError};
 use crate::input::{ParseError, ParseErrorKind, Scanner};
 use crate::pawns::scan_coordinate;
 
@@ -28,8 +31,13 @@ pub const MAX_QUERIES: usize = 100_000;
 /// # Errors
 ///
 /// A malformed or out-of-range number, a repeated impassable cell, a start
-/// on an impassable cell, a truncated input or trailing input.
-pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
+/// on an impassable cell, a truncated input, trailing input, or a failed
+/// write.
+pub fn run(input: &[u8], out: impl Write) -> Result<(), JudgeError> {
+    answering(out, |answers| answer(skip_bom(input), answers))
+}
+
+fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError> {
     let mut scanner = Scanner::new(input);
     let tests = scanner.usize_in("the number of tests T", 1, MAX_TESTS)?;
     let mut cells = Vec::new();
@@ -82,37 +90,40 @@ pub fn run(input: &[u8], out: &mut Vec<u8>) -> Result<(), ParseError> {
             answers[index] = kind;
         }
         // The answers before the first bad query are printed, then the error.
-        out.reserve(answers.len() * 6);
         for &kind in &answers[..first_blocked.min(answers.len())] {
-            out.extend_from_slice(if kind == CellKind::Losing {
+            out.push(if kind == CellKind::Losing {
                 b"Bob\n"
             } else {
                 b"Alice\n"
-            });
+            })?;
         }
         if first_blocked != usize::MAX {
             let offset = nth_pair_offset(input, queries_start, first_blocked);
-            return Err(scanner.error_at(
-                offset,
-                ParseErrorKind::Invalid(format!(
-                    "the starting cell ({},{}) is impassable",
-                    xs[first_blocked],
-                    order
-                        .iter()
-                        .find(|&&k| (k & 0xFFFF_FFFF) as usize == first_blocked)
-                        .map_or(0, |&k| k >> 32)
-                )),
-            ));
+            return Err(scanner
+                .error_at(
+                    offset,
+                    ParseErrorKind::Invalid(format!(
+                        "the starting cell ({},{}) is impassable",
+                        xs[first_blocked],
+                        order
+                            .iter()
+                            .find(|&&k| (k & 0xFFFF_FFFF) as usize == first_blocked)
+                            .map_or(0, |&k| k >> 32)
+                    )),
+                )
+                .into());
         }
         if let Some(err) = failure {
-            return Err(err);
+            return Err(err.into());
         }
     }
     if !scanner.at_end() {
-        return Err(scanner.error(ParseErrorKind::Invalid(format!(
-            "trailing input after the {tests} test{} announced",
-            if tests == 1 { "" } else { "s" }
-        ))));
+        return Err(scanner
+            .error(ParseErrorKind::Invalid(format!(
+                "trailing input after the {tests} test{} announced",
+                if tests == 1 { "" } else { "s" }
+            )))
+            .into());
     }
     Ok(())
 }
@@ -195,7 +206,10 @@ mod tests {
 
     fn judge(input: &str) -> Result<String, ParseError> {
         let mut out = Vec::new();
-        run(input.as_bytes(), &mut out).map(|()| String::from_utf8(out).unwrap())
+        match run(input.as_bytes(), &mut out) {
+            Ok(()) => Ok(String::from_utf8(out).unwrap()),
+            Err(err) => Err(err.input().expect("a parse error").clone()),
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod clear;
 mod common;
 mod conventions;
+mod judge;
 mod pawn;
 mod serve;
 mod split;
