@@ -1013,11 +1013,10 @@ mod tests {
             let values: Vec<u8> = (0..n).map(|i| (i * 37 % 251) as u8).collect();
             let prefixes = XorPrefixes::new(&values);
             let mut plain = 0;
-            for end in 0..=n {
-                assert_eq!(prefixes.range(0, end), plain, "n {n}, end {end}");
-                if end < n {
-                    plain ^= values[end];
-                }
+            assert_eq!(prefixes.range(0, 0), 0, "n {n}, end 0");
+            for (i, &value) in values.iter().enumerate() {
+                plain ^= value;
+                assert_eq!(prefixes.range(0, i + 1), plain, "n {n}, end {}", i + 1);
             }
         }
     }
