@@ -162,7 +162,7 @@ pub enum SolveError {
     },
     /// The memory budget ran out: the next step could pass it.
     #[error(
-        "gave up before the search's memory would pass {} (the memory budget; {} in use, counting the next growth step); raise it to search further",
+        "gave up before the search's memory would pass {} (the memory budget; {} in use, counting the next growth step)",
         mebibytes(*limit),
         mebibytes(*used)
     )]

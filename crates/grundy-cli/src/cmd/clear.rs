@@ -68,7 +68,7 @@ impl BudgetArgs {
 }
 
 /// The error for a search that ran out of budget: which budget, the flag
-/// that sets it, and the library's message (with its one "raise" hint).
+/// that sets it (the one "raise" hint), and the library's message.
 /// The exit code (3) comes from the [`SolveError`](grundy::SolveError) inside.
 pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
     let flag = match err {
@@ -77,7 +77,9 @@ pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
         grundy::SolveError::MemoryBudget { .. } => "--max-memory",
         _ => "a budget",
     };
-    anyhow::Error::new(err).context(format!("the search stopped early ({flag})"))
+    anyhow::Error::new(err).context(format!(
+        "the search stopped early (raise {flag} to search further)"
+    ))
 }
 
 /// The seed article's 4 x 4 example: the first player wins.

@@ -238,7 +238,7 @@ fn sum_prints_answers_before_an_error_at_the_end_of_a_long_script() {
     assert_eq!(output.stdout, "3\n".repeat(lines).as_bytes());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains(&format!(":{}:9: R 1 is out of range 2..=2", lines + 1)),
+        stderr.contains(&format!(":{}:9: R 1 is less than L 2", lines + 1)),
         "{stderr}"
     );
 }
