@@ -1103,7 +1103,11 @@ async fn split_errors_are_json() {
             400,
             "move 2",
         ),
-        (json!({ "grid": ["11", "1"] }), 400, "row 2 has 1 cell, but row 1 has 2"),
+        (
+            json!({ "grid": ["11", "1"] }),
+            400,
+            "row 2 has 1 cell, but row 1 has 2",
+        ),
         (json!({ "grid": ["1".repeat(65)] }), 400, "at most 64"),
     ] {
         assert_error(
