@@ -673,19 +673,7 @@ impl Board {
         };
         let mut rest = square;
         while rest != 0 {
-            let mut component = rest & rest.wrapping_neg();
-            loop {
-                let grown = (component
-                    | ((component << 1) & !FIRST_COL_8X8)
-                    | ((component >> 1) & !LAST_COL_8X8)
-                    | (component << 8)
-                    | (component >> 8))
-                    & rest;
-                if grown == component {
-                    break;
-                }
-                component = grown;
-            }
+            let component = component_8x8(rest & rest.wrapping_neg(), rest);
             rest ^= component;
             visit(Board {
                 geometry: SQUARE,
@@ -693,6 +681,28 @@ impl Board {
             });
         }
         true
+    }
+}
+
+/// The 4-neighbours of `cells` and `cells` itself, in the 8 x 8 frame.
+pub(crate) const fn grow_8x8(cells: u64) -> u64 {
+    cells
+        | ((cells << 1) & !FIRST_COL_8X8)
+        | ((cells >> 1) & !LAST_COL_8X8)
+        | (cells << 8)
+        | (cells >> 8)
+}
+
+/// The 4-connected component of `within` that holds `seed`, in the 8 x 8
+/// frame: grown one step at a time until it stops changing.
+pub(crate) fn component_8x8(seed: u64, within: u64) -> u64 {
+    let mut component = seed;
+    loop {
+        let grown = grow_8x8(component) & within;
+        if grown == component {
+            return component;
+        }
+        component = grown;
     }
 }
 
@@ -751,7 +761,7 @@ impl Board {
 /// rows are bytes and every shift a constant, where the general loop
 /// multiplies by the board's width at each step (the solver's components
 /// all live in this frame, so this is its move generator).
-fn rects_8x8<F: FnMut(Rect, Bitboard)>(cells: u64, mut visit: F) {
+pub(crate) fn rects_8x8<F: FnMut(Rect, Bitboard)>(cells: u64, mut visit: F) {
     let rows = cells.to_le_bytes();
     for top in 0..8 {
         let top_bits = rows[top];

@@ -28,7 +28,7 @@
 //! fill, a canonical form per component and a table probe, except components
 //! that fit 4 x 4 or are straight lines, whose values are known.
 
-use super::board::{anchor_8x8, canonical_8x8, extent_8x8};
+use super::board::{anchor_8x8, canonical_8x8, component_8x8, extent_8x8, grow_8x8, rects_8x8};
 use super::table;
 use super::Board;
 use crate::tier::{Tier, TierGame, TierTable};
@@ -163,32 +163,13 @@ impl std::fmt::Display for ShapeBox {
     }
 }
 
-/// Column 0 of the 8 x 8 frame.
-const FIRST_COL: u64 = 0x0101_0101_0101_0101;
-/// Column 7 of the 8 x 8 frame.
-const LAST_COL: u64 = FIRST_COL << 7;
 /// Cells of a 4 x 4 corner of the 8 x 8 frame.
 const CORNER_4X4: u64 = 0x0F0F_0F0F;
-
-/// The 4-neighbours of `cells` and `cells` itself, in the 8 x 8 frame.
-const fn grow(cells: u64) -> u64 {
-    cells | ((cells << 1) & !FIRST_COL) | ((cells >> 1) & !LAST_COL) | (cells << 8) | (cells >> 8)
-}
-
-/// The 4-connected component of `within` holding `seed`.
-fn component(seed: u64, within: u64) -> u64 {
-    let mut component = seed;
-    loop {
-        let grown = grow(component) & within;
-        if grown == component {
-            return component;
-        }
-        component = grown;
-    }
-}
+/// Column 0 of the 8 x 8 frame.
+const FIRST_COL: u64 = 0x0101_0101_0101_0101;
 
 fn is_connected(cells: u64) -> bool {
-    cells == 0 || component(cells & cells.wrapping_neg(), cells) == cells
+    cells == 0 || component_8x8(cells & cells.wrapping_neg(), cells) == cells
 }
 
 /// The canonical form of a non-empty connected set anywhere in the frame.
@@ -209,35 +190,6 @@ fn parent(shape: u64) -> u64 {
         cells ^= highest;
     }
     unreachable!("a connected set of two or more cells has a non-cut cell")
-}
-
-/// Calls `visit` with the cells of every all-ones rectangle of `square`.
-#[inline]
-pub(crate) fn for_each_rect_8x8<F: FnMut(u64)>(square: u64, mut visit: F) {
-    let mut rows = square;
-    while rows != 0 {
-        let top = rows.trailing_zeros() / 8;
-        let top_bits = (square >> (8 * top)) & 0xFF;
-        let mut lefts = top_bits;
-        while lefts != 0 {
-            let left = lefts.trailing_zeros();
-            lefts &= lefts - 1;
-            let mut run = 0u64;
-            let mut right = left;
-            while right < 8 && (top_bits >> right) & 1 == 1 {
-                run |= 1 << right;
-                let mut mask = 0u64;
-                let mut bottom = top;
-                while bottom < 8 && (square >> (8 * bottom)) & run == run {
-                    mask |= run << (8 * bottom);
-                    visit(mask);
-                    bottom += 1;
-                }
-                right += 1;
-            }
-        }
-        rows &= !(0xFFu64 << (8 * top));
-    }
 }
 
 /// The value of a component anchored at the top-left of the frame when it
@@ -308,7 +260,7 @@ impl TierGame for ClearShapes {
                 count += 1;
             }
         };
-        let mut inside = grow(shape) & !shape;
+        let mut inside = grow_8x8(shape) & !shape;
         while inside != 0 {
             let cell = inside & inside.wrapping_neg();
             inside ^= cell;
@@ -346,12 +298,13 @@ impl TierGame for ClearShapes {
         let shape = self.shape_box.unpack(position);
         // Components that need a lookup have at least 6 cells: at most 8.
         let mut lookups = [0u64; 16];
-        for_each_rect_8x8(shape, |rect| {
+        rects_8x8(shape, |_, rect| {
+            let rect = rect.0;
             let mut rest = shape ^ rect;
             let mut known = 0u32;
             let mut count = 0;
             while rest != 0 {
-                let part = component(rest & rest.wrapping_neg(), rest);
+                let part = component_8x8(rest & rest.wrapping_neg(), rest);
                 rest ^= part;
                 let anchored = anchor_8x8(part);
                 match known_value(anchored) {
