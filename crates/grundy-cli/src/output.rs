@@ -163,3 +163,12 @@ pub fn solver_progress(
     };
     (bar, callback)
 }
+
+/// Who moves at `ply` (0-based) of a play-out, in the play-outs' words.
+pub fn player(ply: usize) -> &'static str {
+    if ply % 2 == 0 {
+        "First player"
+    } else {
+        "Second player"
+    }
+}

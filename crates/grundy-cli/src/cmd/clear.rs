@@ -16,6 +16,7 @@ use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, Winnin
 use grundy_report::ValuedMove;
 
 use crate::cmd::tables::{shape_lookup, TablesArgs};
+use crate::output::player;
 use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
@@ -307,13 +308,6 @@ fn render_play_out(boards: &[Board], steps: &[EngineMove], out: &mut String) {
         out,
         "Play-out (the winner plays winning moves; the loser plays small moves):"
     );
-    let player = |ply: usize| {
-        if ply % 2 == 0 {
-            "First player"
-        } else {
-            "Second player"
-        }
-    };
     for (ply, step) in steps.iter().enumerate() {
         let on_board = if several {
             format!(" on board {}", step.board + 1)

@@ -22,6 +22,7 @@ use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
 use grundy_report::pawn::{Analysis, AnalysisError, MoveReport};
 use grundy_report::ValuedMove;
 
+use crate::output::player;
 use crate::output::{read_source, UsageError, WithPlay};
 
 /// The largest side of a `--draw` region.
@@ -348,13 +349,6 @@ fn render_play_out(start: &[Cell], steps: &[Step], out: &mut String) {
         out,
         "Play-out (the winner plays winning moves; the loser leaves the largest value):"
     );
-    let player = |ply: usize| {
-        if ply % 2 == 0 {
-            "First player"
-        } else {
-            "Second player"
-        }
-    };
     for (ply, step) in steps.iter().enumerate() {
         let who = if several {
             format!("pawn {} ", step.pawn + 1)

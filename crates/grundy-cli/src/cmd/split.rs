@@ -17,6 +17,7 @@ use grundy_cli::input::{count, ParseError, ParseErrorKind};
 use grundy_report::split::{Analysis, CellReport};
 use grundy_report::ValuedMove;
 
+use crate::output::player;
 use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
@@ -338,13 +339,6 @@ fn render_play_out(steps: &[Step], out: &mut String) {
         out,
         "Play-out (the winner plays winning moves; the loser leaves the largest value):"
     );
-    let player = |ply: usize| {
-        if ply % 2 == 0 {
-            "First player"
-        } else {
-            "Second player"
-        }
-    };
     for (ply, step) in steps.iter().enumerate() {
         let _ = writeln!(
             out,
