@@ -57,6 +57,16 @@ enum Command {
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
+        // A reader that went away (`grundy tables info ... | head`) is not
+        // an error of ours: stop quietly, as `split` does.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>()
+                    .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             output::report_error(&err);
             output::exit_code_for(&err)

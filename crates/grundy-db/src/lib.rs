@@ -15,6 +15,8 @@
 //! | 32 | tiers of the box (`u32`, rows x columns) |
 //! | 36 | complete (`u32`, 1 once every tier is stored) |
 //! | 40 | tiers stored so far (`u32`, a prefix: tier 1 to this) |
+//! | 44, 48 | part index and number of parts (`u32`; both 0 for a whole database) |
+//! | 56 | build id (`u64`, shared by the parts of one build; 0 for a whole database) |
 //! | 64 | one 48-byte entry per tier: positions, capacity, slots, offset (`u64` each), largest value, CRC-32 of the section (`u32` each), 8 zero bytes |
 //! | 4092 | CRC-32 of bytes 0 to 4091 |
 //!
@@ -32,6 +34,14 @@
 //!
 //! **Reading.** [`Database::open`] maps the file, checks the header, the
 //! layout and every section's checksum, and serves the slots in place.
+//!
+//! **Partitioned databases.** A build over `P` processes (MPI ranks) writes
+//! one file per rank, `STEM.part-R-of-P.gdb`: the same format, holding the
+//! shapes that rank owns ([`grundy::tier::owner`] of the key), with the
+//! part's index, the number of parts and the build's id in the header.
+//! [`DbSet::open`] opens all the parts of a build (given any part, or the
+//! path the build was asked to write) and checks that they belong
+//! together; [`DbSet`] answers lookups by asking the owning part.
 
 #![deny(missing_docs)]
 
@@ -43,8 +53,9 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use grundy::clear::shapes::{ShapeBox, ShapeTables};
-use grundy::tier::{capacity_for, TierTable};
+use grundy::clear::shapes::{ShapeBox, ShapeLookup, ShapeTables};
+use grundy::tier::{capacity_for, owner, TierTable};
+use grundy::Nimber;
 
 /// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"GRUNDYDB";
@@ -124,6 +135,24 @@ pub enum DbError {
         /// Tiers of the box.
         tiers: usize,
     },
+    /// A partial file of another part or partitioning is in the way.
+    #[error("{}: a partial build of {found}, not {expected}; remove it or choose another output", path.display())]
+    PartMismatch {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        found: String,
+        /// What was asked for.
+        expected: String,
+    },
+    /// The parts of a partitioned database do not make a whole.
+    #[error("{}: {what}", path.display())]
+    Parts {
+        /// A file of the set, or the path asked for.
+        path: PathBuf,
+        /// What is wrong.
+        what: String,
+    },
     /// A partial build of another box is in the way.
     #[error("{}: a partial build of a {found} box, not {expected}; remove it or choose another output", path.display())]
     BoxMismatch {
@@ -168,6 +197,18 @@ impl TierEntry {
     }
 }
 
+/// Which part of a partitioned build a file is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Part {
+    /// The part, `0..parts` (the rank that wrote it).
+    pub index: u32,
+    /// How many parts the build has (at least 2).
+    pub parts: u32,
+    /// An id shared by the parts of one build, so parts of different builds
+    /// are never mixed.
+    pub build_id: u64,
+}
+
 /// A database header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -177,6 +218,8 @@ pub struct Header {
     pub complete: bool,
     /// The stored tiers, tier 1 first.
     pub tiers: Vec<TierEntry>,
+    /// For a part of a partitioned build: which; `None` for a whole one.
+    pub part: Option<Part>,
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -193,6 +236,7 @@ impl Header {
             shape_box,
             complete: false,
             tiers: Vec::new(),
+            part: None,
         }
     }
 
@@ -216,6 +260,11 @@ impl Header {
         b[32..36].copy_from_slice(&(self.shape_box.cells() as u32).to_le_bytes());
         b[36..40].copy_from_slice(&u32::from(self.complete).to_le_bytes());
         b[40..44].copy_from_slice(&(self.tiers.len() as u32).to_le_bytes());
+        if let Some(part) = self.part {
+            b[44..48].copy_from_slice(&part.index.to_le_bytes());
+            b[48..52].copy_from_slice(&part.parts.to_le_bytes());
+            b[56..64].copy_from_slice(&part.build_id.to_le_bytes());
+        }
         for (i, t) in self.tiers.iter().enumerate() {
             let at = DIRECTORY + i * ENTRY_LEN;
             b[at..at + 8].copy_from_slice(&t.positions.to_le_bytes());
@@ -285,6 +334,16 @@ impl Header {
         }
         let mut header = Header::new(shape_box);
         header.complete = complete;
+        let (index, parts, build_id) = (u32_at(b, 44), u32_at(b, 48), u64_at(b, 56));
+        header.part = match parts {
+            0 if index == 0 && build_id == 0 => None,
+            2.. if index < parts => Some(Part {
+                index,
+                parts,
+                build_id,
+            }),
+            _ => return Err(corrupt(format!("part {index} of {parts}"))),
+        };
         for i in 0..stored {
             let at = DIRECTORY + i * ENTRY_LEN;
             let entry = TierEntry {
@@ -523,9 +582,26 @@ impl Writer {
     /// I/O errors; [`DbError::BoxMismatch`] when the partial file is of
     /// another box; a partial file whose header is unreadable.
     pub fn create_or_resume(path: &Path, shape_box: ShapeBox) -> Result<(Writer, Vec<TierTable>)> {
+        Writer::create_or_resume_part(path, shape_box, None)
+    }
+
+    /// As [`Writer::create_or_resume`], for one part of a partitioned build
+    /// (`None`: a whole database). A partial file of the same part (index
+    /// and number of parts) is resumed whatever its build id: see
+    /// [`Writer::restart`] to make the parts agree.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::create_or_resume`]; [`DbError::PartMismatch`] when the
+    /// partial file is of another part or partitioning.
+    pub fn create_or_resume_part(
+        path: &Path,
+        shape_box: ShapeBox,
+        part: Option<Part>,
+    ) -> Result<(Writer, Vec<TierTable>)> {
         let partial = partial_path(path);
         if partial.exists() {
-            return Writer::resume(path, partial, shape_box);
+            return Writer::resume(path, partial, shape_box, part);
         }
         let file = OpenOptions::new()
             .read(true)
@@ -537,7 +613,10 @@ impl Writer {
             path: path.to_owned(),
             partial,
             file,
-            header: Header::new(shape_box),
+            header: Header {
+                part,
+                ..Header::new(shape_box)
+            },
         };
         writer.write_header()?;
         Ok((writer, Vec::new()))
@@ -547,6 +626,7 @@ impl Writer {
         path: &Path,
         partial: PathBuf,
         shape_box: ShapeBox,
+        part: Option<Part>,
     ) -> Result<(Writer, Vec<TierTable>)> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -562,6 +642,17 @@ impl Writer {
                 path: partial,
                 found: header.shape_box,
                 expected: shape_box,
+            });
+        }
+        let describe = |p: Option<Part>| match p {
+            None => "a whole database".to_owned(),
+            Some(p) => format!("part {} of {}", p.index, p.parts),
+        };
+        if header.part.map(|p| (p.index, p.parts)) != part.map(|p| (p.index, p.parts)) {
+            return Err(DbError::PartMismatch {
+                path: partial,
+                found: describe(header.part),
+                expected: describe(part),
             });
         }
         header.complete = false;
@@ -597,6 +688,23 @@ impl Writer {
         let end = writer.header.next_offset();
         writer.file.set_len(end).map_err(io(&writer.partial))?;
         Ok((writer, tables))
+    }
+
+    /// Keeps only the first `tiers` stored tiers and sets the part's build
+    /// id (a partitioned build resumes from the tier every part has, under
+    /// one id).
+    ///
+    /// # Errors
+    ///
+    /// I/O errors.
+    pub fn restart(&mut self, tiers: usize, build_id: u64) -> Result<()> {
+        self.header.tiers.truncate(tiers);
+        if let Some(part) = &mut self.header.part {
+            part.build_id = build_id;
+        }
+        self.write_header()?;
+        let end = self.header.next_offset();
+        self.file.set_len(end).map_err(io(&self.partial))
     }
 
     /// The header as written so far.
@@ -682,6 +790,229 @@ impl Writer {
             }
         }
         Ok(self.header)
+    }
+}
+
+/// The file of part `index` of `parts` of a build asked to write `path`:
+/// `STEM.part-R-of-P.EXT` beside it (`EXT` is `gdb` when `path` has none).
+#[must_use]
+pub fn part_path(path: &Path, index: u32, parts: u32) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "clear".into(), |s| s.to_string_lossy().into_owned());
+    let ext = path
+        .extension()
+        .map_or_else(|| "gdb".into(), |e| e.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}.part-{index}-of-{parts}.{ext}"))
+}
+
+/// The path a build was asked to write, from the name of one of its parts
+/// (`STEM.part-R-of-P.EXT` gives `STEM.EXT`), or `None` for another name.
+fn whole_path(part: &Path) -> Option<PathBuf> {
+    let name = part.file_name()?.to_str()?;
+    let (stem, rest) = name.rsplit_once(".part-")?;
+    let (_, ext) = rest.split_once('.')?;
+    Some(part.with_file_name(format!("{stem}.{ext}")))
+}
+
+/// A database as one whole file, or as every part of a partitioned build:
+/// lookups go to the part that owns the key.
+#[derive(Debug)]
+pub struct DbSet {
+    path: PathBuf,
+    /// Part `i` at index `i`; one database for a whole file.
+    parts: Vec<Database>,
+}
+
+impl DbSet {
+    /// Opens a whole database, or every part of a partitioned one given
+    /// one of its parts or the path its build was asked to write (when that
+    /// file does not exist but `STEM.part-0-of-P.EXT` does). Every part is
+    /// checked as [`Database::open`] checks a file, and the parts must be
+    /// of one build: the same box, number of parts and build id.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`Database::open`]; [`DbError::Parts`] for a missing
+    /// part or parts that do not belong together.
+    pub fn open(path: &Path) -> Result<DbSet> {
+        if !path.exists() {
+            if let Some(first) = find_first_part(path)? {
+                let mut set = DbSet::open(&first)?;
+                set.path = path.to_owned();
+                return Ok(set);
+            }
+        }
+        let db = Database::open(path)?;
+        let Some(part) = db.header().part else {
+            return Ok(DbSet {
+                path: path.to_owned(),
+                parts: vec![db],
+            });
+        };
+        let parts_err = |what: String| DbError::Parts {
+            path: path.to_owned(),
+            what,
+        };
+        let whole = whole_path(path).ok_or_else(|| {
+            parts_err(format!(
+                "part {} of {} of a partitioned database, but not named STEM.part-R-of-P.gdb, so its other parts cannot be found",
+                part.index, part.parts
+            ))
+        })?;
+        let mut parts = Vec::with_capacity(part.parts as usize);
+        let mut db = Some(db);
+        for index in 0..part.parts {
+            let other = if index == part.index {
+                db.take().expect("opened once")
+            } else {
+                let file = part_path(&whole, index, part.parts);
+                if !file.exists() {
+                    return Err(parts_err(format!(
+                        "part {index} of {} is missing ({})",
+                        part.parts,
+                        file.display()
+                    )));
+                }
+                Database::open(&file)?
+            };
+            let header = other.header();
+            let expected = Part { index, ..part };
+            if header.shape_box != parts_first_box(&parts, header.shape_box)
+                || header.part != Some(expected)
+            {
+                return Err(parts_err(format!(
+                    "{} is not part {index} of the same build as {} (box, number of parts or build id differ)",
+                    other.path().display(),
+                    path.display()
+                )));
+            }
+            parts.push(other);
+        }
+        Ok(DbSet { path: whole, parts })
+    }
+
+    /// A set of one whole database.
+    #[must_use]
+    pub fn whole(db: Database) -> DbSet {
+        DbSet {
+            path: db.path().to_owned(),
+            parts: vec![db],
+        }
+    }
+
+    /// The path: the file, or the path the partitioned build wrote.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The databases: one whole, or every part in order.
+    #[must_use]
+    pub fn parts(&self) -> &[Database] {
+        &self.parts
+    }
+
+    /// The box.
+    #[must_use]
+    pub fn shape_box(&self) -> ShapeBox {
+        self.parts[0].header().shape_box
+    }
+
+    /// The tables of tier `tier` (1-based), one per part.
+    pub fn tier(&self, tier: usize) -> impl Iterator<Item = &TierTable<Slots>> + '_ {
+        self.parts
+            .iter()
+            .filter_map(move |p| p.tables().tiers().get(tier.wrapping_sub(1)))
+    }
+
+    /// Shapes in tier `tier` (1-based), over all parts.
+    #[must_use]
+    pub fn positions(&self, tier: usize) -> u64 {
+        self.tier(tier).map(TierTable::positions).sum()
+    }
+
+    /// The value of a shape by its key.
+    #[must_use]
+    pub fn get(&self, key: u64) -> Option<Nimber> {
+        let part = owner(key, self.parts.len() as u32) as usize;
+        self.parts[part].tables().get(key)
+    }
+
+    /// The value of the full `rows x cols` board, when the box holds it.
+    #[must_use]
+    pub fn full_board(&self, rows: usize, cols: usize) -> Option<Nimber> {
+        self.parts
+            .iter()
+            .find_map(|p| p.tables().full_board(rows, cols))
+    }
+
+    /// A CRC-32 over the content in a canonical order, independent of the
+    /// number of parts and of the layout: tier by tier, each tier's entries
+    /// (`key << 12 | value`, little-endian `u64`) sorted by key.
+    #[must_use]
+    pub fn content_crc(&self) -> u32 {
+        let mut hasher = crc32fast::Hasher::new();
+        for tier in 1..=self.shape_box().cells() {
+            let mut entries: Vec<u64> = self
+                .tier(tier)
+                .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
+                .collect();
+            entries.sort_unstable();
+            hasher.update(bytemuck::cast_slice(&entries));
+        }
+        hasher.finalize()
+    }
+}
+
+fn parts_first_box(parts: &[Database], otherwise: ShapeBox) -> ShapeBox {
+    parts.first().map_or(otherwise, |p| p.header().shape_box)
+}
+
+/// The part 0 of a partitioned build asked to write `path`, if there is
+/// exactly one such build beside it.
+fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return Ok(None);
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(None);
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.contains(".part-0-of-"))
+                && whole_path(p)
+                    .is_some_and(|w| w.file_name().and_then(|n| n.to_str()) == Some(name))
+        })
+        .collect();
+    found.sort();
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.pop()),
+        _ => Err(DbError::Parts {
+            path: path.to_owned(),
+            what: format!(
+                "several partitioned builds write it ({}); name one part",
+                found
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+    }
+}
+
+impl ShapeLookup for DbSet {
+    fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
+        self.get(self.shape_box().key_of(anchored)?)
     }
 }
 

@@ -9,7 +9,7 @@
 //! it exists. The 5 x 5 database built into the binary is always consulted
 //! last.
 
-use std::io::IsTerminal as _;
+use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,7 +21,7 @@ use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
 use grundy::clear::{Board, Clear};
 use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
 use grundy::{Budget, Nimber, SolveError, Solver};
-use grundy_db::{Database, DbError, Writer};
+use grundy_db::{Database, DbError, DbSet, Writer};
 
 use crate::output::UsageError;
 
@@ -51,6 +51,28 @@ enum Command {
     Info(InfoArgs),
     /// Check every checksum, and re-solve random shapes top-down.
     Verify(VerifyArgs),
+    /// Join the parts of a partitioned (MPI) build into one file, the same
+    /// bytes a single-process build writes.
+    Merge(MergeArgs),
+    /// A CRC-32 of the content in a canonical order (tier by tier, shapes
+    /// sorted by key): equal for equal databases, however many parts.
+    Checksum(ChecksumArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct MergeArgs {
+    /// A part of the build, or the path the build was asked to write.
+    path: PathBuf,
+    /// The merged database.
+    #[arg(long, value_name = "PATH")]
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ChecksumArgs {
+    /// A database: a file, a part of a partitioned build, or the path the
+    /// build was asked to write.
+    path: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -70,11 +92,34 @@ struct BuildArgs {
     /// run again to resume).
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     max_time: Option<Duration>,
+    /// Under mpirun: how ranks get values of shapes other ranks own.
+    /// `replicate` copies every tier to every rank, `query` asks the owner
+    /// in batched all-to-all exchanges, `auto` replicates lower tiers while
+    /// they fit the memory budget, then queries.
+    #[arg(long, value_enum, default_value_t = ExchangeArg::Auto)]
+    exchange: ExchangeArg,
+    /// Under mpirun: bytes of replicated tiers a rank may hold (e.g. 4GiB;
+    /// default: half the node's available memory, shared by its ranks).
+    #[arg(long, value_name = "BYTES", value_parser = crate::cmd::parse_size)]
+    memory: Option<u64>,
+    /// Run the partitioned build as N ranks in this process (threads, no
+    /// MPI), writing N parts as `mpirun -n N` would: to try partitioned
+    /// databases, or to check them against a single build.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    local_ranks: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum ExchangeArg {
+    Auto,
+    Replicate,
+    Query,
 }
 
 #[derive(Debug, clap::Args)]
 struct InfoArgs {
-    /// The database file.
+    /// The database: a file, a part of a partitioned build, or the path the
+    /// build was asked to write.
     path: PathBuf,
     /// Also print how many shapes have each value.
     #[arg(long)]
@@ -83,7 +128,8 @@ struct InfoArgs {
 
 #[derive(Debug, clap::Args)]
 struct VerifyArgs {
-    /// The database file.
+    /// The database: a file, a part of a partitioned build, or the path the
+    /// build was asked to write.
     path: PathBuf,
     /// How many random shapes to re-solve top-down.
     #[arg(long, default_value_t = 1000, value_name = "N")]
@@ -116,6 +162,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Command::Build(args) => build(args),
         Command::Info(args) => info(args),
         Command::Verify(args) => verify(args),
+        Command::Merge(args) => merge(args),
+        Command::Checksum(args) => checksum(args),
     }
 }
 
@@ -186,17 +234,7 @@ enum BuildError {
 
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let shape_box = args.shape_box;
-    let out = match &args.out {
-        Some(out) => out.clone(),
-        None => {
-            let dir = default_dir().ok_or_else(|| {
-                UsageError("no default directory (HOME is not set): give --out PATH".into())
-            })?;
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| UsageError(format!("{}: cannot create: {e}", dir.display())))?;
-            dir.join(format!("clear-{shape_box}.gdb"))
-        }
-    };
+    let path = build_path(args)?;
     if let Some(threads) = args.threads {
         if threads == 0 {
             return Err(UsageError("--threads must be at least 1".into()).into());
@@ -206,9 +244,21 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             .build_global()
             .context("starting the worker threads")?;
     }
+    if let Some(ranks) = args.local_ranks {
+        return build_local(args, path, ranks);
+    }
+    if grundy_dist::launched_by_mpi() {
+        #[cfg(feature = "mpi")]
+        return build_mpi(args, path);
+        #[cfg(not(feature = "mpi"))]
+        return Err(UsageError(
+            "started by an MPI launcher, but this grundy was built without MPI: every rank would build the whole box into the same file. Build it with `cargo build --release --features mpi` (see docs/distributed.md)".into(),
+        )
+        .into());
+    }
     let started = Instant::now();
     let (mut writer, mut tables) =
-        Writer::create_or_resume(&out, shape_box).map_err(|e| UsageError(e.to_string()))?;
+        Writer::create_or_resume(&path, shape_box).map_err(|e| UsageError(e.to_string()))?;
     if !tables.is_empty() {
         eprintln!(
             "resuming {} from tier {} of {}",
@@ -258,14 +308,183 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let header = writer.finish()?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let elapsed = started.elapsed().as_secs_f64();
-    println!(
+    let mut stdout = std::io::stdout().lock();
+    let out = &mut stdout;
+    writeln!(
+        out,
         "wrote {}: {shapes} shapes of the {shape_box} box in {elapsed:.1} s ({:.0} shapes/s)",
-        out.display(),
+        path.display(),
         shapes as f64 / elapsed.max(1e-9)
-    );
+    )?;
     let tables = ShapeTables::new(shape_box, tables).map_err(anyhow::Error::msg)?;
-    print_full_boards(&tables);
+    print_full_boards(out, &tables)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where a build writes: `--out`, or the default directory.
+fn build_path(args: &BuildArgs) -> anyhow::Result<PathBuf> {
+    Ok(match &args.out {
+        Some(out) => out.clone(),
+        None => {
+            let dir = default_dir().ok_or_else(|| {
+                UsageError("no default directory (HOME is not set): give --out PATH".into())
+            })?;
+            std::fs::create_dir_all(&dir)
+                .map_err(|e| UsageError(format!("{}: cannot create: {e}", dir.display())))?;
+            dir.join(format!("clear-{}.gdb", args.shape_box))
+        }
+    })
+}
+
+/// The options of one rank of a partitioned build.
+fn dist_options<'a>(
+    args: &BuildArgs,
+    path: PathBuf,
+    log: &'a (dyn Fn(&str) + Sync),
+) -> grundy_dist::Options<'a> {
+    use grundy_dist::{Exchange, Fault, Options};
+    let mut opts = Options::new(args.shape_box, path);
+    opts.exchange = match args.exchange {
+        ExchangeArg::Auto => Exchange::Auto,
+        ExchangeArg::Replicate => Exchange::Replicate,
+        ExchangeArg::Query => Exchange::Query,
+    };
+    opts.memory = args.memory;
+    opts.max_time = args.max_time;
+    opts.log = Some(log);
+    // Fault injection for the crash-recovery test in `.ci/run`:
+    // GRUNDY_DIST_FAULT=RANK:TIER kills that rank halfway through the tier.
+    opts.fault = std::env::var("GRUNDY_DIST_FAULT").ok().and_then(|v| {
+        let (rank, tier) = v.split_once(':')?;
+        Some(Fault {
+            rank: rank.parse().ok()?,
+            tier: tier.parse().ok()?,
+        })
+    });
+    opts
+}
+
+/// What one rank reports at the end of a partitioned build.
+fn dist_outcome(
+    rank: u32,
+    outcome: Result<grundy_dist::Report, grundy_dist::DistError>,
+) -> anyhow::Result<ExitCode> {
+    use grundy_dist::DistError;
+    match outcome {
+        Ok(report) => {
+            if rank == 0 {
+                let mut stdout = std::io::stdout().lock();
+                print_dist_report(&mut stdout, &report)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err @ DistError::Stopped { .. }) => {
+            if rank == 0 {
+                eprintln!("error: {err}");
+            }
+            Ok(ExitCode::from(3))
+        }
+        Err(DistError::Mismatch(m)) => Err(UsageError(m).into()),
+        Err(DistError::Rank { rank, message })
+            if message.contains("partial") || message.contains("os error") =>
+        {
+            Err(UsageError(format!("rank {rank}: {message}")).into())
+        }
+        Err(err) => Err(anyhow::Error::new(err).context("building the database")),
+    }
+}
+
+/// `tables build --local-ranks N`: the partitioned build over threads.
+fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow::Result<ExitCode> {
+    let log = |line: &str| eprintln!("{line}");
+    let opts = dist_options(args, path, &log);
+    let comms = grundy_dist::LocalComm::group(ranks);
+    let outcomes: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = comms
+            .iter()
+            .map(|comm| {
+                let opts = &opts;
+                scope.spawn(move || grundy_dist::build(comm, opts))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a rank thread does not panic"))
+            .collect()
+    });
+    let mut outcomes = outcomes.into_iter();
+    dist_outcome(0, outcomes.next().expect("at least one rank"))
+}
+
+/// `tables build` under an MPI launcher: one rank of a partitioned build.
+#[cfg(feature = "mpi")]
+fn build_mpi(args: &BuildArgs, path: PathBuf) -> anyhow::Result<ExitCode> {
+    let comm = grundy_dist::MpiComm::init()
+        .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))?;
+    let log = |line: &str| eprintln!("{line}");
+    let mut opts = dist_options(args, path, &log);
+    opts.binary = binary_fingerprint();
+    let rank = grundy_dist::Comm::rank(&comm);
+    dist_outcome(rank, grundy_dist::build(&comm, &opts))
+}
+
+/// A CRC-32 of this executable's bytes: ranks running different builds of
+/// grundy refuse to work together.
+#[cfg(feature = "mpi")]
+fn binary_fingerprint() -> u64 {
+    use std::io::Read as _;
+    let crc = || -> std::io::Result<u32> {
+        let mut file = std::fs::File::open(std::env::current_exe()?)?;
+        let mut hasher = crc32fast::Hasher::new();
+        // Streamed, so the check does not add the binary's size to the
+        // rank's peak memory.
+        let mut buf = vec![0u8; 1 << 16];
+        loop {
+            let n = file.read(&mut buf)?;
+            if n == 0 {
+                return Ok(hasher.finalize());
+            }
+            hasher.update(&buf[..n]);
+        }
+    };
+    crc().map_or(0, u64::from)
+}
+
+fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std::io::Result<()> {
+    let shapes: u64 = report.own_shapes.iter().sum();
+    writeln!(
+        out,
+        "wrote {} file(s) ({}): {shapes} shapes in {:.1} s over {} rank(s)",
+        report.files.len(),
+        report
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        report.seconds,
+        report.ranks
+    )?;
+    writeln!(
+        out,
+        "rank       shapes   shapes/s   bytes sent   replicas (bytes)   peak RSS (bytes)"
+    )?;
+    for r in 0..report.ranks as usize {
+        writeln!(
+            out,
+            "{r:>4} {:>12} {:>10.0} {:>12} {:>18} {:>18}",
+            report.own_shapes[r],
+            report.own_shapes[r] as f64 / report.seconds.max(1e-9),
+            report.sent[r],
+            report.replica_bytes[r],
+            report.peak_rss[r]
+        )?;
+    }
+    writeln!(out, "full boards:")?;
+    for &(a, b, v) in &report.full_boards {
+        writeln!(out, "  {a} x {b}: {v}")?;
+    }
+    Ok(())
 }
 
 /// Every full board the box holds, `a x b` with `a <= b`.
@@ -275,48 +494,93 @@ fn full_boards(shape_box: ShapeBox) -> impl Iterator<Item = (usize, usize)> {
         .filter(move |&(a, b)| shape_box.fits(a, b))
 }
 
-fn print_full_boards<S: AsRef<[u64]>>(tables: &ShapeTables<S>) {
-    println!("full boards:");
-    for (a, b) in full_boards(tables.shape_box()) {
-        if let Some(value) = tables.full_board(a, b) {
-            println!("  {a} x {b}: {value}");
-        }
-    }
+fn print_full_boards<S: AsRef<[u64]>>(
+    out: &mut impl Write,
+    tables: &ShapeTables<S>,
+) -> std::io::Result<()> {
+    print_boards(out, tables.shape_box(), |a, b| tables.full_board(a, b))
 }
 
-fn open(path: &Path) -> anyhow::Result<Database> {
-    Database::open(path).map_err(|e| UsageError(e.to_string()).into())
+fn print_boards(
+    out: &mut impl Write,
+    shape_box: ShapeBox,
+    value: impl Fn(usize, usize) -> Option<Nimber>,
+) -> std::io::Result<()> {
+    writeln!(out, "full boards:")?;
+    for (a, b) in full_boards(shape_box) {
+        if let Some(value) = value(a, b) {
+            writeln!(out, "  {a} x {b}: {value}")?;
+        }
+    }
+    Ok(())
+}
+
+fn open(path: &Path) -> anyhow::Result<DbSet> {
+    DbSet::open(path).map_err(|e| UsageError(e.to_string()).into())
 }
 
 fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
-    let db = open(&args.path)?;
-    let header = db.header();
-    let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
-    println!("{}", args.path.display());
-    println!(
-        "format version {}, rectangle clearing, box {} ({} tiers), {shapes} shapes",
+    let mut stdout = std::io::stdout().lock();
+    let out = &mut stdout;
+    let set = open(&args.path)?;
+    let shape_box = set.shape_box();
+    let tiers = shape_box.cells();
+    let shapes: u64 = (1..=tiers).map(|t| set.positions(t)).sum();
+    writeln!(out, "{}", set.path().display())?;
+    writeln!(
+        out,
+        "format version {}, rectangle clearing, box {shape_box} ({tiers} tiers), {shapes} shapes",
         grundy_db::VERSION,
-        header.shape_box,
-        header.tiers.len()
-    );
-    println!("tier       shapes   largest value   crc32");
-    for (i, t) in header.tiers.iter().enumerate() {
-        println!(
-            "{:>4} {:>12} {:>15}   {:08x}",
-            i + 1,
-            t.positions,
-            t.max_value,
-            t.crc32
-        );
+    )?;
+    let parts = set.parts();
+    if parts.len() > 1 {
+        writeln!(
+            out,
+            "partitioned: {} parts of build {:016x}",
+            parts.len(),
+            parts[0].header().part.map_or(0, |p| p.build_id)
+        )?;
+        for p in parts {
+            writeln!(out, "  {}", p.path().display())?;
+        }
     }
-    let largest = header.tiers.iter().map(|t| t.max_value).max().unwrap_or(0);
-    println!("largest value: {largest}");
-    print_full_boards(db.tables());
+    writeln!(
+        out,
+        "tier       shapes   largest value   crc32{}",
+        if parts.len() > 1 {
+            " (one per part)"
+        } else {
+            ""
+        }
+    )?;
+    for t in 0..tiers {
+        let entries: Vec<grundy_db::TierEntry> =
+            parts.iter().map(|p| p.header().tiers[t]).collect();
+        writeln!(
+            out,
+            "{:>4} {:>12} {:>15}   {}",
+            t + 1,
+            entries.iter().map(|e| e.positions).sum::<u64>(),
+            entries.iter().map(|e| e.max_value).max().unwrap_or(0),
+            entries
+                .iter()
+                .map(|e| format!("{:08x}", e.crc32))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )?;
+    }
+    let largest = parts
+        .iter()
+        .flat_map(|p| p.header().tiers.iter().map(|t| t.max_value))
+        .max()
+        .unwrap_or(0);
+    writeln!(out, "largest value: {largest}")?;
+    print_boards(out, shape_box, |a, b| set.full_board(a, b))?;
     if args.values {
-        println!("shapes per value:");
-        for (value, count) in value_counts(db.tables()).iter().enumerate() {
+        writeln!(out, "shapes per value:")?;
+        for (value, count) in value_counts(&set).iter().enumerate() {
             if *count > 0 {
-                println!("  {value:>4} {count:>12}");
+                writeln!(out, "  {value:>4} {count:>12}")?;
             }
         }
     }
@@ -324,11 +588,13 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// How many shapes have each value.
-fn value_counts<S: AsRef<[u64]>>(tables: &ShapeTables<S>) -> Vec<u64> {
+fn value_counts(set: &DbSet) -> Vec<u64> {
     let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-    for tier in tables.tiers() {
-        for (_, value) in tier.iter() {
-            counts[value.value() as usize] += 1;
+    for part in set.parts() {
+        for tier in part.tables().tiers() {
+            for (_, value) in tier.iter() {
+                counts[value.value() as usize] += 1;
+            }
         }
     }
     let used = counts.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
@@ -337,26 +603,36 @@ fn value_counts<S: AsRef<[u64]>>(tables: &ShapeTables<S>) -> Vec<u64> {
 }
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let out = &mut stdout;
     let started = Instant::now();
-    let db = open(&args.path)?;
-    println!(
-        "{}: header and {} section checksums good ({:.2} s)",
-        args.path.display(),
-        db.header().tiers.len(),
+    let set = open(&args.path)?;
+    writeln!(
+        out,
+        "{}: {} header(s) and {} section checksums good ({:.2} s)",
+        set.path().display(),
+        set.parts().len(),
+        set.parts()
+            .iter()
+            .map(|p| p.header().tiers.len())
+            .sum::<usize>(),
         started.elapsed().as_secs_f64()
-    );
-    let tables = db.tables();
-    let shape_box = tables.shape_box();
+    )?;
+    let tier_tables: Vec<&TierTable<grundy_db::Slots>> = set
+        .parts()
+        .iter()
+        .flat_map(|p| p.tables().tiers())
+        .collect();
+    let shape_box = set.shape_box();
     // Random shapes: a random tier weighted by its shapes, then a random
     // occupied slot of it.
     use rand::{RngExt as _, SeedableRng as _};
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let total: u64 = tables.tiers().iter().map(TierTable::positions).sum();
+    let total: u64 = tier_tables.iter().map(|t| t.positions()).sum();
     let (mut checked, mut skipped) = (0u64, 0u64);
     for _ in 0..args.samples {
         let mut pick = rng.random_range(0..total);
-        let tier = tables
-            .tiers()
+        let tier = tier_tables
             .iter()
             .find(|t| {
                 if pick < t.positions() {
@@ -393,10 +669,61 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             Err(err) => return Err(err.into()),
         }
     }
-    println!(
+    writeln!(
+        out,
         "{checked} random shapes re-solved top-down agree ({skipped} skipped: over {} positions each)",
         args.max_positions
-    );
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let out = &mut stdout;
+    let started = Instant::now();
+    let set = open(&args.path)?;
+    let shape_box = set.shape_box();
+    // A fresh output: a merge never resumes someone else's partial file.
+    let _ = std::fs::remove_file(grundy_db::partial_path(&args.out));
+    let (mut writer, _) =
+        Writer::create_or_resume(&args.out, shape_box).map_err(|e| UsageError(e.to_string()))?;
+    for tier in 1..=shape_box.cells() {
+        let entries: Vec<u64> = set
+            .tier(tier)
+            .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
+            .collect();
+        let table =
+            TierTable::from_entries(entries).map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
+        writer.append(&table)?;
+    }
+    let header = writer.finish()?;
+    let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
+    writeln!(
+        out,
+        "merged {} part(s) of {} into {}: {shapes} shapes ({:.1} s)",
+        set.parts().len(),
+        set.path().display(),
+        args.out.display(),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
+    let mut stdout = std::io::stdout().lock();
+    let out = &mut stdout;
+    let set = open(&args.path)?;
+    let shapes: u64 = (1..=set.shape_box().cells())
+        .map(|t| set.positions(t))
+        .sum();
+    writeln!(
+        out,
+        "{:08x}  {} ({} box, {shapes} shapes, {} part(s); content crc32: tiers in order, shapes sorted by key)",
+        set.content_crc(),
+        set.path().display(),
+        set.shape_box(),
+        set.parts().len()
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -418,6 +745,8 @@ pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLooku
         }
     }
     let mut loaded: Vec<Box<dyn ShapeLookup + Send>> = Vec::new();
+    // The files of partitioned databases already opened with their set.
+    let mut seen: Vec<PathBuf> = Vec::new();
     for path in paths {
         let files = if path.is_dir() {
             let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
@@ -433,7 +762,12 @@ pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLooku
             Vec::new()
         };
         for file in files {
-            loaded.push(Box::new(open(&file)?.tables().clone()));
+            if seen.contains(&file) {
+                continue;
+            }
+            let set = open(&file)?;
+            seen.extend(set.parts().iter().map(|p| p.path().to_owned()));
+            loaded.push(Box::new(set));
         }
     }
     loaded.push(Box::new(embedded().clone()));

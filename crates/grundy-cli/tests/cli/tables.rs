@@ -266,3 +266,176 @@ fn the_built_in_database_answers_5x5_without_searching() {
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["grundy"], top_down_full(5, 5));
 }
+
+/// `build --local-ranks N` writes N parts; merged, they are the single
+/// build's bytes, and every reader takes the parts as one database.
+#[test]
+fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = build(dir.path(), "3x6");
+    let stem = dir.path().join("parts.gdb");
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "3x6",
+            "--local-ranks",
+            "3",
+            "--exchange",
+            "query",
+            "--out",
+        ])
+        .arg(&stem)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("over 3 rank(s)"), "{text}");
+    for r in 0..3 {
+        assert!(dir.path().join(format!("parts.part-{r}-of-3.gdb")).exists());
+    }
+    let checksum = |path: &Path| {
+        let output = grundy()
+            .args(["tables", "checksum"])
+            .arg(path)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        String::from_utf8(output.stdout).unwrap()[..8].to_owned()
+    };
+    assert_eq!(checksum(&stem), checksum(&single));
+    assert_eq!(
+        checksum(&dir.path().join("parts.part-2-of-3.gdb")),
+        checksum(&single)
+    );
+    let merged = dir.path().join("merged.gdb");
+    let output = grundy()
+        .args(["tables", "merge"])
+        .arg(&stem)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&single).unwrap()
+    );
+    let info = grundy()
+        .args(["tables", "info"])
+        .arg(&stem)
+        .output()
+        .unwrap();
+    assert_success(&info);
+    let text = String::from_utf8(info.stdout).unwrap();
+    assert!(text.contains("partitioned: 3 parts"), "{text}");
+    assert!(
+        text.contains(&format!("  3 x 6: {}\n", top_down_full(3, 6))),
+        "{text}"
+    );
+    let verify = grundy()
+        .args(["tables", "verify", "--samples", "100"])
+        .arg(&stem)
+        .output()
+        .unwrap();
+    assert_success(&verify);
+    // `clear` finds the parts through their directory, and through the
+    // stem; a position budget far too small to search leaves only the
+    // tables to answer.
+    let board = dir.path().join("board.txt");
+    std::fs::write(&board, "111111\n111111\n111111\n").unwrap();
+    for tables in [dir.path().to_owned(), stem.clone()] {
+        let output = grundy()
+            .args(["clear", "--json", "--max-positions", "10", "--tables"])
+            .arg(&tables)
+            .arg(&board)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(json["grundy"], top_down_full(3, 6), "{json}");
+    }
+}
+
+#[test]
+fn damaged_or_missing_parts_are_named_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("p.gdb");
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "3x4",
+            "--local-ranks",
+            "2",
+            "--out",
+        ])
+        .arg(&stem)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let part1 = dir.path().join("p.part-1-of-2.gdb");
+    let good = std::fs::read(&part1).unwrap();
+    let mut bad = good.clone();
+    // The first byte of tier 1's section (sections follow the 4 KiB header).
+    bad[4096] ^= 0x10;
+    std::fs::write(&part1, &bad).unwrap();
+    let output = grundy()
+        .args(["tables", "info"])
+        .arg(&stem)
+        .output()
+        .unwrap();
+    assert_exit(
+        &output,
+        2,
+        "p.part-1-of-2.gdb: checksum mismatch in section tier 1",
+    );
+    std::fs::remove_file(&part1).unwrap();
+    let part0 = dir.path().join("p.part-0-of-2.gdb");
+    let output = grundy()
+        .args(["tables", "verify"])
+        .arg(&part0)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "part 1 of 2 is missing");
+    // A part of another build with the same name is refused.
+    let other = dir.path().join("q.gdb");
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "3x4",
+            "--local-ranks",
+            "2",
+            "--out",
+        ])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    std::fs::copy(dir.path().join("q.part-1-of-2.gdb"), &part1).unwrap();
+    let output = grundy()
+        .args(["tables", "checksum"])
+        .arg(&part0)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "is not part 1 of the same build");
+}
+
+/// Without the `mpi` feature, a build started by mpirun refuses rather
+/// than have every rank write the same file.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_under_an_mpi_launcher_needs_the_mpi_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = grundy()
+        .env("OMPI_COMM_WORLD_SIZE", "2")
+        .args(["tables", "build", "--box", "3x3", "--out"])
+        .arg(dir.path().join("x.gdb"))
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "built without MPI");
+}
