@@ -456,8 +456,18 @@ impl<C: Comm> Build<'_, '_, '_, C> {
             })
             .collect();
         let replies = self.ranks.exchange_u16(&answers);
-        let requests = &requests;
-        let replies = &replies;
+        // The answers as one static hash table for the round: a lookup is a
+        // cache line or two, where a binary search of the sorted requests
+        // cost a chain of dependent misses (3x slower tiers, measured).
+        let answered: Vec<u64> = requests
+            .iter()
+            .zip(&replies)
+            .flat_map(|(keys, values)| keys.iter().zip(values))
+            .filter(|&(_, &v)| v != u16::MAX)
+            .map(|(&k, &v)| k << VALUE_BITS | u64::from(v))
+            .collect();
+        let answered = TierTable::from_entries(answered).map_err(|e| e.to_string())?;
+        let answered = &answered;
         let lookup = |key: u64| -> Option<u32> {
             let kt = game.tier_of(key) as usize;
             if let Some(full) = view.full(kt) {
@@ -467,9 +477,7 @@ impl<C: Comm> Build<'_, '_, '_, C> {
             if o == me as usize {
                 return view.own(kt)?.get(key).map(Nimber::value);
             }
-            let i = requests[o].binary_search(&key).ok()?;
-            let v = *replies[o].get(i)?;
-            (v != u16::MAX).then_some(u32::from(v))
+            answered.get(key).map(Nimber::value)
         };
         let values: Result<Vec<Vec<u32>>, TierError> =
             batches.par_iter().map(|b| b.values(tier, lookup)).collect();
