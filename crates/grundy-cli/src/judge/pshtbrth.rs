@@ -698,12 +698,12 @@ impl<R: Read> Reader<R> {
 
 /// Eight ASCII `'0'`s: XOR turns the bytes `'0'..='9'` into the digits
 /// 0..=9, and every other byte into a value above 9.
-const DIGIT_ZEROS: u64 = 0x3030_3030_3030_3030;
+pub(crate) const DIGIT_ZEROS: u64 = 0x3030_3030_3030_3030;
 
 /// How many of the 8 bytes (first byte lowest) are digits before the first
 /// that is not, after XOR with [`DIGIT_ZEROS`]; 8 when all are.
 #[inline]
-fn digit_run(digits: u64) -> usize {
+pub(crate) fn digit_run(digits: u64) -> usize {
     // A byte above 9 gets its high bit set by adding 0x76 (or had it). The
     // addition may carry into the next byte, but only out of a non-digit,
     // and only the lowest flagged byte matters.
@@ -714,7 +714,7 @@ fn digit_run(digits: u64) -> usize {
 /// The number written by 8 digit bytes, first (most significant) byte
 /// lowest: pairs, then quadruples, then the whole, by three multiplies.
 #[inline]
-fn swar_value(digits: u64) -> u64 {
+pub(crate) fn swar_value(digits: u64) -> u64 {
     let pairs = (digits.wrapping_mul(10 * 256 + 1) >> 8) & 0x00FF_00FF_00FF_00FF;
     let quads = (pairs.wrapping_mul(100 * 65_536 + 1) >> 16) & 0x0000_FFFF_0000_FFFF;
     quads.wrapping_mul(10_000 * (1 << 32) + 1) >> 32

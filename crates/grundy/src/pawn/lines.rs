@@ -325,7 +325,7 @@ impl Slots {
             .enumerate()
             .map(|(i, &k)| (k & 0xFFFF_FFFF) << 32 | i as u64)
             .collect();
-        by_position.sort_unstable();
+        crate::radix::sort_by_high_half(&mut by_position, &mut Vec::new());
         let mut entries = Vec::with_capacity(n + 1);
         let mut rank = vec![0u32; n];
         let mut next = 0u32;
