@@ -49,6 +49,56 @@ pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
     Ok(source)
 }
 
+/// Maps a regular file (or standard input when it is one) for reading, with
+/// the name to use in error messages; `None` when it cannot be mapped (a
+/// pipe, a terminal, an empty file), for the caller to read it instead.
+///
+/// Measured on the largest `judge gridgame` input (4 MB): reading it whole
+/// faults in a page of fresh memory per 4 KB and copies every byte, a sixth
+/// of the judge's time; mapping it takes the page-cache pages as they are.
+///
+/// # Errors
+///
+/// A file that cannot be opened.
+pub fn map_source(path: Option<&Path>) -> anyhow::Result<Option<(String, memmap2::Mmap)>> {
+    let (name, file) = match path.filter(|p| *p != Path::new("-")) {
+        None => {
+            #[cfg(unix)]
+            {
+                use std::os::fd::AsFd;
+                match std::io::stdin().as_fd().try_clone_to_owned() {
+                    Ok(fd) => ("<stdin>".to_owned(), std::fs::File::from(fd)),
+                    Err(_) => return Ok(None),
+                }
+            }
+            #[cfg(not(unix))]
+            return Ok(None);
+        }
+        Some(p) => match std::fs::File::open(p) {
+            Ok(file) => (p.display().to_string(), file),
+            Err(err) => {
+                return Err(UsageError(format!("{}: cannot read: {err}", p.display())).into())
+            }
+        },
+    };
+    match file.metadata() {
+        Ok(meta) if meta.is_file() && meta.len() > 0 => {}
+        _ => return Ok(None),
+    }
+    Ok(map(&file).ok().map(|map| (name, map)))
+}
+
+/// Maps a file for reading.
+#[allow(unsafe_code)]
+fn map(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
+    // SAFETY: the map is only read, through bounds-checked slices. If
+    // another program changes the file while the judge runs, the answers
+    // may be wrong (as they would be for a file changed while it is read),
+    // and truncating it could fault the process: the accepted cost of
+    // reading a judge's input without copying it (see `map_source`).
+    unsafe { memmap2::MmapOptions::new().populate().map(file) }
+}
+
 fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
     match path {
         None => read_stdin(),
