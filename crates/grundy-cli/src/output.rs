@@ -96,7 +96,7 @@ fn map(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
     // may be wrong (as they would be for a file changed while it is read),
     // and truncating it could fault the process: the accepted cost of
     // reading a judge's input without copying it (see `map_source`).
-    unsafe { memmap2::MmapOptions::new().populate().map(file) }
+    unsafe { memmap2::Mmap::map(file) }
 }
 
 fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
