@@ -1,19 +1,19 @@
 //! The judges' input on the largest tests, read two ways: what `grundy
-//! judge` did before (`gridgame`: the file read whole into fresh memory;
-//! `pshtbrth`: streamed through one buffer) and what it does for a file now
-//! (mapped, and parsed in place). This is the benchmark behind the one
-//! `unsafe` call of `grundy judge` (`output::map`): the inputs are written
-//! to a temporary file, as a judge's `< input` is, and each iteration
-//! reads (or maps) and answers it whole, so the page faults and copies are
-//! measured with the parsing.
+//! judge` does with `GRUNDY_NO_MAP` set, as it did before (`gridgame`: the
+//! file read whole into fresh memory; `pshtbrth`: streamed through one
+//! buffer), and what it does for a file now (mapped, and parsed in place).
+//! This is the benchmark behind the `unsafe` call of `grundy judge`
+//! (`output::map`). Each iteration is one run of the `grundy` binary with
+//! standard input from a file, as a judge's `< input`: a process, because
+//! the cost that mapping saves is a fresh process's page faults and copy,
+//! which a loop inside one process would not pay again (its allocator
+//! reuses the memory).
 
 use std::fs::File;
-use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use grundy_cli::judge::{gridgame, pshtbrth};
 
 struct Stream(u64);
 
@@ -64,7 +64,7 @@ fn pshtbrth_input() -> Vec<u8> {
     let mut rng = Stream(7);
     let n = 100_000;
     let mut out = String::from("5\n");
-    let mut board = |rng: &mut Stream, out: &mut String| {
+    let board = |rng: &mut Stream, out: &mut String| {
         let density = rng.below(101);
         for _ in 0..4 {
             for _ in 0..4 {
@@ -92,50 +92,37 @@ fn pshtbrth_input() -> Vec<u8> {
     out.into_bytes()
 }
 
-#[allow(unsafe_code)]
-fn map(path: &Path) -> memmap2::Mmap {
-    let file = File::open(path).expect("the input file");
-    // SAFETY: the file is this benchmark's own temporary file, which
-    // nothing else writes while it is mapped.
-    unsafe { memmap2::Mmap::map(&file) }.expect("mapped")
+/// Runs `grundy judge PROBLEM` with standard input from `path`, mapped or,
+/// with `GRUNDY_NO_MAP` set, read as before.
+fn judge(problem: &str, path: &Path, mapped: bool) {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args(["judge", problem])
+        .stdin(File::open(path).expect("the input"))
+        .stdout(std::process::Stdio::null());
+    if !mapped {
+        command.env("GRUNDY_NO_MAP", "1");
+    }
+    assert!(command.status().expect("runs").success());
 }
 
 fn bench_inputs(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let gridgame_path = dir.path().join("gridgame.in");
-    let pshtbrth_path = dir.path().join("pshtbrth.in");
-    File::create(&gridgame_path)
-        .and_then(|mut f| f.write_all(&gridgame_input()))
-        .expect("written");
-    File::create(&pshtbrth_path)
-        .and_then(|mut f| f.write_all(&pshtbrth_input()))
-        .expect("written");
-
-    let mut group = c.benchmark_group("judge_input/gridgame_1e5");
-    group.sample_size(30);
-    group.bench_function("read_whole", |b| {
-        b.iter(|| {
-            let bytes = std::fs::read(&gridgame_path).expect("read");
-            gridgame::run(black_box(&bytes), std::io::sink()).expect("answers")
-        })
-    });
-    group.bench_function("mapped", |b| {
-        b.iter(|| gridgame::run(black_box(&map(&gridgame_path)), std::io::sink()).expect("answers"))
-    });
-    group.finish();
-
-    let mut group = c.benchmark_group("judge_input/pshtbrth_21mb");
-    group.sample_size(20);
-    group.bench_function("streamed", |b| {
-        b.iter(|| {
-            let file = File::open(&pshtbrth_path).expect("opened");
-            pshtbrth::run_reader(file, std::io::sink(), pshtbrth::CHUNK).expect("answers")
-        })
-    });
-    group.bench_function("mapped_in_place", |b| {
-        b.iter(|| pshtbrth::run(black_box(&map(&pshtbrth_path)), std::io::sink()).expect("answers"))
-    });
-    group.finish();
+    let inputs = [
+        ("gridgame", "judge_input/gridgame_1e5", gridgame_input()),
+        ("pshtbrth", "judge_input/pshtbrth_21mb", pshtbrth_input()),
+    ];
+    for (problem, name, input) in inputs {
+        let path = dir.path().join(problem);
+        File::create(&path)
+            .and_then(|mut f| f.write_all(&input))
+            .expect("written");
+        let mut group = c.benchmark_group(name);
+        group.sample_size(30);
+        group.bench_function("read", |b| b.iter(|| judge(problem, &path, false)));
+        group.bench_function("mapped", |b| b.iter(|| judge(problem, &path, true)));
+        group.finish();
+    }
 }
 
 criterion_group!(benches, bench_inputs);

@@ -53,14 +53,19 @@ pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
 /// the name to use in error messages; `None` when it cannot be mapped (a
 /// pipe, a terminal, an empty file), for the caller to read it instead.
 ///
-/// Measured on the largest `judge gridgame` input (4 MB): reading it whole
-/// faults in a page of fresh memory per 4 KB and copies every byte, a sixth
-/// of the judge's time; mapping it takes the page-cache pages as they are.
+/// Reading a judge's input whole faults in a page of fresh memory per 4 KB
+/// and copies every byte; mapping it takes the page-cache pages as they
+/// are. With the environment variable `GRUNDY_NO_MAP` set, nothing is
+/// mapped, for measurements: `cargo bench -p grundy-cli --bench
+/// judge_input` runs the judges on their largest inputs both ways.
 ///
 /// # Errors
 ///
 /// A file that cannot be opened.
 pub fn map_source(path: Option<&Path>) -> anyhow::Result<Option<(String, memmap2::Mmap)>> {
+    if std::env::var_os("GRUNDY_NO_MAP").is_some() {
+        return Ok(None);
+    }
     let (name, file) = match path.filter(|p| *p != Path::new("-")) {
         None => {
             #[cfg(unix)]

@@ -24,9 +24,15 @@
 //!
 //! The parser is hand-written, because it is the hot path (about 21 MB at
 //! the largest). Measured choices, each a few percent or more:
-//! - the input streams through one buffer of [`CHUNK`] bytes rather than
-//!   being read whole: the buffer stays in cache, and the process does not
-//!   fault in 21 MB of fresh pages (about a fifth of the time when whole);
+//! - a file (`grundy judge pshtbrth FILE`, or standard input when it is a
+//!   file) is mapped and parsed in place ([`run`]): no copy at all (the
+//!   kernel's copy was a sixth of the time; `cargo bench -p grundy-cli
+//!   --bench judge_input`, one run: 30.1 ms streamed, 24.8 ms mapped);
+//! - other input streams through one buffer of [`CHUNK`] bytes rather than
+//!   being read whole ([`run_reader`]): the buffer stays in cache, and the
+//!   process does not fault in 21 MB of fresh pages (about a fifth of the
+//!   time when whole). Both go through one parser, generic over where the
+//!   bytes are;
 //! - a board in the usual layout (rows ending their lines) is checked and
 //!   packed from three 64-bit words, a row from one word (ASCII `0`/`1`
 //!   differ from `"0000"` only in their low bits), other layouts row by row;
@@ -35,7 +41,7 @@
 //!   line (`#[cold]`), which keeps the hot loop small;
 //! - line ends are not counted while parsing: they are counted (with
 //!   `memchr`'s vectorised count) in each consumed part of the buffer when
-//!   it is dropped, and up to the error when one is reported;
+//!   it is dropped (streamed), and up to the error when one is reported;
 //! - board values are looked up apart from the parsing, and queries are
 //!   parsed a batch at a time and then run, so that table loads overlap;
 //! - the answers go into one buffer, written out every
