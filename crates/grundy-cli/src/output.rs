@@ -1,7 +1,7 @@
 //! Shared front-end plumbing: reading an input source, reporting errors with
 //! the right exit code, and a progress bar for long searches.
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Seek};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -90,7 +90,20 @@ pub fn map_source(path: Option<&Path>) -> anyhow::Result<Option<(String, memmap2
         Ok(meta) if meta.is_file() && meta.len() > 0 => {}
         _ => return Ok(None),
     }
-    Ok(map(&file).ok().map(|map| (name, map)))
+    // Standard input may be a file already partly read (`{ read -r line;
+    // grundy judge ...; } < in.txt`): only one still at its start is
+    // mapped, and it is left at its end, as reading it would.
+    let mut file = file;
+    if !matches!(file.stream_position(), Ok(0)) {
+        return Ok(None);
+    }
+    let Ok(map) = map(&file) else {
+        return Ok(None);
+    };
+    // A failed seek leaves the offset where it was: only what a later
+    // reader of a shared standard input sees could differ.
+    let _ = file.seek(std::io::SeekFrom::End(0));
+    Ok(Some((name, map)))
 }
 
 /// Maps a file for reading.
