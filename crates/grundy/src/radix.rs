@@ -10,10 +10,11 @@
 //! the pass on digit `d`, items are ordered by digits `d` and below, ties
 //! kept in their order before the sort.
 //!
-//! Why hand-written: on the pawn judge's 10^5 items this takes a fraction
-//! of `sort_unstable` (a comparison sort, about 17 passes' worth of
-//! comparisons), and a general radix-sort crate sorts 8-bit digits, so four
-//! passes for a 30-bit key, into a scratch buffer of its own per call.
+//! Why hand-written: on the gridgame judge's largest input (10^5 items) a
+//! sort takes about 6.5M instructions here against 15M for `sort_unstable`
+//! (callgrind), and the radix-sort crate we looked at (`radsort`) sorts
+//! 8-bit digits, so four passes for a 30-bit key, into a scratch buffer it
+//! allocates per call.
 
 /// Below this many items a comparison sort is as fast.
 const SMALL: usize = 256;
