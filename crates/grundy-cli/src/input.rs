@@ -195,17 +195,20 @@ impl<'a> Scanner<'a> {
 
     /// The whole input.
     #[must_use]
+    #[inline]
     pub fn input(&self) -> &'a [u8] {
         self.input
     }
 
     /// The current byte offset.
     #[must_use]
+    #[inline]
     pub fn position(&self) -> usize {
         self.pos
     }
 
     /// Moves to byte `offset`.
+    #[inline]
     pub fn set_position(&mut self, offset: usize) {
         self.pos = offset.min(self.input.len());
     }

@@ -10,6 +10,7 @@
 //! - [`clear`]: the rectangle-clearing game on boards of up to 64 cells;
 //! - [`split`]: the splitting game on grids of up to 10^9 x 10^9 cells;
 //! - [`pawn`]: a pawn on a grid of up to 10^9 x 10^9 with impassable cells;
+//! - [`radix`]: a stable radix sort of `u64` items by 30-bit keys;
 //! - [`tier`]: bottom-up solving by tiers, a game-neutral [`tier::TierGame`]
 //!   API and compact static tables of every position's value;
 //! - [`sum`]: sums of many components with point updates, range values and
@@ -23,6 +24,7 @@ pub mod clear;
 pub mod game;
 pub mod nimber;
 pub mod pawn;
+pub mod radix;
 pub mod solver;
 pub mod split;
 pub mod sum;

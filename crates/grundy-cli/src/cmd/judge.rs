@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use grundy_cli::judge::{self as formats, JudgeError};
 
-use crate::output::{read_source, InputError, UsageError};
+use crate::output::{map_source, read_source, InputError, UsageError};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,8 +35,20 @@ enum Problem {
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
     let stdout = std::io::stdout().lock();
+    // The judges with inputs of megabytes parse a file in place, mapped:
+    // no copy, and no fresh memory to fault in (see `map_source`).
+    if let Problem::Pshtbrth | Problem::Gridgame = args.problem {
+        if let Some((name, map)) = map_source(path)? {
+            let result = match args.problem {
+                Problem::Pshtbrth => formats::pshtbrth::run(&map, stdout),
+                _ => formats::gridgame::run(&map, stdout),
+            };
+            return finish(result, name);
+        }
+    }
     if let Problem::Pshtbrth = args.problem {
-        // Streamed: its inputs are tens of megabytes (see the module).
+        // Not a file: streamed, its inputs are tens of megabytes (see the
+        // module).
         let (name, result) = match path {
             None => (
                 "<stdin>".to_owned(),

