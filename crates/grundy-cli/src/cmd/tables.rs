@@ -92,14 +92,16 @@ struct BuildArgs {
     /// run again to resume).
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     max_time: Option<Duration>,
-    /// Under mpirun: how ranks get values of shapes other ranks own.
-    /// `replicate` copies every tier to every rank, `query` asks the owner
-    /// in batched all-to-all exchanges, `auto` replicates lower tiers while
-    /// they fit the memory budget, then queries.
-    #[arg(long, value_enum, default_value_t = ExchangeArg::Auto)]
-    exchange: ExchangeArg,
-    /// Under mpirun: bytes of replicated tiers a rank may hold (e.g. 4GiB;
-    /// default: half the node's available memory, shared by its ranks).
+    /// Partitioned builds (under mpirun, or --local-ranks): how ranks get
+    /// values of shapes other ranks own. `replicate` copies every tier to
+    /// every rank, `query` asks the owner in batched all-to-all exchanges,
+    /// `auto` (the default) replicates lower tiers while they fit the memory
+    /// budget, then queries.
+    #[arg(long, value_enum)]
+    exchange: Option<ExchangeArg>,
+    /// Partitioned builds: bytes of replicated tiers a rank may hold (e.g.
+    /// 4GiB; default: half the node's available memory, shared by its
+    /// ranks).
     #[arg(long, value_name = "BYTES", value_parser = crate::cmd::parse_size)]
     memory: Option<u64>,
     /// Run the partitioned build as N ranks in this process (threads, no
@@ -256,6 +258,12 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    if args.exchange.is_some() || args.memory.is_some() {
+        return Err(UsageError(
+            "--exchange and --memory apply to partitioned builds: run under mpirun (a grundy built with --features mpi) or give --local-ranks N".into(),
+        )
+        .into());
+    }
     let started = Instant::now();
     let (mut writer, mut tables) =
         Writer::create_or_resume(&path, shape_box).map_err(|e| UsageError(e.to_string()))?;
@@ -344,7 +352,7 @@ fn dist_options<'a>(
 ) -> grundy_dist::Options<'a> {
     use grundy_dist::{Exchange, Fault, Options};
     let mut opts = Options::new(args.shape_box, path);
-    opts.exchange = match args.exchange {
+    opts.exchange = match args.exchange.unwrap_or(ExchangeArg::Auto) {
         ExchangeArg::Auto => Exchange::Auto,
         ExchangeArg::Replicate => Exchange::Replicate,
         ExchangeArg::Query => Exchange::Query,

@@ -439,3 +439,18 @@ fn a_build_under_an_mpi_launcher_needs_the_mpi_feature() {
         .unwrap();
     assert_exit(&output, 2, "built without MPI");
 }
+
+/// The options of partitioned builds are refused, not ignored, elsewhere.
+#[test]
+fn partitioned_options_need_a_partitioned_build() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [["--exchange", "query"], ["--memory", "1GiB"]] {
+        let output = grundy()
+            .args(["tables", "build", "--box", "3x3", "--out"])
+            .arg(dir.path().join("x.gdb"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_exit(&output, 2, "apply to partitioned builds");
+    }
+}
