@@ -169,20 +169,8 @@ impl<'c, C: Comm> Ranks<'c, C> {
         received
     }
 
-    /// [`Ranks::exchange`] of `u64` words.
-    pub fn exchange_words(&self, send: &[Vec<u64>]) -> Vec<Vec<u64>> {
-        let bytes: Vec<Vec<u8>> = send
-            .iter()
-            .map(|w| bytemuck::cast_slice(w).to_vec())
-            .collect();
-        self.exchange(&bytes)
-            .iter()
-            .map(|b| bytemuck::pod_collect_to_vec(b))
-            .collect()
-    }
-
-    /// [`Ranks::exchange`] of `u16` values.
-    pub fn exchange_u16(&self, send: &[Vec<u16>]) -> Vec<Vec<u16>> {
+    /// [`Ranks::exchange`] of plain values (`u64` keys, `u16` values).
+    pub fn exchange_pod<T: bytemuck::Pod>(&self, send: &[Vec<T>]) -> Vec<Vec<T>> {
         let bytes: Vec<Vec<u8>> = send
             .iter()
             .map(|w| bytemuck::cast_slice(w).to_vec())

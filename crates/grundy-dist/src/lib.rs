@@ -365,7 +365,7 @@ impl<C: Comm> Build<'_, '_, '_, C> {
             .filter(|&s| s != 0)
             .collect();
         let send = vec![mine; self.parts as usize];
-        let all = self.ranks.exchange_words(&send).concat();
+        let all = self.ranks.exchange_pod(&send).concat();
         let table = TierTable::from_entries(all).map_err(|e| e.to_string());
         let table = self
             .ranks
@@ -397,7 +397,7 @@ impl<C: Comm> Build<'_, '_, '_, C> {
         for key in keys {
             send[owner(key, self.parts) as usize].push(key);
         }
-        let mine = self.ranks.exchange_words(&send).concat();
+        let mine = self.ranks.exchange_pod(&send).concat();
         let table = TierTable::from_keys(mine).map_err(|e| e.to_string());
         self.ranks
             .agree(table)
@@ -442,7 +442,7 @@ impl<C: Comm> Build<'_, '_, '_, C> {
             r.sort_unstable();
             r.dedup();
         });
-        let asked = self.ranks.exchange_words(&requests);
+        let asked = self.ranks.exchange_pod(&requests);
         let answers: Vec<Vec<u16>> = asked
             .par_iter()
             .map(|keys| {
@@ -455,7 +455,7 @@ impl<C: Comm> Build<'_, '_, '_, C> {
                     .collect()
             })
             .collect();
-        let replies = self.ranks.exchange_u16(&answers);
+        let replies = self.ranks.exchange_pod(&answers);
         // The answers as one static hash table for the round: a lookup is a
         // cache line or two, where a binary search of the sorted requests
         // cost a chain of dependent misses (3x slower tiers, measured).
