@@ -18,6 +18,27 @@ fn build(dir: &Path, shape_box: &str) -> PathBuf {
     out
 }
 
+/// A partitioned build over `ranks` threads (`--local-ranks`) into the
+/// parts of `out`; it must succeed.
+fn build_parts(out: &Path, shape_box: &str, ranks: &str, extra: &[&str]) -> std::process::Output {
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            shape_box,
+            "--local-ranks",
+            ranks,
+        ])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    output
+}
+
 /// The value of the full `rows x cols` board by the top-down solver.
 fn top_down_full(rows: usize, cols: usize) -> u32 {
     let board = Board::new(rows, cols, (1u64 << (rows * cols)) - 1).unwrap();
@@ -274,22 +295,7 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
     let dir = tempfile::tempdir().unwrap();
     let single = build(dir.path(), "3x6");
     let stem = dir.path().join("parts.gdb");
-    let output = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "3x6",
-            "--local-ranks",
-            "3",
-            "--exchange",
-            "query",
-            "--out",
-        ])
-        .arg(&stem)
-        .output()
-        .unwrap();
-    assert_success(&output);
+    let output = build_parts(&stem, "3x6", "3", &["--exchange", "query"]);
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("over 3 rank(s)"), "{text}");
     for r in 0..3 {
@@ -362,20 +368,7 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
 fn damaged_or_missing_parts_are_named_errors() {
     let dir = tempfile::tempdir().unwrap();
     let stem = dir.path().join("p.gdb");
-    let output = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "3x4",
-            "--local-ranks",
-            "2",
-            "--out",
-        ])
-        .arg(&stem)
-        .output()
-        .unwrap();
-    assert_success(&output);
+    build_parts(&stem, "3x4", "2", &[]);
     let part1 = dir.path().join("p.part-1-of-2.gdb");
     let good = std::fs::read(&part1).unwrap();
     let mut bad = good.clone();
@@ -402,20 +395,7 @@ fn damaged_or_missing_parts_are_named_errors() {
     assert_exit(&output, 2, "part 1 of 2 is missing");
     // A part of another build with the same name is refused.
     let other = dir.path().join("q.gdb");
-    let output = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "3x4",
-            "--local-ranks",
-            "2",
-            "--out",
-        ])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert_success(&output);
+    build_parts(&other, "3x4", "2", &[]);
     std::fs::copy(dir.path().join("q.part-1-of-2.gdb"), &part1).unwrap();
     let output = grundy()
         .args(["tables", "checksum"])
