@@ -214,6 +214,15 @@ pub enum DistError {
     /// The ranks run different binaries or were given different options.
     #[error("{0}")]
     Mismatch(String),
+    /// A rank cannot open or set up its part file (an unwritable path, a
+    /// partial file of another box or partitioning): bad input.
+    #[error("rank {rank}: {message}")]
+    Setup {
+        /// The first rank that failed.
+        rank: u32,
+        /// What it said.
+        message: String,
+    },
     /// A rank failed.
     #[error("rank {rank}: {message}")]
     Rank {
@@ -535,6 +544,10 @@ fn rank_error((rank, message): (u32, String)) -> DistError {
     DistError::Rank { rank, message }
 }
 
+fn setup_error((rank, message): (u32, String)) -> DistError {
+    DistError::Setup { rank, message }
+}
+
 /// Builds (or resumes) the database of `opts.shape_box` over the ranks of
 /// `comm`. Every rank calls it with its own options; they must agree.
 ///
@@ -542,7 +555,8 @@ fn rank_error((rank, message): (u32, String)) -> DistError {
 ///
 /// [`DistError::Mismatch`] when ranks run different binaries or options,
 /// [`DistError::Stopped`] on a budget or cancellation (the parts keep the
-/// stored tiers), [`DistError::Rank`] for any rank's failure (I/O, a corrupt
+/// stored tiers), [`DistError::Setup`] when a rank cannot open its part,
+/// [`DistError::Rank`] for any other rank's failure (I/O, a corrupt
 /// partial file).
 pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError> {
     let started = Instant::now();
@@ -586,7 +600,7 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
     };
     let opened =
         Writer::create_or_resume_part(&file, opts.shape_box, part).map_err(|e| e.to_string());
-    let (mut writer, mut own) = ranks.agree(opened).map_err(rank_error)?;
+    let (mut writer, mut own) = ranks.agree(opened).map_err(setup_error)?;
 
     // Resume from the tiers every part holds, under one build id.
     let fresh = fresh_id();
@@ -605,7 +619,7 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
     };
     own.truncate(resumed);
     let restarted = writer.restart(resumed, build_id).map_err(|e| e.to_string());
-    ranks.agree(restarted).map_err(rank_error)?;
+    ranks.agree(restarted).map_err(setup_error)?;
 
     let budget = opts.memory.unwrap_or_else(|| {
         mem_available().unwrap_or(4 << 30) / 2 / u64::from(comm.node_ranks().max(1))

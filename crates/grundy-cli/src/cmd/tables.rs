@@ -393,11 +393,7 @@ fn dist_outcome(
             Ok(ExitCode::from(3))
         }
         Err(DistError::Mismatch(m)) => Err(UsageError(m).into()),
-        Err(DistError::Rank { rank, message })
-            if message.contains("partial") || message.contains("os error") =>
-        {
-            Err(UsageError(format!("rank {rank}: {message}")).into())
-        }
+        Err(err @ DistError::Setup { .. }) => Err(UsageError(err.to_string()).into()),
         Err(err) => Err(anyhow::Error::new(err).context("building the database")),
     }
 }

@@ -420,6 +420,26 @@ fn a_build_under_an_mpi_launcher_needs_the_mpi_feature() {
     assert_exit(&output, 2, "built without MPI");
 }
 
+/// A rank that cannot write its part is bad input, named, exit 2.
+#[test]
+fn an_unwritable_part_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "2x2",
+            "--local-ranks",
+            "2",
+            "--out",
+        ])
+        .arg(dir.path().join("no/such/dir/db.gdb"))
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "db.part-0-of-2.gdb.partial");
+}
+
 /// The options of partitioned builds are refused, not ignored, elsewhere.
 #[test]
 fn partitioned_options_need_a_partitioned_build() {
