@@ -942,9 +942,7 @@ impl DbSet {
     /// The value of the full `rows x cols` board, when the box holds it.
     #[must_use]
     pub fn full_board(&self, rows: usize, cols: usize) -> Option<Nimber> {
-        self.parts
-            .iter()
-            .find_map(|p| p.tables().full_board(rows, cols))
+        self.get(self.shape_box().full_key(rows, cols)?)
     }
 
     /// A CRC-32 over the content in a canonical order, independent of the
@@ -1013,6 +1011,10 @@ fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
 impl ShapeLookup for DbSet {
     fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
         self.get(self.shape_box().key_of(anchored)?)
+    }
+
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
+        self.get(self.shape_box().key_of_wide(rows, cols, cells)?)
     }
 }
 

@@ -700,9 +700,7 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         .collect();
     let mut found = Vec::new();
     for (i, &(a, c)) in boards.iter().enumerate() {
-        let row = (1u64 << c) - 1;
-        let square = (0..a).fold(0u64, |s, r| s | (row << (8 * r)));
-        let Some(key) = opts.shape_box.key_of(square) else {
+        let Some(key) = opts.shape_box.full_key(a, c) else {
             continue;
         };
         if owner(key, parts) == me {

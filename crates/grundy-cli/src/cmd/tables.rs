@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
-use grundy::clear::{Board, Clear};
+use grundy::clear::Clear;
 use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
 use grundy::{Budget, Nimber, SolveError, Solver};
 use grundy_db::{Database, DbError, DbSet, Writer};
@@ -78,7 +78,9 @@ struct ChecksumArgs {
 #[derive(Debug, clap::Args)]
 struct BuildArgs {
     /// The box, ROWSxCOLS (e.g. 6x6 or 5x7): every shape that fits it in
-    /// either orientation. Sides up to 8, at most 52 cells.
+    /// either orientation. At most 52 cells; the long side up to 8, or up
+    /// to 16 when the short side is at most 4 (4x9, 3x12), or up to 26 when
+    /// it is at most 2.
     #[arg(long = "box", value_name = "ROWSxCOLS", value_parser = parse_box)]
     shape_box: ShapeBox,
     /// The database file (default: clear-ROWSxCOLS.gdb in the default
@@ -656,7 +658,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         };
         let key = slot >> grundy::tier::VALUE_BITS;
         let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
-        let board = Board::new(8, 8, shape_box.unpack(key)).expect("a shape in the 8 x 8 frame");
+        let board = shape_box.board(key);
         // A fresh solver per sample keeps memory to one sample's budget.
         let mut solver =
             Solver::new(Clear::new()).with_budget(Budget::positions(args.max_positions));
@@ -802,7 +804,12 @@ mod tests {
     fn boxes_parse() {
         assert_eq!(parse_box("6x6"), Ok(ShapeBox::new(6, 6).unwrap()));
         assert_eq!(parse_box("7X5"), Ok(ShapeBox::new(5, 7).unwrap()));
-        for bad in ["6", "x6", "6x", "axb", "0x5", "9x9", "7x8", "-1x5", "6x6x6"] {
+        assert_eq!(parse_box("4x9"), Ok(ShapeBox::new(4, 9).unwrap()));
+        assert_eq!(parse_box("18x2"), Ok(ShapeBox::new(2, 18).unwrap()));
+        for bad in [
+            "6", "x6", "6x", "axb", "0x5", "9x9", "7x8", "-1x5", "6x6x6", "5x9", "4x14", "3x17",
+            "2x27",
+        ] {
             assert!(parse_box(bad).is_err(), "{bad}");
         }
     }

@@ -86,6 +86,8 @@ fn bad_boxes_are_usage_errors() {
     for (bad, what) in [
         ("9x9", "not supported"),
         ("7x8", "not supported"),
+        ("5x9", "not supported"),
+        ("3x17", "not supported"),
         ("0x4", "not supported"),
         ("six", "ROWSxCOLS"),
         ("6xq", "not a number"),
@@ -270,6 +272,57 @@ fn clear_reads_the_databases_it_is_given() {
         .output()
         .unwrap();
     assert_exit(&output, 2, "/no/such/file.gdb");
+}
+
+/// A box longer than 8 (built in a wide frame): its full boards agree with
+/// the top-down solver, verify re-solves its shapes, and `clear` reads
+/// components wider than 8 from it.
+#[test]
+fn a_wide_box_builds_and_answers_wide_components() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "2x11");
+    let info = grundy()
+        .args(["tables", "info", "--values"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_success(&info);
+    let text = String::from_utf8(info.stdout).unwrap();
+    assert!(text.contains("box 2x11 (22 tiers)"), "{text}");
+    for (a, b) in [(1, 11), (2, 8), (2, 9), (2, 10), (2, 11)] {
+        let line = format!("  {a} x {b}: {}\n", top_down_full(a, b));
+        assert!(text.contains(&line), "{line:?} in {text}");
+    }
+    let verify = grundy()
+        .args(["tables", "verify", "--samples", "200"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_success(&verify);
+    let text = String::from_utf8(verify.stdout).unwrap();
+    assert!(
+        text.contains("200 random shapes re-solved top-down agree"),
+        "{text}"
+    );
+    // A 2 x 11 board with one cell cleared, as 11 rows of 2 (turned wide
+    // by the solver), with a budget too small to search it.
+    let board = "11\n".repeat(10) + "10\n";
+    let mut cells = (1u64 << 22) - 1;
+    cells &= !(1 << 21);
+    let expected = Clear::solver()
+        .value(&Board::new(11, 2, cells).unwrap())
+        .unwrap()
+        .value();
+    let output = grundy()
+        .args(["clear", "--json", "--max-positions", "10", "--tables"])
+        .arg(&db)
+        .arg("-")
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["grundy"], expected);
 }
 
 /// The built-in 5 x 5 database answers a full 5 x 5 board with no search:

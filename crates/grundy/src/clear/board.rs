@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::frame::{Frame, Wide};
 use super::Bitboard;
 use crate::symmetry::{image_cell, image_shape};
 
@@ -408,6 +409,12 @@ impl Board {
         if self.geometry == SQUARE {
             return rects_8x8(self.cells.0, visit);
         }
+        if self.geometry == WIDE16 {
+            return rects_wide::<16, F>(self.cells.0, visit);
+        }
+        if self.geometry == WIDE32 {
+            return rects_wide::<32, F>(self.cells.0, visit);
+        }
         let geometry = self.geometry;
         let (rows, cols) = (geometry.rows(), geometry.cols());
         for top in 0..rows {
@@ -542,9 +549,9 @@ impl Board {
 
     /// The canonical key of this board's shape: the least
     /// `(rows, cols, cells)` over the 8 symmetries. Boards with equal keys
-    /// are the same game. Boards up to 8 x 8 are first cut to their cells'
-    /// bounding box, so translations agree too; larger boards are meant to
-    /// be cut already.
+    /// are the same game. Boards up to 8 x 8, and boards of the wide frames
+    /// (4 x 16 and 2 x 32), are first cut to their cells' bounding box, so
+    /// translations agree too; other boards are meant to be cut already.
     #[must_use]
     pub fn canonical(&self) -> super::ShapeKey {
         if let Some(square) = self.in_8x8_frame() {
@@ -556,6 +563,12 @@ impl Board {
             let square = anchor_8x8(square);
             let (rows, cols) = extent_8x8(square);
             return (0, 0, canonical_8x8(square, rows, cols));
+        }
+        if self.geometry == WIDE16 {
+            return wide_frame_key::<16>(self.cells.0);
+        }
+        if self.geometry == WIDE32 {
+            return wide_frame_key::<32>(self.cells.0);
         }
         if let Some(key) = self.canonical_wide() {
             return key;
@@ -572,7 +585,7 @@ impl Board {
     /// that. A few word operations and a loop over at most 7 rows, against a
     /// cell-by-cell transform per symmetry; the same key as
     /// [`Board::canonical_by_transforms`] (a property test checks).
-    fn canonical_wide(&self) -> Option<super::ShapeKey> {
+    pub(crate) fn canonical_wide(&self) -> Option<super::ShapeKey> {
         let (rows, cols) = (self.rows(), self.cols());
         if cols <= 8 || rows > cols || !self.is_cut() {
             return None;
@@ -749,10 +762,184 @@ impl Board {
             };
         }
         let cut = self.crop(cells);
-        if cut.rows() > cut.cols() {
+        let cut = if cut.rows() > cut.cols() {
             cut.transform(4)
         } else {
             cut
+        };
+        let frame = if cut.rows() <= 4 && cut.cols() <= 16 {
+            WIDE16
+        } else if cut.rows() <= 2 && cut.cols() <= 32 {
+            WIDE32
+        } else {
+            return cut;
+        };
+        cut.repack(frame)
+    }
+
+    /// Calls `visit` with each component of a board in a wide frame
+    /// ([`WIDE16`] or [`WIDE32`]) and returns true, or returns false (visiting
+    /// nothing) for any other board. A component that fits 8 x 8 moves to
+    /// the 8 x 8 frame; a wider one stays in the frame, anchored.
+    pub(crate) fn for_each_component_in_wide_frame<F: FnMut(Board)>(&self, visit: F) -> bool {
+        if self.geometry == WIDE16 {
+            components_in_wide_frame::<16, F>(self.cells.0, WIDE16, visit);
+            true
+        } else if self.geometry == WIDE32 {
+            components_in_wide_frame::<32, F>(self.cells.0, WIDE32, visit);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// The bounding box and anchored cells of a board in a wide frame whose
+    /// cells are wider than 8, or `None` for any other board.
+    pub(crate) fn wide_frame_extent(&self) -> Option<(usize, usize, u64)> {
+        let (rows, cols, anchored) = if self.geometry == WIDE16 {
+            extent_in_wide_frame::<16>(self.cells.0)
+        } else if self.geometry == WIDE32 {
+            extent_in_wide_frame::<32>(self.cells.0)
+        } else {
+            return None;
+        };
+        (cols > 8).then_some((rows, cols, anchored))
+    }
+
+    /// The anchored cells of a board in a wide frame cut to stride `cols`
+    /// (see [`Board::wide_frame_extent`]): the form
+    /// [`super::shapes::ShapeLookup::value_wide`] takes.
+    pub(crate) fn wide_frame_cut(&self, (rows, cols, anchored): (usize, usize, u64)) -> u64 {
+        restride(anchored, self.geometry.cols(), cols, rows)
+    }
+}
+
+/// The wide frame of 4 rows of 16: components of at most 4 rows that are
+/// wider than 8 (the 2 x 16 board's, the 4 x 9 box's). As in the 8 x 8
+/// frame, a component is anchored at the top-left and the flood fill,
+/// rectangles, anchoring and symmetries are word operations at a constant
+/// stride ([`Frame`]), where a cut board works at its own width.
+pub(crate) const WIDE16: Geometry = match Geometry::new(4, 16) {
+    Some(geometry) => geometry,
+    None => panic!("4 x 16 is a valid size"),
+};
+
+/// The wide frame of 2 rows of 32, for components of 1 or 2 rows wider
+/// than 16.
+pub(crate) const WIDE32: Geometry = match Geometry::new(2, 32) {
+    Some(geometry) => geometry,
+    None => panic!("2 x 32 is a valid size"),
+};
+
+/// Rows, columns and anchored cells of a non-empty set of a wide frame.
+fn extent_in_wide_frame<const W: u32>(cells: u64) -> (usize, usize, u64)
+where
+    Wide<W>: Frame,
+{
+    if cells == 0 {
+        return (0, 0, 0);
+    }
+    let anchored = Wide::<W>::anchor(cells);
+    let (rows, cols) = Wide::<W>::extent(anchored);
+    (rows, cols, anchored)
+}
+
+/// `rows` rows of `width` cells moved from stride `from` to stride `to`.
+fn restride(cells: u64, from: usize, to: usize, rows: usize) -> u64 {
+    let row = (1u64 << to.min(from).min(63)) - 1;
+    (0..rows).fold(0u64, |out, r| {
+        out | (((cells >> (r * from)) & row) << (r * to))
+    })
+}
+
+/// [`Board::canonical`] of a board in a wide frame: the 8 x 8 key when its
+/// shape fits 8 x 8, else the least of its images at the cut stride, the
+/// same key as [`Board::canonical_wide`] gives the cut board (both frames
+/// order images by their highest cell, see `frame.rs`).
+fn wide_frame_key<const W: u32>(cells: u64) -> super::ShapeKey
+where
+    Wide<W>: Frame,
+{
+    if cells == 0 {
+        return (0, 0, 0);
+    }
+    let anchored = Wide::<W>::anchor(cells);
+    let (rows, cols) = Wide::<W>::extent(anchored);
+    if cols <= 8 {
+        let square = restride(anchored, W as usize, 8, rows);
+        return (0, 0, canonical_8x8(square, rows, cols));
+    }
+    let least = Wide::<W>::canonical(anchored, rows, cols);
+    (
+        rows as u8,
+        cols as u8,
+        restride(least, W as usize, cols, rows),
+    )
+}
+
+/// The components of a wide frame's set, each anchored: in the 8 x 8 frame
+/// when it fits, else in this frame.
+fn components_in_wide_frame<const W: u32, F: FnMut(Board)>(
+    cells: u64,
+    geometry: Geometry,
+    mut visit: F,
+) where
+    Wide<W>: Frame,
+{
+    let mut rest = cells;
+    while rest != 0 {
+        let component = Wide::<W>::component(rest & rest.wrapping_neg(), rest);
+        rest ^= component;
+        let anchored = Wide::<W>::anchor(component);
+        let (rows, cols) = Wide::<W>::extent(anchored);
+        visit(if cols <= 8 {
+            Board {
+                geometry: SQUARE,
+                cells: Bitboard(restride(anchored, W as usize, 8, rows)),
+            }
+        } else {
+            Board {
+                geometry,
+                cells: Bitboard(anchored),
+            }
+        });
+    }
+}
+
+/// [`Board::for_each_rect`] in a wide frame, in the same order.
+pub(crate) fn rects_wide<const W: u32, F: FnMut(Rect, Bitboard)>(cells: u64, mut visit: F) {
+    let rows = 64 / W;
+    let row_mask = (1u64 << W.min(63)) - 1;
+    let row = |r: u32| (cells >> (W * r)) & row_mask;
+    for top in 0..rows {
+        let top_bits = row(top);
+        let mut lefts = top_bits;
+        while lefts != 0 {
+            let left = lefts.trailing_zeros();
+            lefts &= lefts - 1;
+            let mut run = 0u64;
+            for right in left..W {
+                if top_bits >> right & 1 == 0 {
+                    break;
+                }
+                run |= 1 << right;
+                let mut mask = 0u64;
+                for bottom in top..rows {
+                    if row(bottom) & run != run {
+                        break;
+                    }
+                    mask |= run << (W * bottom);
+                    visit(
+                        Rect {
+                            top: top as u8,
+                            left: left as u8,
+                            bottom: bottom as u8,
+                            right: right as u8,
+                        },
+                        Bitboard(mask),
+                    );
+                }
+            }
         }
     }
 }

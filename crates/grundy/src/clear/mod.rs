@@ -31,6 +31,7 @@
 
 mod bitboard;
 mod board;
+mod frame;
 mod memo;
 pub mod shapes;
 
@@ -140,7 +141,9 @@ impl Game for Clear {
     }
 
     fn for_each_component<F: FnMut(Board)>(&self, board: &Board, mut visit: F) {
-        if !board.for_each_component_8x8(&mut visit) {
+        if !board.for_each_component_8x8(&mut visit)
+            && !board.for_each_component_in_wide_frame(&mut visit)
+        {
             board.for_each_component_wide(visit);
         }
     }
@@ -177,6 +180,16 @@ impl Game for Clear {
             }
             return self.shapes.and_then(|s| s.value_8x8(square));
         }
+        if let Some(extent @ (rows, cols, anchored)) = component.wide_frame_extent() {
+            // A component wider than 8 in a wide frame: a straight line when
+            // it is one full row, else perhaps in a table.
+            if rows == 1 && anchored.count_ones() as usize == cols {
+                return Some(Nimber::new(cells.count()));
+            }
+            return self
+                .shapes
+                .and_then(|s| s.value_wide(rows, cols, component.wide_frame_cut(extent)));
+        }
         let (rows, cols) = (geometry.rows(), geometry.cols());
         if rows <= 4 && cols <= 4 {
             return Some(value4x4(
@@ -191,7 +204,7 @@ impl Game for Clear {
         if (rows == 1 || cols == 1) && cells == geometry.full() {
             return Some(Nimber::new(cells.count()));
         }
-        None
+        self.shapes.and_then(|s| s.value_wide(rows, cols, cells.0))
     }
 }
 

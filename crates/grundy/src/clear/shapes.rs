@@ -28,13 +28,15 @@
 //! fill, a canonical form per component and a table probe, except components
 //! that fit 4 x 4 or are straight lines, whose values are known.
 
-use super::board::{anchor_8x8, canonical_8x8, component_8x8, extent_8x8, grow_8x8, rects_8x8};
+use super::board::{anchor_8x8, canonical_8x8, extent_8x8};
+use super::frame::{Frame, Square, Wide};
 use super::table;
 use super::Board;
 use crate::tier::{Tier, TierGame, TierTable};
 use crate::Nimber;
 
-/// The largest side of a box.
+/// The largest side of a box whose short side is over 4 (boxes of up to 4
+/// rows reach 16 columns, and of up to 2 rows 26).
 pub const MAX_SIDE: usize = 8;
 /// The most cells of a box (a key is at most 52 bits).
 pub const MAX_BOX_CELLS: usize = 52;
@@ -43,9 +45,10 @@ pub const MAX_BOX_CELLS: usize = 52;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BoxError {
-    /// A side is 0 or over [`MAX_SIDE`], or the box has over
-    /// [`MAX_BOX_CELLS`] cells.
-    #[error("a {rows} x {cols} box is not supported: sides 1 to {MAX_SIDE} and at most {MAX_BOX_CELLS} cells")]
+    /// A side is 0, the box has over [`MAX_BOX_CELLS`] cells, or its long
+    /// side is over [`MAX_SIDE`] with a short side over 4, over 16 with a
+    /// short side over 2, or over 26.
+    #[error("a {rows} x {cols} box is not supported: at most {MAX_BOX_CELLS} cells, and a long side up to {MAX_SIDE} (16 when the short side is at most 4, 26 when it is at most 2)")]
     Unsupported {
         /// Rows asked for.
         rows: usize,
@@ -74,7 +77,8 @@ impl ShapeBox {
         } else {
             (cols, rows)
         };
-        if a == 0 || b > MAX_SIDE || a * b > MAX_BOX_CELLS {
+        let long_side_fits = b <= MAX_SIDE || (a <= 4 && b <= 16) || (a <= 2 && b <= 26);
+        if a == 0 || !long_side_fits || a * b > MAX_BOX_CELLS {
             return Err(BoxError::Unsupported { rows, cols });
         }
         Ok(ShapeBox {
@@ -163,29 +167,24 @@ impl std::fmt::Display for ShapeBox {
     }
 }
 
-/// Cells of a 4 x 4 corner of the 8 x 8 frame.
-const CORNER_4X4: u64 = 0x0F0F_0F0F;
-/// Column 0 of the 8 x 8 frame.
-const FIRST_COL: u64 = 0x0101_0101_0101_0101;
-
-fn is_connected(cells: u64) -> bool {
-    cells == 0 || component_8x8(cells & cells.wrapping_neg(), cells) == cells
+fn is_connected<F: Frame>(cells: u64) -> bool {
+    cells == 0 || F::component(cells & cells.wrapping_neg(), cells) == cells
 }
 
 /// The canonical form of a non-empty connected set anywhere in the frame.
-fn canonical(cells: u64) -> u64 {
-    let anchored = anchor_8x8(cells);
-    let (rows, cols) = extent_8x8(anchored);
-    canonical_8x8(anchored, rows, cols)
+fn canonical<F: Frame>(cells: u64) -> u64 {
+    let anchored = F::anchor(cells);
+    let (rows, cols) = F::extent(anchored);
+    F::canonical(anchored, rows, cols)
 }
 
 /// The reverse-search parent of a canonical shape of two or more cells.
-fn parent(shape: u64) -> u64 {
+fn parent<F: Frame>(shape: u64) -> u64 {
     let mut cells = shape;
     while cells != 0 {
         let highest = 1u64 << (63 - cells.leading_zeros());
-        if is_connected(shape ^ highest) {
-            return canonical(shape ^ highest);
+        if is_connected::<F>(shape ^ highest) {
+            return canonical::<F>(shape ^ highest);
         }
         cells ^= highest;
     }
@@ -195,17 +194,123 @@ fn parent(shape: u64) -> u64 {
 /// The value of a component anchored at the top-left of the frame when it
 /// is known without tables: it fits 4 x 4, or it is a straight line.
 #[inline]
-fn known_value(anchored: u64) -> Option<u32> {
-    if anchored & !CORNER_4X4 == 0 {
-        let packed = (anchored & 0xF)
-            | ((anchored >> 4) & 0xF0)
-            | ((anchored >> 8) & 0xF00)
-            | ((anchored >> 12) & 0xF000);
+fn known_value<F: Frame>(anchored: u64) -> Option<u32> {
+    if let Some(packed) = F::corner_4x4(anchored) {
         return Some(u32::from(table::table()[packed as usize]));
     }
-    let (rows, cols) = extent_8x8(anchored);
+    let (rows, cols) = F::extent(anchored);
     let cells = anchored.count_ones();
     ((rows == 1 || cols == 1) && cells as usize == rows * cols).then_some(cells)
+}
+
+/// The frame a box's shapes are worked in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FrameKind {
+    /// [`Square`]: sides up to 8.
+    Square,
+    /// [`Wide<16>`]: up to 4 rows of 16.
+    Wide16,
+    /// [`Wide<32>`]: up to 2 rows of 32.
+    Wide32,
+}
+
+impl ShapeBox {
+    /// The narrowest frame that holds the box.
+    const fn frame(&self) -> FrameKind {
+        if self.cols <= 8 {
+            FrameKind::Square
+        } else if self.rows <= 4 && self.cols <= 16 {
+            FrameKind::Wide16
+        } else {
+            FrameKind::Wide32
+        }
+    }
+
+    /// The key of a canonical landscape image of frame `F`.
+    #[inline]
+    fn pack_in<F: Frame>(&self, canonical: u64) -> u64 {
+        let b = u32::from(self.cols);
+        let row_mask = (1u64 << F::W.min(63)) - 1;
+        let mut key = 0u64;
+        for r in 0..u32::from(self.rows) {
+            key |= ((canonical >> (F::W * r)) & row_mask) << (r * b);
+        }
+        key
+    }
+
+    /// The canonical image of a key in frame `F`.
+    #[inline]
+    fn unpack_in<F: Frame>(&self, key: u64) -> u64 {
+        let b = u32::from(self.cols);
+        let row_mask = (1u64 << b) - 1;
+        let mut image = 0u64;
+        for r in 0..u32::from(self.rows) {
+            image |= ((key >> (r * b)) & row_mask) << (F::W * r);
+        }
+        image
+    }
+
+    /// The key of the full `rows x cols` board, when the box holds it.
+    #[must_use]
+    pub fn full_key(&self, rows: usize, cols: usize) -> Option<u64> {
+        if rows == 0 || cols == 0 || !self.fits(rows, cols) {
+            return None;
+        }
+        let (a, b) = (rows.min(cols), rows.max(cols));
+        let row = (1u64 << b) - 1;
+        Some((0..a).fold(0u64, |s, r| s | (row << (r * self.cols()))))
+    }
+
+    /// A key's shape as a board of the box's size (`rows()` x `cols()`),
+    /// anchored at the top-left, for a solver to check.
+    #[must_use]
+    pub fn board(&self, key: u64) -> Board {
+        Board::new(self.rows(), self.cols(), key).expect("a key fits its box")
+    }
+
+    /// The key of the shape of a board whose ones are one connected
+    /// component, when the box holds it; `None` for several components or a
+    /// shape outside the box.
+    #[must_use]
+    pub fn key_of_board(&self, board: &Board) -> Option<u64> {
+        if let Some(square) = board.in_8x8_frame() {
+            if square == 0 || !is_connected::<Square>(square) {
+                return None;
+            }
+            return self.key_of(anchor_8x8(square));
+        }
+        let components = board.components();
+        let [component] = components.as_slice() else {
+            return None;
+        };
+        let cut = board.crop(*component);
+        let cut = if cut.rows() > cut.cols() {
+            cut.transform(4)
+        } else {
+            cut
+        };
+        match cut.in_8x8_frame() {
+            Some(square) => self.key_of(square),
+            None => self.key_of_wide(cut.rows(), cut.cols(), cut.cells().0),
+        }
+    }
+
+    /// The key of a component cut to its `rows x cols` bounding box (cell
+    /// `(r, c)` at bit `r * cols + c`) wider than 8 columns with
+    /// `rows <= cols`, or `None` when the box does not hold it or the board
+    /// is not such a component.
+    #[must_use]
+    pub fn key_of_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<u64> {
+        if cols <= 8 || rows > cols || !self.fits(rows, cols) {
+            return None;
+        }
+        let board = Board::new(rows, cols, cells).ok()?;
+        let (_, _, least) = board.canonical_wide()?;
+        let row = (1u64 << cols) - 1;
+        Some((0..rows).fold(0u64, |key, r| {
+            key | (((least >> (r * cols)) & row) << (r * self.cols()))
+        }))
+    }
 }
 
 /// Rectangle clearing on the shapes of one box, as a [`TierGame`]: tier `k`
@@ -213,13 +318,122 @@ fn known_value(anchored: u64) -> Option<u32> {
 #[derive(Clone, Copy, Debug)]
 pub struct ClearShapes {
     shape_box: ShapeBox,
+    frame: FrameKind,
 }
 
 impl ClearShapes {
     /// The game on the shapes of `shape_box`.
     #[must_use]
     pub const fn new(shape_box: ShapeBox) -> ClearShapes {
-        ClearShapes { shape_box }
+        ClearShapes {
+            shape_box,
+            frame: shape_box.frame(),
+        }
+    }
+
+    /// The game worked in a wide frame even where the 8 x 8 one would do,
+    /// to compare the frames' tables.
+    #[cfg(test)]
+    const fn in_wide_frame(shape_box: ShapeBox) -> ClearShapes {
+        ClearShapes {
+            shape_box,
+            frame: if shape_box.rows <= 2 {
+                FrameKind::Wide32
+            } else {
+                FrameKind::Wide16
+            },
+        }
+    }
+
+    fn generate_in<F: Frame, E: FnMut(u64)>(&self, parent_key: u64, mut emit: E) {
+        let shape = self.shape_box.unpack_in::<F>(parent_key);
+        // Children of the parent's image, then of its transpose where the
+        // frame needs it (see `Frame::GROW_TRANSPOSED`).
+        let (rows, cols) = F::extent(shape);
+        let transposed = F::GROW_TRANSPOSED && rows == cols;
+        // At most 2k + 2 neighbours inside, W above and H to the left, for
+        // each of the two images.
+        let mut children = [0u64; 256];
+        let mut count = 0;
+        let mut consider = |child: u64| {
+            let anchored = F::anchor(child);
+            let (r, c) = F::extent(anchored);
+            if !self.shape_box.fits(r, c) {
+                return;
+            }
+            let canonical = F::canonical(anchored, r, c);
+            if parent::<F>(canonical) == shape {
+                children[count] = canonical;
+                count += 1;
+            }
+        };
+        let images = if transposed {
+            [shape, F::transpose(shape)]
+        } else {
+            [shape, shape]
+        };
+        for &image in &images[..1 + usize::from(transposed)] {
+            // Children in the frame as it is, then grown upwards and
+            // leftwards (the shape moved down or right by one to make room).
+            let mut inside = F::grow(image) & !image;
+            while inside != 0 {
+                let cell = inside & inside.wrapping_neg();
+                inside ^= cell;
+                consider(image | cell);
+            }
+            let (rows, cols) = F::extent(image);
+            if rows < F::H as usize {
+                let mut top = image & ((1u64 << F::W.min(63)) - 1);
+                while top != 0 {
+                    let cell = top & top.wrapping_neg();
+                    top ^= cell;
+                    consider((image << F::W) | cell);
+                }
+            }
+            if cols < F::W as usize {
+                let mut left = image & F::FIRST_COL;
+                while left != 0 {
+                    let cell = left & left.wrapping_neg();
+                    left ^= cell;
+                    consider((image << 1) | cell);
+                }
+            }
+        }
+        // A symmetric parent reaches the same child through mirror cells.
+        let children = &mut children[..count];
+        children.sort_unstable();
+        let mut last = 0;
+        for &child in children.iter() {
+            if child != last {
+                emit(self.shape_box.pack_in::<F>(child));
+                last = child;
+            }
+        }
+    }
+
+    fn options_in<F: Frame, O: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: O) {
+        let shape = self.shape_box.unpack_in::<F>(position);
+        // Components that need a lookup have at least 6 cells: at most 8.
+        let mut lookups = [0u64; 16];
+        F::for_each_rect(shape, |rect| {
+            let mut rest = shape ^ rect;
+            let mut known = 0u32;
+            let mut count = 0;
+            while rest != 0 {
+                let part = F::component(rest & rest.wrapping_neg(), rest);
+                rest ^= part;
+                let anchored = F::anchor(part);
+                match known_value::<F>(anchored) {
+                    Some(value) => known ^= value,
+                    None => {
+                        let (r, c) = F::extent(anchored);
+                        lookups[count] = self.shape_box.pack_in::<F>(F::canonical(anchored, r, c));
+                        count += 1;
+                    }
+                }
+            }
+            option(Nimber::new(known), &lookups[..count]);
+        });
     }
 }
 
@@ -236,88 +450,25 @@ impl TierGame for ClearShapes {
         (tier > 1).then(|| tier - 1)
     }
 
-    fn generate<E: FnMut(u64)>(&self, _tier: Tier, parent_key: Option<u64>, mut emit: E) {
+    fn generate<E: FnMut(u64)>(&self, _tier: Tier, parent_key: Option<u64>, emit: E) {
         let Some(parent_key) = parent_key else {
+            let mut emit = emit;
             emit(1);
             return;
         };
-        let shape = self.shape_box.unpack(parent_key);
-        let (rows, cols) = extent_8x8(shape);
-        // Children in the frame as it is, then grown upwards and leftwards
-        // (the shape moved down or right by one to make room).
-        // At most 2k + 2 neighbours inside, 8 above and 8 to the left.
-        let mut children = [0u64; 96];
-        let mut count = 0;
-        let mut consider = |child: u64| {
-            let anchored = anchor_8x8(child);
-            let (r, c) = extent_8x8(anchored);
-            if !self.shape_box.fits(r, c) {
-                return;
-            }
-            let canonical = canonical_8x8(anchored, r, c);
-            if parent(canonical) == shape {
-                children[count] = canonical;
-                count += 1;
-            }
-        };
-        let mut inside = grow_8x8(shape) & !shape;
-        while inside != 0 {
-            let cell = inside & inside.wrapping_neg();
-            inside ^= cell;
-            consider(shape | cell);
-        }
-        if rows < 8 {
-            let mut top = shape & 0xFF;
-            while top != 0 {
-                let cell = top & top.wrapping_neg();
-                top ^= cell;
-                consider((shape << 8) | cell);
-            }
-        }
-        if cols < 8 {
-            let mut left = shape & FIRST_COL;
-            while left != 0 {
-                let cell = left & left.wrapping_neg();
-                left ^= cell;
-                consider((shape << 1) | cell);
-            }
-        }
-        // A symmetric parent reaches the same child through mirror cells.
-        let children = &mut children[..count];
-        children.sort_unstable();
-        let mut last = 0;
-        for &child in children.iter() {
-            if child != last {
-                emit(self.shape_box.pack(child));
-                last = child;
-            }
+        match self.frame {
+            FrameKind::Square => self.generate_in::<Square, E>(parent_key, emit),
+            FrameKind::Wide16 => self.generate_in::<Wide<16>, E>(parent_key, emit),
+            FrameKind::Wide32 => self.generate_in::<Wide<32>, E>(parent_key, emit),
         }
     }
 
-    fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: F) {
-        let shape = self.shape_box.unpack(position);
-        // Components that need a lookup have at least 6 cells: at most 8.
-        let mut lookups = [0u64; 16];
-        rects_8x8(shape, |_, rect| {
-            let rect = rect.0;
-            let mut rest = shape ^ rect;
-            let mut known = 0u32;
-            let mut count = 0;
-            while rest != 0 {
-                let part = component_8x8(rest & rest.wrapping_neg(), rest);
-                rest ^= part;
-                let anchored = anchor_8x8(part);
-                match known_value(anchored) {
-                    Some(value) => known ^= value,
-                    None => {
-                        let (r, c) = extent_8x8(anchored);
-                        lookups[count] = self.shape_box.pack(canonical_8x8(anchored, r, c));
-                        count += 1;
-                    }
-                }
-            }
-            option(Nimber::new(known), &lookups[..count]);
-        });
+    fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
+        match self.frame {
+            FrameKind::Square => self.options_in::<Square, F>(position, option),
+            FrameKind::Wide16 => self.options_in::<Wide<16>, F>(position, option),
+            FrameKind::Wide32 => self.options_in::<Wide<32>, F>(position, option),
+        }
     }
 }
 
@@ -373,27 +524,24 @@ impl<S: AsRef<[u64]>> ShapeTables<S> {
         self.get(self.shape_box.key_of(anchored)?)
     }
 
+    /// The value of a component cut to its bounding box and wider than 8
+    /// columns (see [`ShapeBox::key_of_wide`]), when its shape is in the box.
+    #[must_use]
+    pub fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
+        self.get(self.shape_box.key_of_wide(rows, cols, cells)?)
+    }
+
     /// The value of a board whose ones are one connected component in the
     /// box, or `None` (several components, or a shape outside the box).
     #[must_use]
     pub fn value(&self, board: &Board) -> Option<Nimber> {
-        let square = board.in_8x8_frame()?;
-        if square == 0 || !is_connected(square) {
-            return None;
-        }
-        self.value_8x8(anchor_8x8(square))
+        self.get(self.shape_box.key_of_board(board)?)
     }
 
     /// The value of the full board of the box, `rows x cols`.
     #[must_use]
     pub fn full_board(&self, rows: usize, cols: usize) -> Option<Nimber> {
-        if !self.shape_box.fits(rows, cols) {
-            return None;
-        }
-        let (a, b) = (rows.min(cols), rows.max(cols));
-        let row = (1u64 << b) - 1;
-        let square = (0..a).fold(0u64, |s, r| s | (row << (8 * r)));
-        self.value_8x8(square)
+        self.get(self.shape_box.full_key(rows, cols)?)
     }
 }
 
@@ -404,11 +552,20 @@ pub trait ShapeLookup: Sync {
     /// The value of a connected set anchored at the top-left of the 8 x 8
     /// frame, or `None` when no table holds its shape.
     fn value_8x8(&self, anchored: u64) -> Option<Nimber>;
+
+    /// The value of a component cut to its `rows x cols` bounding box, wider
+    /// than 8 columns and with `rows <= cols` (cell `(r, c)` at bit
+    /// `r * cols + c`), or `None` when no table holds its shape.
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber>;
 }
 
 impl<S: AsRef<[u64]> + Sync> ShapeLookup for ShapeTables<S> {
     fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
         ShapeTables::value_8x8(self, anchored)
+    }
+
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
+        ShapeTables::value_wide(self, rows, cols, cells)
     }
 }
 
@@ -416,17 +573,29 @@ impl<T: ShapeLookup> ShapeLookup for [T] {
     fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
         self.iter().find_map(|t| t.value_8x8(anchored))
     }
+
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
+        self.iter().find_map(|t| t.value_wide(rows, cols, cells))
+    }
 }
 
 impl<T: ShapeLookup + ?Sized> ShapeLookup for Box<T> {
     fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
         (**self).value_8x8(anchored)
     }
+
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
+        (**self).value_wide(rows, cols, cells)
+    }
 }
 
 impl<T: ShapeLookup> ShapeLookup for Vec<T> {
     fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
         self.as_slice().value_8x8(anchored)
+    }
+
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
+        self.as_slice().value_wide(rows, cols, cells)
     }
 }
 

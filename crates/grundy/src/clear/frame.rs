@@ -1,0 +1,437 @@
+//! Frames: fixed layouts of a shape in one `u64`, `H` rows of `W` cells,
+//! cell `(row, col)` at bit `W * row + col`, in which the shape tables are
+//! built.
+//!
+//! **Why several.** The 8 x 8 frame ([`Square`]) holds every shape of a box
+//! with sides up to 8, in any orientation, and its symmetries are a few word
+//! operations. A box with a longer side (4 x 9, 2 x 18) needs a wider frame:
+//! [`Wide`] has `W = 16` (4 rows) or `W = 32` (2 rows). In a wide frame the
+//! shapes lie "landscape": a shape is kept in the orientations whose rows fit
+//! `H`, and a shape with both sides up to `H` in all eight.
+//!
+//! **One key for a shape in every frame.** Every frame orders its images the
+//! same way: by the highest cell in row-major order (a cell of a higher row
+//! is a higher bit whatever the stride, since columns stay below `W`). The
+//! canonical image is the least anchored image among those the frame holds.
+//! In the 8 x 8 frame that least image is landscape (an image with more rows
+//! than columns has a higher top row), so it is also held by a wide frame
+//! that holds the shape, and both frames choose the same image. Packed at a
+//! box's stride ([`super::shapes::ShapeBox`]), a shape has one key in every
+//! frame: a table built in a wide frame answers lookups made in the 8 x 8
+//! frame (a test builds boxes in both and compares them byte for byte).
+//!
+//! **Cost.** Flood fill, anchoring and extent are a few shifts per step in
+//! either frame. A wide frame's mirror images are lane reversals
+//! (`log2(64 / W)` swaps); its transposes exist only for shapes of both sides
+//! up to `H` and are done cell by cell (at most 16 cells).
+
+use super::board::{
+    anchor_8x8, canonical_8x8, component_8x8, extent_8x8, grow_8x8, rects_8x8, rects_wide,
+};
+
+/// A layout of shapes in a `u64`.
+pub(crate) trait Frame {
+    /// Cells per row (the stride).
+    const W: u32;
+    /// Rows.
+    const H: u32;
+    /// Column 0.
+    const FIRST_COL: u64;
+    /// True when a square parent must also grow from its transpose to reach
+    /// every child (a wide frame cannot hold a child's portrait images).
+    const GROW_TRANSPOSED: bool;
+
+    /// `cells` and their 4-neighbours inside the frame.
+    fn grow(cells: u64) -> u64;
+
+    /// The 4-connected component of `within` that holds `seed`.
+    #[inline]
+    fn component(seed: u64, within: u64) -> u64 {
+        let mut component = seed;
+        loop {
+            let grown = Self::grow(component) & within;
+            if grown == component {
+                return component;
+            }
+            component = grown;
+        }
+    }
+
+    /// A non-empty set shifted to touch row 0 and column 0.
+    fn anchor(cells: u64) -> u64;
+
+    /// Rows and columns of the bounding box of an anchored non-empty set.
+    fn extent(anchored: u64) -> (usize, usize);
+
+    /// The canonical image of an anchored `rows x cols` shape.
+    fn canonical(anchored: u64, rows: usize, cols: usize) -> u64;
+
+    /// The transpose of an anchored shape whose sides are both at most `H`.
+    fn transpose(anchored: u64) -> u64;
+
+    /// Calls `visit` with the mask of every all-ones rectangle of `cells`.
+    fn for_each_rect<F: FnMut(u64)>(cells: u64, visit: F);
+
+    /// The anchored shape as a 4 x 4 table index (bit `4 * row + col`) when
+    /// it fits 4 x 4.
+    fn corner_4x4(anchored: u64) -> Option<u16>;
+}
+
+/// The 8 x 8 frame, every symmetry inside it (see `board.rs`).
+pub(crate) struct Square;
+
+impl Frame for Square {
+    const W: u32 = 8;
+    const H: u32 = 8;
+    const FIRST_COL: u64 = 0x0101_0101_0101_0101;
+    const GROW_TRANSPOSED: bool = false;
+
+    #[inline]
+    fn grow(cells: u64) -> u64 {
+        grow_8x8(cells)
+    }
+
+    #[inline]
+    fn component(seed: u64, within: u64) -> u64 {
+        component_8x8(seed, within)
+    }
+
+    #[inline]
+    fn anchor(cells: u64) -> u64 {
+        anchor_8x8(cells)
+    }
+
+    #[inline]
+    fn extent(anchored: u64) -> (usize, usize) {
+        extent_8x8(anchored)
+    }
+
+    #[inline]
+    fn canonical(anchored: u64, rows: usize, cols: usize) -> u64 {
+        canonical_8x8(anchored, rows, cols)
+    }
+
+    fn transpose(anchored: u64) -> u64 {
+        transpose_cells(anchored, 8)
+    }
+
+    #[inline]
+    fn for_each_rect<F: FnMut(u64)>(cells: u64, mut visit: F) {
+        rects_8x8(cells, |_, mask| visit(mask.0));
+    }
+
+    #[inline]
+    fn corner_4x4(anchored: u64) -> Option<u16> {
+        if anchored & !0x0F0F_0F0F != 0 {
+            return None;
+        }
+        Some(
+            ((anchored & 0xF)
+                | ((anchored >> 4) & 0xF0)
+                | ((anchored >> 8) & 0xF00)
+                | ((anchored >> 12) & 0xF000)) as u16,
+        )
+    }
+}
+
+/// A frame of `64 / W` rows of `W` cells, `W` 16 or 32.
+pub(crate) struct Wide<const W: u32>;
+
+/// Bit 0 of every `stride`-bit lane of a word.
+const fn lane_starts(stride: u32) -> u64 {
+    let mut bits = 0u64;
+    let mut at = 0;
+    while at < 64 {
+        bits |= 1 << at;
+        at += stride;
+    }
+    bits
+}
+
+/// The cells of `anchored` (stride `stride`) with rows and columns swapped.
+fn transpose_cells(anchored: u64, stride: u32) -> u64 {
+    let mut rest = anchored;
+    let mut image = 0u64;
+    while rest != 0 {
+        let bit = rest.trailing_zeros();
+        rest &= rest - 1;
+        let (row, col) = (bit / stride, bit % stride);
+        image |= 1 << (col * stride + row);
+    }
+    image
+}
+
+impl<const W: u32> Wide<W> {
+    const ASSERT_STRIDE: () = assert!(W == 16 || W == 32);
+    const ROW: u64 = (1 << W) - 1;
+    const LAST_COL: u64 = lane_starts(W) << (W - 1);
+
+    /// The union of the rows, as `W` column bits.
+    #[inline]
+    const fn columns(cells: u64) -> u64 {
+        let mut fold = cells;
+        let mut k = 32;
+        while k >= W {
+            fold |= fold >> k;
+            k /= 2;
+        }
+        fold & Self::ROW
+    }
+
+    /// Rows in reverse order (a mirror top to bottom, within the frame).
+    #[inline]
+    const fn flip_rows(cells: u64) -> u64 {
+        let mut x = cells;
+        let mut k = 32;
+        while k >= W {
+            let low = u64::MAX / ((1u64 << k) + 1);
+            x = ((x & low) << k) | ((x >> k) & low);
+            k /= 2;
+        }
+        x
+    }
+
+    /// Cells of each row in reverse order (a mirror left to right, within
+    /// the frame).
+    #[inline]
+    const fn flip_cols(cells: u64) -> u64 {
+        Self::flip_rows(cells.reverse_bits())
+    }
+
+    /// The least of an anchored shape's four images that keep its sides.
+    #[inline]
+    const fn images(shape: u64, up: u32, left: u32) -> u64 {
+        let mirrored = Self::flip_cols(shape) >> left;
+        let a = Self::flip_rows(shape) >> up;
+        let b = Self::flip_rows(mirrored) >> up;
+        let mut least = shape;
+        if mirrored < least {
+            least = mirrored;
+        }
+        if a < least {
+            least = a;
+        }
+        if b < least {
+            least = b;
+        }
+        least
+    }
+}
+
+impl<const W: u32> Frame for Wide<W> {
+    const W: u32 = {
+        let () = Self::ASSERT_STRIDE;
+        W
+    };
+    const H: u32 = 64 / W;
+    const FIRST_COL: u64 = lane_starts(W);
+    const GROW_TRANSPOSED: bool = true;
+
+    #[inline]
+    fn grow(cells: u64) -> u64 {
+        cells
+            | ((cells << 1) & !Self::FIRST_COL)
+            | ((cells >> 1) & !Self::LAST_COL)
+            | (cells << W)
+            | (cells >> W)
+    }
+
+    /// A run fill ([`super::GrowMasks::fill`] at a constant stride): each
+    /// round fills whole runs along the rows (towards higher columns by one
+    /// addition, towards lower ones by an occluded fill of `log2 W` shifts),
+    /// then steps up and down. Rounds number about the row changes of the
+    /// shape, where one-step growth takes a round per cell of a long run.
+    #[inline]
+    fn component(seed: u64, within: u64) -> u64 {
+        let inner = within & !Self::LAST_COL;
+        let mut filled = seed & within;
+        loop {
+            let before = filled;
+            filled |= (inner ^ inner.wrapping_add(filled & inner)) & within;
+            let mut open = inner;
+            let mut shift = 1;
+            while shift < W {
+                filled |= open & (filled >> shift);
+                open &= open >> shift;
+                shift *= 2;
+            }
+            filled |= ((filled << W) | (filled >> W)) & within;
+            if filled == before {
+                return filled;
+            }
+        }
+    }
+
+    #[inline]
+    fn anchor(cells: u64) -> u64 {
+        let cells = cells >> (cells.trailing_zeros() / W * W);
+        cells >> Self::columns(cells).trailing_zeros()
+    }
+
+    #[inline]
+    fn extent(anchored: u64) -> (usize, usize) {
+        let rows = (64 - anchored.leading_zeros()).div_ceil(W) as usize;
+        let cols = 64 - Self::columns(anchored).leading_zeros() as usize;
+        (rows, cols)
+    }
+
+    #[inline]
+    fn canonical(anchored: u64, rows: usize, cols: usize) -> u64 {
+        let h = Self::H;
+        let (rows, cols) = (rows as u32, cols as u32);
+        let least = Self::images(anchored, W * (h - rows), W - cols);
+        if cols > h {
+            return least;
+        }
+        let transposed = Self::transpose(anchored);
+        least.min(Self::images(transposed, W * (h - cols), W - rows))
+    }
+
+    fn transpose(anchored: u64) -> u64 {
+        transpose_cells(anchored, W)
+    }
+
+    #[inline]
+    fn for_each_rect<F: FnMut(u64)>(cells: u64, mut visit: F) {
+        rects_wide::<W, _>(cells, |_, mask| visit(mask.0));
+    }
+
+    #[inline]
+    fn corner_4x4(anchored: u64) -> Option<u16> {
+        let rows = Self::H.min(4);
+        let mut corner = 0u64;
+        let mut r = 0;
+        while r < rows {
+            corner |= 0xF << (r * W);
+            r += 1;
+        }
+        if anchored & !corner != 0 {
+            return None;
+        }
+        let mut packed = 0u64;
+        for r in 0..rows {
+            packed |= ((anchored >> (r * W)) & 0xF) << (4 * r);
+        }
+        Some(packed as u16)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Anchored images of a set given as (row, col) cells, in frame `F`.
+    fn image<F: Frame>(cells: &[(u32, u32)]) -> u64 {
+        cells.iter().fold(0, |s, &(r, c)| s | 1 << (r * F::W + c))
+    }
+
+    /// The least image over the 8 symmetries applied cell by cell, keeping
+    /// the images that fit the frame: the definition the fast forms follow.
+    fn canonical_by_cells<F: Frame>(cells: &[(u32, u32)]) -> u64 {
+        let rows = cells.iter().map(|c| c.0).max().unwrap() + 1;
+        let cols = cells.iter().map(|c| c.1).max().unwrap() + 1;
+        (0..8)
+            .filter_map(|s| {
+                let moved: Vec<(u32, u32)> = cells
+                    .iter()
+                    .map(|&(r, c)| {
+                        let (r, c) = if s & 1 == 1 {
+                            (rows - 1 - r, c)
+                        } else {
+                            (r, c)
+                        };
+                        let (r, c) = if s & 2 == 2 {
+                            (r, cols - 1 - c)
+                        } else {
+                            (r, c)
+                        };
+                        if s & 4 == 4 {
+                            (c, r)
+                        } else {
+                            (r, c)
+                        }
+                    })
+                    .collect();
+                let fits = moved.iter().all(|&(r, c)| r < F::H && c < F::W);
+                fits.then(|| image::<F>(&moved))
+            })
+            .min()
+            .unwrap()
+    }
+
+    /// Random sets (connected or not) checked against the cell-by-cell
+    /// definition, and packed keys checked equal across frames.
+    fn check<F: Frame>(max_rows: u32, max_cols: u32) {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let rows = (state >> 60) as u32 % max_rows + 1;
+            let cols = (state >> 50) as u32 % max_cols + 1;
+            let bits = state.rotate_left(17) ^ state;
+            let mut cells: Vec<(u32, u32)> = (0..rows * cols)
+                .filter(|i| bits >> (i % 64) & 1 == 1)
+                .map(|i| (i / cols, i % cols))
+                .collect();
+            if cells.is_empty() {
+                cells.push((0, 0));
+            }
+            let anchored = F::anchor(image::<F>(&cells) << (F::W * (F::H - rows)));
+            let (r, c) = F::extent(anchored);
+            let shifted: Vec<(u32, u32)> = {
+                let top = cells.iter().map(|c| c.0).min().unwrap();
+                let left = cells.iter().map(|c| c.1).min().unwrap();
+                cells.iter().map(|&(a, b)| (a - top, b - left)).collect()
+            };
+            assert_eq!(anchored, image::<F>(&shifted));
+            let expected = canonical_by_cells::<F>(&shifted);
+            assert_eq!(F::canonical(anchored, r, c), expected, "{shifted:?}");
+            // The same shape in the 8 x 8 frame, when it fits: equal keys
+            // once both are repacked at one stride.
+            if r <= 8 && c <= 8 && r.min(c) <= F::H as usize {
+                let square = image::<Square>(&shifted);
+                let (sr, sc) = Square::extent(square);
+                let a = repack(Square::canonical(square, sr, sc), 8);
+                let b = repack(F::canonical(anchored, r, c), F::W);
+                assert_eq!(a, b, "{shifted:?}");
+            }
+        }
+    }
+
+    /// Cells of a frame image as (row, col) pairs, sorted.
+    fn repack(image: u64, stride: u32) -> Vec<(u32, u32)> {
+        (0..64)
+            .filter(|i| image >> i & 1 == 1)
+            .map(|i| (i / stride, i % stride))
+            .collect()
+    }
+
+    #[test]
+    fn wide_frames_follow_the_definition() {
+        check::<Wide<16>>(4, 16);
+        check::<Wide<32>>(2, 32);
+        check::<Square>(8, 8);
+    }
+
+    #[test]
+    fn wide_rectangles_are_every_all_ones_rectangle() {
+        let cells = image::<Wide<16>>(&[(0, 0), (0, 1), (1, 0), (1, 1), (1, 2), (3, 15)]);
+        let mut found = Vec::new();
+        Wide::<16>::for_each_rect(cells, |m| found.push(m));
+        // Singles (6), two horizontal dominoes in row 1 and one in row 0,
+        // two vertical dominoes, the 2 x 2 square, and the 1 x 3 run.
+        assert_eq!(found.len(), 6 + 3 + 2 + 1 + 1);
+        assert!(found.iter().all(|&m| m & cells == m));
+    }
+
+    #[test]
+    fn components_stay_in_their_rows() {
+        // Column 15 of row 0 and column 0 of row 1 are adjacent bits but
+        // not neighbours.
+        let cells = image::<Wide<16>>(&[(0, 15), (1, 0)]);
+        assert_eq!(Wide::<16>::component(1 << 15, cells), 1 << 15);
+        let cells = image::<Wide<32>>(&[(0, 31), (1, 0)]);
+        assert_eq!(Wide::<32>::component(1 << 31, cells), 1 << 31);
+    }
+}
