@@ -139,6 +139,29 @@ fn five_by_five_over_three_ranks_matches_and_reports_full_boards() {
     assert!(report.sent.iter().all(|&s| s > 0));
 }
 
+/// A box longer than 8 (built in a wide frame) over 2 ranks, querying:
+/// the single build's tables and full boards.
+#[test]
+fn a_wide_box_over_two_ranks_matches_the_single_build() {
+    let shape_box = boxed(2, 12);
+    let expected = single(shape_box);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("clear-2x12.gdb");
+    let o = out.clone();
+    let results = run(2, move |_| {
+        let mut opts = Options::new(shape_box, o.clone());
+        opts.exchange = Exchange::Query;
+        opts
+    });
+    let report = results[0].as_ref().unwrap();
+    assert_same(&out, &expected);
+    let tables = grundy::clear::shapes::ShapeTables::new(shape_box, expected).unwrap();
+    assert!(report.full_boards.iter().any(|&(a, b, _)| (a, b) == (2, 12)));
+    for &(a, b, v) in &report.full_boards {
+        assert_eq!(Some(v), tables.full_board(a, b), "{a} x {b}");
+    }
+}
+
 #[test]
 fn mismatched_options_stop_every_rank() {
     let dir = tempfile::tempdir().unwrap();
