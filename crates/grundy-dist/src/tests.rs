@@ -156,7 +156,10 @@ fn a_wide_box_over_two_ranks_matches_the_single_build() {
     let report = results[0].as_ref().unwrap();
     assert_same(&out, &expected);
     let tables = grundy::clear::shapes::ShapeTables::new(shape_box, expected).unwrap();
-    assert!(report.full_boards.iter().any(|&(a, b, _)| (a, b) == (2, 12)));
+    assert!(report
+        .full_boards
+        .iter()
+        .any(|&(a, b, _)| (a, b) == (2, 12)));
     for &(a, b, v) in &report.full_boards {
         assert_eq!(Some(v), tables.full_board(a, b), "{a} x {b}");
     }

@@ -22,6 +22,7 @@ use grundy::clear::Clear;
 use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
 use grundy::{Budget, Nimber, SolveError, Solver};
 use grundy_db::{Database, DbError, DbSet, Writer};
+use rayon::prelude::*;
 
 use crate::output::UsageError;
 
@@ -145,6 +146,11 @@ struct VerifyArgs {
     /// sample over it is counted as skipped, not as checked.
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     max_positions: u64,
+    /// Also check that the box holds every shape once: the placements of
+    /// its shapes in the ROWS x COLS grid must add up to the grid's connected
+    /// cell sets (OEIS A287151), counted independently by a transfer matrix.
+    #[arg(long)]
+    census: bool,
 }
 
 /// Parses `AxB` (also `AXB`, `A×B`) into a supported box.
@@ -630,6 +636,36 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         .flat_map(|p| p.tables().tiers())
         .collect();
     let shape_box = set.shape_box();
+    if args.census {
+        let started = Instant::now();
+        let (rows, cols) = (shape_box.rows(), shape_box.cols());
+        let placements: u64 = tier_tables
+            .par_iter()
+            .flat_map(|t| t.slots().par_chunks(1 << 16))
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .filter(|&&s| s != 0)
+                    .map(|&s| shape_box.placements(s >> grundy::tier::VALUE_BITS, rows, cols))
+                    .sum::<u64>()
+            })
+            .sum();
+        let expected = grundy::clear::census::connected_sets(rows, cols);
+        if u128::from(placements) != expected {
+            return Err(UsageError(format!(
+                "{}: the shapes have {placements} placements in the {rows} x {cols} grid, \
+                 but it has {expected} connected cell sets: shapes are missing or repeated",
+                args.path.display()
+            ))
+            .into());
+        }
+        writeln!(
+            out,
+            "census: the shapes' {placements} placements in the {rows} x {cols} grid are its \
+             {expected} connected cell sets (transfer matrix) ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        )?;
+    }
     // Random shapes: a random tier weighted by its shapes, then a random
     // occupied slot of it.
     use rand::{RngExt as _, SeedableRng as _};

@@ -294,7 +294,7 @@ fn a_wide_box_builds_and_answers_wide_components() {
         assert!(text.contains(&line), "{line:?} in {text}");
     }
     let verify = grundy()
-        .args(["tables", "verify", "--samples", "200"])
+        .args(["tables", "verify", "--census", "--samples", "200"])
         .arg(&db)
         .output()
         .unwrap();
@@ -302,6 +302,17 @@ fn a_wide_box_builds_and_answers_wide_components() {
     let text = String::from_utf8(verify.stdout).unwrap();
     assert!(
         text.contains("200 random shapes re-solved top-down agree"),
+        "{text}"
+    );
+    // Every connected set of the 2 x 11 grid, counted by brute force, is
+    // one placement of a shape of the database.
+    let connected = (1u64..1 << 22)
+        .filter(|&bits| Board::new(2, 11, bits).unwrap().components().len() == 1)
+        .count();
+    assert!(
+        text.contains(&format!(
+            "placements in the 2 x 11 grid are its {connected} connected"
+        )),
         "{text}"
     );
     // A 2 x 11 board with one cell cleared, as 11 rows of 2 (turned wide

@@ -1005,19 +1005,19 @@ pub(crate) const fn extent_8x8(square: u64) -> (usize, usize) {
 }
 
 /// Rows of an 8 x 8 frame in reverse order (a mirror top to bottom).
-const fn flip_rows_8x8(square: u64) -> u64 {
+pub(crate) const fn flip_rows_8x8(square: u64) -> u64 {
     square.swap_bytes()
 }
 
 /// Bits of each row of an 8 x 8 frame in reverse order (a mirror left to
 /// right).
-const fn flip_cols_8x8(square: u64) -> u64 {
+pub(crate) const fn flip_cols_8x8(square: u64) -> u64 {
     square.reverse_bits().swap_bytes()
 }
 
 /// The transpose of an 8 x 8 frame, `(row, col) -> (col, row)`, by three
 /// delta swaps (the classic flip about the a1-h8 diagonal).
-const fn transpose_8x8(mut square: u64) -> u64 {
+pub(crate) const fn transpose_8x8(mut square: u64) -> u64 {
     const K1: u64 = 0x5500_5500_5500_5500;
     const K2: u64 = 0x3333_0000_3333_0000;
     const K4: u64 = 0x0f0f_0f0f_0000_0000;

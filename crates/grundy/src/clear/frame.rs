@@ -26,7 +26,8 @@
 //! up to `H` and are done cell by cell (at most 16 cells).
 
 use super::board::{
-    anchor_8x8, canonical_8x8, component_8x8, extent_8x8, grow_8x8, rects_8x8, rects_wide,
+    anchor_8x8, canonical_8x8, component_8x8, extent_8x8, flip_cols_8x8, flip_rows_8x8, grow_8x8,
+    rects_8x8, rects_wide, transpose_8x8,
 };
 
 /// A layout of shapes in a `u64`.
@@ -68,6 +69,38 @@ pub(crate) trait Frame {
 
     /// The transpose of an anchored shape whose sides are both at most `H`.
     fn transpose(anchored: u64) -> u64;
+
+    /// An anchored shape of `rows` rows mirrored top to bottom, anchored.
+    fn mirror_rows(anchored: u64, rows: usize) -> u64;
+
+    /// An anchored shape of `cols` columns mirrored left to right, anchored.
+    fn mirror_cols(anchored: u64, cols: usize) -> u64;
+
+    /// The distinct images of an anchored `rows x cols` shape under the 8
+    /// symmetries that the frame holds, each anchored, with its sides; how
+    /// many there are.
+    fn images(anchored: u64, rows: usize, cols: usize) -> ([(u64, usize, usize); 8], usize) {
+        let mut out = [(0u64, 0usize, 0usize); 8];
+        let mut count = 0;
+        let mut add = |image: (u64, usize, usize)| {
+            if !out[..count].contains(&image) {
+                out[count] = image;
+                count += 1;
+            }
+        };
+        let mut four = |shape: u64, rows: usize, cols: usize| {
+            let mirrored = Self::mirror_cols(shape, cols);
+            add((shape, rows, cols));
+            add((mirrored, rows, cols));
+            add((Self::mirror_rows(shape, rows), rows, cols));
+            add((Self::mirror_rows(mirrored, rows), rows, cols));
+        };
+        four(anchored, rows, cols);
+        if cols <= Self::H as usize {
+            four(Self::transpose(anchored), cols, rows);
+        }
+        (out, count)
+    }
 
     /// Calls `visit` with the mask of every all-ones rectangle of `cells`.
     fn for_each_rect<F: FnMut(u64)>(cells: u64, visit: F);
@@ -112,7 +145,15 @@ impl Frame for Square {
     }
 
     fn transpose(anchored: u64) -> u64 {
-        transpose_cells(anchored, 8)
+        transpose_8x8(anchored)
+    }
+
+    fn mirror_rows(anchored: u64, rows: usize) -> u64 {
+        flip_rows_8x8(anchored) >> (8 * (8 - rows))
+    }
+
+    fn mirror_cols(anchored: u64, cols: usize) -> u64 {
+        flip_cols_8x8(anchored) >> (8 - cols)
     }
 
     #[inline]
@@ -148,7 +189,9 @@ const fn lane_starts(stride: u32) -> u64 {
     bits
 }
 
-/// The cells of `anchored` (stride `stride`) with rows and columns swapped.
+/// The cells of `anchored` (stride `stride`) with rows and columns swapped:
+/// a loop over the cells, as the wide frames transpose only shapes of at
+/// most 16 cells (both sides at most `H`).
 fn transpose_cells(anchored: u64, stride: u32) -> u64 {
     let mut rest = anchored;
     let mut image = 0u64;
@@ -289,6 +332,14 @@ impl<const W: u32> Frame for Wide<W> {
 
     fn transpose(anchored: u64) -> u64 {
         transpose_cells(anchored, W)
+    }
+
+    fn mirror_rows(anchored: u64, rows: usize) -> u64 {
+        Self::flip_rows(anchored) >> (W as usize * (Self::H as usize - rows))
+    }
+
+    fn mirror_cols(anchored: u64, cols: usize) -> u64 {
+        Self::flip_cols(anchored) >> (W as usize - cols)
     }
 
     #[inline]

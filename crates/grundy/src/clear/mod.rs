@@ -31,6 +31,7 @@
 
 mod bitboard;
 mod board;
+pub mod census;
 mod frame;
 mod memo;
 pub mod shapes;

@@ -250,6 +250,32 @@ impl ShapeBox {
         image
     }
 
+    /// The placements of a key's shape in a `rows x cols` grid
+    /// (`rows <= self.rows()`, `cols <= self.cols()`): over its distinct
+    /// images under the 8 symmetries, the translations that fit. Over every
+    /// shape of the box, they add up to the connected cell sets of the grid
+    /// ([`super::census::connected_sets`]), each counted once: the check
+    /// that a build holds every shape once.
+    #[must_use]
+    pub fn placements(&self, key: u64, rows: usize, cols: usize) -> u64 {
+        match self.frame() {
+            FrameKind::Square => self.placements_in::<Square>(key, rows, cols),
+            FrameKind::Wide16 => self.placements_in::<Wide<16>>(key, rows, cols),
+            FrameKind::Wide32 => self.placements_in::<Wide<32>>(key, rows, cols),
+        }
+    }
+
+    fn placements_in<F: Frame>(&self, key: u64, rows: usize, cols: usize) -> u64 {
+        let shape = self.unpack_in::<F>(key);
+        let (r, c) = F::extent(shape);
+        let (images, count) = F::images(shape, r, c);
+        images[..count]
+            .iter()
+            .filter(|&&(_, r, c)| r <= rows && c <= cols)
+            .map(|&(_, r, c)| ((rows - r + 1) * (cols - c + 1)) as u64)
+            .sum()
+    }
+
     /// The key of the full `rows x cols` board, when the box holds it.
     #[must_use]
     pub fn full_key(&self, rows: usize, cols: usize) -> Option<u64> {

@@ -222,6 +222,29 @@ fn wide_boxes_agree_with_brute_force_and_top_down() {
     }
 }
 
+/// The placements of every shape of a box in its grid add up to the grid's
+/// connected cell sets, counted independently by a transfer matrix: every
+/// connected set is one placement of one image of one shape, so the box
+/// holds every shape once. Boxes of both kinds of frame.
+#[test]
+fn placements_add_up_to_the_connected_sets() {
+    for (rows, cols) in [(1, 20), (2, 12), (3, 9), (4, 5), (3, 8), (2, 2)] {
+        let shape_box = ShapeBox::new(rows, cols).unwrap();
+        let tables = build(shape_box);
+        let placements: u64 = tables
+            .tiers()
+            .iter()
+            .flat_map(|t| t.iter())
+            .map(|(key, _)| shape_box.placements(key, rows, cols))
+            .sum();
+        assert_eq!(
+            u128::from(placements),
+            crate::clear::census::connected_sets(rows, cols),
+            "{shape_box}"
+        );
+    }
+}
+
 /// Rows and columns of a board's cells' bounding box.
 fn board_extent(board: &Board) -> (usize, usize) {
     let (mut rows, mut cols) = (0, 0);
