@@ -9,22 +9,29 @@
 //! `k` cells leaves components of fewer cells, so they lie in earlier tiers
 //! and in the same box.
 //!
-//! **Keys.** A shape's key is its canonical image in the 8 x 8 frame
-//! ([`Board::canonical`]'s fast form: the least of the 8 anchored images),
-//! which is always "landscape" (no more rows than columns: an image with more
-//! rows has a higher top bit), so it has at most `a` rows of at most `b`
-//! cells and packs into `a * b` bits, row `r` at bit `r * b`. Boxes up to
-//! 52 cells with sides up to 8 fit a table slot.
+//! **Keys.** A shape's key is its canonical image (the least of its
+//! anchored images, [`Board::canonical`]'s fast form), which is always
+//! "landscape" (no more rows than columns: an image with more rows has a
+//! higher top bit), so it has at most `a` rows of at most `b` cells and
+//! packs into `a * b` bits, row `r` at bit `r * b`. Boxes up to 52 cells fit
+//! a table slot. A box with sides up to 8 is worked in the 8 x 8 frame; a
+//! longer one (up to 4 x 16, or 2 x 26) in a wide frame of 4 rows of 16 or
+//! 2 rows of 32 (`frame.rs`), which chooses the same canonical image, so a
+//! shape has one key whichever frame built its box.
 //!
 //! **Generation.** Tier `k + 1` grows from tier `k` by reverse search: a
 //! shape's parent is the canonical form of the shape without its highest
 //! cell (in canonical order) whose removal keeps it connected; a parent adds
 //! each neighbouring cell and keeps the children whose parent it is. Every
 //! shape has exactly one parent, so each is generated once, in parallel, with
-//! no global de-duplication.
+//! no global de-duplication. (A wide frame cannot hold a child's portrait
+//! images, which a square parent may need: such a parent also grows from
+//! its transpose. The census test counts every shape once in both kinds of
+//! frame.)
 //!
 //! **Cost.** A shape's options are its all-ones rectangles (at most 1,296 in
-//! an 8 x 8 box, so values stay under the slot's 4,096); each costs a flood
+//! an 8 x 8 box, 1,360 in 4 x 16, so values stay under the slot's 4,096);
+//! each costs a flood
 //! fill, a canonical form per component and a table probe, except components
 //! that fit 4 x 4 or are straight lines, whose values are known.
 

@@ -34,7 +34,7 @@ const INFINITY: u32 = u32::MAX;
 /// start)`), or one line with impassable cells and its list of losing
 /// positions (at most one per segment between impassable cells).
 ///
-/// Built once in O(N log N) ([`LosingLines::new`]); each query is one binary
+/// Built once in O(N log N) ([`LosingLines::rows`], [`LosingLines::columns`]); each query is one binary
 /// search over the pieces plus, on a line with impassable cells, two over
 /// that line's short lists: O(log N), online.
 ///
