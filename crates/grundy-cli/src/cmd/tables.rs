@@ -694,7 +694,13 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         };
         let key = slot >> grundy::tier::VALUE_BITS;
         let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
-        let board = shape_box.board(key);
+        let Some(board) = shape_box.board(key) else {
+            return Err(UsageError(format!(
+                "{}: shape {key:#x} has cells outside the {shape_box} box",
+                args.path.display()
+            ))
+            .into());
+        };
         // A fresh solver per sample keeps memory to one sample's budget.
         let mut solver =
             Solver::new(Clear::new()).with_budget(Budget::positions(args.max_positions));

@@ -274,8 +274,12 @@ impl ShapeBox {
 
     fn placements_in<F: Frame>(&self, key: u64, rows: usize, cols: usize) -> u64 {
         let shape = self.unpack_in::<F>(key);
-        let (r, c) = F::extent(shape);
-        let (images, count) = F::images(shape, r, c);
+        if shape == 0 {
+            // No shape (a damaged key): no placement, so a census fails.
+            return 0;
+        }
+        let (r, c) = F::extent(F::anchor(shape));
+        let (images, count) = F::images(F::anchor(shape), r, c);
         images[..count]
             .iter()
             .filter(|&&(_, r, c)| r <= rows && c <= cols)
@@ -295,10 +299,11 @@ impl ShapeBox {
     }
 
     /// A key's shape as a board of the box's size (`rows()` x `cols()`),
-    /// anchored at the top-left, for a solver to check.
+    /// anchored at the top-left, for a solver to check; `None` when the key
+    /// has cells outside the box (no key a build writes).
     #[must_use]
-    pub fn board(&self, key: u64) -> Board {
-        Board::new(self.rows(), self.cols(), key).expect("a key fits its box")
+    pub fn board(&self, key: u64) -> Option<Board> {
+        Board::new(self.rows(), self.cols(), key).ok()
     }
 
     /// The key of the shape of a board whose ones are one connected
