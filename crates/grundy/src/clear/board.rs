@@ -405,7 +405,7 @@ impl Board {
 
     /// Calls `visit` with every all-ones rectangle and its cells, ordered by
     /// top row, then left column, then right column, then bottom row.
-    pub fn for_each_rect<F: FnMut(Rect, Bitboard)>(&self, mut visit: F) {
+    pub fn for_each_rect<F: FnMut(Rect, Bitboard)>(&self, visit: F) {
         if self.geometry == SQUARE {
             return rects_8x8(self.cells.0, visit);
         }
@@ -415,36 +415,8 @@ impl Board {
         if self.geometry == WIDE32 {
             return rects_wide::<32, F>(self.cells.0, visit);
         }
-        let geometry = self.geometry;
-        let (rows, cols) = (geometry.rows(), geometry.cols());
-        for top in 0..rows {
-            let top_bits = geometry.row_bits(self.cells, top);
-            for left in Bitboard(top_bits).cells() {
-                let mut run = 0u64;
-                for right in left as usize..cols {
-                    if top_bits >> right & 1 == 0 {
-                        break;
-                    }
-                    run |= 1 << right;
-                    let mut mask = 0u64;
-                    for bottom in top..rows {
-                        if geometry.row_bits(self.cells, bottom) & run != run {
-                            break;
-                        }
-                        mask |= run << (bottom * cols);
-                        visit(
-                            Rect {
-                                top: top as u8,
-                                left: left as u8,
-                                bottom: bottom as u8,
-                                right: right as u8,
-                            },
-                            Bitboard(mask),
-                        );
-                    }
-                }
-            }
-        }
+        let (rows, cols) = (self.geometry.rows(), self.geometry.cols());
+        rects_strided(self.cells.0, rows as u32, cols as u32, visit);
     }
 
     /// Calls `visit` with each 4-connected component of the ones, cut to its
@@ -906,11 +878,20 @@ fn components_in_wide_frame<const W: u32, F: FnMut(Board)>(
     }
 }
 
-/// [`Board::for_each_rect`] in a wide frame, in the same order.
-pub(crate) fn rects_wide<const W: u32, F: FnMut(Rect, Bitboard)>(cells: u64, mut visit: F) {
-    let rows = 64 / W;
-    let row_mask = (1u64 << W.min(63)) - 1;
-    let row = |r: u32| (cells >> (W * r)) & row_mask;
+/// [`Board::for_each_rect`] in a wide frame, in the same order: the strided
+/// loop with the stride a constant.
+pub(crate) fn rects_wide<const W: u32, F: FnMut(Rect, Bitboard)>(cells: u64, visit: F) {
+    rects_strided(cells, 64 / W, W, visit);
+}
+
+/// Every all-ones rectangle of `cells`, `rows` rows of `cols` bits at stride
+/// `cols`, ordered by top row, then left column, then right column, then
+/// bottom row. Inlined, so a constant stride (the wide frames) folds into
+/// constant shifts.
+#[inline(always)]
+fn rects_strided<F: FnMut(Rect, Bitboard)>(cells: u64, rows: u32, cols: u32, mut visit: F) {
+    let row_mask = u64::MAX >> (64 - cols);
+    let row = |r: u32| (cells >> (cols * r)) & row_mask;
     for top in 0..rows {
         let top_bits = row(top);
         let mut lefts = top_bits;
@@ -918,7 +899,7 @@ pub(crate) fn rects_wide<const W: u32, F: FnMut(Rect, Bitboard)>(cells: u64, mut
             let left = lefts.trailing_zeros();
             lefts &= lefts - 1;
             let mut run = 0u64;
-            for right in left..W {
+            for right in left..cols {
                 if top_bits >> right & 1 == 0 {
                     break;
                 }
@@ -928,7 +909,7 @@ pub(crate) fn rects_wide<const W: u32, F: FnMut(Rect, Bitboard)>(cells: u64, mut
                     if row(bottom) & run != run {
                         break;
                     }
-                    mask |= run << (W * bottom);
+                    mask |= run << (cols * bottom);
                     visit(
                         Rect {
                             top: top as u8,

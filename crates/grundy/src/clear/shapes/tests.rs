@@ -204,7 +204,7 @@ fn wide_boxes_agree_with_brute_force_and_top_down() {
                 // Top-down on every shape of the two small boxes; on 3 x 9,
                 // every shape 9 columns wide (the ones no 8 x 8 build holds)
                 // up to 14 cells and a sample of the rest.
-                let (_, c) = board_extent(&board);
+                let c = board.crop(board.cells()).cols();
                 let check =
                     rows * cols <= 20 || (c == 9 && (key.count_ones() <= 14 || key % 97 == 0));
                 if check {
@@ -243,20 +243,6 @@ fn placements_add_up_to_the_connected_sets() {
             "{shape_box}"
         );
     }
-}
-
-/// Rows and columns of a board's cells' bounding box.
-fn board_extent(board: &Board) -> (usize, usize) {
-    let (mut rows, mut cols) = (0, 0);
-    for r in 0..board.rows() {
-        for c in 0..board.cols() {
-            if board.get(r, c) {
-                rows = rows.max(r + 1);
-                cols = cols.max(c + 1);
-            }
-        }
-    }
-    (rows, cols)
 }
 
 /// The number of placements of every shape of a box in the `rows x cols`
