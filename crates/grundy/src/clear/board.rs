@@ -835,8 +835,7 @@ where
     if cells == 0 {
         return (0, 0, 0);
     }
-    let anchored = Wide::<W>::anchor(cells);
-    let (rows, cols) = Wide::<W>::extent(anchored);
+    let (rows, cols, anchored) = extent_in_wide_frame::<W>(cells);
     if cols <= 8 {
         let square = restride(anchored, W as usize, 8, rows);
         return (0, 0, canonical_8x8(square, rows, cols));

@@ -8,7 +8,15 @@ use crate::Solver;
 
 /// Builds every tier of a box in memory.
 pub(crate) fn build(shape_box: ShapeBox) -> ShapeTables {
-    let game = ClearShapes::new(shape_box);
+    build_game(ClearShapes::new(shape_box), shape_box)
+}
+
+/// Builds every tier of a box in a wide frame.
+fn build_wide(shape_box: ShapeBox) -> ShapeTables {
+    build_game(ClearShapes::in_wide_frame(shape_box), shape_box)
+}
+
+fn build_game(game: ClearShapes, shape_box: ShapeBox) -> ShapeTables {
     let mut tables = Vec::new();
     solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(()))
         .expect("no budget");
@@ -132,15 +140,6 @@ fn tiers_hold_every_shape_once() {
         assert_eq!(found.len(), expected.len(), "{rows} x {cols}");
         assert_eq!(found.into_iter().collect::<HashSet<_>>(), expected);
     }
-}
-
-/// Builds every tier of a box in a wide frame.
-fn build_wide(shape_box: ShapeBox) -> ShapeTables {
-    let game = ClearShapes::in_wide_frame(shape_box);
-    let mut tables = Vec::new();
-    solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(()))
-        .expect("no budget");
-    ShapeTables::new(shape_box, tables).expect("every tier")
 }
 
 /// A box built in a wide frame equals the box built in the 8 x 8 frame,
