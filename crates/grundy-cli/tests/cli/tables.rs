@@ -52,33 +52,61 @@ fn assert_exit(output: &std::process::Output, code: i32, what: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-#[test]
-fn build_info_and_verify_agree_with_the_top_down_solver() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = build(dir.path(), "3x4");
+/// `tables info --values` names the box and lists each full board in
+/// `boards` with the top-down solver's value.
+fn assert_info_agrees_with_top_down(
+    db: &Path,
+    shape_box: &str,
+    tiers: usize,
+    boards: &[(usize, usize)],
+) {
     let info = grundy()
         .args(["tables", "info", "--values"])
-        .arg(&db)
+        .arg(db)
         .output()
         .unwrap();
     assert_success(&info);
     let text = String::from_utf8(info.stdout).unwrap();
-    assert!(text.contains("box 3x4 (12 tiers)"), "{text}");
-    for (a, b) in [(1, 4), (2, 2), (2, 3), (2, 4), (3, 3), (3, 4)] {
+    assert!(
+        text.contains(&format!("box {shape_box} ({tiers} tiers)")),
+        "{text}"
+    );
+    for &(a, b) in boards {
         let line = format!("  {a} x {b}: {}\n", top_down_full(a, b));
         assert!(text.contains(&line), "{line:?} in {text}");
     }
+}
+
+/// `tables verify` with `extra` options and `samples` random shapes: it
+/// succeeds, every sample agrees, and its report is returned.
+fn verify_agrees(db: &Path, samples: u32, extra: &[&str]) -> String {
+    let samples_arg = samples.to_string();
     let verify = grundy()
-        .args(["tables", "verify", "--samples", "300"])
-        .arg(&db)
+        .args(["tables", "verify", "--samples", &samples_arg])
+        .args(extra)
+        .arg(db)
         .output()
         .unwrap();
     assert_success(&verify);
     let text = String::from_utf8(verify.stdout).unwrap();
     assert!(
-        text.contains("300 random shapes re-solved top-down agree"),
+        text.contains(&format!("{samples} random shapes re-solved top-down agree")),
         "{text}"
     );
+    text
+}
+
+#[test]
+fn build_info_and_verify_agree_with_the_top_down_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x4");
+    assert_info_agrees_with_top_down(
+        &db,
+        "3x4",
+        12,
+        &[(1, 4), (2, 2), (2, 3), (2, 4), (3, 3), (3, 4)],
+    );
+    verify_agrees(&db, 300, &[]);
 }
 
 #[test]
@@ -281,29 +309,13 @@ fn clear_reads_the_databases_it_is_given() {
 fn a_wide_box_builds_and_answers_wide_components() {
     let dir = tempfile::tempdir().unwrap();
     let db = build(dir.path(), "2x11");
-    let info = grundy()
-        .args(["tables", "info", "--values"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert_success(&info);
-    let text = String::from_utf8(info.stdout).unwrap();
-    assert!(text.contains("box 2x11 (22 tiers)"), "{text}");
-    for (a, b) in [(1, 11), (2, 8), (2, 9), (2, 10), (2, 11)] {
-        let line = format!("  {a} x {b}: {}\n", top_down_full(a, b));
-        assert!(text.contains(&line), "{line:?} in {text}");
-    }
-    let verify = grundy()
-        .args(["tables", "verify", "--census", "--samples", "200"])
-        .arg(&db)
-        .output()
-        .unwrap();
-    assert_success(&verify);
-    let text = String::from_utf8(verify.stdout).unwrap();
-    assert!(
-        text.contains("200 random shapes re-solved top-down agree"),
-        "{text}"
+    assert_info_agrees_with_top_down(
+        &db,
+        "2x11",
+        22,
+        &[(1, 11), (2, 8), (2, 9), (2, 10), (2, 11)],
     );
+    let text = verify_agrees(&db, 200, &["--census"]);
     // Every connected set of the 2 x 11 grid, counted by brute force, is
     // one placement of a shape of the database.
     let connected = (1u64..1 << 22)
