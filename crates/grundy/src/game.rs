@@ -48,6 +48,24 @@ pub trait Game {
         visit(position.clone());
     }
 
+    /// Calls `visit` with the components of every option of `component`
+    /// (a position [`Game::for_each_component`] yielded), each option's
+    /// components followed by [`OptionPart::End`]; an option with no
+    /// components is a lone `End`. This is what the [`Solver`](crate::Solver)
+    /// expands. The default is [`Game::for_each_option`] then
+    /// [`Game::for_each_component`] of each option; a game may override it
+    /// when knowing the move finds an option's components faster (a move
+    /// changes a component only near where it is played).
+    fn for_each_option_component<F>(&self, component: &Self::Position, mut visit: F)
+    where
+        F: FnMut(OptionPart<Self::Position>),
+    {
+        self.for_each_option(component, |_, option| {
+            self.for_each_component(&option, |part| visit(OptionPart::Component(part)));
+            visit(OptionPart::End);
+        });
+    }
+
     /// The memo key of a component.
     fn key(&self, component: &Self::Position) -> Self::Key;
 
@@ -66,4 +84,13 @@ pub trait Game {
     fn interrupted(&self) -> Option<crate::SolveError> {
         None
     }
+}
+
+/// One step of [`Game::for_each_option_component`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionPart<P> {
+    /// A component of the current option.
+    Component(P),
+    /// The current option has no more components.
+    End,
 }

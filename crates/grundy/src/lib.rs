@@ -31,6 +31,6 @@ pub mod sum;
 mod symmetry;
 pub mod tier;
 
-pub use game::Game;
+pub use game::{Game, OptionPart};
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};
 pub use solver::{Budget, HashTable, Moves, Progress, SolveError, Solver, Table, ValuedMoves};

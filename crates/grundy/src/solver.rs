@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
-use crate::{Game, MexSet, Nimber};
+use crate::{Game, MexSet, Nimber, OptionPart};
 
 /// A memo of component values, keyed by [`Game::Key`].
 pub trait Table<K> {
@@ -435,9 +435,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         // First every option's components and keys, asking the table to
         // fetch each key's memory; then the lookups, whose cache misses
         // now overlap instead of following one another.
-        game.for_each_option(&position, |_, option| {
-            let mut known = Nimber::ZERO;
-            game.for_each_component(&option, |component| {
+        let mut known = Nimber::ZERO;
+        game.for_each_option_component(&position, |part| match part {
+            OptionPart::Component(component) => {
                 if let Some(value) = game.known_value(&component) {
                     known ^= value;
                     return;
@@ -445,11 +445,14 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 let key = game.key(&component);
                 table.prefetch(&key);
                 pending.push((component, key));
-            });
-            options.push(OptionRecord {
-                known,
-                pending_end: pending.len(),
-            });
+            }
+            OptionPart::End => {
+                options.push(OptionRecord {
+                    known,
+                    pending_end: pending.len(),
+                });
+                known = Nimber::ZERO;
+            }
         });
         // Fold the components the table knows into their option's XOR and
         // keep the others, in order.

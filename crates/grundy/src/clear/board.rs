@@ -2,9 +2,10 @@
 
 use std::fmt;
 
-use super::frame::{Frame, Wide};
+use super::frame::{Frame, Square, Wide};
 use super::Bitboard;
 use crate::symmetry::{image_cell, image_shape};
+use crate::OptionPart;
 
 /// The most cells a [`Board`] holds.
 pub const MAX_CELLS: usize = 64;
@@ -530,11 +531,7 @@ impl Board {
             if square == 0 {
                 return (0, 0, 0);
             }
-            // Cut to the corner first, so boards with empty margins (such as
-            // the solver's 8 x 8 frames) get their shape's key.
-            let square = anchor_8x8(square);
-            let (rows, cols) = extent_8x8(square);
-            return (0, 0, canonical_8x8(square, rows, cols));
+            return (0, 0, key_8x8(square));
         }
         if self.geometry == WIDE16 {
             return wide_frame_key::<16>(self.cells.0);
@@ -765,6 +762,17 @@ impl Board {
         }
     }
 
+    /// The row stride of a board in a wide frame ([`WIDE16`], [`WIDE32`]).
+    pub(crate) fn wide_frame_stride(&self) -> Option<u32> {
+        if self.geometry == WIDE16 {
+            Some(16)
+        } else if self.geometry == WIDE32 {
+            Some(32)
+        } else {
+            None
+        }
+    }
+
     /// The bounding box and anchored cells of a board in a wide frame whose
     /// cells are wider than 8, or `None` for any other board.
     pub(crate) fn wide_frame_extent(&self) -> Option<(usize, usize, u64)> {
@@ -811,12 +819,12 @@ where
     if cells == 0 {
         return (0, 0, 0);
     }
-    let anchored = Wide::<W>::anchor(cells);
-    let (rows, cols) = Wide::<W>::extent(anchored);
+    let (anchored, rows, cols) = Wide::<W>::anchored_extent(cells);
     (rows, cols, anchored)
 }
 
 /// `rows` rows of `width` cells moved from stride `from` to stride `to`.
+#[inline]
 fn restride(cells: u64, from: usize, to: usize, rows: usize) -> u64 {
     let row = (1u64 << to.min(from).min(63)) - 1;
     (0..rows).fold(0u64, |out, r| {
@@ -861,20 +869,122 @@ fn components_in_wide_frame<const W: u32, F: FnMut(Board)>(
     while rest != 0 {
         let component = Wide::<W>::component(rest & rest.wrapping_neg(), rest);
         rest ^= component;
-        let anchored = Wide::<W>::anchor(component);
-        let (rows, cols) = Wide::<W>::extent(anchored);
-        visit(if cols <= 8 {
-            Board {
-                geometry: SQUARE,
-                cells: Bitboard(restride(anchored, W as usize, 8, rows)),
-            }
-        } else {
-            Board {
-                geometry,
-                cells: Bitboard(anchored),
-            }
-        });
+        visit(wide_frame_component::<W>(component, geometry));
     }
+}
+
+/// A component of a wide frame's set, anchored: in the 8 x 8 frame when it
+/// fits, else in the wide frame (`geometry`).
+#[inline]
+fn wide_frame_component<const W: u32>(component: u64, geometry: Geometry) -> Board
+where
+    Wide<W>: Frame,
+{
+    wide_frame_anchored::<W>(Wide::<W>::anchor(component), geometry)
+}
+
+/// [`wide_frame_component`] of an anchored component.
+#[inline]
+fn wide_frame_anchored<const W: u32>(anchored: u64, geometry: Geometry) -> Board
+where
+    Wide<W>: Frame,
+{
+    let (rows, cols) = Wide::<W>::extent(anchored);
+    if cols <= 8 {
+        Board {
+            geometry: SQUARE,
+            cells: Bitboard(restride(anchored, W as usize, 8, rows)),
+        }
+    } else {
+        Board {
+            geometry,
+            cells: Bitboard(anchored),
+        }
+    }
+}
+
+impl Board {
+    /// [`Game::for_each_option_component`](crate::Game::for_each_option_component)
+    /// for a connected board in a frame (8 x 8, [`WIDE16`], [`WIDE32`]), each
+    /// component anchored as [`Board::for_each_component_8x8`] and
+    /// [`Board::for_each_component_in_wide_frame`] give them; returns false,
+    /// visiting nothing, for any other board.
+    ///
+    /// With `group_4x4`, the cells left once a component is found, when they
+    /// fit a 4 x 4 box, are visited as one part, which may hold several
+    /// components: for a caller that values any set in a 4 x 4 box at once
+    /// (its value is the XOR of its components').
+    pub(crate) fn for_each_option_component_in_frame<F>(&self, group_4x4: bool, visit: F) -> bool
+    where
+        F: FnMut(OptionPart<Board>),
+    {
+        let cells = self.cells.0;
+        if self.geometry == SQUARE {
+            let board = |anchored| Board {
+                geometry: SQUARE,
+                cells: Bitboard(anchored),
+            };
+            return option_components::<Square, _, _>(cells, group_4x4, board, visit);
+        }
+        if self.geometry == WIDE16 {
+            let board = |anchored| wide_frame_anchored::<16>(anchored, WIDE16);
+            return option_components::<Wide<16>, _, _>(cells, group_4x4, board, visit);
+        }
+        if self.geometry == WIDE32 {
+            let board = |anchored| wide_frame_anchored::<32>(anchored, WIDE32);
+            return option_components::<Wide<32>, _, _>(cells, group_4x4, board, visit);
+        }
+        false
+    }
+}
+
+/// The components of every option of a connected set of a frame, each
+/// anchored and made a board by `board_of` (false, visiting nothing, when
+/// the set is empty or not connected).
+///
+/// **Why the border.** Every component of `cells` less a rectangle holds a
+/// cell next to the rectangle: a path in `cells` from any cell to the
+/// rectangle enters it from such a cell. So each fill starts at a remaining
+/// border cell and stops as soon as it holds all the remaining border
+/// cells: whatever is left then is that one component. An option that
+/// stays connected costs the steps to go round the rectangle, not a fill
+/// of the whole shape; a rectangle that touches the rest at one cell, none.
+#[inline]
+fn option_components<Fr: Frame, B, F>(
+    cells: u64,
+    group_4x4: bool,
+    board_of: B,
+    mut visit: F,
+) -> bool
+where
+    B: Fn(u64) -> Board,
+    F: FnMut(OptionPart<Board>),
+{
+    if cells == 0 || Fr::component(cells & cells.wrapping_neg(), cells) != cells {
+        return false;
+    }
+    Fr::for_each_rect(cells, |rect| {
+        let mut rest = cells ^ rect;
+        let mut open = Fr::grow(rect) & rest;
+        while rest != 0 {
+            debug_assert!(open != 0, "every component touches the rectangle");
+            let component = Fr::component_touching(open & open.wrapping_neg(), rest, open);
+            rest ^= component;
+            open &= !component;
+            visit(OptionPart::Component(board_of(Fr::anchor(component))));
+            if group_4x4 && rest != 0 {
+                // Whatever is left, when it fits 4 x 4, is one lookup in
+                // the 4 x 4 table (a sum of components is a subset too).
+                let anchored = Fr::anchor(rest);
+                if Fr::corner_4x4(anchored).is_some() {
+                    visit(OptionPart::Component(board_of(anchored)));
+                    break;
+                }
+            }
+        }
+        visit(OptionPart::End);
+    });
+    true
 }
 
 /// [`Board::for_each_rect`] in a wide frame, in the same order: the strided
@@ -982,6 +1092,40 @@ pub(crate) const fn extent_8x8(square: u64) -> (usize, usize) {
     let rows = (64 - square.leading_zeros() as usize).div_ceil(8);
     let cols = 64 - columns_8x8(square).leading_zeros() as usize;
     (rows, cols)
+}
+
+/// The canonical image of a non-empty set of the 8 x 8 frame, cut to the
+/// corner first (so boards with empty margins get their shape's key).
+#[inline]
+pub(crate) fn key_8x8(square: u64) -> u64 {
+    let (square, rows, cols) = anchored_extent_8x8(square);
+    canonical_8x8(square, rows, cols)
+}
+
+/// A non-empty set of the 8 x 8 frame anchored at the corner, with its
+/// rows and columns. The solver's components come anchored, and then the
+/// column fold that checks it is the one the extent needs.
+#[inline]
+pub(crate) const fn anchored_extent_8x8(square: u64) -> (u64, usize, usize) {
+    debug_assert!(square != 0);
+    let mut columns = columns_8x8(square);
+    let square = if square & 0xFF == 0 || columns & 1 == 0 {
+        let anchored = anchor_8x8(square);
+        columns = columns_8x8(anchored);
+        anchored
+    } else {
+        square
+    };
+    let rows = (64 - square.leading_zeros() as usize).div_ceil(8);
+    let cols = 64 - columns.leading_zeros() as usize;
+    (square, rows, cols)
+}
+
+/// The 4 x 4 table index (bit `4 * row + col`) of a set of the 8 x 8 frame
+/// inside its top-left 4 x 4 corner.
+#[inline]
+pub(crate) const fn corner_4x4(square: u64) -> u64 {
+    (square & 0xF) | ((square >> 4) & 0xF0) | ((square >> 8) & 0xF00) | ((square >> 12) & 0xF000)
 }
 
 /// Rows of an 8 x 8 frame in reverse order (a mirror top to bottom).

@@ -275,13 +275,15 @@ fn home(key: &ShapeKey) -> Home {
     if rows == 0 && cols == 0 {
         return Home::Frame(bits);
     }
-    // A wide key's bits fill exactly `rows` rows of `cols` cells.
+    // A wide key's bits fill exactly `rows` rows of `cols` cells (compared
+    // by products: a division by `cols` costs more than the lookup's hash).
     let used = 64 - bits.leading_zeros() as usize;
     if cols > 8
         && cols <= MAX_WIDTH
         && rows >= 1
         && rows * cols <= 64
-        && used.div_ceil(cols) == rows
+        && (rows - 1) * cols < used
+        && used <= rows * cols
     {
         return Home::Wide(cols, bits);
     }
@@ -352,8 +354,14 @@ impl Table<ShapeKey> for ShapeTable {
     }
 
     fn prefetch(&self, key: &ShapeKey) {
-        if let Home::Frame(bits) = home(key) {
-            prefetch(self.frame.home_bucket(bits));
+        match home(key) {
+            Home::Frame(bits) => prefetch(self.frame.home_bucket(bits)),
+            Home::Wide(cols, bits) => {
+                if let Some(table) = &self.wide[cols] {
+                    prefetch(table.home_bucket(bits));
+                }
+            }
+            Home::Other => {}
         }
     }
 }

@@ -42,7 +42,7 @@ pub use memo::ShapeTable;
 pub mod table;
 pub use table::value4x4;
 
-use crate::{Game, Nimber, Solver};
+use crate::{Game, Nimber, OptionPart, Solver};
 use shapes::ShapeLookup;
 
 /// The rules of rectangle clearing, for the [`Solver`].
@@ -62,14 +62,16 @@ use shapes::ShapeLookup;
 /// ```
 #[derive(Clone, Copy)]
 pub struct Clear {
-    use_known_values: bool,
+    /// The 4 x 4 table when known values are on (held here so a lookup
+    /// skips the table's lazy initialisation check).
+    table4x4: Option<&'static [u8; 1 << 16]>,
     shapes: Option<&'static dyn ShapeLookup>,
 }
 
 impl Default for Clear {
     fn default() -> Self {
         Clear {
-            use_known_values: true,
+            table4x4: Some(table::table()),
             shapes: None,
         }
     }
@@ -78,7 +80,7 @@ impl Default for Clear {
 impl std::fmt::Debug for Clear {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Clear")
-            .field("use_known_values", &self.use_known_values)
+            .field("use_known_values", &self.table4x4.is_some())
             .field("shapes", &self.shapes.is_some())
             .finish()
     }
@@ -96,7 +98,7 @@ impl Clear {
     #[must_use]
     pub fn without_known_values() -> Clear {
         Clear {
-            use_known_values: false,
+            table4x4: None,
             shapes: None,
         }
     }
@@ -107,8 +109,8 @@ impl Clear {
     #[must_use]
     pub fn with_shapes(shapes: &'static dyn ShapeLookup) -> Clear {
         Clear {
-            use_known_values: true,
             shapes: Some(shapes),
+            ..Clear::default()
         }
     }
 
@@ -149,47 +151,92 @@ impl Game for Clear {
         }
     }
 
+    fn for_each_option_component<F: FnMut(OptionPart<Board>)>(&self, board: &Board, mut visit: F) {
+        // Leftovers that fit 4 x 4 come grouped only when the 4 x 4 table
+        // values them: without known values every part is a component.
+        if board.for_each_option_component_in_frame(self.table4x4.is_some(), &mut visit) {
+            return;
+        }
+        self.for_each_option(board, |_, option| {
+            self.for_each_component(&option, |part| visit(OptionPart::Component(part)));
+            visit(OptionPart::End);
+        });
+    }
+
     fn key(&self, component: &Board) -> ShapeKey {
+        // The solver's components: in the 8 x 8 frame, anchored.
+        let square = component.cells().0;
+        if component.geometry() == board::SQUARE && square != 0 {
+            return (0, 0, board::key_8x8(square));
+        }
         component.canonical()
     }
 
     fn known_value(&self, component: &Board) -> Option<Nimber> {
-        if !self.use_known_values {
-            return None;
+        let table = self.table4x4?;
+        let square = component.cells().0;
+        if component.geometry() == board::SQUARE && square & !0x0F0F_0F0F == 0 {
+            // The solver's components in the 8 x 8 frame, anchored at the
+            // top-left: a 4 x 4 corner is the table's four low nibbles.
+            return Some(Nimber::new(u32::from(
+                table[board::corner_4x4(square) as usize],
+            )));
         }
+        self.known_value_beyond_4x4(component)
+    }
+}
+
+impl Clear {
+    /// [`Game::known_value`] of a component that is not in the 4 x 4 corner
+    /// of the 8 x 8 frame.
+    #[inline(never)]
+    fn known_value_beyond_4x4(&self, component: &Board) -> Option<Nimber> {
+        if component.geometry() != board::SQUARE {
+            return self.known_value_outside_8x8(component);
+        }
+        // The solver's components come anchored at the corner: the 4 x 4
+        // test and the line test look there (a caller's board anywhere else
+        // is searched, which is slower but right).
+        let square = component.cells().0;
+        let (rows, cols) = board::extent_8x8(square);
+        // A full bounding box one cell thick is a straight line: a row of
+        // ones from bit 0 up, or column 0 down to the last row (compared
+        // as words: a population count is a dozen instructions on the
+        // x86_64 baseline).
+        let full_row = rows == 1 && square & (square + 1) == 0;
+        let full_col = cols == 1 && square == 0x0101_0101_0101_0101 >> (8 * (8 - rows));
+        if full_row || full_col {
+            return Some(Nimber::new((rows * cols) as u32));
+        }
+        // The tables take the shape at the corner.
+        self.shapes
+            .and_then(|s| s.value_8x8(board::anchor_8x8(square)))
+    }
+}
+
+impl Clear {
+    /// [`Game::known_value`] of a component outside the 8 x 8 frame (an
+    /// empty one has value 0 in every frame).
+    #[inline(never)]
+    fn known_value_outside_8x8(&self, component: &Board) -> Option<Nimber> {
         let geometry = component.geometry();
         let cells = component.cells();
         if cells.is_empty() {
             return Some(Nimber::ZERO);
         }
-        if geometry == board::SQUARE {
-            // The solver's components in the 8 x 8 frame, anchored at the
-            // top-left: a 4 x 4 corner is the table's four low nibbles.
-            let square = cells.0;
-            if square & !0x0F0F_0F0F == 0 {
-                let packed = (square & 0xF)
-                    | ((square >> 4) & 0xF0)
-                    | ((square >> 8) & 0xF00)
-                    | ((square >> 12) & 0xF000);
-                return Some(value4x4(packed));
+        if let Some(stride) = component.wide_frame_stride() {
+            // The solver's components in a wide frame come anchored: a
+            // straight line is one row of ones from bit 0 up (compared as
+            // words, where the extent costs column folds).
+            let bits = cells.0;
+            if bits >> stride == 0 && bits & (bits + 1) == 0 {
+                return Some(Nimber::new(64 - bits.leading_zeros()));
             }
-            let (rows, cols) = board::extent_8x8(square);
-            // A full bounding box one cell thick is a straight line.
-            let is_line = (rows == 1 || cols == 1) && cells.count() as usize == rows * cols;
-            if is_line {
-                return Some(Nimber::new(cells.count()));
+            // Else only a table may know it; the extent is for its lookup.
+            let shapes = self.shapes?;
+            if let Some(extent @ (rows, cols, _)) = component.wide_frame_extent() {
+                return shapes.value_wide(rows, cols, component.wide_frame_cut(extent));
             }
-            return self.shapes.and_then(|s| s.value_8x8(square));
-        }
-        if let Some(extent @ (rows, cols, anchored)) = component.wide_frame_extent() {
-            // A component wider than 8 in a wide frame: a straight line when
-            // it is one full row, else perhaps in a table.
-            if rows == 1 && anchored.count_ones() as usize == cols {
-                return Some(Nimber::new(cells.count()));
-            }
-            return self
-                .shapes
-                .and_then(|s| s.value_wide(rows, cols, component.wide_frame_cut(extent)));
         }
         let (rows, cols) = (geometry.rows(), geometry.cols());
         if rows <= 4 && cols <= 4 {

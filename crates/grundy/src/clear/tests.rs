@@ -382,3 +382,70 @@ proptest! {
         }
     }
 }
+
+/// The canonical keys of an option's connected pieces, sorted: each part
+/// the rules yield is split again (a part may group several components).
+fn piece_keys(rules: &Clear, parts: &[Board]) -> Vec<ShapeKey> {
+    let mut keys = Vec::new();
+    for part in parts {
+        rules.for_each_component(part, |piece| keys.push(piece.canonical()));
+    }
+    keys.sort_unstable();
+    keys
+}
+
+/// Every option of `component` as `for_each_option_component` yields it,
+/// checked against `for_each_option` and `for_each_component`: the same
+/// options in the same order, the same pieces, and each part one connected
+/// component, or (with the 4 x 4 table) a group that fits 4 x 4.
+fn check_option_parts(rules: &Clear, component: &Board) -> Result<(), TestCaseError> {
+    let mut parted: Vec<Vec<Board>> = vec![Vec::new()];
+    rules.for_each_option_component(component, |part| match part {
+        OptionPart::Component(board) => parted.last_mut().expect("open option").push(board),
+        OptionPart::End => parted.push(Vec::new()),
+    });
+    prop_assert!(parted.pop().is_some_and(|rest| rest.is_empty()));
+    let mut plain: Vec<Vec<Board>> = Vec::new();
+    rules.for_each_option(component, |_, option| {
+        let mut parts = Vec::new();
+        rules.for_each_component(&option, |part| parts.push(part));
+        plain.push(parts);
+    });
+    prop_assert_eq!(parted.len(), plain.len());
+    for (parts, components) in parted.iter().zip(&plain) {
+        prop_assert_eq!(piece_keys(rules, parts), piece_keys(rules, components));
+        for part in parts {
+            let pieces = part.components().len();
+            let cut = part.crop(part.cells());
+            let grouped = rules.known_value(part).is_some() && cut.rows() <= 4 && cut.cols() <= 4;
+            prop_assert!(
+                pieces == 1 || grouped,
+                "a part of {} pieces: {:?}",
+                pieces,
+                part
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The option parts found from the move (fills that start next to the
+    /// rectangle and stop once they hold all its neighbours) are the
+    /// options' components, in the 8 x 8 frame, the wide frames and beyond,
+    /// with and without the known values.
+    #[test]
+    fn option_parts_are_the_options_components(
+        board in prop_oneof![board_strategy(8, 64), wide_board_strategy(64, 64)]
+    ) {
+        for rules in [Clear::new(), Clear::without_known_values()] {
+            let mut components = Vec::new();
+            rules.for_each_component(&board, |component| components.push(component));
+            for component in &components {
+                check_option_parts(&rules, component)?;
+            }
+        }
+    }
+}
