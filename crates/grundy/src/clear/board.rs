@@ -910,11 +910,11 @@ impl Board {
     /// [`Board::for_each_component_in_wide_frame`] give them; returns false,
     /// visiting nothing, for any other board.
     ///
-    /// With `group_4x4`, the cells left once a component is found, when they
-    /// fit a 4 x 4 box, are visited as one part, which may hold several
-    /// components: for a caller that values any set in a 4 x 4 box at once
-    /// (its value is the XOR of its components').
-    pub(crate) fn for_each_option_component_in_frame<F>(&self, group_4x4: bool, visit: F) -> bool
+    /// With `group_small`, the cells left once a component is found, when
+    /// they fit a 4 x 5 box either way round, are visited as one part, which
+    /// may hold several components: for a caller that values any set in such
+    /// a box at once (its value is the XOR of its components').
+    pub(crate) fn for_each_option_component_in_frame<F>(&self, group_small: bool, visit: F) -> bool
     where
         F: FnMut(OptionPart<Board>),
     {
@@ -924,15 +924,15 @@ impl Board {
                 geometry: SQUARE,
                 cells: Bitboard(anchored),
             };
-            return option_components::<Square, _, _>(cells, group_4x4, board, visit);
+            return option_components::<Square, _, _>(cells, group_small, board, visit);
         }
         if self.geometry == WIDE16 {
             let board = |anchored| wide_frame_anchored::<16>(anchored, WIDE16);
-            return option_components::<Wide<16>, _, _>(cells, group_4x4, board, visit);
+            return option_components::<Wide<16>, _, _>(cells, group_small, board, visit);
         }
         if self.geometry == WIDE32 {
             let board = |anchored| wide_frame_anchored::<32>(anchored, WIDE32);
-            return option_components::<Wide<32>, _, _>(cells, group_4x4, board, visit);
+            return option_components::<Wide<32>, _, _>(cells, group_small, board, visit);
         }
         false
     }
@@ -952,7 +952,7 @@ impl Board {
 #[inline]
 fn option_components<Fr: Frame, B, F>(
     cells: u64,
-    group_4x4: bool,
+    group_small: bool,
     board_of: B,
     mut visit: F,
 ) -> bool
@@ -972,11 +972,13 @@ where
             rest ^= component;
             open &= !component;
             visit(OptionPart::Component(board_of(Fr::anchor(component))));
-            if group_4x4 && rest != 0 {
-                // Whatever is left, when it fits 4 x 4, is one lookup in
-                // the 4 x 4 table (a sum of components is a subset too).
+            if group_small && rest != 0 {
+                // Whatever is left, when it fits 4 x 5 either way round,
+                // is one lookup in the 4 x 5 table (a sum of components is
+                // a set of cells too).
                 let anchored = Fr::anchor(rest);
-                if Fr::corner_4x4(anchored).is_some() {
+                let (rows, cols) = Fr::extent(anchored);
+                if rows.max(cols) <= 5 && rows.min(cols) <= 4 {
                     visit(OptionPart::Component(board_of(anchored)));
                     break;
                 }
@@ -1126,6 +1128,16 @@ pub(crate) const fn anchored_extent_8x8(square: u64) -> (u64, usize, usize) {
 #[inline]
 pub(crate) const fn corner_4x4(square: u64) -> u64 {
     (square & 0xF) | ((square >> 4) & 0xF0) | ((square >> 8) & 0xF00) | ((square >> 12) & 0xF000)
+}
+
+/// The 4 x 5 table index (bit `5 * row + col`) of a set of the 8 x 8 frame
+/// inside its top-left 4 x 5 corner.
+#[inline]
+pub(crate) const fn corner_4x5(square: u64) -> u64 {
+    (square & 0x1F)
+        | ((square >> 3) & 0x3E0)
+        | ((square >> 6) & 0x7C00)
+        | ((square >> 9) & 0xF_8000)
 }
 
 /// Rows of an 8 x 8 frame in reverse order (a mirror top to bottom).

@@ -16,14 +16,26 @@
 //! **Known values.** A component whose bounding box fits 4 x 4 is looked up in
 //! the 65,536-entry table ([`value4x4`]), built once on first use by a DP over
 //! the subsets in increasing order (every option of a set is a smaller number).
+//! One that fits 4 x 5 (either way round) is looked up in the 2^20-entry table
+//! ([`value4x5`]), built the same way on first use, in some milliseconds. In a
+//! search of a full 5 x 5 board about half the components that are not 4 x 4
+//! fit it, and each is then one load, not a canonical form and a memo probe.
 //! A straight line of `k` cells has value `k`: its options are two lines of
 //! `a + b < k` cells, of value `a ^ b <= a + b < k`, and every `v < k` is
 //! reached by `a = v, b = 0`.
 //!
-//! **Cost.** A position's moves are found by growing runs of ones along each
-//! row and extending them downwards, O(number of rectangles). The number of
-//! shapes reachable from a component grows quickly past about 30 cells, so
-//! searches take a [`Budget`](crate::Budget).
+//! **Options from the move.** A position's moves are found by growing runs of
+//! ones along each row and extending them downwards, O(number of
+//! rectangles). The solver expands a component (a connected set), and every
+//! component of an option then holds a cell next to the rectangle removed:
+//! [`Game::for_each_option_component`] starts each flood fill there and stops
+//! it as soon as it holds every remaining cell next to the rectangle, where a
+//! plain fill runs to the far end of the shape. What is left once one
+//! component is found, when it fits 4 x 5, is valued by the table at once,
+//! however many components it holds.
+//!
+//! **Cost.** The number of shapes reachable from a component grows quickly
+//! past about 30 cells, so searches take a [`Budget`](crate::Budget).
 //!
 //! Boards are at most 64 cells (any `rows x cols` with `rows * cols <= 64`);
 //! the solver is generic over [`Game`], so a wider board type only needs its
@@ -40,7 +52,7 @@ pub use bitboard::{Bitboard, Cells, Subsets};
 pub use board::{Board, BoardError, Geometry, GrowMasks, Rect, MAX_CELLS};
 pub use memo::ShapeTable;
 pub mod table;
-pub use table::value4x4;
+pub use table::{value4x4, value4x5};
 
 use crate::{Game, Nimber, OptionPart, Solver};
 use shapes::ShapeLookup;
@@ -87,7 +99,8 @@ impl std::fmt::Debug for Clear {
 }
 
 impl Clear {
-    /// The rules, with the 4 x 4 table and the line formula as known values.
+    /// The rules, with the 4 x 4 and 4 x 5 tables and the line formula as
+    /// known values.
     #[must_use]
     pub fn new() -> Clear {
         Clear::default()
@@ -152,7 +165,7 @@ impl Game for Clear {
     }
 
     fn for_each_option_component<F: FnMut(OptionPart<Board>)>(&self, board: &Board, mut visit: F) {
-        // Leftovers that fit 4 x 4 come grouped only when the 4 x 4 table
+        // Leftovers that fit 4 x 5 come grouped only when the 4 x 5 table
         // values them: without known values every part is a component.
         if board.for_each_option_component_in_frame(self.table4x4.is_some(), &mut visit) {
             return;
@@ -199,6 +212,13 @@ impl Clear {
         // is searched, which is slower but right).
         let square = component.cells().0;
         let (rows, cols) = board::extent_8x8(square);
+        // A set that fits 4 x 5, either way round: the 4 x 5 table.
+        if rows <= 4 && cols <= 5 {
+            return Some(value4x5(board::corner_4x5(square)));
+        }
+        if rows <= 5 && cols <= 4 {
+            return Some(value4x5(board::corner_4x5(board::transpose_8x8(square))));
+        }
         // A full bounding box one cell thick is a straight line: a row of
         // ones from bit 0 up, or column 0 down to the last row (compared
         // as words: a population count is a dozen instructions on the
