@@ -48,20 +48,30 @@ pub trait Game {
         visit(position.clone());
     }
 
-    /// Calls `visit` with the components of every option of `component`
-    /// (a position [`Game::for_each_component`] yielded), each option's
-    /// components followed by [`OptionPart::End`]; an option with no
-    /// components is a lone `End`. This is what the [`Solver`](crate::Solver)
-    /// expands. The default is [`Game::for_each_option`] then
-    /// [`Game::for_each_component`] of each option; a game may override it
-    /// when knowing the move finds an option's components faster (a move
-    /// changes a component only near where it is played).
-    fn for_each_option_component<F>(&self, component: &Self::Position, mut visit: F)
+    /// Calls `visit` with the parts of every option of `component` (a
+    /// position [`Game::for_each_component`] yielded), each option's parts
+    /// followed by [`OptionPart::End`]; an option with no parts is a lone
+    /// `End`. A part is a value already known (of one component, or of
+    /// several together), or a component with its memo key. This is what the
+    /// [`Solver`](crate::Solver) expands. The default is
+    /// [`Game::for_each_option`], [`Game::for_each_component`] of each
+    /// option, and [`Game::known_value`] or [`Game::key`] of each component.
+    /// A game may override it to do that work in one pass: knowing the move
+    /// can find an option's components faster (a move changes a component
+    /// only near where it is played), and the known value and the key of a
+    /// component often need the same measurements.
+    fn for_each_option_part<F>(&self, component: &Self::Position, mut visit: F)
     where
-        F: FnMut(OptionPart<Self::Position>),
+        F: FnMut(OptionPart<Self::Position, Self::Key>),
     {
         self.for_each_option(component, |_, option| {
-            self.for_each_component(&option, |part| visit(OptionPart::Component(part)));
+            self.for_each_component(&option, |part| match self.known_value(&part) {
+                Some(value) => visit(OptionPart::Known(value)),
+                None => {
+                    let key = self.key(&part);
+                    visit(OptionPart::Unknown(part, key));
+                }
+            });
             visit(OptionPart::End);
         });
     }
@@ -86,11 +96,15 @@ pub trait Game {
     }
 }
 
-/// One step of [`Game::for_each_option_component`].
+/// One step of [`Game::for_each_option_part`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OptionPart<P> {
-    /// A component of the current option.
-    Component(P),
-    /// The current option has no more components.
+pub enum OptionPart<P, K> {
+    /// The value of some components of the current option, known without
+    /// search: they take part in the option's XOR and no further.
+    Known(Nimber),
+    /// A component of the current option whose value is not known, with its
+    /// memo key.
+    Unknown(P, K),
+    /// The current option has no more parts.
     End,
 }

@@ -436,13 +436,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         // fetch each key's memory; then the lookups, whose cache misses
         // now overlap instead of following one another.
         let mut known = Nimber::ZERO;
-        game.for_each_option_component(&position, |part| match part {
-            OptionPart::Component(component) => {
-                if let Some(value) = game.known_value(&component) {
-                    known ^= value;
-                    return;
-                }
-                let key = game.key(&component);
+        game.for_each_option_part(&position, |part| match part {
+            OptionPart::Known(value) => known ^= value,
+            OptionPart::Unknown(component, key) => {
                 table.prefetch(&key);
                 pending.push((component, key));
             }

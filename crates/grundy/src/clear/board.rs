@@ -2,10 +2,9 @@
 
 use std::fmt;
 
-use super::frame::{Frame, Square, Wide};
+use super::frame::{Frame, Wide};
 use super::Bitboard;
 use crate::symmetry::{image_cell, image_shape};
-use crate::OptionPart;
 
 /// The most cells a [`Board`] holds.
 pub const MAX_CELLS: usize = 64;
@@ -819,13 +818,13 @@ where
     if cells == 0 {
         return (0, 0, 0);
     }
-    let (anchored, rows, cols) = Wide::<W>::anchored_extent(cells);
+    let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(cells);
     (rows, cols, anchored)
 }
 
 /// `rows` rows of `width` cells moved from stride `from` to stride `to`.
 #[inline]
-fn restride(cells: u64, from: usize, to: usize, rows: usize) -> u64 {
+pub(crate) fn restride(cells: u64, from: usize, to: usize, rows: usize) -> u64 {
     let row = (1u64 << to.min(from).min(63)) - 1;
     (0..rows).fold(0u64, |out, r| {
         out | (((cells >> (r * from)) & row) << (r * to))
@@ -880,67 +879,41 @@ fn wide_frame_component<const W: u32>(component: u64, geometry: Geometry) -> Boa
 where
     Wide<W>: Frame,
 {
-    wide_frame_anchored::<W>(Wide::<W>::anchor(component), geometry)
-}
-
-/// [`wide_frame_component`] of an anchored component.
-#[inline]
-fn wide_frame_anchored<const W: u32>(anchored: u64, geometry: Geometry) -> Board
-where
-    Wide<W>: Frame,
-{
-    let (rows, cols) = Wide::<W>::extent(anchored);
+    let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(component);
     if cols <= 8 {
-        Board {
-            geometry: SQUARE,
-            cells: Bitboard(restride(anchored, W as usize, 8, rows)),
-        }
+        Board::in_frame(SQUARE, restride(anchored, W as usize, 8, rows))
     } else {
-        Board {
-            geometry,
-            cells: Bitboard(anchored),
-        }
+        Board::in_frame(geometry, anchored)
     }
 }
 
 impl Board {
-    /// [`Game::for_each_option_component`](crate::Game::for_each_option_component)
-    /// for a connected board in a frame (8 x 8, [`WIDE16`], [`WIDE32`]), each
-    /// component anchored as [`Board::for_each_component_8x8`] and
-    /// [`Board::for_each_component_in_wide_frame`] give them; returns false,
-    /// visiting nothing, for any other board.
-    ///
-    /// With `group_small`, the cells left once a component is found, when
-    /// they fit a 4 x 5 box either way round, are visited as one part, which
-    /// may hold several components: for a caller that values any set in such
-    /// a box at once (its value is the XOR of its components').
-    pub(crate) fn for_each_option_component_in_frame<F>(&self, group_small: bool, visit: F) -> bool
-    where
-        F: FnMut(OptionPart<Board>),
-    {
-        let cells = self.cells.0;
-        if self.geometry == SQUARE {
-            let board = |anchored| Board {
-                geometry: SQUARE,
-                cells: Bitboard(anchored),
-            };
-            return option_components::<Square, _, _>(cells, group_small, board, visit);
+    /// A board of `geometry` (a frame) with the given cells, which fit it.
+    #[inline]
+    pub(crate) const fn in_frame(geometry: Geometry, cells: u64) -> Board {
+        Board {
+            geometry,
+            cells: Bitboard(cells),
         }
-        if self.geometry == WIDE16 {
-            let board = |anchored| wide_frame_anchored::<16>(anchored, WIDE16);
-            return option_components::<Wide<16>, _, _>(cells, group_small, board, visit);
-        }
-        if self.geometry == WIDE32 {
-            let board = |anchored| wide_frame_anchored::<32>(anchored, WIDE32);
-            return option_components::<Wide<32>, _, _>(cells, group_small, board, visit);
-        }
-        false
     }
 }
 
-/// The components of every option of a connected set of a frame, each
-/// anchored and made a board by `board_of` (false, visiting nothing, when
-/// the set is empty or not connected).
+/// What [`option_cells`] finds in an option: cells of the frame, not
+/// anchored.
+pub(crate) enum OptionCells {
+    /// One component.
+    Component(u64),
+    /// What is left of the option once a component is found (one or more
+    /// components); the visitor may take it whole (returning true), and
+    /// then the option ends.
+    Rest(u64),
+    /// The option has no more components.
+    End,
+}
+
+/// The components of every option of a connected set of a frame, by
+/// [`OptionCells`] events in the order of [`Board::for_each_rect`]; false,
+/// visiting nothing, when the set is empty or not connected.
 ///
 /// **Why the border.** Every component of `cells` less a rectangle holds a
 /// cell next to the rectangle: a path in `cells` from any cell to the
@@ -950,15 +923,9 @@ impl Board {
 /// stays connected costs the steps to go round the rectangle, not a fill
 /// of the whole shape; a rectangle that touches the rest at one cell, none.
 #[inline]
-fn option_components<Fr: Frame, B, F>(
-    cells: u64,
-    group_small: bool,
-    board_of: B,
-    mut visit: F,
-) -> bool
+pub(crate) fn option_cells<Fr: Frame, F>(cells: u64, mut visit: F) -> bool
 where
-    B: Fn(u64) -> Board,
-    F: FnMut(OptionPart<Board>),
+    F: FnMut(OptionCells) -> bool,
 {
     if cells == 0 || Fr::component(cells & cells.wrapping_neg(), cells) != cells {
         return false;
@@ -971,22 +938,26 @@ where
             let component = Fr::component_touching(open & open.wrapping_neg(), rest, open);
             rest ^= component;
             open &= !component;
-            visit(OptionPart::Component(board_of(Fr::anchor(component))));
-            if group_small && rest != 0 {
-                // Whatever is left, when it fits 4 x 5 either way round,
-                // is one lookup in the 4 x 5 table (a sum of components is
-                // a set of cells too).
-                let anchored = Fr::anchor(rest);
-                let (rows, cols) = Fr::extent(anchored);
-                if rows.max(cols) <= 5 && rows.min(cols) <= 4 {
-                    visit(OptionPart::Component(board_of(anchored)));
-                    break;
-                }
+            visit(OptionCells::Component(component));
+            if rest != 0 && visit(OptionCells::Rest(rest)) {
+                break;
             }
         }
-        visit(OptionPart::End);
+        visit(OptionCells::End);
     });
     true
+}
+
+/// A non-empty set of the 8 x 8 frame anchored at the corner, with its rows
+/// and columns, by one column fold.
+#[inline]
+pub(crate) const fn anchor_and_extent_8x8(cells: u64) -> (u64, usize, usize) {
+    let columns = columns_8x8(cells);
+    let left = columns.trailing_zeros();
+    let anchored = (cells >> (cells.trailing_zeros() & !7)) >> left;
+    let rows = (64 - anchored.leading_zeros() as usize).div_ceil(8);
+    let cols = 64 - columns.leading_zeros() as usize - left as usize;
+    (anchored, rows, cols)
 }
 
 /// [`Board::for_each_rect`] in a wide frame, in the same order: the strided
@@ -1100,27 +1071,8 @@ pub(crate) const fn extent_8x8(square: u64) -> (usize, usize) {
 /// corner first (so boards with empty margins get their shape's key).
 #[inline]
 pub(crate) fn key_8x8(square: u64) -> u64 {
-    let (square, rows, cols) = anchored_extent_8x8(square);
+    let (square, rows, cols) = anchor_and_extent_8x8(square);
     canonical_8x8(square, rows, cols)
-}
-
-/// A non-empty set of the 8 x 8 frame anchored at the corner, with its
-/// rows and columns. The solver's components come anchored, and then the
-/// column fold that checks it is the one the extent needs.
-#[inline]
-pub(crate) const fn anchored_extent_8x8(square: u64) -> (u64, usize, usize) {
-    debug_assert!(square != 0);
-    let mut columns = columns_8x8(square);
-    let square = if square & 0xFF == 0 || columns & 1 == 0 {
-        let anchored = anchor_8x8(square);
-        columns = columns_8x8(anchored);
-        anchored
-    } else {
-        square
-    };
-    let rows = (64 - square.leading_zeros() as usize).div_ceil(8);
-    let cols = 64 - columns.leading_zeros() as usize;
-    (square, rows, cols)
 }
 
 /// The 4 x 4 table index (bit `4 * row + col`) of a set of the 8 x 8 frame

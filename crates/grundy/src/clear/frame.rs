@@ -237,23 +237,16 @@ impl<const W: u32> Wide<W> {
         fold & Self::ROW
     }
 
-    /// A non-empty set anchored at the corner, with its rows and columns.
-    /// The solver's components come anchored, and then the column fold that
-    /// checks it is the one the extent needs.
+    /// A non-empty set anchored at the corner, with its rows and columns,
+    /// by one column fold (shifting by whole rows keeps the columns).
     #[inline]
-    pub(crate) const fn anchored_extent(cells: u64) -> (u64, usize, usize) {
-        let mut columns = Self::columns(cells);
-        let cells = if cells & Self::ROW == 0 || columns & 1 == 0 {
-            let anchored = cells >> (cells.trailing_zeros() / W * W);
-            columns = Self::columns(anchored);
-            anchored >> columns.trailing_zeros()
-        } else {
-            cells
-        };
-        let columns = columns >> columns.trailing_zeros();
-        let rows = (64 - cells.leading_zeros()).div_ceil(W) as usize;
-        let cols = 64 - columns.leading_zeros() as usize;
-        (cells, rows, cols)
+    pub(crate) const fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        let columns = Self::columns(cells);
+        let left = columns.trailing_zeros();
+        let anchored = (cells >> (cells.trailing_zeros() / W * W)) >> left;
+        let rows = (64 - anchored.leading_zeros()).div_ceil(W) as usize;
+        let cols = (64 - columns.leading_zeros() - left) as usize;
+        (anchored, rows, cols)
     }
 
     /// Rows in reverse order (a mirror top to bottom, within the frame).
@@ -519,7 +512,7 @@ mod tests {
     /// `component_touching` is the component, or all of `within` when the
     /// component holds the goal; the wide frames' one-pass anchor and
     /// extent equal `anchor` then `extent`. Random sets, seeds and goals.
-    fn check_fills<F: Frame>(anchored_extent: fn(u64) -> (u64, usize, usize)) {
+    fn check_fills<F: Frame>(anchor_and_extent: fn(u64) -> (u64, usize, usize)) {
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
             state ^= state << 13;
@@ -544,19 +537,19 @@ mod tests {
                 component
             };
             assert_eq!(F::component_touching(seed, within, goal), expected);
-            let (anchored, rows, cols) = anchored_extent(within);
+            let (anchored, rows, cols) = anchor_and_extent(within);
             assert_eq!(anchored, F::anchor(within));
             assert_eq!((rows, cols), F::extent(anchored));
-            let (again, _, _) = anchored_extent(anchored);
+            let (again, _, _) = anchor_and_extent(anchored);
             assert_eq!(again, anchored);
         }
     }
 
     #[test]
     fn fills_stop_at_the_goal_and_anchors_agree() {
-        check_fills::<Square>(super::super::board::anchored_extent_8x8);
-        check_fills::<Wide<16>>(Wide::<16>::anchored_extent);
-        check_fills::<Wide<32>>(Wide::<32>::anchored_extent);
+        check_fills::<Square>(super::super::board::anchor_and_extent_8x8);
+        check_fills::<Wide<16>>(Wide::<16>::anchor_and_extent);
+        check_fills::<Wide<32>>(Wide::<32>::anchor_and_extent);
     }
 
     #[test]

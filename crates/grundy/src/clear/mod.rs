@@ -28,11 +28,12 @@
 //! ones along each row and extending them downwards, O(number of
 //! rectangles). The solver expands a component (a connected set), and every
 //! component of an option then holds a cell next to the rectangle removed:
-//! [`Game::for_each_option_component`] starts each flood fill there and stops
-//! it as soon as it holds every remaining cell next to the rectangle, where a
+//! [`Game::for_each_option_part`] starts each flood fill there and stops it
+//! as soon as it holds every remaining cell next to the rectangle, where a
 //! plain fill runs to the far end of the shape. What is left once one
 //! component is found, when it fits 4 x 5, is valued by the table at once,
-//! however many components it holds.
+//! however many components it holds. Each component is anchored and measured
+//! once, and that one extent serves the known values and the memo key.
 //!
 //! **Cost.** The number of shapes reachable from a component grows quickly
 //! past about 30 cells, so searches take a [`Budget`](crate::Budget).
@@ -55,6 +56,8 @@ pub mod table;
 pub use table::{value4x4, value4x5};
 
 use crate::{Game, Nimber, OptionPart, Solver};
+use board::OptionCells;
+use frame::{Frame, Square, Wide};
 use shapes::ShapeLookup;
 
 /// The rules of rectangle clearing, for the [`Solver`].
@@ -164,20 +167,47 @@ impl Game for Clear {
         }
     }
 
-    fn for_each_option_component<F: FnMut(OptionPart<Board>)>(&self, board: &Board, mut visit: F) {
-        // Leftovers that fit 4 x 5 come grouped only when the 4 x 5 table
-        // values them: without known values every part is a component.
-        if board.for_each_option_component_in_frame(self.table4x4.is_some(), &mut visit) {
+    fn for_each_option_part<F>(&self, board: &Board, mut visit: F)
+    where
+        F: FnMut(OptionPart<Board, ShapeKey>),
+    {
+        let (geometry, cells) = (board.geometry(), board.cells().0);
+        let in_frame = if geometry == board::SQUARE {
+            board::option_cells::<Square, _>(cells, |found| match found {
+                OptionCells::Component(component) => {
+                    let (anchored, rows, cols) = board::anchor_and_extent_8x8(component);
+                    visit(self.part_8x8(anchored, rows, cols));
+                    false
+                }
+                OptionCells::Rest(rest) => self.take_small_rest(rest, &mut visit),
+                OptionCells::End => {
+                    visit(OptionPart::End);
+                    false
+                }
+            })
+        } else if geometry == board::WIDE16 {
+            self.wide_option_parts::<16, F>(cells, geometry, &mut visit)
+        } else if geometry == board::WIDE32 {
+            self.wide_option_parts::<32, F>(cells, geometry, &mut visit)
+        } else {
+            false
+        };
+        if in_frame {
             return;
         }
         self.for_each_option(board, |_, option| {
-            self.for_each_component(&option, |part| visit(OptionPart::Component(part)));
+            self.for_each_component(&option, |part| match self.known_value(&part) {
+                Some(value) => visit(OptionPart::Known(value)),
+                None => {
+                    let key = self.key(&part);
+                    visit(OptionPart::Unknown(part, key));
+                }
+            });
             visit(OptionPart::End);
         });
     }
 
     fn key(&self, component: &Board) -> ShapeKey {
-        // The solver's components: in the 8 x 8 frame, anchored.
         let square = component.cells().0;
         if component.geometry() == board::SQUARE && square != 0 {
             return (0, 0, board::key_8x8(square));
@@ -186,51 +216,156 @@ impl Game for Clear {
     }
 
     fn known_value(&self, component: &Board) -> Option<Nimber> {
-        let table = self.table4x4?;
+        self.table4x4?;
         let square = component.cells().0;
-        if component.geometry() == board::SQUARE && square & !0x0F0F_0F0F == 0 {
-            // The solver's components in the 8 x 8 frame, anchored at the
-            // top-left: a 4 x 4 corner is the table's four low nibbles.
-            return Some(Nimber::new(u32::from(
-                table[board::corner_4x4(square) as usize],
-            )));
+        if component.geometry() != board::SQUARE {
+            return self.known_value_outside_8x8(component);
         }
-        self.known_value_beyond_4x4(component)
+        if square == 0 {
+            return Some(Nimber::ZERO);
+        }
+        let (anchored, rows, cols) = board::anchor_and_extent_8x8(square);
+        self.known_8x8(anchored, rows, cols)
     }
 }
 
 impl Clear {
-    /// [`Game::known_value`] of a component that is not in the 4 x 4 corner
-    /// of the 8 x 8 frame.
-    #[inline(never)]
-    fn known_value_beyond_4x4(&self, component: &Board) -> Option<Nimber> {
-        if component.geometry() != board::SQUARE {
-            return self.known_value_outside_8x8(component);
+    /// The known value of a `rows x cols` shape anchored in the 8 x 8 frame:
+    /// the 4 x 4 table, the 4 x 5 table (either way round), the line
+    /// formula, or the shape tables.
+    #[inline]
+    fn known_8x8(&self, anchored: u64, rows: usize, cols: usize) -> Option<Nimber> {
+        let table = self.table4x4?;
+        if rows <= 4 && cols <= 4 {
+            return Some(Nimber::new(u32::from(
+                table[board::corner_4x4(anchored) as usize],
+            )));
         }
-        // The solver's components come anchored at the corner: the 4 x 4
-        // test and the line test look there (a caller's board anywhere else
-        // is searched, which is slower but right).
-        let square = component.cells().0;
-        let (rows, cols) = board::extent_8x8(square);
-        // A set that fits 4 x 5, either way round: the 4 x 5 table.
         if rows <= 4 && cols <= 5 {
-            return Some(value4x5(board::corner_4x5(square)));
+            return Some(value4x5(board::corner_4x5(anchored)));
         }
         if rows <= 5 && cols <= 4 {
-            return Some(value4x5(board::corner_4x5(board::transpose_8x8(square))));
+            return Some(value4x5(board::corner_4x5(board::transpose_8x8(anchored))));
         }
         // A full bounding box one cell thick is a straight line: a row of
         // ones from bit 0 up, or column 0 down to the last row (compared
         // as words: a population count is a dozen instructions on the
         // x86_64 baseline).
-        let full_row = rows == 1 && square & (square + 1) == 0;
-        let full_col = cols == 1 && square == 0x0101_0101_0101_0101 >> (8 * (8 - rows));
+        let full_row = rows == 1 && anchored & (anchored + 1) == 0;
+        let full_col = cols == 1 && anchored == 0x0101_0101_0101_0101 >> (8 * (8 - rows));
         if full_row || full_col {
             return Some(Nimber::new((rows * cols) as u32));
         }
-        // The tables take the shape at the corner.
-        self.shapes
-            .and_then(|s| s.value_8x8(board::anchor_8x8(square)))
+        self.shapes.and_then(|s| s.value_8x8(anchored))
+    }
+
+    /// A component anchored in the 8 x 8 frame as an option part: its known
+    /// value, or the component with its key (the extent serves both).
+    #[inline]
+    fn part_8x8(&self, anchored: u64, rows: usize, cols: usize) -> OptionPart<Board, ShapeKey> {
+        match self.known_8x8(anchored, rows, cols) {
+            Some(value) => OptionPart::Known(value),
+            None => OptionPart::Unknown(
+                Board::in_frame(board::SQUARE, anchored),
+                (0, 0, board::canonical_8x8(anchored, rows, cols)),
+            ),
+        }
+    }
+
+    /// Visits what is left of an option, once a component is found, as one
+    /// known value when it fits 4 x 5 either way round (the 4 x 5 table
+    /// values any set, however many components it holds); true when it did.
+    /// Without known values every part stays a component.
+    #[inline]
+    fn take_small_rest<F>(&self, rest: u64, visit: &mut F) -> bool
+    where
+        F: FnMut(OptionPart<Board, ShapeKey>),
+    {
+        if self.table4x4.is_none() {
+            return false;
+        }
+        let (anchored, rows, cols) = board::anchor_and_extent_8x8(rest);
+        if rows.max(cols) > 5 || rows.min(cols) > 4 {
+            return false;
+        }
+        match self.known_8x8(anchored, rows, cols) {
+            Some(value) => {
+                visit(OptionPart::Known(value));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// [`Game::for_each_option_part`] of a connected board in a wide frame
+    /// (see [`board::option_cells`]); false for any other board.
+    #[inline]
+    fn wide_option_parts<const W: u32, F>(
+        &self,
+        cells: u64,
+        geometry: Geometry,
+        visit: &mut F,
+    ) -> bool
+    where
+        Wide<W>: Frame,
+        F: FnMut(OptionPart<Board, ShapeKey>),
+    {
+        board::option_cells::<Wide<W>, _>(cells, |found| match found {
+            OptionCells::Component(component) => {
+                visit(self.wide_part::<W>(component, geometry));
+                false
+            }
+            OptionCells::Rest(rest) => {
+                // A rest that fits 4 x 5 has at most 5 columns: it moves to
+                // the 8 x 8 frame.
+                let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(rest);
+                cols <= 5
+                    && self.take_small_rest(board::restride(anchored, W as usize, 8, rows), visit)
+            }
+            OptionCells::End => {
+                visit(OptionPart::End);
+                false
+            }
+        })
+    }
+
+    /// A component of a wide frame as an option part: in the 8 x 8 frame
+    /// when it fits, else a line, a shape of the tables, or the component
+    /// anchored in the wide frame with its key (the least image at the cut
+    /// stride, [`Board::canonical`]'s key).
+    #[inline]
+    fn wide_part<const W: u32>(
+        &self,
+        component: u64,
+        geometry: Geometry,
+    ) -> OptionPart<Board, ShapeKey>
+    where
+        Wide<W>: Frame,
+    {
+        let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(component);
+        let stride = W as usize;
+        if cols <= 8 {
+            return self.part_8x8(board::restride(anchored, stride, 8, rows), rows, cols);
+        }
+        if self.table4x4.is_some() {
+            // One full row of ones is a straight line.
+            if rows == 1 && anchored & (anchored + 1) == 0 {
+                return OptionPart::Known(Nimber::new(cols as u32));
+            }
+            let cut = || board::restride(anchored, stride, cols, rows);
+            if let Some(value) = self.shapes.and_then(|s| s.value_wide(rows, cols, cut())) {
+                return OptionPart::Known(value);
+            }
+        }
+        let least = Wide::<W>::canonical(anchored, rows, cols);
+        OptionPart::Unknown(
+            Board::in_frame(geometry, anchored),
+            (
+                rows as u8,
+                cols as u8,
+                board::restride(least, stride, cols, rows),
+            ),
+        )
     }
 }
 

@@ -419,52 +419,78 @@ proptest! {
     }
 }
 
-/// The canonical keys of an option's connected pieces, sorted: each part
-/// the rules yield is split again (a part may group several components).
-fn piece_keys(rules: &Clear, parts: &[Board]) -> Vec<ShapeKey> {
-    let mut keys = Vec::new();
-    for part in parts {
-        rules.for_each_component(part, |piece| keys.push(piece.canonical()));
+/// An option summed up: the XOR of its known parts and the sorted keys of
+/// the others.
+type OptionSummary = (Nimber, Vec<ShapeKey>);
+
+/// Every option of `component` as `for_each_option_part` yields it, checked
+/// against `for_each_option`, `for_each_component`, `known_value` and `key`:
+/// the same options in the same order, the same XOR of known values, and the
+/// same unknown components, each one connected component given with its key.
+fn check_option_parts(rules: &Clear, component: &Board) -> Result<(), TestCaseError> {
+    let mut parted: Vec<OptionSummary> = vec![(Nimber::ZERO, Vec::new())];
+    let mut unknown = Vec::new();
+    rules.for_each_option_part(component, |part| {
+        let open = parted.last_mut().expect("an open option");
+        match part {
+            OptionPart::Known(value) => open.0 ^= value,
+            OptionPart::Unknown(board, key) => {
+                open.1.push(key);
+                unknown.push((board, key));
+            }
+            OptionPart::End => {
+                open.1.sort_unstable();
+                parted.push((Nimber::ZERO, Vec::new()));
+            }
+        }
+    });
+    prop_assert_eq!(parted.pop(), Some((Nimber::ZERO, Vec::new())));
+    for (board, key) in unknown {
+        prop_assert_eq!(board.components().len(), 1, "{:?}", board);
+        prop_assert_eq!(rules.known_value(&board), None);
+        prop_assert_eq!(rules.key(&board), key);
+        prop_assert_eq!(board.canonical(), key);
     }
-    keys.sort_unstable();
-    keys
+    let mut plain: Vec<OptionSummary> = Vec::new();
+    rules.for_each_option(component, |_, option| {
+        let mut summary = (Nimber::ZERO, Vec::new());
+        rules.for_each_component(&option, |piece| match rules.known_value(&piece) {
+            Some(value) => summary.0 ^= value,
+            None => summary.1.push(rules.key(&piece)),
+        });
+        summary.1.sort_unstable();
+        plain.push(summary);
+    });
+    prop_assert_eq!(parted, plain);
+    Ok(())
 }
 
-/// Every option of `component` as `for_each_option_component` yields it,
-/// checked against `for_each_option` and `for_each_component`: the same
-/// options in the same order, the same pieces, and each part one connected
-/// component, or (with the known values) a group that fits 4 x 5 either
-/// way round, which the 4 x 5 table values.
-fn check_option_parts(rules: &Clear, component: &Board) -> Result<(), TestCaseError> {
-    let mut parted: Vec<Vec<Board>> = vec![Vec::new()];
-    rules.for_each_option_component(component, |part| match part {
-        OptionPart::Component(board) => parted.last_mut().expect("open option").push(board),
-        OptionPart::End => parted.push(Vec::new()),
-    });
-    prop_assert!(parted.pop().is_some_and(|rest| rest.is_empty()));
-    let mut plain: Vec<Vec<Board>> = Vec::new();
-    rules.for_each_option(component, |_, option| {
-        let mut parts = Vec::new();
-        rules.for_each_component(&option, |part| parts.push(part));
-        plain.push(parts);
-    });
-    prop_assert_eq!(parted.len(), plain.len());
-    for (parts, components) in parted.iter().zip(&plain) {
-        prop_assert_eq!(piece_keys(rules, parts), piece_keys(rules, components));
-        for part in parts {
-            let pieces = part.components().len();
-            let cut = part.crop(part.cells());
-            let (long, short) = (cut.rows().max(cut.cols()), cut.rows().min(cut.cols()));
-            let grouped = rules.known_value(part).is_some() && long <= 5 && short <= 4;
-            prop_assert!(
-                pieces == 1 || grouped,
-                "a part of {} pieces: {:?}",
-                pieces,
-                part
-            );
+/// Full boards and boards with a few holes, in every frame: large
+/// components, whose options split in many ways.
+#[test]
+fn option_parts_of_large_components_are_their_options_components() {
+    for (rows, cols) in [
+        (5, 5),
+        (8, 8),
+        (6, 7),
+        (4, 16),
+        (3, 10),
+        (2, 32),
+        (2, 12),
+        (1, 20),
+    ] {
+        let full = Board::new(rows, cols, 0).unwrap().geometry().full().0;
+        for holes in [0u64, 0x0010_0400_8020_0100, 0x8000_0000_0001_0002] {
+            let board = Board::new(rows, cols, full & !holes).unwrap();
+            for rules in [Clear::new(), Clear::without_known_values()] {
+                let mut components = Vec::new();
+                rules.for_each_component(&board, |component| components.push(component));
+                for component in &components {
+                    check_option_parts(&rules, component).unwrap();
+                }
+            }
         }
     }
-    Ok(())
 }
 
 proptest! {
