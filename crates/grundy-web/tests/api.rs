@@ -371,17 +371,16 @@ async fn heavy_requests_wait_for_a_slot_and_give_up_with_503() {
         .await
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // An L of 6 cells in a 2 x 5 box is beyond the 4 x 4 table and no
+    // An L of 7 cells in a 2 x 6 box is beyond the 4 x 5 table and no
     // line: it needs a search (a small one), so a slot.
-    let five = json!({ "board": ["11111", "10000"] });
-    assert_error(
-        post(addr, "/api/v1/clear/analyze", &five).await,
-        503,
-        "busy",
-    )
-    .await;
-    // Boards answered from the table need no slot: answered meanwhile.
-    for board in [json!(["1"]), json!(["1111", "1111", "1111", "1111"])] {
+    let six = json!({ "board": ["111111", "100000"] });
+    assert_error(post(addr, "/api/v1/clear/analyze", &six).await, 503, "busy").await;
+    // Boards answered from the tables need no slot: answered meanwhile.
+    for board in [
+        json!(["1"]),
+        json!(["1111", "1111", "1111", "1111"]),
+        json!(["11111", "10000"]),
+    ] {
         for endpoint in ["analyze", "play"] {
             let reply = post(
                 addr,
@@ -394,7 +393,7 @@ async fn heavy_requests_wait_for_a_slot_and_give_up_with_503() {
     }
     assert_error(slow.await.unwrap(), 422, "time budget").await;
     // The slot is free again.
-    let reply = post(addr, "/api/v1/clear/analyze", &five).await;
+    let reply = post(addr, "/api/v1/clear/analyze", &six).await;
     assert_eq!(reply.status, 200);
 }
 
