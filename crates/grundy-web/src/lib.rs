@@ -21,7 +21,7 @@
 //! within a timeout and a size cap); bodies are parsed into validated engine
 //! types (typed errors, never a panic). A request whose answer needs no
 //! search ([`games::Job::answered_from_tables`], e.g. a clear board whose
-//! components all fit the 4 x 5 table) is answered at once, inline:
+//! components all fit the small tables) is answered at once, inline:
 //! cheap requests never wait behind searches. The others are solved on the
 //! blocking pool under a per-request [`Budget`] (positions and time; 422
 //! when it runs out), with at most [`Config::max_concurrent`] searches at
@@ -217,10 +217,14 @@ pub async fn serve(addr: SocketAddr) -> std::io::Result<()> {
 ///
 /// When the listener has no local address.
 pub async fn serve_on(listener: TcpListener, config: Config) -> std::io::Result<()> {
-    // The 4 x 5 table is built on first use (some milliseconds): build it
-    // now, off the async threads, so no request that is answered inline
-    // from the tables pays for it.
-    let _ = tokio::task::spawn_blocking(grundy::clear::table::table_4x5).await;
+    // The 4 x 5 and 2 x 8 tables are built on first use (some
+    // milliseconds): build them now, off the async threads, so no request
+    // that is answered inline from the tables pays for it.
+    let _ = tokio::task::spawn_blocking(|| {
+        let _ = grundy::clear::table::table_4x5();
+        let _ = grundy::clear::table::table_2x8();
+    })
+    .await;
     let app = router_with(&config, listener.local_addr()?);
     let limits = server::ConnLimits {
         max_connections: config.max_connections,

@@ -371,15 +371,16 @@ async fn heavy_requests_wait_for_a_slot_and_give_up_with_503() {
         .await
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    // An L of 7 cells in a 2 x 6 box is beyond the 4 x 5 table and no
+    // An L of 8 cells in a 3 x 6 box is beyond the small tables and no
     // line: it needs a search (a small one), so a slot.
-    let six = json!({ "board": ["111111", "100000"] });
+    let six = json!({ "board": ["111111", "100000", "100000"] });
     assert_error(post(addr, "/api/v1/clear/analyze", &six).await, 503, "busy").await;
     // Boards answered from the tables need no slot: answered meanwhile.
     for board in [
         json!(["1"]),
         json!(["1111", "1111", "1111", "1111"]),
         json!(["11111", "10000"]),
+        json!(["11111111", "10000001"]),
     ] {
         for endpoint in ["analyze", "play"] {
             let reply = post(

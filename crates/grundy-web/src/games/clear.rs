@@ -49,9 +49,9 @@ pub struct ClearPosition {
 }
 
 /// Answered from tables when every component of every board has a known
-/// value (the 4 x 4 and 4 x 5 tables, a straight line, a shape database):
-/// then so do all their options, whose components are smaller shapes of the
-/// same box.
+/// value (the 4 x 4, 4 x 5 and 2 x 8 tables, a straight line, a shape
+/// database): then so do all their options, whose components are smaller
+/// shapes of the same box.
 impl FromTables for ClearPosition {
     fn answered_from_tables(&self) -> bool {
         known_without_search(&crate::clear_rules(), &self.boards)

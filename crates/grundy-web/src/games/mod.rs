@@ -96,8 +96,8 @@ pub trait FromTables {
 /// This makes the answers search-free when the known values are closed
 /// under moves: every option of a known component splits into known
 /// components. Rectangle clearing's are (an option of a component inside a
-/// 4 x 4 or 4 x 5 box stays inside it; an option of a line is two lines),
-/// and the games' tests check it on random positions.
+/// 4 x 4, 4 x 5 or 2 x 8 box stays inside it; an option of a line is two
+/// lines), and the games' tests check it on random positions.
 pub fn known_without_search<G: Game>(rules: &G, positions: &[G::Position]) -> bool {
     positions.iter().all(|position| {
         let mut known = true;
@@ -278,13 +278,12 @@ mod tests {
             &rules,
             &[full(4, 4), full(1, 64), full(2, 3)]
         ));
-        // Boxes of 4 x 5, either way round, are in the 4 x 5 table.
-        assert!(known_without_search(
-            &rules,
-            &[full(4, 5), full(5, 4), full(2, 5)]
-        ));
+        // Boxes of 4 x 5 and 2 x 8, either way round, are in the tables.
+        let in_tables = [full(4, 5), full(5, 4), full(2, 5), full(2, 8), full(8, 2)];
+        assert!(known_without_search(&rules, &in_tables));
         assert!(!known_without_search(&rules, &[full(4, 4), full(5, 5)]));
-        assert!(!known_without_search(&rules, &[full(2, 6)]));
+        assert!(!known_without_search(&rules, &[full(3, 6)]));
+        assert!(!known_without_search(&rules, &[full(2, 9)]));
     }
 
     proptest! {

@@ -17,9 +17,12 @@
 //! the 65,536-entry table ([`value4x4`]), built once on first use by a DP over
 //! the subsets in increasing order (every option of a set is a smaller number).
 //! One that fits 4 x 5 (either way round) is looked up in the 2^20-entry table
-//! ([`value4x5`]), built the same way on first use, in some milliseconds. In a
-//! search of a full 5 x 5 board about half the components that are not 4 x 4
-//! fit it, and each is then one load, not a canonical form and a memo probe.
+//! ([`value4x5`]), and one of at most two rows (or columns) of at most 8 in
+//! the 65,536-entry table ([`value2x8`]), both built the same way on first
+//! use (some milliseconds). In a search of a full 5 x 5 board about half the
+//! components that are not 4 x 4 fit 4 x 5, and on a 2 x n board most
+//! components have two rows: each is then one load, not a canonical form and
+//! a memo probe.
 //! A straight line of `k` cells has value `k`: its options are two lines of
 //! `a + b < k` cells, of value `a ^ b <= a + b < k`, and every `v < k` is
 //! reached by `a = v, b = 0`.
@@ -31,8 +34,8 @@
 //! [`Game::for_each_option_part`] starts each flood fill there and stops it
 //! as soon as it holds every remaining cell next to the rectangle, where a
 //! plain fill runs to the far end of the shape. What is left once one
-//! component is found, when it fits 4 x 5, is valued by the table at once,
-//! however many components it holds. Each component is anchored and measured
+//! component is found, when it fits 4 x 5 or 2 x 8, is valued by a table at
+//! once, however many components it holds. Each component is anchored and measured
 //! once, and that one extent serves the known values and the memo key.
 //!
 //! **Cost.** The number of shapes reachable from a component grows quickly
@@ -53,7 +56,7 @@ pub use bitboard::{Bitboard, Cells, Subsets};
 pub use board::{Board, BoardError, Geometry, GrowMasks, Rect, MAX_CELLS};
 pub use memo::ShapeTable;
 pub mod table;
-pub use table::{value4x4, value4x5};
+pub use table::{value2x8, value4x4, value4x5};
 
 use crate::{Game, Nimber, OptionPart, Solver};
 use board::OptionCells;
@@ -231,8 +234,8 @@ impl Game for Clear {
 
 impl Clear {
     /// The known value of a `rows x cols` shape anchored in the 8 x 8 frame:
-    /// the 4 x 4 table, the 4 x 5 table (either way round), the line
-    /// formula, or the shape tables.
+    /// the 4 x 4 table, the 4 x 5 or 2 x 8 tables (either way round), or the
+    /// shape tables.
     #[inline]
     fn known_8x8(&self, anchored: u64, rows: usize, cols: usize) -> Option<Nimber> {
         let table = self.table4x4?;
@@ -247,14 +250,14 @@ impl Clear {
         if rows <= 5 && cols <= 4 {
             return Some(value4x5(board::corner_4x5(board::transpose_8x8(anchored))));
         }
-        // A full bounding box one cell thick is a straight line: a row of
-        // ones from bit 0 up, or column 0 down to the last row (compared
-        // as words: a population count is a dozen instructions on the
-        // x86_64 baseline).
-        let full_row = rows == 1 && anchored & (anchored + 1) == 0;
-        let full_col = cols == 1 && anchored == 0x0101_0101_0101_0101 >> (8 * (8 - rows));
-        if full_row || full_col {
-            return Some(Nimber::new((rows * cols) as u32));
+        // At most two rows (or columns) of at most 8: the 2 x 8 table, whose
+        // index is the frame's first two bytes (this takes in the straight
+        // lines of the frame too).
+        if rows <= 2 {
+            return Some(value2x8(anchored));
+        }
+        if cols <= 2 {
+            return Some(value2x8(board::transpose_8x8(anchored)));
         }
         self.shapes.and_then(|s| s.value_8x8(anchored))
     }
@@ -273,8 +276,8 @@ impl Clear {
     }
 
     /// Visits what is left of an option, once a component is found, as one
-    /// known value when it fits 4 x 5 either way round (the 4 x 5 table
-    /// values any set, however many components it holds); true when it did.
+    /// known value when it fits 4 x 5 or 2 x 8 either way round (the tables
+    /// value any set, however many components it holds); true when it did.
     /// Without known values every part stays a component.
     #[inline]
     fn take_small_rest<F>(&self, rest: u64, visit: &mut F) -> bool
@@ -285,7 +288,8 @@ impl Clear {
             return false;
         }
         let (anchored, rows, cols) = board::anchor_and_extent_8x8(rest);
-        if rows.max(cols) > 5 || rows.min(cols) > 4 {
+        let fits_4x5 = rows.max(cols) <= 5 && rows.min(cols) <= 4;
+        if !fits_4x5 && rows.min(cols) > 2 {
             return false;
         }
         match self.known_8x8(anchored, rows, cols) {
@@ -316,10 +320,10 @@ impl Clear {
                 false
             }
             OptionCells::Rest(rest) => {
-                // A rest that fits 4 x 5 has at most 5 columns: it moves to
-                // the 8 x 8 frame.
+                // A rest that fits a table has at most 8 columns: it moves
+                // to the 8 x 8 frame.
                 let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(rest);
-                cols <= 5
+                cols <= 8
                     && self.take_small_rest(board::restride(anchored, W as usize, 8, rows), visit)
             }
             OptionCells::End => {

@@ -135,12 +135,13 @@ pub fn build() -> Box<[u8; 1 << 16]> {
     table.try_into().expect("65,536 entries")
 }
 
-static TABLE_4X5: OnceLock<Box<[u8; 1 << 20]>> = OnceLock::new();
+static TABLE_4X5: OnceLock<Box<[u8]>> = OnceLock::new();
+static TABLE_2X8: OnceLock<Box<[u8]>> = OnceLock::new();
 
 /// The value of a 4 x 5 board given as 20 bits, bit `5 * row + col` (any
 /// set of cells: the value of several components is the XOR of theirs).
-/// The first call builds the 1,048,576-entry table, which takes some
-/// milliseconds (see [`build_4x5`]); later calls are one load.
+/// The first call builds the 1,048,576-entry table ([`build_box`], some
+/// milliseconds); later calls are one load.
 ///
 /// # Examples
 ///
@@ -156,89 +157,110 @@ pub fn value4x5(cells: u64) -> Nimber {
 
 /// The whole 4 x 5 table (see [`value4x5`]).
 #[must_use]
-pub fn table_4x5() -> &'static [u8; 1 << 20] {
-    TABLE_4X5.get_or_init(build_4x5)
+pub fn table_4x5() -> &'static [u8] {
+    TABLE_4X5.get_or_init(|| build_box(4, 5))
 }
 
-/// The runs of ones of every 5-bit row, each run as its bits: at most 15
-/// (all intervals of `0b11111`).
-const RUNS_5: [(u8, [u8; 15]); 32] = {
-    let mut runs = [(0u8, [0u8; 15]); 32];
-    let mut row = 0;
-    while row < 32 {
-        let mut left = 0;
-        while left < 5 {
-            let mut right = left;
-            let mut run = 0u8;
-            while right < 5 && row >> right & 1 == 1 {
-                run |= 1 << right;
-                let (count, list) = &mut runs[row];
-                list[*count as usize] = run;
-                *count += 1;
-                right += 1;
-            }
-            left += 1;
-        }
-        row += 1;
-    }
-    runs
-};
-
-/// The images of a 4 x 5 board under the symmetries of the 4 x 5
-/// rectangle: itself, mirrored left to right, top to bottom, and both.
-const fn images_4x5(board: u32) -> [u32; 4] {
-    const fn flip_rows(x: u32) -> u32 {
-        ((x & 0x1F) << 15) | ((x & 0x3E0) << 5) | ((x >> 5) & 0x3E0) | (x >> 15)
-    }
-    const fn flip_cols(x: u32) -> u32 {
-        // Within each 5-bit row: swap bits 0 and 4, 1 and 3; bit 2 stays.
-        const B0: u32 = 0b00001_00001_00001_00001;
-        const B1: u32 = B0 << 1;
-        const B2: u32 = B0 << 2;
-        ((x & B0) << 4) | ((x & B1) << 2) | (x & B2) | ((x >> 2) & B1) | ((x >> 4) & B0)
-    }
-    let mirrored = flip_cols(board);
-    [board, mirrored, flip_rows(board), flip_rows(mirrored)]
-}
-
-/// Builds the 4 x 5 table: the same DP as the 4 x 4 table's, over the
-/// 2^20 subsets in increasing order, each value stored for the set's four
-/// images at once (so a quarter of the sets are expanded). About 10 to 20
-/// ms on one core of the development machine.
+/// The value of a 2 x 8 board given as 16 bits, bit `8 * row + col` (any
+/// set of cells). The first call builds the 65,536-entry table
+/// ([`build_box`], about a millisecond); later calls are one load. Shapes of
+/// two rows are most of a 2 x n board's components.
+///
+/// # Examples
+///
+/// ```
+/// use grundy::clear::table::value2x8;
+/// assert_eq!(value2x8(0xFF).value(), 8); // a row of eight
+/// assert_eq!(value2x8(0xFFFF).value(), 16); // the full 2 x 8 board
+/// ```
 #[must_use]
-pub fn build_4x5() -> Box<[u8; 1 << 20]> {
-    let mut table = vec![UNKNOWN; 1 << 20].into_boxed_slice();
+pub fn value2x8(cells: u64) -> Nimber {
+    Nimber::new(u32::from(table_2x8()[(cells & 0xFFFF) as usize]))
+}
+
+/// The whole 2 x 8 table (see [`value2x8`]).
+#[must_use]
+pub fn table_2x8() -> &'static [u8] {
+    TABLE_2X8.get_or_init(|| build_box(2, 8))
+}
+
+/// The value of every set of cells of a `rows x cols` box (bit
+/// `cols * row + col`), for boxes of at most 24 cells: the DP of the 4 x 4
+/// table over the subsets in increasing order (every option of a set is a
+/// smaller number), each value stored for the set's images under the box's
+/// mirror symmetries at once, so about a quarter of the sets are expanded.
+/// The 4 x 5 box takes about 20 ms on one core of the development machine.
+///
+/// # Panics
+///
+/// When the box has more than 24 cells, or a value reaches 63 (the set of
+/// values seen is one `u64`; no box this small comes near).
+#[must_use]
+pub fn build_box(rows: usize, cols: usize) -> Box<[u8]> {
+    assert!(
+        rows >= 1 && cols >= 1 && rows * cols <= 24,
+        "a box of at most 24 cells"
+    );
+    let full_row = (1usize << cols) - 1;
+    // The runs of ones of every row, each as its bits, and every row
+    // mirrored left to right.
+    let runs: Vec<Vec<usize>> = (0..=full_row)
+        .map(|row| {
+            let mut found = Vec::new();
+            for left in 0..cols {
+                let mut run = 0;
+                for right in left..cols {
+                    if row >> right & 1 == 0 {
+                        break;
+                    }
+                    run |= 1 << right;
+                    found.push(run);
+                }
+            }
+            found
+        })
+        .collect();
+    let mirrored: Vec<usize> = (0..=full_row)
+        .map(|row| (0..cols).fold(0, |m, c| m | (row >> c & 1) << (cols - 1 - c)))
+        .collect();
+    let mut table = vec![UNKNOWN; 1 << (rows * cols)].into_boxed_slice();
     table[0] = 0;
-    for set in 1..(1usize << 20) {
+    let mut rows_of = [0usize; 24];
+    for set in 1..table.len() {
         if table[set] != UNKNOWN {
             continue;
         }
-        let rows = [set & 0x1F, (set >> 5) & 0x1F, (set >> 10) & 0x1F, set >> 15];
+        for (r, row) in rows_of[..rows].iter_mut().enumerate() {
+            *row = (set >> (cols * r)) & full_row;
+        }
         let mut seen: u64 = 0;
-        for top in 0..4 {
-            let mut common = 0x1F;
+        for top in 0..rows {
+            let mut common = full_row;
             let mut repeat = 0usize;
-            for (bottom, &row) in rows.iter().enumerate().skip(top) {
+            for (bottom, &row) in rows_of[..rows].iter().enumerate().skip(top) {
                 common &= row;
                 if common == 0 {
                     break;
                 }
-                repeat |= 1 << (5 * bottom);
-                let (count, runs) = &RUNS_5[common];
-                for &run in &runs[..*count as usize] {
-                    seen |= 1u64 << (table[set ^ (usize::from(run) * repeat)] & 63);
+                repeat |= 1 << (cols * bottom);
+                for &run in &runs[common] {
+                    seen |= 1u64 << (table[set ^ (run * repeat)] & 63);
                 }
             }
         }
-        // A 4 x 5 board has at most 150 rectangles, but its values stay
-        // far below 63 (the largest is checked by a test).
         let value = (!seen).trailing_zeros();
-        debug_assert!(value < 63);
-        for image in images_4x5(set as u32) {
-            table[image as usize] = value as u8;
+        assert!(value < 63, "values of small boxes stay below 63");
+        let (mut up, mut across, mut both) = (0, 0, 0);
+        for (r, &row) in rows_of[..rows].iter().enumerate() {
+            up |= row << (cols * (rows - 1 - r));
+            across |= mirrored[row] << (cols * r);
+            both |= mirrored[row] << (cols * (rows - 1 - r));
+        }
+        for image in [set, up, across, both] {
+            table[image] = value as u8;
         }
     }
-    table.try_into().expect("2^20 entries")
+    table
 }
 
 #[cfg(test)]

@@ -86,40 +86,58 @@ fn table_and_solver_match_brute_force_on_every_4x4_board() {
     assert_eq!(zeros, 8268);
 }
 
-#[test]
-fn the_4x5_table_matches_brute_force_and_the_search() {
-    use super::table::{table_4x5, value4x5};
-    // Sets inside 4 x 4 are the 4 x 4 table's (built by its own DP).
-    for cells in 0..(1u64 << 16) {
-        let spread = (0..4).fold(0, |s, r| s | ((cells >> (4 * r)) & 0xF) << (5 * r));
-        assert_eq!(value4x5(spread), value4x4(cells), "cells {cells:#06x}");
+/// A box table checked against independent values: every set inside 4 x 4
+/// against the 4 x 4 table (its own DP), random sets against the plain brute
+/// force (up to 14 cells, so it stays fast), denser ones and the full box
+/// against the search without tables.
+fn check_box_table(rows: usize, cols: usize, value: fn(u64) -> Nimber) {
+    let cells_of = |r: usize, c: usize| 1u64 << (cols * r + c);
+    for small in 0..(1u64 << 16) {
+        let spread = (0..16)
+            .filter(|i| small >> i & 1 == 1 && i / 4 < rows && i % 4 < cols)
+            .fold(0, |s, i| s | cells_of(i / 4, i % 4));
+        let inside = (0..16)
+            .filter(|i| small >> i & 1 == 1)
+            .all(|i| i / 4 < rows && i % 4 < cols);
+        if inside {
+            assert_eq!(value(spread), value4x4(small), "cells {small:#06x}");
+        }
     }
-    // Random sets against the plain brute force (up to 14 cells, so it
-    // stays fast), and denser ones against the search without tables.
-    let mut brute = Brute::new(4, 5);
+    let all = (1u64 << (rows * cols)) - 1;
+    let mut brute = Brute::new(rows, cols);
     let mut search = Solver::new(Clear::without_known_values());
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     for round in 0..3000 {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        let mut cells = state & 0xF_FFFF;
-        let cap = if round % 100 == 0 { 20 } else { 14 };
+        let mut cells = state & all;
+        let cap = if round % 100 == 0 { 64 } else { 14 };
         while cells.count_ones() > cap {
             cells &= cells - 1;
         }
-        let board = Board::new(4, 5, cells).unwrap();
-        let expected = if cap == 20 {
+        let board = Board::new(rows, cols, cells).unwrap();
+        let expected = if cap == 64 {
             search.value(&board).unwrap()
         } else {
             Nimber::new(brute.value(cells))
         };
-        assert_eq!(value4x5(cells), expected, "{board:?}");
+        assert_eq!(value(cells), expected, "{board:?}");
     }
-    let full = Board::new(4, 5, 0xF_FFFF).unwrap();
-    assert_eq!(value4x5(0xF_FFFF), search.value(&full).unwrap());
-    // Every value fits the builder's 64-bit set of seen values.
-    assert!(table_4x5().iter().all(|&v| v < 63));
+    let full = Board::new(rows, cols, all).unwrap();
+    assert_eq!(value(all), search.value(&full).unwrap());
+}
+
+#[test]
+fn the_4x5_and_2x8_tables_match_brute_force_and_the_search() {
+    check_box_table(4, 5, value4x5);
+    check_box_table(2, 8, value2x8);
+    // Every value fits the builder's 64-bit set of seen values (it checks
+    // as it builds), and the two boxes agree where they overlap (2 x 5).
+    for cells in 0..(1u64 << 10) {
+        let (top, bottom) = (cells & 0x1F, cells >> 5);
+        assert_eq!(value4x5(top | bottom << 5), value2x8(top | bottom << 8));
+    }
 }
 
 #[test]
