@@ -4,10 +4,11 @@
 //! a component is the mex of its options' values. The solver evaluates this
 //! by depth-first search with an explicit stack, so a game whose plays are
 //! thousands of moves long cannot overflow the thread's stack. Each expanded
-//! component streams its options into one shared arena (no `Vec` per
-//! position): the components of every option are recorded once, those already
-//! known (from the [`Table`] or from [`Game::known_value`]) are folded into the
-//! option's partial XOR at once, and only the unknown ones are kept. A frame
+//! component streams its options' parts ([`Game::for_each_option_part`]) into
+//! one shared arena (no `Vec` per position): the components of every option
+//! are recorded once, those already known (to the game, or in the [`Table`])
+//! are folded into the option's partial XOR at once, and only the unknown ones
+//! are kept. A frame
 //! whose option needs an unknown component pushes it and resumes when it is
 //! done. Every component is solved at most once, so the cost is the number of
 //! distinct component keys reachable, times the cost of generating their
