@@ -60,20 +60,11 @@ pub trait Game {
     /// can find an option's components faster (a move changes a component
     /// only near where it is played), and the known value and the key of a
     /// component often need the same measurements.
-    fn for_each_option_part<F>(&self, component: &Self::Position, mut visit: F)
+    fn for_each_option_part<F>(&self, component: &Self::Position, visit: F)
     where
         F: FnMut(OptionPart<Self::Position, Self::Key>),
     {
-        self.for_each_option(component, |_, option| {
-            self.for_each_component(&option, |part| match self.known_value(&part) {
-                Some(value) => visit(OptionPart::Known(value)),
-                None => {
-                    let key = self.key(&part);
-                    visit(OptionPart::Unknown(part, key));
-                }
-            });
-            visit(OptionPart::End);
-        });
+        option_parts_by_components(self, component, visit);
     }
 
     /// The memo key of a component.
@@ -94,6 +85,27 @@ pub trait Game {
     fn interrupted(&self) -> Option<crate::SolveError> {
         None
     }
+}
+
+/// The default [`Game::for_each_option_part`], for games that override it
+/// only for some positions: [`Game::for_each_option`], then
+/// [`Game::for_each_component`] of each option, then [`Game::known_value`]
+/// or [`Game::key`] of each component.
+pub fn option_parts_by_components<G, F>(game: &G, component: &G::Position, mut visit: F)
+where
+    G: Game + ?Sized,
+    F: FnMut(OptionPart<G::Position, G::Key>),
+{
+    game.for_each_option(component, |_, option| {
+        game.for_each_component(&option, |part| match game.known_value(&part) {
+            Some(value) => visit(OptionPart::Known(value)),
+            None => {
+                let key = game.key(&part);
+                visit(OptionPart::Unknown(part, key));
+            }
+        });
+        visit(OptionPart::End);
+    });
 }
 
 /// One step of [`Game::for_each_option_part`].

@@ -195,26 +195,12 @@ impl Game for Clear {
         } else {
             false
         };
-        if in_frame {
-            return;
+        if !in_frame {
+            crate::game::option_parts_by_components(self, board, visit);
         }
-        self.for_each_option(board, |_, option| {
-            self.for_each_component(&option, |part| match self.known_value(&part) {
-                Some(value) => visit(OptionPart::Known(value)),
-                None => {
-                    let key = self.key(&part);
-                    visit(OptionPart::Unknown(part, key));
-                }
-            });
-            visit(OptionPart::End);
-        });
     }
 
     fn key(&self, component: &Board) -> ShapeKey {
-        let square = component.cells().0;
-        if component.geometry() == board::SQUARE && square != 0 {
-            return (0, 0, board::key_8x8(square));
-        }
         component.canonical()
     }
 
