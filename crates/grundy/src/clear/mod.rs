@@ -19,10 +19,14 @@
 //! One that fits 4 x 5 (either way round) is looked up in the 2^20-entry table
 //! ([`value4x5`]), and one of at most two rows (or columns) of at most 8 in
 //! the 65,536-entry table ([`value2x8`]), both built the same way on first
-//! use (some milliseconds). In a search of a full 5 x 5 board about half the
+//! use (about 20 ms). In a search of a full 5 x 5 board about half the
 //! components that are not 4 x 4 fit 4 x 5, and on a 2 x n board most
 //! components have two rows: each is then one load, not a canonical form and
-//! a memo probe.
+//! a memo probe. With a shape database, those two tables are built only when
+//! a search starts (a position no table knows is expanded); until then the
+//! database answers their shapes, so listing the moves of a position the
+//! database holds (a full 5 x 5 board with the built-in 5 x 5 database)
+//! builds nothing and takes about as long as a 4 x 4 board.
 //! A straight line of `k` cells has value `k`: its options are two lines of
 //! `a + b < k` cells, of value `a ^ b <= a + b < k`, and every `v < k` is
 //! reached by `a = v, b = 0`.
@@ -174,6 +178,16 @@ impl Game for Clear {
     where
         F: FnMut(OptionPart<Board, ShapeKey>),
     {
+        // Expanding a position no table knows is a search: build the small
+        // tables now, which pays within it. A position a shape database
+        // knows is expanded only to list its moves, whose options the
+        // database answers too.
+        if self.shapes.is_some()
+            && !table::small_tables_ready()
+            && self.known_value(board).is_none()
+        {
+            table::warm_small_tables();
+        }
         let (geometry, cells) = (board.geometry(), board.cells().0);
         let in_frame = if geometry == board::SQUARE {
             board::option_cells::<Square, _>(cells, |found| match found {
@@ -233,22 +247,48 @@ impl Clear {
                 table[board::corner_4x4(anchored) as usize],
             )));
         }
+        // The 4 x 5 and 2 x 8 tables, either way round; at most two rows (or
+        // columns) of at most 8 index the 2 x 8 table by the frame's first
+        // two bytes (this takes in the straight lines of the frame too).
         if rows <= 4 && cols <= 5 {
-            return Some(value4x5(board::corner_4x5(anchored)));
+            let index = board::corner_4x5(anchored);
+            return self.small_table(table::built_4x5(), index, anchored, value4x5);
         }
         if rows <= 5 && cols <= 4 {
-            return Some(value4x5(board::corner_4x5(board::transpose_8x8(anchored))));
+            let index = board::corner_4x5(board::transpose_8x8(anchored));
+            return self.small_table(table::built_4x5(), index, anchored, value4x5);
         }
-        // At most two rows (or columns) of at most 8: the 2 x 8 table, whose
-        // index is the frame's first two bytes (this takes in the straight
-        // lines of the frame too).
         if rows <= 2 {
-            return Some(value2x8(anchored));
+            return self.small_table(table::built_2x8(), anchored & 0xFFFF, anchored, value2x8);
         }
         if cols <= 2 {
-            return Some(value2x8(board::transpose_8x8(anchored)));
+            let index = board::transpose_8x8(anchored) & 0xFFFF;
+            return self.small_table(table::built_2x8(), index, anchored, value2x8);
         }
         self.shapes.and_then(|s| s.value_8x8(anchored))
+    }
+
+    /// The value at `index` of a small table when it is built. Until then a
+    /// shape database answers the shape (see `for_each_option_part`, which
+    /// builds the tables once a search starts), so listing the moves of a
+    /// position the database holds costs lookups, not a 20 ms build; without
+    /// a database, `build_and_read` builds the table.
+    #[inline(always)]
+    fn small_table(
+        &self,
+        built: Option<&'static [u8]>,
+        index: u64,
+        anchored: u64,
+        build_and_read: fn(u64) -> Nimber,
+    ) -> Option<Nimber> {
+        match built {
+            // Every index is below the table's length (20 or 16 bits).
+            Some(values) => Some(Nimber::new(u32::from(values[index as usize]))),
+            None => self
+                .shapes
+                .and_then(|s| s.value_8x8(anchored))
+                .or_else(|| Some(build_and_read(index))),
+        }
     }
 
     /// A component anchored in the 8 x 8 frame as an option part: its known
@@ -273,7 +313,7 @@ impl Clear {
     where
         F: FnMut(OptionPart<Board, ShapeKey>),
     {
-        if self.table4x4.is_none() {
+        if self.table4x4.is_none() || (self.shapes.is_some() && !table::small_tables_ready()) {
             return false;
         }
         let (anchored, rows, cols) = board::anchor_and_extent_8x8(rest);

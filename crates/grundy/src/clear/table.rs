@@ -161,6 +161,31 @@ pub fn table_4x5() -> &'static [u8] {
     TABLE_4X5.get_or_init(|| build_box(4, 5))
 }
 
+/// Whether the 4 x 5 and 2 x 8 tables are built. [`Clear`](super::Clear)
+/// with a shape database reads small shapes from the database until they are
+/// (a one-off analysis whose options the database answers then builds
+/// nothing), and builds them as soon as it has to search.
+#[must_use]
+pub fn small_tables_ready() -> bool {
+    TABLE_4X5.get().is_some() && TABLE_2X8.get().is_some()
+}
+
+/// The 4 x 5 table if it is built, without building it.
+pub fn built_4x5() -> Option<&'static [u8]> {
+    TABLE_4X5.get().map(|t| &t[..])
+}
+
+/// The 2 x 8 table if it is built, without building it.
+pub fn built_2x8() -> Option<&'static [u8]> {
+    TABLE_2X8.get().map(|t| &t[..])
+}
+
+/// Builds the 4 x 5 and 2 x 8 tables now (both, about 20 ms), if they are
+/// not built yet: for servers, before they take requests, and for searches.
+pub fn warm_small_tables() {
+    let _ = (table_4x5(), table_2x8());
+}
+
 /// The value of a 2 x 8 board given as 16 bits, bit `8 * row + col` (any
 /// set of cells). The first call builds the 65,536-entry table
 /// ([`build_box`], about a millisecond); later calls are one load. Shapes of
