@@ -1118,7 +1118,7 @@ impl Writer {
         let needed = end.saturating_sub(len);
         #[cfg(test)]
         if let Some(limit) = self.space_limit {
-            if end > limit {
+            if needed > 0 && end > limit {
                 return Err(DbError::NoSpace {
                     path: self.partial.clone(),
                     needed,

@@ -306,7 +306,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let started = Instant::now();
-    let (mut writer, mut tables) = Writer::create_or_resume(&path, shape_box).map_err(db_error)?;
+    let (mut writer, mut tables) = Writer::create_or_resume(&path, shape_box).map_err(open_error)?;
     if let Some(note) = writer.note() {
         eprintln!("note: {note}");
     }
@@ -374,14 +374,22 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A database error as the CLI reports it: a full disk is exit 4, a file
-/// that cannot be opened, read or locked is bad input (exit 2), any other
-/// I/O error exit 1.
+/// A database error while writing, as the CLI reports it: a full disk is
+/// exit 4, another I/O error exit 1, a file in the way exit 2.
 fn db_error(err: DbError) -> anyhow::Error {
     match err {
         DbError::NoSpace { .. } => NoSpaceError(err.to_string()).into(),
         DbError::Io { .. } => anyhow::Error::new(err),
         _ => UsageError(err.to_string()).into(),
+    }
+}
+
+/// A database error while starting a build: as [`db_error`], but an output
+/// that cannot be opened is bad input (exit 2).
+fn open_error(err: DbError) -> anyhow::Error {
+    match err {
+        DbError::Io { .. } => UsageError(err.to_string()).into(),
+        err => db_error(err),
     }
 }
 
@@ -996,7 +1004,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     refuse_directory(&args.out)?;
     // A fresh output: a merge never resumes a partial file (and never
     // touches one a running build holds).
-    let mut writer = Writer::create(&args.out, shape_box).map_err(db_error)?;
+    let mut writer = Writer::create(&args.out, shape_box).map_err(open_error)?;
     for tier in 1..=shape_box.cells() {
         let entries: Vec<u64> = set
             .tier(tier)
