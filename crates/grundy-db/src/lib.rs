@@ -358,9 +358,7 @@ impl Header {
     /// Where the next section starts.
     fn next_offset(&self) -> u64 {
         self.tiers.last().map_or(ALIGN, |t| {
-            t.end()
-                .checked_next_multiple_of(ALIGN)
-                .unwrap_or(u64::MAX)
+            t.end().checked_next_multiple_of(ALIGN).unwrap_or(u64::MAX)
         })
     }
 
@@ -479,7 +477,9 @@ impl Header {
                 b[at + 40..at + ENTRY_LEN].iter().any(|&x| x != 0)
             })
         {
-            return Err(corrupt("non-zero bytes in the header's unused space".into()));
+            return Err(corrupt(
+                "non-zero bytes in the header's unused space".into(),
+            ));
         }
         let mut header = Header::new(shape_box);
         header.complete = complete;
@@ -770,10 +770,7 @@ fn check_sections(path: &Path, all: &[u8], header: &Header) -> Result<()> {
                 t.positions
             )));
         }
-        let next = header
-            .tiers
-            .get(i + 1)
-            .map_or(t.end(), |next| next.offset);
+        let next = header.tiers.get(i + 1).map_or(t.end(), |next| next.offset);
         if all[t.end() as usize..next as usize].iter().any(|&b| b != 0) {
             return Err(corrupt(format!(
                 "non-zero bytes in the padding after section tier {}",
@@ -992,7 +989,11 @@ impl Writer {
         self.write_header()
     }
 
-    fn resume(mut self, shape_box: ShapeBox, part: Option<Part>) -> Result<(Writer, Vec<TierTable>)> {
+    fn resume(
+        mut self,
+        shape_box: ShapeBox,
+        part: Option<Part>,
+    ) -> Result<(Writer, Vec<TierTable>)> {
         let partial = self.partial.clone();
         let len = self.file.metadata().map_err(io(&partial))?.len();
         let mut head = vec![0u8; usize::try_from(len).map_or(HEADER_LEN, |l| l.min(HEADER_LEN))];

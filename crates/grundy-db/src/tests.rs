@@ -222,7 +222,10 @@ fn a_second_writer_of_the_same_path_is_refused_and_the_first_finishes() {
     first.finish().unwrap();
     let whole = dir.path().join("whole.gdb");
     build(&whole, box_of(3, 3), None).unwrap();
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&path).unwrap());
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
     // Once it is done, the path is free again.
     build(&path, box_of(3, 3), None).unwrap();
     Database::open(&path).unwrap();
@@ -244,10 +247,16 @@ fn an_empty_or_headerless_partial_file_is_started_afresh_with_a_note() {
         assert!(tables.is_empty());
         let note = writer.note().expect("a note").to_owned();
         assert!(note.contains("starting the build afresh"), "{note}");
-        assert!(note.contains(&partial_path(&path).display().to_string()), "{note}");
+        assert!(
+            note.contains(&partial_path(&path).display().to_string()),
+            "{note}"
+        );
         drop(writer);
         build(&path, box_of(3, 3), None).unwrap();
-        assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&path).unwrap());
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&path).unwrap()
+        );
     }
 }
 
@@ -272,7 +281,9 @@ fn a_full_disk_names_the_file_and_the_bytes_and_the_build_resumes() {
         panic!("the full disk stops the build");
     };
     match &err {
-        DbError::NoSpace { path: p, needed, .. } => {
+        DbError::NoSpace {
+            path: p, needed, ..
+        } => {
             assert_eq!(*p, partial_path(&path));
             assert_eq!(*needed, tier8.slots * 8, "tier 8's section");
         }
@@ -283,7 +294,10 @@ fn a_full_disk_names_the_file_and_the_bytes_and_the_build_resumes() {
     drop(writer);
     // With space again, the build resumes to the same bytes.
     build(&path, box_of(3, 4), None).unwrap();
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&path).unwrap());
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
 }
 
 /// The disk is full from the start (Linux's `/dev/full` as the partial
@@ -313,7 +327,10 @@ fn a_build_stopped_after_its_last_tier_finishes_to_the_same_bytes() {
     let path = dir.path().join("last.gdb");
     build(&path, box_of(3, 3), Some(9)).unwrap();
     build(&path, box_of(3, 3), None).unwrap();
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&path).unwrap());
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
 }
 
 #[test]

@@ -651,7 +651,9 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         leader_id
     };
     own.truncate(resumed);
-    let restarted = writer.restart(resumed, build_id).map_err(|e| db_message(&e));
+    let restarted = writer
+        .restart(resumed, build_id)
+        .map_err(|e| db_message(&e));
     ranks.agree(restarted).map_err(setup_error)?;
 
     let budget = opts.memory.unwrap_or_else(|| {

@@ -173,7 +173,9 @@ fn parse_tiers(text: &str) -> Result<(usize, usize), String> {
     let number = |s: &str| -> Result<usize, String> {
         match s.trim().parse::<usize>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!("`{s}` is not a tier (a number of cells, 1 or more)")),
+            _ => Err(format!(
+                "`{s}` is not a tier (a number of cells, 1 or more)"
+            )),
         }
     };
     let (a, b) = match text.split_once('-') {
@@ -306,7 +308,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let started = Instant::now();
-    let (mut writer, mut tables) = Writer::create_or_resume(&path, shape_box).map_err(open_error)?;
+    let (mut writer, mut tables) =
+        Writer::create_or_resume(&path, shape_box).map_err(open_error)?;
     if let Some(note) = writer.note() {
         eprintln!("note: {note}");
     }
