@@ -1385,6 +1385,38 @@ impl DbSet {
         self.get(self.shape_box().full_key(rows, cols)?)
     }
 
+    /// Checks what checksums cannot: that every stored shape is where
+    /// lookups look for it (its table's layout, see
+    /// [`TierTable::check_layout`]; its tier is its number of cells; its
+    /// part is its owner). Holds for every file this crate writes; a forged
+    /// one (checksums recomputed) may fail it.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Corrupt`] naming the part, the tier and the slot.
+    pub fn check_layout(&self) -> Result<()> {
+        let parts = self.parts.len() as u32;
+        for (index, part) in self.parts.iter().enumerate() {
+            for (i, table) in part.tables().tiers().iter().enumerate() {
+                let tier = i + 1;
+                let corrupt = |what: String| DbError::Corrupt {
+                    path: part.path().to_owned(),
+                    what: format!("tier {tier}: {what}"),
+                };
+                table.check_layout().map_err(corrupt)?;
+                if let Some((key, _)) = table.iter().find(|&(key, _)| {
+                    key.count_ones() as usize != tier || owner(key, parts) as usize != index
+                }) {
+                    return Err(corrupt(format!(
+                        "shape {key:#x} does not belong in this tier{}",
+                        if parts > 1 { " of this part" } else { "" }
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// A CRC-32 over the content in a canonical order, independent of the
     /// number of parts and of the layout: tier by tier, each tier's entries
     /// (`key << 12 | value`, little-endian `u64`) sorted by key.

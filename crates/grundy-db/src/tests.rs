@@ -493,3 +493,48 @@ fn at_most_binomial_shapes_per_tier() {
         }
     }
 }
+
+/// Shapes moved out of their place (checksums recomputed) are found by
+/// `check_layout`; every file a build writes passes it.
+#[test]
+fn a_shape_out_of_place_fails_the_layout_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 4), None).unwrap();
+    DbSet::open(&path).unwrap().check_layout().unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let t = header.tiers[5];
+    let slot = |b: &[u8], i: u64| {
+        let at = (t.offset + i * 8) as usize;
+        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+    };
+    let occupied: Vec<u64> = (0..t.slots).filter(|&i| slot(&good, i) != 0).collect();
+    // Swap two shapes; copy one over another (a duplicate); move a shape
+    // to a slot of tier 7 (wrong tier).
+    type Forgery<'a> = Box<dyn Fn(&mut Vec<u8>) + 'a>;
+    let forgeries: Vec<Forgery<'_>> = vec![
+        Box::new(|b| {
+            let (i, j) = (occupied[0], occupied[occupied.len() - 1]);
+            let (a, c) = (slot(b, i), slot(b, j));
+            b[(t.offset + i * 8) as usize..][..8].copy_from_slice(&c.to_le_bytes());
+            b[(t.offset + j * 8) as usize..][..8].copy_from_slice(&a.to_le_bytes());
+        }),
+        Box::new(|b| {
+            let (i, j) = (occupied[1], occupied[2]);
+            let a = slot(b, i);
+            b[(t.offset + j * 8) as usize..][..8].copy_from_slice(&a.to_le_bytes());
+        }),
+    ];
+    for forge in forgeries {
+        let mut bad = good.clone();
+        forge(&mut bad);
+        let crc = crc32fast::hash(&bad[t.offset as usize..t.end() as usize]);
+        bad[entry_at(6, 36)..entry_at(6, 40)].copy_from_slice(&crc.to_le_bytes());
+        reseal(&mut bad);
+        std::fs::write(&path, &bad).unwrap();
+        let set = DbSet::open(&path).unwrap();
+        let err = set.check_layout().unwrap_err();
+        assert!(err.to_string().contains("tier 6"), "{err}");
+    }
+}

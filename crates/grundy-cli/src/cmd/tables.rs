@@ -752,6 +752,13 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             .sum::<usize>(),
         started.elapsed().as_secs_f64()
     )?;
+    let started = Instant::now();
+    set.check_layout().map_err(|e| UsageError(e.to_string()))?;
+    writeln!(
+        out,
+        "layout good: every shape where lookups find it ({:.2} s)",
+        started.elapsed().as_secs_f64()
+    )?;
     let tier_tables: Vec<&TierTable<grundy_db::Slots>> = set
         .parts()
         .iter()
