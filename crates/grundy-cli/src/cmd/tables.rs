@@ -150,12 +150,13 @@ struct VerifyArgs {
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     max_positions: u64,
     /// Most distinct shapes the top-down search may solve for each full
-    /// board (the values `tables info` lists); a board over it is reported
-    /// as not checked.
+    /// board (the values `tables info` lists; a board over it is reported
+    /// as not checked), and under --all or --tiers, per worker before its
+    /// memo is started afresh.
     #[arg(long, default_value_t = 5_000_000, value_name = "N")]
     board_positions: u64,
     /// Re-solve every shape of every tier top-down (instead of random
-    /// samples); exit 3 if a shape is over --max-positions.
+    /// samples); exit 3 if a shape alone is over --board-positions.
     #[arg(long, conflicts_with = "tiers")]
     all: bool,
     /// As --all, for the tiers (shape sizes in cells) A-B or A only.
@@ -907,7 +908,7 @@ fn full_board_check(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> any
 
 /// `verify --all` / `--tiers A-B`: every shape of the tiers, re-solved
 /// top-down. Each worker keeps one solver (its memo serves the next
-/// shapes) until it has solved --max-positions components, then starts a
+/// shapes) until it has solved --board-positions components, then starts a
 /// fresh one, so memory stays bounded; a shape over the budget even alone
 /// is counted as skipped, and any skipped shape makes the exit code 3.
 fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<ExitCode> {
@@ -928,7 +929,7 @@ fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow:
         wrong: Option<String>,
         outside: Option<u64>,
     }
-    let budget = Budget::positions(args.max_positions);
+    let budget = Budget::positions(args.board_positions);
     let fresh = || Solver::new(Clear::new()).with_budget(budget);
     let slots: Vec<&[u64]> = (first..=last)
         .flat_map(|tier| set.tier(tier).map(TierTable::slots))
@@ -992,13 +993,13 @@ fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow:
         "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {} positions) ({:.1} s)",
         tally.checked,
         tally.skipped,
-        args.max_positions,
+        args.board_positions,
         started.elapsed().as_secs_f64()
     )?;
     if tally.skipped > 0 {
         eprintln!(
-            "error: {} shapes were not checked (over --max-positions {}): raise it to check them",
-            tally.skipped, args.max_positions
+            "error: {} shapes were not checked (over --board-positions {}): raise it to check them",
+            tally.skipped, args.board_positions
         );
         return Ok(ExitCode::from(3));
     }
