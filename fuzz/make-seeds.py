@@ -84,6 +84,30 @@ for b, body in web:
     k = next(k for k in range(3) if (0x80 + k) % 3 == game)
     seeds["web_requests"].append(with_byte(0x80 + k, json.dumps(body).encode()))
 
+# db_reader: small databases written by `grundy tables build` (whole
+# files of a few boxes and the two parts of a partitioned build).
+def databases():
+    import subprocess
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        grundy = ["cargo", "run", "-q", "-p", "grundy-cli", "--", "tables", "build"]
+        for b in ["1x1", "1x2", "1x3", "2x2", "2x3"]:
+            subprocess.run(grundy + ["--box", b, "--out", str(tmp / f"{b}.gdb")],
+                           check=True, cwd=FUZZ.parent, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            out.append((tmp / f"{b}.gdb").read_bytes())
+        subprocess.run(grundy + ["--box", "2x2", "--local-ranks", "2", "--out", str(tmp / "p.gdb")],
+                       check=True, cwd=FUZZ.parent, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        out += [(tmp / f"p.part-{i}-of-2.gdb").read_bytes() for i in range(2)]
+    return out
+
+
+seeds["db_reader"] = databases()
+
 shutil.rmtree(SEEDS, ignore_errors=True)
 for target, inputs in seeds.items():
     folder = SEEDS / target

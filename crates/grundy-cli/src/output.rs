@@ -25,6 +25,12 @@ pub struct InputError {
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// The disk filled up while writing a file (the message names the file and
+/// the bytes needed): exit code 4.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NoSpaceError(pub String);
+
 /// An input read whole, with the name to use in error messages.
 pub struct Source {
     pub name: String,
@@ -190,12 +196,15 @@ pub fn report_error(err: &anyhow::Error) {
     eprintln!("{message}");
 }
 
-/// 2 for bad input or usage, 3 for an exhausted budget, 1 otherwise.
+/// 2 for bad input or usage, 3 for an exhausted budget, 4 for a full disk,
+/// 1 otherwise.
 pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
     if err.downcast_ref::<InputError>().is_some() || err.downcast_ref::<UsageError>().is_some() {
         ExitCode::from(2)
     } else if err.downcast_ref::<SolveError>().is_some() {
         ExitCode::from(3)
+    } else if err.downcast_ref::<NoSpaceError>().is_some() {
+        ExitCode::from(4)
     } else {
         ExitCode::from(1)
     }

@@ -1,5 +1,6 @@
 //! Shape databases: the file format of solved [`ShapeTables`], written
-//! atomically and resumably, read back through a memory map.
+//! atomically and resumably by one writer at a time, read back through a
+//! memory map.
 //!
 //! **Format (version 1).** A 4,096-byte header, then one section per tier,
 //! each starting on a 4,096-byte boundary (so a memory map hands out aligned
@@ -23,14 +24,38 @@
 //! A section is the tier's [`TierTable`] slots, 8 bytes each. Checksums are
 //! CRC-32 (IEEE) by `crc32fast`.
 //!
-//! **Writing.** A build writes `PATH.partial`: each tier's section is
-//! appended and synced, then the header is rewritten to count it and synced,
-//! so a build killed at any moment leaves every tier the header counts
-//! intact, and [`Writer::create_or_resume`] carries on from there. The last
-//! step marks the header complete and renames the file to `PATH`, so `PATH`
-//! is always either the old file or a complete new one. The layout depends
-//! only on the box (tables are laid out by key, see [`TierTable`]), so a
-//! resumed build writes the same bytes as an uninterrupted one.
+//! **What is checked, and what the checksums cover.** Every byte of a
+//! complete file is accounted for: the header's CRC covers the header
+//! (unused bytes included, which must also be zero); each section's CRC
+//! covers its slots; the padding between sections must be zero bytes and
+//! the file must end exactly where the last section ends. Padding and
+//! trailing bytes are *rejected* rather than checksummed: they carry no
+//! data, so "all zero, nothing after the end" is the whole of their
+//! contract, checked on every open. Every count of the header is checked
+//! against the box and the file's size with checked arithmetic (a tier of
+//! `k` cells holds at most `C(cells, k)` shapes; capacity and slots follow
+//! from the count; sections lie in order inside the file), and each
+//! section's occupied slots must number the header's count. A crafted file
+//! is a [`DbError`], never a panic or an absurd count. A checksum cannot
+//! tell a crafted value whose checksums were recomputed: `grundy tables
+//! verify` re-solves values by an independent search for that.
+//!
+//! **Writing.** A build writes `PATH.partial` and holds an exclusive lock
+//! on it (`fs4`, `flock` on Unix) for its whole life: a second build of the
+//! same path fails at once with [`DbError::Busy`] and never touches the
+//! file. Each tier's section is appended and synced, then the header is
+//! rewritten to count it and synced, so a build killed at any moment leaves
+//! every tier the header counts intact, and [`Writer::create_or_resume`]
+//! carries on from there; a partial file whose header is unreadable (a
+//! 0-byte file left by a full disk, say) is started afresh, with a note
+//! ([`Writer::note`]). The last step marks the header complete, trims the
+//! file to its last section, syncs it, renames it to `PATH` and syncs the
+//! directory, so `PATH` is always either the old file or a complete new
+//! one: a file at `PATH`, which readers may have mapped, is never truncated
+//! or rewritten in place. The layout depends only on the box (tables are
+//! laid out by key, see [`TierTable`]), so a resumed build writes the same
+//! bytes as an uninterrupted one. A full disk is [`DbError::NoSpace`],
+//! naming the file and the bytes it needed, wherever it happens.
 //!
 //! **Reading.** [`Database::open`] maps the file, checks the header, the
 //! layout and every section's checksum, and serves the slots in place.
@@ -74,14 +99,14 @@ const ALIGN: u64 = HEADER_LEN as u64;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DbError {
-    /// An operating-system error.
-    #[error("{}: {source}", path.display())]
+    /// An operating-system error. (Not a `#[source]`: the message holds
+    /// it already, and an error chain would print it twice.)
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file does not start with [`MAGIC`].
     #[error("{}: not a grundy shape database (no GRUNDYDB header)", path.display())]
@@ -153,6 +178,25 @@ pub enum DbError {
         /// What is wrong.
         what: String,
     },
+    /// Another build holds the lock on the partial file: one writer per
+    /// path.
+    #[error("{}: another build is writing it{}; wait for it to finish or stop it, then run again", path.display(), holder.map(|pid| format!(" (process {pid} holds its lock)")).unwrap_or_default())]
+    Busy {
+        /// The partial file.
+        path: PathBuf,
+        /// The process holding the lock, where the system tells.
+        holder: Option<u32>,
+    },
+    /// The file system is full (or the quota is used up).
+    #[error("{}: out of disk space: writing it needs {needed} more bytes{}", path.display(), available.map(|a| format!(", {a} are available")).unwrap_or_default())]
+    NoSpace {
+        /// The file being written.
+        path: PathBuf,
+        /// The bytes the step needed.
+        needed: u64,
+        /// The bytes available to this user, where known.
+        available: Option<u64>,
+    },
     /// A partial build of another box is in the way.
     #[error("{}: a partial build of a {found} box, not {expected}; remove it or choose another output", path.display())]
     BoxMismatch {
@@ -168,10 +212,63 @@ pub enum DbError {
 type Result<T> = std::result::Result<T, DbError>;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DbError + '_ {
-    move |source| DbError::Io {
+    move |error| DbError::Io {
         path: path.to_owned(),
-        source,
+        error,
     }
+}
+
+/// A write error: [`DbError::NoSpace`] for a full disk or quota (`needed`
+/// bytes were being written), else [`DbError::Io`].
+fn write_error(path: &Path, needed: u64) -> impl FnOnce(std::io::Error) -> DbError + '_ {
+    move |error| {
+        if is_no_space(&error) {
+            DbError::NoSpace {
+                path: path.to_owned(),
+                needed,
+                available: available_space(path),
+            }
+        } else {
+            DbError::Io {
+                path: path.to_owned(),
+                error,
+            }
+        }
+    }
+}
+
+fn is_no_space(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(e.kind(), ErrorKind::StorageFull | ErrorKind::QuotaExceeded)
+}
+
+/// Bytes available to this user on the file system that holds `path` (a
+/// file, or a directory; a file that does not exist yet is looked up by its
+/// directory), by `statvfs` through `fs4`; `None` when the system does not
+/// say.
+#[must_use]
+pub fn available_space(path: &Path) -> Option<u64> {
+    let dir = if path.is_dir() {
+        path
+    } else {
+        match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        }
+    };
+    fs4::available_space(dir).ok()
+}
+
+/// The bytes of a complete database of `positions` shapes per tier, as the
+/// writer lays it out: for an estimate before a build (the slots past the
+/// capacity depend on the keys and add a few at most).
+#[must_use]
+pub fn estimated_size(positions: impl IntoIterator<Item = u64>) -> u64 {
+    positions.into_iter().fold(ALIGN, |end, p| {
+        let slots = capacity_for(p).map_or(u64::MAX, |c| c.saturating_add(2));
+        end.next_multiple_of(ALIGN)
+            .saturating_add(slots.saturating_mul(8))
+    })
 }
 
 /// One tier's entry in the header.
@@ -192,9 +289,27 @@ pub struct TierEntry {
 }
 
 impl TierEntry {
+    /// Where the section ends. Entries are checked on decoding so that this
+    /// lies within the file; the saturation only keeps a hand-made entry
+    /// from wrapping.
     fn end(&self) -> u64 {
-        self.offset + self.slots * 8
+        self.offset.saturating_add(self.slots.saturating_mul(8))
     }
+}
+
+/// The most shapes a tier of `cells` cells can hold in a box of `box_cells`
+/// cells: `C(box_cells, cells)`, the subsets of that size (saturating).
+fn max_shapes(box_cells: usize, cells: usize) -> u64 {
+    let (n, k) = (box_cells as u128, cells.min(box_cells - cells) as u128);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        // C(n, i + 1) = C(n, i) * (n - i) / (i + 1), exact at every step.
+        c = match c.checked_mul(n - i) {
+            Some(v) => v / (i + 1),
+            None => return u64::MAX,
+        };
+    }
+    u64::try_from(c).unwrap_or(u64::MAX)
 }
 
 /// Which part of a partitioned build a file is.
@@ -242,9 +357,16 @@ impl Header {
 
     /// Where the next section starts.
     fn next_offset(&self) -> u64 {
-        self.tiers
-            .last()
-            .map_or(ALIGN, |t| t.end().div_ceil(ALIGN) * ALIGN)
+        self.tiers.last().map_or(ALIGN, |t| {
+            t.end().checked_next_multiple_of(ALIGN).unwrap_or(u64::MAX)
+        })
+    }
+
+    /// Where the last section ends (the header's end when there is none):
+    /// the length of a complete file.
+    #[must_use]
+    pub fn end(&self) -> u64 {
+        self.tiers.last().map_or(ALIGN, TierEntry::end)
     }
 
     /// The header's bytes.
@@ -279,13 +401,21 @@ impl Header {
         b
     }
 
-    /// Reads and checks a header: magic, version, checksum, box, and that
+    /// Reads and checks a header: magic, version, checksum, box, every
+    /// count against the box and `file_len` (checked arithmetic), and that
     /// the sections lie in order within `file_len` bytes.
     ///
     /// # Errors
     ///
     /// The [`DbError`] that names the problem.
     pub fn decode(b: &[u8], file_len: u64, path: &Path) -> Result<Header> {
+        Header::decode_with(b, file_len, path, true)
+    }
+
+    /// As [`Header::decode`]; with `strict` false (resuming a build), the
+    /// tiers from the first whose section the file does not hold are left
+    /// out instead of an error.
+    fn decode_with(b: &[u8], file_len: u64, path: &Path, strict: bool) -> Result<Header> {
         if b.len() < 8 || &b[..8] != MAGIC {
             return Err(DbError::NotADatabase {
                 path: path.to_owned(),
@@ -326,11 +456,30 @@ impl Header {
         }
         let stored = u32_at(b, 40) as usize;
         if stored > shape_box.cells() || stored > MAX_TIERS {
-            return Err(corrupt(format!("{stored} tiers stored")));
+            return Err(corrupt(format!(
+                "{stored} tiers stored, the {shape_box} box has {}",
+                shape_box.cells()
+            )));
         }
-        let complete = u32_at(b, 36) == 1;
+        let complete = match u32_at(b, 36) {
+            0 => false,
+            1 => true,
+            other => return Err(corrupt(format!("completion flag {other}"))),
+        };
         if complete && stored != shape_box.cells() {
             return Err(corrupt("marked complete with tiers missing".into()));
+        }
+        let directory_end = DIRECTORY + stored * ENTRY_LEN;
+        if b[52..56].iter().any(|&x| x != 0)
+            || b[directory_end..HEADER_LEN - 4].iter().any(|&x| x != 0)
+            || (0..stored).any(|i| {
+                let at = DIRECTORY + i * ENTRY_LEN;
+                b[at + 40..at + ENTRY_LEN].iter().any(|&x| x != 0)
+            })
+        {
+            return Err(corrupt(
+                "non-zero bytes in the header's unused space".into(),
+            ));
         }
         let mut header = Header::new(shape_box);
         header.complete = complete;
@@ -355,22 +504,62 @@ impl Header {
                 crc32: u32_at(b, at + 36),
             };
             let tier = i + 1;
-            if entry.offset != header.next_offset()
-                || entry.capacity != capacity_for(entry.positions)
-                || entry.slots <= entry.capacity
-                || entry.slots > u64::MAX / 16
-            {
-                return Err(corrupt(format!("the directory entry of tier {tier}")));
+            let bad = |why: String| corrupt(format!("the directory entry of tier {tier}: {why}"));
+            let most = max_shapes(shape_box.cells(), tier);
+            if entry.positions > most {
+                return Err(bad(format!(
+                    "{} shapes, but {tier} cells of the {shape_box} box make at most {most}",
+                    entry.positions
+                )));
             }
-            if entry.end() > file_len {
-                return Err(truncated(
-                    path,
-                    &format!("section tier {tier}"),
-                    entry.end(),
-                    file_len,
-                ));
+            if Some(entry.capacity) != capacity_for(entry.positions) {
+                return Err(bad(format!(
+                    "capacity {} does not fit {} shapes",
+                    entry.capacity, entry.positions
+                )));
+            }
+            // A table has one slot past its capacity at least, and probing
+            // moves a shape at most `positions` slots past its home.
+            let most_slots = entry
+                .capacity
+                .checked_add(entry.positions)
+                .and_then(|s| s.checked_add(1));
+            if entry.slots <= entry.capacity || most_slots.is_none_or(|m| entry.slots > m) {
+                return Err(bad(format!(
+                    "{} slots for capacity {} and {} shapes",
+                    entry.slots, entry.capacity, entry.positions
+                )));
+            }
+            if entry.offset != header.next_offset() {
+                return Err(bad(format!(
+                    "section at byte {}, expected {}",
+                    entry.offset,
+                    header.next_offset()
+                )));
+            }
+            if entry.max_value > grundy::tier::MAX_VALUE {
+                return Err(bad(format!("largest value {}", entry.max_value)));
+            }
+            let end = entry
+                .slots
+                .checked_mul(8)
+                .and_then(|bytes| entry.offset.checked_add(bytes));
+            match end {
+                Some(end) if end <= file_len => {}
+                _ if !strict => break,
+                _ => {
+                    return Err(truncated(
+                        path,
+                        &format!("section tier {tier}"),
+                        end.unwrap_or(u64::MAX),
+                        file_len,
+                    ))
+                }
             }
             header.tiers.push(entry);
+        }
+        if header.tiers.len() < stored {
+            header.complete = false;
         }
         Ok(header)
     }
@@ -385,11 +574,13 @@ fn truncated(path: &Path, what: &str, needed: u64, len: u64) -> DbError {
     }
 }
 
-/// The bytes of a database: a memory-mapped file or an array in the binary.
+/// The bytes of a database: a memory-mapped file, an array in the binary,
+/// or a copy in memory (in `u64`s, for their alignment) of that many bytes.
 #[derive(Debug)]
 enum Bytes {
     Mapped(memmap2::Mmap),
     Static(&'static [u8]),
+    Owned(Vec<u64>, usize),
 }
 
 impl Bytes {
@@ -397,6 +588,7 @@ impl Bytes {
         match self {
             Bytes::Mapped(map) => map,
             Bytes::Static(bytes) => bytes,
+            Bytes::Owned(words, len) => &bytemuck::cast_slice(words)[..*len],
         }
     }
 }
@@ -465,6 +657,18 @@ impl Database {
         Database::from_bytes(&path, Bytes::Static(bytes))
     }
 
+    /// A database from a copy of a file's bytes (for tests and fuzzing),
+    /// checked like a file.
+    ///
+    /// # Errors
+    ///
+    /// As [`Database::open`].
+    pub fn from_copy(name: &str, bytes: &[u8]) -> Result<Database> {
+        let mut words = vec![0u64; bytes.len().div_ceil(8)];
+        bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()].copy_from_slice(bytes);
+        Database::from_bytes(Path::new(name), Bytes::Owned(words, bytes.len()))
+    }
+
     fn from_bytes(path: &Path, bytes: Bytes) -> Result<Database> {
         let all = bytes.as_slice();
         let header = Header::decode(all, all.len() as u64, path)?;
@@ -475,7 +679,7 @@ impl Database {
                 tiers: header.shape_box.cells(),
             });
         }
-        verify(path, all, &header)?;
+        check_sections(path, all, &header)?;
         let bytes = Arc::new(bytes);
         let tiers = header
             .tiers
@@ -526,15 +730,52 @@ impl Database {
     }
 }
 
-/// Checks every section's checksum.
-fn verify(path: &Path, all: &[u8], header: &Header) -> Result<()> {
+/// Checks every byte after the header: each section's checksum and count
+/// of occupied slots, zero padding between sections, nothing after the
+/// last one.
+fn check_sections(path: &Path, all: &[u8], header: &Header) -> Result<()> {
+    let corrupt = |what: String| DbError::Corrupt {
+        path: path.to_owned(),
+        what,
+    };
+    let end = header.end();
+    if all.len() as u64 != end {
+        return Err(corrupt(format!(
+            "{} bytes after the last section, which ends at byte {end}",
+            all.len() as u64 - end
+        )));
+    }
     for (i, t) in header.tiers.iter().enumerate() {
         let section = &all[t.offset as usize..t.end() as usize];
-        if crc32fast::hash(section) != t.crc32 {
+        // One pass for both: the checksum and the count of shapes.
+        let mut hasher = crc32fast::Hasher::new();
+        let mut occupied = 0u64;
+        for chunk in section.chunks(1 << 16) {
+            hasher.update(chunk);
+            occupied += chunk
+                .chunks_exact(8)
+                .filter(|slot| u64::from_le_bytes((*slot).try_into().expect("8 bytes")) != 0)
+                .count() as u64;
+        }
+        if hasher.finalize() != t.crc32 {
             return Err(DbError::Checksum {
                 path: path.to_owned(),
                 section: format!("tier {}", i + 1),
             });
+        }
+        if occupied != t.positions {
+            return Err(corrupt(format!(
+                "section tier {} holds {occupied} shapes, its directory entry says {}",
+                i + 1,
+                t.positions
+            )));
+        }
+        let next = header.tiers.get(i + 1).map_or(t.end(), |next| next.offset);
+        if all[t.end() as usize..next as usize].iter().any(|&b| b != 0) {
+            return Err(corrupt(format!(
+                "non-zero bytes in the padding after section tier {}",
+                i + 1
+            )));
         }
     }
     Ok(())
@@ -553,14 +794,19 @@ fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
     unsafe { memmap2::Mmap::map(file) }
 }
 
-/// Writes a database tier by tier into `PATH.partial`, then renames it to
-/// `PATH`.
+/// Writes a database tier by tier into `PATH.partial`, holding an exclusive
+/// lock on it, then renames it to `PATH`.
 #[derive(Debug)]
 pub struct Writer {
     path: PathBuf,
     partial: PathBuf,
+    /// Open, and locked, until the writer is dropped (after the rename).
     file: File,
     header: Header,
+    note: Option<String>,
+    /// Tests: the length past which writes fail as on a full disk.
+    #[cfg(test)]
+    space_limit: Option<u64>,
 }
 
 /// The partial file a build of `path` writes.
@@ -571,16 +817,107 @@ pub fn partial_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Opens the partial file (creating it if there is none) and takes its
+/// exclusive lock; says whether it was created now.
+fn lock_partial(partial: &Path) -> Result<(File, bool)> {
+    use std::io::ErrorKind;
+    // Between our open and our lock, the build holding the lock may finish
+    // and rename the file to its final path: we would then hold the
+    // complete file. So check that the path still names the locked file,
+    // and start over when it does not.
+    for _ in 0..8 {
+        let (file, created) = match OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(partial)
+        {
+            Ok(file) => (file, true),
+            Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                match OpenOptions::new().read(true).write(true).open(partial) {
+                    Ok(file) => (file, false),
+                    Err(e) if e.kind() == ErrorKind::NotFound => continue,
+                    Err(e) => return Err(io(partial)(e)),
+                }
+            }
+            Err(e) => return Err(write_error(partial, HEADER_LEN as u64)(e)),
+        };
+        // Fully qualified: std has inherent methods of these names since
+        // Rust 1.89 (the workspace supports 1.85, hence fs4).
+        match fs4::FileExt::try_lock(&file) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                return Err(DbError::Busy {
+                    path: partial.to_owned(),
+                    holder: lock_holder(&file),
+                })
+            }
+            Err(fs4::TryLockError::Error(e)) => return Err(io(partial)(e)),
+        }
+        if names_file(partial, &file) {
+            return Ok((file, created));
+        }
+    }
+    Err(DbError::Busy {
+        path: partial.to_owned(),
+        holder: None,
+    })
+}
+
+/// Whether `path` names the open `file` (not a file renamed over it).
+#[cfg(unix)]
+fn names_file(path: &Path, file: &File) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    match (std::fs::metadata(path), file.metadata()) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn names_file(path: &Path, _file: &File) -> bool {
+    path.exists()
+}
+
+/// The process holding the `flock` of `file`, from `/proc/locks` (Linux;
+/// `None` elsewhere or when it does not say).
+fn lock_holder(file: &File) -> Option<u32> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let ino = file.metadata().ok()?.ino();
+        let locks = std::fs::read_to_string("/proc/locks").ok()?;
+        // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`; waiters have
+        // `->` after the number.
+        locks.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.get(1) != Some(&"FLOCK") {
+                return None;
+            }
+            let id = fields.get(5)?.rsplit(':').next()?.parse::<u64>().ok()?;
+            (id == ino).then(|| fields.get(4)?.parse().ok()).flatten()
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = file;
+        None
+    }
+}
+
 impl Writer {
     /// Starts a build of `shape_box` into `path`, or resumes the one whose
     /// partial file is there: returns the writer and the tiers already
     /// stored (checked against their checksums; anything after the last
-    /// good tier is dropped).
+    /// good tier is dropped). A partial file whose header cannot be read
+    /// (empty, cut, corrupt, another version) is started afresh, and
+    /// [`Writer::note`] says so.
     ///
     /// # Errors
     ///
-    /// I/O errors; [`DbError::BoxMismatch`] when the partial file is of
-    /// another box; a partial file whose header is unreadable.
+    /// [`DbError::Busy`] while another build writes `path`;
+    /// [`DbError::BoxMismatch`] when the partial file is of another box;
+    /// [`DbError::NoSpace`] and other I/O errors.
     pub fn create_or_resume(path: &Path, shape_box: ShapeBox) -> Result<(Writer, Vec<TierTable>)> {
         Writer::create_or_resume_part(path, shape_box, None)
     }
@@ -599,16 +936,29 @@ impl Writer {
         shape_box: ShapeBox,
         part: Option<Part>,
     ) -> Result<(Writer, Vec<TierTable>)> {
+        Writer::open(path, shape_box, part, true)
+    }
+
+    /// A fresh build of `shape_box` into `path`: a partial file a stopped
+    /// build left is discarded (a merge never resumes), one a running
+    /// build holds is not touched.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Busy`] while another build writes `path`;
+    /// [`DbError::NoSpace`] and other I/O errors.
+    pub fn create(path: &Path, shape_box: ShapeBox) -> Result<Writer> {
+        Writer::open(path, shape_box, None, false).map(|(writer, _)| writer)
+    }
+
+    fn open(
+        path: &Path,
+        shape_box: ShapeBox,
+        part: Option<Part>,
+        resume: bool,
+    ) -> Result<(Writer, Vec<TierTable>)> {
         let partial = partial_path(path);
-        if partial.exists() {
-            return Writer::resume(path, partial, shape_box, part);
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&partial)
-            .map_err(io(&partial))?;
+        let (file, created) = lock_partial(&partial)?;
         let mut writer = Writer {
             path: path.to_owned(),
             partial,
@@ -617,26 +967,62 @@ impl Writer {
                 part,
                 ..Header::new(shape_box)
             },
+            note: None,
+            #[cfg(test)]
+            space_limit: None,
         };
-        writer.write_header()?;
-        Ok((writer, Vec::new()))
+        if created || !resume {
+            writer.start_afresh()?;
+            return Ok((writer, Vec::new()));
+        }
+        writer.resume(shape_box, part)
+    }
+
+    /// Empties the partial file and writes a header with no tiers.
+    fn start_afresh(&mut self) -> Result<()> {
+        self.header.tiers.clear();
+        self.header.complete = false;
+        let len = self.file.metadata().map_err(io(&self.partial))?.len();
+        if len != 0 {
+            self.file.set_len(0).map_err(io(&self.partial))?;
+        }
+        self.write_header()
     }
 
     fn resume(
-        path: &Path,
-        partial: PathBuf,
+        mut self,
         shape_box: ShapeBox,
         part: Option<Part>,
     ) -> Result<(Writer, Vec<TierTable>)> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&partial)
+        let partial = self.partial.clone();
+        let len = self.file.metadata().map_err(io(&partial))?.len();
+        let mut head = vec![0u8; usize::try_from(len).map_or(HEADER_LEN, |l| l.min(HEADER_LEN))];
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.read_exact(&mut head))
             .map_err(io(&partial))?;
-        let len = file.metadata().map_err(io(&partial))?.len();
-        let mut head = vec![0u8; HEADER_LEN.min(len as usize)];
-        file.read_exact(&mut head).map_err(io(&partial))?;
-        let mut header = Header::decode(&head, len, &partial)?;
+        let mut header = match Header::decode_with(&head, len, &partial, false) {
+            Ok(header) => header,
+            Err(
+                err @ (DbError::NotADatabase { .. }
+                | DbError::Version { .. }
+                | DbError::Truncated { .. }
+                | DbError::Checksum { .. }
+                | DbError::Corrupt { .. }),
+            ) => {
+                self.note = Some(if len == 0 {
+                    format!(
+                        "{}: empty (0 bytes: a build stopped before writing its header, perhaps on a full disk); starting the build afresh",
+                        partial.display()
+                    )
+                } else {
+                    format!("{err}; starting the build afresh")
+                });
+                self.start_afresh()?;
+                return Ok((self, Vec::new()));
+            }
+            Err(err) => return Err(err),
+        };
         if header.shape_box != shape_box {
             return Err(DbError::BoxMismatch {
                 path: partial,
@@ -657,10 +1043,12 @@ impl Writer {
         }
         header.complete = false;
         let mut tables = Vec::new();
-        for (i, t) in header.tiers.iter().enumerate() {
+        for t in &header.tiers {
+            // The header checked the section lies within the file.
             let mut bytes = vec![0u8; t.slots as usize * 8];
-            file.seek(SeekFrom::Start(t.offset))
-                .and_then(|_| file.read_exact(&mut bytes))
+            self.file
+                .seek(SeekFrom::Start(t.offset))
+                .and_then(|_| self.file.read_exact(&mut bytes))
                 .map_err(io(&partial))?;
             if crc32fast::hash(&bytes) != t.crc32 {
                 break;
@@ -669,25 +1057,28 @@ impl Writer {
                 .chunks_exact(8)
                 .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
                 .collect();
-            let table = TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
-                DbError::Corrupt {
-                    path: partial.clone(),
-                    what: format!("tier {}: {what}", i + 1),
-                }
-            })?;
-            tables.push(table);
+            if slots.iter().filter(|&&s| s != 0).count() as u64 != t.positions {
+                break;
+            }
+            match TierTable::from_parts(t.positions, t.capacity, slots) {
+                Ok(table) => tables.push(table),
+                // Redone like a torn section.
+                Err(_) => break,
+            }
         }
         header.tiers.truncate(tables.len());
-        let mut writer = Writer {
-            path: path.to_owned(),
-            partial,
-            file,
-            header,
-        };
-        writer.write_header()?;
-        let end = writer.header.next_offset();
-        writer.file.set_len(end).map_err(io(&writer.partial))?;
-        Ok((writer, tables))
+        self.header = header;
+        self.write_header()?;
+        let end = self.header.next_offset();
+        self.file.set_len(end).map_err(io(&partial))?;
+        Ok((self, tables))
+    }
+
+    /// What the writer did that the user should hear of: a partial file it
+    /// could not resume and started afresh.
+    #[must_use]
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
     }
 
     /// Keeps only the first `tiers` stored tiers and sets the part's build
@@ -719,13 +1110,44 @@ impl Writer {
         &self.partial
     }
 
+    /// Makes sure the file can grow to `end` bytes: preallocates them
+    /// (`fallocate` through `fs4`), so a full disk is found before the
+    /// write, with the bytes it needed. File systems without preallocation
+    /// leave it to the write, whose error is mapped the same way.
+    fn reserve(&self, end: u64) -> Result<()> {
+        let len = self.file.metadata().map_err(io(&self.partial))?.len();
+        let needed = end.saturating_sub(len);
+        #[cfg(test)]
+        if let Some(limit) = self.space_limit {
+            if needed > 0 && end > limit {
+                return Err(DbError::NoSpace {
+                    path: self.partial.clone(),
+                    needed,
+                    available: Some(limit.saturating_sub(len)),
+                });
+            }
+        }
+        if needed == 0 {
+            return Ok(());
+        }
+        match fs4::FileExt::allocate(&self.file, end) {
+            Err(e) if is_no_space(&e) => Err(DbError::NoSpace {
+                path: self.partial.clone(),
+                needed,
+                available: available_space(&self.partial),
+            }),
+            _ => Ok(()),
+        }
+    }
+
     fn write_header(&mut self) -> Result<()> {
         let bytes = self.header.encode();
+        self.reserve(HEADER_LEN as u64)?;
         self.file
             .seek(SeekFrom::Start(0))
             .and_then(|_| self.file.write_all(&bytes))
             .and_then(|()| self.file.sync_data())
-            .map_err(io(&self.partial))
+            .map_err(write_error(&self.partial, HEADER_LEN as u64))
     }
 
     /// Appends the next tier's table and records it in the header, each
@@ -733,7 +1155,8 @@ impl Writer {
     ///
     /// # Errors
     ///
-    /// I/O errors; [`DbError::Corrupt`] past the header's room for tiers.
+    /// [`DbError::NoSpace`] and other I/O errors; [`DbError::Corrupt`] past
+    /// the header's room for tiers.
     pub fn append(&mut self, table: &TierTable) -> Result<()> {
         if self.header.tiers.len() >= self.header.shape_box.cells().min(MAX_TIERS) {
             return Err(DbError::Corrupt {
@@ -751,17 +1174,19 @@ impl Writer {
             max_value: table.max_value(),
             crc32: crc32fast::hash(bytes),
         };
+        self.file.set_len(offset).map_err(io(&self.partial))?;
+        self.reserve(entry.end())?;
         self.file
-            .set_len(offset)
-            .and_then(|()| self.file.seek(SeekFrom::Start(offset)))
+            .seek(SeekFrom::Start(offset))
             .and_then(|_| self.file.write_all(bytes))
             .and_then(|()| self.file.sync_data())
-            .map_err(io(&self.partial))?;
+            .map_err(write_error(&self.partial, bytes.len() as u64))?;
         self.header.tiers.push(entry);
         self.write_header()
     }
 
-    /// Marks the database complete and renames it into place.
+    /// Marks the database complete, trims it to its last section and
+    /// renames it into place, syncing the file and then the directory.
     ///
     /// # Errors
     ///
@@ -775,7 +1200,13 @@ impl Writer {
             });
         }
         self.header.complete = true;
+        // A resume pads the file to the next section's start: a complete
+        // file ends where its last section does.
+        self.file
+            .set_len(self.header.end())
+            .map_err(io(&self.partial))?;
         self.write_header()?;
+        self.file.sync_all().map_err(io(&self.partial))?;
         std::fs::rename(&self.partial, &self.path).map_err(io(&self.path))?;
         if let Some(dir) = self.path.parent() {
             let dir = if dir.as_os_str().is_empty() {
@@ -789,7 +1220,16 @@ impl Writer {
                 let _ = d.sync_all();
             }
         }
+        // The lock goes with the file, after the rename: a build that
+        // opened the partial file meanwhile finds it renamed and starts a
+        // new one.
         Ok(self.header)
+    }
+
+    /// Tests: writes past `limit` bytes fail as on a full disk.
+    #[cfg(test)]
+    fn set_space_limit(&mut self, limit: u64) {
+        self.space_limit = Some(limit);
     }
 }
 
@@ -943,6 +1383,38 @@ impl DbSet {
     #[must_use]
     pub fn full_board(&self, rows: usize, cols: usize) -> Option<Nimber> {
         self.get(self.shape_box().full_key(rows, cols)?)
+    }
+
+    /// Checks what checksums cannot: that every stored shape is where
+    /// lookups look for it (its table's layout, see
+    /// [`TierTable::check_layout`]; its tier is its number of cells; its
+    /// part is its owner). Holds for every file this crate writes; a forged
+    /// one (checksums recomputed) may fail it.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Corrupt`] naming the part, the tier and the slot.
+    pub fn check_layout(&self) -> Result<()> {
+        let parts = self.parts.len() as u32;
+        for (index, part) in self.parts.iter().enumerate() {
+            for (i, table) in part.tables().tiers().iter().enumerate() {
+                let tier = i + 1;
+                let corrupt = |what: String| DbError::Corrupt {
+                    path: part.path().to_owned(),
+                    what: format!("tier {tier}: {what}"),
+                };
+                table.check_layout().map_err(corrupt)?;
+                if let Some((key, _)) = table.iter().find(|&(key, _)| {
+                    key.count_ones() as usize != tier || owner(key, parts) as usize != index
+                }) {
+                    return Err(corrupt(format!(
+                        "shape {key:#x} does not belong in this tier{}",
+                        if parts > 1 { " of this part" } else { "" }
+                    )));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// A CRC-32 over the content in a canonical order, independent of the

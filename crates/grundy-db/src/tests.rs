@@ -175,3 +175,366 @@ fn an_unwritable_output_is_an_io_error() {
         Err(DbError::Io { .. })
     ));
 }
+
+/// Recomputes the header's checksum after an edit (as a crafted file would).
+fn reseal(bytes: &mut [u8]) {
+    let crc = crc32fast::hash(&bytes[..HEADER_LEN - 4]);
+    bytes[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.to_le_bytes());
+}
+
+fn put_u64(bytes: &mut [u8], at: usize, value: u64) {
+    bytes[at..at + 8].copy_from_slice(&value.to_le_bytes());
+}
+
+/// The byte offset of field `field` (0 positions, 8 capacity, 16 slots, 24
+/// offset) of tier `tier`'s directory entry.
+fn entry_at(tier: usize, field: usize) -> usize {
+    DIRECTORY + (tier - 1) * ENTRY_LEN + field
+}
+
+#[test]
+fn a_second_writer_of_the_same_path_is_refused_and_the_first_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    let (mut first, mut tables) = Writer::create_or_resume(&path, box_of(3, 3)).unwrap();
+    // While the first holds the partial file: a second build, and a merge
+    // (a fresh writer), are refused and leave it alone.
+    let busy = Writer::create_or_resume(&path, box_of(3, 3)).unwrap_err();
+    assert!(
+        matches!(&busy, DbError::Busy { path: p, .. } if *p == partial_path(&path)),
+        "{busy}"
+    );
+    assert!(busy.to_string().contains("another build is writing it"));
+    #[cfg(target_os = "linux")]
+    assert!(
+        matches!(busy, DbError::Busy { holder: Some(pid), .. } if pid == std::process::id()),
+        "the holder is this process"
+    );
+    assert!(matches!(
+        Writer::create(&path, box_of(3, 3)),
+        Err(DbError::Busy { .. })
+    ));
+    let game = ClearShapes::new(box_of(3, 3));
+    let solved = solve_tiers::<_, BuildStop, _>(&game, &mut tables, &TierControl::new(), |_, t| {
+        first.append(t).map_err(BuildStop::Db)
+    });
+    assert!(solved.is_ok());
+    first.finish().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    build(&whole, box_of(3, 3), None).unwrap();
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+    // Once it is done, the path is free again.
+    build(&path, box_of(3, 3), None).unwrap();
+    Database::open(&path).unwrap();
+}
+
+#[test]
+fn an_empty_or_headerless_partial_file_is_started_afresh_with_a_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    build(&whole, box_of(3, 3), None).unwrap();
+    for (name, content) in [
+        ("empty.gdb", &b""[..]),
+        ("garbage.gdb", &b"not a database at all"[..]),
+        ("cut.gdb", &b"GRUNDYDB\x01\0\0\0\0\x10"[..]),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(partial_path(&path), content).unwrap();
+        let (writer, tables) = Writer::create_or_resume(&path, box_of(3, 3)).unwrap();
+        assert!(tables.is_empty());
+        let note = writer.note().expect("a note").to_owned();
+        assert!(note.contains("starting the build afresh"), "{note}");
+        assert!(
+            note.contains(&partial_path(&path).display().to_string()),
+            "{note}"
+        );
+        drop(writer);
+        build(&path, box_of(3, 3), None).unwrap();
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&path).unwrap()
+        );
+    }
+}
+
+#[test]
+fn a_full_disk_names_the_file_and_the_bytes_and_the_build_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    build(&whole, box_of(3, 4), None).unwrap();
+    let path = dir.path().join("full.gdb");
+    let good = Database::open(&whole).unwrap();
+    // The disk fills up in the middle of tier 8's section.
+    let tier8 = good.header().tiers[7];
+    let limit = tier8.offset + tier8.slots * 4;
+    let (mut writer, mut tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
+    writer.set_space_limit(limit);
+    let game = ClearShapes::new(box_of(3, 4));
+    let Err(BuildStop::Db(err)) =
+        solve_tiers::<_, BuildStop, _>(&game, &mut tables, &TierControl::new(), |_, t| {
+            writer.append(t).map_err(BuildStop::Db)
+        })
+    else {
+        panic!("the full disk stops the build");
+    };
+    match &err {
+        DbError::NoSpace {
+            path: p, needed, ..
+        } => {
+            assert_eq!(*p, partial_path(&path));
+            assert_eq!(*needed, tier8.slots * 8, "tier 8's section");
+        }
+        other => panic!("{other}"),
+    }
+    assert!(err.to_string().contains("out of disk space"), "{err}");
+    assert_eq!(writer.header().tiers.len(), 7);
+    drop(writer);
+    // With space again, the build resumes to the same bytes.
+    build(&path, box_of(3, 4), None).unwrap();
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+}
+
+/// The disk is full from the start (Linux's `/dev/full` as the partial
+/// file): a named error, no panic.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_partial_file_on_a_full_device_is_no_space() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    std::os::unix::fs::symlink("/dev/full", partial_path(&path)).unwrap();
+    let err = Writer::create_or_resume(&path, box_of(2, 2)).unwrap_err();
+    assert!(
+        matches!(&err, DbError::NoSpace { needed, .. } if *needed == HEADER_LEN as u64),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_build_stopped_after_its_last_tier_finishes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    build(&whole, box_of(3, 3), None).unwrap();
+    let path = dir.path().join("last.gdb");
+    build(&path, box_of(3, 3), Some(9)).unwrap();
+    build(&path, box_of(3, 3), None).unwrap();
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+}
+
+#[test]
+fn crafted_counts_are_errors_not_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 4), None).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let t5 = header.tiers[4];
+    // (tier, field, value): the audit's count whose capacity wraps in u64,
+    // counts past the box, counts the slots cannot hold, slots past the
+    // file, a section out of place, a value over 12 bits.
+    let cases: Vec<(usize, usize, u64)> = vec![
+        (5, 0, 0x4000_0000_0000_0001),
+        (5, 0, u64::MAX),
+        (1, 0, 2),
+        (5, 0, t5.positions + 1),
+        (5, 8, u64::MAX / 3),
+        (5, 16, u64::MAX),
+        (5, 16, u64::MAX / 8 + 1),
+        (5, 16, t5.capacity),
+        (5, 16, t5.slots + 1),
+        (5, 24, t5.offset + 8),
+        (5, 24, u64::MAX - 7),
+        (12, 16, 1 << 40),
+    ];
+    for (tier, field, value) in cases {
+        let mut bad = good.clone();
+        put_u64(&mut bad, entry_at(tier, field), value);
+        if field == 0 {
+            // Keep the capacity consistent where it fits, as a crafter would.
+            if let Some(c) = grundy::tier::capacity_for(value) {
+                put_u64(&mut bad, entry_at(tier, 8), c);
+            }
+        }
+        reseal(&mut bad);
+        let err = Database::from_copy("crafted.gdb", &bad).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                DbError::Corrupt { .. } | DbError::Truncated { .. } | DbError::Checksum { .. }
+            ),
+            "tier {tier} field {field} = {value}: {err}"
+        );
+    }
+    // The largest value, and unused bytes of the header.
+    let mut bad = good.clone();
+    bad[entry_at(3, 32)..entry_at(3, 36)].copy_from_slice(&5000u32.to_le_bytes());
+    reseal(&mut bad);
+    assert!(matches!(
+        Database::from_copy("crafted.gdb", &bad),
+        Err(DbError::Corrupt { .. })
+    ));
+    for at in [53, entry_at(2, 44), HEADER_LEN - 5] {
+        let mut bad = good.clone();
+        bad[at] = 1;
+        reseal(&mut bad);
+        assert!(
+            matches!(
+                Database::from_copy("crafted.gdb", &bad),
+                Err(DbError::Corrupt { .. })
+            ),
+            "byte {at}"
+        );
+    }
+}
+
+/// Every byte of the header's used part set to a few values, the checksum
+/// recomputed: an error or a database whose counts its bytes hold, never a
+/// panic.
+#[test]
+fn every_header_byte_crafted_is_an_error_or_a_sound_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(2, 3), None).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    for at in 0..DIRECTORY + 6 * ENTRY_LEN {
+        for value in [0u8, 1, 0x7f, 0x80, 0xff] {
+            let mut bad = good.clone();
+            bad[at] = value;
+            reseal(&mut bad);
+            if let Ok(db) = Database::from_copy("crafted.gdb", &bad) {
+                let shapes: u64 = db.header().tiers.iter().map(|t| t.positions).sum();
+                assert!(shapes <= bad.len() as u64 / 8, "byte {at} = {value}");
+            }
+        }
+    }
+}
+
+#[test]
+fn padding_and_trailing_bytes_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 4), None).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    // Every padding byte between sections belongs to no checksum: changed,
+    // it is refused.
+    let mut padding = 0usize;
+    for pair in header.tiers.windows(2) {
+        for at in [pair[0].end(), pair[1].offset - 1] {
+            if at < pair[1].offset {
+                padding += 1;
+                let mut bad = good.clone();
+                bad[at as usize] = 0x5a;
+                let err = Database::from_copy("padded.gdb", &bad).unwrap_err();
+                assert!(err.to_string().contains("padding"), "{err}");
+            }
+        }
+    }
+    assert!(padding > 0, "the 3 x 4 file has padding");
+    for tail in [&[0u8][..], &[1], &[0; 4096]] {
+        let mut bad = good.clone();
+        bad.extend_from_slice(tail);
+        let err = Database::from_copy("long.gdb", &bad).unwrap_err();
+        assert!(err.to_string().contains("after the last section"), "{err}");
+    }
+    Database::from_copy("good.gdb", &good).unwrap();
+}
+
+/// A value changed and its section's checksum recomputed opens: checksums
+/// catch damage, not forgery (`grundy tables verify` re-solves values).
+#[test]
+fn a_crafted_value_with_its_checksum_recomputed_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 3), None).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let header = Header::decode(&bytes, bytes.len() as u64, &path).unwrap();
+    let t9 = header.tiers[8];
+    let section = t9.offset as usize..t9.end() as usize;
+    let slot = section
+        .clone()
+        .step_by(8)
+        .find(|&at| bytes[at..at + 8] != [0; 8])
+        .unwrap();
+    bytes[slot] ^= 1;
+    let crc = crc32fast::hash(&bytes[section]);
+    bytes[entry_at(9, 36)..entry_at(9, 40)].copy_from_slice(&crc.to_le_bytes());
+    reseal(&mut bytes);
+    let db = Database::from_copy("forged.gdb", &bytes).unwrap();
+    let good = Database::open(&path).unwrap();
+    let key = ShapeBox::full_key(&box_of(3, 3), 3, 3).unwrap();
+    assert_ne!(db.tables().get(key), good.tables().get(key));
+}
+
+#[test]
+fn at_most_binomial_shapes_per_tier() {
+    // Pascal's triangle, against the product formula.
+    let mut row = vec![1u64];
+    for n in 1..=52usize {
+        let mut next = vec![1u64; n + 1];
+        for k in 1..n {
+            next[k] = row[k - 1] + row[k];
+        }
+        row = next;
+        for (k, &c) in row.iter().enumerate() {
+            assert_eq!(max_shapes(n, k), c, "C({n}, {k})");
+        }
+    }
+}
+
+/// Shapes moved out of their place (checksums recomputed) are found by
+/// `check_layout`; every file a build writes passes it.
+#[test]
+fn a_shape_out_of_place_fails_the_layout_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 4), None).unwrap();
+    DbSet::open(&path).unwrap().check_layout().unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let t = header.tiers[5];
+    let slot = |b: &[u8], i: u64| {
+        let at = (t.offset + i * 8) as usize;
+        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+    };
+    let occupied: Vec<u64> = (0..t.slots).filter(|&i| slot(&good, i) != 0).collect();
+    // Swap two shapes; copy one over another (a duplicate); move a shape
+    // to a slot of tier 7 (wrong tier).
+    type Forgery<'a> = Box<dyn Fn(&mut Vec<u8>) + 'a>;
+    let forgeries: Vec<Forgery<'_>> = vec![
+        Box::new(|b| {
+            let (i, j) = (occupied[0], occupied[occupied.len() - 1]);
+            let (a, c) = (slot(b, i), slot(b, j));
+            b[(t.offset + i * 8) as usize..][..8].copy_from_slice(&c.to_le_bytes());
+            b[(t.offset + j * 8) as usize..][..8].copy_from_slice(&a.to_le_bytes());
+        }),
+        Box::new(|b| {
+            let (i, j) = (occupied[1], occupied[2]);
+            let a = slot(b, i);
+            b[(t.offset + j * 8) as usize..][..8].copy_from_slice(&a.to_le_bytes());
+        }),
+    ];
+    for forge in forgeries {
+        let mut bad = good.clone();
+        forge(&mut bad);
+        let crc = crc32fast::hash(&bad[t.offset as usize..t.end() as usize]);
+        bad[entry_at(6, 36)..entry_at(6, 40)].copy_from_slice(&crc.to_le_bytes());
+        reseal(&mut bad);
+        std::fs::write(&path, &bad).unwrap();
+        let set = DbSet::open(&path).unwrap();
+        let err = set.check_layout().unwrap_err();
+        assert!(err.to_string().contains("tier 6"), "{err}");
+    }
+}

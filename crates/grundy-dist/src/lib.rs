@@ -231,6 +231,15 @@ pub enum DistError {
         /// What it said.
         message: String,
     },
+    /// A rank's disk is full ([`grundy_db::DbError::NoSpace`]): the parts
+    /// keep the tiers stored so far.
+    #[error("rank {rank}: {message}")]
+    NoSpace {
+        /// The first rank that failed.
+        rank: u32,
+        /// What it said (the file and the bytes it needed).
+        message: String,
+    },
     /// A budget ran out or the build was cancelled; the parts keep the
     /// tiers stored so far.
     #[error("{reason}; every part keeps tiers 1 to {kept}: run the same command again to resume")]
@@ -244,6 +253,16 @@ pub enum DistError {
 
 const STOP_TIME: &str = "\u{1}stop:time";
 const STOP_CANCEL: &str = "\u{1}stop:cancel";
+/// Marks a rank's message as a full disk, for [`DistError::NoSpace`].
+const NO_SPACE: &str = "\u{1}nospace:";
+
+/// A database error as a rank's message (ranks agree on strings).
+fn db_message(e: &grundy_db::DbError) -> String {
+    match e {
+        grundy_db::DbError::NoSpace { .. } => format!("{NO_SPACE}{e}"),
+        _ => e.to_string(),
+    }
+}
 
 struct Build<'r, 'c, 'o, C: Comm> {
     ranks: &'r Ranks<'c, C>,
@@ -262,7 +281,9 @@ struct Build<'r, 'c, 'o, C: Comm> {
 
 /// Bytes of a table of `positions` shapes.
 fn table_bytes(positions: u64) -> u64 {
-    (capacity_for(positions) + 2) * 8
+    capacity_for(positions)
+        .map_or(u64::MAX, |c| c.saturating_add(2))
+        .saturating_mul(8)
 }
 
 /// The tables a rank holds, shared by its worker threads.
@@ -541,10 +562,19 @@ pub fn peak_rss() -> Option<u64> {
 }
 
 fn rank_error((rank, message): (u32, String)) -> DistError {
-    DistError::Rank { rank, message }
+    match message.strip_prefix(NO_SPACE) {
+        Some(message) => DistError::NoSpace {
+            rank,
+            message: message.to_owned(),
+        },
+        None => DistError::Rank { rank, message },
+    }
 }
 
 fn setup_error((rank, message): (u32, String)) -> DistError {
+    if message.starts_with(NO_SPACE) {
+        return rank_error((rank, message));
+    }
     DistError::Setup { rank, message }
 }
 
@@ -599,8 +629,11 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         opts.out.clone()
     };
     let opened =
-        Writer::create_or_resume_part(&file, opts.shape_box, part).map_err(|e| e.to_string());
+        Writer::create_or_resume_part(&file, opts.shape_box, part).map_err(|e| db_message(&e));
     let (mut writer, mut own) = ranks.agree(opened).map_err(setup_error)?;
+    if let (Some(note), Some(log)) = (writer.note(), opts.log) {
+        log(&format!("rank {me}: {note}"));
+    }
 
     // Resume from the tiers every part holds, under one build id.
     let fresh = fresh_id();
@@ -618,7 +651,9 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         leader_id
     };
     own.truncate(resumed);
-    let restarted = writer.restart(resumed, build_id).map_err(|e| e.to_string());
+    let restarted = writer
+        .restart(resumed, build_id)
+        .map_err(|e| db_message(&e));
     ranks.agree(restarted).map_err(setup_error)?;
 
     let budget = opts.memory.unwrap_or_else(|| {
@@ -660,7 +695,7 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         let mut table = b.generate(t)?;
         let positions = ranks.sum(table.positions());
         let mode = b.solve(t, &mut table)?;
-        let appended = writer.append(&table).map_err(|e| e.to_string());
+        let appended = writer.append(&table).map_err(|e| db_message(&e));
         ranks.agree(appended).map_err(rank_error)?;
         let own_positions = table.positions();
         b.own.push(table);
@@ -690,7 +725,7 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
             sent,
         });
     }
-    let finished = writer.finish().map(|_| ()).map_err(|e| e.to_string());
+    let finished = writer.finish().map(|_| ()).map_err(|e| db_message(&e));
     ranks.agree(finished).map_err(rank_error)?;
 
     // Full boards: each rank answers for the ones it owns.

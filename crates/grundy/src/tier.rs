@@ -145,10 +145,24 @@ fn home(mixed: u64, capacity: u64) -> u64 {
     ((u128::from(mixed) * u128::from(capacity)) >> 64) as u64
 }
 
-/// The capacity (home slots) for `positions` keys: a load factor of 3/4.
+/// The capacity (home slots) for `positions` keys: a load factor of 3/4;
+/// `None` when it does not fit a `u64` (a count no table in memory has, but
+/// one a crafted file header may claim).
 #[must_use]
-pub const fn capacity_for(positions: u64) -> u64 {
-    (positions * 4).div_ceil(3) + 1
+pub const fn capacity_for(positions: u64) -> Option<u64> {
+    // In u128, `positions * 4 + 2` cannot overflow.
+    let capacity = (positions as u128 * 4).div_ceil(3) + 1;
+    if capacity > u64::MAX as u128 {
+        None
+    } else {
+        Some(capacity as u64)
+    }
+}
+
+/// [`capacity_for`] of a table being built in memory, whose key count is a
+/// `Vec`'s length and so far below the overflow.
+fn capacity_in_memory(positions: u64) -> u64 {
+    capacity_for(positions).expect("a table in memory has fewer than 2^62 keys")
 }
 
 impl TierTable<Vec<u64>> {
@@ -163,7 +177,7 @@ impl TierTable<Vec<u64>> {
             return Err(TierError::BadKey { key });
         }
         let positions = keys.len() as u64;
-        let capacity = capacity_for(positions);
+        let capacity = capacity_in_memory(positions);
         keys.par_iter_mut().for_each(|k| *k = mix(*k));
         keys.par_sort_unstable();
         let mut slots = vec![0u64; capacity as usize + 1];
@@ -201,7 +215,7 @@ impl TierTable<Vec<u64>> {
             });
         }
         let positions = entries.len() as u64;
-        let capacity = capacity_for(positions);
+        let capacity = capacity_in_memory(positions);
         // Sorting by the mixed key in the comparator keeps the values in
         // place without a second array.
         entries.par_sort_unstable_by_key(|&e| mix(e >> VALUE_BITS));
@@ -304,7 +318,7 @@ impl<S: AsRef<[u64]>> TierTable<S> {
     /// empty slot at the end, or a count that does not match).
     pub fn from_parts(positions: u64, capacity: u64, slots: S) -> Result<TierTable<S>, String> {
         let s = slots.as_ref();
-        if capacity != capacity_for(positions) {
+        if Some(capacity) != capacity_for(positions) {
             return Err(format!(
                 "capacity {capacity} does not fit {positions} positions"
             ));
@@ -362,6 +376,36 @@ impl<S: AsRef<[u64]>> TierTable<S> {
             at += 1;
         }
         None
+    }
+
+    /// Checks the layout every lookup relies on: occupied slots in strictly
+    /// increasing order of the mixed key (so keys are distinct), each at or
+    /// after its home slot with no empty slot in between. A table read from
+    /// a file whose checksums were forged can break it; then a stored key
+    /// could be missed. One pass, one multiplication a slot.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the first slot out of place.
+    pub fn check_layout(&self) -> Result<(), String> {
+        let slots = self.slots.as_ref();
+        let mut last: Option<u64> = None;
+        for (i, &slot) in slots.iter().enumerate() {
+            if slot == 0 {
+                continue;
+            }
+            let key = slot >> VALUE_BITS;
+            let mixed = mix(key);
+            let at_home = home(mixed, self.capacity) as usize;
+            // The previous slot is occupied (by a key of an earlier home,
+            // whose own run is checked) whenever this one is past its home.
+            let in_run = at_home == i || (at_home < i && slots[i - 1] != 0);
+            if key == 0 || last.is_some_and(|l| l >= mixed) || !in_run {
+                return Err(format!("slot {i} (key {key:#x}) is out of place"));
+            }
+            last = Some(mixed);
+        }
+        Ok(())
     }
 
     /// Every `(key, value)`, in slot order.

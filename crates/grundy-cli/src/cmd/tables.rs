@@ -7,7 +7,8 @@
 //! separated by `:`), else the default directory
 //! (`$XDG_DATA_HOME/grundy/tables`, or `~/.local/share/grundy/tables`) when
 //! it exists. The 5 x 5 database built into the binary is always consulted
-//! last.
+//! last. A damaged `*.gdb` in a directory searched is skipped with a
+//! warning; a damaged file named explicitly is an error.
 
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ use grundy::{Budget, Nimber, SolveError, Solver};
 use grundy_db::{Database, DbError, DbSet, Writer};
 use rayon::prelude::*;
 
-use crate::output::UsageError;
+use crate::output::{NoSpaceError, UsageError};
 
 /// Where the other commands look for databases.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -50,7 +51,9 @@ enum Command {
     Build(BuildArgs),
     /// The box, the counts per tier, the full-board values, the checksums.
     Info(InfoArgs),
-    /// Check every checksum, and re-solve random shapes top-down.
+    /// Check the file (checksums, counts, layout), then re-solve by an
+    /// independent top-down search the full boards and random shapes (or,
+    /// with --all or --tiers, every shape of the tiers chosen).
     Verify(VerifyArgs),
     /// Join the parts of a partitioned (MPI) build into one file, the same
     /// bytes a single-process build writes.
@@ -146,11 +149,44 @@ struct VerifyArgs {
     /// sample over it is counted as skipped, not as checked.
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     max_positions: u64,
+    /// Most distinct shapes the top-down search may solve for each full
+    /// board (the values `tables info` lists; a board over it is reported
+    /// as not checked), and under --all or --tiers, per worker before its
+    /// memo is started afresh.
+    #[arg(long, default_value_t = 5_000_000, value_name = "N")]
+    board_positions: u64,
+    /// Re-solve every shape of every tier top-down (instead of random
+    /// samples); exit 3 if a shape alone is over --board-positions.
+    #[arg(long, conflicts_with = "tiers")]
+    all: bool,
+    /// As --all, for the tiers (shape sizes in cells) A-B or A only.
+    #[arg(long, value_name = "A-B", value_parser = parse_tiers)]
+    tiers: Option<(usize, usize)>,
     /// Also check that the box holds every shape once: the placements of
     /// its shapes in the ROWS x COLS grid must add up to the grid's connected
     /// cell sets (OEIS A287151), counted independently by a transfer matrix.
     #[arg(long)]
     census: bool,
+}
+
+/// Parses `A-B` or `A` (tiers, at least 1).
+fn parse_tiers(text: &str) -> Result<(usize, usize), String> {
+    let number = |s: &str| -> Result<usize, String> {
+        match s.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!(
+                "`{s}` is not a tier (a number of cells, 1 or more)"
+            )),
+        }
+    };
+    let (a, b) = match text.split_once('-') {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => (number(text)?, number(text)?),
+    };
+    if a > b {
+        return Err(format!("`{text}`: the first tier is after the last"));
+    }
+    Ok((a, b))
 }
 
 /// Parses `AxB` (also `AXB`, `A×B`) into a supported box.
@@ -274,7 +310,11 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let started = Instant::now();
     let (mut writer, mut tables) =
-        Writer::create_or_resume(&path, shape_box).map_err(|e| UsageError(e.to_string()))?;
+        Writer::create_or_resume(&path, shape_box).map_err(open_error)?;
+    if let Some(note) = writer.note() {
+        eprintln!("note: {note}");
+    }
+    warn_if_short_of_space(&path, shape_box);
     if !tables.is_empty() {
         eprintln!(
             "resuming {} from tier {} of {}",
@@ -319,9 +359,10 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             );
             return Ok(ExitCode::from(3));
         }
+        Err(BuildError::Db(err)) => return Err(db_error(err)),
         Err(err) => return Err(anyhow::Error::new(err).context("building the database")),
     }
-    let header = writer.finish()?;
+    let header = writer.finish().map_err(db_error)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let elapsed = started.elapsed().as_secs_f64();
     let mut stdout = std::io::stdout().lock();
@@ -337,10 +378,91 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A database error while writing, as the CLI reports it: a full disk is
+/// exit 4, another I/O error exit 1, a file in the way exit 2.
+fn db_error(err: DbError) -> anyhow::Error {
+    match err {
+        DbError::NoSpace { .. } => NoSpaceError(err.to_string()).into(),
+        DbError::Io { .. } => anyhow::Error::new(err),
+        _ => UsageError(err.to_string()).into(),
+    }
+}
+
+/// A database error while starting a build: as [`db_error`], but an output
+/// that cannot be opened is bad input (exit 2).
+fn open_error(err: DbError) -> anyhow::Error {
+    match err {
+        DbError::Io { .. } => UsageError(err.to_string()).into(),
+        err => db_error(err),
+    }
+}
+
+/// `--out` names the file; a directory is refused before anything starts.
+fn refuse_directory(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(UsageError(format!(
+            "{}: is a directory; --out names the database file (e.g. {})",
+            path.display(),
+            path.join("clear.gdb").display()
+        ))
+        .into());
+    }
+    Ok(())
+}
+
+/// Shapes of the boxes whose databases were built (docs/results.md), for
+/// the size a build will need.
+const KNOWN_SHAPES: &[(usize, usize, u64)] = &[
+    (2, 8, 643),
+    (3, 8, 149_413),
+    (4, 6, 256_985),
+    (5, 5, 262_292),
+    (4, 7, 2_618_529),
+    (5, 6, 10_230_680),
+    (4, 8, 26_452_916),
+    (6, 6, 205_515_653),
+    (5, 7, 208_208_471),
+    (3, 9, 754_049),
+    (3, 10, 3_806_516),
+    (4, 9, 266_676_851),
+    (2, 20, 23_315_392),
+    (3, 13, 491_747_885),
+];
+
+/// Warns on stderr when the database of `shape_box` (its size known from a
+/// past build) will not fit the free space where `path` is written. Only a
+/// warning: the space may be freed meanwhile, and root may use reserved
+/// blocks; a full disk during the build is exit 4.
+fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
+    let Some(&(_, _, shapes)) = KNOWN_SHAPES
+        .iter()
+        .find(|&&(r, c, _)| (r, c) == (shape_box.rows(), shape_box.cols()))
+    else {
+        return;
+    };
+    // About 10.7 bytes a shape, and a page of padding per tier at most.
+    let estimate = grundy_db::estimated_size([shapes])
+        .saturating_add(shape_box.cells() as u64 * grundy_db::HEADER_LEN as u64);
+    let partial = grundy_db::partial_path(path);
+    let written = std::fs::metadata(&partial).map_or(0, |m| m.len());
+    let Some(available) = grundy_db::available_space(&partial) else {
+        return;
+    };
+    if estimate.saturating_sub(written) > available {
+        eprintln!(
+            "warning: the {shape_box} database takes about {estimate} bytes ({shapes} shapes), but only {available} bytes are free for {}: the build will stop (exit 4) when the disk is full",
+            partial.display()
+        );
+    }
+}
+
 /// Where a build writes: `--out`, or the default directory.
 fn build_path(args: &BuildArgs) -> anyhow::Result<PathBuf> {
     Ok(match &args.out {
-        Some(out) => out.clone(),
+        Some(out) => {
+            refuse_directory(out)?;
+            out.clone()
+        }
         None => {
             let dir = default_dir().ok_or_else(|| {
                 UsageError("no default directory (HOME is not set): give --out PATH".into())
@@ -401,6 +523,7 @@ fn dist_outcome(
             Ok(ExitCode::from(3))
         }
         Err(DistError::Mismatch(m)) => Err(UsageError(m).into()),
+        Err(err @ DistError::NoSpace { .. }) => Err(NoSpaceError(err.to_string()).into()),
         Err(err @ DistError::Setup { .. }) => Err(UsageError(err.to_string()).into()),
         Err(err) => Err(anyhow::Error::new(err).context("building the database")),
     }
@@ -630,6 +753,13 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             .sum::<usize>(),
         started.elapsed().as_secs_f64()
     )?;
+    let started = Instant::now();
+    set.check_layout().map_err(|e| UsageError(e.to_string()))?;
+    writeln!(
+        out,
+        "layout good: every shape where lookups find it ({:.2} s)",
+        started.elapsed().as_secs_f64()
+    )?;
     let tier_tables: Vec<&TierTable<grundy_db::Slots>> = set
         .parts()
         .iter()
@@ -665,6 +795,10 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
              {expected} connected cell sets (transfer matrix) ({:.1} s)",
             started.elapsed().as_secs_f64()
         )?;
+    }
+    full_board_check(out, args, &set)?;
+    if args.all || args.tiers.is_some() {
+        return verify_tiers(out, args, &set);
     }
     // Random shapes: a random tier weighted by its shapes, then a random
     // occupied slot of it.
@@ -725,16 +859,163 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The full boards' values, as `tables info` lists them, against the
+/// top-down solver (`Solver` on `Clear` with its own small tables: no shape
+/// database).
+fn full_board_check(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let shape_box = set.shape_box();
+    let (mut checked, mut over) = (0usize, Vec::new());
+    for (a, b) in full_boards(shape_box) {
+        let Some(stored) = set.full_board(a, b) else {
+            continue;
+        };
+        let board = shape_box
+            .full_key(a, b)
+            .and_then(|key| shape_box.board(key))
+            .expect("a full board of the box");
+        let mut solver =
+            Solver::new(Clear::new()).with_budget(Budget::positions(args.board_positions));
+        match solver.value(&board) {
+            Ok(value) if value == stored => checked += 1,
+            Ok(value) => {
+                return Err(UsageError(format!(
+                    "{}: the full {a} x {b} board is stored as {stored}, the top-down solver says {value}",
+                    args.path.display()
+                ))
+                .into())
+            }
+            Err(SolveError::PositionBudget { .. }) => over.push(format!("{a} x {b}")),
+            Err(err) => return Err(err.into()),
+        }
+    }
+    writeln!(
+        out,
+        "{checked} full boards re-solved top-down agree{} ({:.2} s)",
+        if over.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; not checked, over {} positions (--board-positions): {}",
+                args.board_positions,
+                over.join(", ")
+            )
+        },
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+/// `verify --all` / `--tiers A-B`: every shape of the tiers, re-solved
+/// top-down. Each worker keeps one solver (its memo serves the next
+/// shapes) until it has solved --board-positions components, then starts a
+/// fresh one, so memory stays bounded; a shape over the budget even alone
+/// is counted as skipped, and any skipped shape makes the exit code 3.
+fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let shape_box = set.shape_box();
+    let (first, last) = args.tiers.unwrap_or((1, shape_box.cells()));
+    if last > shape_box.cells() {
+        return Err(UsageError(format!(
+            "--tiers {first}-{last}: the {shape_box} box has tiers 1 to {}",
+            shape_box.cells()
+        ))
+        .into());
+    }
+    #[derive(Default)]
+    struct Tally {
+        checked: u64,
+        skipped: u64,
+        wrong: Option<String>,
+        outside: Option<u64>,
+    }
+    let budget = Budget::positions(args.board_positions);
+    let fresh = || Solver::new(Clear::new()).with_budget(budget);
+    let slots: Vec<&[u64]> = (first..=last)
+        .flat_map(|tier| set.tier(tier).map(TierTable::slots))
+        .collect();
+    let tally = slots
+        .par_iter()
+        .flat_map(|s| s.par_chunks(1 << 12))
+        .fold(
+            || (fresh(), Tally::default()),
+            |(mut solver, mut tally), chunk| {
+                for &slot in chunk.iter().filter(|&&s| s != 0) {
+                    if tally.wrong.is_some() || tally.outside.is_some() {
+                        break;
+                    }
+                    let key = slot >> grundy::tier::VALUE_BITS;
+                    let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
+                    let Some(board) = shape_box.board(key) else {
+                        tally.outside = Some(key);
+                        break;
+                    };
+                    let mut value = solver.value(&board);
+                    if matches!(value, Err(SolveError::PositionBudget { .. })) {
+                        solver = fresh();
+                        value = solver.value(&board);
+                    }
+                    match value {
+                        Ok(v) if v == stored => tally.checked += 1,
+                        Ok(v) => {
+                            tally.wrong = Some(format!(
+                                "shape {key:#x} is stored as {stored}, the top-down solver says {v}"
+                            ));
+                        }
+                        Err(_) => {
+                            tally.skipped += 1;
+                            solver = fresh();
+                        }
+                    }
+                }
+                (solver, tally)
+            },
+        )
+        .map(|(_, tally)| tally)
+        .reduce(Tally::default, |a, b| Tally {
+            checked: a.checked + b.checked,
+            skipped: a.skipped + b.skipped,
+            wrong: a.wrong.or(b.wrong),
+            outside: a.outside.or(b.outside),
+        });
+    if let Some(key) = tally.outside {
+        return Err(UsageError(format!(
+            "{}: shape {key:#x} has cells outside the {shape_box} box",
+            args.path.display()
+        ))
+        .into());
+    }
+    if let Some(wrong) = tally.wrong {
+        return Err(UsageError(format!("{}: {wrong}", args.path.display())).into());
+    }
+    writeln!(
+        out,
+        "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {} positions) ({:.1} s)",
+        tally.checked,
+        tally.skipped,
+        args.board_positions,
+        started.elapsed().as_secs_f64()
+    )?;
+    if tally.skipped > 0 {
+        eprintln!(
+            "error: {} shapes were not checked (over --board-positions {}): raise it to check them",
+            tally.skipped, args.board_positions
+        );
+        return Ok(ExitCode::from(3));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
     let shape_box = set.shape_box();
-    // A fresh output: a merge never resumes someone else's partial file.
-    let _ = std::fs::remove_file(grundy_db::partial_path(&args.out));
-    let (mut writer, _) =
-        Writer::create_or_resume(&args.out, shape_box).map_err(|e| UsageError(e.to_string()))?;
+    refuse_directory(&args.out)?;
+    // A fresh output: a merge never resumes a partial file (and never
+    // touches one a running build holds).
+    let mut writer = Writer::create(&args.out, shape_box).map_err(open_error)?;
     for tier in 1..=shape_box.cells() {
         let entries: Vec<u64> = set
             .tier(tier)
@@ -742,9 +1023,9 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             .collect();
         let table =
             TierTable::from_entries(entries).map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
-        writer.append(&table)?;
+        writer.append(&table).map_err(db_error)?;
     }
-    let header = writer.finish()?;
+    let header = writer.finish().map_err(db_error)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
@@ -776,7 +1057,9 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The databases the other commands consult: found as the module doc says,
-/// opened (and checked) once per process.
+/// opened (and checked) once per process. A damaged file found by scanning
+/// a directory is skipped with a warning on stderr; a damaged file named
+/// (by `--tables` or `GRUNDY_TABLES`) is an error, exit 2.
 pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLookup> {
     static LOADED: OnceLock<Vec<Box<dyn ShapeLookup + Send>>> = OnceLock::new();
     if let Some(loaded) = LOADED.get() {
@@ -796,7 +1079,8 @@ pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLooku
     // The files of partitioned databases already opened with their set.
     let mut seen: Vec<PathBuf> = Vec::new();
     for path in paths {
-        let files = if path.is_dir() {
+        let scanned = path.is_dir();
+        let files = if scanned {
             let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
                 .map_err(|e| UsageError(format!("{}: cannot read: {e}", path.display())))?
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -813,7 +1097,18 @@ pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLooku
             if seen.contains(&file) {
                 continue;
             }
-            let set = open(&file)?;
+            let set = match DbSet::open(&file) {
+                Ok(set) => set,
+                // One damaged file found in a directory must not stop the
+                // commands (the other databases and the built-in one still
+                // answer): warn, skip it, go on. A file named explicitly
+                // is an error.
+                Err(err) if scanned => {
+                    eprintln!("warning: skipping {}: {err}", file.display());
+                    continue;
+                }
+                Err(err) => return Err(UsageError(err.to_string()).into()),
+            };
             seen.extend(set.parts().iter().map(|p| p.path().to_owned()));
             loaded.push(Box::new(set));
         }

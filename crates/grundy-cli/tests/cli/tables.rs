@@ -530,3 +530,323 @@ fn partitioned_options_need_a_partitioned_build() {
         assert_exit(&output, 2, "apply to partitioned builds");
     }
 }
+
+/// Recomputes the header's checksum after an edit (as a crafted file would).
+fn reseal(bytes: &mut [u8]) {
+    let at = grundy_db::HEADER_LEN - 4;
+    let crc = crc32fast::hash(&bytes[..at]);
+    bytes[at..at + 4].copy_from_slice(&crc.to_le_bytes());
+}
+
+/// Changes the value of the shape `key` in tier `tier` of the database at
+/// `db` to `value`, and recomputes the section's and the header's
+/// checksums: a forgery the checksums cannot see.
+fn forge(db: &Path, tier: usize, key: Option<u64>, value: u64) -> u64 {
+    let mut bytes = std::fs::read(db).unwrap();
+    let header = grundy_db::Header::decode(&bytes, bytes.len() as u64, db).unwrap();
+    let t = header.tiers[tier - 1];
+    let section = t.offset as usize..(t.offset + t.slots * 8) as usize;
+    let at = section
+        .clone()
+        .step_by(8)
+        .find(|&at| {
+            let slot = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+            slot != 0 && key.is_none_or(|k| slot >> 12 == k)
+        })
+        .expect("the shape is stored");
+    let slot = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    assert_ne!(slot & 0xfff, value, "a different value");
+    bytes[at..at + 8].copy_from_slice(&((slot & !0xfff) | value).to_le_bytes());
+    let crc = crc32fast::hash(&bytes[section]);
+    let entry = 64 + (tier - 1) * 48;
+    bytes[entry + 36..entry + 40].copy_from_slice(&crc.to_le_bytes());
+    reseal(&mut bytes);
+    std::fs::write(db, &bytes).unwrap();
+    slot >> 12
+}
+
+/// Two builds of one `--out`: the second fails at once (exit 2, naming the
+/// partial file), the first finishes, and every read of the path meanwhile
+/// sees no file or a complete one.
+#[test]
+fn a_second_build_of_the_same_out_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.gdb");
+    // A build in this process holds the partial file.
+    let (writer, _) = grundy_db::Writer::create_or_resume(
+        &out,
+        grundy::clear::shapes::ShapeBox::new(4, 4).unwrap(),
+    )
+    .unwrap();
+    let second = grundy()
+        .args(["tables", "build", "--box", "4x4", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&second, 2, "r.gdb.partial: another build is writing it");
+    assert!(!out.exists());
+    drop(writer);
+    // Two processes: the first is started, the second when the first has
+    // its partial file. The second either finds the first's lock (exit 2)
+    // or starts after it finished (and writes the same file).
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let spawn = || {
+        std::process::Command::new(&bin)
+            .args(["tables", "build", "--box", "4x5", "--threads", "1", "--out"])
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    std::fs::remove_file(grundy_db::partial_path(&out)).unwrap();
+    let mut first = spawn();
+    let partial = grundy_db::partial_path(&out);
+    while !partial.exists() && first.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let second = spawn().wait_with_output().unwrap();
+    // Readers of the path while the first runs.
+    while first.try_wait().unwrap().is_none() {
+        if out.exists() {
+            grundy_db::Database::open(&out).expect("a file at --out is complete");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let first = first.wait_with_output().unwrap();
+    assert_success(&first);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    match second.status.code() {
+        Some(2) => assert!(stderr.contains("another build is writing it"), "{stderr}"),
+        Some(0) => {}
+        other => panic!("second build: {other:?}: {stderr}"),
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let whole45 = build(dir.path(), "4x5");
+    assert_eq!(
+        std::fs::read(&whole45).unwrap(),
+        std::fs::read(&out).unwrap()
+    );
+}
+
+/// A 0-byte partial file (a build that stopped on a full disk before its
+/// header) is started afresh with a note, to the same bytes.
+#[test]
+fn an_empty_partial_file_is_started_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(dir.path(), "3x3");
+    let out = dir.path().join("g.gdb");
+    std::fs::write(grundy_db::partial_path(&out), b"").unwrap();
+    let output = grundy()
+        .args(["tables", "build", "--box", "3x3", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("g.gdb.partial: empty") && stderr.contains("starting the build afresh"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+}
+
+/// A full disk: exit 4, naming the file and the bytes needed. Linux's
+/// `/dev/full` stands in for the partial file (no mount, no root).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_exit_4_naming_the_file_and_the_bytes() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.gdb");
+    std::os::unix::fs::symlink("/dev/full", grundy_db::partial_path(&out)).unwrap();
+    for extra in [&[][..], &["--local-ranks", "1"]] {
+        let output = grundy()
+            .args(["tables", "build", "--box", "3x3"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_exit(
+            &output,
+            4,
+            "g.gdb.partial: out of disk space: writing it needs 4096 more bytes",
+        );
+    }
+}
+
+/// `--out DIR` is refused before the build, in one message.
+#[test]
+fn an_out_directory_is_refused_once() {
+    let dir = tempfile::tempdir().unwrap();
+    for extra in [&[][..], &["--local-ranks", "2"]] {
+        let output = grundy()
+            .args(["tables", "build", "--box", "3x3"])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_exit(&output, 2, "is a directory");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.matches("is a directory").count(), 1, "{stderr}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// A count crafted into the header (checksum recomputed): exit 2 from
+/// every command, never a panic or an absurd count.
+#[test]
+fn a_crafted_count_is_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x3");
+    let mut bytes = std::fs::read(&db).unwrap();
+    // Tier 5's shapes and a capacity that matches them in wrapping u64
+    // arithmetic (the audit's file).
+    let entry = 64 + 4 * 48;
+    let positions: u64 = 0x4000_0000_0000_0001;
+    let capacity = (positions.wrapping_mul(4)).div_ceil(3) + 1;
+    bytes[entry..entry + 8].copy_from_slice(&positions.to_le_bytes());
+    bytes[entry + 8..entry + 16].copy_from_slice(&capacity.to_le_bytes());
+    reseal(&mut bytes);
+    std::fs::write(&db, &bytes).unwrap();
+    for cmd in ["info", "verify", "checksum"] {
+        let output = grundy().args(["tables", cmd]).arg(&db).output().unwrap();
+        assert_exit(&output, 2, "the directory entry of tier 5");
+    }
+}
+
+/// A value forged with its checksums recomputed: `verify` catches it on a
+/// full board; on another shape `verify --all` and `--tiers` do.
+#[test]
+fn verify_catches_forged_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x4");
+    let good = std::fs::read(&db).unwrap();
+    let full = top_down_full(3, 4);
+    let key = grundy::clear::shapes::ShapeBox::new(3, 4)
+        .unwrap()
+        .full_key(3, 4)
+        .unwrap();
+    forge(&db, 12, Some(key), u64::from(full) ^ 1);
+    let output = grundy()
+        .args(["tables", "verify", "--samples", "0"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_exit(
+        &output,
+        2,
+        &format!(
+            "the full 3 x 4 board is stored as {}, the top-down solver says {full}",
+            full ^ 1
+        ),
+    );
+    // A shape of tier 6 that is no full board.
+    std::fs::write(&db, &good).unwrap();
+    let boards = (1..=3)
+        .flat_map(|a| (a..=4).map(move |b| (a, b)))
+        .filter(|&(a, b)| a * b == 6)
+        .filter_map(|(a, b)| {
+            grundy::clear::shapes::ShapeBox::new(3, 4)
+                .unwrap()
+                .full_key(a, b)
+        })
+        .collect::<Vec<_>>();
+    let bytes = good.clone();
+    let header = grundy_db::Header::decode(&bytes, bytes.len() as u64, &db).unwrap();
+    let t = header.tiers[5];
+    let target = (t.offset as usize..(t.offset + t.slots * 8) as usize)
+        .step_by(8)
+        .map(|at| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()))
+        .find(|&slot| slot != 0 && !boards.contains(&(slot >> 12)))
+        .unwrap();
+    forge(&db, 6, Some(target >> 12), (target & 0xfff) ^ 1);
+    let verify = |extra: &[&str]| {
+        grundy()
+            .args(["tables", "verify", "--samples", "0"])
+            .args(extra)
+            .arg(&db)
+            .output()
+            .unwrap()
+    };
+    assert_success(&verify(&[]));
+    assert_success(&verify(&["--tiers", "1-5"]));
+    for extra in [&["--all"][..], &["--tiers", "6"], &["--tiers", "2-12"]] {
+        assert_exit(
+            &verify(extra),
+            2,
+            &format!("shape {:#x} is stored as", target >> 12),
+        );
+    }
+    std::fs::write(&db, &good).unwrap();
+    let output = verify(&["--all"]);
+    assert_success(&output);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("full boards re-solved top-down agree"),
+        "{text}"
+    );
+    assert!(
+        text.contains("every shape of tiers 1 to 12:") && text.contains(" 0 skipped"),
+        "{text}"
+    );
+}
+
+/// A damaged file in the default tables directory is skipped with a
+/// warning (the built-in tables and the other files still answer); named
+/// explicitly, it is exit 2.
+#[test]
+fn a_damaged_file_in_the_tables_directory_is_skipped() {
+    let data = tempfile::tempdir().unwrap();
+    let tables = data.path().join("grundy/tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    build(&tables, "3x6");
+    let damaged = tables.join("clear-3x3.gdb");
+    std::fs::write(&damaged, b"GRUNDYDB, but nothing else").unwrap();
+    let board = "111111\n111111\n111111\n";
+    let expected = top_down_full(3, 6);
+    let output = grundy()
+        .args(["clear", "--json", "--max-positions", "10", "-"])
+        .env("XDG_DATA_HOME", data.path())
+        .env_remove("GRUNDY_TABLES")
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("warning: skipping {}", damaged.display())),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["grundy"], expected, "answered by the good file");
+    let boards = data.path().join("boards.txt");
+    std::fs::write(&boards, format!("{board}\n11\n11\n")).unwrap();
+    let output = grundy()
+        .args(["sum", "--queries", "-"])
+        .arg(&boards)
+        .env("XDG_DATA_HOME", data.path())
+        .env_remove("GRUNDY_TABLES")
+        .write_stdin("value 1 2\n")
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        (expected ^ top_down_full(2, 2)).to_string()
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("warning: skipping"));
+    let output = grundy()
+        .args(["clear", "--tables"])
+        .arg(&damaged)
+        .arg("-")
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "clear-3x3.gdb");
+}
