@@ -21,7 +21,7 @@ pub const PLAY_OUT_HEADER: &str =
     "Play-out (the winner plays winning moves; the loser plays the move leaving the largest value):";
 
 /// Said when the position has no legal move at all.
-pub const NO_MOVES: &str = "No moves: the player to move cannot move and loses.";
+pub const NO_MOVES: &str = "No moves: the player to move loses.";
 
 /// Said when the position has moves but none wins.
 pub const NO_WINNING_MOVES: &str = "No winning moves: every move leaves a non-zero value.";

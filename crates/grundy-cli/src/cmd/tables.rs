@@ -25,6 +25,7 @@ use grundy_db::{Database, DbError, DbSet, Writer};
 use rayon::prelude::*;
 
 use crate::output::UsageError;
+use grundy_report::words::{self, count};
 
 /// Where the other commands look for databases.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -38,9 +39,28 @@ pub struct TablesArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = tables_help())]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
+}
+
+/// Where databases are looked for, with this machine's default directory
+/// (`grundy clear --help` and the other commands' `--tables` point here).
+fn tables_help() -> String {
+    let here = default_dir().map_or_else(
+        || "neither XDG_DATA_HOME nor HOME is set here".to_owned(),
+        |dir| format!("here: {}", dir.display()),
+    );
+    format!(
+        "\
+Where databases are found: clear, sum and serve consult, before searching,
+the databases given with --tables (files or directories of *.gdb), else the
+paths in GRUNDY_TABLES (`:`-separated), else every *.gdb in the default
+directory: $XDG_DATA_HOME/grundy/tables, or ~/.local/share/grundy/tables
+without XDG_DATA_HOME ({here}). `grundy tables build` writes there unless
+given --out. The built-in 5 x 5 database is always used."
+    )
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -164,7 +184,20 @@ fn parse_box(text: &str) -> Result<ShapeBox, String> {
             .parse::<usize>()
             .map_err(|_| format!("`{s}` is not a number of rows or columns"))
     };
-    ShapeBox::new(side(a)?, side(b)?).map_err(|e| e.to_string())
+    let (rows, cols) = (side(a)?, side(b)?);
+    if rows == 0 || cols == 0 {
+        return Err(format!(
+            "`{text}`: a side is zero; a box has at least 1 row and 1 column"
+        ));
+    }
+    ShapeBox::new(rows, cols).map_err(|_| {
+        format!(
+            "{} is not supported: at most {} cells, and a long side up to {} (16 when the short side is at most 4, 26 when it is at most 2)",
+            words::sized(rows as u64, cols as u64, "box"),
+            grundy::clear::shapes::MAX_BOX_CELLS,
+            grundy::clear::shapes::MAX_SIDE,
+        )
+    })
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -296,8 +329,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         let elapsed = tier_started.elapsed();
         tier_times.push((tier, table.positions(), elapsed));
         let line = format!(
-            "tier {tier:>2}: {:>12} shapes in {:>8.2} s",
-            table.positions(),
+            "tier {tier:>2}: {:>19} in {:>8.2} s",
+            count(table.positions(), "shape"),
             elapsed.as_secs_f64()
         );
         if bar.bar.is_hidden() {
@@ -328,8 +361,9 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     writeln!(
         out,
-        "wrote {}: {shapes} shapes of the {shape_box} box in {elapsed:.1} s ({:.0} shapes/s)",
+        "wrote {}: {} of the {shape_box} box in {elapsed:.1} s ({:.0} shapes/s)",
         path.display(),
+        count(shapes, "shape"),
         shapes as f64 / elapsed.max(1e-9)
     )?;
     let tables = ShapeTables::new(shape_box, tables).map_err(anyhow::Error::msg)?;
@@ -466,16 +500,17 @@ fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std:
     let shapes: u64 = report.own_shapes.iter().sum();
     writeln!(
         out,
-        "wrote {} file(s) ({}): {shapes} shapes in {:.1} s over {} rank(s)",
-        report.files.len(),
+        "wrote {} ({}): {} in {:.1} s over {}",
+        count(report.files.len() as u64, "file"),
         report
             .files
             .iter()
             .map(|f| f.display().to_string())
             .collect::<Vec<_>>()
             .join(", "),
+        count(shapes, "shape"),
         report.seconds,
-        report.ranks
+        count(u64::from(report.ranks), "rank")
     )?;
     writeln!(
         out,
@@ -541,8 +576,10 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "{}", set.path().display())?;
     writeln!(
         out,
-        "format version {}, rectangle clearing, box {shape_box} ({tiers} tiers), {shapes} shapes",
+        "format version {}, rectangle clearing, box {shape_box} ({}), {}",
         grundy_db::VERSION,
+        count(tiers as u64, "tier"),
+        count(shapes, "shape"),
     )?;
     let parts = set.parts();
     if parts.len() > 1 {
@@ -719,8 +756,9 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     writeln!(
         out,
-        "{checked} random shapes re-solved top-down agree ({skipped} skipped: over {} positions each)",
-        args.max_positions
+        "{} re-solved top-down agree ({skipped} skipped: over {} each)",
+        count(checked, "random shape"),
+        count(args.max_positions, "position")
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -748,10 +786,11 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
-        "merged {} part(s) of {} into {}: {shapes} shapes ({:.1} s)",
-        set.parts().len(),
+        "merged {} of {} into {}: {} ({:.1} s)",
+        count(set.parts().len() as u64, "part"),
         set.path().display(),
         args.out.display(),
+        count(shapes, "shape"),
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
@@ -766,11 +805,12 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
         .sum();
     writeln!(
         out,
-        "{:08x}  {} ({} box, {shapes} shapes, {} part(s); content crc32: tiers in order, shapes sorted by key)",
+        "{:08x}  {} ({} box, {}, {}; content crc32: tiers in order, shapes sorted by key)",
         set.content_crc(),
         set.path().display(),
         set.shape_box(),
-        set.parts().len()
+        count(shapes, "shape"),
+        count(set.parts().len() as u64, "part")
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use grundy::split::{Cell, Grid, Position, SplitSolver};
+use grundy::split::{Grid, Position, SplitSolver};
 
 use super::{answering, skip_bom, Answers, JudgeError};
 use crate::input::{char_at, Found, ParseErrorKind, Scanner};
@@ -107,6 +107,7 @@ pub use grundy_report::parse::split::map_candidates as candidates;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grundy::split::Cell;
     use proptest::prelude::*;
 
     /// The rule as stated, by walking each arm: the oracle for the sweeps.
