@@ -130,13 +130,15 @@ pub fn parse_board_rows<S: AsRef<str>>(rows: &[S]) -> Result<Board, ParseError> 
         if let Some((col, c)) = row
             .chars()
             .enumerate()
-            .find(|&(_, c)| c == '\n' || c == '\r')
+            .find(|&(_, c)| matches!(c, '\n' | '\r' | '\u{FEFF}'))
         {
             return Err(located(
                 col + 1,
                 ParseErrorKind::UnexpectedChar {
                     found: Found(c),
-                    expected: "a cell: 0 or 1 (or . and #); a row is one line".into(),
+                    expected:
+                        "a cell: 0 or 1 (or . and #); a row is one line, without a byte order mark"
+                            .into(),
                 },
             ));
         }

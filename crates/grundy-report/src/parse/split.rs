@@ -270,13 +270,13 @@ pub fn parse_matrix_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, ParseError> 
         if let Some((col, c)) = row
             .chars()
             .enumerate()
-            .find(|&(_, c)| c == '\n' || c == '\r')
+            .find(|&(_, c)| matches!(c, '\n' | '\r' | '\u{FEFF}'))
         {
             return Err(located(
                 col + 1,
                 ParseErrorKind::UnexpectedChar {
                     found: Found(c),
-                    expected: "a cell: 1 or x (candidate), 0 or . (plain); a row is one line"
+                    expected: "a cell: 1 or x (candidate), 0 or . (plain); a row is one line, without a byte order mark"
                         .into(),
                 },
             ));
