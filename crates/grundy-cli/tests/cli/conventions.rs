@@ -154,14 +154,14 @@ fn split_text_cells_and_json_agree_under_their_numberings() {
     let listed = json(&["split", "--cells", "--json", "-"], cells.as_bytes());
     assert_eq!(moves_of(&matrix), expected);
     assert_eq!(moves_of(&listed), expected);
-    // Text: `  (r,c): leaves ...`, from 1.
+    // Text: `  split at (r,c), leaving grundy 0 (...)`, from 1.
     let text = run(&["split", "-"], input.as_bytes());
     let from_text: BTreeSet<(u64, u64)> = text
         .lines()
         .skip_while(|line| !line.starts_with("Winning moves"))
         .skip(1)
         .map(|line| {
-            let n = numbers(line.split(':').next().unwrap());
+            let n = numbers(line.split(", leaving").next().unwrap());
             (n[0] - 1, n[1] - 1)
         })
         .collect();
@@ -169,7 +169,10 @@ fn split_text_cells_and_json_agree_under_their_numberings() {
     // A single candidate at `1 2` of a cell list is (2,3) in text.
     let one = run(&["split", "--cells", "-"], b"3 4\n1 2\n");
     assert!(one.contains("1 candidate:"), "{one}");
-    assert!(one.contains("  (2,3): leaves no candidate"), "{one}");
+    assert!(
+        one.contains("  split at (2,3), leaving grundy 0 (nothing left in play)"),
+        "{one}"
+    );
 }
 
 /// Every legal move of a pawn on `walls`, from brute force.
@@ -231,19 +234,13 @@ fn pawn_text_numbers_pawns_from_1_and_json_from_0_with_the_same_cells() {
             (n("pawn"), n("x"), n("y"))
         })
         .collect();
-    // Text: `  pawn P: (x,y) -> (x,y) ...`, P from 1, cells as they are.
+    // Text: `  move pawn P (x,y) -> (x,y), leaving grundy 0 ...`, P from 1,
+    // cells as they are.
     let from_text: BTreeSet<(u64, u64, u64)> = text
         .lines()
-        .filter_map(|line| line.trim().strip_prefix("pawn "))
+        .filter_map(|line| line.trim().strip_prefix("move pawn "))
         .map(|line| {
-            let n = numbers(
-                line.split(" along")
-                    .next()
-                    .unwrap()
-                    .split(" down")
-                    .next()
-                    .unwrap(),
-            );
+            let n = numbers(line.split(", leaving").next().unwrap());
             let (x, y) = pawns[n[0] as usize - 1];
             assert_eq!((n[1], n[2]), (x, y), "{line}");
             (n[0] - 1, n[3], n[4])
@@ -301,12 +298,17 @@ fn sum_text_numbers_boards_from_1_and_json_from_0() {
     assert_eq!(
         text.trim(),
         format!(
-            "board {}: clear {rect}, grundy {} -> {}",
+            "clear {rect} on board {}, leaving grundy 0 (the board: grundy {} -> {})",
             index + 1,
             values[index - 1],
             brute(&after)
         )
     );
+    assert_eq!(
+        mv["text"],
+        format!("clear {rect} on board {}, leaving grundy 0", index + 1)
+    );
+    assert_eq!(mv["grundy"], 0);
 }
 
 /// The moves of a text play-out, as the numbers on each numbered line.
@@ -504,7 +506,8 @@ fn counts_are_plural_unless_one() {
     assert!(one.contains("A  1 cell  grundy 1"), "{one}");
     let split = run(&["split", "--play", "-"], b"01\n00\n");
     assert!(split.contains("Grid (2 x 2), 1 candidate:"), "{split}");
-    assert!(split.contains("leaving 0 rectangles"), "{split}");
+    assert!(split.contains("split at (1,2), leaving grundy 0"), "{split}");
+    assert!(!split.contains("0 rectangles"), "{split}");
     assert_input_error(
         grundy().args(["clear", "-"]).write_stdin("011\n1\n"),
         "<stdin>",
