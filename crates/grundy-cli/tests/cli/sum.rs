@@ -101,7 +101,9 @@ fn sum_answers_every_query_type() {
     // of the domino leaves 1 xor 1.
     assert!(lines[7].starts_with("clear (1,"), "{}", lines[7]);
     assert!(
-        lines[7].ends_with(&format!("on board 1, leaving grundy 0 (the board: grundy {a} -> 0)")),
+        lines[7].ends_with(&format!(
+            "on board 1, leaving grundy 0 (the board: grundy {a} -> 0)"
+        )),
         "{}",
         lines[7]
     );
