@@ -220,15 +220,46 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".local/share/grundy/tables"))
 }
 
-/// A build's progress, drawn by indicatif when stderr is a terminal.
+/// A build's progress, drawn by indicatif when stderr is a terminal: the
+/// tier's bar with its ETA, and an overall ETA for the boxes whose shape
+/// count is known ([`known_shapes`]).
 struct BuildBar {
     bar: indicatif::ProgressBar,
     tiers: usize,
     last_tier: AtomicU64,
+    /// Shapes of the tiers finished before the current one.
+    done_before: AtomicU64,
+    /// Shapes of the current tier.
+    tier_total: AtomicU64,
+    /// Shapes done when this run started (a resumed build's tiers).
+    done_at_start: u64,
+    /// Every shape of the box, when known.
+    all_shapes: Option<u64>,
+    started: Instant,
+}
+
+/// The shape counts of the boxes built and checked so far (docs/results.md:
+/// each confirmed by `tables verify --census`, the placements adding up to
+/// the grid's connected cell sets), for the overall ETA of a build. A box
+/// not listed gets the tier's ETA only: its count is known only once built.
+fn known_shapes(shape_box: ShapeBox) -> Option<u64> {
+    Some(match (shape_box.rows(), shape_box.cols()) {
+        (5, 5) => 262_292,
+        (5, 6) => 10_230_680,
+        (4, 8) => 26_452_916,
+        (2, 20) => 23_315_392,
+        (6, 6) => 205_515_653,
+        (5, 7) => 208_208_471,
+        (4, 9) => 266_676_851,
+        (3, 13) => 491_747_885,
+        _ => return None,
+    })
 }
 
 impl BuildBar {
-    fn new(tiers: usize) -> BuildBar {
+    /// The bar of a build of `shape_box` with `done_at_start` shapes in
+    /// tiers already built (a resumed build).
+    fn new(shape_box: ShapeBox, done_at_start: u64) -> BuildBar {
         let bar = if std::io::stderr().is_terminal() {
             indicatif::ProgressBar::new(0)
         } else {
@@ -236,14 +267,19 @@ impl BuildBar {
         };
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}",
+                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}{msg}",
             )
             .expect("a valid template"),
         );
         BuildBar {
             bar,
-            tiers,
+            tiers: shape_box.cells(),
             last_tier: AtomicU64::new(0),
+            done_before: AtomicU64::new(done_at_start),
+            tier_total: AtomicU64::new(0),
+            done_at_start,
+            all_shapes: known_shapes(shape_box),
+            started: Instant::now(),
         }
     }
 
@@ -255,14 +291,33 @@ impl BuildBar {
             }
             TierProgress::Solving { tier, done, total } => {
                 if self.last_tier.swap(u64::from(tier), Ordering::Relaxed) != u64::from(tier) {
+                    let finished = self.tier_total.swap(total, Ordering::Relaxed);
+                    self.done_before.fetch_add(finished, Ordering::Relaxed);
                     self.bar.reset();
                     self.bar.set_length(total);
                     self.bar
                         .set_prefix(format!("tier {tier}/{} solving", self.tiers));
                 }
                 self.bar.set_position(done);
+                if let Some(eta) = self.overall_eta(done) {
+                    self.bar
+                        .set_message(format!(", overall ETA {}", indicatif::HumanDuration(eta)));
+                }
             }
         }
+    }
+
+    /// The time left for the whole box at this run's rate so far, when the
+    /// box's shape count is known. (Later tiers cost more a shape, so it
+    /// errs early; it settles as the build goes.)
+    fn overall_eta(&self, done_in_tier: u64) -> Option<Duration> {
+        let all = self.all_shapes?;
+        let done = self.done_before.load(Ordering::Relaxed) + done_in_tier;
+        let this_run = done.checked_sub(self.done_at_start).filter(|&n| n > 0)?;
+        let per_shape = self.started.elapsed().as_secs_f64() / this_run as f64;
+        Some(Duration::from_secs_f64(
+            per_shape * all.saturating_sub(done) as f64,
+        ))
     }
 }
 
@@ -316,7 +371,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             shape_box.cells()
         );
     }
-    let bar = BuildBar::new(shape_box.cells());
+    let bar = BuildBar::new(shape_box, tables.iter().map(|t| t.positions()).sum());
     let report = |p: TierProgress| bar.update(p);
     let mut control = TierControl::new();
     control.max_time = args.max_time;
