@@ -1,10 +1,13 @@
-//! `boards::parse_boards`: errors are located; what is accepted is boards of
-//! at most 64 cells that, printed as rows of `0`/`1` and parsed again, come
-//! back the same.
+//! The one parser of clear boards, `grundy_report::parse::clear` (the
+//! command line's and the web server's): `parse_boards` errors are located;
+//! what is accepted is boards of at most 64 cells that, printed as rows of
+//! `0`/`1` and parsed again, come back the same. `parse_board_rows` (the
+//! JSON form) on the input's lines locates its errors the same way, and
+//! what it accepts `parse_boards` reads as that one board.
 #![no_main]
 
 use grundy::clear::Board;
-use grundy_cli::boards::parse_boards;
+use grundy_report::parse::clear::{parse_board_rows, parse_boards};
 use grundy_fuzz::check_error;
 use libfuzzer_sys::fuzz_target;
 
@@ -22,7 +25,26 @@ fn render(boards: &[Board]) -> String {
     text
 }
 
+/// The input's lines as rows (a final line end opens no row).
+fn rows(text: &str) -> Vec<&str> {
+    let mut rows: Vec<&str> = text.split('\n').collect();
+    if rows.last() == Some(&"") {
+        rows.pop();
+    }
+    rows
+}
+
 fuzz_target!(|input: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(input) {
+        match parse_board_rows(&rows(text)) {
+            Err(err) => check_error(input, &err),
+            Ok(board) => {
+                let parsed = parse_boards(input).expect("rows accepted as a board");
+                assert_eq!(parsed.len(), 1, "rows are one board");
+                assert_eq!(parsed[0].board, board, "rows and text agree");
+            }
+        }
+    }
     match parse_boards(input) {
         Err(err) => check_error(input, &err),
         Ok(parsed) => {

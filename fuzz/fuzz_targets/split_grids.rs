@@ -1,4 +1,8 @@
-//! `grids::{parse_matrix, parse_map, parse_cells}` on the same bytes: errors
+//! The one set of grid parsers, `grundy_report::parse::split` (the command
+//! line's and, for matrices, the web server's): `parse_matrix_rows` (the
+//! JSON form) on the input's lines locates its errors, and what it accepts
+//! `parse_matrix` reads as the same grid. `parse_matrix`, `parse_map` and
+//! `parse_cells` on the same bytes: errors
 //! are located; an accepted grid records where each candidate was written
 //! (a candidate character for a matrix, a `^` for a map), and a matrix or a
 //! cell list printed again parses to the same grid.
@@ -7,8 +11,10 @@
 use std::fmt::Write;
 
 use grundy::split::{Cell, Grid};
-use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
-use grundy_cli::input::ParseError;
+use grundy_report::parse::split::{
+    parse_cells, parse_map, parse_matrix, parse_matrix_rows, ParsedGrid,
+};
+use grundy_report::parse::ParseError;
 use grundy_fuzz::check_error;
 use libfuzzer_sys::fuzz_target;
 
@@ -62,6 +68,19 @@ fn check(input: &[u8], result: Result<ParsedGrid, ParseError>, at_candidate: &[u
 }
 
 fuzz_target!(|input: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(input) {
+        let mut rows: Vec<&str> = text.split('\n').collect();
+        if rows.last() == Some(&"") {
+            rows.pop();
+        }
+        match parse_matrix_rows(&rows) {
+            Err(err) => check_error(input, &err),
+            Ok(grid) => {
+                let parsed = parse_matrix(input).expect("rows accepted as a grid");
+                assert_eq!(parsed.grid, grid, "rows and text agree");
+            }
+        }
+    }
     let matrix = parse_matrix(input);
     if let Ok(parsed) = &matrix {
         // Rows and columns are bounded by the input's lines and bytes here.

@@ -46,7 +46,9 @@ enum Command {
     /// The splitting game: a move deletes a candidate's row and column from
     /// its rectangle.
     Split(split::Args),
-    /// Read and write a contest problem's exact format (stdin to stdout).
+    /// Answer a contest problem in its exact format: judge PROBLEM [FILE]
+    /// reads FILE (or standard input) and writes the answers to standard
+    /// output.
     Judge(judge::Args),
     /// Serve the web playground and JSON API (loopback by default).
     Serve(serve::Args),

@@ -138,6 +138,7 @@ fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
 }
 
 fn read_stdin() -> anyhow::Result<Source> {
+    stdin_hint();
     let mut bytes = Vec::new();
     read_stdin_to_end(&mut bytes)
         .map_err(|err| UsageError(format!("<stdin>: cannot read: {err}")))?;
@@ -145,6 +146,22 @@ fn read_stdin() -> anyhow::Result<Source> {
         name: "<stdin>".to_owned(),
         bytes,
     })
+}
+
+/// When standard input is a terminal, says on stderr that the command waits
+/// for typed input, and how to end it, instead of waiting silently (a
+/// command run without its FILE by mistake would look hung).
+pub fn stdin_hint() {
+    if std::io::stdin().is_terminal() {
+        let end = if cfg!(windows) {
+            "Ctrl-Z then Enter"
+        } else {
+            "Ctrl-D"
+        };
+        eprintln!(
+            "grundy: reading standard input from the terminal; type the input and end it with {end} (or give a FILE; see --help)"
+        );
+    }
 }
 
 /// Reads all of standard input. On Unix it is read through a `File` on a
@@ -211,10 +228,12 @@ pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
 }
 
 /// A progress callback for [`grundy::Solver::with_progress`] that draws a
-/// spinner on stderr when stderr is a terminal, and does nothing otherwise.
-/// The returned bar must be finished by the caller.
+/// spinner on stderr when stderr is a terminal, and does nothing otherwise;
+/// it shows the search's `budget`, so a user watching it knows when it will
+/// stop. The returned bar must be finished by the caller.
 pub fn solver_progress(
     what: &str,
+    budget: &grundy::Budget,
 ) -> (
     indicatif::ProgressBar,
     impl FnMut(grundy::Progress) + Send + 'static,
@@ -231,21 +250,27 @@ pub fn solver_progress(
         indicatif::ProgressBar::hidden()
     };
     let what = what.to_owned();
+    let of_at_most = budget
+        .max_positions
+        .map_or(String::new(), |n| format!(" of at most {n}"));
+    let mut limits = Vec::new();
+    if let Some(time) = budget.max_time {
+        limits.push(format!("stops after {} s", time.as_secs_f64()));
+    }
+    if let Some(bytes) = budget.max_memory {
+        limits.push(format!("or at {} MiB", bytes >> 20));
+    }
+    let limits = if limits.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", limits.join(" "))
+    };
     let handle = bar.clone();
     let callback = move |progress: grundy::Progress| {
         handle.set_message(format!(
-            "{what}: {} positions solved, depth {}",
+            "{what}: {} positions solved{of_at_most}, depth {}{limits}",
             progress.positions, progress.depth
         ));
     };
     (bar, callback)
-}
-
-/// Who moves at `ply` (0-based) of a play-out, in the play-outs' words.
-pub fn player(ply: usize) -> &'static str {
-    if ply % 2 == 0 {
-        "First player"
-    } else {
-        "Second player"
-    }
 }

@@ -14,7 +14,7 @@ use grundy::clear::{Bitboard, Board, ClearSolver, Rect};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
 
-use crate::{spread, MoveValues, ValuedMove};
+use crate::{spread, words, MoveValues, ValuedMove};
 
 /// One board's components (as cells of the board) and values.
 #[derive(Clone, Debug)]
@@ -250,14 +250,16 @@ pub fn move_values(
     }
     let moves_total = all.len();
     let chosen = spread(all, limit);
+    let several = boards.len() > 1;
     let mut moves = Vec::with_capacity(chosen.len());
     for (index, rect) in chosen {
         let after = boards[index].play_unchecked(rect);
         let reached = total ^ values[index] ^ solver.value(&after)?;
-        moves.push(ValuedMove {
-            mv: MoveReport::new(index, rect),
-            grundy: reached.value(),
-        });
+        moves.push(ValuedMove::new(
+            MoveReport::new(index, rect),
+            &words::clear_move(several.then_some(index), rect),
+            reached.value(),
+        ));
     }
     Ok(MoveValues::new(moves, moves_total))
 }
@@ -279,9 +281,11 @@ pub struct EngineMove {
 /// legal move (the player to move has lost).
 ///
 /// Facing a non-zero total it plays the first winning move. Facing zero it
-/// has no winning move and plays the cheapest move (the smallest rectangle),
-/// preferring the one that leaves the largest value: a small move keeps the
-/// game long, giving the opponent the most chances to go wrong.
+/// has no winning move and, as every game's engine does
+/// ([`words::PLAY_OUT_HEADER`]), plays the move leaving the largest value,
+/// the hardest to answer by hand; among those the smallest rectangle (it
+/// keeps the game long, giving the opponent the most chances to go wrong),
+/// then the first in move order.
 ///
 /// # Errors
 ///
@@ -315,7 +319,8 @@ pub fn engine_move(
             let better = match &best {
                 None => true,
                 Some((area, chosen)) => {
-                    rect.area() < *area || (rect.area() == *area && leaves > chosen.total_after)
+                    leaves > chosen.total_after
+                        || (leaves == chosen.total_after && rect.area() < *area)
                 }
             };
             if better {
@@ -365,6 +370,11 @@ mod tests {
             let mut solver = grundy::clear::Clear::solver();
             let values = move_values(&mut solver, &boards, limit).unwrap();
             prop_assert!(values.moves.len() <= limit);
+            for m in &values.moves {
+                let several = boards.len() > 1;
+                let phrase = words::clear_move(several.then_some(m.mv.board), m.mv.rect());
+                prop_assert_eq!(&m.text, &words::leaving(&phrase, m.grundy));
+            }
             prop_assert_eq!(values.moves_complete, values.moves_total <= limit);
             let distinct: std::collections::HashSet<_> = values.moves.iter().map(|m| m.mv).collect();
             prop_assert_eq!(distinct.len(), values.moves.len());

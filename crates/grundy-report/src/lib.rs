@@ -3,25 +3,46 @@
 //! leads to, the engine's move), as plain structs that serialise to the JSON
 //! the front-ends print.
 //!
-//! The engine (`grundy`) knows nothing of serde; the command line and the web
-//! server both need the same analysis and the same JSON, so it lives here,
-//! one module per game, and neither front-end depends on the other.
+//! The engine (`grundy`) knows nothing of serde or text; the command line,
+//! the web server (and the Python package) need the same analysis, the same
+//! JSON, the same text formats ([`parse`]: one parser per format) and the
+//! same wording ([`words`]: one formatter for moves, players and play-outs),
+//! so they live here, one module per game, and no front-end depends on
+//! another.
 #![deny(missing_docs)]
 
 pub mod clear;
+pub mod parse;
 pub mod pawn;
 pub mod split;
+pub mod words;
 
 use serde::Serialize;
 
 /// A move with the value of the position it leaves (0: a winning move).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ValuedMove<M> {
     /// The move, its fields inlined in the JSON.
     #[serde(flatten)]
     pub mv: M,
     /// The value after the move (of the whole sum, for a sum).
     pub grundy: u32,
+    /// The move in words, as the command line prints it
+    /// ([`words::leaving`]): `clear (1,2)-(1,2), leaving grundy 0`.
+    pub text: String,
+}
+
+impl<M> ValuedMove<M> {
+    /// `mv`, worded `phrase` (one of [`words`]' move phrases), leaving
+    /// `grundy`.
+    #[must_use]
+    pub fn new(mv: M, phrase: &str, grundy: u32) -> Self {
+        ValuedMove {
+            mv,
+            grundy,
+            text: words::leaving(phrase, grundy),
+        }
+    }
 }
 
 /// The values reached by the legal moves of a position.

@@ -14,7 +14,7 @@ use grundy::pawn::{
 use grundy::Nimber;
 use serde::Serialize;
 
-use crate::{spread, MoveValues, ValuedMove};
+use crate::{spread, words, MoveValues, ValuedMove};
 
 /// Why a set of pawns cannot be analysed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -236,18 +236,24 @@ pub fn move_values(
     for (index, &pawn) in pawns.iter().enumerate() {
         let before = table.value(pawn).ok_or(PawnError::OnBlocked(pawn))?;
         table.for_each_move(pawn, |to, value| {
-            all.push(ValuedMove {
-                mv: MoveReport {
-                    pawn: index,
-                    x: to.x(),
-                    y: to.y(),
-                },
-                grundy: (total ^ before ^ value).value(),
-            });
+            all.push((index, to, (total ^ before ^ value).value()));
         })?;
     }
     let moves_total = all.len();
-    Ok(Some(MoveValues::new(spread(all, limit), moves_total)))
+    let several = pawns.len() > 1;
+    let moves = spread(all, limit)
+        .into_iter()
+        .map(|(index, to, grundy)| {
+            let mv = MoveReport {
+                pawn: index,
+                x: to.x(),
+                y: to.y(),
+            };
+            let phrase = words::pawn_move(several.then_some(index), pawns[index], to);
+            ValuedMove::new(mv, &phrase, grundy)
+        })
+        .collect();
+    Ok(Some(MoveValues::new(moves, moves_total)))
 }
 
 /// The engine's move: the first winning move when there is one; else, with

@@ -9,7 +9,7 @@ use grundy::split::{Cell, Position, Rect, SplitSolver};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
 
-use crate::{spread, MoveValues, ValuedMove};
+use crate::{spread, words, MoveValues, ValuedMove};
 
 /// The JSON of `grundy split --json` (cells 0-based).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -122,9 +122,8 @@ impl Analysis {
     pub fn move_values(&self, limit: usize) -> MoveValues<CellReport> {
         let moves = spread(self.options.clone(), limit)
             .into_iter()
-            .map(|(cell, value)| ValuedMove {
-                mv: cell.into(),
-                grundy: value.value(),
+            .map(|(cell, value)| {
+                ValuedMove::new(cell.into(), &words::split_move(cell), value.value())
             })
             .collect();
         MoveValues::new(moves, self.options.len())

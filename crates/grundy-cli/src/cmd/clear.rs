@@ -13,10 +13,9 @@ use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber};
 use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
-use grundy_report::ValuedMove;
+use grundy_report::{words, ValuedMove};
 
 use crate::cmd::tables::{shape_lookup, TablesArgs};
-use crate::output::player;
 use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
@@ -117,7 +116,7 @@ fn analyse(
     tables: &TablesArgs,
 ) -> anyhow::Result<ExitCode> {
     let shapes = shape_lookup(tables)?;
-    let (bar, progress) = solver_progress("solving");
+    let (bar, progress) = solver_progress("solving", &budget.budget());
     let mut solver = Clear::with_shapes(shapes)
         .into_solver()
         .with_budget(budget.budget())
@@ -135,9 +134,12 @@ fn analyse(
         let play = play.as_ref().map(|steps| {
             steps
                 .iter()
-                .map(|step| ValuedMove {
-                    mv: MoveReport::new(step.board, step.rect),
-                    grundy: step.total_after.value(),
+                .map(|step| {
+                    ValuedMove::new(
+                        MoveReport::new(step.board, step.rect),
+                        &step_phrase(boards, step),
+                        step.total_after.value(),
+                    )
                 })
                 .collect()
         });
@@ -179,12 +181,11 @@ impl Render for Analysis {
             );
             draw(board, &analysis.components, out);
             for (i, (cells, value)) in analysis.components.iter().enumerate() {
-                let n = cells.count();
                 let _ = writeln!(
                     out,
-                    "  {}  {n} cell{}  grundy {value}",
+                    "  {}  {}  grundy {value}",
                     letter(i),
-                    if n == 1 { "" } else { "s" }
+                    words::count(u64::from(cells.count()), "cell")
                 );
             }
             if analysis.components.is_empty() {
@@ -206,16 +207,16 @@ impl Render for Analysis {
             let parts: Vec<String> = self.boards.iter().map(|b| b.value.to_string()).collect();
             let _ = writeln!(out, "Total grundy value: {}{}", self.total, xor_of(&parts));
         }
-        let _ = writeln!(out, "{}.", capitalise(&self.total.outcome().to_string()));
-        if self.total.is_zero() {
-            let _ = writeln!(out, "No winning moves: every move leaves a non-zero value.");
+        let _ = writeln!(out, "{}", words::winner_sentence(!self.total.is_zero()));
+        if boards.iter().all(|b| b.cells().is_empty()) {
+            let _ = writeln!(out, "{}", words::NO_MOVES);
             return;
         }
-        let _ = writeln!(
-            out,
-            "Winning moves ({}), corners as (row,col), 1-based:",
-            self.winning.len()
-        );
+        if self.total.is_zero() {
+            let _ = writeln!(out, "{}", words::NO_WINNING_MOVES);
+            return;
+        }
+        let _ = writeln!(out, "{}", words::winning_moves_header(self.winning.len()));
         for &WinningMove {
             board: index,
             rect,
@@ -224,18 +225,24 @@ impl Render for Analysis {
         } in &self.winning
         {
             let before = self.boards[index].components[component].1;
-            let board_label = if several {
-                format!(" on board {}", index + 1)
-            } else {
-                String::new()
-            };
+            let phrase = words::clear_move(several.then_some(index), rect);
             let _ = writeln!(
                 out,
-                "  clear {rect}{board_label}: component {} goes from grundy {before} to {after}, total 0",
-                letter(component)
+                "  {} {}",
+                words::leaving(&phrase, 0),
+                words::change(
+                    &format!("component {}", letter(component)),
+                    before.value(),
+                    after.value()
+                )
             );
         }
     }
+}
+
+/// The phrase of a play-out step, as every command words a clear move.
+fn step_phrase(boards: &[Board], step: &EngineMove) -> String {
+    words::clear_move((boards.len() > 1).then_some(step.board), step.rect)
 }
 
 fn letter(index: usize) -> char {
@@ -251,45 +258,40 @@ fn xor_of(parts: &[String]) -> String {
     }
 }
 
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
+/// The board with its components lettered, rows and columns numbered.
 fn draw(board: &Board, components: &[(Bitboard, Nimber)], out: &mut String) {
-    for row in 0..board.rows() {
-        out.push(' ');
-        for col in 0..board.cols() {
+    out.push_str(&words::labelled_grid(
+        board.rows(),
+        board.cols(),
+        |row, col| {
             let index = board.geometry().index(row, col);
-            let mark = components
+            components
                 .iter()
                 .position(|(cells, _)| cells.has(index))
-                .map_or('.', letter);
-            out.push(' ');
-            out.push(mark);
-        }
-        out.push('\n');
-    }
+                .map_or('.', letter)
+        },
+    ));
 }
 
+/// The board's ones as `1`, rows and columns numbered.
 fn draw_plain(board: &Board, out: &mut String) {
-    for row in 0..board.rows() {
-        out.push(' ');
-        for col in 0..board.cols() {
-            out.push(' ');
-            out.push(if board.get(row, col) { '1' } else { '.' });
-        }
-        out.push('\n');
-    }
+    out.push_str(&words::labelled_grid(
+        board.rows(),
+        board.cols(),
+        |row, col| {
+            if board.get(row, col) {
+                '1'
+            } else {
+                '.'
+            }
+        },
+    ));
 }
 
 /// Plays the position out with [`engine_move`] for both sides: the player
 /// facing a non-zero total plays the first winning move; the player facing
-/// zero plays the smallest rectangle, preferring the one that leaves the
-/// largest value, which keeps the game going longest among cheap choices.
+/// zero plays the move leaving the largest value (the smallest such
+/// rectangle), as every game's engine does.
 /// Every move clears at least one cell, so it ends within 64 moves a board.
 fn play_out(solver: &mut ClearSolver, boards: &[Board]) -> anyhow::Result<Vec<EngineMove>> {
     let mut boards = boards.to_vec();
@@ -303,26 +305,11 @@ fn play_out(solver: &mut ClearSolver, boards: &[Board]) -> anyhow::Result<Vec<En
 
 /// The play-out in words, each move followed by the board it changed.
 fn render_play_out(boards: &[Board], steps: &[EngineMove], out: &mut String) {
-    let several = boards.len() > 1;
-    let _ = writeln!(
-        out,
-        "Play-out (the winner plays winning moves; the loser plays small moves):"
-    );
+    let _ = writeln!(out, "{}", words::PLAY_OUT_HEADER);
     for (ply, step) in steps.iter().enumerate() {
-        let on_board = if several {
-            format!(" on board {}", step.board + 1)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            out,
-            "{}. {} clears {}{on_board}, leaving grundy {}:",
-            ply + 1,
-            player(ply),
-            step.rect,
-            step.total_after
-        );
+        let text = words::leaving(&step_phrase(boards, step), step.total_after.value());
+        let _ = writeln!(out, "{}", words::play_line(ply, &text));
         draw_plain(&step.after, out);
     }
-    let _ = writeln!(out, "{} cannot move and loses.", player(steps.len()));
+    let _ = writeln!(out, "{}", words::play_end(steps.len()));
 }

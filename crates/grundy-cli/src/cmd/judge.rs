@@ -5,53 +5,109 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::ValueEnum;
 use grundy_cli::judge::{self as formats, JudgeError};
 
 use crate::output::{map_source, read_source, InputError, UsageError};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = TOKENS)]
 pub struct Args {
-    /// The problem whose format to read and write.
-    #[arg(value_enum)]
+    /// The problem whose format to read and write; `grundy judge PROBLEM
+    /// --help` gives its format.
+    #[command(subcommand)]
     problem: Problem,
+}
+
+/// The input file of a judge (`-` or nothing: standard input).
+#[derive(Debug, clap::Args)]
+struct FileArg {
     /// The input file (`-` or nothing: standard input).
     file: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+/// The tokenising rule every judge follows (see `grundy_cli::judge`).
+const TOKENS: &str = "\
+Every judge reads whitespace-separated tokens (any spaces, tabs, blank lines,
+CRLF; a leading byte order mark is skipped); numbers may have leading zeros,
+their value is checked against the format's range; nothing may follow the
+last test. A bad token stops the run with error: <file>:<line>:<col>: <what>
+and exit code 2; the answers before it stay printed.";
+
+#[derive(Debug, clap::Subcommand)]
 enum Problem {
-    /// One 4 x 4 rectangle-clearing board, digits separated by spaces: A or B.
-    Gfg,
+    /// One 4 x 4 rectangle-clearing board: A or B.
+    #[command(after_help = GFG)]
+    Gfg(FileArg),
     /// Many 4 x 4 boards, range queries and replacements: Pishty or Lotsy.
-    Pshtbrth,
-    /// A pawn on a grid with impassable cells: T tests of N cells and Q
-    /// starts, Alice or Bob per start.
-    Gridgame,
-    /// CAOS3: T maps of '^'/'#'; the splitting game: Asuna or Kirito.
-    Caos3,
+    #[command(after_help = PSHTBRTH)]
+    Pshtbrth(FileArg),
+    /// A pawn on a grid with impassable cells: Alice or Bob per start.
+    #[command(after_help = GRIDGAME)]
+    Gridgame(FileArg),
+    /// CAOS3: maps of '^'/'#', the splitting game: Asuna or Kirito.
+    #[command(after_help = CAOS3)]
+    Caos3(FileArg),
+}
+
+const GFG: &str = "\
+Input: one 4 x 4 rectangle-clearing board, 16 cells 0/1, each its own token
+(4 lines of 4, separated by spaces).
+Output: A when the first player wins, else B.";
+
+const PSHTBRTH: &str = "\
+Input: T, the number of tests; each test is N M, then N 4 x 4 boards (4 rows
+of 4 characters 0/1, a row one token), then M queries:
+  1 L R    who wins the sum of boards L..R (1 <= L <= R <= N)
+  2 P      followed by a board: it replaces board P (1 <= P <= N)
+Output: one line per query 1: Pishty when the first player wins, else Lotsy.";
+
+const GRIDGAME: &str = "\
+Input: T (1..=10^4) tests; each is N (1..=10^5), then N lines X Y of
+distinct impassable cells, then Q (1..=10^5), then Q lines X Y of starting
+cells (never impassable); coordinates 0..=10^9. The pawn moves any distance
+left (x decreases) or down (y decreases) over free cells.
+Output: one line per start: Alice when the first player wins, else Bob.";
+
+const CAOS3: &str = "\
+Input: T (1..=10) tests; each is R C (1..=20 each), then R rows of C
+characters, ^ (open) or # (wall). The candidates are the ^ cells whose four
+arms of contiguous ^ cells are all at least 2 long; a move deletes a
+candidate's row and column from its rectangle.
+Output: one line per test: Asuna when the first player wins, else Kirito.";
+
+impl Problem {
+    fn file(&self) -> Option<&std::path::Path> {
+        let (Problem::Gfg(arg)
+        | Problem::Pshtbrth(arg)
+        | Problem::Gridgame(arg)
+        | Problem::Caos3(arg)) = self;
+        arg.file.as_deref()
+    }
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let path = args.file.as_deref().filter(|p| p.as_os_str() != "-");
+    let path = args.problem.file().filter(|p| p.as_os_str() != "-");
     let stdout = std::io::stdout().lock();
     // The judges with inputs of megabytes parse a file in place, mapped:
     // no copy, and no fresh memory to fault in (see `map_source`).
-    if let Problem::Pshtbrth | Problem::Gridgame = args.problem {
+    if let Problem::Pshtbrth(_) | Problem::Gridgame(_) = args.problem {
         if let Some((name, map)) = map_source(path)? {
             let result = match args.problem {
-                Problem::Pshtbrth => formats::pshtbrth::run(&map, stdout),
+                Problem::Pshtbrth(_) => formats::pshtbrth::run(&map, stdout),
                 _ => formats::gridgame::run(&map, stdout),
             };
             return finish(result, name);
         }
     }
-    if let Problem::Pshtbrth = args.problem {
+    if let Problem::Pshtbrth(_) = args.problem {
         // Not a file: streamed, its inputs are tens of megabytes (see the
         // module).
         let (name, result) = match path {
             None => (
-                "<stdin>".to_owned(),
+                {
+                    crate::output::stdin_hint();
+                    "<stdin>".to_owned()
+                },
                 formats::pshtbrth::run_reader(
                     std::io::stdin().lock(),
                     stdout,
@@ -71,10 +127,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let source = read_source(path)?;
     let result = match args.problem {
-        Problem::Gfg => formats::gfg::run(&source.bytes, stdout),
-        Problem::Pshtbrth => formats::pshtbrth::run(&source.bytes, stdout),
-        Problem::Gridgame => formats::gridgame::run(&source.bytes, stdout),
-        Problem::Caos3 => formats::caos3::run(&source.bytes, stdout),
+        Problem::Gfg(_) => formats::gfg::run(&source.bytes, stdout),
+        Problem::Pshtbrth(_) => formats::pshtbrth::run(&source.bytes, stdout),
+        Problem::Gridgame(_) => formats::gridgame::run(&source.bytes, stdout),
+        Problem::Caos3(_) => formats::caos3::run(&source.bytes, stdout),
     };
     finish(result, source.name)
 }

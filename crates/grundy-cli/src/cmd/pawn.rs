@@ -19,10 +19,9 @@ use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable, MAX_REGION_SID
 use grundy::Nimber;
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
-use grundy_report::pawn::{Analysis, AnalysisError, MoveReport};
-use grundy_report::ValuedMove;
+use grundy_report::pawn::{engine_move, Analysis, AnalysisError, MoveReport};
+use grundy_report::{words, ValuedMove};
 
-use crate::output::player;
 use crate::output::{read_source, UsageError, WithPlay};
 
 /// The largest side of a `--draw` region.
@@ -34,8 +33,8 @@ pub struct Args {
     /// standard input. Without it no cell is impassable.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
-    /// The same as FILE (the older spelling).
-    #[arg(long, value_name = "FILE", conflicts_with = "file", hide = true)]
+    /// The file of impassable cells, as FILE (either spelling; not both).
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
     blocked: Option<PathBuf>,
     /// A pawn's cell, `X,Y` or `X Y` (0..=1000000000); repeat for a sum of
     /// pawns that ignore each other.
@@ -93,7 +92,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         );
         if width > MAX_DRAW_SIDE || height > MAX_DRAW_SIDE {
             return Err(UsageError(format!(
-                "--draw: a {width} x {height} region is too large to draw; sides are at most {MAX_DRAW_SIDE}"
+                "--draw: {} is too large to draw; sides are at most {MAX_DRAW_SIDE}",
+                words::sized(width, height, "region")
             ))
             .into());
         }
@@ -120,16 +120,18 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let mut out = String::new();
     if args.json {
+        let several = args.at.len() > 1;
         let play = play.as_ref().map(|steps| {
             steps
                 .iter()
-                .map(|step| ValuedMove {
-                    mv: MoveReport {
+                .map(|step| {
+                    let mv = MoveReport {
                         pawn: step.pawn,
                         x: step.to.x(),
                         y: step.to.y(),
-                    },
-                    grundy: step.total_after.value(),
+                    };
+                    let phrase = words::pawn_move(several.then_some(step.pawn), step.from, step.to);
+                    ValuedMove::new(mv, &phrase, step.total_after.value())
                 })
                 .collect()
         });
@@ -146,7 +148,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             source_name.map_or(String::new(), |name| format!(" (from {name})"))
         );
         if !args.at.is_empty() {
-            render(&analysis, &args.at, &mut out);
+            let has_moves = engine_move(&analysis, &outcomes, &args.at)?.is_some();
+            render(&analysis, &args.at, has_moves, &mut out);
         }
         if let Some(picture) = picture {
             if !args.at.is_empty() {
@@ -183,7 +186,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn render(analysis: &Analysis, pawns: &[Cell], out: &mut String) {
+fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String) {
     let several = pawns.len() > 1;
     for (index, (&pawn, &(kind, value))) in pawns.iter().zip(&analysis.pawns).enumerate() {
         let label = if several {
@@ -217,47 +220,25 @@ fn render(analysis: &Analysis, pawns: &[Cell], out: &mut String) {
             parts.join(" xor ")
         );
     }
-    let _ = writeln!(
-        out,
-        "{}",
-        if analysis.first_wins {
-            "First player wins."
-        } else {
-            "Second player wins."
-        }
-    );
-    if analysis.moves.is_empty() {
-        let _ = writeln!(
-            out,
-            "No winning moves: every move leaves {}.",
-            if several {
-                "a non-zero total"
-            } else {
-                "a winning cell to the opponent"
-            }
-        );
+    let _ = writeln!(out, "{}", words::winner_sentence(analysis.first_wins));
+    if !has_moves {
+        let _ = writeln!(out, "{}", words::NO_MOVES);
         return;
     }
-    let _ = writeln!(out, "Winning moves ({}):", analysis.moves.len());
+    if analysis.moves.is_empty() {
+        let _ = writeln!(out, "{}", words::NO_WINNING_MOVES);
+        return;
+    }
+    let _ = writeln!(out, "{}", words::winning_moves_header(analysis.moves.len()));
     for mv in &analysis.moves {
-        let from = pawns[mv.pawn];
-        let direction = if mv.to.y() == from.y() {
-            "along the row"
-        } else {
-            "down the column"
-        };
-        let who = if several {
-            format!("pawn {}: ", mv.pawn + 1)
-        } else {
-            String::new()
-        };
+        let phrase = words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], mv.to);
         let why = match (analysis.pawns[mv.pawn].1, mv.after) {
             (Some(before), Some(after)) if several => {
-                format!("grundy {before} -> {after}, total 0")
+                words::change("the pawn", before.value(), after.value())
             }
-            _ => "to a losing cell".to_owned(),
+            _ => "(to a losing cell)".to_owned(),
         };
-        let _ = writeln!(out, "  {who}{from} -> {} {direction}, {why}", mv.to);
+        let _ = writeln!(out, "  {} {why}", words::leaving(&phrase, 0));
     }
 }
 
@@ -345,25 +326,11 @@ fn play_out(table: &ValueTable, start: &[Cell]) -> anyhow::Result<Vec<Step>> {
 /// The play-out in words.
 fn render_play_out(start: &[Cell], steps: &[Step], out: &mut String) {
     let several = start.len() > 1;
-    let _ = writeln!(
-        out,
-        "Play-out (the winner plays winning moves; the loser leaves the largest value):"
-    );
+    let _ = writeln!(out, "{}", words::PLAY_OUT_HEADER);
     for (ply, step) in steps.iter().enumerate() {
-        let who = if several {
-            format!("pawn {} ", step.pawn + 1)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            out,
-            "{}. {} moves {who}{} -> {}, leaving grundy {}",
-            ply + 1,
-            player(ply),
-            step.from,
-            step.to,
-            step.total_after
-        );
+        let phrase = words::pawn_move(several.then_some(step.pawn), step.from, step.to);
+        let text = words::leaving(&phrase, step.total_after.value());
+        let _ = writeln!(out, "{}", words::play_line(ply, &text));
     }
-    let _ = writeln!(out, "{} cannot move and loses.", player(steps.len()));
+    let _ = writeln!(out, "{}", words::play_end(steps.len()));
 }

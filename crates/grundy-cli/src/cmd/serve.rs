@@ -108,11 +108,44 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             "warning: listening on {open}, not loopback: anyone who can reach this address can use the server"
         );
     }
+    let allowed = config.allow_hosts.clone();
     grundy_web::run_blocking(&addrs, config, |addr| {
-        println!("grundy playground on http://{addr}/ (Ctrl-C stops it)");
+        print!("{}", ready_message(addr, &allowed));
     })
     .map_err(|err| UsageError(format!("cannot serve on {}: {err}", args.addr)))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the server says once it listens: where to open the page (with the
+/// port bound, which `--addr HOST:0` leaves to the system), and which Host
+/// headers it answers (the rule of `grundy_web`'s guard: the bound address
+/// and `localhost` with the port, loopback too when bound to every
+/// interface, and the `--allow-host` names).
+fn ready_message(addr: SocketAddr, allowed: &[String]) -> String {
+    let port = addr.port();
+    let host = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+    };
+    let mut hosts = vec![
+        format!("{}:{port}", host(addr.ip())),
+        format!("localhost:{port}"),
+    ];
+    if addr.ip().is_unspecified() {
+        hosts.push(format!("127.0.0.1:{port}"));
+        hosts.push(format!("[::1]:{port}"));
+    }
+    hosts.extend(allowed.iter().cloned());
+    let browse = if addr.ip().is_unspecified() {
+        format!("localhost:{port}")
+    } else {
+        format!("{}:{port}", host(addr.ip()))
+    };
+    format!(
+        "grundy playground on http://{browse}/ (listening on {addr}, port {port}; Ctrl-C stops it)\n\
+         Requests must name one of these in their Host header: {}; others are refused (add names with --allow-host NAME[:PORT], or * for any).\n",
+        hosts.join(", ")
+    )
 }
 
 /// The addresses `--addr` names: an IP:PORT as is, a HOST:PORT resolved.

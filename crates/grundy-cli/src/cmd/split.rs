@@ -13,11 +13,11 @@ use anyhow::Context as _;
 use grundy::split::{Cell, DenseTable, Position, SplitSolver, DEFAULT_DENSE_LIMIT};
 use grundy::{Budget, Nimber};
 use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
-use grundy_cli::input::{count, ParseError, ParseErrorKind};
+use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_report::split::{Analysis, CellReport};
+use grundy_report::words::{self, count};
 use grundy_report::ValuedMove;
 
-use crate::output::player;
 use crate::output::{read_source, solver_progress, WithPlay};
 
 #[derive(Debug, clap::Args)]
@@ -97,7 +97,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         check_fits(&parsed, &source.bytes).map_err(|err| source.error(err))?;
     }
     let position = Position::new(parsed.grid.clone());
-    let (bar, progress) = solver_progress("solving");
+    let shown = Budget {
+        max_memory: Some(args.budget.max_memory),
+        ..args.budget.budget()
+    };
+    let (bar, progress) = solver_progress("solving", &shown);
     let mut solver = args.budget.solver().with_progress(progress);
     let analysis = Analysis::of(&mut solver, &position);
     bar.finish_and_clear();
@@ -110,9 +114,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if args.json {
         let play = if args.play {
             let steps = play_out(&mut solver, &position)?;
-            let moves = steps.iter().map(|step| ValuedMove {
-                mv: CellReport::from(step.cell),
-                grundy: step.left.value(),
+            let moves = steps.iter().map(|step| {
+                ValuedMove::new(
+                    CellReport::from(step.cell),
+                    &words::split_move(step.cell),
+                    step.left.value(),
+                )
             });
             Some(moves.collect())
         } else {
@@ -207,9 +214,9 @@ fn explain(
             .map(|(rect, value)| format!("{rect} grundy {value}"))
             .collect();
         reasons.push(if parts.is_empty() {
-            "leaves no candidate".to_owned()
+            "(nothing left in play)".to_owned()
         } else {
-            format!("leaves {}; XOR 0", parts.join(", "))
+            format!("(in play: {})", parts.join(", "))
         });
     }
     Ok(reasons)
@@ -242,55 +249,47 @@ fn render(
         );
     }
     let _ = writeln!(out, "Grundy value: {value}");
-    let winner = if value.is_zero() {
-        "Second player wins."
-    } else {
-        "First player wins."
-    };
-    let _ = writeln!(out, "{winner}");
-    if value.is_zero() {
-        let _ = writeln!(out, "No winning moves: every move leaves a non-zero value.");
+    let _ = writeln!(out, "{}", words::winner_sentence(!value.is_zero()));
+    if grid.candidates().is_empty() {
+        let _ = writeln!(out, "{}", words::NO_MOVES);
         return;
     }
-    let _ = writeln!(
-        out,
-        "Winning moves ({}), as (row,col), 1-based; each leaves grundy 0:",
-        winning.len()
-    );
-    for (i, cell) in winning.iter().enumerate() {
+    if value.is_zero() {
+        let _ = writeln!(out, "{}", words::NO_WINNING_MOVES);
+        return;
+    }
+    let _ = writeln!(out, "{}", words::winning_moves_header(winning.len()));
+    for (i, &cell) in winning.iter().enumerate() {
+        let text = words::leaving(&words::split_move(cell), 0);
         match reasons.get(i) {
             Some(reason) => {
-                let _ = writeln!(out, "  {cell}: {reason}");
+                let _ = writeln!(out, "  {text} {reason}");
             }
             None => {
-                let _ = writeln!(out, "  {cell}");
+                let _ = writeln!(out, "  {text}");
             }
         }
     }
 }
 
-/// Draws the grid: `1` a candidate that can still be played, `.` a plain
-/// cell, `-` a cell no longer in play (on a deleted row or column, or in a
-/// rectangle with no candidate left).
+/// Draws the grid, rows and columns numbered from 1: `1` a candidate that
+/// can still be played, `.` a plain cell, `-` a cell no longer in play (on
+/// a deleted row or column, or in a rectangle with no candidate left).
 fn draw(position: &Position, out: &mut String) {
     let grid = position.grid();
     let any = !grid.candidates().is_empty();
-    for row in 0..grid.rows() {
-        out.push(' ');
-        for col in 0..grid.cols() {
-            let cell = Cell::new(row, col);
-            let live = position.rects().iter().any(|r| r.contains(cell));
-            out.push(' ');
-            out.push(if any && !live {
-                '-'
-            } else if grid.is_candidate(cell) {
-                '1'
-            } else {
-                '.'
-            });
+    let (rows, cols) = (grid.rows() as usize, grid.cols() as usize);
+    out.push_str(&words::labelled_grid(rows, cols, |row, col| {
+        let cell = Cell::new(row as u32, col as u32);
+        let live = position.rects().iter().any(|r| r.contains(cell));
+        if any && !live {
+            '-'
+        } else if grid.is_candidate(cell) {
+            '1'
+        } else {
+            '.'
         }
-        out.push('\n');
-    }
+    }));
 }
 
 /// One move of a play-out.
@@ -298,36 +297,27 @@ struct Step {
     cell: Cell,
     /// The value it leaves.
     left: Nimber,
-    /// How many rectangles are in play after it.
-    rects: usize,
     /// The position after it, kept only for grids small enough to draw.
     after: Option<Position>,
 }
 
-/// Plays the position out: the player facing a non-zero value plays the
-/// first winning move; the player facing zero plays the move that leaves
-/// the largest value (the hardest for the opponent to answer by hand). A
-/// move removes at least its own candidate, so the play-out ends.
+/// Plays the position out with [`Analysis::engine_move`], as the page's
+/// engine does: the player facing a non-zero value plays the first winning
+/// move; the player facing zero plays the first move that leaves the
+/// largest value (the hardest for the opponent to answer by hand). A move
+/// removes at least its own candidate, so the play-out ends.
 fn play_out(solver: &mut SplitSolver, position: &Position) -> anyhow::Result<Vec<Step>> {
     let small = position.grid().rows() <= DRAW_LIMIT && position.grid().cols() <= DRAW_LIMIT;
     let mut position = position.clone();
     let mut steps = Vec::new();
     loop {
-        let value = solver.value(&position)?;
-        let options = solver.options(&position)?;
-        let chosen = if value.is_zero() {
-            options.iter().max_by_key(|(_, v)| *v).copied()
-        } else {
-            options.iter().find(|(_, v)| v.is_zero()).copied()
-        };
-        let Some((cell, left)) = chosen else {
+        let Some((cell, left)) = Analysis::of(solver, &position)?.engine_move() else {
             return Ok(steps);
         };
         position = position.try_play(cell).context("the engine's own move")?;
         steps.push(Step {
             cell,
             left,
-            rects: position.rects().len(),
             after: small.then(|| position.clone()),
         });
     }
@@ -335,24 +325,13 @@ fn play_out(solver: &mut SplitSolver, position: &Position) -> anyhow::Result<Vec
 
 /// The play-out in words, each move followed by the grid (when small).
 fn render_play_out(steps: &[Step], out: &mut String) {
-    let _ = writeln!(
-        out,
-        "Play-out (the winner plays winning moves; the loser leaves the largest value):"
-    );
+    let _ = writeln!(out, "{}", words::PLAY_OUT_HEADER);
     for (ply, step) in steps.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{}. {} plays {}, leaving {} of grundy {}{}",
-            ply + 1,
-            player(ply),
-            step.cell,
-            count(step.rects as u64, "rectangle"),
-            step.left,
-            if step.after.is_some() { ":" } else { "." }
-        );
+        let text = words::leaving(&words::split_move(step.cell), step.left.value());
+        let _ = writeln!(out, "{}", words::play_line(ply, &text));
         if let Some(after) = &step.after {
             draw(after, out);
         }
     }
-    let _ = writeln!(out, "{} cannot move and loses.", player(steps.len()));
+    let _ = writeln!(out, "{}", words::play_end(steps.len()));
 }

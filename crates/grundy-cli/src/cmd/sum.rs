@@ -15,6 +15,8 @@ use grundy_cli::queries::{Query, QueryReader};
 use crate::cmd::clear::{stopped, BudgetArgs};
 use crate::cmd::tables::{shape_lookup, TablesArgs};
 use crate::output::{read_source, solver_progress, UsageError};
+use grundy_report::clear::MoveReport;
+use grundy_report::{words, ValuedMove};
 
 /// The query language, shown by `grundy sum --help`.
 const QUERY_HELP: &str = "\
@@ -22,8 +24,9 @@ Query script: one query per line; boards are numbered from 1 in the order of
 the board file, and L..R includes both ends (1 <= L <= R <= N, 1 <= P <= N).
   value L R    the grundy value of the sum of boards L..R
   winner L R   who wins that sum: first or second (player to move)
-  move L R     a winning move in it: board B: clear (r,c)-(r,c), grundy X -> Y
-               (corners 1-based, inclusive), or none
+  move L R     a winning move in it, worded as `grundy clear` words moves:
+               clear (r,c)-(r,c) on board B, leaving grundy 0 (the board:
+               grundy X -> Y), corners 1-based and inclusive; or none
   set P        replace board P by the board on the following lines (up to a
                blank line, the next query or the end); prints board P: grundy V
 One output line per query. A bad line stops the run with
@@ -41,7 +44,9 @@ pub struct Args {
     boards: Option<PathBuf>,
     /// Print each answer as one line of JSON (JSON Lines): board numbers
     /// (`board`, and a range's `left` and `right`) 0-based, rectangle
-    /// corners 0-based and inclusive, as in `grundy clear --json`.
+    /// corners 0-based and inclusive, as in `grundy clear --json`; a move
+    /// as in clear's `play`, with the value it leaves the range (`grundy`,
+    /// 0) and its `text`.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -64,7 +69,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let query_source = read_source(Some(&args.queries))?;
 
     let shapes = shape_lookup(&args.tables)?;
-    let (bar, progress) = solver_progress("solving");
+    let (bar, progress) = solver_progress("solving", &args.budget.budget());
     let solver = Clear::with_shapes(shapes)
         .into_solver()
         .with_budget(args.budget.budget())
@@ -131,30 +136,27 @@ fn answer(
             }
             Query::Move { left, right } => {
                 let win = sum.winning_move(left..=right).map_err(stopped)?;
+                // The move as `grundy clear` words it: the board is always
+                // named (a range of a row of boards), and a winning move
+                // leaves the range 0.
+                let valued = win.as_ref().map(|win| {
+                    let phrase = words::clear_move(Some(win.index), win.mv);
+                    ValuedMove::new(MoveReport::new(win.index, win.mv), &phrase, 0)
+                });
                 if json {
-                    let mv = win.map(|win| {
-                        serde_json::json!({
-                            "board": win.index,
-                            "top": win.mv.top, "left": win.mv.left,
-                            "bottom": win.mv.bottom, "right": win.mv.right,
-                            "from": win.from.value(), "to": win.to.value(),
-                        })
-                    });
                     let line = serde_json::json!({
-                        "query": "move", "left": left, "right": right, "move": mv,
+                        "query": "move", "left": left, "right": right, "move": valued,
                     });
                     writeln!(out, "{line}")?;
                 } else {
-                    match win {
-                        None => writeln!(out, "none")?,
-                        Some(win) => writeln!(
+                    match (win, valued) {
+                        (Some(win), Some(valued)) => writeln!(
                             out,
-                            "board {}: clear {}, grundy {} -> {}",
-                            win.index + 1,
-                            win.mv,
-                            win.from,
-                            win.to
+                            "{} {}",
+                            valued.text,
+                            words::change("the board", win.from.value(), win.to.value())
                         )?,
+                        _ => writeln!(out, "none")?,
                     }
                 }
             }

@@ -26,6 +26,7 @@ use grundy_db::{Database, DbError, DbSet, Writer};
 use rayon::prelude::*;
 
 use crate::output::{NoSpaceError, UsageError};
+use grundy_report::words::{self, count};
 
 /// Where the other commands look for databases.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -39,9 +40,28 @@ pub struct TablesArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = tables_help())]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
+}
+
+/// Where databases are looked for, with this machine's default directory
+/// (`grundy clear --help` and the other commands' `--tables` point here).
+fn tables_help() -> String {
+    let here = default_dir().map_or_else(
+        || "neither XDG_DATA_HOME nor HOME is set here".to_owned(),
+        |dir| format!("here: {}", dir.display()),
+    );
+    format!(
+        "\
+Where databases are found: clear, sum and serve consult, before searching,
+the databases given with --tables (files or directories of *.gdb), else the
+paths in GRUNDY_TABLES (`:`-separated), else every *.gdb in the default
+directory: $XDG_DATA_HOME/grundy/tables, or ~/.local/share/grundy/tables
+without XDG_DATA_HOME ({here}). `grundy tables build` writes there unless
+given --out. The built-in 5 x 5 database is always used."
+    )
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -200,7 +220,20 @@ fn parse_box(text: &str) -> Result<ShapeBox, String> {
             .parse::<usize>()
             .map_err(|_| format!("`{s}` is not a number of rows or columns"))
     };
-    ShapeBox::new(side(a)?, side(b)?).map_err(|e| e.to_string())
+    let (rows, cols) = (side(a)?, side(b)?);
+    if rows == 0 || cols == 0 {
+        return Err(format!(
+            "`{text}`: a side is zero; a box has at least 1 row and 1 column"
+        ));
+    }
+    ShapeBox::new(rows, cols).map_err(|_| {
+        format!(
+            "{} is not supported: at most {} cells, and a long side up to {} (16 when the short side is at most 4, 26 when it is at most 2)",
+            words::sized(rows as u64, cols as u64, "box"),
+            grundy::clear::shapes::MAX_BOX_CELLS,
+            grundy::clear::shapes::MAX_SIDE,
+        )
+    })
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -223,15 +256,46 @@ pub fn default_dir() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".local/share/grundy/tables"))
 }
 
-/// A build's progress, drawn by indicatif when stderr is a terminal.
+/// A build's progress, drawn by indicatif when stderr is a terminal: the
+/// tier's bar with its ETA, and an overall ETA for the boxes whose shape
+/// count is known ([`known_shapes`]).
 struct BuildBar {
     bar: indicatif::ProgressBar,
     tiers: usize,
     last_tier: AtomicU64,
+    /// Shapes of the tiers finished before the current one.
+    done_before: AtomicU64,
+    /// Shapes of the current tier.
+    tier_total: AtomicU64,
+    /// Shapes done when this run started (a resumed build's tiers).
+    done_at_start: u64,
+    /// Every shape of the box, when known.
+    all_shapes: Option<u64>,
+    started: Instant,
+}
+
+/// The shape counts of the boxes built and checked so far (docs/results.md:
+/// each confirmed by `tables verify --census`, the placements adding up to
+/// the grid's connected cell sets), for the overall ETA of a build. A box
+/// not listed gets the tier's ETA only: its count is known only once built.
+fn known_shapes(shape_box: ShapeBox) -> Option<u64> {
+    Some(match (shape_box.rows(), shape_box.cols()) {
+        (5, 5) => 262_292,
+        (5, 6) => 10_230_680,
+        (4, 8) => 26_452_916,
+        (2, 20) => 23_315_392,
+        (6, 6) => 205_515_653,
+        (5, 7) => 208_208_471,
+        (4, 9) => 266_676_851,
+        (3, 13) => 491_747_885,
+        _ => return None,
+    })
 }
 
 impl BuildBar {
-    fn new(tiers: usize) -> BuildBar {
+    /// The bar of a build of `shape_box` with `done_at_start` shapes in
+    /// tiers already built (a resumed build).
+    fn new(shape_box: ShapeBox, done_at_start: u64) -> BuildBar {
         let bar = if std::io::stderr().is_terminal() {
             indicatif::ProgressBar::new(0)
         } else {
@@ -239,14 +303,19 @@ impl BuildBar {
         };
         bar.set_style(
             indicatif::ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}",
+                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}{msg}",
             )
             .expect("a valid template"),
         );
         BuildBar {
             bar,
-            tiers,
+            tiers: shape_box.cells(),
             last_tier: AtomicU64::new(0),
+            done_before: AtomicU64::new(done_at_start),
+            tier_total: AtomicU64::new(0),
+            done_at_start,
+            all_shapes: known_shapes(shape_box),
+            started: Instant::now(),
         }
     }
 
@@ -258,14 +327,33 @@ impl BuildBar {
             }
             TierProgress::Solving { tier, done, total } => {
                 if self.last_tier.swap(u64::from(tier), Ordering::Relaxed) != u64::from(tier) {
+                    let finished = self.tier_total.swap(total, Ordering::Relaxed);
+                    self.done_before.fetch_add(finished, Ordering::Relaxed);
                     self.bar.reset();
                     self.bar.set_length(total);
                     self.bar
                         .set_prefix(format!("tier {tier}/{} solving", self.tiers));
                 }
                 self.bar.set_position(done);
+                if let Some(eta) = self.overall_eta(done) {
+                    self.bar
+                        .set_message(format!(", overall ETA {}", indicatif::HumanDuration(eta)));
+                }
             }
         }
+    }
+
+    /// The time left for the whole box at this run's rate so far, when the
+    /// box's shape count is known. (Later tiers cost more a shape, so it
+    /// errs early; it settles as the build goes.)
+    fn overall_eta(&self, done_in_tier: u64) -> Option<Duration> {
+        let all = self.all_shapes?;
+        let done = self.done_before.load(Ordering::Relaxed) + done_in_tier;
+        let this_run = done.checked_sub(self.done_at_start).filter(|&n| n > 0)?;
+        let per_shape = self.started.elapsed().as_secs_f64() / this_run as f64;
+        Some(Duration::from_secs_f64(
+            per_shape * all.saturating_sub(done) as f64,
+        ))
     }
 }
 
@@ -323,7 +411,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             shape_box.cells()
         );
     }
-    let bar = BuildBar::new(shape_box.cells());
+    let bar = BuildBar::new(shape_box, tables.iter().map(|t| t.positions()).sum());
     let report = |p: TierProgress| bar.update(p);
     let mut control = TierControl::new();
     control.max_time = args.max_time;
@@ -336,8 +424,8 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         let elapsed = tier_started.elapsed();
         tier_times.push((tier, table.positions(), elapsed));
         let line = format!(
-            "tier {tier:>2}: {:>12} shapes in {:>8.2} s",
-            table.positions(),
+            "tier {tier:>2}: {:>19} in {:>8.2} s",
+            count(table.positions(), "shape"),
             elapsed.as_secs_f64()
         );
         if bar.bar.is_hidden() {
@@ -369,8 +457,9 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     writeln!(
         out,
-        "wrote {}: {shapes} shapes of the {shape_box} box in {elapsed:.1} s ({:.0} shapes/s)",
+        "wrote {}: {} of the {shape_box} box in {elapsed:.1} s ({:.0} shapes/s)",
         path.display(),
+        count(shapes, "shape"),
         shapes as f64 / elapsed.max(1e-9)
     )?;
     let tables = ShapeTables::new(shape_box, tables).map_err(anyhow::Error::msg)?;
@@ -589,16 +678,17 @@ fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std:
     let shapes: u64 = report.own_shapes.iter().sum();
     writeln!(
         out,
-        "wrote {} file(s) ({}): {shapes} shapes in {:.1} s over {} rank(s)",
-        report.files.len(),
+        "wrote {} ({}): {} in {:.1} s over {}",
+        count(report.files.len() as u64, "file"),
         report
             .files
             .iter()
             .map(|f| f.display().to_string())
             .collect::<Vec<_>>()
             .join(", "),
+        count(shapes, "shape"),
         report.seconds,
-        report.ranks
+        count(u64::from(report.ranks), "rank")
     )?;
     writeln!(
         out,
@@ -664,8 +754,10 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     writeln!(out, "{}", set.path().display())?;
     writeln!(
         out,
-        "format version {}, rectangle clearing, box {shape_box} ({tiers} tiers), {shapes} shapes",
+        "format version {}, rectangle clearing, box {shape_box} ({}), {}",
         grundy_db::VERSION,
+        count(tiers as u64, "tier"),
+        count(shapes, "shape"),
     )?;
     let parts = set.parts();
     if parts.len() > 1 {
@@ -853,8 +945,9 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     writeln!(
         out,
-        "{checked} random shapes re-solved top-down agree ({skipped} skipped: over {} positions each)",
-        args.max_positions
+        "{} re-solved top-down agree ({skipped} skipped: over {} each)",
+        count(checked, "random shape"),
+        count(args.max_positions, "position")
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -1029,10 +1122,11 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
-        "merged {} part(s) of {} into {}: {shapes} shapes ({:.1} s)",
-        set.parts().len(),
+        "merged {} of {} into {}: {} ({:.1} s)",
+        count(set.parts().len() as u64, "part"),
         set.path().display(),
         args.out.display(),
+        count(shapes, "shape"),
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
@@ -1047,11 +1141,12 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
         .sum();
     writeln!(
         out,
-        "{:08x}  {} ({} box, {shapes} shapes, {} part(s); content crc32: tiers in order, shapes sorted by key)",
+        "{:08x}  {} ({} box, {}, {}; content crc32: tiers in order, shapes sorted by key)",
         set.content_crc(),
         set.path().display(),
         set.shape_box(),
-        set.parts().len()
+        count(shapes, "shape"),
+        count(set.parts().len() as u64, "part")
     )?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@
 
 use std::io::Write;
 
-use grundy::split::{Cell, Grid, Position, SplitSolver};
+use grundy::split::{Grid, Position, SplitSolver};
 
 use super::{answering, skip_bom, Answers, JudgeError};
 use crate::input::{char_at, Found, ParseErrorKind, Scanner};
@@ -100,59 +100,14 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
     Ok(())
 }
 
-/// The candidates of a map by CAOS3's rule: open cells whose four arms of
-/// contiguous open cells (not counting the cell) are all at least 2 long.
-#[must_use]
-pub fn candidates(open: &[Vec<bool>]) -> Vec<Cell> {
-    let rows = open.len();
-    let cols = open.first().map_or(0, Vec::len);
-    // Arm lengths by one sweep in each direction, O(R C).
-    let mut left = vec![vec![0usize; cols]; rows];
-    let mut right = vec![vec![0usize; cols]; rows];
-    let mut up = vec![vec![0usize; cols]; rows];
-    let mut down = vec![vec![0usize; cols]; rows];
-    for r in 0..rows {
-        for c in 1..cols {
-            left[r][c] = if open[r][c - 1] {
-                left[r][c - 1] + 1
-            } else {
-                0
-            };
-        }
-        for c in (0..cols.saturating_sub(1)).rev() {
-            right[r][c] = if open[r][c + 1] {
-                right[r][c + 1] + 1
-            } else {
-                0
-            };
-        }
-    }
-    for c in 0..cols {
-        for r in 1..rows {
-            up[r][c] = if open[r - 1][c] { up[r - 1][c] + 1 } else { 0 };
-        }
-        for r in (0..rows.saturating_sub(1)).rev() {
-            down[r][c] = if open[r + 1][c] {
-                down[r + 1][c] + 1
-            } else {
-                0
-            };
-        }
-    }
-    let mut cells = Vec::new();
-    for r in 0..rows {
-        for c in 0..cols {
-            if open[r][c] && left[r][c].min(right[r][c]).min(up[r][c]).min(down[r][c]) >= 2 {
-                cells.push(Cell::new(r as u32, c as u32));
-            }
-        }
-    }
-    cells
-}
+/// The candidates of a map by CAOS3's rule (with the map parser of
+/// `grundy split --map`, in the shared text formats).
+pub use grundy_report::parse::split::map_candidates as candidates;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grundy::split::Cell;
     use proptest::prelude::*;
 
     /// The rule as stated, by walking each arm: the oracle for the sweeps.

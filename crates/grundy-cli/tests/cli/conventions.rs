@@ -154,14 +154,14 @@ fn split_text_cells_and_json_agree_under_their_numberings() {
     let listed = json(&["split", "--cells", "--json", "-"], cells.as_bytes());
     assert_eq!(moves_of(&matrix), expected);
     assert_eq!(moves_of(&listed), expected);
-    // Text: `  (r,c): leaves ...`, from 1.
+    // Text: `  split at (r,c), leaving grundy 0 (...)`, from 1.
     let text = run(&["split", "-"], input.as_bytes());
     let from_text: BTreeSet<(u64, u64)> = text
         .lines()
         .skip_while(|line| !line.starts_with("Winning moves"))
         .skip(1)
         .map(|line| {
-            let n = numbers(line.split(':').next().unwrap());
+            let n = numbers(line.split(", leaving").next().unwrap());
             (n[0] - 1, n[1] - 1)
         })
         .collect();
@@ -169,7 +169,10 @@ fn split_text_cells_and_json_agree_under_their_numberings() {
     // A single candidate at `1 2` of a cell list is (2,3) in text.
     let one = run(&["split", "--cells", "-"], b"3 4\n1 2\n");
     assert!(one.contains("1 candidate:"), "{one}");
-    assert!(one.contains("  (2,3): leaves no candidate"), "{one}");
+    assert!(
+        one.contains("  split at (2,3), leaving grundy 0 (nothing left in play)"),
+        "{one}"
+    );
 }
 
 /// Every legal move of a pawn on `walls`, from brute force.
@@ -231,19 +234,13 @@ fn pawn_text_numbers_pawns_from_1_and_json_from_0_with_the_same_cells() {
             (n("pawn"), n("x"), n("y"))
         })
         .collect();
-    // Text: `  pawn P: (x,y) -> (x,y) ...`, P from 1, cells as they are.
+    // Text: `  move pawn P (x,y) -> (x,y), leaving grundy 0 ...`, P from 1,
+    // cells as they are.
     let from_text: BTreeSet<(u64, u64, u64)> = text
         .lines()
-        .filter_map(|line| line.trim().strip_prefix("pawn "))
+        .filter_map(|line| line.trim().strip_prefix("move pawn "))
         .map(|line| {
-            let n = numbers(
-                line.split(" along")
-                    .next()
-                    .unwrap()
-                    .split(" down")
-                    .next()
-                    .unwrap(),
-            );
+            let n = numbers(line.split(", leaving").next().unwrap());
             let (x, y) = pawns[n[0] as usize - 1];
             assert_eq!((n[1], n[2]), (x, y), "{line}");
             (n[0] - 1, n[3], n[4])
@@ -301,12 +298,17 @@ fn sum_text_numbers_boards_from_1_and_json_from_0() {
     assert_eq!(
         text.trim(),
         format!(
-            "board {}: clear {rect}, grundy {} -> {}",
+            "clear {rect} on board {}, leaving grundy 0 (the board: grundy {} -> {})",
             index + 1,
             values[index - 1],
             brute(&after)
         )
     );
+    assert_eq!(
+        mv["text"],
+        format!("clear {rect} on board {}, leaving grundy 0", index + 1)
+    );
+    assert_eq!(mv["grundy"], 0);
 }
 
 /// The moves of a text play-out, as the numbers on each numbered line.
@@ -504,7 +506,11 @@ fn counts_are_plural_unless_one() {
     assert!(one.contains("A  1 cell  grundy 1"), "{one}");
     let split = run(&["split", "--play", "-"], b"01\n00\n");
     assert!(split.contains("Grid (2 x 2), 1 candidate:"), "{split}");
-    assert!(split.contains("leaving 0 rectangles"), "{split}");
+    assert!(
+        split.contains("split at (1,2), leaving grundy 0"),
+        "{split}"
+    );
+    assert!(!split.contains("0 rectangles"), "{split}");
     assert_input_error(
         grundy().args(["clear", "-"]).write_stdin("011\n1\n"),
         "<stdin>",
@@ -553,4 +559,240 @@ fn play_needs_pawn_values_and_a_pawn() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&output.stderr).contains("--play needs"));
     }
+}
+
+/// The lines of `text` after `header` up to the first blank line.
+fn section<'a>(text: &'a str, header: &str) -> Vec<&'a str> {
+    text.lines()
+        .skip_while(|line| !line.starts_with(header))
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .collect()
+}
+
+/// The `text` of every move of `--json --play`'s `play`.
+fn play_texts(value: &Value) -> Vec<String> {
+    value["play"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The play-out lines of a text play-out, without their `N. Player: `.
+fn play_out_texts(text: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (ply, line) in text
+        .lines()
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()) && line.contains(". "))
+        .enumerate()
+    {
+        let prefix = format!("{}. {}: ", ply + 1, grundy_report::words::player(ply));
+        lines.push(
+            line.strip_prefix(&prefix)
+                .unwrap_or_else(|| panic!("{line:?} starts with {prefix:?}"))
+                .to_owned(),
+        );
+    }
+    lines
+}
+
+/// Issue 24: one wording. The same move reads the same from `clear`, `sum`,
+/// `--json --play`, the web API's move lists (`grundy_report`'s
+/// `move_values`, which the server sends) and the play-outs; play-outs of
+/// every game share their header and their last line.
+#[test]
+fn the_same_move_reads_the_same_from_every_command() {
+    use grundy_report::words::PLAY_OUT_HEADER;
+    // Clear, a sum of two boards.
+    let input = b"110\n011\n\n11\n";
+    let boards = [board(&["110", "011"]), board(&["11"])];
+    let text = run(&["clear", "--play", "-"], input);
+    let winning: Vec<&str> = section(&text, "Winning moves")
+        .iter()
+        .map(|line| line.trim().split(" (component").next().unwrap())
+        .collect();
+    assert!(!winning.is_empty(), "{text}");
+    let mut solver = grundy::clear::Clear::solver();
+    let listed = grundy_report::clear::move_values(&mut solver, &boards, usize::MAX).unwrap();
+    let web_winning: Vec<&str> = listed
+        .moves
+        .iter()
+        .filter(|m| m.grundy == 0)
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(winning, web_winning, "{text}");
+    let played = json(&["clear", "--json", "--play", "-"], input);
+    assert_eq!(play_texts(&played), play_out_texts(&text), "{text}");
+    assert_eq!(text.matches(PLAY_OUT_HEADER).count(), 1, "{text}");
+    // `sum`'s winning move of the same two boards is one of clear's lines.
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("q.txt");
+    std::fs::write(&queries, "move 1 2\n").unwrap();
+    let queries = queries.display().to_string();
+    let sum = run(&["sum", "--queries", &queries, "-"], input);
+    let sum_move = sum.trim().split(" (the board").next().unwrap();
+    assert!(winning.contains(&sum_move), "{sum_move:?} in {winning:?}");
+    let sum_json = json(&["sum", "--json", "--queries", &queries, "-"], input);
+    assert_eq!(sum_json["move"]["text"], sum_move);
+
+    // Split.
+    let grid_text = b"01100\n10010\n";
+    let text = run(&["split", "--play", "-"], grid_text);
+    let winning: Vec<&str> = section(&text, "Winning moves")
+        .iter()
+        .map(|line| line.trim().split(" (in play").next().unwrap())
+        .collect();
+    let position = Position::new(Grid::from_rows(&["01100", "10010"]));
+    let analysis = grundy_report::split::Analysis::of(&mut SplitSolver::new(), &position).unwrap();
+    let web_winning: Vec<String> = analysis
+        .move_values(usize::MAX)
+        .moves
+        .into_iter()
+        .filter(|m| m.grundy == 0)
+        .map(|m| m.text)
+        .collect();
+    assert_eq!(winning, web_winning, "{text}");
+    let played = json(&["split", "--json", "--play", "-"], grid_text);
+    assert_eq!(play_texts(&played), play_out_texts(&text), "{text}");
+    assert_eq!(text.matches(PLAY_OUT_HEADER).count(), 1, "{text}");
+    assert!(!text.contains("rectangles of grundy"), "{text}");
+
+    // Pawn, two pawns.
+    let args = ["pawn", "--at", "6,5", "--at", "2,3", "--play"];
+    let text = run(&args, b"");
+    let winning: Vec<&str> = section(&text, "Winning moves")
+        .iter()
+        .map(|line| line.trim().split(" (the pawn").next().unwrap())
+        .collect();
+    let pawns = [PawnCell::new(6, 5).unwrap(), PawnCell::new(2, 3).unwrap()];
+    let blocked = Blocked::empty();
+    let outcomes = Outcomes::new(&blocked);
+    let analysis = grundy_report::pawn::Analysis::of(&blocked, &outcomes, &pawns).unwrap();
+    let web_winning: Vec<String> = grundy_report::pawn::move_values(&analysis, &pawns, usize::MAX)
+        .unwrap()
+        .unwrap()
+        .moves
+        .into_iter()
+        .filter(|m| m.grundy == 0)
+        .map(|m| m.text)
+        .collect();
+    assert_eq!(winning, web_winning, "{text}");
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let played = json(&json_args, b"");
+    assert_eq!(play_texts(&played), play_out_texts(&text), "{text}");
+    assert_eq!(text.matches(PLAY_OUT_HEADER).count(), 1, "{text}");
+    // One pawn is not numbered.
+    let one = run(&["pawn", "--at", "3,2"], b"");
+    assert!(
+        one.contains("  move pawn (3,2) -> (2,2), leaving grundy 0"),
+        "{one}"
+    );
+}
+
+/// Issue 24: text boards and grids carry 1-based row and column labels,
+/// as the page does.
+#[test]
+fn text_boards_have_row_and_column_labels() {
+    let text = run(&["clear", "-"], b"011\n000\n");
+    assert!(
+        text.contains("Board (2 x 3), components lettered:\n    1 2 3\n  1 . A A\n  2 . . .\n"),
+        "{text}"
+    );
+    let text = run(&["split", "-"], b"0100000000\n0000000000\n");
+    assert!(
+        text.contains(
+            "     1  2  3  4  5  6  7  8  9 10\n  1  .  1  .  .  .  .  .  .  .  .\n  2  .  .  .  .  .  .  .  .  .  .\n"
+        ),
+        "{text}"
+    );
+    // The labels name the cells the moves name: the candidate at row 1,
+    // column 2 is (1,2).
+    assert!(text.contains("split at (1,2)"), "{text}");
+}
+
+/// Issue 24: help texts say where tables are, each judge's format, the
+/// pawn's `--blocked`, and that `judge` takes a FILE.
+#[test]
+fn help_names_the_tables_directory_formats_and_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = grundy()
+        .args(["tables", "--help"])
+        .env("XDG_DATA_HOME", dir.path())
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let help = String::from_utf8(output.stdout).unwrap();
+    let expected = dir.path().join("grundy").join("tables");
+    assert!(help.contains(&expected.display().to_string()), "{help}");
+    assert!(help.contains("~/.local/share/grundy/tables"), "{help}");
+    let clear = run(&["clear", "--help"], b"");
+    assert!(clear.contains("see `grundy tables --help`"), "{clear}");
+    for (problem, words) in [
+        ("gfg", "Output: A when the first player wins, else B."),
+        ("pshtbrth", "Pishty when the first player wins, else Lotsy."),
+        ("gridgame", "Alice when the first player wins, else Bob."),
+        ("caos3", "Asuna when the first player wins, else Kirito."),
+    ] {
+        let help = run(&["judge", problem, "--help"], b"");
+        assert!(help.contains("Input:"), "{problem}: {help}");
+        assert!(help.contains(words), "{problem}: {help}");
+        assert!(help.contains("[FILE]"), "{problem}: {help}");
+    }
+    let pawn = run(&["pawn", "--help"], b"");
+    assert!(pawn.contains("--blocked <FILE>"), "{pawn}");
+    let top = run(&["--help"], b"");
+    let judge_line = top
+        .lines()
+        .find(|line| line.trim_start().starts_with("judge "))
+        .unwrap();
+    assert!(judge_line.contains("FILE"), "{judge_line}");
+}
+
+/// Issue 24: a position without moves says so, in every game.
+#[test]
+fn a_position_without_moves_says_there_are_none() {
+    let no_moves = grundy_report::words::NO_MOVES;
+    for (args, stdin) in [
+        (vec!["clear", "-"], &b"00\n00\n"[..]),
+        (vec!["split", "-"], &b"000\n000\n"[..]),
+        (vec!["pawn", "--at", "0,0"], &b""[..]),
+    ] {
+        let text = run(&args, stdin);
+        assert!(text.contains(no_moves), "{args:?}: {text}");
+        assert!(text.contains("Second player wins."), "{args:?}: {text}");
+        assert!(!text.contains("No winning moves"), "{args:?}: {text}");
+    }
+    // With moves but none winning, the other sentence.
+    let text = run(&["clear", "-"], b"11\n");
+    assert!(text.contains("clear (1,1)-(1,2)"), "{text}");
+    let text = run(&["clear", "-"], b"1\n\n1\n");
+    assert!(text.contains("No winning moves"), "{text}");
+}
+
+/// Issue 24: sizes and counts in proper English, from one helper.
+#[test]
+fn sizes_take_the_right_article_and_counts_their_plural() {
+    let output = grundy()
+        .args(["pawn", "--draw", "0,0,800,3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("an 801 x 4 region"), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.gdb");
+    let output = grundy()
+        .args(["tables", "build", "--box", "1x2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(text.contains(" 1 shape in"), "{text}");
+    assert!(!text.contains(" 1 shapes"), "{text}");
+    assert!(text.contains("2 shapes of the 1x2 box"), "{text}");
 }

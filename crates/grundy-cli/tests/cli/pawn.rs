@@ -110,7 +110,9 @@ fn one_pawn_text_names_the_winner_and_moves() {
         .success()
         .stdout(contains("Impassable cells: 2"))
         .stdout(contains("First player wins."))
-        .stdout(contains("(2,2) -> (1,2) along the row"));
+        .stdout(contains(
+            "move pawn (2,2) -> (1,2), leaving grundy 0 (to a losing cell)",
+        ));
     grundy()
         .args(["pawn", "--blocked", &walls, "--at", "1,2"])
         .assert()

@@ -223,3 +223,49 @@ fn analyze_answers_the_same_json_as_the_cli() {
     );
     drop(server);
 }
+
+/// Issue 24: bound to every interface with port 0, the server says the
+/// port it got, where to browse, and which Host headers it answers.
+#[test]
+fn a_port_0_server_says_its_port_and_the_host_rule() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Server(
+        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(["serve", "--addr", "0.0.0.0:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdout = BufReader::new(server.0.stdout.take().unwrap());
+    let (mut banner, mut rule) = (String::new(), String::new());
+    stdout.read_line(&mut banner).unwrap();
+    stdout.read_line(&mut rule).unwrap();
+    drop(server);
+    let port: u16 = banner
+        .split("http://localhost:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {banner:?}"));
+    assert_ne!(port, 0, "{banner}");
+    assert!(banner.contains(&format!("port {port}")), "{banner}");
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert!(rule.contains(&host), "{host} in {rule}");
+    }
+    assert!(rule.contains("Host header"), "{rule}");
+    assert!(rule.contains("--allow-host"), "{rule}");
+}

@@ -91,7 +91,7 @@ fn sum_answers_every_query_type() {
         (a ^ d ^ c).to_string(),
         "first".to_owned(),
         // A single cell: clear it.
-        "board 3: clear (1,1)-(1,1), grundy 1 -> 0".to_owned(),
+        "clear (1,1)-(1,1) on board 3, leaving grundy 0 (the board: grundy 1 -> 0)".to_owned(),
     ];
     let stdout = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
@@ -99,9 +99,11 @@ fn sum_answers_every_query_type() {
     assert_eq!(&lines[..7], &expected);
     // Board 1 alone: a domino and a single cell (2 xor 1): clearing one cell
     // of the domino leaves 1 xor 1.
-    assert!(lines[7].starts_with("board 1: clear (1,"), "{}", lines[7]);
+    assert!(lines[7].starts_with("clear (1,"), "{}", lines[7]);
     assert!(
-        lines[7].ends_with(&format!("grundy {a} -> 0")),
+        lines[7].ends_with(&format!(
+            "on board 1, leaving grundy 0 (the board: grundy {a} -> 0)"
+        )),
         "{}",
         lines[7]
     );

@@ -8,14 +8,16 @@
 //! `moves_complete`); `play` answers the engine's move
 //! ([`grundy_report::clear::engine_move`]) and the boards after it.
 
-use grundy::clear::{Board, MAX_CELLS};
+use grundy::clear::Board;
 use grundy::{Budget, Nimber};
 use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Report};
+use grundy_report::parse::clear::parse_board_rows;
+use grundy_report::words;
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    job, known_without_search, n_cells, parse_json, to_json, BudgetRequest, FromTables, Limits,
+    at_row, job, known_without_search, parse_json, to_json, BudgetRequest, FromTables, Limits,
     WebGame,
 };
 use crate::ApiError;
@@ -100,63 +102,15 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
     })
 }
 
-/// Parses one board from its rows.
+/// Parses one board from its rows, with the one parser of the board format
+/// ([`grundy_report::parse::clear::parse_board_rows`], also the command
+/// line's).
 ///
 /// # Errors
 ///
 /// A message naming the 1-based row and column at fault.
 pub fn parse_board(rows: &[String]) -> Result<Board, String> {
-    if rows.is_empty() {
-        return Err("no rows: a board needs at least one row".to_owned());
-    }
-    let too_large = || {
-        format!(
-            "more than {MAX_CELLS} cells: rectangle clearing supports boards of at most {MAX_CELLS} cells (e.g. 8 x 8)"
-        )
-    };
-    let mut cols = 0;
-    let mut board_bits = 0u64;
-    for (r, row) in rows.iter().enumerate() {
-        let mut bits = 0u64;
-        let mut width = 0usize;
-        for (c, ch) in row.chars().enumerate() {
-            let one = match ch {
-                '1' | '#' => true,
-                '0' | '.' => false,
-                ' ' => continue,
-                other => {
-                    return Err(format!(
-                        "row {}, column {}: unexpected {:?}; cells are 0 or 1 (or . and #)",
-                        r + 1,
-                        c + 1,
-                        other
-                    ))
-                }
-            };
-            if width >= MAX_CELLS {
-                return Err(too_large());
-            }
-            bits |= u64::from(one) << width;
-            width += 1;
-        }
-        if width == 0 {
-            return Err(format!("row {} is empty", r + 1));
-        }
-        if r == 0 {
-            cols = width;
-        } else if width != cols {
-            return Err(format!(
-                "row {} has {}, but row 1 has {cols}",
-                r + 1,
-                n_cells(width)
-            ));
-        }
-        if (r + 1) * cols > MAX_CELLS {
-            return Err(too_large());
-        }
-        board_bits |= bits << (r * cols);
-    }
-    Board::new(rows.len(), cols, board_bits).map_err(|err| err.to_string())
+    parse_board_rows(rows).map_err(|err| at_row(&err))
 }
 
 /// A board's rows as strings of `0` and `1`.
@@ -196,6 +150,9 @@ struct PlayResponse {
     /// The engine's move, or `null` when it has none (it has lost).
     #[serde(rename = "move")]
     mv: Option<MoveReport>,
+    /// The move in words, as the command line says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
     /// The boards after the move.
     boards: Vec<Vec<String>>,
     /// The total value after the move.
@@ -210,18 +167,22 @@ fn play(position: &ClearPosition) -> Result<String, ApiError> {
         .with_budget(position.budget);
     let mut boards = position.boards.clone();
     let chosen = engine_move(&mut solver, &boards)?;
-    let (mv, grundy) = match chosen {
+    let several = boards.len() > 1;
+    let (mv, text, grundy) = match chosen {
         Some(chosen) => {
             boards[chosen.board] = chosen.after;
+            let phrase = words::clear_move(several.then_some(chosen.board), chosen.rect);
             (
                 Some(MoveReport::new(chosen.board, chosen.rect)),
+                Some(words::leaving(&phrase, chosen.total_after.value())),
                 chosen.total_after,
             )
         }
-        None => (None, Nimber::ZERO),
+        None => (None, None, Nimber::ZERO),
     };
     to_json(&PlayResponse {
         mv,
+        text,
         boards: boards.iter().map(board_rows).collect(),
         grundy: grundy.value(),
         engine_wins: mv.is_some() && grundy.is_zero(),
@@ -231,6 +192,7 @@ fn play(position: &ClearPosition) -> Result<String, ApiError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grundy::clear::MAX_CELLS;
     use proptest::prelude::*;
 
     fn limits() -> Limits {
@@ -283,10 +245,10 @@ mod tests {
             ),
             (
                 br#"{"board": ["01", "011"]}"#,
-                "row 2 has 3 cells, but row 1 has 2",
+                "board 1: row 2, column 1: ragged row: 3 cells, but the first row has 2",
             ),
-            (br#"{"board": []}"#, "no rows"),
-            (br#"{"board": ["", "1"]}"#, "row 1 is empty"),
+            (br#"{"board": []}"#, "empty input"),
+            (br#"{"board": ["", "1"]}"#, "row 1, column 1: empty row"),
             (br#"{"board": ["1"], "extra": 1}"#, "unknown field"),
         ];
         for (body, what) in cases {
@@ -306,10 +268,10 @@ mod tests {
         let nine_rows = vec!["00000000".to_owned(); 9];
         assert!(parse_board(&nine_rows)
             .unwrap_err()
-            .contains("more than 64 cells"));
+            .contains("at most 64 cells"));
         assert!(parse_board(&["0".repeat(65)])
             .unwrap_err()
-            .contains("more than 64 cells"));
+            .contains("at most 64 cells"));
         assert_eq!(parse_board(&["1".repeat(64)]).unwrap().cols(), 64);
     }
 
@@ -354,7 +316,7 @@ mod tests {
                         prop_assert!(board.rows() * board.cols() <= MAX_CELLS);
                         prop_assert_eq!(board.rows(), rows.len());
                         for (r, row) in rows.iter().enumerate() {
-                            let cells: Vec<bool> = row.chars().filter(|&c| c != ' ').map(|c| c == '1' || c == '#').collect();
+                            let cells: Vec<bool> = row.chars().filter(|&c| c != ' ' && c != '\t').map(|c| c == '1' || c == '#').collect();
                             prop_assert_eq!(cells.len(), board.cols());
                             for (c, &one) in cells.iter().enumerate() {
                                 prop_assert_eq!(board.get(r, c), one);

@@ -244,6 +244,13 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))
 }
 
+/// A parse error of the shared text parsers ([`grundy_report::parse`]) on
+/// a list of rows, in the API's words: `row R, column C: what`.
+#[must_use]
+pub fn at_row(err: &grundy_report::parse::ParseError) -> String {
+    format!("row {}, column {}: {}", err.line, err.col, err.kind)
+}
+
 /// `n cell` or `n cells`, for messages.
 #[must_use]
 pub fn n_cells(n: usize) -> String {

@@ -202,6 +202,9 @@ struct PlayResponse {
     /// The engine's move, or `null` when no pawn can move (it has lost).
     #[serde(rename = "move")]
     mv: Option<MoveReport>,
+    /// The move in words, as the command line says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
     /// The pawns after the move.
     pawns: Vec<[u32; 2]>,
     /// The total value after the move, when values are computed.
@@ -224,8 +227,23 @@ fn play(position: &PawnPosition) -> Result<String, ApiError> {
         }
         None => analysis.total.map(|v| v.value()),
     };
+    let text = chosen.map(|(mv, after)| {
+        let several = position.pawns.len() > 1;
+        let to = grundy::pawn::Cell::new(u64::from(mv.x), u64::from(mv.y))
+            .expect("the engine moves to a cell");
+        let phrase = grundy_report::words::pawn_move(
+            several.then_some(mv.pawn),
+            position.pawns[mv.pawn],
+            to,
+        );
+        match after {
+            Some(value) => grundy_report::words::leaving(&phrase, value.value()),
+            None => phrase,
+        }
+    });
     to_json(&PlayResponse {
         mv: chosen.map(|(mv, _)| mv),
+        text,
         pawns,
         grundy,
         engine_wins: chosen.is_some() && analysis.first_wins,

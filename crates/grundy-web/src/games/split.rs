@@ -18,8 +18,10 @@ use grundy_report::split::{Analysis, CellReport, RectReport, Report};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, n_cells, parse_json, to_json, BudgetRequest, FromTables, Limits, WebGame};
+use super::{at_row, job, parse_json, to_json, BudgetRequest, FromTables, Limits, WebGame};
 use crate::ApiError;
+use grundy_report::parse::split::parse_matrix_rows;
+use grundy_report::words;
 
 /// The longest side of a grid sent to the server.
 pub const MAX_WEB_SIDE: usize = 64;
@@ -63,62 +65,28 @@ impl FromTables for SplitPosition {
     }
 }
 
-/// Parses a grid's rows.
+/// Parses a grid's rows, with the one parser of the matrix format
+/// ([`grundy_report::parse::split::parse_matrix_rows`], also the command
+/// line's), then this server's size limit.
 ///
 /// # Errors
 ///
 /// A message naming the 1-based row and column at fault.
 pub fn parse_grid(rows: &[String]) -> Result<Grid, String> {
-    if rows.is_empty() {
-        return Err("no rows: a grid needs at least one row".to_owned());
-    }
     if rows.len() > MAX_WEB_SIDE {
         return Err(format!(
             "{} rows: this server takes grids of at most {MAX_WEB_SIDE} x {MAX_WEB_SIDE}",
             rows.len()
         ));
     }
-    let mut cells = Vec::new();
-    let mut cols = 0;
-    for (r, row) in rows.iter().enumerate() {
-        let mut width = 0usize;
-        for (c, ch) in row.chars().enumerate() {
-            let candidate = match ch {
-                '1' | 'x' => true,
-                '0' | '.' => false,
-                other => {
-                    return Err(format!(
-                        "row {}, column {}: unexpected {other:?}; cells are 1 (candidate) or 0",
-                        r + 1,
-                        c + 1
-                    ))
-                }
-            };
-            if width >= MAX_WEB_SIDE {
-                return Err(format!(
-                    "row {} is longer than {MAX_WEB_SIDE}: this server takes grids of at most {MAX_WEB_SIDE} x {MAX_WEB_SIDE}",
-                    r + 1
-                ));
-            }
-            if candidate {
-                cells.push(Cell::new(r as u32, width as u32));
-            }
-            width += 1;
-        }
-        if width == 0 {
-            return Err(format!("row {} is empty", r + 1));
-        }
-        if r == 0 {
-            cols = width;
-        } else if width != cols {
-            return Err(format!(
-                "row {} has {}, but row 1 has {cols}",
-                r + 1,
-                n_cells(width)
-            ));
-        }
+    let grid = parse_matrix_rows(rows).map_err(|err| at_row(&err))?;
+    if grid.cols() as usize > MAX_WEB_SIDE {
+        return Err(format!(
+            "rows of {} cells: this server takes grids of at most {MAX_WEB_SIDE} x {MAX_WEB_SIDE}",
+            grid.cols()
+        ));
     }
-    Grid::new(rows.len() as u64, cols as u64, cells).map_err(|err| err.to_string())
+    Ok(grid)
 }
 
 /// Parses and validates a request body, replaying its moves.
@@ -237,6 +205,9 @@ struct PlayResponse {
     /// The engine's move, or `null` when it has none (it has lost).
     #[serde(rename = "move")]
     mv: Option<CellReport>,
+    /// The move in words, as the command line says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
     /// The rectangles the move leaves where it was played (empty ones and
     /// ones without a candidate left out).
     parts: Vec<RectReport>,
@@ -254,6 +225,7 @@ fn play(request: &SplitPosition) -> Result<String, ApiError> {
     let Some((cell, left)) = analysis.engine_move() else {
         return to_json(&PlayResponse {
             mv: None,
+            text: None,
             parts: Vec::new(),
             rects: rects(&request.position),
             grundy: analysis.value.value(),
@@ -272,6 +244,7 @@ fn play(request: &SplitPosition) -> Result<String, ApiError> {
         .collect();
     to_json(&PlayResponse {
         mv: Some(cell.into()),
+        text: Some(words::leaving(&words::split_move(cell), left.value())),
         parts,
         rects: rects(&after),
         grundy: left.value(),
@@ -296,16 +269,16 @@ mod tests {
     fn rejects_bad_requests_with_messages() {
         let cases: &[(&[u8], &str)] = &[
             (b"", "invalid request"),
-            (br#"{"grid": []}"#, "no rows"),
+            (br#"{"grid": []}"#, "empty input"),
             (
                 br#"{"grid": ["01", "0y"]}"#,
                 "grid: row 2, column 2: unexpected 'y'",
             ),
             (
                 br#"{"grid": ["01", "011"]}"#,
-                "row 2 has 3 cells, but row 1 has 2",
+                "grid: row 2, column 1: ragged row: 3 cells, but the first row has 2",
             ),
-            (br#"{"grid": [""]}"#, "row 1 is empty"),
+            (br#"{"grid": [""]}"#, "row 1, column 1: empty row"),
             (
                 br#"{"grid": ["11"], "moves": [[0, 0], [0, 1]]}"#,
                 "move 2 ([0, 1])",
@@ -326,7 +299,7 @@ mod tests {
         assert!(parse_grid(&tall).unwrap_err().contains("at most 64"));
         assert!(parse_grid(&["0".repeat(MAX_WEB_SIDE + 1)])
             .unwrap_err()
-            .contains("longer than 64"));
+            .contains("rows of 65 cells"));
     }
 
     fn row_text() -> impl Strategy<Value = String> {

@@ -1,0 +1,225 @@
+//! The one wording of grundy's front-ends: moves, players, play-outs,
+//! counts and drawn grids, as every command of the command line prints them
+//! and as the web API sends them (the `text` of a move).
+//!
+//! Rule: a move is a verb phrase in the user's convention (1-based
+//! `(row,col)` for grids, `(x,y)` for the pawn): `clear (1,2)-(1,3)`,
+//! `split at (2,4)`, `move pawn (6,5) -> (4,5)`; the board or pawn is named
+//! only when there are several (`clear (1,2)-(1,3) on board 2`, `move pawn 2
+//! (6,5) -> (4,5)`). A move with its value reads `<move>, leaving grundy
+//! <v>`, the value of the whole position after it; a play-out line reads
+//! `<n>. <Player>: <move>, leaving grundy <v>`. Every front-end builds its
+//! sentences from these functions and nowhere else, so the same move reads
+//! the same from `grundy clear`, `grundy sum`, `grundy split`, `grundy pawn`
+//! and the page; the command line's tests check that.
+
+use std::fmt::Write as _;
+
+/// The header of every play-out: the policy every game's engine plays
+/// (`engine_move` of each game's module).
+pub const PLAY_OUT_HEADER: &str =
+    "Play-out (the winner plays winning moves; the loser plays the move leaving the largest value):";
+
+/// Said when the position has no legal move at all.
+pub const NO_MOVES: &str = "No moves: the player to move loses.";
+
+/// Said when the position has moves but none wins.
+pub const NO_WINNING_MOVES: &str = "No winning moves: every move leaves a non-zero value.";
+
+/// Who moves at `ply` (0-based) of a game: `First player` or `Second
+/// player`.
+#[must_use]
+pub fn player(ply: usize) -> &'static str {
+    if ply % 2 == 0 {
+        "First player"
+    } else {
+        "Second player"
+    }
+}
+
+/// `First player wins.` or `Second player wins.`
+#[must_use]
+pub fn winner_sentence(first_wins: bool) -> &'static str {
+    if first_wins {
+        "First player wins."
+    } else {
+        "Second player wins."
+    }
+}
+
+/// A rectangle-clearing move: `clear (1,2)-(1,3)`, with ` on board B`
+/// (1-based) when `board` (0-based) is given, for a sum of several boards.
+#[must_use]
+pub fn clear_move(board: Option<usize>, rect: grundy::clear::Rect) -> String {
+    match board {
+        Some(index) => format!("clear {rect} on board {}", index + 1),
+        None => format!("clear {rect}"),
+    }
+}
+
+/// A splitting-game move: `split at (2,4)`.
+#[must_use]
+pub fn split_move(cell: grundy::split::Cell) -> String {
+    format!("split at {cell}")
+}
+
+/// A pawn move: `move pawn (6,5) -> (4,5)`, with the pawn's number
+/// (1-based) when `pawn` (0-based) is given, for several pawns.
+#[must_use]
+pub fn pawn_move(pawn: Option<usize>, from: grundy::pawn::Cell, to: grundy::pawn::Cell) -> String {
+    match pawn {
+        Some(index) => format!("move pawn {} {from} -> {to}", index + 1),
+        None => format!("move pawn {from} -> {to}"),
+    }
+}
+
+/// A move with the value it leaves: `<move>, leaving grundy <v>`.
+#[must_use]
+pub fn leaving(phrase: &str, value: u32) -> String {
+    format!("{phrase}, leaving grundy {value}")
+}
+
+/// Why a move changes what it changes: `(<what>: grundy <before> ->
+/// <after>)`.
+#[must_use]
+pub fn change(what: &str, before: u32, after: u32) -> String {
+    format!("({what}: grundy {before} -> {after})")
+}
+
+/// The header of a list of `n` winning moves.
+#[must_use]
+pub fn winning_moves_header(n: usize) -> String {
+    format!("Winning moves ({n}):")
+}
+
+/// Line `ply` (0-based) of a play-out: `<n>. <Player>: <text>`.
+#[must_use]
+pub fn play_line(ply: usize, text: &str) -> String {
+    format!("{}. {}: {text}", ply + 1, player(ply))
+}
+
+/// The last line of a play-out of `plies` moves.
+#[must_use]
+pub fn play_end(plies: usize) -> String {
+    format!("{} cannot move and loses.", player(plies))
+}
+
+/// `n` and `word`, plural unless `n` is 1: `count(1, "cell")` is
+/// `"1 cell"`, `count(3, "cell")` is `"3 cells"`. (Plurals by `s`: every
+/// word grundy counts takes one.)
+#[must_use]
+pub fn count(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The indefinite article before `n` read aloud in English: `an` for
+/// eight, eleven, eighteen, eighty..., eight hundred..., eleven thousand...
+/// (the leading group of three digits starts with 8, or is 11 or 18), `a`
+/// otherwise.
+#[must_use]
+pub fn article(n: u64) -> &'static str {
+    let mut lead = n;
+    while lead >= 1000 {
+        lead /= 1000;
+    }
+    let first_digit = lead.to_string().as_bytes()[0];
+    if first_digit == b'8' || lead == 11 || lead == 18 {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// `a 4 x 4 board`, `an 8 x 8 board`: a size with its article.
+#[must_use]
+pub fn sized(rows: u64, cols: u64, what: &str) -> String {
+    format!("{} {rows} x {cols} {what}", article(rows))
+}
+
+/// A grid drawn as text with 1-based row and column labels, as the page
+/// labels it: a header line of column numbers, then one line per row,
+/// its number first; `mark(row, col)` (0-based) gives each cell's
+/// character. Each line starts with two spaces and ends with a newline.
+#[must_use]
+pub fn labelled_grid(rows: usize, cols: usize, mark: impl Fn(usize, usize) -> char) -> String {
+    let row_width = rows.to_string().len();
+    let col_width = cols.to_string().len();
+    let mut out = String::new();
+    let _ = write!(out, "  {:row_width$}", "");
+    for col in 1..=cols {
+        let _ = write!(out, " {col:>col_width$}");
+    }
+    out.push('\n');
+    for row in 0..rows {
+        let _ = write!(out, "  {:>row_width$}", row + 1);
+        for col in 0..cols {
+            let _ = write!(out, " {:>col_width$}", mark(row, col));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn articles_follow_the_spoken_number() {
+        let an = [
+            8, 11, 18, 80, 83, 800, 899, 8000, 11_000, 18_500, 80_000_000,
+        ];
+        let a = [
+            1, 2, 4, 10, 12, 16, 19, 26, 64, 100, 110, 180, 1000, 1_100, 111_000,
+        ];
+        for n in an {
+            assert_eq!(article(n), "an", "{n}");
+        }
+        for n in a {
+            assert_eq!(article(n), "a", "{n}");
+        }
+        assert_eq!(sized(8, 8, "box"), "an 8 x 8 box");
+        assert_eq!(sized(6, 6, "box"), "a 6 x 6 box");
+        assert_eq!(count(1, "shape"), "1 shape");
+        assert_eq!(count(0, "shape"), "0 shapes");
+    }
+
+    #[test]
+    fn moves_read_the_same_everywhere() {
+        use grundy::clear::Rect;
+        let rect = Rect {
+            top: 0,
+            left: 1,
+            bottom: 0,
+            right: 2,
+        };
+        assert_eq!(clear_move(None, rect), "clear (1,2)-(1,3)");
+        assert_eq!(clear_move(Some(1), rect), "clear (1,2)-(1,3) on board 2");
+        assert_eq!(split_move(grundy::split::Cell::new(1, 3)), "split at (2,4)");
+        let cell = |x, y| grundy::pawn::Cell::new(x, y).unwrap();
+        assert_eq!(
+            pawn_move(Some(1), cell(6, 5), cell(4, 5)),
+            "move pawn 2 (6,5) -> (4,5)"
+        );
+        assert_eq!(
+            play_line(1, &leaving("split at (2,4)", 0)),
+            "2. Second player: split at (2,4), leaving grundy 0"
+        );
+        assert_eq!(play_end(2), "First player cannot move and loses.");
+    }
+
+    #[test]
+    fn grids_are_labelled_from_one() {
+        let grid = labelled_grid(2, 3, |r, c| if r == c { '1' } else { '.' });
+        assert_eq!(grid, "    1 2 3\n  1 1 . .\n  2 . 1 .\n");
+        let wide = labelled_grid(1, 10, |_, _| '.');
+        assert_eq!(
+            wide,
+            "     1  2  3  4  5  6  7  8  9 10\n  1  .  .  .  .  .  .  .  .  .  .\n"
+        );
+    }
+}
