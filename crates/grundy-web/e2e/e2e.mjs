@@ -312,7 +312,8 @@ try {
   await expectText(page, '#too-large', 'grundy tables build --box 6x6 --out clear-6x6.gdb');
   await expectText(page, '#too-large', "printf '111111\\n111111\\n111111\\n111111\\n111111\\n111111\\n' | grundy clear --tables clear-6x6.gdb -");
   await expectText(page, '#too-large', 'Known: the full 6 × 6 board has grundy value 8, so the first player wins (from docs/results.md');
-  await expectText(page, '#value', 'Known grundy value 8 (from docs/results.md).');
+  await expectText(page, '#value', 'Known grundy value 8 (from docs/results.md)');
+  await expectText(page, '#winner', 'First player wins');
   await page.screenshot({ path: resolve(outDir, 'clear-6x6-too-large-laptop.png'), fullPage: true });
 
   // ------------------------------------------------------------ links

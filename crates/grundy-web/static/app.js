@@ -1428,11 +1428,15 @@ function renderStatus() {
     if (state.mode === 'play' && state.vsEngine) winner = `${playerName(firstWins ? 0 : 1)} wins`;
     value = `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
-  if (known && !a && !over) value = `Known grundy value ${known.grundy} (from ${known.source}).`;
+  if (known && !a && !over) {
+    winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins`;
+    value = `Known grundy value ${known.grundy} (from ${known.source}); too large to analyse on this server.`;
+  }
   $('winner').textContent = winner;
   let firstWon = null;
   if (over) firstWon = ply % 2 === 1;
   else if (a) firstWon = (a.grundy !== 0) === (ply % 2 === 0);
+  else if (known) firstWon = (known.grundy !== 0) === (ply % 2 === 0);
   $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
   $('value').textContent = value;
   let turn = '';
@@ -1480,7 +1484,7 @@ function renderTooLarge(large, t) {
     large.append(
       el('p', { text: `The ${rows} × ${cols} shape database answers it at once; this server has no database that holds it. Build it once on your computer (${cost}), then analyse with it:` }),
       el('pre', { class: 'command' }, [el('code', { text: `grundy tables build --box ${rows}x${cols} --out ${file}\n${state.game.command(t.position, `--tables ${file}`)}` })]),
-      el('p', { class: 'muted', text: `Or serve this page with it: grundy serve --tables ${file}` }),
+      el('p', { class: 'muted' }, ['Or serve this page with it: ', el('code', { text: `grundy serve --tables ${file}` })]),
     );
     return;
   }
