@@ -9,7 +9,8 @@
 // the open tab (no reload), clear's option list and per-cell summaries,
 // positions too large for the server (the shape database that would answer,
 // and a server that has it answering), split links with moves, keyboard
-// focus after a move, and the page's limits. Saves screenshots of every
+// focus after a move, a strict Content-Security-Policy (no violation), and
+// the page's limits. Saves screenshots of every
 // game at 1366 x 800 and 390 x 844 under target/e2e/.
 //
 // The servers read no shape database but the ones given: XDG_DATA_HOME and
@@ -605,6 +606,37 @@ try {
       await page.screenshot({ path: resolve(outDir, `${game}-32x32-${name}.png`), fullPage: true });
     }
   }
+
+  // ------------------------------------------------------------ strict CSP
+  // Under a Content-Security-Policy allowing only the server's own scripts
+  // and styles (no inline script, style attribute or event handler), the
+  // page works and the browser reports no violation: the option list, a
+  // pick, a game, a hash change.
+  const strict = await browser.newPage({ viewport: LAPTOP });
+  strict.on('pageerror', (err) => problems.push(`page error (CSP page): ${err.message}`));
+  await strict.route('**/*', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    if (route.request().resourceType() === 'document') {
+      headers['content-security-policy'] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:";
+    }
+    await route.fulfill({ response, headers });
+  });
+  await strict.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  await strict.goto(`${url}#clear/${Array(4).fill('1111').join('-')}`);
+  await strict.check('#hints');
+  await expectCount(strict, '.option-row', 100, 'the options under a strict CSP');
+  await strict.click('.option-row >> nth=0');
+  await expectCount(strict, '.overlay.preview.pick', 1, 'a picked move under a strict CSP');
+  await strict.click('#start-me');
+  await strict.evaluate(() => { location.hash = '#pawn/4x4;;3.0'; });
+  await expectText(strict, '#winner', 'First player wins');
+  const violations = await strict.evaluate(() => window.cspViolations);
+  if (violations.length) fail(`CSP violations: ${violations.join('; ')}`);
+  await strict.close();
 
   // ------------------------------------------------------------ phone
   // Every game at phone width, verdict above the board, nothing sideways.
