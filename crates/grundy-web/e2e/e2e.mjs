@@ -5,12 +5,20 @@
 // the verdict, the move marks and their legend, the board coordinates, the
 // explanation of why a move wins, the last-move highlight, game over with
 // new game and rematch, 32 x 32 grids fitting their column at laptop and
-// phone widths (bounding boxes compared), invalid links, a position too
-// large for the server, and the page's limits. Saves screenshots of every
+// phone widths (bounding boxes compared), invalid links, links changed in
+// the open tab (no reload), clear's option list and per-cell summaries,
+// positions too large for the server (the shape database that would answer,
+// and a server that has it answering), split links with moves, keyboard
+// focus after a move, a strict Content-Security-Policy (no violation), and
+// the page's limits. Saves screenshots of every
 // game at 1366 x 800 and 390 x 844 under target/e2e/.
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+//
+// The servers read no shape database but the ones given: XDG_DATA_HOME and
+// GRUNDY_TABLES point nowhere.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -27,9 +35,12 @@ function fail(message) {
   throw new Error(`e2e: ${message}`);
 }
 
-function startServer() {
+const scratch = mkdtempSync(join(tmpdir(), 'grundy-e2e-'));
+const env = { ...process.env, XDG_DATA_HOME: join(scratch, 'nothing'), GRUNDY_TABLES: '' };
+
+function startServer(args = []) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 20000);
     child.on('error', reject);
@@ -181,18 +192,22 @@ try {
   if ((await Promise.all(letters)).join() !== 'A=2,A,B=1') fail(`component letters ${await Promise.all(letters)}`);
   await expectText(page, '.summary', 'Components: A 2 cells grundy 2 · B 1 cell grundy 1');
 
-  // Hints: every one-cell move marked with the value it leaves, the
-  // winning ones (clearing (1,2) or (1,3): total 0) in green; the winning
-  // moves outlined and explained in words, as the CLI says them.
+  // Hints: every cell marked with the best value a rectangle through it
+  // leaves: (1,2) and (1,3) are in winning moves (0, green), (4,4) only in
+  // its own move, which leaves 2. Every move is listed with its value.
   await page.click('#hints');
   await expectCount(page, '.mv', 3, 'clear marks');
   await expectCount(page, '.mv.win', 2, 'clear winning marks');
-  if ((await page.getAttribute(`${cell(0, 3, 3)} .mv`, 'data-value')) !== '2') fail('clearing (4,4) leaves 2');
-  const highlighted = await page.locator('.overlay.winning').count();
-  const listed = await page.locator('.winning-move').count();
-  if (highlighted !== 2 || listed !== 2) fail(`${highlighted} winning moves drawn, ${listed} listed`);
-  await expectText(page, '#winning-list', 'clear (1,2)-(1,2): component A goes from grundy 2 to 1, total 0');
-  await expectText(page, '#legend', 'clearing that cell leaves 0: it wins');
+  if ((await page.getAttribute(`${cell(0, 3, 3)} .mv`, 'data-value')) !== '2') fail('the best move through (4,4) leaves 2');
+  await expectCount(page, '.option-row', 4, 'clear: the four moves listed (three cells and the domino)');
+  await expectCount(page, '.overlay.winning', 0, 'no winning rectangles drawn over each other');
+  await page.selectOption('#opt-filter', 'win');
+  await expectCount(page, '.option-row', 2, 'clear: the two winning moves');
+  await page.hover('.option-row >> nth=0');
+  await expectText(page, '#hover-info', 'clear (1,2)-(1,2): component A goes from grundy 2 to 1, total 0: a winning move.');
+  await expectCount(page, '.overlay.preview.pick', 1, 'the hovered move drawn alone');
+  await page.selectOption('#opt-filter', 'all');
+  await expectText(page, '#legend', 'a rectangle through it leaves 0: it wins');
   await expectText(page, '#legend', 'leaves 2');
   await expectText(page, '#legend', 'a component');
   await page.screenshot({ path: resolve(outDir, 'clear-laptop.png'), fullPage: true });
@@ -285,6 +300,23 @@ try {
   if ((await page.textContent('#too-large')).includes('raise')) fail('the too-large message says "raise"');
   await page.screenshot({ path: resolve(outDir, 'clear-too-large-laptop.png'), fullPage: true });
 
+  // A full 6 x 6 board: over the server's budget, but never a dead end. The
+  // page names the shape database that answers it, with its build time and
+  // size from docs/results.md, the commands that finish, and the value
+  // docs/results.md gives (8), saying where it comes from.
+  const six = Array(6).fill('111111').join('-');
+  await open(page, url, `#clear/${six}`);
+  await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
+    .catch(async () => fail(`6 x 6: no too-large message: ${await page.textContent('#status')}`));
+  await expectText(page, '#too-large', 'The 6 × 6 shape database answers it at once');
+  await expectText(page, '#too-large', '42 min of CPU (30 min on 2 cores), and the file at 2.19 GB');
+  await expectText(page, '#too-large', 'grundy tables build --box 6x6 --out clear-6x6.gdb');
+  await expectText(page, '#too-large', "printf '111111\\n111111\\n111111\\n111111\\n111111\\n111111\\n' | grundy clear --tables clear-6x6.gdb -");
+  await expectText(page, '#too-large', 'Known: the full 6 × 6 board has grundy value 8, so the first player wins (from docs/results.md');
+  await expectText(page, '#value', 'Known grundy value 8 (from docs/results.md)');
+  await expectText(page, '#winner', 'First player wins');
+  await page.screenshot({ path: resolve(outDir, 'clear-6x6-too-large-laptop.png'), fullPage: true });
+
   // ------------------------------------------------------------ links
   // A link naming an unknown game, or an invalid position, says so.
   await open(page, url, '#nim/111');
@@ -297,15 +329,176 @@ try {
   await open(page, url, '#pawn/8x8;9.9;1.1');
   await expectText(page, '#notice', 'This pawn link is invalid: wall "9.9" is not a cell x.y of the 8 x 8 grid');
   if ((await page.inputValue('#game')) !== 'pawn') fail('an invalid pawn link opened another game');
-  // The README's split example now opens.
+  // The README's split example now opens, its moves in the history: listed,
+  // and undoable.
   await open(page, url, '#split/01100-10010;0.1_1.0');
   if (await page.locator('#notice').isVisible()) fail(`the README's split link is refused: ${await page.textContent('#notice')}`);
+  await expectCount(page, '#move-list li', 2, "the split link's moves");
+  const linkMoves = await page.locator('#move-list li').allTextContents();
+  if (linkMoves.join('|') !== 'First player: split at (1,2)|Second player: split at (2,1)') fail(`split link moves: ${linkMoves}`);
+  if (await page.locator('#no-moves').isVisible()) fail('a link with moves says "No moves yet"');
+  if (await page.locator('#undo').isDisabled()) fail('Undo is disabled on a link with moves');
+  await page.click('#undo');
+  await page.waitForFunction(() => location.hash === '#split/01100-10010;0.1', null, { timeout: 5000 })
+    .catch(async () => fail(`undo on a split link: ${await page.evaluate(() => location.hash)}`));
+  // An empty clear link opens the example, and says so.
+  await open(page, url, '#clear/');
+  await expectText(page, '#notice', 'This clear link gives no position');
+  await expectCount(page, '.cell', 16, 'the clear example');
   // Its local command (shown when the server's budget runs out): after
   // moves, one `grundy split` per rectangle in play holding a candidate.
   const splitCommand = await page.evaluate(() => splitGame.command(splitGame.decode('01100-10010;0.1_1.0')));
   if (splitCommand !== "printf '010\\n' | grundy split -   # (2,3)-(2,5)") fail(`split command: ${splitCommand}`);
   const pawnCommand = await page.evaluate(() => pawnGame.command(pawnGame.decode('8x8;2.0_1.3;6.5')));
   if (pawnCommand !== "printf '2 0\\n1 3\\n' | grundy pawn --blocked - --at 6,5") fail(`pawn command: ${pawnCommand}`);
+
+  // ------------------------------------------------------------ hash changes
+  // Links changed in the open tab, without a reload: each opens its game
+  // and position, or says why it cannot; nothing of the previous game stays.
+  const setHash = (h) => page.evaluate((x) => { location.hash = x; }, h);
+  await open(page, url, '#pawn/8x8;2.0_1.3;6.5');
+  await expectText(page, '#winner', 'player wins');
+  const before = problems.length;
+  await setHash('#nim/111');
+  await expectText(page, '#notice', 'This link names no game of this page ("nim")');
+  if ((await page.inputValue('#game')) !== 'clear') fail('#nim/111: the picker does not show the game drawn');
+  await expectCount(page, '.cell', 16, '#nim/111 shows the clear example');
+  await expectText(page, '#winner', 'First player wins');
+  await setHash('#pawn/8x8;2.0_1.3;6.5');
+  await expectCount(page, '.cell', 64, 'back to the pawn');
+  await expectText(page, '#winner', 'player wins');
+  if (await page.locator('#notice').isVisible()) fail('a good link after a bad one still shows the notice');
+  await setHash('#clear/012-111');
+  await expectText(page, '#notice', 'This clear link is invalid: row 1 ("012") is not a row of 0 and 1');
+  if ((await page.inputValue('#game')) !== 'clear') fail('#clear/012-111: the picker does not show clear');
+  await expectCount(page, '.cell', 16, '#clear/012-111 shows the clear example');
+  await expectText(page, '#winner', 'First player wins');
+  await setHash('#clear/111-111');
+  await expectCount(page, '.cell', 6, '#clear/111-111');
+  await expectText(page, '#winner', 'First player wins');
+  // Two changes at once: the last one wins, with its own analysis.
+  await setHash('#pawn/4x4;;3.0');
+  await setHash('#split/11-11;');
+  await expectText(page, '#winner', 'Second player wins');
+  await expectCount(page, '.cell', 4, 'the last link of two');
+  if ((await page.inputValue('#game')) !== 'split') fail('two quick links: the picker');
+  await setHash('#split/01100-10010;0.1_1.0');
+  await expectCount(page, '#move-list li', 2, 'a split link with moves, opened in the tab');
+  if (await page.locator('#undo').isDisabled()) fail('Undo is disabled after a split link opened in the tab');
+  await setHash('#clear/');
+  await expectText(page, '#notice', 'This clear link gives no position');
+  await expectCount(page, '.cell', 16, '#clear/ shows the example');
+  await setHash('#clear/%E0%A4%A');
+  await expectText(page, '#notice', 'This clear link is invalid');
+  if (problems.length > before) fail(`hash changes: ${problems.slice(before).join('; ')}`);
+  await page.screenshot({ path: resolve(outDir, 'hash-change-laptop.png'), fullPage: true });
+
+  // ------------------------------------------------------------ clear options
+  // A full 5 x 5 board: 225 rectangles, each listed with the value it
+  // leaves; hovering or picking one draws it alone; the filter and the sort
+  // work; each cell's mark is the least value over the rectangles through
+  // it, checked against the API's own list of every move.
+  await open(page, url, `#clear/${Array(5).fill('11111').join('-')}`);
+  await page.check('#hints');
+  await expectCount(page, '.option-row', 225, 'every move of the full 5 x 5 board');
+  const api5 = await page.evaluate(async () => (await (await fetch('/api/v1/clear/analyze', {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ board: Array(5).fill('11111') }),
+  })).json()));
+  const winners = api5.moves.filter((m) => m.grundy === 0).length;
+  if (winners !== api5.winning_moves.length) fail(`5 x 5: ${winners} moves leave 0 but ${api5.winning_moves.length} winning moves`);
+  await page.selectOption('#opt-filter', 'win');
+  await expectCount(page, '.option-row', winners, 'the winning moves of the full 5 x 5 board');
+  await expectCount(page, '.overlay.preview', 0, 'no rectangle drawn before one is chosen');
+  await page.hover('.option-row >> nth=2');
+  await expectCount(page, '.overlay.preview.pick', 1, 'the hovered winning move, alone');
+  await page.click('.option-row >> nth=2');
+  await page.mouse.move(5, 5);
+  await expectCount(page, '.overlay.preview.pick.wins', 1, 'the picked move stays drawn');
+  if ((await page.getAttribute('.option-row >> nth=2', 'aria-pressed')) !== 'true') fail('the picked row is not marked');
+  await expectText(page, '#hover-info', 'total 0: a winning move.');
+  await expectText(page, '#legend', 'the move picked in the list');
+  await page.screenshot({ path: resolve(outDir, 'clear-options-laptop.png'), fullPage: true });
+  await page.selectOption('#opt-filter', 'all');
+  await page.selectOption('#opt-sort', 'size');
+  await expectText(page, '.option-row', 'clear (1,1)-(5,5)');
+  await expectText(page, '.option-row', '25 cells');
+  const someValue = api5.moves.find((m) => m.grundy > 0).grundy;
+  await page.selectOption('#opt-filter', `v:${someValue}`);
+  await expectCount(page, '.option-row', api5.moves.filter((m) => m.grundy === someValue).length, `the moves leaving ${someValue}`);
+  const shownValues = await page.locator('.option-value').allTextContents();
+  if (shownValues.some((t) => t !== `leaves ${someValue}`)) fail(`filter by value: ${shownValues}`);
+  const marks = await page.evaluate(() => [...document.querySelectorAll('.cell .mv')].map((m) => Number(m.dataset.value)));
+  const expected = [];
+  for (let r = 0; r < 5; r++) {
+    for (let c = 0; c < 5; c++) {
+      expected.push(Math.min(...api5.moves.filter((m) => m.top <= r && r <= m.bottom && m.left <= c && c <= m.right).map((m) => m.grundy)));
+    }
+  }
+  if (marks.join() !== expected.join()) fail(`5 x 5 cell marks ${marks} != ${expected}`);
+  await page.keyboard.press('Escape');
+  await expectCount(page, '.overlay.preview', 0, 'Escape drops the picked move');
+
+  // Play a move from the list: pick it, then play it.
+  await open(page, url, '#clear/0110-0000-0000-0001');
+  await page.check('#hints');
+  await page.click('#start-me');
+  await page.selectOption('#opt-filter', 'win');
+  await page.click('.option-row >> nth=0');
+  await page.click('#play-picked');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 2, null, { timeout: 10000 })
+    .catch(() => fail('playing the picked move'));
+  await expectText(page, '#move-list', 'You: clear (1,2)-(1,2)');
+  // No focus ring on a cell after a move made with the mouse.
+  if (await page.locator('.cell:focus-visible').count()) fail('a focus ring on a cell after a mouse move');
+
+  // The keyboard: Enter on a cell twice clears it; the focus stays on that
+  // cell (not a neighbour), and no other cell shows a ring.
+  await open(page, url, '#clear/111-111');
+  await page.click('#start-me');
+  await page.focus(cell(0, 0, 1));
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length >= 1, null, { timeout: 10000 })
+    .catch(() => fail('a move by keyboard'));
+  await expectText(page, '#move-list', 'You: clear (1,2)-(1,2)');
+  const focused = await page.evaluate(() => {
+    const a = document.activeElement;
+    return { at: a && a.dataset ? `${a.dataset.r},${a.dataset.c}` : '', rings: document.querySelectorAll('.cell:focus-visible').length };
+  });
+  if (focused.at !== '0,1' || focused.rings !== 1) fail(`keyboard focus after a move: ${JSON.stringify(focused)}`);
+
+  // ------------------------------------------------------------ databases
+  // A server with a small budget: a full 3 x 8 board is over it, and the
+  // page names the 3 x 8 database. The same server with that database (as
+  // `grundy tables build` writes it) answers: 15, the value docs/results.md
+  // gives.
+  const dbDir = join(scratch, 'tables');
+  mkdirSync(dbDir, { recursive: true });
+  execFileSync(bin, ['tables', 'build', '--box', '3x8', '--out', join(dbDir, 'clear-3x8.gdb')], { stdio: 'ignore', env, timeout: 120000 });
+  const three = `#clear/${Array(3).fill('11111111').join('-')}`;
+  const small = await startServer(['--max-positions', '2000']);
+  const withDb = await startServer(['--max-positions', '2000', '--tables', dbDir]);
+  try {
+    await open(page, small.url, three);
+    await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
+      .catch(async () => fail(`3 x 8 on a small budget: ${await page.textContent('#status')}`));
+    await expectText(page, '#too-large', 'The 3 × 8 shape database answers it at once');
+    await expectText(page, '#too-large', 'grundy tables build --box 3x8 --out clear-3x8.gdb');
+    await expectText(page, '#too-large', '1.7 MB');
+    await expectText(page, '#too-large', 'Known: the full 3 × 8 board has grundy value 15');
+    await open(page, withDb.url, three);
+    await expectText(page, '#winner', 'First player wins');
+    await expectText(page, '#value', 'Grundy value 15.');
+    if (await page.locator('#too-large').isVisible()) fail('the server with the 3 x 8 database did not answer');
+    await page.check('#hints');
+    await expectCount(page, '.option-row', 216, 'every move of the full 3 x 8 board, from the database');
+    // What the 3 x 8 database does not hold: the 6 x 6 one is named.
+    await open(page, withDb.url, `#clear/${six}`);
+    await expectText(page, '#too-large', 'The 6 × 6 shape database answers it at once', 30000);
+  } finally {
+    small.child.kill();
+    withDb.child.kill();
+  }
 
   // ------------------------------------------------------------ pawn
   // An empty 4 x 4 grid, a pawn at (3,0) (x right, y up; row 0 drawn at the
@@ -316,6 +509,11 @@ try {
   // Coordinates: x along the bottom from 0, y up the side from 0.
   const pawnLabels = await labels(page);
   if (pawnLabels.cols.join() !== '0,1,2,3' || pawnLabels.rows.join() !== '3,2,1,0') fail(`pawn labels ${JSON.stringify(pawnLabels)}`);
+  // One pawn is "pawn", not "pawn 1".
+  await page.check('#hints');
+  await expectText(page, '#winning-list', 'pawn (3,0) -> (0,0) along the row, grundy 3 -> 0');
+  if ((await page.textContent('#winning-list')).includes('pawn 1')) fail('a single pawn is called "pawn 1"');
+  await page.uncheck('#hints');
   // A wall at (2,0) leaves the pawn no move: the second player wins.
   await page.click(at(2, 0));
   await expectText(page, '#winner', 'Second player wins');
@@ -409,6 +607,37 @@ try {
     }
   }
 
+  // ------------------------------------------------------------ strict CSP
+  // Under a Content-Security-Policy allowing only the server's own scripts
+  // and styles (no inline script, style attribute or event handler), the
+  // page works and the browser reports no violation: the option list, a
+  // pick, a game, a hash change.
+  const strict = await browser.newPage({ viewport: LAPTOP });
+  strict.on('pageerror', (err) => problems.push(`page error (CSP page): ${err.message}`));
+  await strict.route('**/*', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    if (route.request().resourceType() === 'document') {
+      headers['content-security-policy'] = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:";
+    }
+    await route.fulfill({ response, headers });
+  });
+  await strict.addInitScript(() => {
+    window.cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  await strict.goto(`${url}#clear/${Array(4).fill('1111').join('-')}`);
+  await strict.check('#hints');
+  await expectCount(strict, '.option-row', 100, 'the options under a strict CSP');
+  await strict.click('.option-row >> nth=0');
+  await expectCount(strict, '.overlay.preview.pick', 1, 'a picked move under a strict CSP');
+  await strict.click('#start-me');
+  await strict.evaluate(() => { location.hash = '#pawn/4x4;;3.0'; });
+  await expectText(strict, '#winner', 'First player wins');
+  const violations = await strict.evaluate(() => window.cspViolations);
+  if (violations.length) fail(`CSP violations: ${violations.join('; ')}`);
+  await strict.close();
+
   // ------------------------------------------------------------ phone
   // Every game at phone width, verdict above the board, nothing sideways.
   await page.setViewportSize(PHONE);
@@ -428,10 +657,23 @@ try {
   await open(page, url, '#nim/1');
   await expectText(page, '#notice', 'names no game');
   await page.screenshot({ path: resolve(outDir, 'invalid-link-phone.png'), fullPage: true });
+  await open(page, url, `#clear/${Array(5).fill('11111').join('-')}`);
+  await page.check('#hints');
+  await expectCount(page, '.option-row', 225, 'the 5 x 5 options at phone width');
+  await page.selectOption('#opt-filter', 'win');
+  await page.click('.option-row >> nth=0');
+  if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)) fail('the option list scrolls the page sideways at phone width');
+  await page.screenshot({ path: resolve(outDir, 'clear-options-phone.png'), fullPage: true });
+  await open(page, url, `#clear/${six}`);
+  await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 });
+  await expectText(page, '#too-large', 'grundy tables build --box 6x6');
+  if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)) fail('the too-large card scrolls the page sideways at phone width');
+  await page.screenshot({ path: resolve(outDir, 'clear-6x6-too-large-phone.png'), fullPage: true });
 
   if (problems.length) fail(problems.join('\n'));
   console.log(`e2e: ok (screenshots in ${outDir})`);
 } finally {
   await browser.close();
   child.kill();
+  rmSync(scratch, { recursive: true, force: true });
 }

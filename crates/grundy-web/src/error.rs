@@ -10,6 +10,9 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What went wrong.
     pub message: String,
+    /// More fields of the error's JSON body, beside `"error"` (for example
+    /// what would answer a position too large for the server).
+    pub details: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl ApiError {
@@ -18,7 +21,15 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            details: None,
         }
+    }
+
+    /// This error with `details`' fields in its JSON body too.
+    #[must_use]
+    pub fn with_details(mut self, details: serde_json::Map<String, serde_json::Value>) -> ApiError {
+        self.details = Some(details);
+        self
     }
 
     /// 400: the request is malformed or names an impossible position.
@@ -64,7 +75,9 @@ impl From<grundy::SolveError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message }).to_string();
+        let mut fields = self.details.unwrap_or_default();
+        fields.insert("error".to_owned(), self.message.into());
+        let body = serde_json::Value::Object(fields).to_string();
         (
             self.status,
             [(header::CONTENT_TYPE, "application/json")],

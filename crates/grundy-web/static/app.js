@@ -84,14 +84,15 @@ const clearGame = {
   request(boards) {
     return { boards: boards.map(boardRows) };
   },
-  // The `grundy` command that analyses this position.
-  command(boards) {
+  // The `grundy` command that analyses this position (`flags`: more
+  // options, e.g. the shape database to read).
+  command(boards, flags = '') {
     const lines = [];
     boards.forEach((b, i) => {
       if (i > 0) lines.push('');
       lines.push(...boardRows(b));
     });
-    return `${printf(lines)} | grundy clear -`;
+    return `${printf(lines)} | grundy clear ${flags ? `${flags} ` : ''}-`;
   },
   isLegal(boards, mv) {
     const b = boards[mv.board];
@@ -123,14 +124,19 @@ const clearGame = {
   // changes only that component), and the new total.
   explain(boards, a, mv, after) {
     const text = this.describe(mv, boards);
-    const comps = a.boards[mv.board] ? a.boards[mv.board].components : [];
+    const comps = a.boards && a.boards[mv.board] ? a.boards[mv.board].components : [];
+    const option = findOption(a, mv);
+    if (option && comps[option.component]) {
+      const before = comps[option.component].grundy;
+      return `${text}: component ${letter(option.component)} goes from grundy ${before} to ${option.component_after}, total ${option.grundy}`;
+    }
     const index = comps.findIndex((comp) => comp.cells.some(([r, c]) => r === mv.top && c === mv.left));
     if (index < 0 || after === null) return text;
     const before = comps[index].grundy;
     return `${text}: component ${letter(index)} goes from grundy ${before} to ${after ^ a.grundy ^ before}, total ${after}`;
   },
   valueParts(a) {
-    return a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
+    return a.boards && a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
   },
 };
 
@@ -414,6 +420,16 @@ const splitGame = {
     cand[r][c] = !cand[r][c];
     return { ...p, cand, moves: [] };
   },
+  // The start (no moves) and the position after each move of `p`.
+  replay(p) {
+    let at = { ...p, moves: [] };
+    const history = [{ boards: at, move: null, by: null }];
+    for (const [row, col] of p.moves) {
+      at = this.play(at, { row, col });
+      history.push({ boards: at, move: { row, col }, by: null });
+    }
+    return history;
+  },
   isLegal(p, mv) {
     const { row, col } = mv;
     if (!Number.isInteger(row) || !Number.isInteger(col) || row < 0 || col < 0 || row >= p.rows || col >= p.cols) return false;
@@ -530,7 +546,11 @@ const state = {
   selection: null, // {board, anchor: [r, c], end: [r, c], dragging, clickMode}
   paint: null, // {board, value} while painting in edit mode
   hoverCell: null, // {board, r, c}
-  hoverMove: null, // a move highlighted from the winning list
+  hoverMove: null, // a move highlighted from the winning list or the option list
+  picked: null, // clear: the move picked in the option list, drawn alone
+  optFilter: 'all', // clear's option list: 'all', 'win', or 'v:N' (leaves N)
+  optSort: 'value', // 'value', 'position' or 'size'
+  optionsDrawn: null, // what the option list was last built for
   requestSeq: 0,
   generation: 0, // bumped whenever the position is replaced (edits, new games)
 };
@@ -568,6 +588,7 @@ async function api(endpoint, body, game = state.game) {
   if (!response.ok) {
     const err = new Error((json && json.error) || `the server answered ${response.status}`);
     err.status = response.status;
+    err.body = json || {};
     throw err;
   }
   return json;
@@ -597,7 +618,7 @@ async function analyse() {
     if (seq !== state.requestSeq) return;
     if (err.status === 422) {
       state.error = null;
-      state.tooLarge = { message: err.message, found: [], command: state.game.command(position) };
+      state.tooLarge = { message: err.message, found: [], command: state.game.command(position), tables: err.body.tables || null, position };
       render();
       await findWhatFits(position, seq);
       if (seq !== state.requestSeq) return;
@@ -674,6 +695,8 @@ function positionKey() {
 }
 
 function afterChange() {
+  state.picked = null;
+  state.hoverMove = null;
   // Never draw another position's (or another game's) analysis.
   if (state.analysisFor !== positionKey()) {
     state.analysis = null;
@@ -776,15 +799,26 @@ function writeHash() {
 // and opens nothing else silently).
 function readHash() {
   if (!location.hash || location.hash === '#') return null;
-  const match = /^#([^/]*)(?:\/(.*))?$/.exec(location.hash);
-  const name = decodeURIComponent(match[1]);
-  const game = Object.prototype.hasOwnProperty.call(GAMES, name) ? GAMES[name] : null;
+  const match = /^#([^/]*)(?:\/(.*))?$/s.exec(location.hash);
+  const decode = (text) => {
+    try {
+      return decodeURIComponent(text);
+    } catch (_) {
+      return null; // a stray '%': said below as an invalid link
+    }
+  };
+  const name = decode(match[1]);
+  const game = name !== null && Object.prototype.hasOwnProperty.call(GAMES, name) ? GAMES[name] : null;
   if (!game) {
-    return { error: `This link names no game of this page ("${name}"); the games are ${Object.keys(GAMES).join(', ')}. Showing ${clearGame.title} instead.` };
+    return { error: `This link names no game of this page ("${name === null ? match[1] : name}"); the games are ${Object.keys(GAMES).join(', ')}. Showing ${clearGame.title} instead.` };
   }
-  if (match[2] === undefined || match[2] === '') return { game, position: game.defaultPosition() };
+  if (match[2] === undefined || match[2] === '') {
+    return { game, error: `This ${game.name} link gives no position (expected #${game.name}/${game.encode(game.defaultPosition())}). Showing the example position instead.` };
+  }
+  const text = decode(match[2]);
+  if (text === null) return { game, error: `This ${game.name} link is invalid: it is not URL-encoded text. Showing the example position instead.` };
   try {
-    return { game, position: game.decode(decodeURIComponent(match[2])) };
+    return { game, position: game.decode(text) };
   } catch (err) {
     return { game, error: `This ${game.name} link is invalid: ${err.message}. Showing the example position instead.` };
   }
@@ -795,17 +829,37 @@ function openHash(link) {
   state.notice = link.error || null;
   state.game = link.game || clearGame;
   state.mode = 'edit';
-  const position = link.position || state.game.defaultPosition();
+  // Nothing of the previous position or game survives: its analysis, a
+  // request or engine move in flight (their answers are dropped by the
+  // sequence and generation checks), the selection, the list state.
+  state.generation += 1;
+  state.requestSeq += 1;
+  state.analysis = null;
+  state.analysisFor = null;
+  state.error = null;
+  state.tooLarge = null;
+  state.busy = false;
+  state.selection = null;
+  state.paint = null;
+  state.hoverCell = null;
+  state.hoverMove = null;
+  state.picked = null;
+  state.history = linkHistory(state.game, link.position || state.game.defaultPosition());
+  state.cursor = state.history.length - 1;
   if (link.error) {
     // Keep the bad link in the address bar until the user changes something.
-    state.generation += 1;
-    state.history = [{ boards: position, move: null, by: null }];
-    state.cursor = 0;
     render();
     analyse();
     return;
   }
-  setPosition(position);
+  afterChange();
+}
+
+// The history a link's position stands for: a split link holds the moves
+// played, so they are listed and can be undone; other links are a start.
+function linkHistory(game, position) {
+  if (!game.replay) return [{ boards: position, move: null, by: null }];
+  return game.replay(position);
 }
 
 // ---------------------------------------------------------------- pointer input
@@ -935,8 +989,16 @@ function moveValue(mv) {
   return found ? found.grundy : null;
 }
 
+// Clear: the option of the analysis for move `mv` (its component and what it
+// leaves), when the server listed it.
+function findOption(a, mv) {
+  if (!a || !a.options) return null;
+  return a.options.moves.find((o) => clearGame.sameMove(o, mv)) || null;
+}
+
 function previewMove() {
   if (state.hoverMove) return state.hoverMove;
+  if (state.picked && !state.selection) return state.picked;
   if (state.game.cellGame) {
     const h = state.hoverCell;
     return state.mode === 'play' && h ? state.game.moveAt(boards(), h.r, h.c) : null;
@@ -960,19 +1022,28 @@ function shade(value) {
 }
 
 // The move marks with hints on: for each cell, the value its move leaves
-// ({board, r, c, value}). Clear marks the one-cell moves (a rectangle's
-// value shows when it is selected); the pawn and split games mark every
-// cell a click would move to, with the value of that very move.
+// ({board, r, c, value}). Clear summarises each cell over the rectangles
+// through it (their values are in the option list); the pawn and split
+// games mark every cell a click would move to, with the value of that very
+// move.
 function moveMarks() {
   const a = state.analysis;
   if (!state.hints || !a || !a.moves) return new Map();
   const game = state.game;
   const p = boards();
   const marks = new Map();
+  if (game === clearGame) {
+    // Every cell: the best (least) value a rectangle through it leaves, over
+    // every legal move (the server counts them all, listed or not).
+    (a.options ? a.options.boards : []).forEach((summary, index) => {
+      summary.best.forEach((row, r) => row.forEach((v, c) => {
+        if (v !== null) marks.set(`${index},${r},${c}`, v);
+      }));
+    });
+    return marks;
+  }
   for (const m of a.moves) {
-    if (game === clearGame) {
-      if (m.top === m.bottom && m.left === m.right) marks.set(`${m.board},${m.top},${m.left}`, m.grundy);
-    } else {
+    {
       const [r, c] = game.moveCell(p, m);
       const clicked = game.moveAt(p, r, c);
       if (clicked && game.sameMove(clicked, m)) marks.set(`0,${r},${c}`, m.grundy);
@@ -1090,7 +1161,26 @@ function stepper(label, get, set, canSet = () => true) {
   ]);
 }
 
+// The cell with the keyboard focus, if any, before the boards are redrawn:
+// the redraw replaces every cell, so the focus is put back on the same cell
+// (a keyboard user keeps their place; without this the focus falls to the
+// page, and the next Tab lands on a neighbouring cell). A cell focused by the
+// mouse is not refocused: no ring appears where nobody pointed.
+function focusedCell() {
+  const active = document.activeElement;
+  if (!active || !active.classList || !active.classList.contains('cell') || !$('boards').contains(active)) return null;
+  if (!active.matches(':focus-visible')) return null;
+  return `.cell[data-board="${active.dataset.board}"][data-r="${active.dataset.r}"][data-c="${active.dataset.c}"]`;
+}
+
 function renderBoards() {
+  const focus = focusedCell();
+  drawBoards();
+  const again = focus && $('boards').querySelector(focus);
+  if (again) again.focus({ preventScroll: true });
+}
+
+function drawBoards() {
   const container = $('boards');
   container.replaceChildren();
   if (state.game.cellGame) {
@@ -1133,15 +1223,16 @@ function renderBoards() {
     }
     const size = fitCell(b.cols, 52, 16);
     const outlines = [];
-    if (state.hints && a) {
-      for (const mv of a.winning_moves) if (mv.board === index) outlines.push({ rect: mv, cls: 'winning' });
-    }
     if (last && last.mv.board === index) outlines.push({ rect: last.mv, cls: 'last' });
-    if (preview && preview.board === index && (state.mode === 'play' || state.hoverMove)) {
+    // One rectangle at a time: the one hovered or picked in the list, or
+    // the one being selected on the board.
+    if (preview && preview.board === index && (state.mode === 'play' || state.hoverMove || state.picked)) {
       const legal = state.game.isLegal(position, preview);
       const value = legal ? moveValue(preview) : null;
       const label = !legal ? 'not all ones' : state.hints && value !== null ? `→ ${value}${value === 0 ? ' wins' : ''}` : undefined;
-      outlines.push({ rect: preview, cls: legal ? 'preview' : 'preview illegal', label });
+      const listed = preview === state.hoverMove || preview === state.picked;
+      const cls = !legal ? 'preview illegal' : `preview${listed ? ' pick' : ''}${value === 0 ? ' wins' : ''}`;
+      outlines.push({ rect: preview, cls, label });
     }
     const grid = drawGrid({
       board: index,
@@ -1158,6 +1249,10 @@ function renderBoards() {
         const i = comp.get(`${r},${c}`);
         const value = marks.get(`${index},${r},${c}`);
         const what = on ? `one${i === undefined ? '' : `, component ${letter(i)}`}` : 'zero';
+        const summary = a && a.options && a.options.boards[index];
+        const wins = summary ? summary.winning[r][c] : 0;
+        const through = value === undefined ? ''
+          : `; the best rectangle through it leaves ${value}${wins ? ` (${plural(wins, 'winning rectangle')} through it)` : ''}`;
         return {
           cls: on ? 'on' : '',
           // The letter on every cell; on the component's first cell also
@@ -1166,7 +1261,7 @@ function renderBoards() {
             ? `${letter(i)}${size >= 30 && firstCell.has(`${r},${c}`) ? `=${ba.components[i].grundy}` : ''}`
             : '',
           mark: on ? value : undefined,
-          aria: `${several ? `board ${index + 1} ` : ''}${rc(r, c)}: ${what}${value === undefined ? '' : `; clearing it leaves ${value}`}`,
+          aria: `${several ? `board ${index + 1} ` : ''}${rc(r, c)}: ${what}${through}`,
         };
       },
     });
@@ -1275,13 +1370,20 @@ function renderLegend() {
   if (state.hints && a && a.moves) {
     // The values of the marks drawn, not of every move.
     const values = [...new Set([...moveMarks().values()].map((v) => Math.min(v, 6)))].sort((x, y) => x - y);
-    const what = game === clearGame ? 'clearing that cell' : 'a move there';
+    if (game === clearGame && values.length) {
+      items.push(el('span', { class: 'legend-item', text: 'Each cell: the best value a rectangle through it leaves.' }));
+    }
+    const what = game === clearGame ? 'a rectangle through it' : 'a move there';
     for (const v of values) {
       items.push(swatch('dot', shade(v), v === 0 ? `${what} leaves 0: it wins` : `leaves ${v}${v === 6 ? ' or more' : ''}`));
     }
-    if (a.winning_moves.length) items.push(swatch('ring win', null, game === clearGame ? 'a winning rectangle' : 'a winning move'));
+    if (game === clearGame) {
+      if (state.picked) items.push(swatch('ring pick', null, 'the move picked in the list'));
+    } else if (a.winning_moves.length) {
+      items.push(swatch('ring win', null, 'a winning move'));
+    }
     if (game === pawnGame) items.push(swatch('dot hollow', null, 'a losing cell (a pawn there alone loses)'));
-    if (!a.moves_complete) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
+    if (!a.moves_complete && game !== clearGame) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
   }
   if (game === clearGame && a && a.boards && a.boards.some((b) => b.components.length)) {
     items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch letter-swatch', text: 'A' }), 'a component; A=2: its value is 2 (all values under the board)']));
@@ -1311,6 +1413,7 @@ function renderStatus() {
   const position = boards();
   const over = !state.game.hasMoves(position);
   let winner = state.tooLarge ? 'Too large to analyse here' : state.error ? 'Not analysed' : 'Analysing…';
+  const known = state.tooLarge && state.tooLarge.tables && state.tooLarge.tables.known_value;
   let value = '';
   if (over) {
     const loser = ply % 2;
@@ -1325,10 +1428,15 @@ function renderStatus() {
     if (state.mode === 'play' && state.vsEngine) winner = `${playerName(firstWins ? 0 : 1)} wins`;
     value = `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
+  if (known && !a && !over) {
+    winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins`;
+    value = `Known grundy value ${known.grundy} (from ${known.source}); too large to analyse on this server.`;
+  }
   $('winner').textContent = winner;
   let firstWon = null;
   if (over) firstWon = ply % 2 === 1;
   else if (a) firstWon = (a.grundy !== 0) === (ply % 2 === 0);
+  else if (known) firstWon = (known.grundy !== 0) === (ply % 2 === 0);
   $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
   $('value').textContent = value;
   let turn = '';
@@ -1348,21 +1456,55 @@ function renderStatus() {
   const large = $('too-large');
   large.hidden = !state.tooLarge;
   large.replaceChildren();
-  if (state.tooLarge) {
-    const t = state.tooLarge;
-    large.append(
-      el('strong', { text: 'Too large for this server.' }),
-      el('p', { text: `${t.message.replace(/^position too large for this server: /, 'The server ')}.` }),
-    );
-    if (t.found.length) large.append(el('p', { text: `Found: ${t.found.join('; ')}.` }));
-    large.append(
-      el('p', {}, [
-        'Run it on your own computer with the grundy command line; its budget is larger, and ',
-        el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it:',
-      ]),
-      el('pre', { class: 'command' }, [el('code', { text: t.command })]),
-    );
+  if (state.tooLarge) renderTooLarge(large, state.tooLarge);
+}
+
+// Too large for the server's budget: what is known (a value docs/results.md
+// gives), what would answer (a shape database: its box, and its build time
+// and size as measured in docs/results.md), and the commands that do it.
+function renderTooLarge(large, t) {
+  large.append(
+    el('strong', { text: 'Too large for this server.' }),
+    el('p', { text: `${t.message.replace(/^position too large for this server: /, 'The server ')}.` }),
+  );
+  const tables = t.tables;
+  const known = tables && tables.known_value;
+  if (known) {
+    large.append(el('p', { class: 'known', text: `Known: the full ${known.rows} × ${known.cols} board has grundy value ${known.grundy}, so the ${known.grundy === 0 ? 'second' : 'first'} player wins (from ${known.source}, not computed by this server).` }));
   }
+  if (t.found.length) large.append(el('p', { text: `Found: ${t.found.join('; ')}.` }));
+  const box = tables && tables.box;
+  if (box) {
+    const [rows, cols] = box;
+    const file = `clear-${rows}x${cols}.gdb`;
+    const db = tables.measured;
+    const cost = db
+      ? `${tables.source} measured its build at ${seconds(db.cpu_seconds)} of CPU${db.wall_seconds ? ` (${seconds(db.wall_seconds)} on 2 cores)` : ''}, and the file at ${db.file_size}`
+      : `it was never built for ${tables.source}, so its time and size are not known`;
+    large.append(
+      el('p', { text: `The ${rows} × ${cols} shape database answers it at once; this server has no database that holds it. Build it once on your computer (${cost}), then analyse with it:` }),
+      el('pre', { class: 'command' }, [el('code', { text: `grundy tables build --box ${rows}x${cols} --out ${file}\n${state.game.command(t.position, `--tables ${file}`)}` })]),
+      el('p', { class: 'muted' }, ['Or serve this page with it: ', el('code', { text: `grundy serve --tables ${file}` })]),
+    );
+    return;
+  }
+  large.append(
+    el('p', {}, [
+      tables && tables.needed && tables.needed[0] > 0
+        ? `No shape database holds components this large (${tables.needed[0]} × ${tables.needed[1]}). Run the search on your own computer with the grundy command line; its budget is larger (it may still run out: exit 3), and `
+        : 'Run it on your own computer with the grundy command line; its budget is larger, and ',
+      el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it:',
+    ]),
+    el('pre', { class: 'command' }, [el('code', { text: t.command })]),
+  );
+}
+
+// Seconds for people, as the server's CLI says them.
+function seconds(s) {
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 600) return `${Math.round(s)} s`;
+  if (s < 5400) return `${Math.round(s / 60)} min`;
+  return `${(s / 3600).toFixed(1)} h`;
 }
 
 function renderMoves() {
@@ -1396,11 +1538,17 @@ function renderHints() {
       : `${game.explain(p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
   } else {
     info.textContent = game === clearGame
-      ? 'The marks give every one-cell move its value; hover a cell or select a rectangle to see why its move wins or not.'
+      ? 'Each cell shows the best value a rectangle through it leaves. Hover or pick a move below to draw it alone on the board.'
       : 'The marks give every move its value; hover a cell to see why its move wins or not.';
   }
+  const clear = game === clearGame;
+  $('hint-title').textContent = clear ? 'Moves and the values they leave' : 'Why a move wins';
+  $('option-tools').hidden = !clear || !a || !a.options || !game.hasMoves(p);
+  $('winning-list').hidden = clear && !$('option-tools').hidden;
+  if (clear) renderOptions();
   const listNode = $('winning-list');
   listNode.replaceChildren();
+  if (clear && !$('option-tools').hidden) return;
   if (!game.hasMoves(p)) {
     listNode.append(el('p', { class: 'muted', text: 'No moves: the player to move has lost.' }));
     return;
@@ -1427,7 +1575,95 @@ function renderHints() {
   }
 }
 
+// Clear's option list: every rectangle with the value it leaves, filtered
+// and sorted as chosen. Rebuilt only when the analysis, the filter or the
+// sort change (not on hover, which would reset its scrolling); hovering or
+// picking a move only redraws the boards and marks the row.
+function renderOptions() {
+  const a = state.analysis;
+  const list = $('option-list');
+  if (!a || !a.options) {
+    state.optionsDrawn = null;
+    list.replaceChildren();
+    return;
+  }
+  const options = a.options.moves;
+  const counts = new Map();
+  for (const o of options) counts.set(o.grundy, (counts.get(o.grundy) || 0) + 1);
+  const values = [...counts.keys()].sort((x, y) => x - y);
+  if (state.optFilter.startsWith('v:') && !counts.has(Number(state.optFilter.slice(2)))) state.optFilter = 'all';
+  const key = `${state.analysisFor}|${state.optFilter}|${state.optSort}|${state.cursor}`;
+  if (state.optionsDrawn !== key) {
+    state.optionsDrawn = key;
+    const filter = $('opt-filter');
+    const wins = counts.get(0) || 0;
+    filter.replaceChildren(
+      el('option', { value: 'all', text: `All moves (${options.length})` }),
+      el('option', { value: 'win', text: `Winning moves, leaving 0 (${wins})` }),
+      ...values.filter((v) => v !== 0).map((v) => el('option', { value: `v:${v}`, text: `Leaving ${v} (${counts.get(v)})` })),
+    );
+    filter.value = state.optFilter;
+    $('opt-sort').value = state.optSort;
+    let shown = options.map((o, i) => ({ o, i }));
+    if (state.optFilter === 'win') shown = shown.filter(({ o }) => o.grundy === 0);
+    else if (state.optFilter.startsWith('v:')) shown = shown.filter(({ o }) => o.grundy === Number(state.optFilter.slice(2)));
+    const byPosition = (x, y) => x.i - y.i;
+    if (state.optSort === 'value') shown.sort((x, y) => x.o.grundy - y.o.grundy || byPosition(x, y));
+    else if (state.optSort === 'size') shown.sort((x, y) => y.o.cells - x.o.cells || byPosition(x, y));
+    const p = boards();
+    const rows = shown.map(({ o, i }) => {
+      const value = el('span', { class: 'option-value', text: o.grundy === 0 ? 'leaves 0: wins' : `leaves ${o.grundy}` });
+      value.style.background = shade(o.grundy);
+      return el('li', {}, [el('button', {
+        type: 'button',
+        class: `option-row${o.grundy === 0 ? ' win' : ''}`,
+        'data-i': String(i),
+        'aria-pressed': 'false',
+      }, [
+        el('span', { class: 'option-move', text: clearGame.describe(o, p) }),
+        el('span', { class: 'option-size muted', text: plural(o.cells, 'cell') }),
+        value,
+      ])]);
+    });
+    list.replaceChildren(...rows);
+    const sample = a.options.complete ? '' : ` A sample of ${options.length} of the ${a.options.total} moves is listed (a large position); the marks on the board count them all.`;
+    $('option-note').textContent = shown.length
+      ? `${plural(shown.length, 'move')} listed.${sample}`
+      : `No move leaves that value.${sample}`;
+  }
+  for (const button of list.querySelectorAll('.option-row')) {
+    const o = options[Number(button.dataset.i)];
+    const picked = Boolean(state.picked && clearGame.sameMove(o, state.picked));
+    button.setAttribute('aria-pressed', String(picked));
+    button.classList.toggle('hovered', Boolean(state.hoverMove && clearGame.sameMove(o, state.hoverMove)));
+  }
+  const play = $('play-picked');
+  const canPlay = state.picked && state.mode === 'play' && !state.busy && !isEngineTurn(state.cursor);
+  play.hidden = !canPlay;
+  if (canPlay) play.textContent = `Play ${clearGame.describe(state.picked, boards())}`;
+}
+
+// The option list's row under an event, and its move.
+function optionOf(event) {
+  const row = event.target.closest && event.target.closest('.option-row');
+  const a = state.analysis;
+  if (!row || !a || !a.options) return null;
+  return a.options.moves[Number(row.dataset.i)] || null;
+}
+
+// Hovering or picking a move of the list: the boards, the explanation and
+// the list's marks change; the list itself stays (and keeps its scrolling).
+function refreshPreview() {
+  renderBoards();
+  renderLegend();
+  renderHints();
+}
+
 function render() {
+  if (state.analysis && state.analysisFor !== positionKey()) {
+    state.analysis = null;
+    state.analysisFor = null;
+  }
   $('mode-edit').setAttribute('aria-pressed', String(state.mode === 'edit'));
   $('mode-play').setAttribute('aria-pressed', String(state.mode === 'play'));
   $('add-board').hidden = state.mode !== 'edit' || Boolean(state.game.cellGame);
@@ -1474,15 +1710,11 @@ function init() {
   $('hints').checked = state.hints;
   $('vs-engine').checked = state.vsEngine;
   const link = readHash();
-  if (link && !link.error) {
-    state.game = link.game;
-    state.history = [{ boards: link.position, move: null, by: null }];
-  } else if (link) {
-    state.notice = link.error;
-    if (link.game) {
-      state.game = link.game;
-      state.history = [{ boards: link.game.defaultPosition(), move: null, by: null }];
-    }
+  if (link) {
+    state.notice = link.error || null;
+    state.game = link.game || clearGame;
+    state.history = linkHistory(state.game, link.position || state.game.defaultPosition());
+    state.cursor = state.history.length - 1;
   }
   loadGames();
   const boardsNode = $('boards');
@@ -1528,6 +1760,38 @@ function init() {
     writeHash();
     render();
   });
+  const optionList = $('option-list');
+  optionList.addEventListener('mouseover', (event) => {
+    const o = optionOf(event);
+    if (o && o !== state.hoverMove) {
+      state.hoverMove = o;
+      refreshPreview();
+    }
+  });
+  optionList.addEventListener('mouseleave', () => {
+    if (state.hoverMove) {
+      state.hoverMove = null;
+      refreshPreview();
+    }
+  });
+  optionList.addEventListener('click', (event) => {
+    const o = optionOf(event);
+    if (!o) return;
+    state.picked = state.picked && clearGame.sameMove(state.picked, o) ? null : o;
+    state.selection = null;
+    refreshPreview();
+  });
+  $('opt-filter').addEventListener('change', (event) => {
+    state.optFilter = event.target.value;
+    renderHints();
+  });
+  $('opt-sort').addEventListener('change', (event) => {
+    state.optSort = event.target.value;
+    renderHints();
+  });
+  $('play-picked').addEventListener('click', () => {
+    if (state.picked) commitMove(state.picked, 'you');
+  });
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('share').addEventListener('click', async () => {
@@ -1541,8 +1805,9 @@ function init() {
     setTimeout(() => { $('share').textContent = 'Copy link'; }, 1500);
   });
   window.addEventListener('keydown', (event) => {
-    if (event.key === 'Escape' && state.selection) {
+    if (event.key === 'Escape' && (state.selection || state.picked)) {
       state.selection = null;
+      state.picked = null;
       render();
     } else if ((event.ctrlKey || event.metaKey) && event.key === 'z') {
       undo();
@@ -1550,10 +1815,12 @@ function init() {
       redo();
     }
   });
+  // A link changed in the address bar of the open tab: open it, unless it
+  // is the position already shown (the page writes its own link).
   window.addEventListener('hashchange', () => {
     const next = readHash();
     if (!next) return;
-    if (next.error || next.game.encode(next.position) !== state.game.encode(boards()) || next.game !== state.game) openHash(next);
+    if (next.error || next.game !== state.game || next.game.encode(next.position) !== state.game.encode(boards())) openHash(next);
   });
   // Cells are sized to the board column: redraw when it changes.
   let pending = false;

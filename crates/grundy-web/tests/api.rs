@@ -170,6 +170,185 @@ async fn analyze_lists_every_move_with_the_value_it_reaches() {
     );
 }
 
+/// The `options` of an analysis, checked move by move against the plain
+/// brute force: every legal move listed once, legal, clearing the cells it
+/// says, in the component it names, leaving that component and the total
+/// the values the brute force gives; and the per-cell summaries are the
+/// least value and the number of winning moves over the rectangles through
+/// each cell.
+fn check_options(answer: &Value, boards: &[Board]) {
+    let options = &answer["options"];
+    let mut legal = Vec::new();
+    for (index, b) in boards.iter().enumerate() {
+        b.for_each_rect(|rect, _| legal.push((index, rect)));
+    }
+    assert_eq!(options["total"], legal.len());
+    assert_eq!(options["complete"], true);
+    let listed = options["moves"].as_array().unwrap();
+    assert_eq!(listed.len(), legal.len());
+    let mut memo = HashMap::new();
+    let mut best: Vec<Vec<Vec<Option<u64>>>> = boards
+        .iter()
+        .map(|b| vec![vec![None; b.cols()]; b.rows()])
+        .collect();
+    let mut winning: Vec<Vec<Vec<u64>>> = boards
+        .iter()
+        .map(|b| vec![vec![0; b.cols()]; b.rows()])
+        .collect();
+    for (option, &(index, rect)) in listed.iter().zip(&legal) {
+        assert_eq!(option["board"], index);
+        let [top, left, bottom, right] =
+            ["top", "left", "bottom", "right"].map(|k| option[k].as_u64().unwrap() as usize);
+        assert_eq!(
+            (top, left, bottom, right),
+            (
+                rect.top.into(),
+                rect.left.into(),
+                rect.bottom.into(),
+                rect.right.into()
+            ),
+            "in the game's move order"
+        );
+        let board = boards[index];
+        let after = board.try_play(rect).expect("listed moves are legal");
+        assert_eq!(
+            option["cells"],
+            (bottom - top + 1) * (right - left + 1),
+            "{option}"
+        );
+        let mut sum_after = boards.to_vec();
+        sum_after[index] = after;
+        let total_after: Nimber = sum_after.iter().map(|b| brute(b, &mut memo)).sum();
+        assert_eq!(option["grundy"], total_after.value(), "{option}");
+        // The component named holds the rectangle; what is left of it has
+        // the value given.
+        let component =
+            &answer["boards"][index]["components"][option["component"].as_u64().unwrap() as usize];
+        let mut cells = 0u64;
+        for cell in component["cells"].as_array().unwrap() {
+            let (r, c) = (
+                cell[0].as_u64().unwrap() as usize,
+                cell[1].as_u64().unwrap() as usize,
+            );
+            cells |= 1 << (r * board.cols() + c);
+        }
+        for r in top..=bottom {
+            for c in left..=right {
+                assert!(cells & (1 << (r * board.cols() + c)) != 0, "{option}");
+                let b = &mut best[index][r][c];
+                let v = total_after.value() as u64;
+                *b = Some(b.map_or(v, |x: u64| x.min(v)));
+                winning[index][r][c] += u64::from(total_after.is_zero());
+            }
+        }
+        let left_of_it = Board::new(board.rows(), board.cols(), cells & after.cells().0).unwrap();
+        assert_eq!(
+            option["component_after"],
+            brute(&left_of_it, &mut memo).value(),
+            "{option}"
+        );
+        // `moves` lists the same moves with the same totals.
+        let mut plain = option.clone();
+        for k in ["cells", "component", "component_after"] {
+            plain.as_object_mut().unwrap().remove(k);
+        }
+        assert!(answer["moves"].as_array().unwrap().contains(&plain));
+    }
+    for (index, summary) in options["boards"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(summary["best"], json!(best[index]), "board {index}");
+        assert_eq!(summary["winning"], json!(winning[index]), "board {index}");
+    }
+}
+
+#[tokio::test]
+async fn analyze_lists_every_option_with_what_it_leaves() {
+    let addr = start(Config::default()).await;
+    let mut cases = vec![
+        json!([["0110", "0000", "0000", "0001"]]),
+        json!([["110", "111", "011"], ["11", "10"], ["1"]]),
+        json!([["11111", "11111", "11111"]]),
+        json!([["00", "00"]]),
+    ];
+    // Random boards of up to 4 x 4, alone and in pairs.
+    let mut rng = Lcg(24);
+    for _ in 0..12 {
+        let mut sum = Vec::new();
+        for _ in 0..=rng.below(2) {
+            let (rows, cols) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+            let board: Vec<String> = (0..rows)
+                .map(|_| {
+                    (0..cols)
+                        .map(|_| if rng.below(4) == 0 { '0' } else { '1' })
+                        .collect()
+                })
+                .collect();
+            sum.push(board);
+        }
+        cases.push(json!(sum));
+    }
+    for rows in cases {
+        let boards = boards_of(&rows);
+        let reply = post(addr, "/api/v1/clear/analyze", &json!({ "boards": rows })).await;
+        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        check_options(&reply.json, &boards);
+    }
+}
+
+#[tokio::test]
+async fn options_of_large_positions_are_a_sample_but_summaries_count_every_move() {
+    let addr = start(Config {
+        max_listed_moves: 10,
+        ..Config::default()
+    })
+    .await;
+    let reply = post(
+        addr,
+        "/api/v1/clear/analyze",
+        &json!({ "board": ["1111", "1111", "1111"] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let options = &reply.json["options"];
+    assert_eq!(options["total"], 60);
+    assert_eq!(options["complete"], false);
+    assert_eq!(options["moves"].as_array().unwrap().len(), 10);
+    // The summary of cell (1,1) counts every winning move through it, listed
+    // or not: the winning moves with their top-left corner there.
+    let board = parse_board(&["1111".into(), "1111".into(), "1111".into()]).unwrap();
+    assert_eq!(reply.json["grundy"], sum_value(&[board]).value());
+    let winning_through_corner = reply.json["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["top"] == 0 && m["left"] == 0)
+        .count();
+    assert_eq!(
+        options["boards"][0]["winning"][0][0],
+        winning_through_corner
+    );
+}
+
+#[tokio::test]
+async fn too_large_says_which_database_would_answer() {
+    let addr = start(Config {
+        budget: Budget::positions(50),
+        ..Config::default()
+    })
+    .await;
+    let board = json!({ "board": vec!["111111"; 6] });
+    for endpoint in ["analyze", "play"] {
+        let reply = post(addr, &format!("/api/v1/clear/{endpoint}"), &board).await;
+        assert_eq!(reply.status, 422, "{:?}", reply.json);
+        assert!(reply.json["error"].as_str().unwrap().contains("too large"));
+        let tables = &reply.json["tables"];
+        assert_eq!(tables["box"], json!([6, 6]), "{tables}");
+        assert_eq!(tables["measured"]["file_size"], "2.19 GB");
+        assert_eq!(tables["measured"]["cpu_seconds"], 2490.0);
+        assert_eq!(tables["known_value"]["grundy"], 8);
+        assert_eq!(tables["source"], "docs/results.md");
+    }
+}
+
 #[tokio::test]
 async fn analyze_samples_the_moves_of_large_positions() {
     let addr = start(Config {

@@ -123,7 +123,15 @@ fn analyse(
         .with_progress(progress);
     let analysis = Analysis::of(&mut solver, boards);
     bar.finish_and_clear();
-    let analysis = analysis.map_err(stopped)?;
+    let analysis = analysis.map_err(|err| {
+        // Name the shape database that would answer at once, if one would.
+        let hint = grundy_web::games::clear::TablesHint::of(boards).sentence();
+        let err = stopped(err);
+        match hint {
+            Some(hint) => err.context(format!("{hint}; without it")),
+            None => err,
+        }
+    })?;
     let play = if play {
         Some(play_out(&mut solver, boards)?)
     } else {

@@ -1,6 +1,7 @@
 //! `grundy clear`, `grundy judge gfg` and the default run.
 
 use grundy::clear::Clear;
+use predicates::prelude::PredicateBooleanExt as _;
 use predicates::str::contains;
 use serde_json::Value;
 
@@ -272,4 +273,29 @@ fn memory_sizes_need_a_clear_unit() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("ambiguous unit"), "{stderr}");
+}
+
+/// Out of budget on a full 6 x 6 board (exit 3), the message names the shape
+/// database that would answer it, with the commands to build and use it, and
+/// the value docs/results.md gives; a board no database can hold gets none.
+#[test]
+fn out_of_budget_names_the_database_that_would_answer() {
+    let run = |board: &str| {
+        grundy()
+            .args(["clear", "--max-positions", "1000", "-"])
+            .env("XDG_DATA_HOME", "/nonexistent")
+            .env("GRUNDY_TABLES", "")
+            .write_stdin(board.to_owned())
+            .assert()
+            .code(3)
+    };
+    run(&"111111\n".repeat(6))
+        .stderr(contains(
+            "the 6 x 6 shape database would answer at once: build it with `grundy tables build --box 6x6 --out clear-6x6.gdb`",
+        ))
+        .stderr(contains("then add `--tables clear-6x6.gdb`"))
+        .stderr(contains("2.19 GB, as measured in docs/results.md"))
+        .stderr(contains("docs/results.md gives the full 6 x 6 board the value 8"))
+        .stderr(contains("--max-positions"));
+    run(&"11111111\n".repeat(8)).stderr(contains("shape database").not());
 }

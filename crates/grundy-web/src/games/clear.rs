@@ -5,15 +5,24 @@
 //! spaces ignored), all rows of a board the same length, 1 to 64 cells per
 //! board. `analyze` answers the JSON of `grundy clear --json` plus the total
 //! value reached by every legal move (`moves`, `moves_total`,
-//! `moves_complete`); `play` answers the engine's move
-//! ([`grundy_report::clear::engine_move`]) and the boards after it.
+//! `moves_complete`) and the [`Options`]: every rectangle with the
+//! component it is played in, what it leaves of that component and of the
+//! total, and per cell the best value a rectangle through it leaves. `play`
+//! answers the engine's move ([`grundy_report::clear::engine_move`]) and the
+//! boards after it.
+//!
+//! A position over the server's budget is a 422 whose body also holds
+//! `"tables"`, a [`TablesHint`]: the shape database that would answer it at
+//! once (its box, and its build cost as measured in `docs/results.md`), and
+//! the value of the full board when `docs/results.md` gives it.
 
-use grundy::clear::Board;
-use grundy::{Budget, Nimber};
-use grundy_report::clear::{engine_move, move_values, Analysis, MoveReport, Report};
+use grundy::clear::shapes::ShapeBox;
+use grundy::clear::{Bitboard, Board, ClearSolver};
+use grundy::{Budget, Nimber, SolveError};
+use grundy_report::clear::{engine_move, Analysis, MoveReport, Report};
 use grundy_report::parse::clear::parse_board_rows;
 use grundy_report::words;
-use grundy_report::MoveValues;
+use grundy_report::{spread, MoveValues, ValuedMove};
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -131,18 +140,379 @@ struct AnalyzeResponse {
     report: Report,
     #[serde(flatten)]
     moves: MoveValues<MoveReport>,
+    options: Options,
 }
 
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
     let mut solver = crate::clear_rules()
         .into_solver()
         .with_budget(position.budget);
-    let analysis = Analysis::of(&mut solver, &position.boards)?;
-    let moves = move_values(&mut solver, &position.boards, max_listed_moves)?;
+    let answer = Analysis::of(&mut solver, &position.boards).and_then(|analysis| {
+        let options = options(&mut solver, &position.boards, &analysis, max_listed_moves)?;
+        Ok((analysis, options))
+    });
+    let (analysis, options) = answer.map_err(|err| too_large(err, &position.boards))?;
+    let several = position.boards.len() > 1;
+    let moves = MoveValues::new(
+        options
+            .moves
+            .iter()
+            .map(|option| {
+                let phrase =
+                    words::clear_move(several.then_some(option.mv.board), option.mv.rect());
+                ValuedMove::new(option.mv, &phrase, option.grundy)
+            })
+            .collect(),
+        options.total,
+    );
     to_json(&AnalyzeResponse {
         report: analysis.report(&position.boards),
         moves,
+        options,
     })
+}
+
+/// The 422 for a search over budget, with what would answer it.
+fn too_large(err: SolveError, boards: &[Board]) -> ApiError {
+    let error = ApiError::from(err);
+    let mut details = serde_json::Map::new();
+    if let Ok(hint) = serde_json::to_value(TablesHint::of(boards)) {
+        details.insert("tables".to_owned(), hint);
+    }
+    error.with_details(details)
+}
+
+/// One legal move and what it leaves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct OptionReport {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: MoveReport,
+    /// How many cells it clears.
+    pub cells: u32,
+    /// The component it is played in: an index into its board's
+    /// `components`.
+    pub component: usize,
+    /// The value of what is left of that component (the XOR of its parts).
+    pub component_after: u32,
+    /// The total value after the move: 0 when the move wins.
+    pub grundy: u32,
+}
+
+/// One board's cells summarised over every rectangle through them, row by
+/// row (`[row][col]`, 0-based).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CellSummary {
+    /// The smallest total value a rectangle covering the cell leaves (0: a
+    /// winning rectangle covers it); `null` for a cell with no one.
+    pub best: Vec<Vec<Option<u32>>>,
+    /// How many winning rectangles cover the cell.
+    pub winning: Vec<Vec<u32>>,
+}
+
+/// Every legal move of a position with what it leaves: the `options` of an
+/// `analyze` answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Options {
+    /// The moves listed, in the game's move order (board, then top row,
+    /// left column, right column, bottom row): every legal move, or an evenly
+    /// spread sample of them when there are more than the server lists.
+    pub moves: Vec<OptionReport>,
+    /// How many legal moves the position has.
+    pub total: usize,
+    /// False when `moves` is a sample.
+    pub complete: bool,
+    /// Per board, each cell summarised over every legal move (listed or
+    /// not).
+    pub boards: Vec<CellSummary>,
+}
+
+/// Every legal move of the sum `boards`, valued by the solver, and the
+/// per-cell summaries; `analysis` is the solver's analysis of `boards`. At
+/// most `limit` moves are listed (spread evenly over the move order); the
+/// summaries count every move.
+///
+/// Cost: one value per legal move, of the component the move is played in
+/// with the rectangle taken out. The search of the component's own value
+/// solved (or looked up) every one of them, so these are memo hits or table
+/// lookups, not new searches; plus, per move, one step per cell it clears
+/// for the summaries.
+///
+/// # Errors
+///
+/// [`SolveError`] when the solver's budget runs out.
+pub fn options(
+    solver: &mut ClearSolver,
+    boards: &[Board],
+    analysis: &Analysis,
+    limit: usize,
+) -> Result<Options, SolveError> {
+    let mut all = Vec::new();
+    let mut summaries = Vec::with_capacity(boards.len());
+    for (index, (board, analysed)) in boards.iter().zip(&analysis.boards).enumerate() {
+        let mut rects = Vec::new();
+        board.for_each_rect(|rect, mask| rects.push((rect, mask)));
+        let mut summary = CellSummary {
+            best: vec![vec![None; board.cols()]; board.rows()],
+            winning: vec![vec![0; board.cols()]; board.rows()],
+        };
+        for (rect, mask) in rects {
+            let component = analysed
+                .components
+                .iter()
+                .position(|(cells, _)| cells.contains(mask))
+                .expect("a rectangle of ones lies in one component");
+            let (cells, before) = analysed.components[component];
+            let left = solver.value(&board.crop(Bitboard(cells.0 & !mask.0)))?;
+            let grundy = analysis.total ^ before ^ left;
+            for row in usize::from(rect.top)..=usize::from(rect.bottom) {
+                for col in usize::from(rect.left)..=usize::from(rect.right) {
+                    let best = &mut summary.best[row][col];
+                    *best = Some(best.map_or(grundy.value(), |b| b.min(grundy.value())));
+                    summary.winning[row][col] += u32::from(grundy.is_zero());
+                }
+            }
+            all.push(OptionReport {
+                mv: MoveReport::new(index, rect),
+                cells: mask.count(),
+                component,
+                component_after: left.value(),
+                grundy: grundy.value(),
+            });
+        }
+        summaries.push(summary);
+    }
+    let total = all.len();
+    let moves = spread(all, limit);
+    Ok(Options {
+        complete: moves.len() == total,
+        moves,
+        total,
+        boards: summaries,
+    })
+}
+
+/// A shape database whose build `docs/results.md` measured (its table "The
+/// databases built"; a test checks these figures against it).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MeasuredDatabase {
+    /// The short side of the box.
+    pub rows: usize,
+    /// The long side of the box.
+    pub cols: usize,
+    /// How many shapes it holds.
+    pub shapes: u64,
+    /// CPU (user) seconds the build took, over all cores.
+    pub cpu_seconds: f64,
+    /// Wall seconds on the 2-core machine, where measured.
+    pub wall_seconds: Option<f64>,
+    /// The file's size, as written there.
+    pub file_size: &'static str,
+}
+
+const fn measured(
+    rows: usize,
+    cols: usize,
+    shapes: u64,
+    cpu_seconds: f64,
+    wall_seconds: Option<f64>,
+    file_size: &'static str,
+) -> MeasuredDatabase {
+    MeasuredDatabase {
+        rows,
+        cols,
+        shapes,
+        cpu_seconds,
+        wall_seconds,
+        file_size,
+    }
+}
+
+/// The databases of `docs/results.md`, in its order. The 2 x 8 and 5 x 5
+/// boxes are built into every binary, so never suggested.
+pub const MEASURED_DATABASES: &[MeasuredDatabase] = &[
+    measured(2, 8, 643, 0.01, Some(0.65), "12 KB"),
+    measured(3, 8, 149_413, 0.70, Some(4.5), "1.7 MB"),
+    measured(4, 6, 256_985, 1.15, Some(7.9), "2.8 MB"),
+    measured(5, 5, 262_292, 1.27, Some(10.2), "2.9 MB"),
+    measured(4, 7, 2_618_529, 17.8, Some(99.6), "28 MB"),
+    measured(5, 6, 10_230_680, 83.7, Some(553.0), "110 MB"),
+    measured(4, 8, 26_452_916, 269.5, Some(1342.0), "283 MB"),
+    measured(6, 6, 205_515_653, 2490.0, Some(1792.0), "2.19 GB"),
+    measured(5, 7, 208_208_471, 2384.0, None, "2.22 GB"),
+    measured(3, 9, 754_049, 3.47, None, "8.1 MB"),
+    measured(3, 10, 3_806_516, 25.3, None, "41 MB"),
+    measured(4, 9, 266_676_851, 2637.0, Some(1694.0), "2.84 GB"),
+    measured(2, 20, 23_315_392, 366.0, None, "249 MB"),
+    measured(3, 13, 491_747_885, 6565.0, Some(4447.0), "5.25 GB"),
+];
+
+/// Boxes every server and CLI already has (the 4 x 5 and 2 x 8 tables,
+/// the embedded 5 x 5 database): a component fitting one needs no database.
+const BUILT_IN: &[(usize, usize)] = &[(4, 5), (2, 8), (5, 5)];
+
+/// The values of full boards (every cell 1) that `docs/results.md` gives in
+/// its table "Full boards", short side first (a test checks them against
+/// it).
+pub const FULL_BOARD_VALUES: &[(usize, usize, u32)] = &[
+    (3, 7, 8),
+    (3, 8, 15),
+    (3, 9, 27),
+    (4, 6, 24),
+    (4, 7, 19),
+    (4, 8, 5),
+    (4, 9, 10),
+    (5, 5, 8),
+    (5, 6, 23),
+    (5, 7, 28),
+    (6, 6, 8),
+];
+
+/// The value `docs/results.md` gives for a full board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KnownValue {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// Its value.
+    pub grundy: u32,
+    /// Where the number comes from.
+    pub source: &'static str,
+}
+
+/// What would answer a position the budget could not: the box of a shape
+/// database holding every component, and the value when it is a full board
+/// `docs/results.md` gives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TablesHint {
+    /// The smallest box (`[rows, cols]`, short side first) holding every
+    /// component of every board that no built-in table holds (the 4 x 5,
+    /// 2 x 8 and 5 x 5 boxes), whatever its orientation; `[0, 0]` when there
+    /// is none.
+    pub needed: [usize; 2],
+    /// The box whose database would answer: the measured one of least build
+    /// time holding `needed`, else `needed` itself when a database of it can
+    /// be built, else `null` (no database holds components this large).
+    #[serde(rename = "box")]
+    pub shape_box: Option<[usize; 2]>,
+    /// Its build as measured in `docs/results.md`, or `null` when it was
+    /// never built there.
+    pub measured: Option<MeasuredDatabase>,
+    /// The value of this full board, from `docs/results.md`.
+    pub known_value: Option<KnownValue>,
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+const RESULTS: &str = "docs/results.md";
+
+impl TablesHint {
+    /// What would answer the sum `boards`.
+    #[must_use]
+    pub fn of(boards: &[Board]) -> TablesHint {
+        // Each component is read from the first table holding it: only the
+        // components no built-in table holds need the database.
+        let mut needed = [0, 0];
+        for board in boards {
+            for cells in board.components() {
+                let part = board.crop(cells);
+                let (a, b) = short_long(part.rows(), part.cols());
+                if !BUILT_IN.iter().any(|&(rows, cols)| a <= rows && b <= cols) {
+                    needed = [needed[0].max(a), needed[1].max(b)];
+                }
+            }
+        }
+        let holds = |rows: usize, cols: usize| needed[0] <= rows && needed[1] <= cols;
+        let built_in = needed == [0, 0];
+        let measured = MEASURED_DATABASES
+            .iter()
+            .filter(|db| !BUILT_IN.contains(&(db.rows, db.cols)) && holds(db.rows, db.cols))
+            .min_by(|x, y| x.cpu_seconds.total_cmp(&y.cpu_seconds))
+            .copied();
+        let shape_box = if built_in {
+            None
+        } else if let Some(db) = measured {
+            Some([db.rows, db.cols])
+        } else {
+            ShapeBox::new(needed[0], needed[1])
+                .ok()
+                .map(|b| [b.rows(), b.cols()])
+        };
+        let known_value = match boards {
+            [board] if board.cells().count() as usize == board.rows() * board.cols() => {
+                let (a, b) = short_long(board.rows(), board.cols());
+                FULL_BOARD_VALUES
+                    .iter()
+                    .find(|&&(rows, cols, _)| (rows, cols) == (a, b))
+                    .map(|&(_, _, grundy)| KnownValue {
+                        rows: board.rows(),
+                        cols: board.cols(),
+                        grundy,
+                        source: RESULTS,
+                    })
+            }
+            _ => None,
+        };
+        TablesHint {
+            needed,
+            shape_box,
+            measured: if built_in { None } else { measured },
+            known_value,
+            source: RESULTS,
+        }
+    }
+
+    /// The hint in words, for the command line: which database would
+    /// answer, what it costs to build, and how to use it; `None` when no
+    /// database would help.
+    #[must_use]
+    pub fn sentence(&self) -> Option<String> {
+        let [rows, cols] = self.shape_box?;
+        let file = format!("clear-{rows}x{cols}.gdb");
+        let cost = self.measured.map_or_else(
+            || " (never built for docs/results.md, so its cost is not known)".to_owned(),
+            |db| {
+                let wall = db
+                    .wall_seconds
+                    .map_or(String::new(), |w| format!(", {} on 2 cores", seconds(w)));
+                format!(
+                    " ({} of CPU{wall}, {}, as measured in {RESULTS})",
+                    seconds(db.cpu_seconds),
+                    db.file_size
+                )
+            },
+        );
+        let known = self.known_value.map_or(String::new(), |k| {
+            format!(
+                "; {RESULTS} gives the full {} x {} board the value {}",
+                k.rows, k.cols, k.grundy
+            )
+        });
+        Some(format!(
+            "the {rows} x {cols} shape database would answer at once: build it with \
+             `grundy tables build --box {rows}x{cols} --out {file}`{cost}, then add \
+             `--tables {file}`{known}"
+        ))
+    }
+}
+
+fn short_long(a: usize, b: usize) -> (usize, usize) {
+    (a.min(b), a.max(b))
+}
+
+/// Seconds for people: "0.7 s", "84 s", "30 min", "1.8 h".
+#[must_use]
+pub fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1} s")
+    } else if s < 600.0 {
+        format!("{s:.0} s")
+    } else if s < 5400.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
 }
 
 #[derive(Serialize)]
@@ -166,7 +536,7 @@ fn play(position: &ClearPosition) -> Result<String, ApiError> {
         .into_solver()
         .with_budget(position.budget);
     let mut boards = position.boards.clone();
-    let chosen = engine_move(&mut solver, &boards)?;
+    let chosen = engine_move(&mut solver, &boards).map_err(|err| too_large(err, &boards))?;
     let several = boards.len() > 1;
     let (mv, text, grundy) = match chosen {
         Some(chosen) => {
@@ -287,6 +657,118 @@ mod tests {
             position.budget.max_time,
             Some(std::time::Duration::from_millis(5))
         );
+    }
+
+    const RESULTS_MD: &str = include_str!("../../../../docs/results.md");
+
+    /// The cells of a markdown table row, trimmed.
+    fn cells(line: &str) -> Vec<&str> {
+        let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
+        inner.split('|').map(str::trim).collect()
+    }
+
+    fn number(text: &str) -> f64 {
+        let digits: String = text
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .filter(|c| *c != ',')
+            .collect();
+        digits.parse().unwrap()
+    }
+
+    /// The figures shown to users are the ones docs/results.md gives: every
+    /// measured database, in its table's order.
+    #[test]
+    fn measured_databases_are_those_of_docs_results() {
+        let table: Vec<Vec<&str>> = RESULTS_MD
+            .lines()
+            .skip_while(|l| !l.starts_with("| box | shapes | CPU (user) s"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(cells)
+            .collect();
+        assert_eq!(table.len(), MEASURED_DATABASES.len());
+        for (row, db) in table.iter().zip(MEASURED_DATABASES) {
+            assert_eq!(row[0], format!("{} x {}", db.rows, db.cols));
+            assert_eq!(number(row[1]) as u64, db.shapes, "{row:?}");
+            assert!((number(row[2]) - db.cpu_seconds).abs() < 1e-9, "{row:?}");
+            let wall = row[3]
+                .starts_with(|c: char| c.is_ascii_digit())
+                .then(|| number(row[3]));
+            assert_eq!(wall, db.wall_seconds, "{row:?}");
+            assert_eq!(row[6], db.file_size, "{row:?}");
+        }
+    }
+
+    /// The full-board values shown are the table "Full boards" of
+    /// docs/results.md: all of its boards over 20 cells (the server answers
+    /// the smaller ones itself).
+    #[test]
+    fn full_board_values_are_those_of_docs_results() {
+        let mut found = Vec::new();
+        for line in RESULTS_MD
+            .lines()
+            .skip_while(|l| !l.starts_with("| a \\ b |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+        {
+            let row = cells(line);
+            let a: usize = row[0].parse().unwrap();
+            for (i, value) in row[1..].iter().enumerate() {
+                let b = i + 1;
+                let value = value.trim_matches('*');
+                if !value.is_empty() && a * b > 20 {
+                    found.push((a, b, value.parse::<u32>().unwrap()));
+                }
+            }
+        }
+        found.sort_unstable();
+        assert_eq!(found, FULL_BOARD_VALUES);
+    }
+
+    fn full(rows: usize, cols: usize) -> Board {
+        Board::new(
+            rows,
+            cols,
+            grundy::clear::Bitboard::below((rows * cols) as u32).0,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_hint_names_the_cheapest_database_holding_every_component() {
+        let hint = TablesHint::of(&[full(6, 6)]);
+        assert_eq!(hint.needed, [6, 6]);
+        assert_eq!(hint.shape_box, Some([6, 6]));
+        assert_eq!(hint.measured.unwrap().file_size, "2.19 GB");
+        assert_eq!(hint.known_value.unwrap().grundy, 8);
+        let text = hint.sentence().unwrap();
+        assert!(
+            text.contains("grundy tables build --box 6x6 --out clear-6x6.gdb"),
+            "{text}"
+        );
+        assert!(text.contains("--tables clear-6x6.gdb"), "{text}");
+        // A 3 x 8 board and a 4 x 6 one: the 4 x 8 box holds both (the
+        // 4 x 6 box is cheaper but too short for the 3 x 8).
+        let hint = TablesHint::of(&[full(8, 3), full(4, 6)]);
+        assert_eq!(hint.needed, [4, 8]);
+        assert_eq!(hint.shape_box, Some([4, 8]));
+        assert_eq!(hint.known_value, None);
+        // A 3 x 9 board (27 in docs/results.md): the 3 x 9 database.
+        let hint = TablesHint::of(&[full(3, 9)]);
+        assert_eq!(hint.shape_box, Some([3, 9]));
+        assert_eq!(hint.known_value.unwrap().grundy, 27);
+        // Components the built-in tables hold need no database.
+        let hint = TablesHint::of(&[full(5, 5), full(2, 8)]);
+        assert_eq!(hint.shape_box, None);
+        assert_eq!(hint.sentence(), None);
+        // 7 x 7: a box never built (no figures); 8 x 8: no database.
+        let hint = TablesHint::of(&[full(7, 7)]);
+        assert_eq!((hint.shape_box, hint.measured), (Some([7, 7]), None));
+        assert!(hint.sentence().unwrap().contains("not known"));
+        assert_eq!(TablesHint::of(&[full(8, 8)]).shape_box, None);
     }
 
     fn row_text() -> impl Strategy<Value = String> {

@@ -294,8 +294,8 @@ mod tests {
     }
 
     proptest! {
-        /// The predicate is sound for clear: when it holds, analyze and
-        /// play solve no position (every value comes from the table or the
+        /// The predicate is sound for clear: when it holds, analyze (with
+        /// its options) and play solve no position (every value comes from the table or the
         /// line formula), and it holds for every option too (closed under
         /// moves).
         #[test]
@@ -309,8 +309,9 @@ mod tests {
             let rules = Clear::new();
             if known_without_search(&rules, &boards) {
                 let mut solver = Clear::solver();
-                grundy_report::clear::Analysis::of(&mut solver, &boards).unwrap();
+                let analysis = grundy_report::clear::Analysis::of(&mut solver, &boards).unwrap();
                 grundy_report::clear::move_values(&mut solver, &boards, usize::MAX).unwrap();
+                clear::options(&mut solver, &boards, &analysis, usize::MAX).unwrap();
                 grundy_report::clear::engine_move(&mut solver, &boards).unwrap();
                 prop_assert_eq!(solver.positions_solved(), 0);
                 for (index, b) in boards.iter().enumerate() {
