@@ -796,3 +796,30 @@ fn sizes_take_the_right_article_and_counts_their_plural() {
     assert!(!text.contains(" 1 shapes"), "{text}");
     assert!(text.contains("2 shapes of the 1x2 box"), "{text}");
 }
+
+/// Issue 24: standard input from a terminal gets a hint on stderr instead
+/// of a silent wait. `script` (util-linux) runs the command on a
+/// pseudo-terminal whose input ends at once; a pipe gets no hint.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_on_standard_input_gets_a_hint() {
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let output = std::process::Command::new("script")
+        .args(["-qec", &format!("{} clear", bin.display()), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs the command on a terminal");
+    let seen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        seen.contains("reading standard input from the terminal"),
+        "{seen}"
+    );
+    assert!(seen.contains("Ctrl-D"), "{seen}");
+    let piped = grundy()
+        .args(["clear", "-"])
+        .write_stdin("1\n")
+        .output()
+        .unwrap();
+    assert_success(&piped);
+    assert!(String::from_utf8_lossy(&piped.stderr).is_empty());
+}
