@@ -823,3 +823,31 @@ fn a_terminal_on_standard_input_gets_a_hint() {
     assert_success(&piped);
     assert!(String::from_utf8_lossy(&piped.stderr).is_empty());
 }
+
+/// Issue 24: the search spinner (on a terminal) shows the budget it stops
+/// at. A full 7 x 7 board is not answered by the built-in database, so the
+/// search runs until `--max-time`.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_clear_spinner_shows_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("full7.txt");
+    std::fs::write(&board, "1111111\n".repeat(7)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let command = format!(
+        "{} clear --max-time 1 --max-positions 1000000000 {}",
+        bin.display(),
+        board.display()
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs the command on a terminal");
+    let seen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        seen.contains("of at most 1000000000 positions solved"),
+        "{seen}"
+    );
+    assert!(seen.contains("stops after 1 s"), "{seen}");
+}
