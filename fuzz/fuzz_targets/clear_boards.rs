@@ -7,8 +7,8 @@
 #![no_main]
 
 use grundy::clear::Board;
-use grundy_report::parse::clear::{parse_board_rows, parse_boards};
 use grundy_fuzz::check_error;
+use grundy_report::parse::clear::{parse_board_rows, parse_boards};
 use libfuzzer_sys::fuzz_target;
 
 fn render(boards: &[Board]) -> String {

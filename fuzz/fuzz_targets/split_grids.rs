@@ -11,11 +11,11 @@
 use std::fmt::Write;
 
 use grundy::split::{Cell, Grid};
+use grundy_fuzz::check_error;
 use grundy_report::parse::split::{
     parse_cells, parse_map, parse_matrix, parse_matrix_rows, ParsedGrid,
 };
 use grundy_report::parse::ParseError;
-use grundy_fuzz::check_error;
 use libfuzzer_sys::fuzz_target;
 
 /// Checks the offsets of an accepted grid against the bytes there.

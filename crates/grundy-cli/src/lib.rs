@@ -1,6 +1,8 @@
 //! The front-end pieces of the `grundy` command that are worth testing and
-//! fuzzing on their own: the text formats (human and judge) and their typed
-//! parse errors. The binary in `main.rs` wires them to the engine.
+//! fuzzing on their own: the judge formats, the pawn and query formats, and
+//! (re-exported from `grundy_report::parse`, where the web server finds them
+//! too) the board and grid parsers and the typed parse errors. The binary in
+//! `main.rs` wires them to the engine.
 #![deny(missing_docs)]
 
 pub mod boards;

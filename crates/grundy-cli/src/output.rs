@@ -253,6 +253,7 @@ pub fn solver_progress(
     let of_at_most = budget
         .max_positions
         .map_or(String::new(), |n| format!(" of at most {n}"));
+    // `N of at most M positions solved, depth D, stops after T s or at S MiB`
     let mut limits = Vec::new();
     if let Some(time) = budget.max_time {
         limits.push(format!("stops after {} s", time.as_secs_f64()));
@@ -268,7 +269,7 @@ pub fn solver_progress(
     let handle = bar.clone();
     let callback = move |progress: grundy::Progress| {
         handle.set_message(format!(
-            "{what}: {} positions solved{of_at_most}, depth {}{limits}",
+            "{what}: {}{of_at_most} positions solved, depth {}{limits}",
             progress.positions, progress.depth
         ));
     };

@@ -945,8 +945,9 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     writeln!(
         out,
-        "{} re-solved top-down agree ({skipped} skipped: over {} each)",
+        "{} re-solved top-down {} ({skipped} skipped: over {} each)",
         count(checked, "random shape"),
+        if checked == 1 { "agrees" } else { "agree" },
         count(args.max_positions, "position")
     )?;
     Ok(ExitCode::SUCCESS)

@@ -796,3 +796,58 @@ fn sizes_take_the_right_article_and_counts_their_plural() {
     assert!(!text.contains(" 1 shapes"), "{text}");
     assert!(text.contains("2 shapes of the 1x2 box"), "{text}");
 }
+
+/// Issue 24: standard input from a terminal gets a hint on stderr instead
+/// of a silent wait. `script` (util-linux) runs the command on a
+/// pseudo-terminal whose input ends at once; a pipe gets no hint.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_on_standard_input_gets_a_hint() {
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let output = std::process::Command::new("script")
+        .args(["-qec", &format!("{} clear", bin.display()), "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs the command on a terminal");
+    let seen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        seen.contains("reading standard input from the terminal"),
+        "{seen}"
+    );
+    assert!(seen.contains("Ctrl-D"), "{seen}");
+    let piped = grundy()
+        .args(["clear", "-"])
+        .write_stdin("1\n")
+        .output()
+        .unwrap();
+    assert_success(&piped);
+    assert!(String::from_utf8_lossy(&piped.stderr).is_empty());
+}
+
+/// Issue 24: the search spinner (on a terminal) shows the budget it stops
+/// at. A full 7 x 7 board is not answered by the built-in database, so the
+/// search runs until `--max-time`.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_clear_spinner_shows_its_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("full7.txt");
+    std::fs::write(&board, "1111111\n".repeat(7)).unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let command = format!(
+        "{} clear --max-time 1 --max-positions 1000000000 {}",
+        bin.display(),
+        board.display()
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script (util-linux) runs the command on a terminal");
+    let seen = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        seen.contains("of at most 1000000000 positions solved"),
+        "{seen}"
+    );
+    assert!(seen.contains("stops after 1 s"), "{seen}");
+}
