@@ -1018,5 +1018,7 @@ impl ShapeLookup for DbSet {
     }
 }
 
+pub mod meta;
+
 #[cfg(test)]
 mod tests;
