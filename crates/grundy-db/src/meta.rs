@@ -389,3 +389,67 @@ pub fn export_csv(set: &DbSet, out: &mut impl Write) -> std::io::Result<u64> {
     }
     Ok(written)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::clear::shapes::ShapeBox;
+
+    /// A key's rows of 0/1 read back to the key, and the full boards'
+    /// keys (built by the engine's `full_key`) are rectangles of ones.
+    #[test]
+    fn shape_rows_decode_keys() {
+        // In a 2 x 3 box: the L tromino `11/10` is bits 0, 1 and 3.
+        assert_eq!(shape_rows(0b1011, 3), (2, 2, "11/10".into()));
+        assert_eq!(shape_rows(0b010_111, 3), (2, 3, "111/010".into()));
+        for (rows, cols) in [(5, 5), (2, 20), (3, 13), (4, 9)] {
+            let shape_box = ShapeBox::new(rows, cols).unwrap();
+            for a in 1..=rows {
+                for b in a..=cols {
+                    let key = shape_box.full_key(a, b).unwrap();
+                    let (h, w, text) = shape_rows(key, cols);
+                    assert_eq!((h, w), (a, b));
+                    assert_eq!(text, vec!["1".repeat(b); a].join("/"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn build_records_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("clear-2x2.gdb");
+        assert_eq!(read_build_record(&db).unwrap(), None);
+        let record = BuildRecord {
+            command: "grundy tables build --box 2x2 --out clear-2x2.gdb".into(),
+            grundy_version: "0.1.0".into(),
+            first_tier: 1,
+            measured: Measured {
+                threads: 2,
+                cpu_user_seconds: Some(0.01),
+                cpu_system_seconds: None,
+                wall_seconds: 0.5,
+                peak_rss_bytes: Some(1 << 20),
+            },
+        };
+        write_build_record(&db, &record).unwrap();
+        assert_eq!(read_build_record(&db).unwrap(), Some(record));
+        assert!(build_record_path(&db).ends_with("clear-2x2.gdb.build.json"));
+    }
+
+    /// `/proc/self` is read: the CPU clock moves with work done.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn cpu_and_memory_are_read() {
+        let (before, _) = cpu_seconds().unwrap();
+        let started = std::time::Instant::now();
+        let mut x = 1u64;
+        while started.elapsed().as_millis() < 300 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        }
+        std::hint::black_box(x);
+        let (after, system) = cpu_seconds().unwrap();
+        assert!(after > before && system >= 0.0, "{before} {after}");
+        assert!(peak_rss().is_some_and(|b| b > 0));
+    }
+}
