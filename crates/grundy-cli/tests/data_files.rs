@@ -154,7 +154,10 @@ fn full_boards_csv_agrees_with_the_box_metadata() {
         assert!(!row.source.is_empty(), "{row:?}");
         if row.method == "database" {
             let (a, b) = parse_box(&row.shape_box);
-            assert!(row.rows <= a && row.cols <= b, "the box holds the board: {row:?}");
+            assert!(
+                row.rows <= a && row.cols <= b,
+                "the box holds the board: {row:?}"
+            );
             assert!(
                 row.source
                     .starts_with(&format!("grundy tables build --box {}", row.shape_box)),
@@ -191,7 +194,10 @@ fn full_boards_csv_agrees_with_the_box_metadata() {
             );
         }
     }
-    assert!(checked >= 40, "only {checked} full boards in the committed JSON");
+    assert!(
+        checked >= 40,
+        "only {checked} full boards in the committed JSON"
+    );
     // The CSV names a confirmation it does not have nowhere: a row that cites
     // this test is checked by the next one.
     for row in &rows {
@@ -213,11 +219,7 @@ fn full_boards_csv_agrees_with_the_top_down_solver() {
         }
         if row.cells <= 24 {
             let board = Board::new(row.rows, row.cols, (1u64 << row.cells) - 1).unwrap();
-            assert_eq!(
-                solver.value(&board).unwrap().value(),
-                row.value,
-                "{row:?}"
-            );
+            assert_eq!(solver.value(&board).unwrap().value(), row.value, "{row:?}");
             assert!(
                 row.confirmations.contains("--test data_files"),
                 "{row:?} should cite this test"
@@ -257,8 +259,11 @@ fn export_decodes_and_agrees_with_the_top_down_solver() {
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();
         assert_eq!(f.len(), 6, "{line}");
-        let (tier, key, value): (usize, u64, u32) =
-            (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].parse().unwrap());
+        let (tier, key, value): (usize, u64, u32) = (
+            f[0].parse().unwrap(),
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+        );
         let (height, width): (usize, usize) = (f[3].parse().unwrap(), f[4].parse().unwrap());
         let shape_rows: Vec<&str> = f[5].split('/').collect();
         assert_eq!(shape_rows.len(), height, "{line}");
@@ -321,7 +326,10 @@ fn info_json_agrees_with_the_file() {
             .map(|v| v.as_u64().unwrap())
             .collect();
         assert_eq!(hist.iter().sum::<u64>(), tier["shapes"].as_u64().unwrap());
-        assert_eq!(hist.len() as u64 - 1, tier["largest_value"].as_u64().unwrap());
+        assert_eq!(
+            hist.len() as u64 - 1,
+            tier["largest_value"].as_u64().unwrap()
+        );
         assert_ne!(hist.last(), Some(&0));
         values.resize(values.len().max(hist.len()), 0);
         for (v, c) in hist.iter().enumerate() {
@@ -360,7 +368,10 @@ fn info_json_agrees_with_the_file() {
         .output()
         .expect("sha256sum (coreutils) is installed");
     let sum = String::from_utf8(sum.stdout).unwrap();
-    assert_eq!(file["sha256"].as_str().unwrap(), sum.split_whitespace().next().unwrap());
+    assert_eq!(
+        file["sha256"].as_str().unwrap(),
+        sum.split_whitespace().next().unwrap()
+    );
     let build = &meta["build"];
     assert_eq!(
         build["command"],
@@ -395,4 +406,41 @@ fn info_json_without_or_with_a_bad_build_record() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("build record"), "{stderr}");
+}
+
+/// The SHA-256 a reader compares a rebuild with, in `docs/results.md` and
+/// `docs/data/SHA256SUMS`, are those of the committed metadata (both are
+/// generated from it by `docs/data/generate.sh`; this catches a stale copy).
+#[test]
+fn published_checksums_are_those_of_the_metadata() {
+    let results = std::fs::read_to_string(data_dir().join("../results.md")).unwrap();
+    let block = results
+        .split("<!-- BEGIN checksums")
+        .nth(1)
+        .and_then(|rest| rest.split("<!-- END checksums -->").next())
+        .expect("docs/results.md has the checksums block");
+    let sums = std::fs::read_to_string(data_dir().join("SHA256SUMS")).unwrap();
+    let boxes = committed_boxes();
+    let mut published = 0;
+    for (name, meta) in &boxes {
+        let command = meta["build"]["command"].as_str().unwrap();
+        for file in meta["files"].as_array().unwrap() {
+            let (sha, file_name) = (
+                file["sha256"].as_str().unwrap(),
+                file["name"].as_str().unwrap(),
+            );
+            let row = block
+                .lines()
+                .find(|l| l.contains(&format!("[{name}.json]")))
+                .unwrap_or_else(|| panic!("no row for {name} in docs/results.md"));
+            assert!(row.contains(sha) && row.contains(command), "{row}");
+            assert!(
+                sums.lines().any(|l| l == format!("{sha}  {file_name}")),
+                "SHA256SUMS lacks {file_name}"
+            );
+            published += 1;
+        }
+    }
+    assert_eq!(published, sums.lines().count());
+    assert!(published >= SMALL.len());
 }
