@@ -484,3 +484,23 @@ fn checksums(boxes: &[BoxMeta], sums: &Path, results: &Path) -> anyhow::Result<(
     std::fs::write(results, updated).with_context(|| format!("writing {}", results.display()))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(643), "643");
+        assert_eq!(thousands(20_484), "20,484");
+        assert_eq!(thousands(205_515_653), "205,515,653");
+    }
+
+    #[test]
+    fn shades_run_from_viridis_dark_to_light() {
+        assert_eq!(shade(0.0), RGBColor(68, 1, 84));
+        assert_eq!(shade(1.0), RGBColor(253, 231, 37));
+        assert_eq!(shade(0.5), RGBColor(33, 145, 140));
+    }
+}
