@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates the generated files of docs/data/:
+#   docs/data/full-boards.csv from the provenance tables of full-boards.py
 #   docs/data/boxes/AxB.json  `grundy tables info --json` of each database
 #   docs/data/img/*.svg       the pictures (crates/grundy-plots)
+#   docs/data/SHA256SUMS and the checksum table of docs/results.md (the same)
 #
 #   docs/data/generate.sh            build the boxes listed below that are
 #                                    missing from $GRUNDY_DATA_DBS, then write
@@ -15,8 +17,8 @@
 # build record `clear-AxB.gdb.build.json`, are copied there.
 #
 # Builds run in release mode at low priority (nice), one at a time.
-# full-boards.csv is curated by hand (its provenance is not in any file);
-# `cargo test -p grundy-cli --test data_files` checks it against these JSONs.
+# `cargo test -p grundy-cli --test data_files` checks the CSV against these
+# JSONs and the small boxes' JSON against fresh builds.
 set -euo pipefail
 cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 
@@ -54,4 +56,5 @@ for box in $BUILT $BIG; do
     fi
 done
 
+python3 docs/data/full-boards.py
 target/release/grundy-plots docs/data
