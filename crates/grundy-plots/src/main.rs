@@ -327,7 +327,7 @@ fn largest_by_tier(boxes: &[BoxMeta], out: &Path) -> anyhow::Result<()> {
             (1..=max_value + 1).map(|k| (k, k)),
             BLACK.mix(0.3).stroke_width(1),
         ))?
-        .label("k (a line of k cells has value k)")
+        .label("value = k")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLACK.mix(0.3)));
     for (i, b) in boxes.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
