@@ -1490,5 +1490,7 @@ impl ShapeLookup for DbSet {
     }
 }
 
+pub mod meta;
+
 #[cfg(test)]
 mod tests;

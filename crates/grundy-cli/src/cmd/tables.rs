@@ -81,6 +81,26 @@ enum Command {
     /// A CRC-32 of the content in a canonical order (tier by tier, shapes
     /// sorted by key): equal for equal databases, however many parts.
     Checksum(ChecksumArgs),
+    /// Every shape with its value, as CSV (streamed): columns tier, key,
+    /// value, height, width, shape (rows of 0/1 joined by `/`).
+    Export(ExportArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ExportArgs {
+    /// The database: a file, a part of a partitioned build, or the path the
+    /// build was asked to write.
+    path: PathBuf,
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Csv)]
+    format: ExportFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ExportFormat {
+    /// One line per shape; see `docs/data/README.md` for the columns and
+    /// how a key decodes.
+    Csv,
 }
 
 #[derive(Debug, clap::Args)]
@@ -152,6 +172,11 @@ struct InfoArgs {
     /// Also print how many shapes have each value.
     #[arg(long)]
     values: bool,
+    /// Print the metadata as JSON instead: shapes, largest value and
+    /// histogram of values per tier, full boards, size and SHA-256 of each
+    /// file, and the build's record when `PATH.build.json` is beside it.
+    #[arg(long, conflicts_with = "values")]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -243,6 +268,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify(args),
         Command::Merge(args) => merge(args),
         Command::Checksum(args) => checksum(args),
+        Command::Export(args) => export(args),
     }
 }
 
@@ -411,6 +437,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             shape_box.cells()
         );
     }
+    let first_tier = tables.len() + 1;
     let bar = BuildBar::new(shape_box, tables.iter().map(|t| t.positions()).sum());
     let report = |p: TierProgress| bar.update(p);
     let mut control = TierControl::new();
@@ -450,7 +477,12 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         Err(BuildError::Db(err)) => return Err(db_error(err)),
         Err(err) => return Err(anyhow::Error::new(err).context("building the database")),
     }
+    let record = build_record(args, &path, first_tier, started);
+    // A record left by an earlier build of this path must not describe the
+    // new file, even if writing the new record fails below.
+    let _ = std::fs::remove_file(grundy_db::meta::build_record_path(&path));
     let header = writer.finish().map_err(db_error)?;
+    grundy_db::meta::write_build_record(&path, &record)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let elapsed = started.elapsed().as_secs_f64();
     let mut stdout = std::io::stdout().lock();
@@ -542,6 +574,39 @@ fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
             "warning: the {shape_box} database takes about {estimate} bytes ({shapes} shapes), but only {available} bytes are free for {}: the build will stop (exit 4) when the disk is full",
             partial.display()
         );
+    }
+}
+
+/// What `PATH.build.json` says of a finished build: the command (the
+/// output by its file name alone, so the record does not depend on the
+/// directory) and what this run measured.
+fn build_record(
+    args: &BuildArgs,
+    path: &Path,
+    first_tier: usize,
+    started: Instant,
+) -> grundy_db::meta::BuildRecord {
+    let mut command = format!("grundy tables build --box {}", args.shape_box);
+    if let Some(threads) = args.threads {
+        command.push_str(&format!(" --threads {threads}"));
+    }
+    if args.out.is_some() {
+        if let Some(name) = path.file_name() {
+            command.push_str(&format!(" --out {}", name.to_string_lossy()));
+        }
+    }
+    let cpu = grundy_db::meta::cpu_seconds();
+    grundy_db::meta::BuildRecord {
+        command,
+        grundy_version: env!("CARGO_PKG_VERSION").into(),
+        first_tier,
+        measured: grundy_db::meta::Measured {
+            threads: rayon::current_num_threads(),
+            cpu_user_seconds: cpu.map(|c| c.0),
+            cpu_system_seconds: cpu.map(|c| c.1),
+            wall_seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+            peak_rss_bytes: grundy_db::meta::peak_rss(),
+        },
     }
 }
 
@@ -745,6 +810,9 @@ fn open(path: &Path) -> anyhow::Result<DbSet> {
 }
 
 fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
+    if args.json {
+        return info_json(args);
+    }
     let mut stdout = std::io::stdout().lock();
     let out = &mut stdout;
     let set = open(&args.path)?;
@@ -1130,6 +1198,29 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         count(shapes, "shape"),
         started.elapsed().as_secs_f64()
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tables info --json`: [`grundy_db::meta::describe`], pretty-printed.
+fn info_json(args: &InfoArgs) -> anyhow::Result<ExitCode> {
+    let set = open(&args.path)?;
+    let meta = grundy_db::meta::describe(&set).map_err(|e| UsageError(e.to_string()))?;
+    let mut stdout = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut stdout, &meta)?;
+    writeln!(stdout)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tables export`: [`grundy_db::meta::export_csv`] through a buffer.
+fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let set = open(&args.path)?;
+    match args.format {
+        ExportFormat::Csv => {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            grundy_db::meta::export_csv(&set, &mut out)?;
+            out.flush()?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 
