@@ -60,7 +60,11 @@ fn read(data: &[u8]) {
         assert_eq!(positions, listed, "tier {tier}: header and slots disagree");
         shapes = shapes.checked_add(positions).expect("no overflow");
     }
-    assert!(shapes <= data.len() as u64 / 8, "{shapes} shapes in {} bytes", data.len());
+    assert!(
+        shapes <= data.len() as u64 / 8,
+        "{shapes} shapes in {} bytes",
+        data.len()
+    );
     for a in 1..=shape_box.rows() {
         for b in a..=shape_box.cols() {
             let _ = set.full_board(a, b);

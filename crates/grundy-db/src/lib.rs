@@ -615,6 +615,7 @@ impl AsRef<[u64]> for Slots {
 pub struct Database {
     path: PathBuf,
     header: Header,
+    bytes: Arc<Bytes>,
     tables: ShapeTables<Slots>,
 }
 
@@ -707,6 +708,7 @@ impl Database {
         Ok(Database {
             path: path.to_owned(),
             header,
+            bytes,
             tables,
         })
     }
@@ -727,6 +729,12 @@ impl Database {
     #[must_use]
     pub fn tables(&self) -> &ShapeTables<Slots> {
         &self.tables
+    }
+
+    /// The file's bytes, all of them (as checked on opening).
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_slice()
     }
 }
 

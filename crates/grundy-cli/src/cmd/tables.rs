@@ -117,6 +117,11 @@ struct ChecksumArgs {
     /// A database: a file, a part of a partitioned build, or the path the
     /// build was asked to write.
     path: PathBuf,
+    /// Also print the SHA-256 of each file's bytes, as `sha256sum` does, to
+    /// compare with published ones (a file's bytes depend only on its box
+    /// and, for a part, the number of parts and the build id).
+    #[arg(long)]
+    sha256: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -1240,6 +1245,15 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
         count(shapes, "shape"),
         count(set.parts().len() as u64, "part")
     )?;
+    if args.sha256 {
+        use sha2::Digest as _;
+        for part in set.parts() {
+            // The file as opened and checked (mapped: no second read).
+            let digest = sha2::Sha256::digest(part.bytes());
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            writeln!(out, "{hex}  {}", part.path().display())?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -852,3 +852,26 @@ fn a_damaged_file_in_the_tables_directory_is_skipped() {
         .unwrap();
     assert_exit(&output, 2, "clear-3x3.gdb");
 }
+
+/// `tables checksum --sha256` prints each file's SHA-256 as `sha256sum`
+/// does: the digest of all of its bytes.
+#[test]
+fn checksum_prints_the_sha256_of_each_file() {
+    use sha2::Digest as _;
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "2x3");
+    let output = grundy()
+        .args(["tables", "checksum", "--sha256"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let digest = sha2::Sha256::digest(std::fs::read(&db).unwrap());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        text.lines().nth(1),
+        Some(format!("{hex}  {}", db.display()).as_str()),
+        "{text}"
+    );
+}
