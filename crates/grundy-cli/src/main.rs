@@ -46,9 +46,8 @@ enum Command {
     /// The splitting game: a move deletes a candidate's row and column from
     /// its rectangle.
     Split(split::Args),
-    /// Answer a contest problem in its exact format: judge PROBLEM [FILE]
-    /// reads FILE (or standard input) and writes the answers to standard
-    /// output.
+    /// Answer a contest problem: judge PROBLEM [FILE] reads FILE (or
+    /// standard input) in the problem's exact format.
     Judge(judge::Args),
     /// Serve the web playground and JSON API (loopback by default).
     Serve(serve::Args),

@@ -10,7 +10,12 @@ use grundy_cli::judge::{self as formats, JudgeError};
 use crate::output::{map_source, read_source, InputError, UsageError};
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = TOKENS)]
+#[command(
+    after_help = TOKENS,
+    subcommand_value_name = "PROBLEM",
+    subcommand_help_heading = "Problems",
+    override_usage = "grundy judge <PROBLEM> [FILE]"
+)]
 pub struct Args {
     /// The problem whose format to read and write; `grundy judge PROBLEM
     /// --help` gives its format.

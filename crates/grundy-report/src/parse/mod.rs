@@ -201,6 +201,7 @@ pub struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `input`.
     #[must_use]
+    #[inline]
     pub fn new(input: &'a [u8]) -> Scanner<'a> {
         Scanner { input, pos: 0 }
     }
@@ -245,7 +246,6 @@ impl<'a> Scanner<'a> {
 
     /// An error at the current position.
     #[must_use]
-    #[inline]
     pub fn error(&self, kind: ParseErrorKind) -> ParseError {
         ParseError::at(self.input, self.pos, kind)
     }
