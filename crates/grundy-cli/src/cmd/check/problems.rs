@@ -190,9 +190,15 @@ pub enum Edit {
         list: List,
         range: Range<usize>,
     },
-    /// Set one cell of a board to 0 (`item`: a board, then the boards of
-    /// the replacement queries in order) or close one open map cell.
-    Clear { test: usize, item: usize, cell: u16 },
+    /// Keep only these cells of a board, clear the others (`item`: a
+    /// board, then the boards of the replacement queries in order).
+    Keep {
+        test: usize,
+        item: usize,
+        cells: u16,
+    },
+    /// Close one open map cell.
+    Clear { test: usize, cell: u16 },
     /// Shrink a range query: raise its L (`left`) or lower its R.
     Narrow {
         test: usize,
@@ -247,6 +253,32 @@ fn chunks(len: usize, coarse: bool) -> Vec<Range<usize>> {
             break;
         }
         size = size.div_ceil(2);
+    }
+    out
+}
+
+/// The cells of a board to keep: all but half of its cells, only half of
+/// them, ..., all but one, only one (the smaller boards first at each
+/// level).
+fn board_cuts(mask: u16) -> Vec<u16> {
+    let bits: Vec<u16> = (0..16)
+        .filter(|b| mask >> b & 1 == 1)
+        .map(|b| 1 << b)
+        .collect();
+    let mut out = Vec::new();
+    for range in chunks(bits.len(), false) {
+        let chunk = bits[range].iter().fold(0, |m, &b| m | b);
+        let rest = mask & !chunk;
+        let pair = if chunk.count_ones() <= rest.count_ones() {
+            [chunk, rest]
+        } else {
+            [rest, chunk]
+        };
+        for keep in pair {
+            if keep != mask && !out.contains(&keep) {
+                out.push(keep);
+            }
+        }
     }
     out
 }
@@ -383,12 +415,12 @@ impl Case for Gfg {
     }
 
     fn edits(&self, _coarse: bool) -> Vec<Edit> {
-        let mut edits: Vec<Edit> = (0..16)
-            .filter(|&cell| self.cells >> cell & 1 == 1)
-            .map(|cell| Edit::Clear {
+        let mut edits: Vec<Edit> = board_cuts(self.cells)
+            .into_iter()
+            .map(|cells| Edit::Keep {
                 test: 0,
                 item: 0,
-                cell,
+                cells,
             })
             .collect();
         edits.extend(self.layout.edits());
@@ -399,7 +431,7 @@ impl Case for Gfg {
         let mut next = self.clone();
         match *edit {
             Edit::Plain(flag) => next.layout = self.layout.without(flag),
-            Edit::Clear { cell, .. } => next.cells &= !(1 << cell),
+            Edit::Keep { cells, .. } => next.cells &= cells,
             _ => return None,
         }
         Some(next)
@@ -656,15 +688,11 @@ impl Case for Pshtbrth {
                 mask
             }));
             for (item, mask) in masks.enumerate() {
-                for cell in 0..16 {
-                    if mask >> cell & 1 == 1 {
-                        edits.push(Edit::Clear {
-                            test: t,
-                            item,
-                            cell,
-                        });
-                    }
-                }
+                edits.extend(board_cuts(mask).into_iter().map(|cells| Edit::Keep {
+                    test: t,
+                    item,
+                    cells,
+                }));
             }
             for (q, query) in test.queries.iter().enumerate() {
                 if let Query::Ask(l, r) = *query {
@@ -709,15 +737,15 @@ impl Case for Pshtbrth {
                     _ => return None,
                 };
             }
-            &Edit::Clear { test, item, cell } => {
+            &Edit::Keep { test, item, cells } => {
                 let row = &mut next.tests[test];
                 let n = row.boards.len();
                 if item < n {
-                    row.boards[item] &= !(1 << cell);
+                    row.boards[item] &= cells;
                 } else {
                     let q = Pshtbrth::set_items(row)[item - n];
                     if let Query::Set(_, mask) = &mut row.queries[q] {
-                        *mask &= !(1 << cell);
+                        *mask &= cells;
                     }
                 }
             }
@@ -889,7 +917,6 @@ impl Case for Caos3 {
                     if open {
                         edits.push(Edit::Clear {
                             test: t,
-                            item: 0,
                             cell: (r * cols + c) as u16,
                         });
                     }
@@ -1340,6 +1367,10 @@ mod tests {
         assert_eq!(chunks(3, false), vec![0..2, 2..3, 0..1, 1..2, 2..3]);
         assert_eq!(chunks(8, true), vec![0..4, 4..8, 0..2, 2..4, 4..6, 6..8]);
         assert_eq!(lowerings(5), vec![0, 3, 4]);
+        assert_eq!(
+            board_cuts(0b1011),
+            vec![0b1000, 0b0011, 0b0001, 0b1010, 0b0010, 0b1001]
+        );
         assert_eq!(lowerings(0), Vec::<u32>::new());
     }
 

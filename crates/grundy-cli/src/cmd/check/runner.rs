@@ -5,7 +5,8 @@
 //! output and error go to files: no pipe to drain, so a child that prints a
 //! lot cannot block, and one that stops reading cannot block us. A watcher
 //! loop polls the child (every 0.25 ms at first, backing off to 10 ms):
-//! past the time limit, past the memory limit (its peak resident size,
+//! past the time limit (CPU time, from `/proc/<pid>/stat`, or twice it plus
+//! a second of wall-clock time), past the memory limit (its peak resident size,
 //! `VmHWM` in `/proc/<pid>/status`, so a spike between two polls still
 //! counts), past the output limit, or past the whole run's deadline, it is
 //! killed (SIGKILL) and always reaped. Written by hand rather than with a
@@ -26,7 +27,7 @@ use std::time::{Duration, Instant};
 /// The limits of one run.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Wall-clock time.
+    /// CPU time (and twice that plus a second of wall-clock time).
     pub time: Duration,
     /// Peak resident memory, in bytes.
     pub memory: u64,
@@ -152,6 +153,8 @@ pub fn run(
     limits: &Limits,
 ) -> anyhow::Result<Run> {
     std::fs::write(&scratch.input, input)?;
+    // The clock includes starting the program, as a judge's would.
+    let start = Instant::now();
     let mut child = Command::new(&cmd[0])
         .args(&cmd[1..])
         .stdin(File::open(&scratch.input)?)
@@ -162,8 +165,8 @@ pub fn run(
             program: cmd[0].to_string_lossy().into_owned(),
             source,
         })?;
-    let start = Instant::now();
     let status_path = PathBuf::from(format!("/proc/{}/status", child.id()));
+    let stat_path = PathBuf::from(format!("/proc/{}/stat", child.id()));
     let mut peak = None;
     let mut pause = Duration::from_micros(250);
     let ended = loop {
@@ -171,7 +174,13 @@ pub fn run(
             break Ended::Exited(status);
         }
         let now = Instant::now();
-        let over = if now - start > limits.time {
+        // The limit is on CPU time, as judges count it (steady on a loaded
+        // machine); wall time past twice the limit and a second also ends
+        // it (a program that sleeps or waits).
+        let cpu = cpu_time(&stat_path);
+        let over = if cpu.is_some_and(|cpu| cpu > limits.time)
+            || now - start > 2 * limits.time + Duration::from_secs(1)
+        {
             Some(Ended::TimeLimit)
         } else if limits.deadline.is_some_and(|d| now > d) {
             Some(Ended::Deadline)
@@ -217,6 +226,18 @@ fn peak_memory(status: &Path) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// The CPU time (user and system) of a running process, from `/proc`, in
+/// clock ticks of 1/100 s (the value of `USER_HZ` on Linux).
+fn cpu_time(stat: &Path) -> Option<Duration> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // After the command name in parentheses: state is field 3, utime 14,
+    // stime 15.
+    let mut fields = text.get(text.rfind(')')? + 1..)?.split_ascii_whitespace();
+    let utime: u64 = fields.nth(11)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis(10 * (utime + stime)))
 }
 
 /// A signal's name, for the report.

@@ -22,14 +22,19 @@ use std::hash::{Hash as _, Hasher as _};
 use super::problems::Case;
 
 /// The most runs spent shrinking a time, memory or output limit.
-pub const RESOURCE_RUNS: usize = 24;
+pub const RESOURCE_RUNS: usize = 8;
 
 /// How far the shrinking got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Minimality {
     /// None of the final case's `reductions` one-step reductions fails
     /// the same way: `other` of them fail in another way, the rest pass.
-    OneMinimal { reductions: usize, other: usize },
+    OneMinimal {
+        reductions: usize,
+        other: usize,
+        /// How many two-step reductions were all tried too, if they were.
+        pairs: Option<usize>,
+    },
     /// Shrunk by halves and quarters only (a resource limit).
     Coarse,
     /// Stopped by the run or time budget.
@@ -64,13 +69,82 @@ pub enum Outcome {
     Other,
 }
 
+/// Runs batches of smaller cases, remembering what it has seen.
+struct Trier<'a, C> {
+    run: &'a (dyn Fn(&C, usize) -> anyhow::Result<Option<Outcome>> + Sync),
+    runs: usize,
+    max_runs: usize,
+    /// Inputs known not to fail the same way: a later pass need not run
+    /// them again.
+    seen: HashSet<u64>,
+    /// Those of them that fail in another way.
+    other: HashSet<u64>,
+}
+
+/// What a batch showed.
+enum Batch {
+    /// The index of the first case that fails the same way, if any.
+    Done(Option<usize>),
+    /// The run budget or the deadline stopped it.
+    Stopped,
+}
+
+impl<C: Case> Trier<'_, C> {
+    /// Runs up to `jobs` cases at once.
+    fn try_batch(&mut self, batch: &[(C, u64)]) -> anyhow::Result<Batch> {
+        if self.runs + batch.len() > self.max_runs {
+            return Ok(Batch::Stopped);
+        }
+        self.runs += batch.len();
+        let run = self.run;
+        let results: Vec<anyhow::Result<Option<Outcome>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = batch
+                .iter()
+                .enumerate()
+                .map(|(worker, (smaller, _))| scope.spawn(move || run(smaller, worker)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a shrink worker does not panic"))
+                .collect()
+        });
+        let mut first = None;
+        for (k, ((_, print), result)) in batch.iter().zip(results).enumerate() {
+            match result? {
+                None => return Ok(Batch::Stopped),
+                Some(Outcome::Same) => {
+                    first = first.or(Some(k));
+                }
+                Some(outcome) => {
+                    self.seen.insert(*print);
+                    if outcome == Outcome::Other {
+                        self.other.insert(*print);
+                    }
+                }
+            }
+        }
+        Ok(Batch::Done(first))
+    }
+}
+
+/// The most one-step reductions for which every pair of them is tried
+/// after the one-step loop ends, and the most runs that may take.
+const PAIR_LIMIT: usize = 12;
+const PAIR_RUNS: usize = 150;
+
 /// Shrinks `case`. `run(case, worker)` runs the solution (worker `0..jobs`
 /// owns its scratch files) and says how it went, or `None` when the
 /// deadline stopped it.
 ///
+/// After the one-step loop, when the case has at most [`PAIR_LIMIT`]
+/// one-step reductions, every two-step reduction is tried as well (at most
+/// [`PAIR_RUNS`] runs): greedy removal can stop at a local minimum (two
+/// boards of equal value, where clearing a cell of either one changes the
+/// answer) that a pair of steps gets past.
+///
 /// # Errors
 ///
-/// An error of `still_fails`.
+/// An error of `run`.
 pub fn shrink<C: Case>(
     case: C,
     resource: bool,
@@ -78,99 +152,125 @@ pub fn shrink<C: Case>(
     jobs: usize,
     run: &(dyn Fn(&C, usize) -> anyhow::Result<Option<Outcome>> + Sync),
 ) -> anyhow::Result<Shrunk<C>> {
-    let max_runs = if resource {
-        max_runs.min(RESOURCE_RUNS)
-    } else {
-        max_runs
-    };
-    let mut shrunk = Shrunk {
-        case,
+    let mut trier = Trier {
+        run,
         runs: 0,
-        steps: 0,
-        minimality: Minimality::Stopped,
+        max_runs: if resource {
+            max_runs.min(RESOURCE_RUNS)
+        } else {
+            max_runs
+        },
+        seen: HashSet::new(),
+        other: HashSet::new(),
     };
-    // Inputs known not to fail the same way: a later pass need not run
-    // them again; and those that fail another way.
-    let mut seen = HashSet::new();
-    let mut other = HashSet::new();
-    loop {
-        let mut taken = false;
-        let mut edits = shrunk.case.edits(resource);
-        let mut i = 0;
-        while i < edits.len() {
-            let mut batch = Vec::new();
-            let mut j = i;
-            while batch.len() < jobs && j < edits.len() {
-                if let Some(smaller) = shrunk.case.apply(&edits[j]) {
-                    let print = fingerprint(&smaller.render());
-                    if !seen.contains(&print) {
-                        batch.push((j, smaller, print));
+    let mut case = case;
+    let mut steps = 0;
+    // A resource limit's few runs are its plan, not a budget cut short.
+    let stopped = |case, trier: &Trier<'_, C>, steps| Shrunk {
+        case,
+        runs: trier.runs,
+        steps,
+        minimality: if resource && trier.runs + jobs > trier.max_runs {
+            Minimality::Coarse
+        } else {
+            Minimality::Stopped
+        },
+    };
+    'shrinking: loop {
+        // One-step reductions, until a whole pass takes none.
+        loop {
+            let mut taken = false;
+            let mut edits = case.edits(resource);
+            let mut i = 0;
+            while i < edits.len() {
+                let mut batch = Vec::new();
+                let mut indices = Vec::new();
+                let mut j = i;
+                while batch.len() < jobs && j < edits.len() {
+                    if let Some(smaller) = case.apply(&edits[j]) {
+                        let print = fingerprint(&smaller.render());
+                        if !trier.seen.contains(&print) {
+                            batch.push((smaller, print));
+                            indices.push(j);
+                        }
+                    }
+                    j += 1;
+                }
+                if batch.is_empty() {
+                    i = j;
+                    continue;
+                }
+                match trier.try_batch(&batch)? {
+                    Batch::Stopped => return Ok(stopped(case, &trier, steps)),
+                    Batch::Done(None) => i = j,
+                    Batch::Done(Some(k)) => {
+                        let index = indices[k];
+                        case = batch.swap_remove(k).0;
+                        steps += 1;
+                        taken = true;
+                        // After a big cut, the halves of the new case first.
+                        i = if edits[index].is_coarse() { 0 } else { index };
+                        edits = case.edits(resource);
                     }
                 }
-                j += 1;
             }
-            if batch.is_empty() {
-                i = j;
-                continue;
+            if !taken {
+                break;
             }
-            if shrunk.runs + batch.len() > max_runs {
-                return Ok(shrunk);
-            }
-            shrunk.runs += batch.len();
-            let results: Vec<anyhow::Result<Option<Outcome>>> = std::thread::scope(|scope| {
-                let handles: Vec<_> = batch
-                    .iter()
-                    .enumerate()
-                    .map(|(worker, (_, smaller, _))| scope.spawn(move || run(smaller, worker)))
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a shrink worker does not panic"))
-                    .collect()
+        }
+        if resource {
+            return Ok(Shrunk {
+                case,
+                runs: trier.runs,
+                steps,
+                minimality: Minimality::Coarse,
             });
-            let mut accepted = None;
-            for ((index, smaller, print), result) in batch.into_iter().zip(results) {
-                match result? {
-                    None => return Ok(shrunk),
-                    Some(Outcome::Same) if accepted.is_none() => {
-                        accepted = Some((index, smaller));
-                    }
-                    Some(Outcome::Same) => {}
-                    Some(outcome) => {
-                        seen.insert(print);
-                        if outcome == Outcome::Other {
-                            other.insert(print);
+        }
+        let ones: Vec<C> = case
+            .edits(false)
+            .iter()
+            .filter_map(|e| case.apply(e))
+            .collect();
+        let prints: Vec<u64> = ones.iter().map(|c| fingerprint(&c.render())).collect();
+        let other = prints.iter().filter(|p| trier.other.contains(p)).count();
+        let mut pairs_checked = None;
+        if ones.len() <= PAIR_LIMIT {
+            let mut pairs = Vec::new();
+            let mut listed = HashSet::new();
+            for one in &ones {
+                for edit in one.edits(false) {
+                    if let Some(two) = one.apply(&edit) {
+                        let print = fingerprint(&two.render());
+                        if listed.insert(print) && !trier.seen.contains(&print) {
+                            pairs.push((two, print));
                         }
                     }
                 }
             }
-            match accepted {
-                Some((index, smaller)) => {
-                    shrunk.case = smaller;
-                    shrunk.steps += 1;
-                    taken = true;
-                    // After a big cut, the halves of the new case first.
-                    i = if edits[index].is_coarse() { 0 } else { index };
-                    edits = shrunk.case.edits(resource);
+            if pairs.len() <= PAIR_RUNS && trier.runs + pairs.len() <= trier.max_runs {
+                for batch in pairs.chunks(jobs) {
+                    match trier.try_batch(batch)? {
+                        Batch::Stopped => return Ok(stopped(case, &trier, steps)),
+                        Batch::Done(None) => {}
+                        Batch::Done(Some(k)) => {
+                            case = batch[k].0.clone();
+                            steps += 1;
+                            continue 'shrinking;
+                        }
+                    }
                 }
-                None => i = j,
+                pairs_checked = Some(listed.len());
             }
         }
-        if !taken {
-            shrunk.minimality = if resource {
-                Minimality::Coarse
-            } else {
-                let prints: Vec<u64> = edits
-                    .iter()
-                    .filter_map(|e| shrunk.case.apply(e))
-                    .map(|c| fingerprint(&c.render()))
-                    .collect();
-                Minimality::OneMinimal {
-                    reductions: prints.len(),
-                    other: prints.iter().filter(|p| other.contains(p)).count(),
-                }
-            };
-            return Ok(shrunk);
-        }
+        return Ok(Shrunk {
+            case,
+            runs: trier.runs,
+            steps,
+            minimality: Minimality::OneMinimal {
+                reductions: ones.len(),
+                other,
+                pairs: pairs_checked,
+            },
+        });
     }
 }
