@@ -1109,16 +1109,13 @@ impl Case for Gridgame {
                     }
                 }
                 if starts.is_empty() {
-                    let start = if blocked.contains(&(0, 0)) {
-                        (0, 1)
-                    } else {
-                        (0, 0)
-                    };
-                    starts.push(if blocked.contains(&start) {
-                        (1, 0)
-                    } else {
-                        start
-                    });
+                    // The window has a free cell: the loop above left one.
+                    let side = width as u32;
+                    let free = (0..side * side)
+                        .map(|i| (ox + i % side, oy + i / side))
+                        .find(|cell| !blocked.contains(cell))
+                        .expect("a free cell in the window");
+                    starts.push(free);
                 }
                 Field { cells, starts }
             })

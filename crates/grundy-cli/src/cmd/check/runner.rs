@@ -178,16 +178,14 @@ pub fn run(
         // machine); wall time past twice the limit and a second also ends
         // it (a program that sleeps or waits).
         let cpu = cpu_time(&stat_path);
+        peak = peak_memory(&status_path).or(peak);
         let over = if cpu.is_some_and(|cpu| cpu > limits.time)
             || now - start > 2 * limits.time + Duration::from_secs(1)
         {
             Some(Ended::TimeLimit)
         } else if limits.deadline.is_some_and(|d| now > d) {
             Some(Ended::Deadline)
-        } else if {
-            peak = peak_memory(&status_path).or(peak);
-            peak.is_some_and(|p| p > limits.memory)
-        } {
+        } else if peak.is_some_and(|p| p > limits.memory) {
             Some(Ended::MemoryLimit)
         } else if std::fs::metadata(&scratch.stdout).is_ok_and(|m| m.len() > limits.output) {
             Some(Ended::OutputLimit)
