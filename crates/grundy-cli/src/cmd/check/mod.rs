@@ -188,7 +188,19 @@ impl Bench {
                 C::NAME
             )
         })?;
-        let run = runner::run(&self.cmd, &input, &self.scratch[worker], &self.limits)?;
+        // Past the deadline nothing more is run (a run in progress is
+        // stopped by the runner).
+        let run = if self.limits.deadline.is_some_and(|d| Instant::now() > d) {
+            Run {
+                ended: runner::Ended::Deadline,
+                stdout: Vec::new(),
+                stderr_tail: String::new(),
+                wall: Duration::ZERO,
+                peak_memory: None,
+            }
+        } else {
+            runner::run(&self.cmd, &input, &self.scratch[worker], &self.limits)?
+        };
         let verdict = runner::verdict(&run, &expected, C::WORDS);
         Ok(Tried {
             input,
@@ -361,9 +373,13 @@ fn random_cases<C: Case>(
         let verdict = failure.tried.verdict.clone().expect("a failure");
         writeln!(
             stdout,
-            "case {} of {n} fails (--seed {seed}, size up to {}): {}",
+            "case {} of {n} fails (--seed {seed}{}): {}",
             failure.index + 1,
-            size_of(failure.index, n, max_size),
+            if statement_size > 16 {
+                format!(", size up to {}", size_of(failure.index, n, max_size))
+            } else {
+                String::new()
+            },
             describe(&verdict, bench.limits.time, args.memory_limit),
         )?;
         shrink_and_report::<C>(args, bench, failure.case, failure.tried, &mut stdout)?;
@@ -377,9 +393,15 @@ fn random_cases<C: Case>(
         )?;
         return Ok(ExitCode::from(3));
     }
+    // gfg has one size: its board.
+    let sizes = if statement_size > 16 {
+        format!(", sizes up to {max_size}")
+    } else {
+        String::new()
+    };
     writeln!(
         stdout,
-        "all {n} cases passed (--seed {seed}, sizes up to {max_size}, {:.1} s)",
+        "all {n} cases passed (--seed {seed}{sizes}, {:.1} s)",
         start.elapsed().as_secs_f64()
     )?;
     let (index, bytes) = state.largest;

@@ -274,3 +274,62 @@ pub fn shrink<C: Case>(
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::check::problems::Gridgame;
+
+    /// With an oracle for "fails" (a start with x + y >= 10 in a test that
+    /// has an impassable cell at x = 3), the shrinker ends at the smallest
+    /// such case, and every one-step reduction of it passes.
+    #[test]
+    fn shrinks_to_a_one_minimal_case() {
+        let input = b"3\n2\n3 4\n9 9\n3\n1 1\n7 8\n20 20\n1\n5 5\n1\n0 0\n1\n3 0\n1\n2 2\n";
+        let case = Gridgame::read(input).unwrap();
+        let fails = |case: &Gridgame| {
+            let text = String::from_utf8(case.render()).unwrap();
+            let n: Vec<u64> = text
+                .split_whitespace()
+                .map(|t| t.parse().unwrap())
+                .collect();
+            let mut at = 1;
+            let mut found = false;
+            for _ in 0..n[0] {
+                let cells = n[at] as usize;
+                let wall = (0..cells).any(|i| n[at + 1 + 2 * i] == 3);
+                at += 1 + 2 * cells;
+                let starts = n[at] as usize;
+                found |= wall && (0..starts).any(|i| n[at + 1 + 2 * i] + n[at + 2 + 2 * i] >= 10);
+                at += 1 + 2 * starts;
+            }
+            found
+        };
+        let run = |case: &Gridgame, _worker: usize| -> anyhow::Result<Option<Outcome>> {
+            Ok(Some(if fails(case) {
+                Outcome::Same
+            } else {
+                Outcome::Passes
+            }))
+        };
+        assert!(fails(&case));
+        let shrunk = shrink(case, false, 10_000, 2, &run).unwrap();
+        // One test, the cell lowered to (3,0), one start on x + y = 10.
+        let text = String::from_utf8(shrunk.case.render()).unwrap();
+        let start = text.strip_prefix("1\n1\n3 0\n1\n").expect(&text);
+        let sum: u64 = start
+            .split_whitespace()
+            .map(|t| t.parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(sum, 10, "{text}");
+        assert!(matches!(
+            shrunk.minimality,
+            Minimality::OneMinimal { other: 0, .. }
+        ));
+        for edit in shrunk.case.edits(false) {
+            if let Some(smaller) = shrunk.case.apply(&edit) {
+                assert!(!fails(&smaller), "{edit:?}");
+            }
+        }
+    }
+}
