@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod output;
 
-use cmd::{clear, judge, pawn, serve, split, sum, tables};
+use cmd::{check, clear, judge, pawn, serve, split, sum, tables};
 
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 #[derive(Debug, Parser)]
@@ -49,6 +49,9 @@ enum Command {
     /// Answer a contest problem: judge PROBLEM [FILE] reads FILE (or
     /// standard input) in the problem's exact format.
     Judge(judge::Args),
+    /// Stress-test a contest solution against the judge; shrink what it
+    /// gets wrong.
+    Check(check::Args),
     /// Serve the web playground and JSON API (loopback by default).
     Serve(serve::Args),
     /// Shape databases for rectangle clearing: build, describe, verify.
@@ -92,6 +95,7 @@ fn run() -> anyhow::Result<ExitCode> {
         Some(Command::Pawn(args)) => pawn::run(&args),
         Some(Command::Split(args)) => split::run(&args),
         Some(Command::Judge(args)) => judge::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
         Some(Command::Serve(args)) => serve::run(&args),
         Some(Command::Tables(args)) => tables::run(&args),
     }

@@ -1,5 +1,6 @@
 //! The subcommands, one module each.
 
+pub mod check;
 pub mod clear;
 pub mod judge;
 pub mod pawn;

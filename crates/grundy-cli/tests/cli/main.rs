@@ -1,6 +1,7 @@
 //! The one integration-test binary of the `grundy` command: each game's
 //! tests live in a module under `tests/cli/`.
 
+mod check;
 mod clear;
 mod common;
 mod conventions;

@@ -1,0 +1,815 @@
+//! `grundy check PROBLEM -- CMD [ARGS...]`: stress-tests a contest
+//! solution against the exact judges, and shrinks the first input it gets
+//! wrong to a 1-minimal one.
+//!
+//! Case `i` of `N` is generated from its own seed (the run's seed and `i`),
+//! so the run is reproducible whatever `--jobs`; its size bound grows as
+//! `max_size^((i/(N-1))^2)` (caos3, gfg: `^(i/(N-1))`): most cases are tiny (where a bug is found fast
+//! and shrinks in few runs), the last is the largest, on which the solution
+//! is timed against `grundy judge`. The first cases are the problem's edge
+//! cases, and a quarter of the rest are edge cases again at larger sizes.
+//! The expected answers come from the judges in this process
+//! ([`grundy_cli::judge`]); the solution runs in a child process under
+//! limits ([`runner`]). With several jobs the reported case is still the
+//! first failing one: cases are handed out in order and every earlier case
+//! finishes before the report.
+//!
+//! Exit codes: 0 every case passed; 1 a case failed (shrunk and written to
+//! `--out`); 2 bad usage, a bad `--replay` file, or a CMD that cannot be
+//! started; 3 `--max-time` ran out before every planned case had run.
+
+mod problems;
+mod runner;
+mod shrink;
+
+use std::ffi::OsString;
+use std::io::{IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::ValueEnum;
+use grundy_cli::judge::JudgeError;
+use rand::rngs::StdRng;
+use rand::{RngExt as _, SeedableRng as _};
+
+use self::problems::{Caos3, Case, Gen, Gfg, Gridgame, Pshtbrth};
+use self::runner::{Limits, Run, Scratch, SpawnError, Verdict};
+use self::shrink::{Minimality, Outcome};
+use crate::output::{InputError, UsageError};
+
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// The problem whose judge gives the expected answers.
+    #[arg(value_enum)]
+    problem: Problem,
+    /// The solution to test, with its arguments, after `--`. It reads the
+    /// input on standard input and prints its answers.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    cmd: Vec<OsString>,
+    /// The seed of the random cases (default: from the clock; the report
+    /// prints it).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// How many cases to run.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    cases: u64,
+    /// The largest total number of boards, queries, impassable cells or
+    /// starts of a case (caos3: the largest map side, at most 20) [default:
+    /// the statement's limit].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_size: Option<u64>,
+    /// gridgame: the largest coordinate.
+    #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
+    max_coord: u32,
+    /// Whitespace: `any` also generates the variants the judges accept
+    /// (CRLF, blank lines, tabs, no final newline); `plain` only the
+    /// statement's layout.
+    #[arg(long, value_enum, default_value = "any")]
+    whitespace: Whitespace,
+    /// The time limit of one run, in seconds of CPU time (and twice that
+    /// plus a second of wall-clock time) [default: the statement's, 1 s].
+    #[arg(long, value_parser = super::parse_seconds)]
+    time_limit: Option<Duration>,
+    /// The memory limit of one run: peak resident memory (`512MB`,
+    /// `1GiB`).
+    #[arg(long, default_value = "256MiB", value_parser = super::parse_size)]
+    memory_limit: u64,
+    /// How many cases (and shrinking runs) to run at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    jobs: u64,
+    /// Where to write failing.in, expected.out and received.out.
+    #[arg(long, default_value = "grundy-check")]
+    out: PathBuf,
+    /// Run this input (and shrink it if it fails) instead of random cases.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+    /// A budget for the whole run, in seconds: past it, running stops (exit
+    /// 3, or 1 with the smallest failing case so far when shrinking).
+    #[arg(long, value_parser = super::parse_seconds)]
+    max_time: Option<Duration>,
+    /// The most runs of CMD spent shrinking.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
+    shrink_runs: u64,
+}
+
+const AFTER_HELP: &str = "\
+Exit status: 0 every case passed, 1 a failing case was found (shrunk and
+written to --out), 2 bad usage or a CMD that cannot run, 3 --max-time ran
+out before every case had run.
+
+Example:
+  grundy check gridgame --seed 1 -- python3 sol.py
+  grundy check gridgame --replay grundy-check/failing.in -- python3 sol.py";
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Problem {
+    /// One 4 x 4 rectangle-clearing board: A or B.
+    Gfg,
+    /// Boards, range queries and replacements: Pishty or Lotsy.
+    Pshtbrth,
+    /// A pawn among impassable cells: Alice or Bob per start.
+    Gridgame,
+    /// The splitting game on '^'/'#' maps: Asuna or Kirito.
+    Caos3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Whitespace {
+    Any,
+    Plain,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    match args.problem {
+        Problem::Gfg => check::<Gfg>(args, 16),
+        Problem::Pshtbrth => check::<Pshtbrth>(args, 100_000),
+        Problem::Gridgame => check::<Gridgame>(args, 100_000),
+        Problem::Caos3 => check::<Caos3>(args, 20),
+    }
+}
+
+/// A scratch directory, removed when dropped.
+struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    fn new() -> anyhow::Result<ScratchDir> {
+        let base = std::env::temp_dir();
+        for n in 0..1000 {
+            let dir = base.join(format!("grundy-check-{}-{n}", std::process::id()));
+            match std::fs::create_dir(&dir) {
+                Ok(()) => return Ok(ScratchDir(dir)),
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(err) => {
+                    return Err(UsageError(format!(
+                        "cannot make a scratch directory in {}: {err}",
+                        base.display()
+                    ))
+                    .into())
+                }
+            }
+        }
+        Err(UsageError("cannot make a scratch directory".into()).into())
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// What a check run needs at hand: the command, the limits, the scratch
+/// files of each worker.
+struct Bench {
+    cmd: Vec<OsString>,
+    limits: Limits,
+    scratch: Vec<Scratch>,
+}
+
+/// One run of a case: its input, the judge's answers, the run, the verdict
+/// (`None`: stopped by the deadline).
+struct Tried {
+    input: Vec<u8>,
+    expected: Vec<u8>,
+    run: Run,
+    verdict: Option<Verdict>,
+}
+
+impl Bench {
+    fn try_input<C: Case>(&self, input: Vec<u8>, worker: usize) -> anyhow::Result<Tried> {
+        let mut expected = Vec::new();
+        C::judge(&input, &mut expected).map_err(|err| {
+            anyhow::anyhow!(
+                "internal error: the {} judge rejects a generated input: {err}",
+                C::NAME
+            )
+        })?;
+        // Past the deadline nothing more is run (a run in progress is
+        // stopped by the runner).
+        let run = if self.limits.deadline.is_some_and(|d| Instant::now() > d) {
+            Run {
+                ended: runner::Ended::Deadline,
+                stdout: Vec::new(),
+                stderr_tail: String::new(),
+                wall: Duration::ZERO,
+                peak_memory: None,
+            }
+        } else {
+            runner::run(&self.cmd, &input, &self.scratch[worker], &self.limits)?
+        };
+        let verdict = runner::verdict(&run, &expected, C::WORDS);
+        Ok(Tried {
+            input,
+            expected,
+            run,
+            verdict,
+        })
+    }
+}
+
+/// A failing case found by the random runs.
+struct Failure<C> {
+    index: u64,
+    case: C,
+    tried: Tried,
+}
+
+fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let scratch_dir = ScratchDir::new()?;
+    let jobs = args.jobs as usize;
+    let time_limit = args
+        .time_limit
+        .unwrap_or(Duration::from_secs_f64(C::TIME_LIMIT));
+    let bench = Bench {
+        cmd: args.cmd.clone(),
+        limits: Limits {
+            time: time_limit,
+            memory: args.memory_limit,
+            output: 64 << 20,
+            deadline: args.max_time.map(|t| start + t),
+        },
+        scratch: (0..jobs.max(2))
+            .map(|id| Scratch::new(&scratch_dir.0, id))
+            .collect(),
+    };
+    let result = match &args.replay {
+        Some(path) => replay::<C>(args, &bench, path),
+        None => random_cases::<C>(args, &bench, statement_size, start),
+    };
+    drop(scratch_dir);
+    result.map_err(|err| {
+        if err.downcast_ref::<SpawnError>().is_some() {
+            UsageError(err.to_string()).into()
+        } else {
+            err
+        }
+    })
+}
+
+/// The size bound of case `i` of `n`.
+fn size_of(i: u64, n: u64, max: u64) -> usize {
+    if n <= 1 || i + 1 >= n {
+        return max as usize;
+    }
+    let p = i as f64 / (n - 1) as f64;
+    // Squared for the large limits (10^5): most cases stay small; not for
+    // caos3's 20, whose maps need a side of 3 to 5 for any candidate.
+    let exponent = if max >= 1000 { p * p } else { p };
+    ((max as f64).powf(exponent).round() as usize).clamp(1, max as usize)
+}
+
+/// Case `i` of the run.
+fn generate<C: Case>(args: &Args, seed: u64, i: u64, max_size: u64) -> C {
+    let mut rng = StdRng::seed_from_u64(seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let edges = C::EDGES.len() as u64;
+    let edge = if i + 1 == args.cases {
+        None
+    } else if i < edges {
+        Some(i as usize)
+    } else {
+        rng.random_bool(0.25)
+            .then(|| rng.random_range(0..C::EDGES.len()))
+    };
+    let gen = Gen {
+        size: size_of(i, args.cases, max_size),
+        max_coord: args.max_coord,
+        edge,
+        layouts: args.whitespace == Whitespace::Any,
+    };
+    C::generate(&mut rng, &gen)
+}
+
+fn random_cases<C: Case>(
+    args: &Args,
+    bench: &Bench,
+    statement_size: u64,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_secs() % 1_000_000)
+    });
+    let max_size = args.max_size.unwrap_or(statement_size).min(statement_size);
+    let n = args.cases;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(n);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} cases [{elapsed}]")
+                .expect("static template"),
+        );
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    struct State<C> {
+        failure: Option<Failure<C>>,
+        /// The case with the largest input: index, bytes.
+        largest: (u64, usize),
+        passed: u64,
+        stopped: bool,
+        error: Option<anyhow::Error>,
+    }
+    let state = Mutex::new(State::<C> {
+        failure: None,
+        largest: (0, 0),
+        passed: 0,
+        stopped: false,
+        error: None,
+    });
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for worker in 0..args.jobs as usize {
+            let (state, next, bar) = (&state, &next, &bar);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as u64;
+                {
+                    let state = state.lock().expect("no worker panics");
+                    let failed_before = state.failure.as_ref().is_some_and(|f| f.index < i);
+                    if i >= n || failed_before || state.stopped || state.error.is_some() {
+                        return;
+                    }
+                }
+                let case: C = generate(args, seed, i, max_size);
+                let tried = bench.try_input::<C>(case.render(), worker);
+                let mut state = state.lock().expect("no worker panics");
+                match tried {
+                    Err(err) => state.error = Some(err),
+                    Ok(tried) => match &tried.verdict {
+                        None => state.stopped = true,
+                        Some(Verdict::Accepted) => {
+                            state.passed += 1;
+                            if tried.input.len() >= state.largest.1 {
+                                state.largest = (i, tried.input.len());
+                            }
+                            bar.inc(1);
+                        }
+                        Some(_) => {
+                            if state.failure.as_ref().is_none_or(|f| i < f.index) {
+                                state.failure = Some(Failure {
+                                    index: i,
+                                    case,
+                                    tried,
+                                });
+                            }
+                        }
+                    },
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    let state = state.into_inner().expect("no worker panics");
+    if let Some(err) = state.error {
+        return Err(err);
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Some(failure) = state.failure {
+        let verdict = failure.tried.verdict.clone().expect("a failure");
+        writeln!(
+            stdout,
+            "case {} of {n} fails (--seed {seed}{}): {}",
+            failure.index + 1,
+            if statement_size > 16 {
+                format!(", size up to {}", size_of(failure.index, n, max_size))
+            } else {
+                String::new()
+            },
+            describe(&verdict, bench.limits.time, args.memory_limit),
+        )?;
+        shrink_and_report::<C>(args, bench, failure.case, failure.tried, &mut stdout)?;
+        return Ok(ExitCode::FAILURE);
+    }
+    if state.stopped {
+        writeln!(
+            stdout,
+            "stopped: --max-time ran out after {} of {n} cases, all passed (--seed {seed})",
+            state.passed
+        )?;
+        return Ok(ExitCode::from(3));
+    }
+    // gfg has one size: its board.
+    let sizes = if statement_size > 16 {
+        format!(", sizes up to {max_size}")
+    } else {
+        String::new()
+    };
+    writeln!(
+        stdout,
+        "all {n} cases passed (--seed {seed}{sizes}, {:.1} s)",
+        start.elapsed().as_secs_f64()
+    )?;
+    let (index, bytes) = state.largest;
+    let largest: C = generate(args, seed, index, max_size);
+    time_largest::<C>(
+        args,
+        bench,
+        &largest,
+        index,
+        bytes,
+        max_size,
+        statement_size,
+        &mut stdout,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times the solution against `grundy judge` on the largest input, one run
+/// each, alone.
+#[allow(clippy::too_many_arguments)]
+fn time_largest<C: Case>(
+    args: &Args,
+    bench: &Bench,
+    case: &C,
+    index: u64,
+    bytes: usize,
+    max_size: u64,
+    statement_size: u64,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<()> {
+    let input = case.render();
+    let solution = runner::run(&bench.cmd, &input, &bench.scratch[0], &bench.limits)?;
+    let judge_cmd = vec![
+        std::env::current_exe()?.into_os_string(),
+        "judge".into(),
+        C::NAME.into(),
+    ];
+    let judge = runner::run(&judge_cmd, &input, &bench.scratch[1], &bench.limits)?;
+    if let Some(failed) =
+        runner::verdict(&solution, &judge.stdout, C::WORDS).filter(|v| *v != Verdict::Accepted)
+    {
+        writeln!(
+            out,
+            "warning: run alone on the largest input, the solution gave: {}",
+            describe(&failed, bench.limits.time, args.memory_limit)
+        )?;
+    }
+    let (mine, theirs) = (solution.wall.as_secs_f64(), judge.wall.as_secs_f64());
+    let limit = bench.limits.time.as_secs_f64();
+    writeln!(
+        out,
+        "largest input (case {}, {}), wall time: solution {mine:.3} s, grundy judge {theirs:.3} s \
+         ({:.1}x the judge); {:.0}% of the {limit} s time limit",
+        index + 1,
+        human_bytes(bytes),
+        mine / theirs.max(1e-6),
+        100.0 * mine / limit
+    )?;
+    if mine > 0.5 * limit {
+        writeln!(
+            out,
+            "warning: time-limit risk: the solution used {:.0}% of the {limit} s limit on the largest input",
+            100.0 * mine / limit
+        )?;
+    }
+    if max_size < statement_size && args.max_size.is_some() {
+        writeln!(
+            out,
+            "note: inputs were limited to --max-size {max_size}; the statement allows {statement_size}"
+        )?;
+    }
+    Ok(())
+}
+
+fn human_bytes(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else if bytes >= 1 << 10 {
+        format!("{:.1} kB", bytes as f64 / 1e3)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// A verdict in words, with its details.
+fn describe(verdict: &Verdict, time: Duration, memory: u64) -> String {
+    match verdict {
+        Verdict::Accepted => "accepted".into(),
+        Verdict::WrongAnswer { first } => format!("wrong answer (answer {})", first + 1),
+        Verdict::Unparsable { what } => format!("output that does not parse: {what}"),
+        Verdict::RuntimeError { how } => format!("runtime error: {how}"),
+        Verdict::TimeLimit => format!("time limit exceeded ({} s)", time.as_secs_f64()),
+        Verdict::MemoryLimit => format!(
+            "memory limit exceeded ({} MiB)",
+            memory as f64 / f64::from(1 << 20)
+        ),
+        Verdict::OutputLimit => "output limit exceeded (64 MiB)".into(),
+    }
+}
+
+/// Shrinks a failing case, writes it out and prints the report.
+fn shrink_and_report<C: Case>(
+    args: &Args,
+    bench: &Bench,
+    case: C,
+    tried: Tried,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<()> {
+    let verdict = tried.verdict.clone().expect("a failure");
+    let before = case.size();
+    let started = Instant::now();
+    // The runs that failed the same way, by input: the final case's is
+    // reported (not run again: a time limit near its edge may pass then).
+    let failures = Mutex::new(std::collections::HashMap::new());
+    let still_fails = |smaller: &C, worker: usize| -> anyhow::Result<Option<Outcome>> {
+        let tried = bench.try_input::<C>(smaller.render(), worker)?;
+        Ok(tried.verdict.clone().map(|v| {
+            if v.same_kind(&verdict) {
+                let mut failures = failures.lock().expect("no worker panics");
+                failures.insert(tried.input.clone(), tried);
+                Outcome::Same
+            } else if v == Verdict::Accepted {
+                Outcome::Passes
+            } else {
+                Outcome::Other
+            }
+        }))
+    };
+    let shrunk = shrink::shrink(
+        case,
+        verdict.is_resource(),
+        args.shrink_runs as usize,
+        args.jobs as usize,
+        &still_fails,
+    )?;
+    let took = started.elapsed();
+    let final_try = failures
+        .into_inner()
+        .expect("no worker panics")
+        .remove(&shrunk.case.render())
+        .unwrap_or(tried);
+    writeln!(
+        out,
+        "shrunk in {} runs, {} steps taken ({:.1} s): {before} -> {}",
+        shrunk.runs,
+        shrunk.steps,
+        took.as_secs_f64(),
+        shrunk.case.size()
+    )?;
+    match shrunk.minimality {
+        Minimality::OneMinimal { reductions: 0, .. } => writeln!(
+            out,
+            "1-minimal: no one-step reduction of it ({}) is a valid input",
+            C::ELEMENTS
+        )?,
+        Minimality::OneMinimal {
+            reductions,
+            other,
+            pairs,
+        } => {
+            writeln!(
+                out,
+                "1-minimal: none of its {reductions} one-step reductions ({}) fails this way{}",
+                C::ELEMENTS,
+                if other == 0 {
+                    ": they all pass".to_owned()
+                } else {
+                    format!("; {other} of them fail in another way")
+                }
+            )?;
+            if let Some(pairs) = pairs.filter(|&p| p > 0) {
+                writeln!(
+                    out,
+                    "(nor does any of its {pairs} two-step reductions)"
+                )?;
+            }
+        }
+        Minimality::Coarse => writeln!(
+            out,
+            "not shrunk to 1-minimal: a {} depends on the input's size, so only halves and \
+             quarters of it were dropped",
+            verdict.name()
+        )?,
+        Minimality::Stopped => writeln!(
+            out,
+            "not verified 1-minimal: shrinking stopped at its budget (--shrink-runs {} or --max-time)",
+            args.shrink_runs
+        )?,
+    }
+    let one_minimal = matches!(shrunk.minimality, Minimality::OneMinimal { .. });
+    if let Some(layout) = shrunk.case.layout().describe().filter(|_| one_minimal) {
+        writeln!(
+            out,
+            "whitespace: {layout} (the same case laid out plainly does not fail this way)"
+        )?;
+    }
+    report(args, bench, &final_try, out)
+}
+
+/// Prints the failing case, the answers side by side, writes the files and
+/// the replay command.
+fn report(
+    args: &Args,
+    bench: &Bench,
+    tried: &Tried,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<()> {
+    let verdict = tried.verdict.clone();
+    match &verdict {
+        Some(Verdict::Accepted) => {}
+        Some(v) => {
+            writeln!(
+                out,
+                "verdict: {} ({:.3} s{})",
+                describe(v, bench.limits.time, args.memory_limit),
+                tried.run.wall.as_secs_f64(),
+                tried
+                    .run
+                    .peak_memory
+                    .map_or_else(String::new, |peak| format!(
+                        ", peak memory {:.1} MiB",
+                        peak as f64 / f64::from(1 << 20)
+                    ))
+            )?;
+        }
+        None => {}
+    }
+    let text = String::from_utf8_lossy(&tried.input);
+    let lines: Vec<&str> = text.lines().collect();
+    writeln!(out, "\nfailing.in ({} lines):", lines.len())?;
+    for line in lines.iter().take(40) {
+        writeln!(out, "    {}", line.trim_end_matches('\r'))?;
+    }
+    if lines.len() > 40 {
+        writeln!(out, "    ... {} more lines", lines.len() - 40)?;
+    }
+    if matches!(verdict, Some(Verdict::RuntimeError { .. })) && !tried.run.stderr_tail.is_empty() {
+        writeln!(out, "\nits standard error ends:")?;
+        let tail: Vec<&str> = tried.run.stderr_tail.lines().collect();
+        for line in &tail[tail.len().saturating_sub(8)..] {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    side_by_side(&tried.expected, &tried.run.stdout, out)?;
+    std::fs::create_dir_all(&args.out)
+        .map_err(|err| UsageError(format!("{}: cannot create: {err}", args.out.display())))?;
+    for (name, bytes) in [
+        ("failing.in", &tried.input),
+        ("expected.out", &tried.expected),
+        ("received.out", &tried.run.stdout),
+    ] {
+        write_atomically(&args.out.join(name), bytes)?;
+    }
+    let dir = args.out.display();
+    writeln!(
+        out,
+        "\nwrote {dir}/failing.in, {dir}/expected.out, {dir}/received.out\nreplay: {}",
+        replay_command(args)
+    )?;
+    Ok(())
+}
+
+/// Expected and received answers side by side, the first differing line
+/// marked (lines compared by their tokens).
+fn side_by_side(
+    expected: &[u8],
+    received: &[u8],
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    let expected = String::from_utf8_lossy(expected);
+    let received = String::from_utf8_lossy(received);
+    let (want, got): (Vec<&str>, Vec<&str>) =
+        (expected.lines().collect(), received.lines().collect());
+    let rows = want.len().max(got.len());
+    fn tokens<'a>(line: Option<&&'a str>) -> Option<Vec<&'a str>> {
+        line.map(|l| l.split_ascii_whitespace().collect())
+    }
+    let first = (0..rows).find(|&i| tokens(want.get(i)) != tokens(got.get(i)));
+    let width = want
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    writeln!(out, "\n    line  {:width$} | received", "expected")?;
+    let from = first.unwrap_or(0).saturating_sub(5);
+    for i in from..rows.min(from + 20) {
+        let shown = |l: Option<&&str>| {
+            l.map_or("(nothing)".to_owned(), |l| {
+                l.trim_end_matches('\r').chars().take(60).collect()
+            })
+        };
+        writeln!(
+            out,
+            "  {} {:>4}  {:width$} | {}",
+            if Some(i) == first { '>' } else { ' ' },
+            i + 1,
+            shown(want.get(i)),
+            shown(got.get(i)),
+        )?;
+    }
+    if rows > from + 20 {
+        writeln!(out, "    ... {} more lines", rows - from - 20)?;
+    }
+    match first {
+        Some(i) => writeln!(out, "  first difference: line {}", i + 1),
+        None if rows == 0 => writeln!(out, "  (no answers expected, none printed)"),
+        None => writeln!(out, "  (the lines agree: see the verdict)"),
+    }
+}
+
+/// Writes a file whole: to a temporary name first, then renamed, so that a
+/// reader never sees part of it.
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let temporary = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&temporary, bytes)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .map_err(|err| UsageError(format!("{}: cannot write: {err}", path.display())).into())
+}
+
+/// The command that runs the failing case again.
+fn replay_command(args: &Args) -> String {
+    let problem = args
+        .problem
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_owned());
+    let mut words = vec![
+        "grundy".to_owned(),
+        "check".to_owned(),
+        problem,
+        "--replay".to_owned(),
+        shell_quote(&args.out.join("failing.in").into_os_string()),
+    ];
+    if let Some(limit) = args.time_limit {
+        words.push(format!("--time-limit {}", limit.as_secs_f64()));
+    }
+    if args.out != Path::new("grundy-check") {
+        words.push(format!("--out {}", shell_quote(args.out.as_os_str())));
+    }
+    words.push("--".to_owned());
+    words.extend(args.cmd.iter().map(|w| shell_quote(w)));
+    words.join(" ")
+}
+
+fn shell_quote(word: &std::ffi::OsStr) -> String {
+    let word = word.to_string_lossy();
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./=:,+@%".contains(c))
+    {
+        word.into_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// `--replay FILE`: runs one input; shrinks it if it fails.
+fn replay<C: Case>(args: &Args, bench: &Bench, path: &Path) -> anyhow::Result<ExitCode> {
+    let input = std::fs::read(path)
+        .map_err(|err| UsageError(format!("{}: cannot read: {err}", path.display())))?;
+    // The judge validates it first: a located error, exit 2.
+    if let Err(JudgeError::Input(error)) = C::judge(&input, &mut Vec::new()) {
+        return Err(InputError {
+            source_name: path.display().to_string(),
+            error,
+        }
+        .into());
+    }
+    let tried = bench.try_input::<C>(input.clone(), 0)?;
+    let mut out = std::io::stdout().lock();
+    let verdict = match &tried.verdict {
+        None => {
+            writeln!(out, "stopped: --max-time ran out")?;
+            return Ok(ExitCode::from(3));
+        }
+        Some(Verdict::Accepted) => {
+            writeln!(
+                out,
+                "{}: accepted ({:.3} s)",
+                path.display(),
+                tried.run.wall.as_secs_f64()
+            )?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(v) => v.clone(),
+    };
+    writeln!(
+        out,
+        "{}: {}",
+        path.display(),
+        describe(&verdict, bench.limits.time, args.memory_limit)
+    )?;
+    let case = C::read(&input).expect("the judge accepted it");
+    let plain = bench.try_input::<C>(case.render(), 0)?;
+    if plain
+        .verdict
+        .as_ref()
+        .is_some_and(|v| v.same_kind(&verdict))
+    {
+        shrink_and_report::<C>(args, bench, case, plain, &mut out)?;
+    } else {
+        writeln!(
+            out,
+            "not shrunk: the same input laid out plainly does not fail this way, so the failure \
+             depends on this file's whitespace"
+        )?;
+        report(args, bench, &tried, &mut out)?;
+    }
+    Ok(ExitCode::FAILURE)
+}

@@ -1,0 +1,361 @@
+//! Running the user's solution on one input, under limits, and judging what
+//! it printed.
+//!
+//! The input is a file on the child's standard input, and its standard
+//! output and error go to files: no pipe to drain, so a child that prints a
+//! lot cannot block, and one that stops reading cannot block us. A watcher
+//! loop polls the child (every 0.25 ms at first, backing off to 10 ms):
+//! past the time limit (CPU time, from `/proc/<pid>/stat`, or twice it plus
+//! a second of wall-clock time), past the memory limit (its peak resident size,
+//! `VmHWM` in `/proc/<pid>/status`, so a spike between two polls still
+//! counts), past the output limit, or past the whole run's deadline, it is
+//! killed (SIGKILL) and always reaped. Written by hand rather than with a
+//! crate: `std::process` has everything but the polling, and
+//! `setrlimit` in the child would need `unsafe` (`pre_exec`).
+//!
+//! Only CMD itself is watched and killed: a CMD that starts its solution
+//! through a shell should `exec` it.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Read as _;
+use std::os::unix::process::ExitStatusExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// The limits of one run.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// CPU time (and twice that plus a second of wall-clock time).
+    pub time: Duration,
+    /// Peak resident memory, in bytes.
+    pub memory: u64,
+    /// Bytes of standard output.
+    pub output: u64,
+    /// The whole run's deadline, if any.
+    pub deadline: Option<Instant>,
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub enum Ended {
+    /// It exited (or was killed by a signal) on its own.
+    Exited(std::process::ExitStatus),
+    /// Killed at the time limit.
+    TimeLimit,
+    /// Killed past the memory limit.
+    MemoryLimit,
+    /// Killed past the output limit.
+    OutputLimit,
+    /// Killed at the whole run's deadline: no verdict.
+    Deadline,
+}
+
+/// One run of the solution.
+#[derive(Debug)]
+pub struct Run {
+    pub ended: Ended,
+    pub stdout: Vec<u8>,
+    /// The end of its standard error, for the report.
+    pub stderr_tail: String,
+    pub wall: Duration,
+    /// Peak resident memory seen, in bytes.
+    pub peak_memory: Option<u64>,
+}
+
+/// Why a run was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Accepted,
+    /// All tokens are answer words, in the right number, some wrong.
+    WrongAnswer {
+        first: usize,
+    },
+    /// Missing, extra or unknown tokens.
+    Unparsable {
+        what: String,
+    },
+    /// A non-zero exit status or a signal.
+    RuntimeError {
+        how: String,
+    },
+    TimeLimit,
+    MemoryLimit,
+    OutputLimit,
+}
+
+impl Verdict {
+    /// Whether two failures are of the same kind, for the shrinker: a wrong
+    /// answer stays a wrong answer, a crash a crash (any status).
+    pub fn same_kind(&self, other: &Verdict) -> bool {
+        std::mem::discriminant(self) == std::mem::discriminant(other)
+    }
+
+    /// The kind, in words.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::WrongAnswer { .. } => "wrong answer",
+            Verdict::Unparsable { .. } => "output that does not parse",
+            Verdict::RuntimeError { .. } => "runtime error",
+            Verdict::TimeLimit => "time limit exceeded",
+            Verdict::MemoryLimit => "memory limit exceeded",
+            Verdict::OutputLimit => "output limit exceeded",
+        }
+    }
+
+    /// Whether the failure is about the input's size rather than one of its
+    /// elements: shrunk coarsely (see the shrinker).
+    pub fn is_resource(&self) -> bool {
+        matches!(
+            self,
+            Verdict::TimeLimit | Verdict::MemoryLimit | Verdict::OutputLimit
+        )
+    }
+}
+
+/// Where a worker keeps its input and output files.
+pub struct Scratch {
+    input: PathBuf,
+    stdout: PathBuf,
+    stderr: PathBuf,
+}
+
+impl Scratch {
+    /// The files of worker `id` in `dir`.
+    pub fn new(dir: &Path, id: usize) -> Scratch {
+        Scratch {
+            input: dir.join(format!("{id}.in")),
+            stdout: dir.join(format!("{id}.out")),
+            stderr: dir.join(format!("{id}.err")),
+        }
+    }
+}
+
+/// Why the solution could not be started at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot run {program}: {source}")]
+pub struct SpawnError {
+    program: String,
+    source: std::io::Error,
+}
+
+/// Runs `cmd` with `input` on its standard input.
+///
+/// # Errors
+///
+/// The command cannot be started, or the scratch files cannot be written.
+pub fn run(
+    cmd: &[OsString],
+    input: &[u8],
+    scratch: &Scratch,
+    limits: &Limits,
+) -> anyhow::Result<Run> {
+    std::fs::write(&scratch.input, input)?;
+    // The clock includes starting the program, as a judge's would.
+    let start = Instant::now();
+    let mut child = Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdin(File::open(&scratch.input)?)
+        .stdout(File::create(&scratch.stdout)?)
+        .stderr(File::create(&scratch.stderr)?)
+        .spawn()
+        .map_err(|source| SpawnError {
+            program: cmd[0].to_string_lossy().into_owned(),
+            source,
+        })?;
+    let status_path = PathBuf::from(format!("/proc/{}/status", child.id()));
+    let stat_path = PathBuf::from(format!("/proc/{}/stat", child.id()));
+    let mut peak = None;
+    let mut pause = Duration::from_micros(250);
+    let ended = loop {
+        if let Some(status) = child.try_wait()? {
+            break Ended::Exited(status);
+        }
+        let now = Instant::now();
+        // The limit is on CPU time, as judges count it (steady on a loaded
+        // machine); wall time past twice the limit and a second also ends
+        // it (a program that sleeps or waits).
+        let cpu = cpu_time(&stat_path);
+        peak = peak_memory(&status_path).or(peak);
+        let over = if cpu.is_some_and(|cpu| cpu > limits.time)
+            || now - start > 2 * limits.time + Duration::from_secs(1)
+        {
+            Some(Ended::TimeLimit)
+        } else if limits.deadline.is_some_and(|d| now > d) {
+            Some(Ended::Deadline)
+        } else if peak.is_some_and(|p| p > limits.memory) {
+            Some(Ended::MemoryLimit)
+        } else if std::fs::metadata(&scratch.stdout).is_ok_and(|m| m.len() > limits.output) {
+            Some(Ended::OutputLimit)
+        } else {
+            None
+        };
+        if let Some(ended) = over {
+            // Already exited between the poll and now: the kill fails, the
+            // wait reaps it either way.
+            let _ = child.kill();
+            child.wait()?;
+            break ended;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(10));
+    };
+    let wall = start.elapsed();
+    let mut stdout = Vec::new();
+    File::open(&scratch.stdout)?
+        .take(limits.output + 1)
+        .read_to_end(&mut stdout)?;
+    let stderr = std::fs::read(&scratch.stderr).unwrap_or_default();
+    let tail = String::from_utf8_lossy(&stderr[stderr.len().saturating_sub(2000)..]).into_owned();
+    Ok(Run {
+        ended,
+        stdout,
+        stderr_tail: tail,
+        wall,
+        peak_memory: peak,
+    })
+}
+
+/// The peak resident size of a running process, from `/proc`.
+fn peak_memory(status: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(status).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The CPU time (user and system) of a running process, from `/proc`, in
+/// clock ticks of 1/100 s (the value of `USER_HZ` on Linux).
+fn cpu_time(stat: &Path) -> Option<Duration> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // After the command name in parentheses: state is field 3, utime 14,
+    // stime 15.
+    let mut fields = text.get(text.rfind(')')? + 1..)?.split_ascii_whitespace();
+    let utime: u64 = fields.nth(11)?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis(10 * (utime + stime)))
+}
+
+/// A signal's name, for the report.
+fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        1 => "SIGHUP",
+        2 => "SIGINT",
+        3 => "SIGQUIT",
+        4 => "SIGILL",
+        5 => "SIGTRAP",
+        6 => "SIGABRT",
+        7 => "SIGBUS",
+        8 => "SIGFPE",
+        9 => "SIGKILL",
+        11 => "SIGSEGV",
+        13 => "SIGPIPE",
+        15 => "SIGTERM",
+        24 => "SIGXCPU",
+        25 => "SIGXFSZ",
+        _ => "a signal",
+    }
+}
+
+/// The verdict on a run, given the judge's answers; `None` when the run was
+/// stopped by the whole run's deadline.
+pub fn verdict(run: &Run, expected: &[u8], words: [&str; 2]) -> Option<Verdict> {
+    let status = match run.ended {
+        Ended::Deadline => return None,
+        Ended::TimeLimit => return Some(Verdict::TimeLimit),
+        Ended::MemoryLimit => return Some(Verdict::MemoryLimit),
+        Ended::OutputLimit => return Some(Verdict::OutputLimit),
+        Ended::Exited(status) => status,
+    };
+    if let Some(signal) = status.signal() {
+        return Some(Verdict::RuntimeError {
+            how: format!("killed by {} (signal {signal})", signal_name(signal)),
+        });
+    }
+    if let Some(code) = status.code().filter(|&c| c != 0) {
+        return Some(Verdict::RuntimeError {
+            how: format!("exit status {code}"),
+        });
+    }
+    Some(compare(&run.stdout, expected, words))
+}
+
+/// Compares token by token, with the judges' rule: tokens are separated by
+/// any ASCII whitespace.
+pub fn compare(received: &[u8], expected: &[u8], words: [&str; 2]) -> Verdict {
+    let tokens = |text: &[u8]| -> Vec<Vec<u8>> {
+        text.split(u8::is_ascii_whitespace)
+            .filter(|t| !t.is_empty())
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let (got, want) = (tokens(received), tokens(expected));
+    if let Some((i, token)) = got
+        .iter()
+        .enumerate()
+        .find(|(_, t)| !words.iter().any(|w| w.as_bytes() == t.as_slice()))
+    {
+        let shown: String = String::from_utf8_lossy(token).chars().take(40).collect();
+        return Verdict::Unparsable {
+            what: format!(
+                "answer {} is {shown:?}, not {} or {}",
+                i + 1,
+                words[0],
+                words[1]
+            ),
+        };
+    }
+    if got.len() != want.len() {
+        return Verdict::Unparsable {
+            what: if got.len() < want.len() {
+                format!(
+                    "{} answers expected, {} printed: {} missing",
+                    want.len(),
+                    got.len(),
+                    want.len() - got.len()
+                )
+            } else {
+                format!(
+                    "{} answers expected, {} printed: {} extra",
+                    want.len(),
+                    got.len(),
+                    got.len() - want.len()
+                )
+            },
+        };
+    }
+    match got.iter().zip(&want).position(|(g, w)| g != w) {
+        Some(first) => Verdict::WrongAnswer { first },
+        None => Verdict::Accepted,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outputs_are_compared_token_by_token() {
+        let words = ["Alice", "Bob"];
+        let want = b"Alice\nBob\n";
+        assert_eq!(compare(b"  Alice\r\n\tBob", want, words), Verdict::Accepted);
+        assert_eq!(
+            compare(b"Alice Alice", want, words),
+            Verdict::WrongAnswer { first: 1 }
+        );
+        assert!(matches!(
+            compare(b"Alice", want, words),
+            Verdict::Unparsable { what } if what.contains("1 missing")
+        ));
+        assert!(matches!(
+            compare(b"Alice Bob Bob", want, words),
+            Verdict::Unparsable { what } if what.contains("1 extra")
+        ));
+        assert!(matches!(
+            compare(b"alice Bob", want, words),
+            Verdict::Unparsable { what } if what.contains("answer 1 is \"alice\"")
+        ));
+    }
+}

@@ -1,0 +1,637 @@
+//! `grundy check`: deliberately wrong solutions (small Python programs in
+//! `tests/data/check/`) are caught and shrunk to tiny cases; correct ones
+//! (the judge itself, and an independent brute force per problem written
+//! from the statement) pass hundreds of cases; exit codes and verdicts.
+//!
+//! The shrunk cases are measured here by reading `failing.in` directly, and
+//! each is checked to be a real failure: `expected.out` is what `grundy
+//! judge` prints for it, and the solution run again on it does not print
+//! that. Wall times are printed (run with `--nocapture`), never asserted.
+
+use std::path::Path;
+use std::process::Output;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::common::{data, grundy};
+
+/// The Python interpreter itself (not a shell shim in front of it), run
+/// with `-S -E`: the fixtures need no site packages, and it starts three
+/// times faster, which is most of a small case's run.
+fn python() -> Vec<String> {
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    let path = PYTHON.get_or_init(|| {
+        let output = std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 is installed");
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    });
+    vec![path.clone(), "-S".into(), "-E".into()]
+}
+
+fn script(name: &str) -> String {
+    data(&format!("check/{name}.py")).display().to_string()
+}
+
+/// A `grundy check` run: its output, the `--out` directory, how long it took.
+struct Checked {
+    output: Output,
+    dir: tempfile::TempDir,
+    wall: Duration,
+}
+
+impl Checked {
+    fn code(&self) -> Option<i32> {
+        self.output.status.code()
+    }
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
+    }
+}
+
+fn run_check(problem: &str, options: &[&str], cmd: &[String]) -> Checked {
+    let dir = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let output = grundy()
+        .args(["check", problem, "--out"])
+        .arg(dir.path())
+        .args(options)
+        .arg("--")
+        .args(cmd)
+        .timeout(Duration::from_secs(600))
+        .output()
+        .unwrap();
+    Checked {
+        output,
+        dir,
+        wall: start.elapsed(),
+    }
+}
+
+/// How big a case is: tests (or boards), boards, queries, and cells (set
+/// cells of boards; impassable cells; caos3: candidates).
+#[derive(Debug, Default)]
+struct Size {
+    tests: usize,
+    boards: usize,
+    queries: usize,
+    cells: usize,
+}
+
+/// Reads a judge input's size, by the statement's format.
+fn size_of(problem: &str, input: &str) -> Size {
+    let mut tokens = input.split_ascii_whitespace();
+    let mut next = || tokens.next().expect("a complete input");
+    let mut size = Size::default();
+    match problem {
+        "gfg" => {
+            size.tests = 1;
+            size.boards = 1;
+            size.cells = input.split_ascii_whitespace().filter(|&t| t == "1").count();
+        }
+        "pshtbrth" => {
+            let ones = |row: &str| row.bytes().filter(|&b| b == b'1').count();
+            size.tests = next().parse::<usize>().unwrap();
+            for _ in 0..size.tests {
+                let (n, m) = (
+                    next().parse::<usize>().unwrap(),
+                    next().parse::<usize>().unwrap(),
+                );
+                size.boards += n;
+                size.queries += m;
+                for _ in 0..4 * n {
+                    size.cells += ones(next());
+                }
+                for _ in 0..m {
+                    if next().parse::<usize>().unwrap() == 1 {
+                        next().parse::<usize>().unwrap();
+                        next().parse::<usize>().unwrap();
+                    } else {
+                        next().parse::<usize>().unwrap();
+                        for _ in 0..4 {
+                            size.cells += ones(next());
+                        }
+                    }
+                }
+            }
+        }
+        "caos3" => {
+            size.tests = next().parse::<usize>().unwrap();
+            for _ in 0..size.tests {
+                let rows = next().parse::<usize>().unwrap();
+                let _cols = next().parse::<usize>().unwrap();
+                let map: Vec<Vec<bool>> = (0..rows)
+                    .map(|_| next().bytes().map(|b| b == b'^').collect())
+                    .collect();
+                size.cells += grundy_cli::judge::caos3::candidates(&map).len();
+            }
+        }
+        "gridgame" => {
+            size.tests = next().parse::<usize>().unwrap();
+            for _ in 0..size.tests {
+                let n = next().parse::<usize>().unwrap();
+                size.cells += n;
+                for _ in 0..2 * n {
+                    next().parse::<usize>().unwrap();
+                }
+                let q = next().parse::<usize>().unwrap();
+                size.queries += q;
+                for _ in 0..2 * q {
+                    next().parse::<usize>().unwrap();
+                }
+            }
+        }
+        _ => unreachable!("{problem}"),
+    }
+    size
+}
+
+/// Runs `cmd` on `input` and returns what it printed.
+fn run_on(cmd: &[String], input: &Path) -> Output {
+    std::process::Command::new(&cmd[0])
+        .args(&cmd[1..])
+        .stdin(std::fs::File::open(input).unwrap())
+        .output()
+        .unwrap()
+}
+
+fn tokens(text: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(text)
+        .split_ascii_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Checks a wrong solution: caught, shrunk to at most 3 tests (or boards),
+/// 5 queries and 4 cells, the files written, the failure real, the case
+/// 1-minimal.
+fn caught(problem: &str, name: &str, options: &[&str], verdict: &str) {
+    let mut cmd = python();
+    cmd.push(script(name));
+    // A generous time limit: a loaded machine, and Python (pshtbrth's
+    // fixtures solve a full board's 65,536 positions in about 0.3 s).
+    let mut all = vec![
+        "--seed",
+        "1",
+        "--cases",
+        "60",
+        "--jobs",
+        "2",
+        "--time-limit",
+        "10",
+    ];
+    all.extend_from_slice(options);
+    let checked = run_check(problem, &all, &cmd);
+    let stdout = checked.stdout();
+    eprintln!(
+        "{name}: caught and shrunk in {:.1} s (grundy check {problem} {} -- python3 {name}.py)\n{}",
+        checked.wall.as_secs_f64(),
+        all.join(" "),
+        stdout.lines().take(3).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(checked.code(), Some(1), "{stdout}\n{}", checked.stderr());
+    assert!(
+        stdout.contains(&format!("verdict: {verdict}")),
+        "{verdict}: {stdout}"
+    );
+    assert!(stdout.contains("\n1-minimal: "), "{stdout}");
+    let failing = checked.dir.path().join("failing.in");
+    let input = checked.file("failing.in");
+    let size = size_of(problem, &input);
+    assert!(
+        size.tests <= 3 && size.boards <= 3 && size.queries <= 5 && size.cells <= 4,
+        "{name}: {size:?}\n{input}"
+    );
+    // The expected answers are the judge's; the solution really fails.
+    let judged = grundy()
+        .args(["judge", problem])
+        .arg(&failing)
+        .output()
+        .unwrap();
+    assert!(judged.status.success());
+    assert_eq!(checked.file("expected.out").as_bytes(), judged.stdout);
+    let again = run_on(&cmd, &failing);
+    assert_eq!(checked.file("received.out").as_bytes(), again.stdout);
+    assert!(
+        !again.status.success() || tokens(&again.stdout) != tokens(&judged.stdout),
+        "{name} passes its shrunk case"
+    );
+    // The replay command runs it again, with the same verdict.
+    let replay = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: grundy check "))
+        .expect("a replay command");
+    assert!(replay.contains("--replay "), "{replay}");
+    let replayed = run_check(
+        problem,
+        &["--replay", failing.to_str().unwrap(), "--shrink-runs", "1"],
+        &cmd,
+    );
+    assert_eq!(replayed.code(), Some(1), "{}", replayed.stdout());
+    assert!(replayed.stdout().contains(verdict), "{}", replayed.stdout());
+}
+
+#[test]
+fn gfg_off_by_one_rectangles() {
+    caught("gfg", "gfg_offbyone", &[], "wrong answer");
+}
+
+#[test]
+fn pshtbrth_missing_xor() {
+    caught("pshtbrth", "pshtbrth_noxor", &[], "wrong answer");
+}
+
+#[test]
+fn pshtbrth_ignored_update() {
+    caught("pshtbrth", "pshtbrth_noupdate", &[], "wrong answer");
+}
+
+#[test]
+fn pshtbrth_range_off_by_one() {
+    caught("pshtbrth", "pshtbrth_offbyone", &[], "wrong answer");
+}
+
+#[test]
+fn caos3_candidates_without_the_arm_rule() {
+    caught("caos3", "caos3_noarm", &[], "wrong answer");
+}
+
+#[test]
+fn caos3_arm_rule_off_by_one() {
+    caught("caos3", "caos3_arm1", &[], "wrong answer");
+}
+
+#[test]
+fn caos3_crash_on_a_large_map() {
+    caught("caos3", "caos3_crash", &[], "runtime error: exit status 1");
+}
+
+#[test]
+fn gridgame_coordinates_off_by_one() {
+    caught(
+        "gridgame",
+        "gridgame_offbyone",
+        &["--max-coord", "30"],
+        "wrong answer",
+    );
+}
+
+#[test]
+fn gridgame_impassable_cells_ignored() {
+    caught(
+        "gridgame",
+        "gridgame_noblock",
+        &["--max-coord", "30"],
+        "wrong answer",
+    );
+}
+
+#[test]
+fn gridgame_crash_on_large_coordinates() {
+    caught(
+        "gridgame",
+        "gridgame_crash",
+        &[],
+        "runtime error: exit status 1",
+    );
+    // Its threshold, found by lowering numbers: coordinates up to 1000
+    // work, 1001 crashes.
+}
+
+/// An O(N M) solution (right, but a plain loop per range query): a time
+/// limit exceeded on large inputs, shrunk by halves only (a time limit is
+/// about size), and said so.
+#[test]
+fn a_quadratic_solution_times_out() {
+    let mut cmd = python();
+    cmd.push(script("pshtbrth_quadratic"));
+    let options = [
+        "--seed",
+        "1",
+        "--cases",
+        "30",
+        "--max-size",
+        "60000",
+        "--time-limit",
+        "3",
+        "--jobs",
+        "2",
+        "--shrink-runs",
+        "4",
+    ];
+    let checked = run_check("pshtbrth", &options, &cmd);
+    let stdout = checked.stdout();
+    eprintln!(
+        "pshtbrth_quadratic: timeout caught in {:.1} s (grundy check pshtbrth {} -- python3 \
+         pshtbrth_quadratic.py)\n{}",
+        checked.wall.as_secs_f64(),
+        options.join(" "),
+        stdout.lines().take(3).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("verdict: time limit exceeded (3 s)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("not shrunk to 1-minimal"), "{stdout}");
+    // Still large: its time is in N M.
+    assert!(size_of("pshtbrth", &checked.file("failing.in")).boards > 1000);
+}
+
+/// A correct solution passes `cases` cases; prints the time.
+fn passes(problem: &str, cmd: &[String], what: &str, options: &[&str]) {
+    let checked = run_check(problem, options, cmd);
+    let stdout = checked.stdout();
+    eprintln!(
+        "{problem}, {what}: {:.1} s (grundy check {problem} {} -- {what})\n{}",
+        checked.wall.as_secs_f64(),
+        options.join(" "),
+        stdout.trim_end()
+    );
+    assert_eq!(checked.code(), Some(0), "{stdout}\n{}", checked.stderr());
+    assert!(stdout.contains("cases passed"), "{stdout}");
+    assert!(stdout.contains("largest input"), "{stdout}");
+}
+
+fn judge_cmd(problem: &str) -> Vec<String> {
+    vec![
+        env!("CARGO_BIN_EXE_grundy").to_owned(),
+        "judge".to_owned(),
+        problem.to_owned(),
+    ]
+}
+
+#[test]
+fn the_judge_passes_500_cases_of_every_problem() {
+    for (problem, size) in [
+        ("gfg", "16"),
+        ("pshtbrth", "20000"),
+        ("caos3", "20"),
+        ("gridgame", "20000"),
+    ] {
+        let options = [
+            "--seed",
+            "2",
+            "--cases",
+            "500",
+            "--jobs",
+            "2",
+            "--max-size",
+            size,
+        ];
+        passes(problem, &judge_cmd(problem), "grundy judge", &options);
+    }
+}
+
+/// The brute force's options: small sizes (it is a brute force), a
+/// generous time limit (a loaded machine).
+fn brute_options(problem: &str, cases: &'static str) -> Vec<&'static str> {
+    let mut options = vec![
+        "--seed",
+        "3",
+        "--cases",
+        cases,
+        "--jobs",
+        "2",
+        "--time-limit",
+        "10",
+    ];
+    options.extend_from_slice(match problem {
+        "pshtbrth" => &["--max-size", "200"],
+        "caos3" => &["--max-size", "10"],
+        "gridgame" => &["--max-size", "200", "--max-coord", "30"],
+        _ => &[],
+    });
+    options
+}
+
+fn brute(problem: &str) -> Vec<String> {
+    let mut cmd = python();
+    cmd.push(script(&format!("{problem}_brute")));
+    cmd
+}
+
+/// Independent brute forces pass too (a few cases here; the 500 of each
+/// are the ignored test below, run by CI's `.ci/check-brute`).
+#[test]
+fn independent_brute_forces_pass() {
+    for problem in ["gfg", "pshtbrth", "caos3", "gridgame"] {
+        passes(
+            problem,
+            &brute(problem),
+            &format!("python3 {problem}_brute.py"),
+            &brute_options(problem, "40"),
+        );
+    }
+}
+
+#[test]
+#[ignore = "about a minute: 2000 Python runs; CI runs it (.ci/check-brute)"]
+fn independent_brute_forces_pass_500_cases() {
+    for problem in ["gfg", "pshtbrth", "caos3", "gridgame"] {
+        passes(
+            problem,
+            &brute(problem),
+            &format!("python3 {problem}_brute.py"),
+            &brute_options(problem, "500"),
+        );
+    }
+}
+
+fn sh(script: &str) -> Vec<String> {
+    vec!["sh".into(), "-c".into(), script.into()]
+}
+
+#[test]
+fn verdicts_tell_failures_apart() {
+    let options = ["--seed", "1", "--cases", "5", "--shrink-runs", "30"];
+    let cases = [
+        (
+            "echo yes",
+            "output that does not parse: answer 1 is \"yes\", not A or B",
+        ),
+        (
+            "true",
+            "output that does not parse: 1 answers expected, 0 printed: 1 missing",
+        ),
+        ("echo A; echo B", "output that does not parse"),
+        (
+            "kill -SEGV $$",
+            "runtime error: killed by SIGSEGV (signal 11)",
+        ),
+        ("echo A; exit 3", "runtime error: exit status 3"),
+        ("exec sleep 5", "time limit exceeded (0.3 s)"),
+    ];
+    for (script, verdict) in cases {
+        let mut all = options.to_vec();
+        all.extend(["--time-limit", "0.3"]);
+        let checked = run_check("gfg", &all, &sh(script));
+        let stdout = checked.stdout();
+        assert_eq!(checked.code(), Some(1), "{script}: {stdout}");
+        assert!(stdout.contains(verdict), "{script}: {verdict}: {stdout}");
+    }
+    // Past the memory limit: killed, whatever it would have printed.
+    let mut hog = python();
+    hog.extend([
+        "-c".into(),
+        "import time\nx = bytearray(400 << 20)\ntime.sleep(2)\nprint('A')".into(),
+    ]);
+    let checked = run_check(
+        "gfg",
+        &[
+            "--cases",
+            "1",
+            "--memory-limit",
+            "64MiB",
+            "--time-limit",
+            "5",
+        ],
+        &hog,
+    );
+    assert_eq!(checked.code(), Some(1), "{}", checked.stdout());
+    assert!(
+        checked.stdout().contains("memory limit exceeded (64 MiB)"),
+        "{}",
+        checked.stdout()
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let missing = run_check("gfg", &[], &["/no/such/solution".to_owned()]);
+    assert_eq!(missing.code(), Some(2));
+    assert!(
+        missing
+            .stderr()
+            .starts_with("error: cannot run /no/such/solution"),
+        "{}",
+        missing.stderr()
+    );
+    let output = grundy().args(["check", "gfg"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "CMD is required");
+    let output = grundy()
+        .args(["check", "chess", "--", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    for bad in [
+        ["--cases", "0"],
+        ["--time-limit", "0"],
+        ["--memory-limit", "2G"],
+        ["--max-coord", "1000000001"],
+        ["--jobs", "0"],
+    ] {
+        let checked = run_check("gridgame", &bad, &["true".to_owned()]);
+        assert_eq!(checked.code(), Some(2), "{bad:?}");
+    }
+    // A replay file the judge rejects: located, like every input error.
+    let bad = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(bad.path(), "1\n1\n5 -1\n").unwrap();
+    let checked = run_check(
+        "gridgame",
+        &["--replay", bad.path().to_str().unwrap()],
+        &["true".to_owned()],
+    );
+    assert_eq!(checked.code(), Some(2));
+    let prefix = format!("error: {}:3:3: ", bad.path().display());
+    assert!(
+        checked.stderr().starts_with(&prefix),
+        "{}",
+        checked.stderr()
+    );
+}
+
+#[test]
+fn the_whole_run_budget_exits_3() {
+    // Every run sleeps 0.2 s: 0.5 s is not enough for 100 cases.
+    let checked = run_check(
+        "gfg",
+        &["--cases", "100", "--max-time", "0.5"],
+        &sh("sleep 0.2; exec \"$0\" judge gfg"
+            .replace("$0", env!("CARGO_BIN_EXE_grundy"))
+            .as_str()),
+    );
+    assert_eq!(checked.code(), Some(3), "{}", checked.stdout());
+    assert!(
+        checked.stdout().contains("--max-time ran out after"),
+        "{}",
+        checked.stdout()
+    );
+    assert!(checked.wall < Duration::from_secs(30));
+}
+
+#[test]
+fn a_slow_solution_is_warned_of() {
+    let slow = format!("sleep 0.6; exec {} judge gfg", env!("CARGO_BIN_EXE_grundy"));
+    let checked = run_check("gfg", &["--cases", "2", "--time-limit", "1"], &sh(&slow));
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("warning: time-limit risk"), "{stdout}");
+    assert!(stdout.contains("x the judge"), "{stdout}");
+}
+
+#[test]
+fn replay_of_a_passing_input_exits_0_and_the_first_failure_is_the_same_with_jobs() {
+    let sample = data("gridgame.in");
+    let checked = run_check(
+        "gridgame",
+        &["--replay", sample.to_str().unwrap()],
+        &judge_cmd("gridgame"),
+    );
+    assert_eq!(checked.code(), Some(0), "{}", checked.stdout());
+    assert!(checked.stdout().contains("accepted"));
+    let mut cmd = python();
+    cmd.push(script("gridgame_noblock"));
+    let first = |jobs: &str| {
+        let checked = run_check(
+            "gridgame",
+            &[
+                "--seed",
+                "9",
+                "--cases",
+                "80",
+                "--jobs",
+                jobs,
+                "--max-coord",
+                "30",
+            ],
+            &cmd,
+        );
+        assert_eq!(checked.code(), Some(1));
+        (
+            checked.stdout().lines().next().unwrap().to_owned(),
+            checked.file("failing.in"),
+        )
+    };
+    assert_eq!(first("1"), first("3"));
+}
+
+#[test]
+fn a_failure_that_needs_a_whitespace_variant_is_kept_with_it() {
+    // A solution that breaks on CRLF line ends: the shrunk case keeps them
+    // (and only them), and the report says the failure needs them.
+    let solution = format!(
+        "input=$(cat); if [[ $input == *$'\\r'* ]]; then echo Z; \
+         else printf '%s\\n' \"$input\" | {} judge gfg; fi",
+        env!("CARGO_BIN_EXE_grundy")
+    );
+    let checked = run_check(
+        "gfg",
+        &["--seed", "1", "--cases", "200"],
+        &["bash".to_owned(), "-c".to_owned(), solution],
+    );
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("whitespace: CRLF line ends (the same"),
+        "{stdout}"
+    );
+    assert_eq!(checked.file("failing.in"), "0 0 0 0\r\n".repeat(4));
+}
