@@ -204,7 +204,7 @@ try {
   await page.selectOption('#opt-filter', 'win');
   await expectCount(page, '.option-row', 2, 'clear: the two winning moves');
   await page.hover('.option-row >> nth=0');
-  await expectText(page, '#hover-info', 'clear (1,2)-(1,2): component A goes from grundy 2 to 1, total 0: a winning move.');
+  await expectText(page, '#hover-info', 'clear (1,2)-(1,2), leaving grundy 0 (component A: grundy 2 -> 1): a winning move.');
   await expectCount(page, '.overlay.preview.pick', 1, 'the hovered move drawn alone');
   await page.selectOption('#opt-filter', 'all');
   await expectText(page, '#legend', 'a rectangle through it leaves 0: it wins');
@@ -216,9 +216,9 @@ try {
   await page.click('#start-me');
   await expectText(page, '#turn', 'To move: First player (you)');
   await page.hover(cell(0, 3, 3));
-  await expectText(page, '#hover-info', 'clear (4,4)-(4,4): component B goes from grundy 1 to 0, total 2: not winning');
+  await expectText(page, '#hover-info', 'clear (4,4)-(4,4), leaving grundy 2 (component B: grundy 1 -> 0): not winning');
   await page.hover(cell(0, 0, 1));
-  await expectText(page, '#hover-info', 'clear (1,2)-(1,2): component A goes from grundy 2 to 1, total 0: a winning move.');
+  await expectText(page, '#hover-info', 'clear (1,2)-(1,2), leaving grundy 0 (component A: grundy 2 -> 1): a winning move.');
   // Clear the single cell (1,2): click it twice (two corners of a 1 x 1 rectangle).
   await page.click(cell(0, 0, 1));
   await page.click(cell(0, 0, 1));
@@ -251,8 +251,9 @@ try {
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
-  await expectText(page, '#hover-info', 'clear (1,1)-(2,3): component A goes from grundy');
-  await expectText(page, '#hover-info', 'total 0: a winning move.');
+  await expectText(page, '#hover-info', 'clear (1,1)-(2,3), leaving grundy');
+  await expectText(page, '#hover-info', 'leaving grundy 0 (component A: grundy ');
+  await expectText(page, '#hover-info', '): a winning move.');
   await page.mouse.up();
   await expectText(page, '#winner', 'First player (you) wins');
   await expectText(page, '#value', 'Game over: Second player (engine) cannot move and loses.');
@@ -415,7 +416,8 @@ try {
   await page.mouse.move(5, 5);
   await expectCount(page, '.overlay.preview.pick.wins', 1, 'the picked move stays drawn');
   if ((await page.getAttribute('.option-row >> nth=2', 'aria-pressed')) !== 'true') fail('the picked row is not marked');
-  await expectText(page, '#hover-info', 'total 0: a winning move.');
+  await expectText(page, '#hover-info', 'leaving grundy 0 (component A: grundy ');
+  await expectText(page, '#hover-info', '): a winning move.');
   await expectText(page, '#legend', 'the move picked in the list');
   await page.screenshot({ path: resolve(outDir, 'clear-options-laptop.png'), fullPage: true });
   await page.selectOption('#opt-filter', 'all');
@@ -511,7 +513,7 @@ try {
   if (pawnLabels.cols.join() !== '0,1,2,3' || pawnLabels.rows.join() !== '3,2,1,0') fail(`pawn labels ${JSON.stringify(pawnLabels)}`);
   // One pawn is "pawn", not "pawn 1".
   await page.check('#hints');
-  await expectText(page, '#winning-list', 'pawn (3,0) -> (0,0) along the row, grundy 3 -> 0');
+  await expectText(page, '#winning-list', 'move pawn (3,0) -> (0,0), leaving grundy 0 (to a losing cell)');
   if ((await page.textContent('#winning-list')).includes('pawn 1')) fail('a single pawn is called "pawn 1"');
   await page.uncheck('#hints');
   // A wall at (2,0) leaves the pawn no move: the second player wins.
@@ -537,17 +539,17 @@ try {
   await expectCount(page, '.mv.win', 1, 'pawn winning marks');
   if ((await page.locator('.cell.win-target').count()) !== 1) fail('pawn: one winning target expected');
   if (!(await page.locator(at(0, 0)).getAttribute('class')).includes('win-target')) fail('pawn: (0,0) wins');
-  await expectText(page, '#winning-list', 'pawn 1 (3,0) -> (0,0) along the row, grundy 3 -> 0, total 0');
+  await expectText(page, '#winning-list', 'move pawn 1 (3,0) -> (0,0), leaving grundy 0 (the pawn: grundy 3 -> 0)');
   await expectText(page, '#legend', 'a losing cell');
   await page.screenshot({ path: resolve(outDir, 'pawn-laptop.png'), fullPage: true });
   await page.click('#start-me');
   await page.hover(at(2, 0));
-  await expectText(page, '#hover-info', 'pawn 1 (3,0) -> (2,0) along the row, grundy 3 -> 2, total 2: not winning');
+  await expectText(page, '#hover-info', 'move pawn 1 (3,0) -> (2,0), leaving grundy 2 (the pawn: grundy 3 -> 2): not winning');
   await page.click(at(0, 0));
   await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 2, null, { timeout: 10000 })
     .catch(() => fail('pawn: the engine did not answer'));
   const pawnMoves = await page.locator('#move-list li').allTextContents();
-  if (pawnMoves[0] !== 'You: pawn 1 (3,0) -> (0,0)' || !pawnMoves[1].startsWith('Engine: pawn 2 (1,1) -> ')) fail(`pawn moves: ${pawnMoves}`);
+  if (pawnMoves[0] !== 'You: move pawn 1 (3,0) -> (0,0)' || !pawnMoves[1].startsWith('Engine: move pawn 2 (1,1) -> ')) fail(`pawn moves: ${pawnMoves}`);
   await expectText(page, '#winner', 'First player (you) wins');
   await expectCount(page, '.cell.last', 1, 'pawn: the last move');
   await expectCount(page, '.cell.last-from', 1, 'pawn: where the last move came from');
@@ -565,7 +567,7 @@ try {
   if ((await page.evaluate(() => location.hash)) !== '#split/01-11;') fail('split link');
   await page.waitForSelector('.cell.win-target');
   if ((await page.locator('.cell.win-target').count()) !== 1) fail('split: one winning move expected');
-  await expectText(page, '#winning-list', 'split at (2,2): leaves');
+  await expectText(page, '#winning-list', 'split at (2,2), leaving grundy');
   const splitLabels = await labels(page);
   if (splitLabels.cols.join() !== '1,2' || splitLabels.rows.join() !== '1,2') fail(`split labels ${JSON.stringify(splitLabels)}`);
   await page.click('#start-engine');
@@ -581,7 +583,7 @@ try {
   // The default split example: the parts a winning move leaves, with values.
   await open(page, url, '#split/01100-10010-00100-11001-00110;');
   await page.check('#hints');
-  await expectText(page, '#winning-list', 'XOR 0');
+  await expectText(page, '#winning-list', 'leaving grundy 0 (leaves ');
   await page.click('#start-me');
   const firstWin = await page.locator('.cell.win-target').first();
   await firstWin.click();

@@ -123,17 +123,17 @@ const clearGame = {
   // component's value after the move is after ^ total ^ before: the move
   // changes only that component), and the new total.
   explain(boards, a, mv, after) {
-    const text = this.describe(mv, boards);
+    const text = movePhrase(this, a, mv, this.describe(mv, boards), after);
     const comps = a.boards && a.boards[mv.board] ? a.boards[mv.board].components : [];
     const option = findOption(a, mv);
     if (option && comps[option.component]) {
       const before = comps[option.component].grundy;
-      return `${text}: component ${letter(option.component)} goes from grundy ${before} to ${option.component_after}, total ${option.grundy}`;
+      return `${text} (component ${letter(option.component)}: grundy ${before} -> ${option.component_after})`;
     }
     const index = comps.findIndex((comp) => comp.cells.some(([r, c]) => r === mv.top && c === mv.left));
     if (index < 0 || after === null) return text;
     const before = comps[index].grundy;
-    return `${text}: component ${letter(index)} goes from grundy ${before} to ${after ^ a.grundy ^ before}, total ${after}`;
+    return `${text} (component ${letter(index)}: grundy ${before} -> ${after ^ a.grundy ^ before})`;
   },
   valueParts(a) {
     return a.boards && a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
@@ -270,22 +270,19 @@ const pawnGame = {
   },
   describe(mv, p) {
     const from = p.pawns[mv.pawn];
-    const who = p.pawns.length > 1 ? `pawn ${mv.pawn + 1} ` : 'pawn ';
+    const who = p.pawns.length > 1 ? `move pawn ${mv.pawn + 1} ` : 'move pawn ';
     return `${who}(${from[0]},${from[1]}) -> (${mv.x},${mv.y})`;
   },
   // As `grundy pawn` says it: the pawn, where it goes, the pawn's value
   // before and after (after ^ total ^ before: only that pawn changes) and
   // the new total.
   explain(p, a, mv, after) {
-    const from = p.pawns[mv.pawn];
-    const direction = mv.y === from[1] ? 'along the row' : 'down the column';
-    const text = `${this.describe(mv, p)} ${direction}`;
+    const text = movePhrase(this, a, mv, this.describe(mv, p), after);
     const pawn = a.pawns && a.pawns[mv.pawn];
     if (!pawn || pawn.grundy === undefined || after === null) return text;
     const moved = after ^ a.grundy ^ pawn.grundy;
-    return p.pawns.length > 1
-      ? `${text}, grundy ${pawn.grundy} -> ${moved}, total ${after}`
-      : `${text}, grundy ${pawn.grundy} -> ${moved}${moved === 0 ? ' (a losing cell)' : ''}`;
+    if (p.pawns.length > 1) return `${text} (the pawn: grundy ${pawn.grundy} -> ${moved})`;
+    return moved === 0 ? `${text} (to a losing cell)` : text;
   },
   valueParts(a) {
     return a.pawns && a.pawns.length > 1 ? ` = ${a.pawns.map((q) => q.grundy).join(' xor ')}` : '';
@@ -460,13 +457,12 @@ const splitGame = {
   // played, with their values (the server explains the winning moves), and
   // the rest of the rectangles in play.
   explain(_p, a, mv, after) {
-    const text = this.describe(mv);
+    const text = movePhrase(this, a, mv, this.describe(mv), after);
     const why = (a.explanations || []).find((e) => e.row === mv.row && e.col === mv.col);
-    if (!why) return after === null ? text : `${text}: leaves grundy ${after}`;
+    if (!why) return text;
     const parts = why.parts.map((q) => `${rectText(q)} grundy ${q.grundy}`);
-    const leaves = parts.length ? `leaves ${parts.join(', ')}` : 'leaves no candidate there';
     const others = a.rects.length > 1 ? `; the other rectangles: grundy ${why.others}` : '';
-    return `${text}: ${leaves}${others}; XOR ${after === null ? 0 : after}`;
+    return `${text} (${parts.length ? `leaves ${parts.join(', ')}` : 'no candidate left there'}${others})`;
   },
   valueParts(a) {
     return a.rects && a.rects.length > 1 ? ` = ${a.rects.map((q) => q.grundy).join(' xor ')} over ${a.rects.length} rectangles` : '';
@@ -979,6 +975,16 @@ function el(tag, attrs = {}, children = []) {
   }
   for (const child of children) node.append(child);
   return node;
+}
+
+// A move in the command line's words, `<move>, leaving grundy <v>`: the
+// server's `text` for it (grundy-report's one formatter of moves), or the
+// same words from `phrase` (the game's `describe`, which is the formatter's
+// move phrase) when the server did not list the move.
+function movePhrase(game, a, mv, phrase, after) {
+  const found = a && a.moves ? a.moves.find((m) => game.sameMove(m, mv)) : null;
+  if (found && found.text) return found.text;
+  return after === null ? phrase : `${phrase}, leaving grundy ${after}`;
 }
 
 // The value (the total, for a sum) the move leaves, when the server listed it.
