@@ -20,7 +20,7 @@ def _is_array(x: Any) -> bool:
 
 
 def _is_number(x: Any) -> bool:
-    return isinstance(x, (numbers.Integral, bool)) or (
+    return isinstance(x, (numbers.Real, bool)) or (
         _is_array(x) and getattr(x, "ndim", 1) == 0
     )
 
@@ -68,7 +68,7 @@ def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
         if len(bad):
             r, c = (int(i) for i in bad[0])
             raise ValueError(
-                f"{what}: entry ({r}, {c}) is {array[r, c]!r}; entries must be 0 or 1"
+                f"{what}: entry ({r}, {c}) is {array[r, c].item()!r}; entries must be 0 or 1"
             )
     return "\n".join("".join("1" if v else "0" for v in row) for row in array.tolist())
 

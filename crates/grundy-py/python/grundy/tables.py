@@ -97,7 +97,7 @@ class Database:
             if len(bad):
                 i, r, c = (int(v) for v in bad[0])
                 raise ValueError(
-                    f"boards: entry [{i}, {r}, {c}] is {array[i, r, c]!r}; entries must be 0 or 1"
+                    f"boards: entry [{i}, {r}, {c}] is {array[i, r, c].item()!r}; entries must be 0 or 1"
                 )
         if n == 0:
             return np.zeros(0, dtype=np.int64)
