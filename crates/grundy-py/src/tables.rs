@@ -72,8 +72,9 @@ impl ShapeLookup for WithEmbedded {
 type Opened = (&'static DbSet, &'static (dyn ShapeLookup + Sync));
 
 fn open_cached(path: &Path) -> Result<Opened, DbError> {
-    static CACHE: OnceLock<Mutex<HashMap<(PathBuf, u64, Option<SystemTime>), Opened>>> =
-        OnceLock::new();
+    /// A file by canonical path, length and modification time.
+    type FileKey = (PathBuf, u64, Option<SystemTime>);
+    static CACHE: OnceLock<Mutex<HashMap<FileKey, Opened>>> = OnceLock::new();
     let meta = std::fs::metadata(path).ok();
     let key = (
         std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
