@@ -1,0 +1,40 @@
+"""The exceptions of the grundy package."""
+
+from typing import Any, Dict, Optional, Union
+
+
+class BudgetExceeded(RuntimeError):
+    """A search ran out of a budget before it had an answer.
+
+    Attributes:
+        budget: the keyword argument that ran out: ``"max_positions"``,
+            ``"max_time"`` or ``"max_memory"``.
+        limit: its value.
+        found: what the search found before it stopped, e.g.
+            ``{"positions_solved": 1000, "components": [...]}`` for
+            ``clear.analyze`` (every component valued before the stop), or
+            ``{"tiers": 12, "partial": path}`` for ``tables.build``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        budget: str,
+        limit: Optional[Union[int, float]],
+        found: Dict[str, Any],
+    ) -> None:
+        super().__init__(message)
+        self.budget = budget
+        self.limit = limit
+        self.found = found
+
+    def __str__(self) -> str:
+        message = super().__str__()
+        extra = ", ".join(f"{k}={_short(v)}" for k, v in self.found.items())
+        return f"{message}; found: {extra}" if extra else message
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, list):
+        return f"{len(value)} items"
+    return repr(value)

@@ -1,0 +1,160 @@
+"""Types of the native module `grundy._grundy` (PyO3). Use the Python
+modules (`grundy.clear`, `grundy.split`, ...) rather than these functions;
+the result classes below are what they return."""
+
+from os import PathLike
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+
+Text = Tuple[str, str]
+
+class ClearMove:
+    """Clear the rectangle top..=bottom x left..=right (0-based, inclusive)
+    of board `board`."""
+
+    board: int
+    top: int
+    left: int
+    bottom: int
+    right: int
+    def __init__(self, top: int, left: int, bottom: int, right: int, board: int = 0) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Component:
+    """A 4-connected component of ones: cells as (row, col), its value."""
+
+    board: int
+    cells: List[Tuple[int, int]]
+    value: int
+
+class ClearAnalysis:
+    """The analysis of a board or a sum of boards."""
+
+    value: int
+    """The Sprague-Grundy value (of the sum)."""
+    winner: str
+    """"first" when the player to move wins, else "second"."""
+    winning_moves: List[ClearMove]
+    components: List[Component]
+    board_values: List[int]
+    boards: List[List[str]]
+    def options(self) -> List[Tuple[ClearMove, int]]:
+        """Every legal move with the total value it leaves (0: winning)."""
+    def play(self) -> List[Tuple[ClearMove, int]]:
+        """An optimal play-out, each move with the value it leaves."""
+
+class SplitMove:
+    """Delete the row and column of candidate (row, col), 0-based."""
+
+    row: int
+    col: int
+    def __init__(self, row: int, col: int) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class SplitAnalysis:
+    """The analysis of a splitting-game grid."""
+
+    value: int
+    winner: str
+    rows: int
+    cols: int
+    winning_moves: List[SplitMove]
+    candidates: List[Tuple[int, int]]
+    def options(self) -> List[Tuple[SplitMove, int]]:
+        """Every legal move with the value it leaves (0: winning)."""
+    def play(self) -> List[Tuple[SplitMove, int]]:
+        """An optimal play-out, each move with the value it leaves."""
+
+class PawnMove:
+    """Pawn `pawn` (0-based) moves to (x, y)."""
+
+    pawn: int
+    x: int
+    y: int
+    def __init__(self, x: int, y: int, pawn: int = 0) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class PawnAnalysis:
+    """The analysis of one pawn or a sum of pawns."""
+
+    value: Optional[int]
+    """The total value; None for one pawn at 4096 or beyond."""
+    values: List[Optional[int]]
+    losing: List[bool]
+    winner: str
+    winning_moves: List[PawnMove]
+    def options(self) -> List[Tuple[PawnMove, int]]:
+        """Every legal move with the total value it leaves."""
+    def play(self) -> List[Tuple[PawnMove, int]]:
+        """An optimal play-out, each move with the total value it leaves."""
+
+class BoardSum:
+    def __init__(
+        self,
+        texts: List[Text],
+        max_positions: Optional[int],
+        max_time: Optional[float],
+        max_memory: Optional[int],
+        tables: Optional[Database],
+    ) -> None: ...
+    def __len__(self) -> int: ...
+    values: List[int]
+    def board(self, index: int) -> List[str]: ...
+    def value(self, start: int = 0, stop: Optional[int] = None) -> int: ...
+    def winner(self, start: int = 0, stop: Optional[int] = None) -> str: ...
+    def winning_move(
+        self, start: int = 0, stop: Optional[int] = None
+    ) -> Optional[Tuple[ClearMove, int, int]]: ...
+    def winning_moves(self, start: int = 0, stop: Optional[int] = None) -> List[ClearMove]: ...
+    def set_text(self, index: int, text: str, source: str) -> int: ...
+
+class Database:
+    box: Tuple[int, int]
+    path: PathLike[str]
+    def info(self, values: bool = False) -> Dict[str, Any]: ...
+    def value_text(
+        self,
+        texts: List[Text],
+        max_positions: Optional[int],
+        max_time: Optional[float],
+        max_memory: Optional[int],
+    ) -> int: ...
+    def values_packed(
+        self,
+        packed: bytes,
+        count: int,
+        rows: int,
+        cols: int,
+        max_positions: Optional[int],
+        max_time: Optional[float],
+        max_memory: Optional[int],
+    ) -> bytes: ...
+
+def clear_analyze(
+    texts: List[Text],
+    max_positions: Optional[int],
+    max_time: Optional[float],
+    max_memory: Optional[int],
+    tables: Optional[Database],
+) -> ClearAnalysis: ...
+def split_analyze(
+    text: str,
+    source: str,
+    cells: bool,
+    max_positions: Optional[int],
+    max_time: Optional[float],
+    max_memory: Optional[int],
+) -> SplitAnalysis: ...
+def pawn_analyze(at: List[Tuple[int, int]], text: str, source: str) -> PawnAnalysis: ...
+def tables_open(path: Optional[Union[str, PathLike[str]]]) -> Database: ...
+def tables_build(
+    rows: int,
+    cols: int,
+    out: Union[str, PathLike[str]],
+    threads: Optional[int],
+    progress: Optional[Callable[[int, int, int, int], None]],
+    own_bar: bool,
+    max_time: Optional[float],
+) -> Database: ...

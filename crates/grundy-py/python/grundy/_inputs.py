@@ -1,0 +1,159 @@
+"""Turning Python boards (strings, lists, numpy arrays) into the text formats
+the engine's parsers read, and checking keyword arguments.
+
+Text is parsed by the command line's own parsers (in the native module), so
+a list of strings fails with the same located message as a file. Arrays and
+lists of numbers are checked here first (shape, 0/1 entries, at most 64
+cells), where a message can name the array's shape rather than a line.
+"""
+
+import numbers
+from typing import Any, List, Optional, Sequence, Tuple
+
+MAX_CELLS = 64
+
+Text = Tuple[str, str]
+
+
+def _is_array(x: Any) -> bool:
+    return hasattr(x, "ndim") and hasattr(x, "shape") and hasattr(x, "dtype")
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (numbers.Real, bool)) or (
+        _is_array(x) and getattr(x, "ndim", 1) == 0
+    )
+
+
+def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
+    """Rows of 0/1 from a 2-D array or a list of lists of numbers."""
+    import numpy as np
+
+    if _is_array(board):
+        array = board
+        if array.ndim != 2:
+            raise ValueError(
+                f"{what}: expected a 2-D array (rows x cols), got a {array.ndim}-D "
+                f"array of shape {tuple(array.shape)}"
+                + (" (for a sum, pass a list of 2-D boards)" if array.ndim == 3 else "")
+            )
+    else:
+        rows = list(board)
+        for r, row in enumerate(rows):
+            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+                raise ValueError(f"{what}: row {r} is {row!r}, not a list of 0/1")
+            if len(row) != len(rows[0]):
+                raise ValueError(
+                    f"{what}: ragged rows: row {r} has {len(row)} cells, row 0 has {len(rows[0])}"
+                )
+        try:
+            array = np.asarray(rows)
+        except (ValueError, TypeError) as err:
+            raise ValueError(f"{what}: not a 2-D list of 0/1: {err}") from None
+        if array.ndim != 2:
+            raise ValueError(
+                f"{what}: expected rows of 0/1, got an array of shape {tuple(array.shape)}"
+            )
+    rows_n, cols_n = array.shape
+    if rows_n == 0 or cols_n == 0:
+        raise ValueError(f"{what}: an empty board ({rows_n} x {cols_n})")
+    if limit is not None and rows_n * cols_n > limit:
+        raise ValueError(
+            f"{what}: a {rows_n} x {cols_n} board has {rows_n * cols_n} cells; at most {limit}"
+        )
+    if array.dtype != bool:
+        if array.dtype.kind not in "biuf":
+            raise ValueError(f"{what}: entries must be 0/1 numbers or bools, not {array.dtype}")
+        bad = np.argwhere((array != 0) & (array != 1))
+        if len(bad):
+            r, c = (int(i) for i in bad[0])
+            raise ValueError(
+                f"{what}: entry ({r}, {c}) is {array[r, c].item()!r}; entries must be 0 or 1"
+            )
+    return "\n".join("".join("1" if v else "0" for v in row) for row in array.tolist())
+
+
+def _is_one_board(board: Any) -> bool:
+    """A single board: a string, a 2-D array, or a list of strings or of
+    rows of numbers (as opposed to a list of boards)."""
+    if isinstance(board, str) or _is_array(board):
+        return True
+    items = list(board)
+    if not items:
+        return True
+    first = items[0]
+    if isinstance(first, str):
+        return True
+    if _is_array(first):
+        return first.ndim <= 1
+    if isinstance(first, (list, tuple)):
+        return not first or _is_number(first[0])
+    return _is_number(first)
+
+
+def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS) -> Text:
+    """One board as `(text, source)`: the source names it in messages."""
+    if isinstance(board, str):
+        return board, f"<{what}>"
+    if _is_array(board) or not all(isinstance(r, str) for r in board):
+        return _rows_from_numbers(board, what, limit), f"<{what}>"
+    rows = list(board)
+    if not rows:
+        raise ValueError(f"{what}: an empty list of rows")
+    for r, row in enumerate(rows):
+        if "\n" in row:
+            raise ValueError(f"{what}: row {r} holds a line break; give one row per string")
+    return "\n".join(rows), f"<{what}>"
+
+
+def boards_texts(board: Any) -> List[Text]:
+    """A board or a list of boards (a sum) as `(text, source)` pairs."""
+    if board is None:
+        raise ValueError("no board given")
+    if _is_one_board(board):
+        return [board_text(board)]
+    boards = list(board)
+    return [board_text(b, f"boards[{i}]") for i, b in enumerate(boards)]
+
+
+def check_limits(
+    max_positions: Optional[int], max_time: Optional[float], max_memory: Optional[int]
+) -> Tuple[Optional[int], Optional[float], Optional[int]]:
+    """Budgets: non-negative numbers or None."""
+    for name, value, integral in (
+        ("max_positions", max_positions, True),
+        ("max_time", max_time, False),
+        ("max_memory", max_memory, True),
+    ):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be a number or None, not {type(value).__name__}")
+        if integral and not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an integer, not {value!r}")
+        if value < 0 or value != value:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+        if integral and value >= 2**64:
+            raise ValueError(f"{name} is too large: {value!r}")
+    return (
+        None if max_positions is None else int(max_positions),
+        None if max_time is None else float(max_time),
+        None if max_memory is None else int(max_memory),
+    )
+
+
+def cells_list(cells: Sequence[Any], what: str) -> List[Tuple[int, int]]:
+    """A list of `(a, b)` pairs of non-negative integers."""
+    out = []
+    for i, cell in enumerate(cells):
+        try:
+            a, b = cell
+        except (TypeError, ValueError):
+            raise ValueError(f"{what}[{i}] is {cell!r}, not a pair of integers") from None
+        for v in (a, b):
+            if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+                raise ValueError(f"{what}[{i}] is {cell!r}, not a pair of integers")
+            if v < 0:
+                raise ValueError(f"{what}[{i}] is {cell!r}: coordinates are >= 0")
+        out.append((int(a), int(b)))
+    return out

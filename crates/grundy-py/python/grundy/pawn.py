@@ -1,0 +1,58 @@
+"""The pawn game: a pawn on cell ``(x, y)`` moves to ``(x - d, y)`` or
+``(x, y - d)``, ``d >= 1``, never onto or over an impassable cell; who
+cannot move loses. Coordinates up to 10^9.
+
+>>> import grundy
+>>> a = grundy.pawn.analyze((2, 2), blocked=[(1, 1), (4, 2)])
+>>> a.winner, a.winning_moves
+"""
+
+from typing import Iterable, Optional, Sequence, Tuple, Union
+
+from . import _grundy
+from ._inputs import cells_list
+
+Move = _grundy.PawnMove
+PawnAnalysis = _grundy.PawnAnalysis
+
+Cell = Tuple[int, int]
+
+
+def analyze(
+    at: Union[Cell, Sequence[Cell]],
+    blocked: Union[str, Iterable[Cell], None] = None,
+) -> PawnAnalysis:
+    """Analyse one pawn, or several played as a sum.
+
+    Args:
+        at: a pawn ``(x, y)``, or a list of pawns.
+        blocked: the impassable cells, as ``(x, y)`` pairs or as the text of
+            a ``grundy pawn`` file (one ``X Y`` or ``X,Y`` a line).
+
+    Returns:
+        A :class:`PawnAnalysis`: ``.value`` (``None`` for one pawn at 4096 or
+        beyond, whose outcome is known but not its value), ``.values``,
+        ``.losing``, ``.winner``, ``.winning_moves`` (``Move`` with ``pawn``,
+        ``x``, ``y``), ``.options()``, ``.play()``.
+
+    Raises:
+        ValueError: bad coordinates, a pawn on an impassable cell, a repeated
+            impassable cell (located, for text), a sum with a pawn beyond the
+            region of values.
+    """
+    if len(at) == 2 and all(isinstance(v, int) for v in at):
+        pawns = cells_list([at], "at")
+    else:
+        pawns = cells_list(list(at), "at")
+    if blocked is None:
+        text, source = "", "<blocked>"
+    elif isinstance(blocked, str):
+        text, source = blocked, "<blocked>"
+    else:
+        cells = cells_list(list(blocked), "blocked")
+        # One cell a line: a located error's line is the list index + 1.
+        text, source = "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
+    return _grundy.pawn_analyze(pawns, text, source)
+
+
+__all__ = ["analyze", "Move", "PawnAnalysis"]

@@ -1,0 +1,61 @@
+"""The splitting game: a grid has candidate cells and starts as one
+rectangle; a move picks a candidate in a rectangle and deletes its row and
+column from that rectangle, leaving up to four smaller ones.
+
+>>> import grundy
+>>> grundy.split.analyze(["101", "000", "100"]).winning_moves
+[...]
+"""
+
+from typing import Any, Iterable, Optional, Tuple
+
+from . import _grundy
+from ._inputs import board_text, cells_list, check_limits
+
+Move = _grundy.SplitMove
+SplitAnalysis = _grundy.SplitAnalysis
+
+#: The defaults of ``grundy split``: 3 x 10^8 positions, 2 GiB.
+DEFAULT_MAX_POSITIONS = 300_000_000
+DEFAULT_MAX_MEMORY = 2 * 1024**3
+
+
+def analyze(
+    grid: Any = None,
+    *,
+    size: Optional[Tuple[int, int]] = None,
+    cells: Optional[Iterable[Tuple[int, int]]] = None,
+    max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+    max_time: Optional[float] = None,
+    max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
+) -> SplitAnalysis:
+    """Analyse a splitting-game grid.
+
+    Args:
+        grid: rows of ``"0"``/``"1"`` (``1``/``x`` a candidate) as a list of
+            strings, a 2-D numpy array or list of lists of 0/1, or the text
+            of a grid file.
+        size, cells: instead of ``grid``, a grid of ``size = (rows, cols)``
+            (up to 10^9 each) with candidates at ``cells``, ``(row, col)``
+            pairs from 0, as ``grundy split --cells``.
+        max_positions, max_time, max_memory: the search budget (``None``:
+            no limit); running out raises :class:`grundy.BudgetExceeded`.
+
+    Returns:
+        A :class:`SplitAnalysis`: ``.value``, ``.winner``,
+        ``.winning_moves`` (``Move`` with ``row``, ``col``), ``.options()``,
+        ``.play()``.
+    """
+    limits = check_limits(max_positions, max_time, max_memory)
+    if (grid is None) == (size is None):
+        raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
+    if size is not None:
+        (rows, cols), = cells_list([size], "size")
+        listed = cells_list(list(cells or []), "cells")
+        text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)
+        return _grundy.split_analyze(text, "<cells>", True, *limits)
+    text, source = board_text(grid, "grid", limit=None)
+    return _grundy.split_analyze(text, source, False, *limits)
+
+
+__all__ = ["analyze", "Move", "SplitAnalysis", "DEFAULT_MAX_POSITIONS", "DEFAULT_MAX_MEMORY"]

@@ -1,0 +1,94 @@
+"""A row of rectangle-clearing boards played side by side, with point
+updates, range values and winning moves (``grundy sum``'s structure).
+
+Indices count from 0 and ranges are half-open, as Python slices:
+``s.value(1, 3)`` is the value of boards 1 and 2 (``grundy sum``'s query
+``value 2 3``, whose boards count from 1).
+
+>>> import grundy
+>>> s = grundy.sum.BoardSum([["0110", "0000", "0000", "0001"], ["11", "11"], ["1"]])
+>>> s.value(), s.winning_move()
+"""
+
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple
+
+from . import _grundy
+from ._inputs import board_text, check_limits
+from .clear import DEFAULT_MAX_POSITIONS, Move
+
+if TYPE_CHECKING:
+    from .tables import Database
+
+
+class BoardSum:
+    """Boards played as one sum; each is solved once when put in.
+
+    Args:
+        boards: a list of boards (each as ``grundy.clear.analyze`` takes one).
+        max_positions, max_time, max_memory: the search budget for every
+            board put in and every winning move searched.
+        tables: a :class:`grundy.tables.Database` consulted first.
+    """
+
+    def __init__(
+        self,
+        boards: Iterable[Any],
+        *,
+        max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+        max_time: Optional[float] = None,
+        max_memory: Optional[int] = None,
+        tables: "Optional[Database]" = None,
+    ) -> None:
+        limits = check_limits(max_positions, max_time, max_memory)
+        texts = [board_text(b, f"boards[{i}]") for i, b in enumerate(boards)]
+        self._sum = _grundy.BoardSum(texts, *limits, None if tables is None else tables._db)
+
+    def __len__(self) -> int:
+        return len(self._sum)
+
+    def __getitem__(self, index: int) -> List[str]:
+        """Board ``index`` as rows of ``"0"``/``"1"``."""
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(f"board {index} of {len(self)}")
+        return self._sum.board(index)
+
+    def __setitem__(self, index: int, board: Any) -> None:
+        self.set(index, board)
+
+    @property
+    def values(self) -> List[int]:
+        """Each board's value."""
+        return self._sum.values
+
+    def value(self, start: int = 0, stop: Optional[int] = None) -> int:
+        """The value (XOR) of boards ``start..stop``."""
+        return self._sum.value(start, stop)
+
+    def winner(self, start: int = 0, stop: Optional[int] = None) -> str:
+        """``"first"`` or ``"second"``: who wins boards ``start..stop``."""
+        return self._sum.winner(start, stop)
+
+    def winning_move(
+        self, start: int = 0, stop: Optional[int] = None
+    ) -> Optional[Tuple[Move, int, int]]:
+        """A winning move in boards ``start..stop`` as ``(move, before,
+        after)``, the board's value before and after; ``None`` when the
+        player to move loses."""
+        return self._sum.winning_move(start, stop)
+
+    def winning_moves(self, start: int = 0, stop: Optional[int] = None) -> List[Move]:
+        """Every winning move in boards ``start..stop``."""
+        return self._sum.winning_moves(start, stop)
+
+    def set(self, index: int, board: Any) -> int:
+        """Replace board ``index``; returns its value."""
+        text, source = board_text(board, f"boards[{index}]")
+        return self._sum.set_text(index, text, source)
+
+    def __repr__(self) -> str:
+        return f"BoardSum(boards={len(self)}, value={self.value()})"
+
+
+__all__ = ["BoardSum"]

@@ -1,0 +1,220 @@
+"""Shape databases: every rectangle-clearing shape that fits a box, solved
+once bottom-up and stored (the ``.gdb`` files of ``grundy tables``).
+
+>>> import grundy, numpy as np
+>>> db = grundy.tables.open()            # the built-in 5 x 5 database
+>>> boards = np.random.default_rng(1).integers(0, 2, size=(1000, 5, 5))
+>>> values = db.values(boards)           # every core, GIL released
+"""
+
+import os
+import sys
+from typing import Any, Callable, Dict, Optional, Tuple, Union
+
+from . import _grundy
+from ._inputs import MAX_CELLS, boards_texts, check_limits
+from .clear import DEFAULT_MAX_POSITIONS
+
+Progress = Callable[[int, int, int, int], None]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Database:
+    """A shape database, opened with :func:`open` or made by :func:`build`.
+
+    Boards whose components all fit the box are answered by lookups; other
+    components are searched under the budget keyword arguments.
+    """
+
+    def __init__(self, native: Any) -> None:
+        self._db = native
+
+    @property
+    def box(self) -> Tuple[int, int]:
+        """The box ``(rows, cols)``: every shape fitting it either way round."""
+        return self._db.box
+
+    @property
+    def path(self) -> str:
+        """The file (``<built-in clear-5x5.gdb>`` for the built-in one)."""
+        return str(self._db.path)
+
+    def info(self, values: bool = False) -> Dict[str, Any]:
+        """What ``grundy tables info PATH [--values]`` prints: ``box``,
+        ``shapes``, ``tiers`` (per tier: ``shapes``, ``largest_value``,
+        ``crc32`` per part), ``largest_value``, ``full_boards`` (``{(a, b):
+        value}``), ``content_crc32``, ``parts``, and with ``values=True``
+        ``shapes_per_value``."""
+        return self._db.info(values)
+
+    def value(
+        self,
+        board: Any,
+        *,
+        max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+        max_time: Optional[float] = None,
+        max_memory: Optional[int] = None,
+    ) -> int:
+        """The value of one board (any form ``grundy.clear.analyze`` takes;
+        a list of boards is a sum)."""
+        limits = check_limits(max_positions, max_time, max_memory)
+        return self._db.value_text(boards_texts(board), *limits)
+
+    def values(
+        self,
+        boards: Any,
+        *,
+        max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+        max_time: Optional[float] = None,
+        max_memory: Optional[int] = None,
+    ) -> Any:
+        """The values of ``N`` boards given as an ``N x rows x cols`` array
+        of bools or 0/1 numbers, as an ``int64`` array of length ``N``.
+
+        Runs on every core with the GIL released. The budget applies to
+        each worker's search (boards with components outside the database).
+        """
+        import numpy as np
+
+        limits = check_limits(max_positions, max_time, max_memory)
+        array = np.asarray(boards)
+        if array.ndim != 3:
+            raise ValueError(
+                f"boards: expected a 3-D array (N x rows x cols), got shape {tuple(array.shape)}"
+                + (" (for one board use .value)" if array.ndim == 2 else "")
+            )
+        n, rows, cols = array.shape
+        if rows == 0 or cols == 0:
+            raise ValueError(f"boards: empty {rows} x {cols} boards")
+        if rows * cols > MAX_CELLS:
+            raise ValueError(
+                f"boards: a {rows} x {cols} board has {rows * cols} cells; at most {MAX_CELLS}"
+            )
+        if array.dtype != bool:
+            if array.dtype.kind not in "biuf":
+                raise ValueError(f"boards: entries must be 0/1 numbers or bools, not {array.dtype}")
+            bad = np.argwhere((array != 0) & (array != 1))
+            if len(bad):
+                i, r, c = (int(v) for v in bad[0])
+                raise ValueError(
+                    f"boards: entry [{i}, {r}, {c}] is {array[i, r, c].item()!r}; entries must be 0 or 1"
+                )
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        # Bit row * cols + col of a little-endian u64 per board.
+        packed = np.zeros((n, 8), dtype=np.uint8)
+        bits = np.packbits(array.reshape(n, rows * cols).astype(bool), axis=1, bitorder="little")
+        packed[:, : bits.shape[1]] = bits
+        out = self._db.values_packed(packed.tobytes(), n, rows, cols, *limits)
+        return np.frombuffer(out, dtype="<u4").astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"Database(box={self.box}, path={self.path!r})"
+
+
+def open(path: Optional[PathLike] = None) -> Database:
+    """Open a database file (memory-mapped; every checksum is checked), or
+    the built-in 5 x 5 database when ``path`` is None.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: not a database, a damaged one (``checksum mismatch in
+            section tier K``), another format version.
+    """
+    return Database(_grundy.tables_open(None if path is None else os.fspath(path)))
+
+
+def _parse_box(box: Union[str, Tuple[int, int]]) -> Tuple[int, int]:
+    if isinstance(box, str):
+        text = box.strip().replace("X", "x").replace("\u00d7", "x")
+        parts = text.split("x")
+        if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+            raise ValueError(f"box {box!r} is not ROWSxCOLS, e.g. '6x6'")
+        return int(parts[0]), int(parts[1])
+    try:
+        rows, cols = box
+    except (TypeError, ValueError):
+        raise ValueError(f"box {box!r} is not (rows, cols) or 'ROWSxCOLS'") from None
+    if isinstance(rows, bool) or isinstance(cols, bool) or not isinstance(rows, int) or not isinstance(cols, int) or rows < 0 or cols < 0:
+        raise ValueError(f"box {box!r}: rows and cols are positive integers")
+    return rows, cols
+
+
+class _Tqdm:
+    """A tqdm bar per tier."""
+
+    def __init__(self, tqdm: Any) -> None:
+        self.tqdm = tqdm
+        self.bar: Any = None
+        self.tier = -1
+
+    def __call__(self, tier: int, tiers: int, done: int, total: int) -> None:
+        if tier != self.tier or self.bar is None:
+            self.close()
+            self.tier = tier
+            self.bar = self.tqdm(total=total or None, desc=f"tier {tier}/{tiers}", unit=" shapes", leave=False)
+        if total and self.bar.total != total:
+            self.bar.total = total
+        self.bar.n = done
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def build(
+    box: Union[str, Tuple[int, int]],
+    out: PathLike,
+    threads: Optional[int] = None,
+    progress: Union[bool, Progress] = True,
+    *,
+    max_time: Optional[float] = None,
+) -> Database:
+    """Build the database of every shape that fits ``box`` into ``out``, as
+    ``grundy tables build --box BOX --out OUT``, and open it.
+
+    Args:
+        box: ``"6x6"`` or ``(6, 6)``: at most 52 cells, the long side up to
+            8 (or 16 when the short side is at most 4, 26 when at most 2).
+        out: the file; ``OUT.partial`` holds the finished tiers until the
+            build completes, and a stopped build resumes from it.
+        threads: worker threads (default: every core).
+        progress: ``True``: a tqdm bar when tqdm is installed, else the
+            engine's own (a bar on a terminal, a line per tier elsewhere);
+            ``False``: none; or a callable ``progress(tier, tiers, done,
+            total)`` called a few times a second.
+        max_time: stop after this many seconds, keeping the finished tiers
+            (raises :class:`grundy.BudgetExceeded`; call again to resume).
+
+    Raises:
+        KeyboardInterrupt: Ctrl-C; the finished tiers stay in
+            ``OUT.partial`` and the same call resumes from them.
+    """
+    rows, cols = _parse_box(box)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    _, max_time, _ = check_limits(None, max_time, None)
+    callback: Optional[Progress] = None
+    bar: Optional[_Tqdm] = None
+    own_bar = False
+    if callable(progress):
+        callback = progress
+    elif progress:
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            own_bar = True
+        else:
+            bar = _Tqdm(tqdm)
+            callback = bar
+    try:
+        native = _grundy.tables_build(rows, cols, os.fspath(out), threads, callback, own_bar, max_time)
+    finally:
+        if bar is not None:
+            bar.close()
+    return Database(native)
+
+
+__all__ = ["Database", "open", "build"]

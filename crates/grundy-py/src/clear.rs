@@ -1,0 +1,287 @@
+//! `grundy.clear`: rectangle clearing on boards of up to 64 cells, alone or
+//! as a sum. The analysis is grundy-report's (the one `grundy clear --json`
+//! prints); the play-out follows `grundy clear --play`: the player facing a
+//! non-zero total plays the first winning move, the other the smallest
+//! rectangle leaving the largest value ([`engine_move`]).
+
+use grundy::clear::shapes::ShapeLookup;
+use grundy::clear::{Board, Clear, ClearSolver};
+use grundy::SolveError;
+use grundy_report::clear::{engine_move, move_values, Analysis};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::interrupt::{self, Pending};
+use crate::{budget_exceeded, parse, tables, Limits};
+
+/// A move of rectangle clearing: clear the rectangle `top..=bottom` x
+/// `left..=right` (0-based, inclusive) of board `board`.
+#[pyclass(frozen, eq, hash, get_all, name = "ClearMove", module = "grundy.clear")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    board: usize,
+    top: u8,
+    left: u8,
+    bottom: u8,
+    right: u8,
+}
+
+#[pymethods]
+impl Move {
+    #[new]
+    #[pyo3(signature = (top, left, bottom, right, board = 0))]
+    fn new(top: u8, left: u8, bottom: u8, right: u8, board: usize) -> Move {
+        Move {
+            board,
+            top,
+            left,
+            bottom,
+            right,
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Move(top={}, left={}, bottom={}, right={}, board={})",
+            self.top, self.left, self.bottom, self.right, self.board
+        )
+    }
+}
+
+impl Move {
+    pub(crate) fn of(board: usize, rect: grundy::clear::Rect) -> Move {
+        Move {
+            board,
+            top: rect.top,
+            left: rect.left,
+            bottom: rect.bottom,
+            right: rect.right,
+        }
+    }
+}
+
+/// A 4-connected component of a board's ones: its cells as `(row, col)`
+/// and its value.
+#[pyclass(frozen, get_all, module = "grundy.clear")]
+#[derive(Clone)]
+pub struct Component {
+    board: usize,
+    cells: Vec<(usize, usize)>,
+    value: u32,
+}
+
+#[pymethods]
+impl Component {
+    fn __repr__(&self) -> String {
+        format!(
+            "Component(board={}, cells={:?}, value={})",
+            self.board, self.cells, self.value
+        )
+    }
+}
+
+/// The analysis of a board or a sum of boards.
+#[pyclass(frozen, module = "grundy.clear")]
+pub struct ClearAnalysis {
+    boards: Vec<Board>,
+    shapes: &'static dyn ShapeLookup,
+    limits: Limits,
+    #[pyo3(get)]
+    value: u32,
+    #[pyo3(get)]
+    winning_moves: Vec<Move>,
+    #[pyo3(get)]
+    components: Vec<Component>,
+    #[pyo3(get)]
+    board_values: Vec<u32>,
+}
+
+/// A solver on `shapes` under `limits`, whose progress callback notices
+/// Ctrl-C.
+pub(crate) fn solver(
+    shapes: &'static dyn ShapeLookup,
+    limits: &Limits,
+    pending: &Pending,
+) -> ClearSolver {
+    Clear::with_shapes(shapes)
+        .into_solver()
+        .with_budget(limits.budget())
+        .with_progress(pending.callback())
+}
+
+/// What a stopped clear search found: the value of every component solved
+/// before the stop (board, cells, value), and the count of shapes solved.
+fn found<'py>(py: Python<'py>, known: &[Component], solved: u64) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("positions_solved", solved)?;
+    dict.set_item("components", known.to_vec())?;
+    Ok(dict)
+}
+
+fn cells_of(board: &Board, cells: grundy::clear::Bitboard) -> Vec<(usize, usize)> {
+    cells
+        .cells()
+        .map(|i| (i as usize / board.cols(), i as usize % board.cols()))
+        .collect()
+}
+
+/// Analyses the boards in `texts`: `(text, source)` pairs in the board
+/// format of `grundy clear`, each one board or several, played as one sum.
+#[pyfunction]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+fn clear_analyze(
+    py: Python<'_>,
+    texts: Vec<(String, String)>,
+    max_positions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory: Option<u64>,
+    tables: Option<&Bound<'_, tables::Database>>,
+) -> PyResult<ClearAnalysis> {
+    let boards = parse::all_boards(&texts)?;
+    let limits = Limits {
+        max_positions,
+        max_time,
+        max_memory,
+    };
+    let shapes = tables::lookup(tables);
+    let outcome = interrupt::run(py, |pending| {
+        let mut solver = solver(shapes, &limits, pending);
+        // Component by component first, so a stop knows what it found.
+        let mut known = Vec::new();
+        for (index, board) in boards.iter().enumerate() {
+            for cells in board.components() {
+                match solver.value(&board.crop(cells)) {
+                    Ok(value) => known.push(Component {
+                        board: index,
+                        cells: cells_of(board, cells),
+                        value: value.value(),
+                    }),
+                    Err(err) => return Err((err, known, solver.positions_solved())),
+                }
+            }
+        }
+        Analysis::of(&mut solver, &boards).map_err(|err| (err, known, solver.positions_solved()))
+    })?;
+    let analysis = match outcome {
+        Ok(analysis) => analysis,
+        Err((err, known, solved)) => {
+            return Err(budget_exceeded(py, &err, found(py, &known, solved)?))
+        }
+    };
+    let components = boards
+        .iter()
+        .zip(&analysis.boards)
+        .enumerate()
+        .flat_map(|(index, (board, a))| {
+            a.components.iter().map(move |&(cells, value)| Component {
+                board: index,
+                cells: cells_of(board, cells),
+                value: value.value(),
+            })
+        })
+        .collect();
+    Ok(ClearAnalysis {
+        value: analysis.total.value(),
+        winning_moves: analysis
+            .winning
+            .iter()
+            .map(|m| Move::of(m.board, m.rect))
+            .collect(),
+        components,
+        board_values: analysis.boards.iter().map(|b| b.value.value()).collect(),
+        boards,
+        shapes,
+        limits,
+    })
+}
+
+fn stopped(py: Python<'_>, err: &SolveError, solved: u64) -> PyErr {
+    match found(py, &[], solved) {
+        Ok(dict) => budget_exceeded(py, err, dict),
+        Err(e) => e,
+    }
+}
+
+#[pymethods]
+impl ClearAnalysis {
+    /// `"first"` when the player to move wins, else `"second"`.
+    #[getter]
+    fn winner(&self) -> &'static str {
+        grundy_report::clear::winner(grundy::Nimber::new(self.value))
+    }
+
+    /// The boards, as lists of rows of `0`/`1`.
+    #[getter]
+    fn boards(&self) -> Vec<Vec<String>> {
+        self.boards.iter().map(rows_of).collect()
+    }
+
+    /// Every legal move with the total value it leaves (0: a winning move).
+    fn options(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
+        let outcome = interrupt::run(py, |pending| {
+            let mut solver = solver(self.shapes, &self.limits, pending);
+            move_values(&mut solver, &self.boards, usize::MAX)
+                .map_err(|e| (e, solver.positions_solved()))
+        })?;
+        match outcome {
+            Ok(values) => Ok(values
+                .moves
+                .iter()
+                .map(|m| (Move::of(m.mv.board, m.mv.rect()), m.grundy))
+                .collect()),
+            Err((err, solved)) => Err(stopped(py, &err, solved)),
+        }
+    }
+
+    /// An optimal play-out, as `grundy clear --play`: each move with the
+    /// total value it leaves, the first player's move first.
+    fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
+        let outcome = interrupt::run(py, |pending| {
+            let mut solver = solver(self.shapes, &self.limits, pending);
+            let mut boards = self.boards.clone();
+            let mut steps = Vec::new();
+            loop {
+                match engine_move(&mut solver, &boards) {
+                    Ok(Some(chosen)) => {
+                        boards[chosen.board] = chosen.after;
+                        steps.push((
+                            Move::of(chosen.board, chosen.rect),
+                            chosen.total_after.value(),
+                        ));
+                    }
+                    Ok(None) => return Ok(steps),
+                    Err(err) => return Err((err, solver.positions_solved())),
+                }
+            }
+        })?;
+        outcome.map_err(|(err, solved)| stopped(py, &err, solved))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ClearAnalysis(value={}, winner={:?}, winning_moves={}, boards={})",
+            self.value,
+            self.winner(),
+            self.winning_moves.len(),
+            self.boards.len()
+        )
+    }
+}
+
+pub(crate) fn rows_of(board: &Board) -> Vec<String> {
+    (0..board.rows())
+        .map(|r| {
+            (0..board.cols())
+                .map(|c| if board.get(r, c) { '1' } else { '0' })
+                .collect()
+        })
+        .collect()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Move>()?;
+    m.add_class::<Component>()?;
+    m.add_class::<ClearAnalysis>()?;
+    m.add_function(wrap_pyfunction!(clear_analyze, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,99 @@
+//! `grundy._grundy`: the native half of the `grundy` Python package (PyO3,
+//! abi3 for CPython 3.9 and later). The Python half (`python/grundy/`) turns
+//! lists, strings and numpy arrays into the text formats the command line
+//! reads and checks keyword arguments; this half parses them with the CLI's
+//! own parsers ([`parse`]), runs the engine with the GIL released, and
+//! returns frozen result objects whose coordinates follow the README's
+//! conventions (0-based `row`/`col`, inclusive rectangle corners, pawns by
+//! `x`/`y`, boards and pawns numbered from 0).
+//!
+//! Long calls notice Ctrl-C ([`interrupt`]); budgets that run out raise
+//! `grundy.BudgetExceeded` with what was found before the stop.
+
+mod clear;
+mod interrupt;
+mod parse;
+mod pawn;
+mod split;
+mod sum;
+mod tables;
+
+use pyo3::prelude::*;
+
+/// The search limits of one call, from the keyword arguments
+/// `max_positions`, `max_time` (seconds) and `max_memory` (bytes), each
+/// checked non-negative by the Python half.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub max_positions: Option<u64>,
+    pub max_time: Option<f64>,
+    pub max_memory: Option<u64>,
+}
+
+impl Limits {
+    pub fn budget(&self) -> grundy::Budget {
+        grundy::Budget {
+            max_positions: self.max_positions,
+            max_time: self.max_time.map(std::time::Duration::from_secs_f64),
+            max_memory: self.max_memory,
+        }
+    }
+}
+
+/// `grundy.BudgetExceeded(message, budget, limit, found)`: the name of the
+/// keyword argument that ran out, its value, and what the search found
+/// before it stopped (a dict).
+pub(crate) fn budget_exceeded(
+    py: Python<'_>,
+    err: &grundy::SolveError,
+    found: Bound<'_, pyo3::types::PyDict>,
+) -> PyErr {
+    use grundy::SolveError;
+    let (name, limit): (&str, Py<PyAny>) = match *err {
+        SolveError::PositionBudget { limit } => (
+            "max_positions",
+            limit
+                .into_pyobject(py)
+                .map(|v| v.into_any().unbind())
+                .unwrap_or_else(|_| py.None()),
+        ),
+        SolveError::TimeBudget { limit } => (
+            "max_time",
+            limit
+                .as_secs_f64()
+                .into_pyobject(py)
+                .map(|v| v.into_any().unbind())
+                .unwrap_or_else(|_| py.None()),
+        ),
+        SolveError::MemoryBudget { limit, .. } => (
+            "max_memory",
+            limit
+                .into_pyobject(py)
+                .map(|v| v.into_any().unbind())
+                .unwrap_or_else(|_| py.None()),
+        ),
+        _ => ("a budget", py.None()),
+    };
+    let class = match py
+        .import("grundy._errors")
+        .and_then(|m| m.getattr("BudgetExceeded"))
+    {
+        Ok(class) => class,
+        Err(e) => return e,
+    };
+    let message = format!("the search stopped early: {err} (raise {name} to search further)");
+    match class.call1((message, name, limit, found)) {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(e) => e,
+    }
+}
+
+#[pymodule]
+fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    clear::register(m)?;
+    split::register(m)?;
+    pawn::register(m)?;
+    sum::register(m)?;
+    tables::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,238 @@
+//! `grundy.pawn`: pawns on a grid of up to 10^9 x 10^9 with impassable
+//! cells. The analysis is grundy-report's (as `grundy pawn --json`): one
+//! pawn anywhere gets its outcome and winning moves; values (and so sums,
+//! options and play-outs) exist for pawns below 4096 x 4096. The play-out
+//! follows `grundy pawn --play`.
+
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable};
+use grundy::Nimber;
+use grundy_report::pawn::Analysis;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::parse;
+
+/// A pawn move: pawn `pawn` (0-based) goes to `(x, y)`.
+#[pyclass(frozen, eq, hash, get_all, name = "PawnMove", module = "grundy.pawn")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    pawn: usize,
+    x: u32,
+    y: u32,
+}
+
+#[pymethods]
+impl Move {
+    #[new]
+    #[pyo3(signature = (x, y, pawn = 0))]
+    fn new(x: u32, y: u32, pawn: usize) -> Move {
+        Move { pawn, x, y }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move(x={}, y={}, pawn={})", self.x, self.y, self.pawn)
+    }
+}
+
+/// The analysis of one pawn or a sum of pawns.
+#[pyclass(frozen, module = "grundy.pawn")]
+pub struct PawnAnalysis {
+    pawns: Vec<Cell>,
+    analysis: Analysis,
+}
+
+fn value_error(err: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(err.to_string())
+}
+
+/// Analyses the pawns `at` among the impassable cells of `text` (the
+/// format of `grundy pawn FILE`).
+#[pyfunction]
+#[pyo3(signature = (at, text, source))]
+fn pawn_analyze(
+    py: Python<'_>,
+    at: Vec<(u64, u64)>,
+    text: &str,
+    source: &str,
+) -> PyResult<PawnAnalysis> {
+    let blocked = if text.trim().is_empty() {
+        Blocked::empty()
+    } else {
+        parse::blocked(text, source)?
+    };
+    let mut pawns = Vec::with_capacity(at.len());
+    for (index, &(x, y)) in at.iter().enumerate() {
+        let cell =
+            Cell::new(x, y).map_err(|e| value_error(format!("pawn {index} at ({x}, {y}): {e}")))?;
+        if blocked.contains(cell) {
+            return Err(value_error(format!(
+                "pawn {index} at ({x}, {y}) stands on an impassable cell"
+            )));
+        }
+        pawns.push(cell);
+    }
+    let analysis = py
+        .detach(|| {
+            let outcomes = Outcomes::new(&blocked);
+            Analysis::of(&blocked, &outcomes, &pawns)
+        })
+        .map_err(value_error)?;
+    Ok(PawnAnalysis { pawns, analysis })
+}
+
+#[pymethods]
+impl PawnAnalysis {
+    /// The total value (the XOR of the pawns' values), or `None` for one
+    /// pawn at 4096 or beyond, whose outcome is known but not its value.
+    #[getter]
+    fn value(&self) -> Option<u32> {
+        self.analysis.total.map(Nimber::value)
+    }
+
+    /// Each pawn's value (`None` beyond 4096 x 4096).
+    #[getter]
+    fn values(&self) -> Vec<Option<u32>> {
+        self.analysis
+            .pawns
+            .iter()
+            .map(|(_, v)| v.map(Nimber::value))
+            .collect()
+    }
+
+    /// Whether each pawn alone is a losing cell for the player to move.
+    #[getter]
+    fn losing(&self) -> Vec<bool> {
+        self.analysis
+            .pawns
+            .iter()
+            .map(|(k, _)| *k == CellKind::Losing)
+            .collect()
+    }
+
+    /// `"first"` when the player to move wins, else `"second"`.
+    #[getter]
+    fn winner(&self) -> &'static str {
+        if self.analysis.first_wins {
+            "first"
+        } else {
+            "second"
+        }
+    }
+
+    /// Every winning move.
+    #[getter]
+    fn winning_moves(&self) -> Vec<Move> {
+        self.analysis
+            .moves
+            .iter()
+            .map(|m| Move {
+                pawn: m.pawn,
+                x: m.to.x(),
+                y: m.to.y(),
+            })
+            .collect()
+    }
+
+    /// Every legal move with the total value it leaves (needs values: pawns
+    /// below 4096 x 4096).
+    fn options(&self) -> PyResult<Vec<(Move, u32)>> {
+        let table = self.table()?;
+        let values = self.current_values(table, &self.pawns)?;
+        let total: Nimber = values.iter().copied().sum();
+        let mut out = Vec::new();
+        for (index, &from) in self.pawns.iter().enumerate() {
+            table
+                .for_each_move(from, |to, value| {
+                    out.push((
+                        Move {
+                            pawn: index,
+                            x: to.x(),
+                            y: to.y(),
+                        },
+                        (total ^ values[index] ^ value).value(),
+                    ));
+                })
+                .map_err(value_error)?;
+        }
+        Ok(out)
+    }
+
+    /// An optimal play-out, as `grundy pawn --play`: each move with the
+    /// total value it leaves.
+    fn play(&self) -> PyResult<Vec<(Move, u32)>> {
+        let table = self.table()?;
+        let mut pawns = self.pawns.clone();
+        let mut steps = Vec::new();
+        loop {
+            let values = self.current_values(table, &pawns)?;
+            let total: Nimber = values.iter().copied().sum();
+            let mut chosen: Option<(usize, Cell, Nimber)> = None;
+            for (index, &from) in pawns.iter().enumerate() {
+                table
+                    .for_each_move(from, |to, value| {
+                        let after = total ^ values[index] ^ value;
+                        let better = match &chosen {
+                            None => true,
+                            Some((_, _, best)) if total.is_zero() => after > *best,
+                            Some((_, _, best)) => !best.is_zero() && after.is_zero(),
+                        };
+                        if better {
+                            chosen = Some((index, to, after));
+                        }
+                    })
+                    .map_err(value_error)?;
+            }
+            let Some((index, to, after)) = chosen else {
+                return Ok(steps);
+            };
+            pawns[index] = to;
+            steps.push((
+                Move {
+                    pawn: index,
+                    x: to.x(),
+                    y: to.y(),
+                },
+                after.value(),
+            ));
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PawnAnalysis(pawns={}, value={}, winner={:?}, winning_moves={})",
+            self.pawns.len(),
+            self.value().map_or("None".to_owned(), |v| v.to_string()),
+            self.winner(),
+            self.analysis.moves.len()
+        )
+    }
+}
+
+impl PawnAnalysis {
+    fn table(&self) -> PyResult<&ValueTable> {
+        self.analysis.table.as_ref().ok_or_else(|| {
+            value_error(format!(
+                "moves' values need the pawns' values, computed for cells below {0} x {0}",
+                grundy::pawn::MAX_REGION_SIDE
+            ))
+        })
+    }
+
+    fn current_values(&self, table: &ValueTable, pawns: &[Cell]) -> PyResult<Vec<Nimber>> {
+        pawns
+            .iter()
+            .map(|&p| {
+                table
+                    .value(p)
+                    .ok_or_else(|| value_error("a pawn outside the table"))
+            })
+            .collect()
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Move>()?;
+    m.add_class::<PawnAnalysis>()?;
+    m.add_function(wrap_pyfunction!(pawn_analyze, m)?)?;
+    Ok(())
+}

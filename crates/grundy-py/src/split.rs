@@ -1,0 +1,210 @@
+//! `grundy.split`: the splitting game. Values and every move's value come
+//! from grundy-report's analysis (as `grundy split --json`); the play-out
+//! follows `grundy split --play`: the player facing a non-zero value plays
+//! the first winning move, the other the first move leaving the largest
+//! value.
+
+use grundy::split::{Cell, Position, SplitSolver};
+use grundy::SolveError;
+use grundy_report::split::Analysis;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::interrupt::{self, Pending};
+use crate::{budget_exceeded, parse, Limits};
+
+/// A candidate cell `(row, col)`, 0-based: the move that deletes its row
+/// and column from the rectangle holding it.
+#[pyclass(frozen, eq, hash, get_all, name = "SplitMove", module = "grundy.split")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    row: u32,
+    col: u32,
+}
+
+#[pymethods]
+impl Move {
+    #[new]
+    fn new(row: u32, col: u32) -> Move {
+        Move { row, col }
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move(row={}, col={})", self.row, self.col)
+    }
+}
+
+impl From<Cell> for Move {
+    fn from(cell: Cell) -> Move {
+        Move {
+            row: cell.row,
+            col: cell.col,
+        }
+    }
+}
+
+/// The analysis of a splitting-game grid.
+#[pyclass(frozen, module = "grundy.split")]
+pub struct SplitAnalysis {
+    position: Position,
+    limits: Limits,
+    #[pyo3(get)]
+    value: u32,
+    #[pyo3(get)]
+    rows: u32,
+    #[pyo3(get)]
+    cols: u32,
+    options: Vec<(Cell, u32)>,
+}
+
+fn solver(limits: &Limits, pending: &Pending) -> SplitSolver {
+    let mut solver = SplitSolver::new()
+        .with_budget(grundy::Budget {
+            max_memory: None,
+            ..limits.budget()
+        })
+        .with_progress(pending.callback());
+    if let Some(bytes) = limits.max_memory {
+        solver = solver.with_memory_limit(bytes);
+    }
+    solver
+}
+
+fn stopped(py: Python<'_>, err: &SolveError, solved: u64) -> PyErr {
+    let dict = PyDict::new(py);
+    match dict.set_item("positions_solved", solved) {
+        Ok(()) => budget_exceeded(py, err, dict),
+        Err(e) => e,
+    }
+}
+
+/// Analyses a grid given as text: `cells` selects the `--cells` format (`R
+/// C`, then `row col` per candidate), else rows of 0/1.
+#[pyfunction]
+#[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory))]
+fn split_analyze(
+    py: Python<'_>,
+    text: &str,
+    source: &str,
+    cells: bool,
+    max_positions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory: Option<u64>,
+) -> PyResult<SplitAnalysis> {
+    let grid = if cells {
+        parse::cells(text, source)?
+    } else {
+        parse::matrix(text, source)?
+    };
+    let limits = Limits {
+        max_positions,
+        max_time,
+        max_memory,
+    };
+    let position = Position::new(grid);
+    let outcome = interrupt::run(py, |pending| {
+        let mut solver = solver(&limits, pending);
+        Analysis::of(&mut solver, &position).map_err(|e| (e, solver.positions_solved()))
+    })?;
+    let analysis = outcome.map_err(|(err, solved)| stopped(py, &err, solved))?;
+    Ok(SplitAnalysis {
+        rows: position.grid().rows(),
+        cols: position.grid().cols(),
+        value: analysis.value.value(),
+        options: analysis
+            .options
+            .iter()
+            .map(|&(c, v)| (c, v.value()))
+            .collect(),
+        position,
+        limits,
+    })
+}
+
+#[pymethods]
+impl SplitAnalysis {
+    /// `"first"` when the player to move wins, else `"second"`.
+    #[getter]
+    fn winner(&self) -> &'static str {
+        if self.value == 0 {
+            "second"
+        } else {
+            "first"
+        }
+    }
+
+    /// Every winning move (the moves leaving value 0).
+    #[getter]
+    fn winning_moves(&self) -> Vec<Move> {
+        self.options
+            .iter()
+            .filter(|(_, v)| *v == 0)
+            .map(|&(c, _)| c.into())
+            .collect()
+    }
+
+    /// The candidate cells `(row, col)`.
+    #[getter]
+    fn candidates(&self) -> Vec<(u32, u32)> {
+        self.position
+            .grid()
+            .candidates()
+            .iter()
+            .map(|c| (c.row, c.col))
+            .collect()
+    }
+
+    /// Every legal move with the value it leaves (0: a winning move).
+    fn options(&self) -> Vec<(Move, u32)> {
+        self.options.iter().map(|&(c, v)| (c.into(), v)).collect()
+    }
+
+    /// An optimal play-out, as `grundy split --play`: each move with the
+    /// value it leaves.
+    fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
+        let outcome = interrupt::run(py, |pending| {
+            let mut solver = solver(&self.limits, pending);
+            let mut position = self.position.clone();
+            let mut steps = Vec::new();
+            loop {
+                let run =
+                    |solver: &mut SplitSolver, position: &Position| -> Result<_, SolveError> {
+                        let value = solver.value(position)?;
+                        let options = solver.options(position)?;
+                        Ok(if value.is_zero() {
+                            options.iter().max_by_key(|(_, v)| *v).copied()
+                        } else {
+                            options.iter().find(|(_, v)| v.is_zero()).copied()
+                        })
+                    };
+                match run(&mut solver, &position) {
+                    Ok(Some((cell, left))) => {
+                        position = position.play_unchecked(cell);
+                        steps.push((Move::from(cell), left.value()));
+                    }
+                    Ok(None) => return Ok(steps),
+                    Err(err) => return Err((err, solver.positions_solved())),
+                }
+            }
+        })?;
+        outcome.map_err(|(err, solved)| stopped(py, &err, solved))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "SplitAnalysis(rows={}, cols={}, value={}, winner={:?}, winning_moves={})",
+            self.rows,
+            self.cols,
+            self.value,
+            self.winner(),
+            self.options.iter().filter(|(_, v)| *v == 0).count()
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Move>()?;
+    m.add_class::<SplitAnalysis>()?;
+    m.add_function(wrap_pyfunction!(split_analyze, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,528 @@
+//! `grundy.tables`: shape databases. `open` reads a `.gdb` file with
+//! grundy-db's reader (memory-mapped, every checksum checked) or returns the
+//! built-in 5 x 5 database; `build` runs the engine's tier solver into
+//! grundy-db's resumable writer, as `grundy tables build` does, on a worker
+//! thread while the calling thread draws progress and runs Python's signal
+//! handlers: Ctrl-C sets the solver's cancel flag, the finished tiers stay
+//! in `PATH.partial`, and the same call resumes from them.
+//!
+//! Analyses take `&'static` shape lookups (the engine's solver keeps one for
+//! its life), so an opened database is leaked once and cached by path, size
+//! and modification time: opening the same file again costs nothing, and a
+//! rebuilt file is opened anew.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, SystemTime};
+
+use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup};
+use grundy::clear::Board;
+use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress};
+use grundy_db::{Database as DbFile, DbError, DbSet, Writer};
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use rayon::prelude::*;
+
+use crate::interrupt;
+use crate::{budget_exceeded, parse, Limits};
+
+/// The 5 x 5 database, built by build.rs and compiled in.
+fn embedded() -> &'static DbSet {
+    #[repr(C, align(4096))]
+    struct Aligned<T: ?Sized>(T);
+    static BYTES: &Aligned<[u8]> =
+        &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/clear-5x5.gdb")));
+    static SET: OnceLock<DbSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        DbSet::whole(
+            DbFile::from_static("<built-in clear-5x5.gdb>", &BYTES.0)
+                .expect("build.rs wrote a valid database"),
+        )
+    })
+}
+
+/// The lookup analyses use: `db` (when given) then the built-in 5 x 5 one.
+pub(crate) fn lookup(db: Option<&Bound<'_, Database>>) -> &'static dyn ShapeLookup {
+    match db {
+        Some(db) => db.get().lookup,
+        None => embedded(),
+    }
+}
+
+/// A database, then the built-in one for the shapes it lacks.
+struct WithEmbedded(&'static DbSet);
+
+impl ShapeLookup for WithEmbedded {
+    fn value_8x8(&self, anchored: u64) -> Option<grundy::Nimber> {
+        self.0
+            .value_8x8(anchored)
+            .or_else(|| embedded().value_8x8(anchored))
+    }
+
+    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<grundy::Nimber> {
+        self.0
+            .value_wide(rows, cols, cells)
+            .or_else(|| embedded().value_wide(rows, cols, cells))
+    }
+}
+
+type Opened = (&'static DbSet, &'static (dyn ShapeLookup + Sync));
+
+fn open_cached(path: &Path) -> Result<Opened, DbError> {
+    /// A file by canonical path, length and modification time.
+    type FileKey = (PathBuf, u64, Option<SystemTime>);
+    static CACHE: OnceLock<Mutex<HashMap<FileKey, Opened>>> = OnceLock::new();
+    let meta = std::fs::metadata(path).ok();
+    let key = (
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
+        meta.as_ref().map_or(0, |m| m.len()),
+        meta.and_then(|m| m.modified().ok()),
+    );
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&opened) = cache.get(&key) {
+        return Ok(opened);
+    }
+    let set: &'static DbSet = Box::leak(Box::new(DbSet::open(path)?));
+    let lookup: &'static WithEmbedded = Box::leak(Box::new(WithEmbedded(set)));
+    let opened: Opened = (set, lookup);
+    cache.insert(key, opened);
+    Ok(opened)
+}
+
+/// A shape database: every rectangle-clearing shape that fits a box, with
+/// its value.
+#[pyclass(frozen, module = "grundy.tables")]
+pub struct Database {
+    set: &'static DbSet,
+    lookup: &'static (dyn ShapeLookup + Sync),
+}
+
+#[pyfunction]
+#[pyo3(signature = (path))]
+fn tables_open(path: Option<PathBuf>) -> PyResult<Database> {
+    match path {
+        None => Ok(Database {
+            set: embedded(),
+            lookup: embedded(),
+        }),
+        Some(path) => {
+            if !path.exists() {
+                return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+                    "{}: no such database (build one with grundy.tables.build)",
+                    path.display()
+                )));
+            }
+            let (set, lookup) =
+                open_cached(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            Ok(Database { set, lookup })
+        }
+    }
+}
+
+#[pymethods]
+impl Database {
+    /// The box `(rows, cols)`: every shape that fits it either way round.
+    #[getter(r#box)]
+    fn shape_box(&self) -> (usize, usize) {
+        let b = self.set.shape_box();
+        (b.rows(), b.cols())
+    }
+
+    /// The file (or the name of the built-in database).
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.set.path().to_owned()
+    }
+
+    /// What `grundy tables info PATH [--values]` prints, as a dict.
+    #[pyo3(signature = (values = false))]
+    fn info<'py>(&self, py: Python<'py>, values: bool) -> PyResult<Bound<'py, PyDict>> {
+        let set = self.set;
+        let shape_box = set.shape_box();
+        let tiers = shape_box.cells();
+        let dict = PyDict::new(py);
+        dict.set_item("path", set.path())?;
+        dict.set_item("format_version", grundy_db::VERSION)?;
+        dict.set_item("box", (shape_box.rows(), shape_box.cols()))?;
+        dict.set_item("shapes", (1..=tiers).map(|t| set.positions(t)).sum::<u64>())?;
+        dict.set_item(
+            "parts",
+            set.parts()
+                .iter()
+                .map(|p| p.path().to_owned())
+                .collect::<Vec<_>>(),
+        )?;
+        let mut rows = Vec::new();
+        let mut largest = 0;
+        for t in 0..tiers {
+            let entries: Vec<grundy_db::TierEntry> =
+                set.parts().iter().map(|p| p.header().tiers[t]).collect();
+            let tier = PyDict::new(py);
+            tier.set_item("tier", t + 1)?;
+            tier.set_item("shapes", entries.iter().map(|e| e.positions).sum::<u64>())?;
+            let max = entries.iter().map(|e| e.max_value).max().unwrap_or(0);
+            largest = largest.max(max);
+            tier.set_item("largest_value", max)?;
+            tier.set_item("crc32", entries.iter().map(|e| e.crc32).collect::<Vec<_>>())?;
+            rows.push(tier);
+        }
+        dict.set_item("tiers", rows)?;
+        dict.set_item("largest_value", largest)?;
+        let full = PyDict::new(py);
+        for a in 1..=shape_box.rows() {
+            for b in a..=shape_box.cols() {
+                if shape_box.fits(a, b) {
+                    if let Some(v) = set.full_board(a, b) {
+                        full.set_item((a, b), v.value())?;
+                    }
+                }
+            }
+        }
+        dict.set_item("full_boards", full)?;
+        dict.set_item("content_crc32", set.content_crc())?;
+        if values {
+            let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
+            for part in set.parts() {
+                for tier in part.tables().tiers() {
+                    for (_, value) in tier.iter() {
+                        counts[value.value() as usize] += 1;
+                    }
+                }
+            }
+            let per_value = PyDict::new(py);
+            for (value, count) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
+                per_value.set_item(value, count)?;
+            }
+            dict.set_item("shapes_per_value", per_value)?;
+        }
+        Ok(dict)
+    }
+
+    /// The value of one board (text), components outside the database
+    /// searched under the budget.
+    #[pyo3(signature = (texts, max_positions, max_time, max_memory))]
+    fn value_text(
+        &self,
+        py: Python<'_>,
+        texts: Vec<(String, String)>,
+        max_positions: Option<u64>,
+        max_time: Option<f64>,
+        max_memory: Option<u64>,
+    ) -> PyResult<u32> {
+        let boards = parse::all_boards(&texts)?;
+        let limits = Limits {
+            max_positions,
+            max_time,
+            max_memory,
+        };
+        let lookup: &'static dyn ShapeLookup = self.lookup;
+        let outcome = interrupt::run(py, |pending| {
+            let mut solver = crate::clear::solver(lookup, &limits, pending);
+            let mut total = grundy::Nimber::ZERO;
+            for board in &boards {
+                total ^= solver
+                    .value(board)
+                    .map_err(|e| (e, solver.positions_solved()))?;
+            }
+            Ok(total.value())
+        })?;
+        outcome.map_err(|(err, solved): (grundy::SolveError, u64)| {
+            let dict = PyDict::new(py);
+            match dict.set_item("positions_solved", solved) {
+                Ok(()) => budget_exceeded(py, &err, dict),
+                Err(e) => e,
+            }
+        })
+    }
+
+    /// The values of `count` boards of `rows x cols`, each given as a
+    /// little-endian u64 of its cells (bit `row * cols + col`), as
+    /// little-endian u32s. Runs on every core with the GIL released.
+    #[pyo3(signature = (packed, count, rows, cols, max_positions, max_time, max_memory))]
+    #[allow(clippy::too_many_arguments)]
+    fn values_packed<'py>(
+        &self,
+        py: Python<'py>,
+        packed: &[u8],
+        count: usize,
+        rows: usize,
+        cols: usize,
+        max_positions: Option<u64>,
+        max_time: Option<f64>,
+        max_memory: Option<u64>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if packed.len() != count * 8 {
+            return Err(PyValueError::new_err(
+                "internal: packed boards of the wrong length",
+            ));
+        }
+        let limits = Limits {
+            max_positions,
+            max_time,
+            max_memory,
+        };
+        let lookup: &'static dyn ShapeLookup = self.lookup;
+        // Boards solved per task: large enough that a worker's solver (and
+        // its memo) is reused over many boards.
+        const CHUNK: usize = 1 << 14;
+        let full = Board::new(rows, cols, 0)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?
+            .geometry()
+            .full()
+            .0;
+        let outcome: Result<Vec<u8>, (usize, grundy::SolveError)> = py.detach(|| {
+            let chunks: Result<Vec<Vec<u8>>, _> = packed
+                .par_chunks(CHUNK * 8)
+                .enumerate()
+                .map_init(
+                    || {
+                        grundy::clear::Clear::with_shapes(lookup)
+                            .into_solver()
+                            .with_budget(limits.budget())
+                    },
+                    |solver, (chunk, bytes)| {
+                        let mut out = Vec::with_capacity(bytes.len() / 2);
+                        for (i, word) in bytes.chunks_exact(8).enumerate() {
+                            let bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                            let index = chunk * CHUNK + i;
+                            let board = Board::new(rows, cols, bits & full)
+                                .expect("a valid size, and cells masked to it");
+                            let value = solver.value(&board).map_err(|e| (index, e))?;
+                            out.extend_from_slice(&value.value().to_le_bytes());
+                        }
+                        Ok(out)
+                    },
+                )
+                .collect();
+            chunks.map(|c| c.concat())
+        });
+        match outcome {
+            Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
+            Err((index, err)) => {
+                let dict = PyDict::new(py);
+                dict.set_item("board", index)?;
+                Err(budget_exceeded(py, &err, dict))
+            }
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        let b = self.set.shape_box();
+        format!(
+            "Database(box=({}, {}), path={:?})",
+            b.rows(),
+            b.cols(),
+            self.set.path()
+        )
+    }
+}
+
+/// Builds (or resumes) the database of every shape of the `rows x cols`
+/// box into `out`. `progress(tier, tiers, done, total)` is called from
+/// this thread a few times a second; without it, `own_bar` draws the
+/// engine's indicatif bar on a terminal (or prints a line per tier to
+/// Python's stderr elsewhere, such as a notebook).
+#[pyfunction]
+#[pyo3(signature = (rows, cols, out, threads, progress, own_bar, max_time))]
+#[allow(clippy::too_many_arguments)]
+fn tables_build(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    out: PathBuf,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+    own_bar: bool,
+    max_time: Option<f64>,
+) -> PyResult<Database> {
+    let shape_box = ShapeBox::new(rows, cols)
+        .map_err(|e| PyValueError::new_err(format!("box {rows}x{cols}: {e}")))?;
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        pool = pool.num_threads(threads);
+    }
+    let pool = pool
+        .build()
+        .map_err(|e| PyRuntimeError::new_err(format!("starting the worker threads: {e}")))?;
+    let (mut writer, mut tables) = Writer::create_or_resume(&out, shape_box)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let tiers = shape_box.cells() as u64;
+    // What the workers report, read by the drawing loop below.
+    let tier_now = AtomicU64::new(tables.len() as u64 + 1);
+    let done = AtomicU64::new(0);
+    let total = AtomicU64::new(0);
+    let cancel = AtomicBool::new(false);
+    let finished_lines = Mutex::new(Vec::<String>::new());
+    let report = |p: TierProgress| match p {
+        TierProgress::Generating { tier } => {
+            tier_now.store(u64::from(tier), Ordering::Relaxed);
+            done.store(0, Ordering::Relaxed);
+            total.store(0, Ordering::Relaxed);
+        }
+        TierProgress::Solving {
+            tier,
+            done: d,
+            total: t,
+        } => {
+            tier_now.store(u64::from(tier), Ordering::Relaxed);
+            done.store(d, Ordering::Relaxed);
+            total.store(t, Ordering::Relaxed);
+        }
+    };
+    let mut control = TierControl::new();
+    control.max_time = max_time.map(Duration::from_secs_f64);
+    control.cancel = Some(&cancel);
+    control.progress = Some(&report);
+    let game = ClearShapes::new(shape_box);
+    let bar =
+        if own_bar && progress.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}",
+                )
+                .expect("a valid template"),
+            );
+            Some(bar)
+        } else {
+            None
+        };
+    let mut interrupted: Option<PyErr> = None;
+    let outcome = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            pool.install(|| {
+                let mut started = std::time::Instant::now();
+                solve_tiers::<_, BuildError, _>(&game, &mut tables, &control, |tier, table| {
+                    writer.append(table)?;
+                    finished_lines
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(format!(
+                            "tier {tier:>2}: {:>12} shapes in {:>8.2} s",
+                            table.positions(),
+                            started.elapsed().as_secs_f64()
+                        ));
+                    started = std::time::Instant::now();
+                    Ok(())
+                })
+            })
+        });
+        let mut shown = (0, u64::MAX, u64::MAX);
+        loop {
+            let finished = py.detach(|| {
+                let until = std::time::Instant::now() + Duration::from_millis(100);
+                while std::time::Instant::now() < until && !worker.is_finished() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                worker.is_finished()
+            });
+            if interrupted.is_none() {
+                if let Err(err) = py.check_signals() {
+                    cancel.store(true, Ordering::Relaxed);
+                    interrupted = Some(err);
+                }
+            }
+            let now = (
+                tier_now.load(Ordering::Relaxed),
+                done.load(Ordering::Relaxed),
+                total.load(Ordering::Relaxed),
+            );
+            let lines =
+                std::mem::take(&mut *finished_lines.lock().unwrap_or_else(|e| e.into_inner()));
+            if now != shown {
+                if let Some(callback) = &progress {
+                    if let Err(err) = callback.call1(py, (now.0, tiers, now.1, now.2)) {
+                        cancel.store(true, Ordering::Relaxed);
+                        interrupted.get_or_insert(err);
+                    }
+                } else if let Some(bar) = &bar {
+                    if now.0 != shown.0 {
+                        bar.reset();
+                    }
+                    bar.set_prefix(format!("tier {}/{tiers}", now.0));
+                    bar.set_length(now.2);
+                    bar.set_position(now.1);
+                }
+                shown = now;
+            }
+            if own_bar && progress.is_none() {
+                for line in &lines {
+                    match &bar {
+                        Some(bar) => bar.println(line),
+                        None => {
+                            let _ = py
+                                .import("sys")
+                                .and_then(|sys| sys.getattr("stderr"))
+                                .and_then(|err| err.call_method1("write", (format!("{line}\n"),)));
+                        }
+                    }
+                }
+            }
+            if finished {
+                break;
+            }
+        }
+        worker.join().expect("the build thread does not panic")
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let kept = writer.header().tiers.len();
+    let partial = writer.partial().to_owned();
+    match outcome {
+        Ok(()) => {}
+        Err(BuildError::Tier(TierError::Cancelled)) => {
+            return Err(
+                interrupted.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
+            );
+        }
+        Err(BuildError::Tier(TierError::TimeBudget { limit })) => {
+            let dict = PyDict::new(py);
+            dict.set_item("tiers", kept)?;
+            dict.set_item("partial", partial)?;
+            return Err(budget_exceeded(
+                py,
+                &grundy::SolveError::TimeBudget { limit },
+                dict,
+            ));
+        }
+        Err(err) => {
+            return Err(PyRuntimeError::new_err(format!(
+                "building the database: {err}"
+            )))
+        }
+    }
+    if let Some(err) = interrupted {
+        // Ctrl-C after the last tier: the file is whole, but the caller
+        // asked to stop.
+        writer
+            .finish()
+            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        return Err(err);
+    }
+    writer
+        .finish()
+        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    tables_open(Some(out))
+}
+
+#[derive(Debug, thiserror::Error)]
+enum BuildError {
+    #[error(transparent)]
+    Tier(#[from] TierError),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Database>()?;
+    m.add_function(wrap_pyfunction!(tables_open, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_build, m)?)?;
+    Ok(())
+}

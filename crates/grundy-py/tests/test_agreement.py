@@ -1,0 +1,180 @@
+"""Every game agrees with the command line's `--json` (and `--play`) on
+random positions: values, winners, winning moves in order, and play-outs.
+The CLI is an independent front-end over the same engine, itself checked
+against brute force in the Rust tests."""
+
+import random
+from typing import List
+
+import numpy as np
+import pytest
+
+import grundy
+
+SEED = 20261124
+
+
+def random_board(rng: random.Random, max_rows: int = 5, max_cols: int = 5) -> List[str]:
+    rows, cols = rng.randint(1, max_rows), rng.randint(1, max_cols)
+    density = rng.choice([0.3, 0.6, 0.9])
+    return ["".join("1" if rng.random() < density else "0" for _ in range(cols)) for _ in range(rows)]
+
+
+def clear_moves(moves):
+    return [(m.board, m.top, m.left, m.bottom, m.right) for m in moves]
+
+
+def cli_moves(moves):
+    return [(m["board"], m["top"], m["left"], m["bottom"], m["right"]) for m in moves]
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_clear_agrees_with_the_cli(cli, case):
+    rng = random.Random(SEED + case)
+    boards = [random_board(rng, 6, 6) for _ in range(rng.choice([1, 1, 2, 3]))]
+    text = "\n\n".join("\n".join(b) for b in boards) + "\n"
+    expected = cli.json(["clear", "--play", "-"], text)
+    given = boards[0] if len(boards) == 1 else boards
+    # Lists of strings and numpy arrays are the same boards.
+    if case % 2:
+        given = [np.array([[c == "1" for c in row] for row in b]) for b in boards]
+        if len(boards) == 1:
+            given = given[0]
+    got = grundy.clear.analyze(given)
+    assert got.value == expected["grundy"]
+    assert got.winner == expected["winner"]
+    assert clear_moves(got.winning_moves) == cli_moves(expected["winning_moves"])
+    assert got.board_values == [b["grundy"] for b in expected["boards"]]
+    assert [(c.board, [list(x) for x in c.cells], c.value) for c in got.components] == [
+        (i, b["components"][j]["cells"], b["components"][j]["grundy"])
+        for i, b in enumerate(expected["boards"])
+        for j in range(len(b["components"]))
+    ]
+    play = got.play()
+    assert [(*clear_moves([m])[0], v) for m, v in play] == [
+        (*cli_moves([m])[0], m["grundy"]) for m in expected["play"]
+    ]
+    # The options leaving 0 are exactly the winning moves.
+    options = got.options()
+    assert [m for m, v in options if v == 0] == got.winning_moves
+
+
+def test_clear_text_of_a_file_is_a_sum(cli):
+    text = "0110\n0000\n0000\n0001\n\n11\n11\n"
+    expected = cli.json(["clear", "-"], text)
+    got = grundy.clear.analyze(text)
+    assert (got.value, clear_moves(got.winning_moves)) == (
+        expected["grundy"],
+        cli_moves(expected["winning_moves"]),
+    )
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_split_agrees_with_the_cli(cli, case):
+    rng = random.Random(SEED * 3 + case)
+    rows, cols = rng.randint(1, 7), rng.randint(1, 7)
+    density = rng.choice([0.2, 0.4, 0.6])
+    grid = ["".join("1" if rng.random() < density else "0" for _ in range(cols)) for _ in range(rows)]
+    expected = cli.json(["split", "--play", "-"], "\n".join(grid) + "\n")
+    got = grundy.split.analyze(grid if case % 2 else np.array([[int(c) for c in r] for r in grid]))
+    assert (got.value, got.winner) == (expected["grundy"], expected["winner"])
+    assert [(m.row, m.col) for m in got.winning_moves] == [
+        (m["row"], m["col"]) for m in expected["winning_moves"]
+    ]
+    assert [(m.row, m.col, v) for m, v in got.play()] == [
+        (m["row"], m["col"], m["grundy"]) for m in expected["play"]
+    ]
+
+
+def test_split_cells_agree_with_the_cli(cli, tmp_path):
+    rng = random.Random(SEED)
+    cells = sorted({(rng.randrange(10**9), rng.randrange(10**9)) for _ in range(40)})
+    path = tmp_path / "cells.txt"
+    path.write_text(f"{10**9} {10**9}\n" + "".join(f"{r} {c}\n" for r, c in cells))
+    expected = cli.json(["split", "--cells", str(path)])
+    got = grundy.split.analyze(size=(10**9, 10**9), cells=cells)
+    assert got.value == expected["grundy"]
+    assert [(m.row, m.col) for m in got.winning_moves] == [
+        (m["row"], m["col"]) for m in expected["winning_moves"]
+    ]
+
+
+@pytest.mark.parametrize("case", range(30))
+def test_pawn_agrees_with_the_cli(cli, case, tmp_path):
+    rng = random.Random(SEED * 7 + case)
+    side = rng.choice([6, 12, 40])
+    blocked = sorted({(rng.randrange(side), rng.randrange(side)) for _ in range(rng.randint(0, 12))})
+    free = [(x, y) for x in range(side) for y in range(side) if (x, y) not in set(blocked)]
+    pawns = rng.sample(free, rng.randint(1, 3))
+    path = tmp_path / "walls.txt"
+    path.write_text("".join(f"{x} {y}\n" for x, y in blocked))
+    args = ["pawn", str(path), "--play"]
+    for x, y in pawns:
+        args += ["--at", f"{x},{y}"]
+    expected = cli.json(args)
+    got = grundy.pawn.analyze(pawns if len(pawns) > 1 or case % 2 else pawns[0], blocked=blocked)
+    assert got.value == expected["grundy"]
+    assert got.winner == expected["winner"]
+    assert got.values == [p["grundy"] for p in expected["pawns"]]
+    assert got.losing == [p["losing"] for p in expected["pawns"]]
+    assert [(m.pawn, m.x, m.y) for m in got.winning_moves] == [
+        (m["pawn"], m["x"], m["y"]) for m in expected["winning_moves"]
+    ]
+    assert [(m.pawn, m.x, m.y, v) for m, v in got.play()] == [
+        (m["pawn"], m["x"], m["y"], m["grundy"]) for m in expected["play"]
+    ]
+
+
+def test_a_far_pawn_agrees_with_the_cli(cli, tmp_path):
+    path = tmp_path / "walls.txt"
+    path.write_text("5 7\n999999999 3\n12 999999990\n")
+    expected = cli.json(["pawn", str(path), "--at", "1000000000,999999999"])
+    got = grundy.pawn.analyze((10**9, 999999999), blocked=path.read_text())
+    assert got.value is None and "grundy" not in expected
+    assert got.winner == expected["winner"]
+    assert [(m.x, m.y) for m in got.winning_moves] == [(m["x"], m["y"]) for m in expected["winning_moves"]]
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_sum_agrees_with_the_cli(cli, case, tmp_path):
+    rng = random.Random(SEED * 11 + case)
+    boards = [random_board(rng, 4, 4) for _ in range(rng.randint(1, 8))]
+    n = len(boards)
+    queries, steps = [], []
+    for _ in range(15):
+        kind = rng.choice(["value", "winner", "move", "set"])
+        if kind == "set":
+            p = rng.randrange(n)
+            b = random_board(rng, 4, 4)
+            queries.append(f"set {p + 1}\n" + "\n".join(b) + "\n\n")
+            steps.append(("set", p, b))
+        else:
+            left = rng.randrange(n)
+            right = rng.randrange(left, n)
+            queries.append(f"{kind} {left + 1} {right + 1}\n")
+            steps.append((kind, left, right))
+    (tmp_path / "q.txt").write_text("".join(queries))
+    (tmp_path / "b.txt").write_text("\n\n".join("\n".join(b) for b in boards) + "\n")
+    answers = cli.json_lines(["sum", "--queries", str(tmp_path / "q.txt"), str(tmp_path / "b.txt")])
+    s = grundy.sum.BoardSum(boards)
+    assert len(s) == n
+    for step, answer in zip(steps, answers):
+        if step[0] == "set":
+            assert s.set(step[1], step[2]) == answer["grundy"]
+            continue
+        kind, left, right = step
+        if kind == "value":
+            assert s.value(left, right + 1) == answer["grundy"]
+        elif kind == "winner":
+            assert s.winner(left, right + 1) == answer["winner"]
+        else:
+            move = s.winning_move(left, right + 1)
+            if answer["move"] is None:
+                assert move is None
+            else:
+                m, before, after = move
+                a = answer["move"]
+                assert (m.board, m.top, m.left, m.bottom, m.right, before, after) == (
+                    a["board"], a["top"], a["left"], a["bottom"], a["right"], a["from"], a["to"],
+                )
+    assert len(answers) == len(steps)

@@ -1,0 +1,134 @@
+"""Bad input raises a clear Python exception, never crashes: located
+messages for text (the CLI's own), shapes and entries for arrays, and
+budgets that run out."""
+
+import numpy as np
+import pytest
+
+import grundy
+
+
+def test_a_ragged_list_of_strings_is_located_as_the_cli_does(cli):
+    with pytest.raises(ValueError) as err:
+        grundy.clear.analyze(["0110", "011"])
+    done = cli.run(["clear", "-"], "0110\n011\n")
+    assert done.returncode == 2
+    # The CLI prints `error: <stdin>:2:4: what`; Python names the board.
+    cli_where_what = done.stderr.strip().split(":", 2)[2]
+    assert str(err.value) == "<board>:" + cli_where_what
+
+
+def test_a_ragged_list_of_lists():
+    with pytest.raises(ValueError, match="ragged rows: row 1 has 2 cells, row 0 has 3"):
+        grundy.clear.analyze([[1, 0, 1], [1, 1]])
+
+
+def test_a_3d_array_where_2d_is_expected():
+    with pytest.raises(ValueError, match="expected a 2-D array.*3-D array of shape \\(2, 3, 3\\)"):
+        grundy.clear.analyze(np.ones((2, 3, 3), dtype=int))
+    with pytest.raises(ValueError, match="expected a 2-D array"):
+        grundy.split.analyze(np.ones((2, 3, 3)))
+
+
+def test_entries_other_than_0_or_1():
+    with pytest.raises(ValueError, match=r"entry \(1, 2\) is 2; entries must be 0 or 1"):
+        grundy.clear.analyze(np.array([[1, 0, 1], [1, 1, 2]]))
+    with pytest.raises(ValueError, match="entries must be 0 or 1"):
+        grundy.clear.analyze([[0.5, 1]])
+    with pytest.raises(ValueError, match=r"<board>:1:3: "):
+        grundy.clear.analyze(["01x1"])
+    with pytest.raises(ValueError, match=r"entry \[0, 0, 1\] is 3"):
+        grundy.tables.open().values(np.array([[[1, 3]]]))
+
+
+def test_more_than_64_cells():
+    with pytest.raises(ValueError, match="a 9 x 9 board has 81 cells; at most 64"):
+        grundy.clear.analyze(np.ones((9, 9), dtype=bool))
+    with pytest.raises(ValueError, match="65"):
+        grundy.clear.analyze(["1" * 65])
+    with pytest.raises(ValueError, match="a 5 x 13 board has 65 cells"):
+        grundy.tables.open().values(np.ones((1, 5, 13), dtype=bool))
+
+
+def test_a_sum_names_the_board_at_fault():
+    with pytest.raises(ValueError, match=r"^<boards\[1\]>:2:1: "):
+        grundy.clear.analyze([["11", "11"], ["11", "1"]])
+
+
+def test_negative_and_wrongly_typed_budgets():
+    for kwargs in ({"max_positions": -1}, {"max_time": -0.5}, {"max_memory": -1}, {"max_time": float("nan")}):
+        with pytest.raises(ValueError, match="must be >= 0"):
+            grundy.clear.analyze(["11"], **kwargs)
+    with pytest.raises(TypeError):
+        grundy.clear.analyze(["11"], max_positions="many")
+    with pytest.raises(ValueError, match="must be >= 0"):
+        grundy.split.analyze(["11"], max_time=-1)
+    with pytest.raises(ValueError, match="must be >= 0"):
+        grundy.tables.build((2, 2), "x.gdb", max_time=-1)
+
+
+def test_bad_pawns_and_impassable_cells():
+    with pytest.raises(ValueError, match="stands on an impassable cell"):
+        grundy.pawn.analyze((1, 1), blocked=[(1, 1)])
+    with pytest.raises(ValueError, match=r"^<blocked>:2:1: "):
+        grundy.pawn.analyze((3, 3), blocked="1 1\n1 1\n")
+    with pytest.raises(ValueError, match="coordinates are >= 0"):
+        grundy.pawn.analyze((-1, 2))
+    with pytest.raises(ValueError):
+        grundy.pawn.analyze((2 * 10**9, 2))
+    with pytest.raises(ValueError, match="needs Grundy values"):
+        grundy.pawn.analyze([(5000, 1), (1, 1)])
+
+
+def test_bad_split_input():
+    with pytest.raises(ValueError, match=r"^<grid>:2:"):
+        grundy.split.analyze(["101", "1"])
+    with pytest.raises(ValueError, match="either a grid"):
+        grundy.split.analyze()
+    with pytest.raises(ValueError, match=r"^<cells>:"):
+        grundy.split.analyze(size=(3, 3), cells=[(5, 5)])
+
+
+def test_sum_ranges_and_boards():
+    s = grundy.sum.BoardSum([["11"], ["1"]])
+    with pytest.raises(IndexError):
+        s.value(1, 3)
+    with pytest.raises(IndexError):
+        s.value(2, 1)
+    with pytest.raises(IndexError):
+        s.set(5, ["1"])
+    with pytest.raises(ValueError, match=r"<boards\[0\]>"):
+        s.set(0, ["1", "11"])
+
+
+def test_a_position_budget_says_what_was_found():
+    full = np.ones((7, 7), dtype=bool)
+    board = [np.array([[1, 1], [1, 1]]), full]
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.clear.analyze(board, max_positions=2000)
+    e = err.value
+    assert e.budget == "max_positions" and e.limit == 2000
+    assert "raise max_positions" in str(e)
+    # The 2 x 2 board was valued before the 7 x 7 one ran out.
+    assert [(c.board, c.value) for c in e.found["components"]] == [(0, 1)]
+    assert e.found["positions_solved"] >= 2000
+
+
+def test_a_time_budget():
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.clear.analyze(np.ones((8, 8), dtype=bool), max_time=0.2)
+    assert err.value.budget == "max_time"
+
+
+def test_a_memory_budget():
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.clear.analyze(np.ones((8, 8), dtype=bool), max_memory=1 << 20)
+    assert err.value.budget == "max_memory"
+
+
+def test_a_split_budget():
+    rng = np.random.default_rng(5)
+    grid = rng.random((40, 40)) < 0.5
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.split.analyze(grid.astype(int), max_positions=10)
+    assert err.value.budget == "max_positions"

@@ -1,0 +1,102 @@
+"""Shape databases: a build round trip (built, opened, equal to the built-in
+database and to `grundy tables info`), values against searches, and bad
+files."""
+
+import re
+
+import numpy as np
+import pytest
+
+import grundy
+
+
+@pytest.fixture(scope="module")
+def db_4x5(tmp_path_factory):
+    path = tmp_path_factory.mktemp("db") / "clear-4x5.gdb"
+    return grundy.tables.build("4x5", path, progress=False)
+
+
+def test_a_build_round_trip(db_4x5, cli):
+    info = db_4x5.info(values=True)
+    assert db_4x5.box == (4, 5) == info["box"]
+    again = grundy.tables.open(db_4x5.path)
+    assert again.info() == db_4x5.info()
+    # The same shapes per tier, largest values and checksums as the CLI says.
+    text = cli.run(["tables", "info", db_4x5.path]).stdout
+    rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+([0-9a-f]{8})$", text, re.M)
+    assert [(t["tier"], t["shapes"], t["largest_value"], t["crc32"]) for t in info["tiers"]] == [
+        (int(a), int(b), int(c), [int(d, 16)]) for a, b, c, d in rows
+    ]
+    assert sum(info["shapes_per_value"].values()) == info["shapes"]
+    # Full boards agree with a search.
+    for (a, b), value in info["full_boards"].items():
+        assert value == grundy.clear.analyze(np.ones((a, b), dtype=bool)).value
+
+
+def test_a_4x4_build_equals_the_built_in_tiers_it_shares(tmp_path):
+    built = grundy.tables.build((4, 4), tmp_path / "x.gdb", threads=1, progress=False)
+    mine = built.info()["tiers"]
+    assert built.info()["shapes"] == 1280
+    assert all(t["shapes"] > 0 for t in mine)
+
+
+def test_values_agree_with_value_and_with_search(db_4x5):
+    rng = np.random.default_rng(7)
+    for shape, db in (((5, 5), grundy.tables.open()), ((4, 5), db_4x5), ((3, 8), grundy.tables.open())):
+        boards = rng.random((300, *shape)) < rng.choice([0.4, 0.7])
+        values = db.values(boards)
+        assert values.dtype == np.int64 and values.shape == (300,)
+        assert list(values[:40]) == [db.value(b) for b in boards[:40]]
+        assert list(values[:40]) == [grundy.clear.analyze(b).value for b in boards[:40]]
+    assert db_4x5.values(np.zeros((0, 4, 5))).shape == (0,)
+
+
+def test_analyses_consult_a_database(db_4x5):
+    board = np.ones((4, 5), dtype=bool)
+    assert grundy.clear.analyze(board, tables=db_4x5).value == grundy.clear.analyze(board).value
+
+
+def test_a_missing_file():
+    with pytest.raises(FileNotFoundError, match="no such database"):
+        grundy.tables.open("/nonexistent/clear.gdb")
+
+
+def test_a_damaged_file(db_4x5, tmp_path):
+    data = bytearray(open(db_4x5.path, "rb").read())
+    data[4096 + 8] ^= 0xFF  # a slot of the first tier's section, after the 4 KiB header
+    damaged = tmp_path / "damaged.gdb"
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        grundy.tables.open(damaged)
+    truncated = tmp_path / "truncated.gdb"
+    truncated.write_bytes(bytes(data[:5000]))
+    with pytest.raises(ValueError):
+        grundy.tables.open(truncated)
+    other = tmp_path / "other.gdb"
+    other.write_text("not a database\n")
+    with pytest.raises(ValueError):
+        grundy.tables.open(other)
+
+
+def test_bad_boxes_and_threads(tmp_path):
+    for box in ["9x9", "6", (0, 5), "axb"]:
+        with pytest.raises(ValueError):
+            grundy.tables.build(box, tmp_path / "x.gdb", progress=False)
+    with pytest.raises(ValueError, match="threads"):
+        grundy.tables.build("3x3", tmp_path / "x.gdb", threads=0)
+
+
+def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):
+    seen = []
+    path = tmp_path / "p.gdb"
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.tables.build("5x5", path, progress=lambda *a: seen.append(a), max_time=0.3)
+    assert err.value.budget == "max_time"
+    kept = err.value.found["tiers"]
+    assert (tmp_path / "p.gdb.partial").exists()
+    db = grundy.tables.build("5x5", path, progress=lambda *a: seen.append(a))
+    assert seen and all(tiers == 25 for _, tiers, _, _ in seen)
+    # Resumed, it is the built-in database, byte for byte in content.
+    assert db.info()["content_crc32"] == grundy.tables.open().info()["content_crc32"]
+    assert db.info()["tiers"] == grundy.tables.open().info()["tiers"]
+    assert kept < 25
