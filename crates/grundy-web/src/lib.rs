@@ -37,7 +37,8 @@
 //!   [`Config::max_queued`] heavy requests wait; beyond, a 503 at once.
 //!   The request's body is remembered (a hash, in a bounded set), so the
 //!   same heavy request sent again goes straight to the heavy lane without
-//!   costing the small lane a probe again.
+//!   costing the small lane a probe again, and waits behind the requests
+//!   new to the heavy lane (see `HeavyLane`).
 //!
 //! This is shortest-job-first without knowing the cost in advance (a
 //! two-level feedback queue): the cost of a heavy request's probe, wasted,
@@ -51,7 +52,6 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -111,7 +111,8 @@ pub struct Config {
     /// The budget of a search's first run, in the small lane; a search
     /// that runs out of it is heavy (it never raises the request's own).
     pub probe: Budget,
-    /// How many heavy requests may wait for the heavy lane (503 beyond).
+    /// How many heavy requests may wait for the heavy lane, of each kind:
+    /// new ones and ones seen heavy before (503 beyond).
     pub max_queued: usize,
     /// How long a request waits for a lane before a 503.
     pub queue_timeout: Duration,
@@ -180,11 +181,7 @@ struct AppState {
     limits: Limits,
     probe: Budget,
     small: Arc<Semaphore>,
-    heavy: Arc<Semaphore>,
-    /// Heavy requests running or waiting in the heavy lane, and how many
-    /// may (its searches and its queue).
-    heavy_waiting: AtomicUsize,
-    heavy_places: usize,
+    heavy: Arc<HeavyLane>,
     queue_timeout: Duration,
     /// Hashes of requests whose probe ran out (see the crate comment).
     known_heavy: Mutex<HashSet<u64>>,
@@ -212,9 +209,14 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
         },
         probe: config.probe,
         small: Arc::new(Semaphore::new(config.small_lane.max(1))),
-        heavy: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
-        heavy_waiting: AtomicUsize::new(0),
-        heavy_places: config.max_concurrent.max(1) + config.max_queued,
+        heavy: Arc::new(HeavyLane {
+            state: Mutex::new(LaneState {
+                max_running: config.max_concurrent.max(1),
+                max_waiting: config.max_queued,
+                ..LaneState::default()
+            }),
+            freed: tokio::sync::Notify::new(),
+        }),
         queue_timeout: config.queue_timeout,
         known_heavy: Mutex::new(HashSet::new()),
         hasher: RandomState::new(),
@@ -462,21 +464,116 @@ async fn handle_inner(
             _ => return answer,
         }
     }
-    // The heavy lane, with a bounded queue.
-    let waiting = state.heavy_waiting.fetch_add(1, Ordering::SeqCst);
-    let _waiting = Waiting(&state.heavy_waiting);
-    if waiting >= state.heavy_places {
-        return Err(busy());
-    }
-    run_in(&state.heavy, state.queue_timeout, job).await
+    // The heavy lane.
+    let permit = state
+        .heavy
+        .acquire(!known_heavy, state.queue_timeout)
+        .await?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        job.run()
+    })
+    .await
+    .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?
 }
 
-/// Counts a heavy request as waiting until dropped.
-struct Waiting<'a>(&'a AtomicUsize);
+/// The heavy lane: at most `max_running` searches at once, and at most
+/// `max_waiting` requests waiting of each kind: *new* ones (whose probe
+/// just ran out) and *known* ones (the same request seen heavy before).
+/// New ones go first: a search that is merely medium-sized waits for one
+/// heavy search to end, not behind every repeat of the heavy requests (a
+/// third level of the feedback queue). Tokio's semaphore is FIFO only,
+/// hence this small one: a count under a mutex, and a `Notify` that wakes
+/// the waiters when a place frees.
+struct HeavyLane {
+    state: Mutex<LaneState>,
+    freed: tokio::sync::Notify,
+}
 
-impl Drop for Waiting<'_> {
+#[derive(Default)]
+struct LaneState {
+    max_running: usize,
+    max_waiting: usize,
+    running: usize,
+    waiting_new: usize,
+    waiting_known: usize,
+}
+
+impl HeavyLane {
+    /// A place in the lane, waiting at most `queue_timeout` (503 after, or
+    /// at once when too many wait already).
+    async fn acquire(
+        self: &Arc<Self>,
+        new: bool,
+        queue_timeout: Duration,
+    ) -> Result<LanePlace, ApiError> {
+        {
+            let mut state = lock(&self.state);
+            if state.running < state.max_running && (new || state.waiting_new == 0) {
+                state.running += 1;
+                return Ok(LanePlace(self.clone()));
+            }
+            let max_waiting = state.max_waiting;
+            let waiting = if new {
+                &mut state.waiting_new
+            } else {
+                &mut state.waiting_known
+            };
+            if *waiting >= max_waiting {
+                return Err(busy());
+            }
+            *waiting += 1;
+        }
+        let _waiter = Waiter { lane: self, new };
+        let wait = async {
+            loop {
+                // Registered before the check, so no wake-up is lost.
+                let freed = self.freed.notified();
+                let mut freed = std::pin::pin!(freed);
+                freed.as_mut().enable();
+                {
+                    let mut state = lock(&self.state);
+                    if state.running < state.max_running && (new || state.waiting_new == 0) {
+                        state.running += 1;
+                        return LanePlace(self.clone());
+                    }
+                }
+                freed.await;
+            }
+        };
+        tokio::time::timeout(queue_timeout, wait)
+            .await
+            .map_err(|_| busy())
+    }
+}
+
+/// A request waiting for the heavy lane, counted until dropped.
+struct Waiter<'a> {
+    lane: &'a HeavyLane,
+    new: bool,
+}
+
+impl Drop for Waiter<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        let mut state = lock(&self.lane.state);
+        if self.new {
+            state.waiting_new -= 1;
+        } else {
+            state.waiting_known -= 1;
+        }
+        drop(state);
+        // A new waiter gone may let known ones in.
+        self.lane.freed.notify_waiters();
+    }
+}
+
+/// A running heavy search's place, given back when dropped.
+struct LanePlace(Arc<HeavyLane>);
+
+impl Drop for LanePlace {
+    fn drop(&mut self) {
+        lock(&self.0.state).running -= 1;
+        self.0.freed.notify_waiters();
     }
 }
 
