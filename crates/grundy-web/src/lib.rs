@@ -633,3 +633,74 @@ fn truncate(text: &str, max: usize) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lane(max_running: usize, max_waiting: usize) -> Arc<HeavyLane> {
+        Arc::new(HeavyLane {
+            state: Mutex::new(LaneState {
+                max_running,
+                max_waiting,
+                ..LaneState::default()
+            }),
+            freed: tokio::sync::Notify::new(),
+        })
+    }
+
+    /// A request new to the heavy lane goes before a repeat that has waited
+    /// longer; each kind's queue is bounded; places come back.
+    #[tokio::test]
+    async fn the_heavy_lane_serves_new_requests_first() {
+        let lane = lane(1, 1);
+        let wait = Duration::from_secs(30);
+        let running = lane.acquire(false, wait).await.unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let known = tokio::spawn({
+            let (lane, tx) = (lane.clone(), tx.clone());
+            async move {
+                let place = lane.acquire(false, wait).await.unwrap();
+                tx.send("known").unwrap();
+                place
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        // The known queue is full: one more known request is refused.
+        let refused = lane.acquire(false, wait).await.err().unwrap();
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        let new = tokio::spawn({
+            let lane = lane.clone();
+            async move {
+                let place = lane.acquire(true, wait).await.unwrap();
+                tx.send("new").unwrap();
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                drop(place);
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        drop(running);
+        assert_eq!(rx.recv().await, Some("new"));
+        assert_eq!(rx.recv().await, Some("known"));
+        new.await.unwrap();
+        drop(known.await.unwrap());
+        let state = lock(&lane.state);
+        assert_eq!(
+            (state.running, state.waiting_new, state.waiting_known),
+            (0, 0, 0)
+        );
+    }
+
+    /// A request that waits past the queue timeout gets a 503 and leaves
+    /// the queue.
+    #[tokio::test]
+    async fn the_heavy_lane_times_out() {
+        let lane = lane(1, 4);
+        let running = lane.acquire(true, Duration::from_secs(1)).await.unwrap();
+        let late = lane.acquire(true, Duration::from_millis(50)).await;
+        assert_eq!(late.err().unwrap().status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(lock(&lane.state).waiting_new, 0);
+        drop(running);
+        assert!(lane.acquire(false, Duration::from_secs(1)).await.is_ok());
+    }
+}

@@ -428,3 +428,17 @@ impl AsyncWrite for Watched {
         Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clients_are_ipv4_addresses_and_ipv6_prefixes() {
+        let client = |ip: &str| client_of(ip.parse().unwrap());
+        assert_eq!(client("127.0.0.2"), client("::ffff:127.0.0.2"));
+        assert_ne!(client("127.0.0.2"), client("127.0.0.3"));
+        assert_eq!(client("2001:db8:1:2::1"), client("2001:db8:1:2:ffff::9"));
+        assert_ne!(client("2001:db8:1:2::1"), client("2001:db8:1:3::1"));
+    }
+}
