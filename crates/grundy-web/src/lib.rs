@@ -429,8 +429,8 @@ async fn handle_inner(
     let key = state
         .hasher
         .hash_one((game, endpoint == Endpoint::Play, &body[..]));
-    let known_heavy = lock(&state.known_heavy).contains(&key);
-    if !known_heavy {
+    let mut new_heavy = false;
+    if !lock(&state.known_heavy).contains(&key) {
         // The small lane, under the probe budget (never above the
         // request's own).
         let asked = serde_json::from_slice::<BudgetField>(&body)
@@ -459,16 +459,15 @@ async fn handle_inner(
                 if known.len() >= KNOWN_HEAVY {
                     known.clear();
                 }
-                known.insert(key);
+                // New unless the same request, probed meanwhile, ran out
+                // first (many copies sent at once are one new request).
+                new_heavy = known.insert(key);
             }
             _ => return answer,
         }
     }
     // The heavy lane.
-    let permit = state
-        .heavy
-        .acquire(!known_heavy, state.queue_timeout)
-        .await?;
+    let permit = state.heavy.acquire(new_heavy, state.queue_timeout).await?;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         job.run()
