@@ -24,14 +24,35 @@
 //! components all fit the small tables) is answered at once, inline:
 //! cheap requests never wait behind searches. The others are solved on the
 //! blocking pool under a per-request [`Budget`] (positions and time; 422
-//! when it runs out), with at most [`Config::max_concurrent`] searches at
-//! once (a semaphore; 503 when a request waits longer than
-//! [`Config::queue_timeout`]). Every error is `{"error": "..."}` with its
-//! status.
+//! when it runs out), in one of two **lanes**, so that a small search never
+//! waits behind large ones:
+//!
+//! - the *small lane* ([`Config::small_lane`] searches at once, reserved
+//!   for it) runs every search first under the small [`Config::probe`]
+//!   budget (tens of milliseconds). Most searches people send finish
+//!   within it, and are answered from it;
+//! - a search that runs out of the probe budget is *heavy*: it is prepared
+//!   again under the request's whole budget and queued for the *heavy
+//!   lane* ([`Config::max_concurrent`] searches at once). At most
+//!   [`Config::max_queued`] heavy requests wait; beyond, a 503 at once.
+//!   The request's body is remembered (a hash, in a bounded set), so the
+//!   same heavy request sent again goes straight to the heavy lane without
+//!   costing the small lane a probe again, and waits behind the requests
+//!   new to the heavy lane (see `HeavyLane`).
+//!
+//! This is shortest-job-first without knowing the cost in advance (a
+//! two-level feedback queue): the cost of a heavy request's probe, wasted,
+//! is bounded by the probe budget, and the small lane's reserved cores
+//! are never taken by a heavy search. A request whose own budget is within
+//! the probe budget is final in the small lane. A request waits at most
+//! [`Config::queue_timeout`] for a lane (503 after, with `Retry-After`).
+//! Every error is `{"error": "..."}` with its status.
 #![deny(missing_docs)]
 
+use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -82,16 +103,31 @@ pub struct Config {
     pub max_body_bytes: usize,
     /// The most work one request may do; a request may ask for less.
     pub budget: Budget,
-    /// How many searches may run at once.
+    /// How many heavy searches (past the probe budget) may run at once.
     pub max_concurrent: usize,
-    /// How long a request waits for a search slot before a 503.
+    /// How many searches the small lane runs at once: cores reserved for
+    /// small searches, which heavy ones never take.
+    pub small_lane: usize,
+    /// The budget of a search's first run, in the small lane; a search
+    /// that runs out of it is heavy (it never raises the request's own).
+    pub probe: Budget,
+    /// How many heavy requests may wait for the heavy lane, of each kind:
+    /// new ones and ones seen heavy before (503 beyond).
+    pub max_queued: usize,
+    /// How long a request waits for a lane before a 503.
     pub queue_timeout: Duration,
     /// The most moves `analyze` lists with their values (a sample beyond).
     pub max_listed_moves: usize,
     /// The most boards in one sum.
     pub max_boards: usize,
-    /// The most connections open at once (503 and closed beyond).
+    /// The most connections open at once. Beyond, the longest-waiting
+    /// connection of the client holding the most gives way; when none is
+    /// waiting, the new one gets a 503 and is closed.
     pub max_connections: usize,
+    /// The most connections one client (an IPv4 address, an IPv6 /64) may
+    /// hold. Beyond, its own longest-waiting connection gives way; when
+    /// none is waiting, the new one gets a 503 and is closed.
+    pub max_connections_per_client: usize,
     /// How long a client may take to send a request's line and headers,
     /// counted from when the server starts waiting for it.
     pub header_timeout: Duration,
@@ -117,11 +153,21 @@ impl Default for Config {
                 max_time: Some(Duration::from_secs(2)),
                 max_memory: None,
             },
-            max_concurrent: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            // One core is the small lane's; the others run heavy searches.
+            max_concurrent: std::thread::available_parallelism()
+                .map_or(1, |n| n.get().saturating_sub(1).max(1)),
+            small_lane: 1,
+            probe: Budget {
+                max_positions: Some(200_000),
+                max_time: Some(Duration::from_millis(25)),
+                max_memory: None,
+            },
+            max_queued: 32,
             queue_timeout: Duration::from_secs(10),
             max_listed_moves: 2_000,
             max_boards: 16,
             max_connections: 512,
+            max_connections_per_client: 64,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(5),
@@ -133,9 +179,18 @@ impl Default for Config {
 
 struct AppState {
     limits: Limits,
-    slots: Arc<Semaphore>,
+    probe: Budget,
+    small: Arc<Semaphore>,
+    heavy: Arc<HeavyLane>,
     queue_timeout: Duration,
+    /// Hashes of requests whose probe ran out (see the crate comment).
+    known_heavy: Mutex<HashSet<u64>>,
+    hasher: RandomState,
 }
+
+/// The most request hashes remembered as heavy; the set is emptied when
+/// full (a forgotten request costs one probe more).
+const KNOWN_HEAVY: usize = 4096;
 
 /// The application with the default [`Config`], as served on `local`.
 pub fn router(local: SocketAddr) -> Router {
@@ -152,8 +207,19 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             max_listed_moves: config.max_listed_moves,
             max_boards: config.max_boards,
         },
-        slots: Arc::new(Semaphore::new(config.max_concurrent.max(1))),
+        probe: config.probe,
+        small: Arc::new(Semaphore::new(config.small_lane.max(1))),
+        heavy: Arc::new(HeavyLane {
+            state: Mutex::new(LaneState {
+                max_running: config.max_concurrent.max(1),
+                max_waiting: config.max_queued,
+                ..LaneState::default()
+            }),
+            freed: tokio::sync::Notify::new(),
+        }),
         queue_timeout: config.queue_timeout,
+        known_heavy: Mutex::new(HashSet::new()),
+        hasher: RandomState::new(),
     });
     let guard = Arc::new(guard::Guard::new(
         local,
@@ -184,8 +250,10 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
     if let Some(cors) = guard::cors_layer(&config.allow_origins) {
         app = app.layer(cors);
     }
-    // Outermost: nothing runs for a request that fails the guard.
+    // Outermost: nothing runs for a request that fails the guard, and its
+    // rejections get the security headers too.
     app.layer(axum::middleware::from_fn_with_state(guard, guard::check))
+        .layer(axum::middleware::map_response(guard::security_headers))
 }
 
 /// Serves the application with `config` on the first of `addrs` that can be
@@ -228,6 +296,7 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> std::io::Result<
     let app = router_with(&config, listener.local_addr()?);
     let limits = server::ConnLimits {
         max_connections: config.max_connections,
+        max_per_client: config.max_connections_per_client,
         header_timeout: config.header_timeout,
         idle_timeout: config.idle_timeout,
     };
@@ -305,8 +374,23 @@ async fn handle(
     };
     match handle_inner(state, &game, endpoint, body).await {
         Ok(json) => json_response(StatusCode::OK, json),
+        Err(err) if err.status == StatusCode::SERVICE_UNAVAILABLE => {
+            let mut response = err.into_response();
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, header::HeaderValue::from_static("1"));
+            response
+        }
         Err(err) => err.into_response(),
     }
+}
+
+/// The `"budget"` field of a request body (the game's parser has checked
+/// the whole body already; this reads the one field again).
+#[derive(serde::Deserialize)]
+struct BudgetField {
+    #[serde(default)]
+    budget: games::BudgetRequest,
 }
 
 async fn handle_inner(
@@ -342,14 +426,177 @@ async fn handle_inner(
         // pool, and never behind the searches waiting for a slot.
         return job.run();
     }
-    let permit = tokio::time::timeout(state.queue_timeout, state.slots.clone().acquire_owned())
+    let key = state
+        .hasher
+        .hash_one((game, endpoint == Endpoint::Play, &body[..]));
+    let mut new_heavy = false;
+    if !lock(&state.known_heavy).contains(&key) {
+        // The small lane, under the probe budget (never above the
+        // request's own).
+        let asked = serde_json::from_slice::<BudgetField>(&body)
+            .map(|field| field.budget)
+            .unwrap_or_default()
+            .within(state.limits.budget);
+        let probe = games::BudgetRequest {
+            max_positions: state.probe.max_positions,
+            max_time_ms: state
+                .probe
+                .max_time
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+        }
+        .within(asked);
+        let limits = Limits {
+            budget: probe,
+            ..state.limits.clone()
+        };
+        let small_job = rules.prepare(endpoint, &body, &limits)?;
+        let answer = run_in(&state.small, state.queue_timeout, small_job).await;
+        match answer {
+            // The probe was the whole budget, or it was enough.
+            _ if probe == asked => return answer,
+            Err(err) if err.status == StatusCode::UNPROCESSABLE_ENTITY => {
+                let mut known = lock(&state.known_heavy);
+                if known.len() >= KNOWN_HEAVY {
+                    known.clear();
+                }
+                // New unless the same request, probed meanwhile, ran out
+                // first (many copies sent at once are one new request).
+                new_heavy = known.insert(key);
+            }
+            _ => return answer,
+        }
+    }
+    // The heavy lane.
+    let permit = state.heavy.acquire(new_heavy, state.queue_timeout).await?;
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        job.run()
+    })
+    .await
+    .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?
+}
+
+/// The heavy lane: at most `max_running` searches at once, and at most
+/// `max_waiting` requests waiting of each kind: *new* ones (whose probe
+/// just ran out) and *known* ones (the same request seen heavy before).
+/// New ones go first: a search that is merely medium-sized waits for one
+/// heavy search to end, not behind every repeat of the heavy requests (a
+/// third level of the feedback queue). Tokio's semaphore is FIFO only,
+/// hence this small one: a count under a mutex, and a `Notify` that wakes
+/// the waiters when a place frees.
+struct HeavyLane {
+    state: Mutex<LaneState>,
+    freed: tokio::sync::Notify,
+}
+
+#[derive(Default)]
+struct LaneState {
+    max_running: usize,
+    max_waiting: usize,
+    running: usize,
+    waiting_new: usize,
+    waiting_known: usize,
+}
+
+impl HeavyLane {
+    /// A place in the lane, waiting at most `queue_timeout` (503 after, or
+    /// at once when too many wait already).
+    async fn acquire(
+        self: &Arc<Self>,
+        new: bool,
+        queue_timeout: Duration,
+    ) -> Result<LanePlace, ApiError> {
+        {
+            let mut state = lock(&self.state);
+            if state.running < state.max_running && (new || state.waiting_new == 0) {
+                state.running += 1;
+                return Ok(LanePlace(self.clone()));
+            }
+            let max_waiting = state.max_waiting;
+            let waiting = if new {
+                &mut state.waiting_new
+            } else {
+                &mut state.waiting_known
+            };
+            if *waiting >= max_waiting {
+                return Err(busy());
+            }
+            *waiting += 1;
+        }
+        let _waiter = Waiter { lane: self, new };
+        let wait = async {
+            loop {
+                // Registered before the check, so no wake-up is lost.
+                let freed = self.freed.notified();
+                let mut freed = std::pin::pin!(freed);
+                freed.as_mut().enable();
+                {
+                    let mut state = lock(&self.state);
+                    if state.running < state.max_running && (new || state.waiting_new == 0) {
+                        state.running += 1;
+                        return LanePlace(self.clone());
+                    }
+                }
+                freed.await;
+            }
+        };
+        tokio::time::timeout(queue_timeout, wait)
+            .await
+            .map_err(|_| busy())
+    }
+}
+
+/// A request waiting for the heavy lane, counted until dropped.
+struct Waiter<'a> {
+    lane: &'a HeavyLane,
+    new: bool,
+}
+
+impl Drop for Waiter<'_> {
+    fn drop(&mut self) {
+        let mut state = lock(&self.lane.state);
+        if self.new {
+            state.waiting_new -= 1;
+        } else {
+            state.waiting_known -= 1;
+        }
+        drop(state);
+        // A new waiter gone may let known ones in.
+        self.lane.freed.notify_waiters();
+    }
+}
+
+/// A running heavy search's place, given back when dropped.
+struct LanePlace(Arc<HeavyLane>);
+
+impl Drop for LanePlace {
+    fn drop(&mut self) {
+        lock(&self.0.state).running -= 1;
+        self.0.freed.notify_waiters();
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn busy() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the server is busy with other analyses; try again shortly",
+    )
+}
+
+/// Runs `job` on the blocking pool once a permit of `lane` is free,
+/// waiting at most `queue_timeout` for it (503 after).
+async fn run_in(
+    lane: &Arc<Semaphore>,
+    queue_timeout: Duration,
+    job: games::Job,
+) -> Result<String, ApiError> {
+    let permit = tokio::time::timeout(queue_timeout, lane.clone().acquire_owned())
         .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is busy with other analyses; try again shortly",
-            )
-        })?
+        .map_err(|_| busy())?
         .map_err(|_| ApiError::internal("the server is shutting down"))?;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -384,4 +631,75 @@ fn truncate(text: &str, max: usize) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lane(max_running: usize, max_waiting: usize) -> Arc<HeavyLane> {
+        Arc::new(HeavyLane {
+            state: Mutex::new(LaneState {
+                max_running,
+                max_waiting,
+                ..LaneState::default()
+            }),
+            freed: tokio::sync::Notify::new(),
+        })
+    }
+
+    /// A request new to the heavy lane goes before a repeat that has waited
+    /// longer; each kind's queue is bounded; places come back.
+    #[tokio::test]
+    async fn the_heavy_lane_serves_new_requests_first() {
+        let lane = lane(1, 1);
+        let wait = Duration::from_secs(30);
+        let running = lane.acquire(false, wait).await.unwrap();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let known = tokio::spawn({
+            let (lane, tx) = (lane.clone(), tx.clone());
+            async move {
+                let place = lane.acquire(false, wait).await.unwrap();
+                tx.send("known").unwrap();
+                place
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        // The known queue is full: one more known request is refused.
+        let refused = lane.acquire(false, wait).await.err().unwrap();
+        assert_eq!(refused.status, StatusCode::SERVICE_UNAVAILABLE);
+        let new = tokio::spawn({
+            let lane = lane.clone();
+            async move {
+                let place = lane.acquire(true, wait).await.unwrap();
+                tx.send("new").unwrap();
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                drop(place);
+            }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        drop(running);
+        assert_eq!(rx.recv().await, Some("new"));
+        assert_eq!(rx.recv().await, Some("known"));
+        new.await.unwrap();
+        drop(known.await.unwrap());
+        let state = lock(&lane.state);
+        assert_eq!(
+            (state.running, state.waiting_new, state.waiting_known),
+            (0, 0, 0)
+        );
+    }
+
+    /// A request that waits past the queue timeout gets a 503 and leaves
+    /// the queue.
+    #[tokio::test]
+    async fn the_heavy_lane_times_out() {
+        let lane = lane(1, 4);
+        let running = lane.acquire(true, Duration::from_secs(1)).await.unwrap();
+        let late = lane.acquire(true, Duration::from_millis(50)).await;
+        assert_eq!(late.err().unwrap().status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(lock(&lane.state).waiting_new, 0);
+        drop(running);
+        assert!(lane.acquire(false, Duration::from_secs(1)).await.is_ok());
+    }
 }

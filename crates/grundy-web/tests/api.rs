@@ -534,56 +534,6 @@ async fn the_server_budget_bounds_every_request() {
     .await;
 }
 
-#[tokio::test]
-async fn heavy_requests_wait_for_a_slot_and_give_up_with_503() {
-    let addr = start(Config {
-        max_concurrent: 1,
-        queue_timeout: Duration::from_millis(50),
-        budget: Budget {
-            max_positions: None,
-            max_time: Some(Duration::from_millis(1500)),
-            max_memory: None,
-        },
-        ..Config::default()
-    })
-    .await;
-    // The full 8 x 8 board is far beyond 1.5 s: it holds the only slot.
-    let slow = tokio::spawn(async move {
-        post(
-            addr,
-            "/api/v1/clear/analyze",
-            &json!({ "board": vec!["11111111"; 8] }),
-        )
-        .await
-    });
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    // An L of 8 cells in a 3 x 6 box is beyond the small tables and no
-    // line: it needs a search (a small one), so a slot.
-    let six = json!({ "board": ["111111", "100000", "100000"] });
-    assert_error(post(addr, "/api/v1/clear/analyze", &six).await, 503, "busy").await;
-    // Boards answered from the tables need no slot: answered meanwhile.
-    for board in [
-        json!(["1"]),
-        json!(["1111", "1111", "1111", "1111"]),
-        json!(["11111", "10000"]),
-        json!(["11111111", "10000001"]),
-    ] {
-        for endpoint in ["analyze", "play"] {
-            let reply = post(
-                addr,
-                &format!("/api/v1/clear/{endpoint}"),
-                &json!({ "board": board }),
-            )
-            .await;
-            assert_eq!(reply.status, 200, "{endpoint} {board}: {:?}", reply.json);
-        }
-    }
-    assert_error(slow.await.unwrap(), 422, "time budget").await;
-    // The slot is free again.
-    let reply = post(addr, "/api/v1/clear/analyze", &six).await;
-    assert_eq!(reply.status, 200);
-}
-
 /// Sends `request` as is over a new connection and returns what the server
 /// answers until it closes the connection (at most 10 s).
 async fn raw(addr: SocketAddr, request: &str) -> String {
@@ -855,45 +805,6 @@ async fn idle_keep_alive_connections_are_closed() {
     let answer = String::from_utf8_lossy(&answer);
     assert_eq!(status_of(&answer), 200, "{answer}");
     assert!(started.elapsed() < Duration::from_secs(4));
-}
-
-#[tokio::test]
-async fn connections_beyond_the_cap_are_refused() {
-    use tokio::io::AsyncReadExt;
-    let addr = start(Config {
-        max_connections: 2,
-        header_timeout: Duration::from_secs(30),
-        idle_timeout: Duration::from_secs(30),
-        ..Config::default()
-    })
-    .await;
-    let first = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let second = tokio::net::TcpStream::connect(addr).await.unwrap();
-    // Let the server accept both.
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let mut third = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let mut answer = Vec::new();
-    tokio::time::timeout(Duration::from_secs(5), third.read_to_end(&mut answer))
-        .await
-        .expect("refused at once")
-        .unwrap();
-    let answer = String::from_utf8_lossy(&answer);
-    assert_eq!(status_of(&answer), 503, "{answer}");
-    assert!(answer.contains("too many open connections"), "{answer}");
-    // A connection closed frees its place.
-    drop(first);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let served = raw(
-        addr,
-        &post_request(
-            "/api/v1/clear/analyze",
-            &format!("Host: {addr}\r\nContent-Type: application/json\r\n"),
-            BOARD_4X4,
-        ),
-    )
-    .await;
-    assert_eq!(status_of(&served), 200, "{served}");
-    drop(second);
 }
 
 #[tokio::test]

@@ -18,7 +18,9 @@ pub struct Args {
     /// Address to listen on: IP:PORT or HOST:PORT (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
     addr: String,
-    /// How many analyses may run at once (default: the number of cores).
+    /// How many heavy analyses (past the small lane's probe budget) may run
+    /// at once (default: the number of cores less one, which the small lane
+    /// keeps for small analyses; at least 1).
     #[arg(long, value_name = "N")]
     max_concurrent: Option<usize>,
     /// Per-request search limits (requests may ask for less, never more).
@@ -54,9 +56,16 @@ struct ServeBudgetArgs {
 
 #[derive(Debug, clap::Args)]
 struct ConnectionArgs {
-    /// Most connections open at once; beyond, a new one gets a 503 and is closed.
+    /// Most connections open at once; beyond, the longest-waiting connection
+    /// (no request in progress) of the client holding the most is closed,
+    /// or, if none waits, the new one gets a 503.
     #[arg(long, default_value_t = 512, value_name = "N")]
     max_connections: usize,
+    /// Most connections one client (IPv4 address, IPv6 /64) may hold;
+    /// beyond, its own longest-waiting connection is closed, or, if none
+    /// waits, the new one gets a 503.
+    #[arg(long, default_value_t = 64, value_name = "N")]
+    max_connections_per_client: usize,
     /// Seconds a client has to send a request's line and headers, counted from
     /// when the server starts waiting for it (the connection is closed after).
     #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
@@ -79,6 +88,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut config = grundy_web::Config {
         budget,
         max_connections: args.connections.max_connections,
+        max_connections_per_client: args.connections.max_connections_per_client,
         header_timeout: args.connections.header_timeout,
         body_timeout: args.connections.body_timeout,
         idle_timeout: args.connections.idle_timeout,
@@ -94,6 +104,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     if config.max_connections == 0 {
         return Err(UsageError("--max-connections must be at least 1".to_owned()).into());
+    }
+    if config.max_connections_per_client == 0 {
+        return Err(
+            UsageError("--max-connections-per-client must be at least 1".to_owned()).into(),
+        );
     }
     let addrs = resolve(&args.addr)?;
     // A name given to --addr is how the user will reach the server: accept

@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use grundy::split::{Cell, DenseTable, Position, SplitSolver, DEFAULT_DENSE_LIMIT};
-use grundy::{Budget, Nimber};
+use grundy::split::{Cell, DenseTable, Position, SplitSolver, MAX_DENSE_CANDIDATES};
+use grundy::{Budget, Nimber, SolveError};
 use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_report::split::{Analysis, CellReport};
@@ -94,7 +94,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     .map_err(|err| source.error(err))?;
     if !args.cells {
-        check_fits(&parsed, &source.bytes).map_err(|err| source.error(err))?;
+        check_fits(&parsed, &source.bytes, args.budget.max_memory).map_err(|refusal| {
+            match refusal {
+                Refusal::Unsupported(err) => anyhow::Error::new(source.error(err)),
+                // A budget, not bad input: exit 3, located like a parse error.
+                Refusal::OverBudget(err, used) => anyhow::Error::new(SolveError::MemoryBudget {
+                    limit: args.budget.max_memory,
+                    used,
+                })
+                .context(source.error(err).to_string()),
+            }
+        })?;
     }
     let position = Position::new(parsed.grid.clone());
     let shown = Budget {
@@ -159,9 +169,19 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The matrix and map formats promise to solve any grid that fits in
-/// memory: refuse, at its first candidate, a block whose table would not.
-fn check_fits(parsed: &ParsedGrid, input: &[u8]) -> Result<(), ParseError> {
+/// Why [`check_fits`] refuses a grid.
+enum Refusal {
+    /// A block has more candidates than a dense table holds (exit 2).
+    Unsupported(ParseError),
+    /// A block's table needs these bytes, more than `--max-memory` (exit 3).
+    OverBudget(ParseError, u64),
+}
+
+/// The matrix and map formats promise to solve any grid whose tables fit
+/// `--max-memory`: refuse, at its first candidate, a block whose table
+/// (with its scratch) would not, with the bytes it needs, or that no dense
+/// table can hold.
+fn check_fits(parsed: &ParsedGrid, input: &[u8], max_memory: u64) -> Result<(), Refusal> {
     let grid = &parsed.grid;
     let compressed = grid.pattern_in(grid.full());
     if compressed.pattern.known_value().is_some() {
@@ -170,25 +190,40 @@ fn check_fits(parsed: &ParsedGrid, input: &[u8]) -> Result<(), ParseError> {
     for block in compressed.pattern.blocks() {
         let p = &block.pattern;
         let entries = DenseTable::entries(p.rows(), p.cols());
-        if p.known_value().is_none() && entries > DEFAULT_DENSE_LIMIT {
-            let (x, y) = p.cells().next().expect("a block holds a candidate");
-            let cell = Cell::new(
-                compressed.rows[block.rows[x]],
-                compressed.cols[block.cols[y]],
-            );
-            let at = parsed.offset_of(cell).unwrap_or(0);
-            return Err(ParseError::at(
+        let needs = DenseTable::bytes(p);
+        if p.known_value().is_some() || needs <= max_memory && p.count() <= MAX_DENSE_CANDIDATES {
+            continue;
+        }
+        let (x, y) = p.cells().next().expect("a block holds a candidate");
+        let cell = Cell::new(
+            compressed.rows[block.rows[x]],
+            compressed.cols[block.cols[y]],
+        );
+        let at = parsed.offset_of(cell).unwrap_or(0);
+        if p.count() > MAX_DENSE_CANDIDATES {
+            return Err(Refusal::Unsupported(ParseError::at(
                 input,
                 at,
                 ParseErrorKind::TooLarge(format!(
-                    "grid too large for memory: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} MiB; at most {} MiB",
+                    "grid too large: the candidates from here form a block of {} candidates on {} rows and {} columns; a block holds at most {MAX_DENSE_CANDIDATES}",
+                    p.count(),
                     p.rows(),
                     p.cols(),
-                    (entries * 2) >> 20,
-                    (DEFAULT_DENSE_LIMIT * 2) >> 20,
                 )),
-            ));
+            )));
         }
+        let error = ParseError::at(
+            input,
+            at,
+            ParseErrorKind::TooLarge(format!(
+                "grid too large for --max-memory: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} MiB with its scratch; --max-memory allows {} MiB",
+                p.rows(),
+                p.cols(),
+                needs.div_ceil(1 << 20),
+                max_memory >> 20,
+            )),
+        );
+        return Err(Refusal::OverBudget(error, needs));
     }
     Ok(())
 }

@@ -223,15 +223,16 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         2,
         "unexpected '1'",
     );
-    // A full 181 x 181 matrix is one block whose table needs over 512 MiB.
+    // A full 256 x 256 matrix is one block of more candidates than a
+    // dense table holds (65,535).
     assert_input_error(
         grundy()
             .args(["split", "-"])
-            .write_stdin(format!("{}\n", "1".repeat(181)).repeat(181)),
+            .write_stdin(format!("{}\n", "1".repeat(256)).repeat(256)),
         "<stdin>",
         1,
         1,
-        "too large for memory",
+        "a block holds at most 65535",
     );
 }
 
@@ -354,4 +355,96 @@ fn bad_memory_sizes_are_usage_errors() {
             .code(2)
             .stderr(contains("--max-memory"));
     }
+}
+
+/// Issue 25, item 11: the dense table obeys `--max-memory`, not a fixed
+/// 512 MiB cap: a table over the budget is refused at once with exit 3,
+/// located, naming the flag; one within it is built (here the position
+/// budget then refuses its 2 x 10^9 entries at once, exit 3, not exit 2).
+#[test]
+fn the_dense_table_obeys_max_memory() {
+    // 181 x 181 full: a table of 271 million entries, about 543 MiB.
+    let full = format!("{}\n", "1".repeat(181)).repeat(181);
+    let output = grundy()
+        .args(["split", "--max-memory", "256MiB", "-"])
+        .write_stdin(full.clone())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("error: <stdin>:1:1: grid too large for --max-memory"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--max-memory allows 256 MiB"), "{stderr}");
+    assert!(stderr.contains("the memory budget"), "{stderr}");
+    let output = grundy()
+        .args([
+            "split",
+            "--max-memory",
+            "1GiB",
+            "--max-positions",
+            "1000",
+            "-",
+        ])
+        .write_stdin(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("the position budget"), "{stderr}");
+    // The issue's case: a 300 x 300 grid under --max-memory 8GiB.
+    let output = grundy()
+        .args([
+            "split",
+            "--max-memory",
+            "8GiB",
+            "--max-positions",
+            "1000",
+            "-",
+        ])
+        .write_stdin(random_matrix(300, 300, 25).join("\n") + "\n")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("the position budget"), "{stderr}");
+    assert!(!stderr.contains("512 MiB"), "{stderr}");
+}
+
+/// Issue 25, item 10: `--max-positions` bounds the generic search even
+/// when no position is solved yet: 4,000 candidates on 600 rows and
+/// columns (a table of 65 GB, so the generic search runs) stop at the
+/// position budget, before the memory budget of 64 MiB that stopped them
+/// before the fix.
+#[test]
+fn the_position_budget_bounds_the_generic_search() {
+    let mut state = 5u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % 600
+    };
+    let mut cells = std::collections::BTreeSet::new();
+    while cells.len() < 4000 {
+        cells.insert((next(), next()));
+    }
+    let mut input = String::from("600 600\n");
+    for (x, y) in cells {
+        input.push_str(&format!("{x} {y}\n"));
+    }
+    assert_cells_budget_stops(
+        &[
+            "--max-positions",
+            "1000",
+            "--max-memory",
+            "64MiB",
+            "--max-time",
+            "120",
+        ],
+        input,
+        "gave up after solving 1000 positions (the position budget)",
+        Duration::from_secs(120),
+    );
 }

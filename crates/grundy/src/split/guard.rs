@@ -11,8 +11,18 @@
 //! [`Guard`] before every option and every symmetry of a key, and each
 //! [`CountedKey`] adds its measured bytes to the guard's live count when
 //! made or cloned and removes them when dropped. The guard stops at the
-//! deadline or when the live bytes pass the memory limit; the solver sees
-//! that through [`Game::interrupted`] after the expansion and gives up.
+//! deadline, when the live bytes pass the memory limit, or when the search
+//! has *examined* more positions than the position budget allows; the
+//! solver sees that through [`Game::interrupted`] after the expansion and
+//! gives up.
+//!
+//! A position is examined when its key is made: every unknown part of every
+//! option gets one, whether the memo then knows it or not. The solver's own
+//! count (positions *solved*) only grows when a frame finishes, which on a
+//! huge pattern may be never: one expansion of 10^4 candidates makes 10^4
+//! options' keys before any is solved. Examined positions are at least the
+//! solved ones, and each costs one canonical form (a sort of its pattern),
+//! so the position budget bounds the search's work linearly.
 //!
 //! What a key counts, from `size_of` and vector capacities: its own
 //! pattern; the component it was made for, which the solver keeps beside
@@ -42,6 +52,10 @@ pub(super) struct Limits {
     /// Stop when the live bytes pass the first figure; the second is the
     /// user's whole limit, for the error.
     pub memory: Option<(u64, u64)>,
+    /// Stop when the search has examined more positions (made more keys)
+    /// than the first figure; the second is the user's whole limit, for the
+    /// error.
+    pub positions: Option<(u64, u64)>,
 }
 
 /// Shared state of a guarded search: its limits, the bytes its keys hold,
@@ -50,6 +64,8 @@ pub(super) struct Limits {
 pub(super) struct Guard {
     limits: Mutex<Limits>,
     live: AtomicU64,
+    /// Keys made since the last [`Guard::arm`]: positions examined.
+    pub(super) examined: AtomicU64,
     stopped: Mutex<Option<SolveError>>,
 }
 
@@ -57,6 +73,7 @@ impl Guard {
     /// Sets the limits of the next search and clears the last stop.
     pub fn arm(&self, limits: Limits) {
         *self.limits.lock().unwrap_or_else(PoisonError::into_inner) = limits;
+        self.examined.store(0, Ordering::Relaxed);
         *self.stopped.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
@@ -85,6 +102,12 @@ impl Guard {
         if let Some((deadline, limit)) = limits.deadline {
             if Instant::now() >= deadline {
                 *stopped = Some(SolveError::TimeBudget { limit });
+                return true;
+            }
+        }
+        if let Some((allowed, limit)) = limits.positions {
+            if self.examined.load(Ordering::Relaxed) > allowed {
+                *stopped = Some(SolveError::PositionBudget { limit });
                 return true;
             }
         }
@@ -128,6 +151,7 @@ impl CountedKey {
         let slot = std::mem::size_of::<(CountedKey, Nimber)>() as u64 + 1;
         let bytes = pattern.bytes() + component_bytes + CountedKey::TABLE_SLOTS * slot;
         guard.add(bytes);
+        guard.examined.fetch_add(1, Ordering::Relaxed);
         CountedKey {
             pattern,
             bytes,

@@ -32,7 +32,10 @@
 //! memory limit, by the generic [`Solver`] on canonical patterns ([`Split`]).
 //!
 //! **Budgets.** Positions count dense-table entries and positions of the
-//! generic search. Time is checked between column sweeps of the DP, before
+//! generic search (solved; and the search also stops once it has examined
+//! more positions than are left, so one huge expansion cannot run past the
+//! budget, see `guard.rs`). A dense table is built when it fits the memory
+//! limit, whatever its size. Time is checked between column sweeps of the DP, before
 //! every option and every symmetry of a key in the generic search, and per
 //! candidate when options are valued one by one, so a search stops within
 //! one such step (a sort of one pattern's candidates) of its deadline.
@@ -65,7 +68,9 @@ pub use pattern::{Block, Pattern};
 use crate::{Budget, Nimber, Progress, SolveError, Solver};
 use guard::{Guard, GuardedSplit, Limits};
 
-/// Default limit on a dense table's entries: 2^28 sub-rectangles, 512 MiB.
+/// Limit on a dense table's entries when the solver has no memory limit
+/// (and no [`SplitSolver::with_dense_limit`]): 2^28 sub-rectangles, 512 MiB.
+/// With a memory limit, that limit alone decides which tables are built.
 pub const DEFAULT_DENSE_LIMIT: u64 = 1 << 28;
 
 /// How many copies of the pattern being searched the generic search may
@@ -124,7 +129,9 @@ pub struct SplitSolver {
     /// Bytes held by the dense tables built so far.
     dense_bytes: u64,
     guard: Arc<Guard>,
-    dense_limit: u64,
+    /// Set by [`SplitSolver::with_dense_limit`]; otherwise the memory limit
+    /// decides, or [`DEFAULT_DENSE_LIMIT`] without one.
+    dense_limit: Option<u64>,
     started: Option<Instant>,
     solved: u64,
     progress: Option<SharedProgress>,
@@ -181,7 +188,7 @@ impl SplitSolver {
             max_memory: None,
             dense_bytes: 0,
             guard: Arc::clone(&guard),
-            dense_limit: DEFAULT_DENSE_LIMIT,
+            dense_limit: None,
             started: None,
             solved: 0,
             progress: None,
@@ -207,7 +214,9 @@ impl SplitSolver {
     /// and by the generic search's keys, measured as they are allocated
     /// (see the module comment). A table that would not fit is not built
     /// (the generic search is tried instead); the generic search stops with
-    /// [`SolveError::MemoryBudget`] when its keys pass what is left.
+    /// [`SolveError::MemoryBudget`] when its keys pass what is left. Any
+    /// table that fits is built, however many entries it has (unless
+    /// [`SplitSolver::with_dense_limit`] says otherwise).
     #[must_use]
     pub fn with_memory_limit(mut self, bytes: u64) -> SplitSolver {
         self.max_memory = Some(bytes);
@@ -224,7 +233,7 @@ impl SplitSolver {
     /// before falling back to the generic search.
     #[must_use]
     pub fn with_dense_limit(mut self, entries: u64) -> SplitSolver {
-        self.dense_limit = entries;
+        self.dense_limit = Some(entries);
         self
     }
 
@@ -476,7 +485,12 @@ impl SplitSolver {
         let fits_memory = self
             .max_memory
             .is_none_or(|limit| self.memory_used().saturating_add(table_bytes) <= limit);
-        if entries <= self.dense_limit && pattern.count() <= MAX_DENSE_CANDIDATES && fits_memory {
+        let within_limit = match (self.dense_limit, self.max_memory) {
+            (Some(limit), _) => entries <= limit,
+            (None, Some(_)) => true,
+            (None, None) => entries <= DEFAULT_DENSE_LIMIT,
+        };
+        if within_limit && pattern.count() <= MAX_DENSE_CANDIDATES && fits_memory {
             // Entries count against what is left; the clock runs from the
             // first search.
             let budget = Budget {
@@ -507,6 +521,7 @@ impl SplitSolver {
         let budget = self.remaining();
         self.guard.arm(Limits {
             deadline: self.budget.max_time.map(|limit| (started + limit, limit)),
+            positions: budget.max_positions.zip(self.budget.max_positions),
             memory: self.max_memory.map(|limit| {
                 let held = self.dense_bytes + TRANSIENT_COPIES * pattern.bytes();
                 (limit.saturating_sub(held), limit)

@@ -519,3 +519,34 @@ proptest! {
         }
     }
 }
+
+/// Issue 25, item 10: the position budget stops the generic search while
+/// its first expansion runs, before any position is solved: the search
+/// examines (makes keys for) at most the budget and one option's parts
+/// more, instead of running on until time or memory stop it.
+#[test]
+fn the_position_budget_bounds_the_generic_search() {
+    let mut state = 25u64;
+    let mut raw = vec![vec![false; 60]; 60];
+    for row in &mut raw {
+        for cell in row.iter_mut() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            *cell = state % 3 == 0;
+        }
+    }
+    let limit = 50;
+    let mut solver = SplitSolver::new()
+        .with_dense_limit(0)
+        .with_budget(Budget::positions(limit));
+    let result = solver.value(&Position::new(to_grid(&raw)));
+    assert_eq!(result, Err(SolveError::PositionBudget { limit }));
+    let examined = solver
+        .guard
+        .examined
+        .load(std::sync::atomic::Ordering::Relaxed);
+    // `should_stop` runs before every option, which makes at most four keys.
+    assert!(examined <= limit + 4, "examined {examined}");
+    assert!(solver.positions_solved() < limit);
+}
