@@ -167,17 +167,8 @@ impl SplitAnalysis {
             let mut position = self.position.clone();
             let mut steps = Vec::new();
             loop {
-                let run =
-                    |solver: &mut SplitSolver, position: &Position| -> Result<_, SolveError> {
-                        let value = solver.value(position)?;
-                        let options = solver.options(position)?;
-                        Ok(if value.is_zero() {
-                            options.iter().max_by_key(|(_, v)| *v).copied()
-                        } else {
-                            options.iter().find(|(_, v)| v.is_zero()).copied()
-                        })
-                    };
-                match run(&mut solver, &position) {
+                // The engine move of the CLI and the page (one rule).
+                match Analysis::of(&mut solver, &position).map(|a| a.engine_move()) {
                     Ok(Some((cell, left))) => {
                         position = position.play_unchecked(cell);
                         steps.push((Move::from(cell), left.value()));
