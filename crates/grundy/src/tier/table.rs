@@ -1,0 +1,303 @@
+//! One tier's positions and values in memory: a static linear-probing hash
+//! table of 8-byte slots, `key << VALUE_BITS | value`. The slot encoding is
+//! read and written here only ([`slot`], [`slot_key`], [`slot_value`]).
+
+use rayon::prelude::*;
+
+use super::{TierError, MAX_KEY, MAX_VALUE, VALUE_BITS};
+use crate::Nimber;
+
+/// The slot holding `key` with `value` (the one place slots are encoded).
+#[inline]
+#[must_use]
+pub const fn slot(key: u64, value: u32) -> u64 {
+    key << VALUE_BITS | value as u64
+}
+
+/// The key of an occupied slot.
+#[inline]
+#[must_use]
+pub const fn slot_key(slot: u64) -> u64 {
+    slot >> VALUE_BITS
+}
+
+/// The value of an occupied slot.
+#[inline]
+#[must_use]
+pub const fn slot_value(slot: u64) -> u32 {
+    (slot & MAX_VALUE as u64) as u32
+}
+
+/// `slot` with its value replaced by `value` (at most [`MAX_VALUE`]).
+#[inline]
+#[must_use]
+pub const fn slot_value_set(slot: u64, value: u32) -> u64 {
+    (slot & !(MAX_VALUE as u64)) | value as u64
+}
+
+/// One tier's positions and values: a static linear-probing hash table of
+/// 8-byte slots, `key << 12 | value`, 0 for an empty slot.
+///
+/// Position `key` has home slot `⌊mix(key) · capacity / 2^64⌋` and lies at
+/// the first slot from its home holding it; slots are laid out in order of
+/// `mix(key)` (a bijection), so the layout depends only on the set of keys,
+/// never on the order they were found in, and a build resumed or repeated
+/// writes the same bytes. The array ends with at least one empty slot, so a
+/// probe always stops without wrapping around.
+#[derive(Clone, Debug)]
+pub struct TierTable<S = Vec<u64>> {
+    positions: u64,
+    capacity: u64,
+    slots: S,
+}
+
+/// Multiplier of the mixing hash (odd, so the map is a bijection of `u64`).
+pub(super) const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+pub(super) fn mix(key: u64) -> u64 {
+    let x = key.wrapping_mul(MIX);
+    x ^ (x >> 29)
+}
+
+/// The home slot of a mixed key in a table of `capacity` slots.
+pub(super) fn home(mixed: u64, capacity: u64) -> u64 {
+    ((u128::from(mixed) * u128::from(capacity)) >> 64) as u64
+}
+
+/// The capacity (home slots) for `positions` keys: a load factor of 3/4;
+/// `None` when it does not fit a `u64` (a count no table in memory has, but
+/// one a crafted file header may claim).
+#[must_use]
+pub const fn capacity_for(positions: u64) -> Option<u64> {
+    // In u128, `positions * 4 + 2` cannot overflow.
+    let capacity = (positions as u128 * 4).div_ceil(3) + 1;
+    if capacity > u64::MAX as u128 {
+        None
+    } else {
+        Some(capacity as u64)
+    }
+}
+
+/// [`capacity_for`] of a table being built in memory, whose key count is a
+/// `Vec`'s length and so far below the overflow.
+fn capacity_in_memory(positions: u64) -> u64 {
+    capacity_for(positions).expect("a table in memory has fewer than 2^62 keys")
+}
+
+impl TierTable<Vec<u64>> {
+    /// The raw slots, to be valued in place by the worker.
+    pub(super) fn slots_mut(&mut self) -> &mut [u64] {
+        &mut self.slots
+    }
+
+    /// A table of the given keys, values 0. Keys must be distinct, non-zero
+    /// and at most [`MAX_KEY`].
+    ///
+    /// # Errors
+    ///
+    /// [`TierError::BadKey`] for a key out of range.
+    pub fn from_keys(mut keys: Vec<u64>) -> Result<TierTable, TierError> {
+        if let Some(&key) = keys.iter().find(|&&k| k == 0 || k > MAX_KEY) {
+            return Err(TierError::BadKey { key });
+        }
+        let positions = keys.len() as u64;
+        let capacity = capacity_in_memory(positions);
+        keys.par_iter_mut().for_each(|k| *k = mix(*k));
+        keys.par_sort_unstable();
+        let mut slots = vec![0u64; capacity as usize + 1];
+        let mut next = 0u64;
+        for &mixed in &keys {
+            let at = home(mixed, capacity).max(next);
+            if at as usize + 1 >= slots.len() {
+                slots.resize(at as usize + 2, 0);
+            }
+            slots[at as usize] = slot(unmix(mixed), 0);
+            next = at + 1;
+        }
+        Ok(TierTable {
+            positions,
+            capacity,
+            slots,
+        })
+    }
+}
+
+impl TierTable<Vec<u64>> {
+    /// A table of the given entries, `key << VALUE_BITS | value` as
+    /// [`TierTable::slots`] holds them, with distinct keys in
+    /// `1..=MAX_KEY`. The layout is the one [`TierTable::from_keys`] gives
+    /// for the same keys, whatever the order of `entries`, so a tier joined
+    /// from the parts of a partitioned build equals a single build's.
+    ///
+    /// # Errors
+    ///
+    /// [`TierError::BadKey`] for an entry with key 0.
+    pub fn from_entries(mut entries: Vec<u64>) -> Result<TierTable, TierError> {
+        if let Some(&entry) = entries.iter().find(|&&e| slot_key(e) == 0) {
+            return Err(TierError::BadKey {
+                key: slot_key(entry),
+            });
+        }
+        let positions = entries.len() as u64;
+        let capacity = capacity_in_memory(positions);
+        // Sorting by the mixed key in the comparator keeps the values in
+        // place without a second array.
+        entries.par_sort_unstable_by_key(|&e| mix(slot_key(e)));
+        let mut slots = vec![0u64; capacity as usize + 1];
+        let mut next = 0u64;
+        for &entry in &entries {
+            let at = home(mix(slot_key(entry)), capacity).max(next);
+            if at as usize + 1 >= slots.len() {
+                slots.resize(at as usize + 2, 0);
+            }
+            slots[at as usize] = entry;
+            next = at + 1;
+        }
+        Ok(TierTable {
+            positions,
+            capacity,
+            slots,
+        })
+    }
+}
+
+/// The inverse of [`mix`].
+pub(super) fn unmix(mixed: u64) -> u64 {
+    // x ^ (x >> 29) is undone by xoring the shift back in twice (29 * 3 > 64).
+    let mut x = mixed;
+    x ^= x >> 29;
+    x ^= x >> 58;
+    x.wrapping_mul(MIX_INVERSE)
+}
+
+/// The multiplicative inverse of [`MIX`] modulo 2^64.
+pub(super) const MIX_INVERSE: u64 = {
+    // Newton's iteration doubles the correct low bits each step.
+    let mut inv = MIX;
+    let mut i = 0;
+    while i < 6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inv)));
+        i += 1;
+    }
+    inv
+};
+
+impl<S: AsRef<[u64]>> TierTable<S> {
+    /// A table over stored slots, as [`TierTable::slots`] gave them.
+    ///
+    /// # Errors
+    ///
+    /// A message when the slots cannot be such a table (too few slots, no
+    /// empty slot at the end, or a count that does not match).
+    pub fn from_parts(positions: u64, capacity: u64, slots: S) -> Result<TierTable<S>, String> {
+        let s = slots.as_ref();
+        if Some(capacity) != capacity_for(positions) {
+            return Err(format!(
+                "capacity {capacity} does not fit {positions} positions"
+            ));
+        }
+        if (s.len() as u64) <= capacity || s.last() != Some(&0) {
+            return Err(format!(
+                "{} slots cannot hold a table of capacity {capacity}",
+                s.len()
+            ));
+        }
+        Ok(TierTable {
+            positions,
+            capacity,
+            slots,
+        })
+    }
+
+    /// How many positions the table holds.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The number of home slots.
+    #[must_use]
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// The raw slots, `key << 12 | value` or 0.
+    #[must_use]
+    pub fn slots(&self) -> &[u64] {
+        self.slots.as_ref()
+    }
+
+    /// The value of `key`, or `None` when the table does not hold it.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, key: u64) -> Option<Nimber> {
+        self.probe(key, home(mix(key), self.capacity) as usize)
+            .map(Nimber::new)
+    }
+
+    /// The value of `key`, probing from slot `at` (its home slot).
+    #[inline]
+    pub(super) fn probe(&self, key: u64, mut at: usize) -> Option<u32> {
+        let slots = self.slots.as_ref();
+        while let Some(&slot) = slots.get(at) {
+            if slot == 0 {
+                return None;
+            }
+            if slot_key(slot) == key {
+                return Some(slot_value(slot));
+            }
+            at += 1;
+        }
+        None
+    }
+
+    /// Checks the layout every lookup relies on: occupied slots in strictly
+    /// increasing order of the mixed key (so keys are distinct), each at or
+    /// after its home slot with no empty slot in between. A table read from
+    /// a file whose checksums were forged can break it; then a stored key
+    /// could be missed. One pass, one multiplication a slot.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the first slot out of place.
+    pub fn check_layout(&self) -> Result<(), String> {
+        let slots = self.slots.as_ref();
+        let mut last: Option<u64> = None;
+        for (i, &slot) in slots.iter().enumerate() {
+            if slot == 0 {
+                continue;
+            }
+            let key = slot_key(slot);
+            let mixed = mix(key);
+            let at_home = home(mixed, self.capacity) as usize;
+            // The previous slot is occupied (by a key of an earlier home,
+            // whose own run is checked) whenever this one is past its home.
+            let in_run = at_home == i || (at_home < i && slots[i - 1] != 0);
+            if key == 0 || last.is_some_and(|l| l >= mixed) || !in_run {
+                return Err(format!("slot {i} (key {key:#x}) is out of place"));
+            }
+            last = Some(mixed);
+        }
+        Ok(())
+    }
+
+    /// Every `(key, value)`, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, Nimber)> + '_ {
+        self.slots
+            .as_ref()
+            .iter()
+            .filter(|&&s| s != 0)
+            .map(|&s| (slot_key(s), Nimber::new(slot_value(s))))
+    }
+
+    /// The largest value stored, 0 for an empty table.
+    #[must_use]
+    pub fn max_value(&self) -> u32 {
+        self.slots
+            .as_ref()
+            .par_iter()
+            .map(|&s| slot_value(s))
+            .max()
+            .unwrap_or(0)
+    }
+}

@@ -1,0 +1,182 @@
+use super::table::{mix, slot, slot_key, slot_value, unmix, MIX, MIX_INVERSE};
+use super::worker::ValueSet;
+use super::*;
+use crate::Nimber;
+
+#[test]
+fn unmix_inverts_mix() {
+    for key in [1u64, 2, 3, 0xdead_beef, MAX_KEY, 1 << 40, 12345678901] {
+        assert_eq!(unmix(mix(key)), key);
+    }
+    assert_eq!(MIX.wrapping_mul(MIX_INVERSE), 1);
+}
+
+#[test]
+fn table_finds_every_key_and_no_other() {
+    let keys: Vec<u64> = (1..5000u64).map(|k| k * 7919 % 100_003 + 1).collect();
+    let table = TierTable::from_keys(keys.clone()).unwrap();
+    assert_eq!(table.positions(), keys.len() as u64);
+    for &k in &keys {
+        assert_eq!(table.get(k), Some(Nimber::ZERO));
+    }
+    let present: std::collections::HashSet<u64> = keys.iter().copied().collect();
+    for k in 1..120_000u64 {
+        if !present.contains(&k) {
+            assert_eq!(table.get(k), None, "{k}");
+        }
+    }
+    assert_eq!(*table.slots().last().unwrap(), 0);
+}
+
+#[test]
+fn layout_does_not_depend_on_key_order() {
+    let keys: Vec<u64> = (1..3000u64).map(|k| k * 104_729).collect();
+    let mut reversed = keys.clone();
+    reversed.reverse();
+    let a = TierTable::from_keys(keys).unwrap();
+    let b = TierTable::from_keys(reversed).unwrap();
+    assert_eq!(a.slots(), b.slots());
+}
+
+#[test]
+fn bad_keys_are_refused() {
+    assert_eq!(
+        TierTable::from_keys(vec![0]).unwrap_err(),
+        TierError::BadKey { key: 0 }
+    );
+    assert!(TierTable::from_keys(vec![MAX_KEY + 1]).is_err());
+}
+
+/// Subtraction game "take 1, 2 or 3" with heaps as tiers: value n mod 4.
+struct Take123 {
+    heaps: u32,
+}
+
+impl TierGame for Take123 {
+    fn tiers(&self) -> Vec<Tier> {
+        (1..=self.heaps).collect()
+    }
+    fn tier_of(&self, position: u64) -> Tier {
+        position as Tier
+    }
+    fn parent_tier(&self, tier: Tier) -> Option<Tier> {
+        (tier > 1).then(|| tier - 1)
+    }
+    fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
+        emit(u64::from(tier));
+    }
+    fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: F) {
+        for take in 1..=3.min(position) {
+            if position == take {
+                option(Nimber::ZERO, &[]);
+            } else {
+                option(Nimber::ZERO, &[position - take]);
+            }
+        }
+    }
+}
+
+#[test]
+fn solves_a_subtraction_game() {
+    let game = Take123 { heaps: 40 };
+    let control = TierControl::new();
+    let mut tables: Vec<TierTable> = Vec::new();
+    for tier in game.tiers() {
+        let parent = game.parent_tier(tier).map(|t| &tables[t as usize - 1]);
+        let mut table = generate_tier(&game, tier, parent, &control).unwrap();
+        let earlier: Vec<Option<&TierTable>> = std::iter::once(None)
+            .chain(tables.iter().map(Some))
+            .collect();
+        solve_tier(&game, tier, &mut table, &earlier, &control).unwrap();
+        tables.push(table);
+    }
+    for n in 1..=40u64 {
+        assert_eq!(
+            tables[n as usize - 1].get(n),
+            Some(Nimber::new((n % 4) as u32))
+        );
+    }
+}
+
+#[test]
+fn from_entries_lays_out_as_from_keys() {
+    let keys: Vec<u64> = (1..4000u64)
+        .map(|k| k * 2_654_435_761 % 1_000_003 + 1)
+        .collect();
+    let by_keys = TierTable::from_keys(keys.clone()).unwrap();
+    let mut entries: Vec<u64> = keys
+        .iter()
+        .rev()
+        .map(|&k| slot(k, (k % 7) as u32))
+        .collect();
+    entries.rotate_left(1234);
+    let by_entries = TierTable::from_entries(entries).unwrap();
+    for (a, b) in by_keys.slots().iter().zip(by_entries.slots()) {
+        assert_eq!(slot_key(*a), slot_key(*b));
+        if *b != 0 {
+            assert_eq!(u64::from(slot_value(*b)), slot_key(*b) % 7);
+        }
+    }
+    assert_eq!(by_keys.slots().len(), by_entries.slots().len());
+    assert!(TierTable::from_entries(vec![5]).is_err());
+}
+
+#[test]
+fn owners_spread_keys_evenly() {
+    for parts in [1u32, 2, 3, 7] {
+        let mut counts = vec![0u32; parts as usize];
+        for key in 1..=30_000u64 {
+            counts[owner(key, parts) as usize] += 1;
+        }
+        let even = 30_000 / parts;
+        for &c in &counts {
+            assert!(c.abs_diff(even) < even / 10 + 50, "{parts}: {counts:?}");
+        }
+    }
+}
+
+/// Valuing by batches, with lookups in other tables, gives what the
+/// tier solver stored, position by position.
+#[test]
+fn option_batches_value_as_solve_tier() {
+    let game = Take123 { heaps: 30 };
+    let mut tables: Vec<TierTable> = Vec::new();
+    solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(())).unwrap();
+    for (i, table) in tables.iter().enumerate() {
+        let mut batch = OptionBatch::new();
+        for (key, _) in table.iter() {
+            batch.push(&game, key);
+        }
+        let values = batch
+            .values(i as Tier + 1, |child| {
+                tables[child as usize - 1].get(child).map(Nimber::value)
+            })
+            .unwrap();
+        let solved: Vec<u32> = table.iter().map(|(_, v)| v.value()).collect();
+        assert_eq!(values, solved);
+        assert_eq!(batch.positions().len(), 1);
+    }
+    let mut batch = OptionBatch::new();
+    batch.push(&game, 9);
+    assert!(matches!(
+        batch.values(9, |_| None),
+        Err(TierError::MissingChild { .. })
+    ));
+}
+
+#[test]
+fn value_set_mex() {
+    let mut s = ValueSet::default();
+    s.clear();
+    assert_eq!(s.mex(), 0);
+    for v in [0, 1, 2, 5] {
+        s.insert(v);
+    }
+    assert_eq!(s.mex(), 3);
+    s.clear();
+    assert_eq!(s.mex(), 0);
+    for v in 0..200 {
+        s.insert(v);
+    }
+    assert_eq!(s.mex(), 200);
+}
