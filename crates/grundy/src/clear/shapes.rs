@@ -35,7 +35,7 @@
 //! fill, a canonical form per component and a table probe, except components
 //! that fit 4 x 4 or are straight lines, whose values are known.
 
-use super::board::{anchor_8x8, canonical_8x8, extent_8x8};
+use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
 use super::frame::{Frame, Square, Wide};
 use super::table;
 use super::Board;
