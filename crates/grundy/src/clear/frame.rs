@@ -25,12 +25,14 @@
 //! (`log2(64 / W)` swaps); its transposes exist only for shapes of both sides
 //! up to `H` and are done cell by cell (at most 16 cells).
 
+use super::bits::square::anchor_and_extent_8x8;
 use super::bits::square::{
     anchor_8x8, canonical_8x8, component_8x8, corner_4x4, extent_8x8, flip_cols_8x8, flip_rows_8x8,
     grow_8x8, rects_8x8, transpose_8x8,
 };
 pub(crate) use super::bits::wide::Wide;
-use super::bits::wide::{lane_starts, rects_wide, transpose_cells};
+use super::bits::wide::{lane_starts, rects_wide, restride, transpose_cells};
+use super::table::SmallTables;
 
 /// A layout of shapes in a `u64`.
 pub(crate) trait Frame {
@@ -86,6 +88,20 @@ pub(crate) trait Frame {
 
     /// Rows and columns of the bounding box of an anchored non-empty set.
     fn extent(anchored: u64) -> (usize, usize);
+
+    /// A non-empty set anchored, with its rows and columns ([`Frame::anchor`]
+    /// then [`Frame::extent`], which the frames do in one column fold).
+    #[inline]
+    fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        let anchored = Self::anchor(cells);
+        let (rows, cols) = Self::extent(anchored);
+        (anchored, rows, cols)
+    }
+
+    /// The value of an anchored `rows x cols` set (connected or not) when
+    /// the small tables know it ([`SmallTables::value_8x8`]: it fits 4 x 4,
+    /// 4 x 5 or 2 x 8 either way round), or when it is a straight line.
+    fn small_value(tables: &SmallTables, anchored: u64, rows: usize, cols: usize) -> Option<u32>;
 
     /// The canonical image of an anchored `rows x cols` shape.
     fn canonical(anchored: u64, rows: usize, cols: usize) -> u64;
@@ -160,6 +176,16 @@ impl Frame for Square {
     #[inline]
     fn extent(anchored: u64) -> (usize, usize) {
         extent_8x8(anchored)
+    }
+
+    #[inline]
+    fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        anchor_and_extent_8x8(cells)
+    }
+
+    #[inline(always)]
+    fn small_value(tables: &SmallTables, anchored: u64, rows: usize, cols: usize) -> Option<u32> {
+        tables.value_8x8(anchored, rows, cols)
     }
 
     #[inline]
@@ -256,15 +282,34 @@ impl<const W: u32> Frame for Wide<W> {
     }
 
     #[inline]
+    fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        Wide::<W>::anchor_and_extent(cells)
+    }
+
+    /// A set of at most 8 columns moves to the 8 x 8 frame for the tables;
+    /// a wider one is known only as a line (one full row).
+    #[inline(always)]
+    fn small_value(tables: &SmallTables, anchored: u64, rows: usize, cols: usize) -> Option<u32> {
+        if cols <= 8 {
+            return tables.value_8x8(restride(anchored, W as usize, 8, rows), rows, cols);
+        }
+        (rows == 1 && anchored & (anchored + 1) == 0).then_some(cols as u32)
+    }
+
+    #[inline]
     fn canonical(anchored: u64, rows: usize, cols: usize) -> u64 {
         let h = Self::H;
         let (rows, cols) = (rows as u32, cols as u32);
-        let least = Self::images(anchored, W * (h - rows), W - cols);
-        if cols > h {
-            return least;
+        // As in the 8 x 8 frame, only the orientation(s) that can be least:
+        // a landscape shape keeps its sides, a portrait one swaps them.
+        if rows < cols {
+            return Self::images(anchored, W * (h - rows), W - cols);
         }
-        let transposed = Self::transpose(anchored);
-        least.min(Self::images(transposed, W * (h - cols), W - rows))
+        let transposed = Self::images(Self::transpose(anchored), W * (h - cols), W - rows);
+        if rows > cols {
+            return transposed;
+        }
+        Self::images(anchored, W * (h - rows), W - cols).min(transposed)
     }
 
     fn transpose(anchored: u64) -> u64 {

@@ -36,8 +36,8 @@
 //! that fit 4 x 4 or are straight lines, whose values are known.
 
 use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
-use super::frame::{Frame, Square, Wide};
-use super::table;
+use super::frame::{option_cells, Frame, OptionCells, Square, Wide};
+use super::table::{self, SmallTables};
 use super::Board;
 use crate::tier::{Tier, TierGame, TierTable};
 use crate::Nimber;
@@ -180,35 +180,51 @@ fn is_connected<F: Frame>(cells: u64) -> bool {
 
 /// The canonical form of a non-empty connected set anywhere in the frame.
 fn canonical<F: Frame>(cells: u64) -> u64 {
-    let anchored = F::anchor(cells);
-    let (rows, cols) = F::extent(anchored);
+    let (anchored, rows, cols) = F::anchor_and_extent(cells);
     F::canonical(anchored, rows, cols)
 }
 
 /// The reverse-search parent of a canonical shape of two or more cells.
+///
+/// Removing a cell keeps a connected set connected exactly when the cell's
+/// neighbours stay in one component (every component of the rest holds one
+/// of them), so the fill starts at one neighbour and stops as soon as it
+/// holds them all ([`Frame::component_touching`]); a cell with one
+/// neighbour, as the highest cell often is, needs no fill at all.
 fn parent<F: Frame>(shape: u64) -> u64 {
     let mut cells = shape;
     while cells != 0 {
         let highest = 1u64 << (63 - cells.leading_zeros());
-        if is_connected::<F>(shape ^ highest) {
-            return canonical::<F>(shape ^ highest);
+        let rest = shape ^ highest;
+        let around = F::grow(highest) & rest;
+        if around & around.wrapping_sub(1) == 0
+            || F::component_touching(around & around.wrapping_neg(), rest, around) == rest
+        {
+            return canonical::<F>(rest);
         }
         cells ^= highest;
     }
     unreachable!("a connected set of two or more cells has a non-cut cell")
 }
 
-/// The value of a component anchored at the top-left of the frame when it
-/// is known without tables: it fits 4 x 4, or it is a straight line.
+/// The value of an anchored `rows x cols` component when it is known
+/// without tables: it fits 4 x 4, or it is a straight line.
 #[inline]
-fn known_value<F: Frame>(anchored: u64) -> Option<u32> {
+fn known_value<F: Frame>(anchored: u64, rows: usize, cols: usize) -> Option<u32> {
     if let Some(packed) = F::corner_4x4(anchored) {
         return Some(u32::from(table::table()[packed as usize]));
     }
-    let (rows, cols) = F::extent(anchored);
     let cells = anchored.count_ones();
     ((rows == 1 || cols == 1) && cells as usize == rows * cols).then_some(cells)
 }
+
+/// Boxes of more cells than this value components by the 4 x 5 and 2 x 8
+/// tables too ([`SmallTables`]). Those tables take about 20 ms to build,
+/// once a process; a box of more cells has over 100,000 shapes and takes
+/// well over a second, where they save about a third. A smaller box builds
+/// in less time than the tables take (and then builds none: a 4 x 5
+/// database made in a process does not build the tables it replaces).
+const SMALL_TABLES_ABOVE: usize = 20;
 
 /// The frame a box's shapes are worked in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -357,6 +373,9 @@ impl ShapeBox {
 pub struct ClearShapes {
     shape_box: ShapeBox,
     frame: FrameKind,
+    /// Whether options are valued by the 4 x 5 and 2 x 8 tables too (see
+    /// [`SMALL_TABLES_ABOVE`]).
+    small_tables: bool,
 }
 
 impl ClearShapes {
@@ -366,6 +385,7 @@ impl ClearShapes {
         ClearShapes {
             shape_box,
             frame: shape_box.frame(),
+            small_tables: shape_box.cells() > SMALL_TABLES_ABOVE,
         }
     }
 
@@ -380,6 +400,7 @@ impl ClearShapes {
             } else {
                 FrameKind::Wide16
             },
+            small_tables: shape_box.cells() > SMALL_TABLES_ABOVE,
         }
     }
 
@@ -394,8 +415,7 @@ impl ClearShapes {
         let mut children = [0u64; 256];
         let mut count = 0;
         let mut consider = |child: u64| {
-            let anchored = F::anchor(child);
-            let (r, c) = F::extent(anchored);
+            let (anchored, r, c) = F::anchor_and_extent(child);
             if !self.shape_box.fits(r, c) {
                 return;
             }
@@ -449,29 +469,61 @@ impl ClearShapes {
         }
     }
 
+    /// The options of a shape: per rectangle, the XOR of the components
+    /// whose values are known without a lookup and the keys of the others.
+    ///
+    /// The components of each option come from [`option_cells`] (fills that
+    /// start next to the rectangle and stop once they hold every cell next
+    /// to it, the top-down solver's generator), each anchored and measured
+    /// once; that one extent serves the known values and the canonical
+    /// form. With the small tables, what is left of an option once a
+    /// component is found is valued at once when it fits 4 x 5 or 2 x 8,
+    /// however many components it holds.
     fn options_in<F: Frame, O: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: O) {
         let shape = self.shape_box.unpack_in::<F>(position);
+        let small = self.small_tables.then(SmallTables::get);
         // Components that need a lookup have at least 6 cells: at most 8.
         let mut lookups = [0u64; 16];
-        F::for_each_rect(shape, |rect| {
-            let mut rest = shape ^ rect;
-            let mut known = 0u32;
-            let mut count = 0;
-            while rest != 0 {
-                let part = F::component(rest & rest.wrapping_neg(), rest);
-                rest ^= part;
-                let anchored = F::anchor(part);
-                match known_value::<F>(anchored) {
+        let mut count = 0;
+        let mut known = 0u32;
+        let connected = option_cells::<F, _>(shape, |found| match found {
+            OptionCells::Component(part) => {
+                let (anchored, rows, cols) = F::anchor_and_extent(part);
+                let value = match &small {
+                    Some(tables) => F::small_value(tables, anchored, rows, cols),
+                    None => known_value::<F>(anchored, rows, cols),
+                };
+                match value {
                     Some(value) => known ^= value,
                     None => {
-                        let (r, c) = F::extent(anchored);
-                        lookups[count] = self.shape_box.pack_in::<F>(F::canonical(anchored, r, c));
+                        let canonical = F::canonical(anchored, rows, cols);
+                        lookups[count] = self.shape_box.pack_in::<F>(canonical);
                         count += 1;
                     }
                 }
+                false
             }
-            option(Nimber::new(known), &lookups[..count]);
+            OptionCells::Rest(rest) => {
+                let Some(tables) = &small else {
+                    return false;
+                };
+                let (anchored, rows, cols) = F::anchor_and_extent(rest);
+                match F::small_value(tables, anchored, rows, cols) {
+                    Some(value) => {
+                        known ^= value;
+                        true
+                    }
+                    None => false,
+                }
+            }
+            OptionCells::End => {
+                option(Nimber::new(known), &lookups[..count]);
+                known = 0;
+                count = 0;
+                false
+            }
         });
+        debug_assert!(connected, "a position is one connected shape");
     }
 }
 
