@@ -36,7 +36,7 @@
 //! that fit 4 x 4 or are straight lines, whose values are known.
 
 use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
-use super::frame::{option_cells, Frame, OptionCells, Square, Wide};
+use super::frame::{Frame, Square, Wide};
 use super::table::{self, SmallTables};
 use super::Board;
 use crate::tier::{Tier, TierGame, TierTable};
@@ -539,58 +539,70 @@ impl ClearShapes {
     /// The options of a shape: per rectangle, the XOR of the components
     /// whose values are known without a lookup and the keys of the others.
     ///
-    /// The components of each option come from [`option_cells`] (fills that
-    /// start next to the rectangle and stop once they hold every cell next
-    /// to it, the top-down solver's generator), each anchored and measured
-    /// once; that one extent serves the known values and the canonical
-    /// form. With the small tables, what is left of an option once a
-    /// component is found is valued at once when it fits 4 x 5 or 2 x 8,
-    /// however many components it holds.
-    fn options_in<F: Frame, O: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: O) {
+    /// The components of each option are found as the top-down solver finds
+    /// them ([`super::frame::option_cells`]): every component of the shape
+    /// less a rectangle holds a cell next to the rectangle, so each fill
+    /// starts at such a cell and stops once it holds all of them. Each
+    /// component is anchored and measured once; that one extent serves the
+    /// known values and the canonical form. With the small tables
+    /// (`SMALL`), what is left of an option once a component is found is
+    /// valued at once when it fits 4 x 5 or 2 x 8, however many components
+    /// it holds.
+    ///
+    /// The loop is written out here rather than through `option_cells`'
+    /// visitor: the visitor, called at three sites, was not inlined, and a
+    /// call per component with its state behind references cost about a
+    /// tenth of a build (callgrind, the 5 x 5 box).
+    #[inline]
+    fn options_in<F: Frame, const SMALL: bool, O: FnMut(Nimber, &[u64])>(
+        &self,
+        position: u64,
+        mut option: O,
+    ) {
         let shape = self.shape_box.unpack_in::<F>(position);
-        let small = self.small_tables.then(SmallTables::get);
+        debug_assert!(
+            shape != 0 && F::component(shape & shape.wrapping_neg(), shape) == shape,
+            "a position is one connected shape"
+        );
+        let tables = if SMALL {
+            Some(SmallTables::get())
+        } else {
+            None
+        };
+        let known_of = |anchored: u64, rows: usize, cols: usize| match &tables {
+            Some(tables) => F::small_value(tables, anchored, rows, cols),
+            None => known_value::<F>(anchored, rows, cols),
+        };
         // Components that need a lookup have at least 6 cells: at most 8.
         let mut lookups = [0u64; 16];
-        let mut count = 0;
-        let mut known = 0u32;
-        let connected = option_cells::<F, _>(shape, |found| match found {
-            OptionCells::Component(part) => {
+        F::for_each_rect(shape, |rect| {
+            let mut rest = shape ^ rect;
+            let mut open = F::grow(rect) & rest;
+            let mut known = 0u32;
+            let mut count = 0;
+            while rest != 0 {
+                debug_assert!(open != 0, "every component touches the rectangle");
+                let part = F::component_touching(open & open.wrapping_neg(), rest, open);
+                rest ^= part;
+                open &= !part;
                 let (anchored, rows, cols) = F::anchor_and_extent(part);
-                let value = match &small {
-                    Some(tables) => F::small_value(tables, anchored, rows, cols),
-                    None => known_value::<F>(anchored, rows, cols),
-                };
-                match value {
+                match known_of(anchored, rows, cols) {
                     Some(value) => known ^= value,
                     None => {
-                        let canonical = F::canonical(anchored, rows, cols);
-                        lookups[count] = self.pack::<F>(canonical);
+                        lookups[count] = self.pack::<F>(F::canonical(anchored, rows, cols));
                         count += 1;
                     }
                 }
-                false
-            }
-            OptionCells::Rest(rest) => {
-                let Some(tables) = &small else {
-                    return false;
-                };
-                let (anchored, rows, cols) = F::anchor_and_extent(rest);
-                match F::small_value(tables, anchored, rows, cols) {
-                    Some(value) => {
+                if let (Some(tables), true) = (&tables, rest != 0) {
+                    let (anchored, rows, cols) = F::anchor_and_extent(rest);
+                    if let Some(value) = F::small_value(tables, anchored, rows, cols) {
                         known ^= value;
-                        true
+                        break;
                     }
-                    None => false,
                 }
             }
-            OptionCells::End => {
-                option(Nimber::new(known), &lookups[..count]);
-                known = 0;
-                count = 0;
-                false
-            }
+            option(Nimber::new(known), &lookups[..count]);
         });
-        debug_assert!(connected, "a position is one connected shape");
     }
 }
 
@@ -622,9 +634,18 @@ impl TierGame for ClearShapes {
 
     fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
         match self.frame {
-            FrameKind::Square => self.options_in::<Square, F>(position, option),
-            FrameKind::Wide16 => self.options_in::<Wide<16>, F>(position, option),
-            FrameKind::Wide32 => self.options_in::<Wide<32>, F>(position, option),
+            FrameKind::Square if self.small_tables => {
+                self.options_in::<Square, true, F>(position, option);
+            }
+            FrameKind::Square => self.options_in::<Square, false, F>(position, option),
+            FrameKind::Wide16 if self.small_tables => {
+                self.options_in::<Wide<16>, true, F>(position, option);
+            }
+            FrameKind::Wide16 => self.options_in::<Wide<16>, false, F>(position, option),
+            FrameKind::Wide32 if self.small_tables => {
+                self.options_in::<Wide<32>, true, F>(position, option);
+            }
+            FrameKind::Wide32 => self.options_in::<Wide<32>, false, F>(position, option),
         }
     }
 }
