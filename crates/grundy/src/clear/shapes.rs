@@ -536,6 +536,21 @@ impl ClearShapes {
         }
     }
 
+    /// A component's known value, or `KEY |` its key: the small tables when
+    /// given, else the 4 x 4 table and the lines.
+    #[inline(always)]
+    fn part_value<F: Frame>(&self, tables: Option<&SmallTables>, part: u64) -> u64 {
+        let (anchored, rows, cols) = F::anchor_and_extent(part);
+        let known = match tables {
+            Some(tables) => F::small_value(tables, anchored, rows, cols),
+            None => known_value::<F>(anchored, rows, cols),
+        };
+        match known {
+            Some(value) => u64::from(value),
+            None => KEY | self.pack::<F>(F::canonical(anchored, rows, cols)),
+        }
+    }
+
     /// The options of a shape: per rectangle, the XOR of the components
     /// whose values are known without a lookup and the keys of the others.
     ///
@@ -569,41 +584,118 @@ impl ClearShapes {
         } else {
             None
         };
-        let known_of = |anchored: u64, rows: usize, cols: usize| match &tables {
-            Some(tables) => F::small_value(tables, anchored, rows, cols),
-            None => known_value::<F>(anchored, rows, cols),
-        };
         // Components that need a lookup have at least 6 cells: at most 8.
         let mut lookups = [0u64; 16];
-        F::for_each_rect(shape, |rect| {
-            let mut rest = shape ^ rect;
-            let mut open = F::grow(rect) & rest;
-            let mut known = 0u32;
-            let mut count = 0;
-            while rest != 0 {
-                debug_assert!(open != 0, "every component touches the rectangle");
-                let part = F::component_touching(open & open.wrapping_neg(), rest, open);
-                rest ^= part;
-                open &= !part;
-                let (anchored, rows, cols) = F::anchor_and_extent(part);
-                match known_of(anchored, rows, cols) {
-                    Some(value) => known ^= value,
-                    None => {
-                        lookups[count] = self.pack::<F>(F::canonical(anchored, rows, cols));
-                        count += 1;
-                    }
-                }
-                if let (Some(tables), true) = (&tables, rest != 0) {
-                    let (anchored, rows, cols) = F::anchor_and_extent(rest);
-                    if let Some(value) = F::small_value(tables, anchored, rows, cols) {
-                        known ^= value;
+        // The components of the current option and, for each, its known
+        // value or `KEY | key`; an option of a shape of `k` cells has fewer
+        // than `k` components.
+        let mut parts = [0u64; 64];
+        let mut values = [0u64; 64];
+        let mut emit = |values: &[u64]| emit_option(values, &mut lookups, &mut option);
+        let w = F::W;
+        let row_mask = (1u64 << w.min(63)) - 1;
+        let row = |r: u32| (shape >> (w * r)) & row_mask;
+        let shape_rows = F::extent(shape).0 as u32;
+        // The rows of one column run from `top` down, as masks.
+        let mut bands = [0u64; 8];
+        for top in 0..shape_rows {
+            let top_bits = row(top);
+            let mut lefts = top_bits;
+            while lefts != 0 {
+                let left = lefts.trailing_zeros();
+                lefts &= lefts - 1;
+                let mut run = 0u64;
+                for right in left..w {
+                    if top_bits >> right & 1 == 0 {
                         break;
+                    }
+                    run |= 1 << right;
+                    let mut tall = 0;
+                    let mut rect = 0u64;
+                    while top + (tall as u32) < shape_rows && row(top + tall as u32) & run == run {
+                        bands[tall] = run << (w * (top + tall as u32));
+                        rect |= bands[tall];
+                        tall += 1;
+                    }
+                    // The tallest rectangle: its components by fills from
+                    // its border, as the top-down solver finds them.
+                    let mut rest = shape ^ rect;
+                    let mut open = F::grow(rect) & rest;
+                    let mut count = 0;
+                    let mut known = 0u64;
+                    let mut taken = false;
+                    while rest != 0 {
+                        debug_assert!(open != 0, "every component touches the rectangle");
+                        let part = F::component_touching(open & open.wrapping_neg(), rest, open);
+                        rest ^= part;
+                        open &= !part;
+                        parts[count] = part;
+                        values[count] = self.part_value::<F>(tables.as_ref(), part);
+                        count += 1;
+                        // Alone (no shorter rectangle to derive from it),
+                        // the rest is valued whole when a table holds it.
+                        if let (Some(tables), 1, true) = (&tables, tall, rest != 0) {
+                            let (anchored, rows, cols) = F::anchor_and_extent(rest);
+                            if let Some(value) = F::small_value(tables, anchored, rows, cols) {
+                                known = u64::from(value);
+                                taken = true;
+                                break;
+                            }
+                        }
+                    }
+                    if taken {
+                        values[count] = known;
+                        emit(&values[..count + 1]);
+                        continue;
+                    }
+                    emit(&values[..count]);
+                    // Shorter rectangles, one row at a time: giving back
+                    // the bottom row's band joins it and the components
+                    // it touches into one; the others stay as they were,
+                    // with their values.
+                    for band in bands[1..tall].iter().rev() {
+                        let touch = F::grow(*band);
+                        let mut joined = *band;
+                        let mut kept = 0;
+                        for i in 0..count {
+                            if parts[i] & touch != 0 {
+                                joined |= parts[i];
+                            } else {
+                                parts[kept] = parts[i];
+                                values[kept] = values[i];
+                                kept += 1;
+                            }
+                        }
+                        parts[kept] = joined;
+                        values[kept] = self.part_value::<F>(tables.as_ref(), joined);
+                        count = kept + 1;
+                        emit(&values[..count]);
                     }
                 }
             }
-            option(Nimber::new(known), &lookups[..count]);
-        });
+        }
     }
+}
+
+/// Marks a component's entry in `options_in` as a key to look up, not a
+/// known value (keys have at most 52 bits).
+const KEY: u64 = 1 << 63;
+
+/// Calls `option` with the XOR of the known values among `values` and the
+/// keys among them (see [`KEY`]).
+#[inline(always)]
+fn emit_option<O: FnMut(Nimber, &[u64])>(values: &[u64], lookups: &mut [u64; 16], option: &mut O) {
+    let mut known = 0u32;
+    let mut count = 0;
+    for &value in values {
+        if value & KEY == 0 {
+            known ^= value as u32;
+        } else {
+            lookups[count] = value ^ KEY;
+            count += 1;
+        }
+    }
+    option(Nimber::new(known), &lookups[..count]);
 }
 
 impl TierGame for ClearShapes {
