@@ -1,7 +1,14 @@
-//! Board geometry and validated boards of at most 64 cells.
+//! Board geometry and validated boards of at most 64 cells: a [`Board`]
+//! is a [`Geometry`] and its cells, checked on construction. Boards in a
+//! frame (8 x 8, 4 x 16, 2 x 32) hand their word work to the frames' bit
+//! routines ([`super::bits`]) and [`super::frame`]; other sizes use the
+//! strided loops here.
 
 use std::fmt;
 
+use super::bits::square::{anchor_8x8, canonical_8x8, component_8x8, key_8x8, rects_8x8};
+use super::bits::wide::{rects_strided, rects_wide, restride};
+use super::bits::Rect;
 use super::frame::{Frame, Wide};
 use super::Bitboard;
 use crate::symmetry::{image_cell, image_shape};
@@ -203,41 +210,6 @@ impl GrowMasks {
 impl fmt::Debug for Geometry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} x {}", self.rows, self.cols)
-    }
-}
-
-/// An axis-parallel rectangle of cells, 0-based, corners inclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Rect {
-    /// First row.
-    pub top: u8,
-    /// First column.
-    pub left: u8,
-    /// Last row (inclusive).
-    pub bottom: u8,
-    /// Last column (inclusive).
-    pub right: u8,
-}
-
-impl Rect {
-    /// The number of cells.
-    #[must_use]
-    pub const fn area(&self) -> usize {
-        (self.bottom - self.top + 1) as usize * (self.right - self.left + 1) as usize
-    }
-}
-
-impl fmt::Display for Rect {
-    /// 1-based corners, `(top,left)-(bottom,right)`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "({},{})-({},{})",
-            self.top + 1,
-            self.left + 1,
-            self.bottom + 1,
-            self.right + 1
-        )
     }
 }
 
@@ -638,11 +610,6 @@ pub(crate) const SQUARE: Geometry = match Geometry::new(8, 8) {
     None => panic!("8 x 8 is a valid size"),
 };
 
-/// Column 0 of the 8 x 8 frame.
-const FIRST_COL_8X8: u64 = 0x0101_0101_0101_0101;
-/// Column 7 of the 8 x 8 frame.
-const LAST_COL_8X8: u64 = FIRST_COL_8X8 << 7;
-
 impl Board {
     /// Calls `visit` with each 4-connected component of the ones as a
     /// board in the 8 x 8 frame, anchored at its top-left corner, and
@@ -662,28 +629,6 @@ impl Board {
             });
         }
         true
-    }
-}
-
-/// The 4-neighbours of `cells` and `cells` itself, in the 8 x 8 frame.
-pub(crate) const fn grow_8x8(cells: u64) -> u64 {
-    cells
-        | ((cells << 1) & !FIRST_COL_8X8)
-        | ((cells >> 1) & !LAST_COL_8X8)
-        | (cells << 8)
-        | (cells >> 8)
-}
-
-/// The 4-connected component of `within` that holds `seed`, in the 8 x 8
-/// frame: grown one step at a time until it stops changing.
-pub(crate) fn component_8x8(seed: u64, within: u64) -> u64 {
-    let mut component = seed;
-    loop {
-        let grown = grow_8x8(component) & within;
-        if grown == component {
-            return component;
-        }
-        component = grown;
     }
 }
 
@@ -826,15 +771,6 @@ where
     (rows, cols, anchored)
 }
 
-/// `rows` rows of `width` cells moved from stride `from` to stride `to`.
-#[inline]
-pub(crate) fn restride(cells: u64, from: usize, to: usize, rows: usize) -> u64 {
-    let row = (1u64 << to.min(from).min(63)) - 1;
-    (0..rows).fold(0u64, |out, r| {
-        out | (((cells >> (r * from)) & row) << (r * to))
-    })
-}
-
 /// [`Board::canonical`] of a board in a wide frame: the 8 x 8 key when its
 /// shape fits 8 x 8, else the least of its images at the cut stride, the
 /// same key as [`Board::canonical_wide`] gives the cut board (both frames
@@ -900,244 +836,6 @@ impl Board {
             cells: Bitboard(cells),
         }
     }
-}
-
-/// What [`option_cells`] finds in an option: cells of the frame, not
-/// anchored.
-pub(crate) enum OptionCells {
-    /// One component.
-    Component(u64),
-    /// What is left of the option once a component is found (one or more
-    /// components); the visitor may take it whole (returning true), and
-    /// then the option ends.
-    Rest(u64),
-    /// The option has no more components.
-    End,
-}
-
-/// The components of every option of a connected set of a frame, by
-/// [`OptionCells`] events in the order of [`Board::for_each_rect`]; false,
-/// visiting nothing, when the set is empty or not connected.
-///
-/// **Why the border.** Every component of `cells` less a rectangle holds a
-/// cell next to the rectangle: a path in `cells` from any cell to the
-/// rectangle enters it from such a cell. So each fill starts at a remaining
-/// border cell and stops as soon as it holds all the remaining border
-/// cells: whatever is left then is that one component. An option that
-/// stays connected costs the steps to go round the rectangle, not a fill
-/// of the whole shape; a rectangle that touches the rest at one cell, none.
-#[inline]
-pub(crate) fn option_cells<Fr: Frame, F>(cells: u64, mut visit: F) -> bool
-where
-    F: FnMut(OptionCells) -> bool,
-{
-    if cells == 0 || Fr::component(cells & cells.wrapping_neg(), cells) != cells {
-        return false;
-    }
-    Fr::for_each_rect(cells, |rect| {
-        let mut rest = cells ^ rect;
-        let mut open = Fr::grow(rect) & rest;
-        while rest != 0 {
-            debug_assert!(open != 0, "every component touches the rectangle");
-            let component = Fr::component_touching(open & open.wrapping_neg(), rest, open);
-            rest ^= component;
-            open &= !component;
-            visit(OptionCells::Component(component));
-            if rest != 0 && visit(OptionCells::Rest(rest)) {
-                break;
-            }
-        }
-        visit(OptionCells::End);
-    });
-    true
-}
-
-/// A non-empty set of the 8 x 8 frame anchored at the corner, with its rows
-/// and columns, by one column fold.
-#[inline]
-pub(crate) const fn anchor_and_extent_8x8(cells: u64) -> (u64, usize, usize) {
-    let columns = columns_8x8(cells);
-    let left = columns.trailing_zeros();
-    let anchored = (cells >> (cells.trailing_zeros() & !7)) >> left;
-    let rows = (64 - anchored.leading_zeros() as usize).div_ceil(8);
-    let cols = 64 - columns.leading_zeros() as usize - left as usize;
-    (anchored, rows, cols)
-}
-
-/// [`Board::for_each_rect`] in a wide frame, in the same order: the strided
-/// loop with the stride a constant.
-pub(crate) fn rects_wide<const W: u32, F: FnMut(Rect, Bitboard)>(cells: u64, visit: F) {
-    rects_strided(cells, 64 / W, W, visit);
-}
-
-/// Every all-ones rectangle of `cells`, `rows` rows of `cols` bits at stride
-/// `cols`, ordered by top row, then left column, then right column, then
-/// bottom row. Inlined, so a constant stride (the wide frames) folds into
-/// constant shifts.
-#[inline(always)]
-fn rects_strided<F: FnMut(Rect, Bitboard)>(cells: u64, rows: u32, cols: u32, mut visit: F) {
-    let row_mask = u64::MAX >> (64 - cols);
-    let row = |r: u32| (cells >> (cols * r)) & row_mask;
-    for top in 0..rows {
-        let top_bits = row(top);
-        let mut lefts = top_bits;
-        while lefts != 0 {
-            let left = lefts.trailing_zeros();
-            lefts &= lefts - 1;
-            let mut run = 0u64;
-            for right in left..cols {
-                if top_bits >> right & 1 == 0 {
-                    break;
-                }
-                run |= 1 << right;
-                let mut mask = 0u64;
-                for bottom in top..rows {
-                    if row(bottom) & run != run {
-                        break;
-                    }
-                    mask |= run << (cols * bottom);
-                    visit(
-                        Rect {
-                            top: top as u8,
-                            left: left as u8,
-                            bottom: bottom as u8,
-                            right: right as u8,
-                        },
-                        Bitboard(mask),
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// [`Board::for_each_rect`] in the 8 x 8 frame, in the same order: the
-/// rows are bytes and every shift a constant, where the general loop
-/// multiplies by the board's width at each step (the solver's components
-/// all live in this frame, so this is its move generator).
-pub(crate) fn rects_8x8<F: FnMut(Rect, Bitboard)>(cells: u64, mut visit: F) {
-    let rows = cells.to_le_bytes();
-    for top in 0..8 {
-        let top_bits = rows[top];
-        for left in Bitboard(u64::from(top_bits)).cells() {
-            let mut run = 0u8;
-            for right in left as usize..8 {
-                if top_bits >> right & 1 == 0 {
-                    break;
-                }
-                run |= 1 << right;
-                let mut mask = 0u64;
-                for (bottom, &row) in rows.iter().enumerate().skip(top) {
-                    if row & run != run {
-                        break;
-                    }
-                    mask |= u64::from(run) << (8 * bottom);
-                    visit(
-                        Rect {
-                            top: top as u8,
-                            left: left as u8,
-                            bottom: bottom as u8,
-                            right: right as u8,
-                        },
-                        Bitboard(mask),
-                    );
-                }
-            }
-        }
-    }
-}
-
-/// A non-empty set of the 8 x 8 frame shifted to touch row 0 and column 0.
-/// Shifting right by whole rows and then by the least column cannot wrap a
-/// cell into the row above: every cell's column is at least the least one.
-pub(crate) const fn anchor_8x8(square: u64) -> u64 {
-    let square = square >> (square.trailing_zeros() & !7);
-    square >> columns_8x8(square).trailing_zeros()
-}
-
-/// The union of the rows of an 8 x 8 frame, as 8 column bits.
-pub(crate) const fn columns_8x8(square: u64) -> u64 {
-    let mut fold = square | (square >> 32);
-    fold |= fold >> 16;
-    fold |= fold >> 8;
-    fold & 0xFF
-}
-
-/// Rows and columns of the bounding box of a non-empty set anchored at the
-/// top-left of the 8 x 8 frame.
-pub(crate) const fn extent_8x8(square: u64) -> (usize, usize) {
-    let rows = (64 - square.leading_zeros() as usize).div_ceil(8);
-    let cols = 64 - columns_8x8(square).leading_zeros() as usize;
-    (rows, cols)
-}
-
-/// The canonical image of a non-empty set of the 8 x 8 frame, cut to the
-/// corner first (so boards with empty margins get their shape's key).
-#[inline]
-pub(crate) fn key_8x8(square: u64) -> u64 {
-    let (square, rows, cols) = anchor_and_extent_8x8(square);
-    canonical_8x8(square, rows, cols)
-}
-
-/// The 4 x 4 table index (bit `4 * row + col`) of a set of the 8 x 8 frame
-/// inside its top-left 4 x 4 corner.
-#[inline]
-pub(crate) const fn corner_4x4(square: u64) -> u64 {
-    (square & 0xF) | ((square >> 4) & 0xF0) | ((square >> 8) & 0xF00) | ((square >> 12) & 0xF000)
-}
-
-/// The 4 x 5 table index (bit `5 * row + col`) of a set of the 8 x 8 frame
-/// inside its top-left 4 x 5 corner.
-#[inline]
-pub(crate) const fn corner_4x5(square: u64) -> u64 {
-    (square & 0x1F)
-        | ((square >> 3) & 0x3E0)
-        | ((square >> 6) & 0x7C00)
-        | ((square >> 9) & 0xF_8000)
-}
-
-/// Rows of an 8 x 8 frame in reverse order (a mirror top to bottom).
-pub(crate) const fn flip_rows_8x8(square: u64) -> u64 {
-    square.swap_bytes()
-}
-
-/// Bits of each row of an 8 x 8 frame in reverse order (a mirror left to
-/// right).
-pub(crate) const fn flip_cols_8x8(square: u64) -> u64 {
-    square.reverse_bits().swap_bytes()
-}
-
-/// The transpose of an 8 x 8 frame, `(row, col) -> (col, row)`, by three
-/// delta swaps (the classic flip about the a1-h8 diagonal).
-pub(crate) const fn transpose_8x8(mut square: u64) -> u64 {
-    const K1: u64 = 0x5500_5500_5500_5500;
-    const K2: u64 = 0x3333_0000_3333_0000;
-    const K4: u64 = 0x0f0f_0f0f_0000_0000;
-    let mut t = K4 & (square ^ (square << 28));
-    square ^= t ^ (t >> 28);
-    t = K2 & (square ^ (square << 14));
-    square ^= t ^ (t >> 14);
-    t = K1 & (square ^ (square << 7));
-    square ^= t ^ (t >> 7);
-    square
-}
-
-/// The least of the 8 images of a `rows x cols` shape anchored at the
-/// top-left of an 8 x 8 frame, each image anchored again. The anchored bits
-/// determine the bounding box, so the `u64` alone names the shape. About
-/// forty word operations, against a cell-by-cell transform per symmetry.
-pub(crate) fn canonical_8x8(square: u64, rows: usize, cols: usize) -> u64 {
-    let (up, left) = (8 * (8 - rows as u32), 8 - cols as u32);
-    let images = |shape: u64, up: u32, left: u32| {
-        let mirrored = flip_cols_8x8(shape) >> left;
-        shape
-            .min(mirrored)
-            .min(flip_rows_8x8(shape) >> up)
-            .min(flip_rows_8x8(mirrored) >> up)
-    };
-    // The transpose of a top-left anchored shape is top-left anchored, with
-    // the sides swapped.
-    images(square, up, left).min(images(transpose_8x8(square), 8 * left, up / 8))
 }
 
 impl fmt::Debug for Board {

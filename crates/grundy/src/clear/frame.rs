@@ -25,10 +25,14 @@
 //! (`log2(64 / W)` swaps); its transposes exist only for shapes of both sides
 //! up to `H` and are done cell by cell (at most 16 cells).
 
-use super::board::{
-    anchor_8x8, canonical_8x8, component_8x8, extent_8x8, flip_cols_8x8, flip_rows_8x8, grow_8x8,
-    rects_8x8, rects_wide, transpose_8x8,
+use super::bits::square::anchor_and_extent_8x8;
+use super::bits::square::{
+    anchor_8x8, canonical_8x8, component_8x8, corner_4x4, extent_8x8, flip_cols_8x8, flip_rows_8x8,
+    grow_8x8, rects_8x8, transpose_8x8,
 };
+pub(crate) use super::bits::wide::Wide;
+use super::bits::wide::{lane_starts, rects_wide, restride, transpose_cells};
+use super::table::SmallTables;
 
 /// A layout of shapes in a `u64`.
 pub(crate) trait Frame {
@@ -85,6 +89,20 @@ pub(crate) trait Frame {
     /// Rows and columns of the bounding box of an anchored non-empty set.
     fn extent(anchored: u64) -> (usize, usize);
 
+    /// A non-empty set anchored, with its rows and columns ([`Frame::anchor`]
+    /// then [`Frame::extent`], which the frames do in one column fold).
+    #[inline]
+    fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        let anchored = Self::anchor(cells);
+        let (rows, cols) = Self::extent(anchored);
+        (anchored, rows, cols)
+    }
+
+    /// The value of an anchored `rows x cols` set (connected or not) when
+    /// the small tables know it ([`SmallTables::value_8x8`]: it fits 4 x 4,
+    /// 4 x 5 or 2 x 8 either way round), or when it is a straight line.
+    fn small_value(tables: &SmallTables, anchored: u64, rows: usize, cols: usize) -> Option<u32>;
+
     /// The canonical image of an anchored `rows x cols` shape.
     fn canonical(anchored: u64, rows: usize, cols: usize) -> u64;
 
@@ -131,7 +149,7 @@ pub(crate) trait Frame {
     fn corner_4x4(anchored: u64) -> Option<u16>;
 }
 
-/// The 8 x 8 frame, every symmetry inside it (see `board.rs`).
+/// The 8 x 8 frame, every symmetry inside it (see `bits/square.rs`).
 pub(crate) struct Square;
 
 impl Frame for Square {
@@ -161,6 +179,16 @@ impl Frame for Square {
     }
 
     #[inline]
+    fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        anchor_and_extent_8x8(cells)
+    }
+
+    #[inline(always)]
+    fn small_value(tables: &SmallTables, anchored: u64, rows: usize, cols: usize) -> Option<u32> {
+        tables.value_8x8(anchored, rows, cols)
+    }
+
+    #[inline]
     fn canonical(anchored: u64, rows: usize, cols: usize) -> u64 {
         canonical_8x8(anchored, rows, cols)
     }
@@ -187,105 +215,7 @@ impl Frame for Square {
         if anchored & !0x0F0F_0F0F != 0 {
             return None;
         }
-        Some(super::board::corner_4x4(anchored) as u16)
-    }
-}
-
-/// A frame of `64 / W` rows of `W` cells, `W` 16 or 32.
-pub(crate) struct Wide<const W: u32>;
-
-/// Bit 0 of every `stride`-bit lane of a word.
-const fn lane_starts(stride: u32) -> u64 {
-    let mut bits = 0u64;
-    let mut at = 0;
-    while at < 64 {
-        bits |= 1 << at;
-        at += stride;
-    }
-    bits
-}
-
-/// The cells of `anchored` (stride `stride`) with rows and columns swapped:
-/// a loop over the cells, as the wide frames transpose only shapes of at
-/// most 16 cells (both sides at most `H`).
-fn transpose_cells(anchored: u64, stride: u32) -> u64 {
-    let mut rest = anchored;
-    let mut image = 0u64;
-    while rest != 0 {
-        let bit = rest.trailing_zeros();
-        rest &= rest - 1;
-        let (row, col) = (bit / stride, bit % stride);
-        image |= 1 << (col * stride + row);
-    }
-    image
-}
-
-impl<const W: u32> Wide<W> {
-    const ASSERT_STRIDE: () = assert!(W == 16 || W == 32);
-    const ROW: u64 = (1 << W) - 1;
-    const LAST_COL: u64 = lane_starts(W) << (W - 1);
-
-    /// The union of the rows, as `W` column bits.
-    #[inline]
-    const fn columns(cells: u64) -> u64 {
-        let mut fold = cells;
-        let mut k = 32;
-        while k >= W {
-            fold |= fold >> k;
-            k /= 2;
-        }
-        fold & Self::ROW
-    }
-
-    /// A non-empty set anchored at the corner, with its rows and columns,
-    /// by one column fold (shifting by whole rows keeps the columns).
-    #[inline]
-    pub(crate) const fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
-        let columns = Self::columns(cells);
-        let left = columns.trailing_zeros();
-        let anchored = (cells >> (cells.trailing_zeros() / W * W)) >> left;
-        let rows = (64 - anchored.leading_zeros()).div_ceil(W) as usize;
-        let cols = (64 - columns.leading_zeros() - left) as usize;
-        (anchored, rows, cols)
-    }
-
-    /// Rows in reverse order (a mirror top to bottom, within the frame).
-    #[inline]
-    const fn flip_rows(cells: u64) -> u64 {
-        let mut x = cells;
-        let mut k = 32;
-        while k >= W {
-            let low = u64::MAX / ((1u64 << k) + 1);
-            x = ((x & low) << k) | ((x >> k) & low);
-            k /= 2;
-        }
-        x
-    }
-
-    /// Cells of each row in reverse order (a mirror left to right, within
-    /// the frame).
-    #[inline]
-    const fn flip_cols(cells: u64) -> u64 {
-        Self::flip_rows(cells.reverse_bits())
-    }
-
-    /// The least of an anchored shape's four images that keep its sides.
-    #[inline]
-    const fn images(shape: u64, up: u32, left: u32) -> u64 {
-        let mirrored = Self::flip_cols(shape) >> left;
-        let a = Self::flip_rows(shape) >> up;
-        let b = Self::flip_rows(mirrored) >> up;
-        let mut least = shape;
-        if mirrored < least {
-            least = mirrored;
-        }
-        if a < least {
-            least = a;
-        }
-        if b < least {
-            least = b;
-        }
-        least
+        Some(corner_4x4(anchored) as u16)
     }
 }
 
@@ -352,15 +282,34 @@ impl<const W: u32> Frame for Wide<W> {
     }
 
     #[inline]
+    fn anchor_and_extent(cells: u64) -> (u64, usize, usize) {
+        Wide::<W>::anchor_and_extent(cells)
+    }
+
+    /// A set of at most 8 columns moves to the 8 x 8 frame for the tables;
+    /// a wider one is known only as a line (one full row).
+    #[inline(always)]
+    fn small_value(tables: &SmallTables, anchored: u64, rows: usize, cols: usize) -> Option<u32> {
+        if cols <= 8 {
+            return tables.value_8x8(restride(anchored, W as usize, 8, rows), rows, cols);
+        }
+        (rows == 1 && anchored & (anchored + 1) == 0).then_some(cols as u32)
+    }
+
+    #[inline]
     fn canonical(anchored: u64, rows: usize, cols: usize) -> u64 {
         let h = Self::H;
         let (rows, cols) = (rows as u32, cols as u32);
-        let least = Self::images(anchored, W * (h - rows), W - cols);
-        if cols > h {
-            return least;
+        // As in the 8 x 8 frame, only the orientation(s) that can be least:
+        // a landscape shape keeps its sides, a portrait one swaps them.
+        if rows < cols {
+            return Self::images(anchored, W * (h - rows), W - cols);
         }
-        let transposed = Self::transpose(anchored);
-        least.min(Self::images(transposed, W * (h - cols), W - rows))
+        let transposed = Self::images(Self::transpose(anchored), W * (h - cols), W - rows);
+        if rows > cols {
+            return transposed;
+        }
+        Self::images(anchored, W * (h - rows), W - cols).min(transposed)
     }
 
     fn transpose(anchored: u64) -> u64 {
@@ -398,6 +347,56 @@ impl<const W: u32> Frame for Wide<W> {
         }
         Some(packed as u16)
     }
+}
+
+/// What [`option_cells`] finds in an option: cells of the frame, not
+/// anchored.
+pub(crate) enum OptionCells {
+    /// One component.
+    Component(u64),
+    /// What is left of the option once a component is found (one or more
+    /// components); the visitor may take it whole (returning true), and
+    /// then the option ends.
+    Rest(u64),
+    /// The option has no more components.
+    End,
+}
+
+/// The components of every option of a connected set of a frame, by
+/// [`OptionCells`] events in the order of [`Board::for_each_rect`]; false,
+/// visiting nothing, when the set is empty or not connected.
+///
+/// **Why the border.** Every component of `cells` less a rectangle holds a
+/// cell next to the rectangle: a path in `cells` from any cell to the
+/// rectangle enters it from such a cell. So each fill starts at a remaining
+/// border cell and stops as soon as it holds all the remaining border
+/// cells: whatever is left then is that one component. An option that
+/// stays connected costs the steps to go round the rectangle, not a fill
+/// of the whole shape; a rectangle that touches the rest at one cell, none.
+#[inline]
+pub(crate) fn option_cells<Fr: Frame, F>(cells: u64, mut visit: F) -> bool
+where
+    F: FnMut(OptionCells) -> bool,
+{
+    if cells == 0 || Fr::component(cells & cells.wrapping_neg(), cells) != cells {
+        return false;
+    }
+    Fr::for_each_rect(cells, |rect| {
+        let mut rest = cells ^ rect;
+        let mut open = Fr::grow(rect) & rest;
+        while rest != 0 {
+            debug_assert!(open != 0, "every component touches the rectangle");
+            let component = Fr::component_touching(open & open.wrapping_neg(), rest, open);
+            rest ^= component;
+            open &= !component;
+            visit(OptionCells::Component(component));
+            if rest != 0 && visit(OptionCells::Rest(rest)) {
+                break;
+            }
+        }
+        visit(OptionCells::End);
+    });
+    true
 }
 
 #[cfg(test)]
@@ -547,7 +546,7 @@ mod tests {
 
     #[test]
     fn fills_stop_at_the_goal_and_anchors_agree() {
-        check_fills::<Square>(super::super::board::anchor_and_extent_8x8);
+        check_fills::<Square>(super::super::bits::square::anchor_and_extent_8x8);
         check_fills::<Wide<16>>(Wide::<16>::anchor_and_extent);
         check_fills::<Wide<32>>(Wide::<32>::anchor_and_extent);
     }

@@ -50,6 +50,7 @@
 //! own `Game` implementation.
 
 mod bitboard;
+mod bits;
 mod board;
 pub mod census;
 mod frame;
@@ -57,14 +58,15 @@ mod memo;
 pub mod shapes;
 
 pub use bitboard::{Bitboard, Cells, Subsets};
-pub use board::{Board, BoardError, Geometry, GrowMasks, Rect, MAX_CELLS};
+pub use bits::Rect;
+pub use board::{Board, BoardError, Geometry, GrowMasks, MAX_CELLS};
 pub use memo::ShapeTable;
 pub mod table;
 pub use table::{value2x8, value4x4, value4x5};
 
 use crate::{Game, Nimber, OptionPart, Solver};
-use board::OptionCells;
-use frame::{Frame, Square, Wide};
+use bits::{square, wide};
+use frame::{Frame, OptionCells, Square, Wide};
 use shapes::ShapeLookup;
 
 /// The rules of rectangle clearing, for the [`Solver`].
@@ -190,9 +192,9 @@ impl Game for Clear {
         }
         let (geometry, cells) = (board.geometry(), board.cells().0);
         let in_frame = if geometry == board::SQUARE {
-            board::option_cells::<Square, _>(cells, |found| match found {
+            frame::option_cells::<Square, _>(cells, |found| match found {
                 OptionCells::Component(component) => {
-                    let (anchored, rows, cols) = board::anchor_and_extent_8x8(component);
+                    let (anchored, rows, cols) = square::anchor_and_extent_8x8(component);
                     visit(self.part_8x8(anchored, rows, cols));
                     false
                 }
@@ -227,7 +229,7 @@ impl Game for Clear {
         if square == 0 {
             return Some(Nimber::ZERO);
         }
-        let (anchored, rows, cols) = board::anchor_and_extent_8x8(square);
+        let (anchored, rows, cols) = square::anchor_and_extent_8x8(square);
         self.known_8x8(anchored, rows, cols)
     }
 }
@@ -244,25 +246,25 @@ impl Clear {
         let table = self.table4x4?;
         if rows <= 4 && cols <= 4 {
             return Some(Nimber::new(u32::from(
-                table[board::corner_4x4(anchored) as usize],
+                table[square::corner_4x4(anchored) as usize],
             )));
         }
         // The 4 x 5 and 2 x 8 tables, either way round; at most two rows (or
         // columns) of at most 8 index the 2 x 8 table by the frame's first
         // two bytes (this takes in the straight lines of the frame too).
         if rows <= 4 && cols <= 5 {
-            let index = board::corner_4x5(anchored);
+            let index = square::corner_4x5(anchored);
             return self.small_table(table::built_4x5(), index, anchored, value4x5);
         }
         if rows <= 5 && cols <= 4 {
-            let index = board::corner_4x5(board::transpose_8x8(anchored));
+            let index = square::corner_4x5(square::transpose_8x8(anchored));
             return self.small_table(table::built_4x5(), index, anchored, value4x5);
         }
         if rows <= 2 {
             return self.small_table(table::built_2x8(), anchored & 0xFFFF, anchored, value2x8);
         }
         if cols <= 2 {
-            let index = board::transpose_8x8(anchored) & 0xFFFF;
+            let index = square::transpose_8x8(anchored) & 0xFFFF;
             return self.small_table(table::built_2x8(), index, anchored, value2x8);
         }
         self.shapes.and_then(|s| s.value_8x8(anchored))
@@ -299,7 +301,7 @@ impl Clear {
             Some(value) => OptionPart::Known(value),
             None => OptionPart::Unknown(
                 Board::in_frame(board::SQUARE, anchored),
-                (0, 0, board::canonical_8x8(anchored, rows, cols)),
+                (0, 0, square::canonical_8x8(anchored, rows, cols)),
             ),
         }
     }
@@ -316,7 +318,7 @@ impl Clear {
         if self.table4x4.is_none() || (self.shapes.is_some() && !table::small_tables_ready()) {
             return false;
         }
-        let (anchored, rows, cols) = board::anchor_and_extent_8x8(rest);
+        let (anchored, rows, cols) = square::anchor_and_extent_8x8(rest);
         let fits_4x5 = rows.max(cols) <= 5 && rows.min(cols) <= 4;
         if !fits_4x5 && rows.min(cols) > 2 {
             return false;
@@ -331,7 +333,7 @@ impl Clear {
     }
 
     /// [`Game::for_each_option_part`] of a connected board in a wide frame
-    /// (see [`board::option_cells`]); false for any other board.
+    /// (see [`frame::option_cells`]); false for any other board.
     #[inline]
     fn wide_option_parts<const W: u32, F>(
         &self,
@@ -343,7 +345,7 @@ impl Clear {
         Wide<W>: Frame,
         F: FnMut(OptionPart<Board, ShapeKey>),
     {
-        board::option_cells::<Wide<W>, _>(cells, |found| match found {
+        frame::option_cells::<Wide<W>, _>(cells, |found| match found {
             OptionCells::Component(component) => {
                 visit(self.wide_part::<W>(component, geometry));
                 false
@@ -353,7 +355,7 @@ impl Clear {
                 // to the 8 x 8 frame.
                 let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(rest);
                 cols <= 8
-                    && self.take_small_rest(board::restride(anchored, W as usize, 8, rows), visit)
+                    && self.take_small_rest(wide::restride(anchored, W as usize, 8, rows), visit)
             }
             OptionCells::End => {
                 visit(OptionPart::End);
@@ -378,14 +380,14 @@ impl Clear {
         let (anchored, rows, cols) = Wide::<W>::anchor_and_extent(component);
         let stride = W as usize;
         if cols <= 8 {
-            return self.part_8x8(board::restride(anchored, stride, 8, rows), rows, cols);
+            return self.part_8x8(wide::restride(anchored, stride, 8, rows), rows, cols);
         }
         if self.table4x4.is_some() {
             // One full row of ones is a straight line.
             if rows == 1 && anchored & (anchored + 1) == 0 {
                 return OptionPart::Known(Nimber::new(cols as u32));
             }
-            let cut = || board::restride(anchored, stride, cols, rows);
+            let cut = || wide::restride(anchored, stride, cols, rows);
             if let Some(value) = self.shapes.and_then(|s| s.value_wide(rows, cols, cut())) {
                 return OptionPart::Known(value);
             }
@@ -396,7 +398,7 @@ impl Clear {
             (
                 rows as u8,
                 cols as u8,
-                board::restride(least, stride, cols, rows),
+                wide::restride(least, stride, cols, rows),
             ),
         )
     }

@@ -35,9 +35,9 @@
 //! fill, a canonical form per component and a table probe, except components
 //! that fit 4 x 4 or are straight lines, whose values are known.
 
-use super::board::{anchor_8x8, canonical_8x8, extent_8x8};
+use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
 use super::frame::{Frame, Square, Wide};
-use super::table;
+use super::table::{self, SmallTables};
 use super::Board;
 use crate::tier::{Tier, TierGame, TierTable};
 use crate::Nimber;
@@ -180,35 +180,51 @@ fn is_connected<F: Frame>(cells: u64) -> bool {
 
 /// The canonical form of a non-empty connected set anywhere in the frame.
 fn canonical<F: Frame>(cells: u64) -> u64 {
-    let anchored = F::anchor(cells);
-    let (rows, cols) = F::extent(anchored);
+    let (anchored, rows, cols) = F::anchor_and_extent(cells);
     F::canonical(anchored, rows, cols)
 }
 
 /// The reverse-search parent of a canonical shape of two or more cells.
+///
+/// Removing a cell keeps a connected set connected exactly when the cell's
+/// neighbours stay in one component (every component of the rest holds one
+/// of them), so the fill starts at one neighbour and stops as soon as it
+/// holds them all ([`Frame::component_touching`]); a cell with one
+/// neighbour, as the highest cell often is, needs no fill at all.
 fn parent<F: Frame>(shape: u64) -> u64 {
     let mut cells = shape;
     while cells != 0 {
         let highest = 1u64 << (63 - cells.leading_zeros());
-        if is_connected::<F>(shape ^ highest) {
-            return canonical::<F>(shape ^ highest);
+        let rest = shape ^ highest;
+        let around = F::grow(highest) & rest;
+        if around & around.wrapping_sub(1) == 0
+            || F::component_touching(around & around.wrapping_neg(), rest, around) == rest
+        {
+            return canonical::<F>(rest);
         }
         cells ^= highest;
     }
     unreachable!("a connected set of two or more cells has a non-cut cell")
 }
 
-/// The value of a component anchored at the top-left of the frame when it
-/// is known without tables: it fits 4 x 4, or it is a straight line.
+/// The value of an anchored `rows x cols` component when it is known
+/// without tables: it fits 4 x 4, or it is a straight line.
 #[inline]
-fn known_value<F: Frame>(anchored: u64) -> Option<u32> {
+fn known_value<F: Frame>(anchored: u64, rows: usize, cols: usize) -> Option<u32> {
     if let Some(packed) = F::corner_4x4(anchored) {
         return Some(u32::from(table::table()[packed as usize]));
     }
-    let (rows, cols) = F::extent(anchored);
     let cells = anchored.count_ones();
     ((rows == 1 || cols == 1) && cells as usize == rows * cols).then_some(cells)
 }
+
+/// Boxes of more cells than this value components by the 4 x 5 and 2 x 8
+/// tables too ([`SmallTables`]). Those tables take about 20 ms to build,
+/// once a process; a box of more cells has over 100,000 shapes and takes
+/// well over a second, where they save about a third. A smaller box builds
+/// in less time than the tables take (and then builds none: a 4 x 5
+/// database made in a process does not build the tables it replaces).
+const SMALL_TABLES_ABOVE: usize = 20;
 
 /// The frame a box's shapes are worked in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,6 +235,17 @@ enum FrameKind {
     Wide16,
     /// [`Wide<32>`]: up to 2 rows of 32.
     Wide32,
+}
+
+impl FrameKind {
+    /// The frame's row stride.
+    const fn stride(self) -> u32 {
+        match self {
+            FrameKind::Square => 8,
+            FrameKind::Wide16 => 16,
+            FrameKind::Wide32 => 32,
+        }
+    }
 }
 
 impl ShapeBox {
@@ -243,6 +270,47 @@ impl ShapeBox {
             key |= ((canonical >> (F::W * r)) & row_mask) << (r * b);
         }
         key
+    }
+
+    /// The masks of [`ShapeBox::pack_by_lanes`] for frame stride `w`: stage
+    /// `k` moves the rows whose index has bit `k` set down by
+    /// `(w - cols) << k` bits. Before stage `k`, row `r` starts at bit
+    /// `w * r - (w - cols) * (r mod 2^k)`; consecutive rows stay at least
+    /// `cols` bits apart at every stage, so no move overlaps another row.
+    const fn pack_masks(&self, w: u32) -> [u64; 3] {
+        let (b, d) = (self.cols as u32, w - self.cols as u32);
+        let lane = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+        let mut masks = [0u64; 3];
+        let mut k = 0;
+        while k < 3 {
+            let mut r = 0;
+            while r < self.rows as u32 {
+                if r >> k & 1 == 1 {
+                    let start = w * r - d * (r % (1 << k));
+                    masks[k as usize] |= lane << start;
+                }
+                r += 1;
+            }
+            k += 1;
+        }
+        masks
+    }
+
+    /// [`ShapeBox::pack_in`] by three masked shifts, with the masks of
+    /// [`ShapeBox::pack_masks`] for the frame: a key is made for every
+    /// component looked up, and the row loop cost twice as much.
+    #[inline(always)]
+    fn pack_by_lanes<F: Frame>(masks: &[u64; 3], d: u32, canonical: u64) -> u64 {
+        let mut x = canonical;
+        let mut k = 0;
+        while k < 3 {
+            let m = masks[k];
+            // A stage past the frame's rows has mask 0; its shift may pass 63
+            // (2 rows of 32), which `wrapping_shr` allows.
+            x = (x & !m) | (x & m).wrapping_shr(d << k);
+            k += 1;
+        }
+        x
     }
 
     /// The canonical image of a key in frame `F`.
@@ -357,15 +425,23 @@ impl ShapeBox {
 pub struct ClearShapes {
     shape_box: ShapeBox,
     frame: FrameKind,
+    /// Whether options are valued by the 4 x 5 and 2 x 8 tables too (see
+    /// [`SMALL_TABLES_ABOVE`]).
+    small_tables: bool,
+    /// [`ShapeBox::pack_masks`] for the frame's stride.
+    pack_masks: [u64; 3],
 }
 
 impl ClearShapes {
     /// The game on the shapes of `shape_box`.
     #[must_use]
     pub const fn new(shape_box: ShapeBox) -> ClearShapes {
+        let frame = shape_box.frame();
         ClearShapes {
             shape_box,
-            frame: shape_box.frame(),
+            frame,
+            small_tables: shape_box.cells() > SMALL_TABLES_ABOVE,
+            pack_masks: shape_box.pack_masks(frame.stride()),
         }
     }
 
@@ -373,14 +449,26 @@ impl ClearShapes {
     /// to compare the frames' tables.
     #[cfg(test)]
     const fn in_wide_frame(shape_box: ShapeBox) -> ClearShapes {
+        let frame = if shape_box.rows <= 2 {
+            FrameKind::Wide32
+        } else {
+            FrameKind::Wide16
+        };
         ClearShapes {
             shape_box,
-            frame: if shape_box.rows <= 2 {
-                FrameKind::Wide32
-            } else {
-                FrameKind::Wide16
-            },
+            frame,
+            small_tables: shape_box.cells() > SMALL_TABLES_ABOVE,
+            pack_masks: shape_box.pack_masks(frame.stride()),
         }
+    }
+
+    /// The key of a canonical image of frame `F` ([`ShapeBox::pack_in`]).
+    #[inline(always)]
+    fn pack<F: Frame>(&self, canonical: u64) -> u64 {
+        let d = F::W - u32::from(self.shape_box.cols);
+        let key = ShapeBox::pack_by_lanes::<F>(&self.pack_masks, d, canonical);
+        debug_assert_eq!(key, self.shape_box.pack_in::<F>(canonical));
+        key
     }
 
     fn generate_in<F: Frame, E: FnMut(u64)>(&self, parent_key: u64, mut emit: E) {
@@ -394,8 +482,7 @@ impl ClearShapes {
         let mut children = [0u64; 256];
         let mut count = 0;
         let mut consider = |child: u64| {
-            let anchored = F::anchor(child);
-            let (r, c) = F::extent(anchored);
+            let (anchored, r, c) = F::anchor_and_extent(child);
             if !self.shape_box.fits(r, c) {
                 return;
             }
@@ -443,36 +530,172 @@ impl ClearShapes {
         let mut last = 0;
         for &child in children.iter() {
             if child != last {
-                emit(self.shape_box.pack_in::<F>(child));
+                emit(self.pack::<F>(child));
                 last = child;
             }
         }
     }
 
-    fn options_in<F: Frame, O: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: O) {
+    /// A component's known value, or `KEY |` its key: the small tables when
+    /// given, else the 4 x 4 table and the lines.
+    #[inline(always)]
+    fn part_value<F: Frame>(&self, tables: Option<&SmallTables>, part: u64) -> u64 {
+        let (anchored, rows, cols) = F::anchor_and_extent(part);
+        let known = match tables {
+            Some(tables) => F::small_value(tables, anchored, rows, cols),
+            None => known_value::<F>(anchored, rows, cols),
+        };
+        match known {
+            Some(value) => u64::from(value),
+            None => KEY | self.pack::<F>(F::canonical(anchored, rows, cols)),
+        }
+    }
+
+    /// The options of a shape: per rectangle, the XOR of the components
+    /// whose values are known without a lookup and the keys of the others.
+    ///
+    /// The components of each option are found as the top-down solver finds
+    /// them ([`super::frame::option_cells`]): every component of the shape
+    /// less a rectangle holds a cell next to the rectangle, so each fill
+    /// starts at such a cell and stops once it holds all of them. Each
+    /// component is anchored and measured once; that one extent serves the
+    /// known values and the canonical form. With the small tables
+    /// (`SMALL`), what is left of an option once a component is found is
+    /// valued at once when it fits 4 x 5 or 2 x 8, however many components
+    /// it holds.
+    ///
+    /// The loop is written out here rather than through `option_cells`'
+    /// visitor: the visitor, called at three sites, was not inlined, and a
+    /// call per component with its state behind references cost about a
+    /// tenth of a build (callgrind, the 5 x 5 box).
+    #[inline]
+    fn options_in<F: Frame, const SMALL: bool, O: FnMut(Nimber, &[u64])>(
+        &self,
+        position: u64,
+        mut option: O,
+    ) {
         let shape = self.shape_box.unpack_in::<F>(position);
+        debug_assert!(
+            shape != 0 && F::component(shape & shape.wrapping_neg(), shape) == shape,
+            "a position is one connected shape"
+        );
+        let tables = if SMALL {
+            Some(SmallTables::get())
+        } else {
+            None
+        };
         // Components that need a lookup have at least 6 cells: at most 8.
         let mut lookups = [0u64; 16];
-        F::for_each_rect(shape, |rect| {
-            let mut rest = shape ^ rect;
-            let mut known = 0u32;
-            let mut count = 0;
-            while rest != 0 {
-                let part = F::component(rest & rest.wrapping_neg(), rest);
-                rest ^= part;
-                let anchored = F::anchor(part);
-                match known_value::<F>(anchored) {
-                    Some(value) => known ^= value,
-                    None => {
-                        let (r, c) = F::extent(anchored);
-                        lookups[count] = self.shape_box.pack_in::<F>(F::canonical(anchored, r, c));
+        // The components of the current option and, for each, its known
+        // value or `KEY | key`; an option of a shape of `k` cells has fewer
+        // than `k` components.
+        let mut parts = [0u64; 64];
+        let mut values = [0u64; 64];
+        let mut emit = |values: &[u64]| emit_option(values, &mut lookups, &mut option);
+        let w = F::W;
+        let row_mask = (1u64 << w.min(63)) - 1;
+        let row = |r: u32| (shape >> (w * r)) & row_mask;
+        let shape_rows = F::extent(shape).0 as u32;
+        // The rows of one column run from `top` down, as masks.
+        let mut bands = [0u64; 8];
+        for top in 0..shape_rows {
+            let top_bits = row(top);
+            let mut lefts = top_bits;
+            while lefts != 0 {
+                let left = lefts.trailing_zeros();
+                lefts &= lefts - 1;
+                let mut run = 0u64;
+                for right in left..w {
+                    if top_bits >> right & 1 == 0 {
+                        break;
+                    }
+                    run |= 1 << right;
+                    let mut tall = 0;
+                    let mut rect = 0u64;
+                    while top + (tall as u32) < shape_rows && row(top + tall as u32) & run == run {
+                        bands[tall] = run << (w * (top + tall as u32));
+                        rect |= bands[tall];
+                        tall += 1;
+                    }
+                    // The tallest rectangle: its components by fills from
+                    // its border, as the top-down solver finds them.
+                    let mut rest = shape ^ rect;
+                    let mut open = F::grow(rect) & rest;
+                    let mut count = 0;
+                    let mut known = 0u64;
+                    let mut taken = false;
+                    while rest != 0 {
+                        debug_assert!(open != 0, "every component touches the rectangle");
+                        let part = F::component_touching(open & open.wrapping_neg(), rest, open);
+                        rest ^= part;
+                        open &= !part;
+                        parts[count] = part;
+                        values[count] = self.part_value::<F>(tables.as_ref(), part);
                         count += 1;
+                        // Alone (no shorter rectangle to derive from it),
+                        // the rest is valued whole when a table holds it.
+                        if let (Some(tables), 1, true) = (&tables, tall, rest != 0) {
+                            let (anchored, rows, cols) = F::anchor_and_extent(rest);
+                            if let Some(value) = F::small_value(tables, anchored, rows, cols) {
+                                known = u64::from(value);
+                                taken = true;
+                                break;
+                            }
+                        }
+                    }
+                    if taken {
+                        values[count] = known;
+                        emit(&values[..count + 1]);
+                        continue;
+                    }
+                    emit(&values[..count]);
+                    // Shorter rectangles, one row at a time: giving back
+                    // the bottom row's band joins it and the components
+                    // it touches into one; the others stay as they were,
+                    // with their values.
+                    for band in bands[1..tall].iter().rev() {
+                        let touch = F::grow(*band);
+                        let mut joined = *band;
+                        let mut kept = 0;
+                        for i in 0..count {
+                            if parts[i] & touch != 0 {
+                                joined |= parts[i];
+                            } else {
+                                parts[kept] = parts[i];
+                                values[kept] = values[i];
+                                kept += 1;
+                            }
+                        }
+                        parts[kept] = joined;
+                        values[kept] = self.part_value::<F>(tables.as_ref(), joined);
+                        count = kept + 1;
+                        emit(&values[..count]);
                     }
                 }
             }
-            option(Nimber::new(known), &lookups[..count]);
-        });
+        }
     }
+}
+
+/// Marks a component's entry in `options_in` as a key to look up, not a
+/// known value (keys have at most 52 bits).
+const KEY: u64 = 1 << 63;
+
+/// Calls `option` with the XOR of the known values among `values` and the
+/// keys among them (see [`KEY`]).
+#[inline(always)]
+fn emit_option<O: FnMut(Nimber, &[u64])>(values: &[u64], lookups: &mut [u64; 16], option: &mut O) {
+    let mut known = 0u32;
+    let mut count = 0;
+    for &value in values {
+        if value & KEY == 0 {
+            known ^= value as u32;
+        } else {
+            lookups[count] = value ^ KEY;
+            count += 1;
+        }
+    }
+    option(Nimber::new(known), &lookups[..count]);
 }
 
 impl TierGame for ClearShapes {
@@ -503,9 +726,18 @@ impl TierGame for ClearShapes {
 
     fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
         match self.frame {
-            FrameKind::Square => self.options_in::<Square, F>(position, option),
-            FrameKind::Wide16 => self.options_in::<Wide<16>, F>(position, option),
-            FrameKind::Wide32 => self.options_in::<Wide<32>, F>(position, option),
+            FrameKind::Square if self.small_tables => {
+                self.options_in::<Square, true, F>(position, option);
+            }
+            FrameKind::Square => self.options_in::<Square, false, F>(position, option),
+            FrameKind::Wide16 if self.small_tables => {
+                self.options_in::<Wide<16>, true, F>(position, option);
+            }
+            FrameKind::Wide16 => self.options_in::<Wide<16>, false, F>(position, option),
+            FrameKind::Wide32 if self.small_tables => {
+                self.options_in::<Wide<32>, true, F>(position, option);
+            }
+            FrameKind::Wide32 => self.options_in::<Wide<32>, false, F>(position, option),
         }
     }
 }
