@@ -1,43 +1,27 @@
 //! `grundy tables`: build, describe and check shape databases (every
-//! rectangle-clearing shape of a box, solved bottom-up by tiers), and find
-//! the databases the other commands read.
+//! rectangle-clearing shape of a box, solved bottom-up by tiers).
 //!
-//! Where databases are found, first match wins: `--tables PATH` (a file or a
-//! directory of `*.gdb` files; repeatable), else `GRUNDY_TABLES` (paths
-//! separated by `:`), else the default directory
-//! (`$XDG_DATA_HOME/grundy/tables`, or `~/.local/share/grundy/tables`) when
-//! it exists. The 5 x 5 database built into the binary is always consulted
-//! last. A damaged `*.gdb` in a directory searched is skipped with a
-//! warning; a damaged file named explicitly is an error.
+//! Where the other commands find databases is grundy-db's
+//! [`grundy_db::discover`] (`--tables`, else `GRUNDY_TABLES`, else the
+//! default directory), then the built-in 5 x 5 database
+//! ([`grundy_builtin`]); see `crate::shape_tables`.
 
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
+use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeTables};
 use grundy::clear::Clear;
 use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
 use grundy::{Budget, Nimber, SolveError, Solver};
-use grundy_db::{Database, DbError, DbSet, Writer};
+use grundy_db::{DbError, DbSet, Writer};
 use rayon::prelude::*;
 
 use crate::output::{NoSpaceError, UsageError};
 use grundy_report::words::{self, count};
-
-/// Where the other commands look for databases.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct TablesArgs {
-    /// A shape database (`grundy tables build`) or a directory of them
-    /// (`*.gdb`), consulted before searching; repeatable. Default: the
-    /// paths in GRUNDY_TABLES (`:`-separated), else the default directory
-    /// (see `grundy tables --help`). The built-in 5 x 5 one is always used.
-    #[arg(long, value_name = "PATH")]
-    pub tables: Vec<PathBuf>,
-}
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = tables_help())]
@@ -49,7 +33,7 @@ pub struct Args {
 /// Where databases are looked for, with this machine's default directory
 /// (`grundy clear --help` and the other commands' `--tables` point here).
 fn tables_help() -> String {
-    let here = default_dir().map_or_else(
+    let here = grundy_db::discover::default_dir().map_or_else(
         || "neither XDG_DATA_HOME nor HOME is set here".to_owned(),
         |dir| format!("here: {}", dir.display()),
     );
@@ -275,16 +259,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Command::Checksum(args) => checksum(args),
         Command::Export(args) => export(args),
     }
-}
-
-/// The default directory of databases, whether or not it exists.
-pub fn default_dir() -> Option<PathBuf> {
-    if let Some(data) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(data).join("grundy").join("tables"));
-    }
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(|home| PathBuf::from(home).join(".local/share/grundy/tables"))
 }
 
 /// A build's progress, drawn by indicatif when stderr is a terminal: the
@@ -623,7 +597,7 @@ fn build_path(args: &BuildArgs) -> anyhow::Result<PathBuf> {
             out.clone()
         }
         None => {
-            let dir = default_dir().ok_or_else(|| {
+            let dir = grundy_db::discover::default_dir().ok_or_else(|| {
                 UsageError("no default directory (HOME is not set): give --out PATH".into())
             })?;
             std::fs::create_dir_all(&dir)
@@ -1257,83 +1231,6 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The databases the other commands consult: found as the module doc says,
-/// opened (and checked) once per process. A damaged file found by scanning
-/// a directory is skipped with a warning on stderr; a damaged file named
-/// (by `--tables` or `GRUNDY_TABLES`) is an error, exit 2.
-pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLookup> {
-    static LOADED: OnceLock<Vec<Box<dyn ShapeLookup + Send>>> = OnceLock::new();
-    if let Some(loaded) = LOADED.get() {
-        return Ok(loaded);
-    }
-    let mut paths = args.tables.clone();
-    let mut explicit = !paths.is_empty();
-    if paths.is_empty() {
-        if let Some(env) = std::env::var_os("GRUNDY_TABLES").filter(|e| !e.is_empty()) {
-            paths = std::env::split_paths(&env).collect();
-            explicit = true;
-        } else if let Some(dir) = default_dir().filter(|d| d.is_dir()) {
-            paths.push(dir);
-        }
-    }
-    let mut loaded: Vec<Box<dyn ShapeLookup + Send>> = Vec::new();
-    // The files of partitioned databases already opened with their set.
-    let mut seen: Vec<PathBuf> = Vec::new();
-    for path in paths {
-        let scanned = path.is_dir();
-        let files = if scanned {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
-                .map_err(|e| UsageError(format!("{}: cannot read: {e}", path.display())))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "gdb"))
-                .collect();
-            files.sort();
-            files
-        } else if explicit || path.exists() {
-            vec![path]
-        } else {
-            Vec::new()
-        };
-        for file in files {
-            if seen.contains(&file) {
-                continue;
-            }
-            let set = match DbSet::open(&file) {
-                Ok(set) => set,
-                // One damaged file found in a directory must not stop the
-                // commands (the other databases and the built-in one still
-                // answer): warn, skip it, go on. A file named explicitly
-                // is an error.
-                Err(err) if scanned => {
-                    eprintln!("warning: skipping {}: {err}", file.display());
-                    continue;
-                }
-                Err(err) => return Err(UsageError(err.to_string()).into()),
-            };
-            seen.extend(set.parts().iter().map(|p| p.path().to_owned()));
-            loaded.push(Box::new(set));
-        }
-    }
-    loaded.push(Box::new(embedded().clone()));
-    Ok(LOADED.get_or_init(|| loaded))
-}
-
-/// The database of every shape that fits 5 x 5, built by `build.rs` with
-/// the engine's tier solver and compiled in.
-pub fn embedded() -> &'static ShapeTables<grundy_db::Slots> {
-    #[repr(C, align(4096))]
-    struct Aligned<T: ?Sized>(T);
-    static BYTES: &Aligned<[u8]> =
-        &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/clear-5x5.gdb")));
-    static TABLES: OnceLock<Database> = OnceLock::new();
-    TABLES
-        .get_or_init(|| {
-            Database::from_static("<built-in clear-5x5.gdb>", &BYTES.0)
-                .expect("build.rs wrote a valid database (checked by a test)")
-        })
-        .tables()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1349,25 +1246,6 @@ mod tests {
             "2x27",
         ] {
             assert!(parse_box(bad).is_err(), "{bad}");
-        }
-    }
-
-    /// The built-in database equals a fresh build of the 5 x 5 box.
-    #[test]
-    fn the_embedded_database_equals_a_fresh_build() {
-        let shape_box = ShapeBox::new(5, 5).unwrap();
-        let mut fresh = Vec::new();
-        solve_tiers::<_, TierError, _>(
-            &ClearShapes::new(shape_box),
-            &mut fresh,
-            &TierControl::new(),
-            |_, _| Ok(()),
-        )
-        .unwrap();
-        let embedded = embedded();
-        assert_eq!(embedded.tiers().len(), fresh.len());
-        for (e, f) in embedded.tiers().iter().zip(&fresh) {
-            assert_eq!(e.slots(), f.slots());
         }
     }
 }
