@@ -330,7 +330,10 @@ impl Clear {
 
     /// A component anchored in the 8 x 8 frame as an option part: its known
     /// value, or the component with its key (the extent serves both).
-    #[inline]
+    // Always inlined: left to itself the compiler calls it from the
+    // option loop (5% more instructions on a full 4 x 6 board with the
+    // built-in database, counted by cachegrind).
+    #[inline(always)]
     fn part_8x8(&self, anchored: u64, rows: usize, cols: usize) -> OptionPart<Board, MemoKey> {
         match self.known_8x8_or_key(anchored, rows, cols) {
             Ok(value) => OptionPart::Known(value),
