@@ -1498,6 +1498,7 @@ impl ShapeLookup for DbSet {
     }
 }
 
+pub mod check;
 pub mod discover;
 pub mod meta;
 

@@ -14,11 +14,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeTables};
-use grundy::clear::Clear;
-use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
-use grundy::{Budget, Nimber, SolveError, Solver};
+use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress};
+use grundy::Nimber;
+use grundy_db::check::{self, CheckError, MergeError};
 use grundy_db::{DbError, DbSet, Writer};
-use rayon::prelude::*;
 
 use crate::output::{NoSpaceError, UsageError};
 use grundy_report::words::{self, count};
@@ -756,13 +755,6 @@ fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std:
     Ok(())
 }
 
-/// Every full board the box holds, `a x b` with `a <= b`.
-fn full_boards(shape_box: ShapeBox) -> impl Iterator<Item = (usize, usize)> {
-    (1..=shape_box.rows())
-        .flat_map(move |a| (a..=shape_box.cols()).map(move |b| (a, b)))
-        .filter(move |&(a, b)| shape_box.fits(a, b))
-}
-
 fn print_full_boards<S: AsRef<[u64]>>(
     out: &mut impl Write,
     tables: &ShapeTables<S>,
@@ -776,7 +768,7 @@ fn print_boards(
     value: impl Fn(usize, usize) -> Option<Nimber>,
 ) -> std::io::Result<()> {
     writeln!(out, "full boards:")?;
-    for (a, b) in full_boards(shape_box) {
+    for (a, b) in check::full_board_sizes(shape_box) {
         if let Some(value) = value(a, b) {
             writeln!(out, "  {a} x {b}: {value}")?;
         }
@@ -899,28 +891,13 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         "layout good: every shape where lookups find it ({:.2} s)",
         started.elapsed().as_secs_f64()
     )?;
-    let tier_tables: Vec<&TierTable<grundy_db::Slots>> = set
-        .parts()
-        .iter()
-        .flat_map(|p| p.tables().tiers())
-        .collect();
     let shape_box = set.shape_box();
     if args.census {
         let started = Instant::now();
         let (rows, cols) = (shape_box.rows(), shape_box.cols());
-        let placements: u64 = tier_tables
-            .par_iter()
-            .flat_map(|t| t.slots().par_chunks(1 << 16))
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .filter(|&&s| s != 0)
-                    .map(|&s| shape_box.placements(s >> grundy::tier::VALUE_BITS, rows, cols))
-                    .sum::<u64>()
-            })
-            .sum();
-        let expected = grundy::clear::census::connected_sets(rows, cols);
-        if u128::from(placements) != expected {
+        let census = check::census(&set);
+        let (placements, expected) = (census.placements, census.connected_sets);
+        if !census.holds() {
             return Err(UsageError(format!(
                 "{}: the shapes have {placements} placements in the {rows} x {cols} grid, \
                  but it has {expected} connected cell sets: shapes are missing or repeated",
@@ -939,65 +916,31 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.all || args.tiers.is_some() {
         return verify_tiers(out, args, &set);
     }
-    // Random shapes: a random tier weighted by its shapes, then a random
-    // occupied slot of it.
-    use rand::{RngExt as _, SeedableRng as _};
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let total: u64 = tier_tables.iter().map(|t| t.positions()).sum();
-    let (mut checked, mut skipped) = (0u64, 0u64);
-    for _ in 0..args.samples {
-        let mut pick = rng.random_range(0..total);
-        let tier = tier_tables
-            .iter()
-            .find(|t| {
-                if pick < t.positions() {
-                    true
-                } else {
-                    pick -= t.positions();
-                    false
-                }
-            })
-            .expect("pick < total");
-        let slots = tier.slots();
-        let slot = loop {
-            let s = slots[rng.random_range(0..slots.len())];
-            if s != 0 {
-                break s;
-            }
-        };
-        let key = slot >> grundy::tier::VALUE_BITS;
-        let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
-        let Some(board) = shape_box.board(key) else {
-            return Err(UsageError(format!(
-                "{}: shape {key:#x} has cells outside the {shape_box} box",
-                args.path.display()
-            ))
-            .into());
-        };
-        // A fresh solver per sample keeps memory to one sample's budget.
-        let mut solver =
-            Solver::new(Clear::new()).with_budget(Budget::positions(args.max_positions));
-        match solver.value(&board) {
-            Ok(value) if value == stored => checked += 1,
-            Ok(value) => {
-                return Err(UsageError(format!(
-                    "{}: shape {key:#x} is stored as {stored}, the top-down solver says {value}",
-                    args.path.display()
-                ))
-                .into())
-            }
-            Err(SolveError::PositionBudget { .. }) => skipped += 1,
-            Err(err) => return Err(err.into()),
-        }
-    }
+    let sampled = check::samples(&set, args.samples, args.seed, args.max_positions)
+        .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
-        "{} re-solved top-down {} ({skipped} skipped: over {} each)",
-        count(checked, "random shape"),
-        if checked == 1 { "agrees" } else { "agree" },
+        "{} re-solved top-down {} ({} skipped: over {} each)",
+        count(sampled.checked, "random shape"),
+        if sampled.checked == 1 {
+            "agrees"
+        } else {
+            "agree"
+        },
+        sampled.skipped,
         count(args.max_positions, "position")
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A failed check: a wrong or impossible value is the database's fault,
+/// named with its path (exit 2); a failed search is an error of its own.
+fn check_error(path: &Path, err: CheckError) -> anyhow::Error {
+    match err {
+        CheckError::Solve(err) => err.into(),
+        CheckError::Tiers { .. } => UsageError(err.to_string()).into(),
+        err => UsageError(format!("{}: {err}", path.display())).into(),
+    }
 }
 
 /// The full boards' values, as `tables info` lists them, against the
@@ -1005,34 +948,17 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 /// database).
 fn full_board_check(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<()> {
     let started = Instant::now();
-    let shape_box = set.shape_box();
-    let (mut checked, mut over) = (0usize, Vec::new());
-    for (a, b) in full_boards(shape_box) {
-        let Some(stored) = set.full_board(a, b) else {
-            continue;
-        };
-        let board = shape_box
-            .full_key(a, b)
-            .and_then(|key| shape_box.board(key))
-            .expect("a full board of the box");
-        let mut solver =
-            Solver::new(Clear::new()).with_budget(Budget::positions(args.board_positions));
-        match solver.value(&board) {
-            Ok(value) if value == stored => checked += 1,
-            Ok(value) => {
-                return Err(UsageError(format!(
-                    "{}: the full {a} x {b} board is stored as {stored}, the top-down solver says {value}",
-                    args.path.display()
-                ))
-                .into())
-            }
-            Err(SolveError::PositionBudget { .. }) => over.push(format!("{a} x {b}")),
-            Err(err) => return Err(err.into()),
-        }
-    }
+    let full = check::full_boards(set, args.board_positions)
+        .map_err(|err| check_error(&args.path, err))?;
+    let over: Vec<String> = full
+        .over_budget
+        .iter()
+        .map(|(a, b)| format!("{a} x {b}"))
+        .collect();
     writeln!(
         out,
-        "{checked} full boards re-solved top-down agree{} ({:.2} s)",
+        "{} full boards re-solved top-down agree{} ({:.2} s)",
+        full.checked,
         if over.is_empty() {
             String::new()
         } else {
@@ -1048,87 +974,12 @@ fn full_board_check(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> any
 }
 
 /// `verify --all` / `--tiers A-B`: every shape of the tiers, re-solved
-/// top-down. Each worker keeps one solver (its memo serves the next
-/// shapes) until it has solved --board-positions components, then starts a
-/// fresh one, so memory stays bounded; a shape over the budget even alone
-/// is counted as skipped, and any skipped shape makes the exit code 3.
+/// top-down ([`check::tiers`]); any skipped shape makes the exit code 3.
 fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let shape_box = set.shape_box();
-    let (first, last) = args.tiers.unwrap_or((1, shape_box.cells()));
-    if last > shape_box.cells() {
-        return Err(UsageError(format!(
-            "--tiers {first}-{last}: the {shape_box} box has tiers 1 to {}",
-            shape_box.cells()
-        ))
-        .into());
-    }
-    #[derive(Default)]
-    struct Tally {
-        checked: u64,
-        skipped: u64,
-        wrong: Option<String>,
-        outside: Option<u64>,
-    }
-    let budget = Budget::positions(args.board_positions);
-    let fresh = || Solver::new(Clear::new()).with_budget(budget);
-    let slots: Vec<&[u64]> = (first..=last)
-        .flat_map(|tier| set.tier(tier).map(TierTable::slots))
-        .collect();
-    let tally = slots
-        .par_iter()
-        .flat_map(|s| s.par_chunks(1 << 12))
-        .fold(
-            || (fresh(), Tally::default()),
-            |(mut solver, mut tally), chunk| {
-                for &slot in chunk.iter().filter(|&&s| s != 0) {
-                    if tally.wrong.is_some() || tally.outside.is_some() {
-                        break;
-                    }
-                    let key = slot >> grundy::tier::VALUE_BITS;
-                    let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
-                    let Some(board) = shape_box.board(key) else {
-                        tally.outside = Some(key);
-                        break;
-                    };
-                    let mut value = solver.value(&board);
-                    if matches!(value, Err(SolveError::PositionBudget { .. })) {
-                        solver = fresh();
-                        value = solver.value(&board);
-                    }
-                    match value {
-                        Ok(v) if v == stored => tally.checked += 1,
-                        Ok(v) => {
-                            tally.wrong = Some(format!(
-                                "shape {key:#x} is stored as {stored}, the top-down solver says {v}"
-                            ));
-                        }
-                        Err(_) => {
-                            tally.skipped += 1;
-                            solver = fresh();
-                        }
-                    }
-                }
-                (solver, tally)
-            },
-        )
-        .map(|(_, tally)| tally)
-        .reduce(Tally::default, |a, b| Tally {
-            checked: a.checked + b.checked,
-            skipped: a.skipped + b.skipped,
-            wrong: a.wrong.or(b.wrong),
-            outside: a.outside.or(b.outside),
-        });
-    if let Some(key) = tally.outside {
-        return Err(UsageError(format!(
-            "{}: shape {key:#x} has cells outside the {shape_box} box",
-            args.path.display()
-        ))
-        .into());
-    }
-    if let Some(wrong) = tally.wrong {
-        return Err(UsageError(format!("{}: {wrong}", args.path.display())).into());
-    }
+    let (first, last) = args.tiers.unwrap_or((1, set.shape_box().cells()));
+    let tally = check::tiers(set, first, last, args.board_positions)
+        .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
         "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {} positions) ({:.1} s)",
@@ -1152,21 +1003,14 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
-    let shape_box = set.shape_box();
     refuse_directory(&args.out)?;
     // A fresh output: a merge never resumes a partial file (and never
     // touches one a running build holds).
-    let mut writer = Writer::create(&args.out, shape_box).map_err(open_error)?;
-    for tier in 1..=shape_box.cells() {
-        let entries: Vec<u64> = set
-            .tier(tier)
-            .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
-            .collect();
-        let table =
-            TierTable::from_entries(entries).map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
-        writer.append(&table).map_err(db_error)?;
-    }
-    let header = writer.finish().map_err(db_error)?;
+    let header = check::merge(&set, &args.out).map_err(|err| match err {
+        MergeError::Create(err) => open_error(err),
+        MergeError::Write(err) => db_error(err),
+        err => anyhow::anyhow!(err),
+    })?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
