@@ -583,19 +583,23 @@ fn each_search_opens_its_own_databases() {
     let line = ShapeKey::from_cut(1, 6, 0b11_1111).unwrap();
     let l_shape = ShapeKey::from_cut(2, 3, 0b001_111).unwrap();
 
-    let first = Search::with_env(&[a.clone()], None, None).open().unwrap();
+    let first = Search::with_env(std::slice::from_ref(&a), None, None)
+        .open()
+        .unwrap();
     assert_eq!(first.sets.len(), 1);
     let first = first.into_lookup(None);
     assert!(first.lookup(&l_shape).is_some());
     assert_eq!(first.lookup(&line), None);
 
-    let second = Search::with_env(&[b.clone()], None, None).open().unwrap();
+    let second = Search::with_env(std::slice::from_ref(&b), None, None)
+        .open()
+        .unwrap();
     let second = second.into_lookup(None);
     assert_eq!(second.lookup(&line), Some(Nimber::new(6)));
     assert_eq!(second.lookup(&l_shape), None);
 
     // Both, and the first as the fallback of the second.
-    let both = Search::with_env(&[b.clone()], None, None)
+    let both = Search::with_env(std::slice::from_ref(&b), None, None)
         .open()
         .unwrap()
         .into_lookup(Some(DbSet::open(&a.join("2x3.gdb")).unwrap()));
@@ -605,11 +609,13 @@ fn each_search_opens_its_own_databases() {
     // A damaged file in a directory is skipped; named, it is an error.
     let damaged = a.join("damaged.gdb");
     std::fs::write(&damaged, b"GRUNDYDB and nothing else").unwrap();
-    let found = Search::with_env(&[a.clone()], None, None).open().unwrap();
+    let found = Search::with_env(std::slice::from_ref(&a), None, None)
+        .open()
+        .unwrap();
     assert_eq!(found.sets.len(), 1);
     assert_eq!(found.skipped.len(), 1);
     assert_eq!(found.skipped[0].path, damaged);
-    let named = Search::with_env(&[damaged.clone()], None, None).open();
+    let named = Search::with_env(std::slice::from_ref(&damaged), None, None).open();
     assert!(matches!(named, Err(DiscoverError::Open(_))), "{named:?}");
     // So is a missing file named by the environment.
     let env = dir.path().join("missing.gdb");
