@@ -71,15 +71,43 @@ fn tables_open(path: Option<PathBuf>) -> PyResult<Database> {
                     path.display()
                 )));
             }
-            let set =
-                Arc::new(DbSet::open(&path).map_err(|e| PyValueError::new_err(e.to_string()))?);
-            let lookup: Vec<Arc<dyn ShapeLookup>> = vec![set.clone(), builtin()];
-            Ok(Database {
-                set,
-                lookup: Arc::new(lookup),
-            })
+            let set = DbSet::open(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            Ok(Database::of_set(set))
         }
     }
+}
+
+impl Database {
+    /// A database opened, falling back on the built-in one.
+    fn of_set(set: DbSet) -> Database {
+        let set = Arc::new(set);
+        let lookup: Vec<Arc<dyn ShapeLookup>> = vec![set.clone(), builtin()];
+        Database {
+            set,
+            lookup: Arc::new(lookup),
+        }
+    }
+}
+
+/// The databases grundy-db's discovery finds, as the CLI's `clear`, `sum`
+/// and `serve` find them ([`grundy_db::discover`]: `paths`, else
+/// `GRUNDY_TABLES`, else the default directory), with the damaged files it
+/// skipped (path and reason) for the caller to warn about.
+#[pyfunction]
+#[pyo3(signature = (paths))]
+fn tables_discover(paths: Vec<PathBuf>) -> PyResult<(Vec<Database>, Vec<(PathBuf, String)>)> {
+    let found = grundy_db::discover::Search::new(&paths)
+        .open()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let skipped = found
+        .skipped
+        .into_iter()
+        .map(|s| (s.path, s.error.to_string()))
+        .collect();
+    Ok((
+        found.sets.into_iter().map(Database::of_set).collect(),
+        skipped,
+    ))
 }
 
 #[pymethods]
@@ -480,6 +508,7 @@ enum BuildError {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Database>()?;
     m.add_function(wrap_pyfunction!(tables_open, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_discover, m)?)?;
     m.add_function(wrap_pyfunction!(tables_build, m)?)?;
     Ok(())
 }

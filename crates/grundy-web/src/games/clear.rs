@@ -601,6 +601,40 @@ mod tests {
         assert_eq!(two.budget.max_positions, Some(5));
     }
 
+    /// The server's databases come with its limits (the state each request
+    /// is prepared with), not from a global: a board a database holds is
+    /// answered from tables with them and searched without, to the same
+    /// value.
+    #[test]
+    fn the_databases_of_the_limits_answer() {
+        use grundy::clear::shapes::{ClearShapes, ShapeTables};
+        use grundy::tier::{solve_tiers, TierControl, TierError};
+        let shape_box = ShapeBox::new(3, 6).unwrap();
+        let mut tiers = Vec::new();
+        solve_tiers::<_, TierError, _>(
+            &ClearShapes::new(shape_box),
+            &mut tiers,
+            &TierControl::new(),
+            |_, _| Ok(()),
+        )
+        .unwrap();
+        let tables = ShapeTables::new(shape_box, tiers).unwrap();
+        let with = Limits {
+            databases: super::super::Databases::new(std::sync::Arc::new(tables)),
+            ..limits()
+        };
+        let body = br#"{"board": ["111111", "110111", "111111"]}"#;
+        let known = parse_request(body, &with).unwrap();
+        let searched = parse_request(body, &limits()).unwrap();
+        assert!(known.answered_from_tables());
+        assert!(!searched.answered_from_tables());
+        let value = |position: &ClearPosition| {
+            let mut solver = position.rules.clone().into_solver();
+            solver.value(&position.boards[0]).unwrap()
+        };
+        assert_eq!(value(&known), value(&searched));
+    }
+
     #[test]
     fn rejects_bad_requests_with_messages() {
         let cases: &[(&[u8], &str)] = &[

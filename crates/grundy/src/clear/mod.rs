@@ -133,8 +133,10 @@ impl Clear {
     }
 
     /// The rules, also reading component values from solved shape tables
-    /// ([`shapes::ShapeTables`], or a list of them): a component whose shape
-    /// a table holds is one lookup instead of a search.
+    /// ([`shapes::ShapeTables`], a database, or a list of them), asked by
+    /// [`ShapeKey`]: a component whose shape a table holds is one lookup
+    /// instead of a search. The rules share the tables with whoever else
+    /// holds them; they are dropped with the last holder.
     #[must_use]
     pub fn with_shapes(shapes: Arc<dyn ShapeLookup>) -> Clear {
         Clear {
