@@ -93,9 +93,12 @@ impl Database {
 /// and `serve` find them ([`grundy_db::discover`]: `paths`, else
 /// `GRUNDY_TABLES`, else the default directory), with the damaged files it
 /// skipped (path and reason) for the caller to warn about.
+/// The databases found, and the damaged files skipped (path, reason).
+type Discovered = (Vec<Database>, Vec<(PathBuf, String)>);
+
 #[pyfunction]
 #[pyo3(signature = (paths))]
-fn tables_discover(paths: Vec<PathBuf>) -> PyResult<(Vec<Database>, Vec<(PathBuf, String)>)> {
+fn tables_discover(paths: Vec<PathBuf>) -> PyResult<Discovered> {
     let found = grundy_db::discover::Search::new(&paths)
         .open()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
