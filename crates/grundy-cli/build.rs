@@ -1,36 +1,16 @@
-//! Embeds two tables the binary would otherwise rebuild at run time, both
-//! built here by the engine's own code:
-//! - the value of every 4 x 4 rectangle-clearing board (64 KiB), so the
-//!   `pshtbrth` judge does not spend a few milliseconds of every run (a
-//!   tenth of it on the largest input) rebuilding it;
-//! - the shape database of the 5 x 5 box (every shape that fits 5 x 5,
-//!   solved by the tier solver and written by `grundy-db`), so `grundy
-//!   clear`, `sum` and `serve` answer any board whose components fit 5 x 5
-//!   with lookups and no search.
+//! Embeds the value of every 4 x 4 rectangle-clearing board (64 KiB),
+//! built here by the engine's own code, so the `pshtbrth` judge does not
+//! spend a few milliseconds of every run (a tenth of it on the largest
+//! input) rebuilding it. (The 5 x 5 shape database the commands consult is
+//! built by the `grundy-builtin` crate, for the binary and Python alike.)
 //!
-//! Unit tests check both against the engine's own builds.
+//! A unit test checks it against the engine's own build.
 
 use std::path::PathBuf;
-
-use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::{solve_tiers, TierControl};
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let table = grundy::clear::table::build();
     std::fs::write(out.join("table4x4.bin"), &table[..]).expect("OUT_DIR is writable");
-
-    let path = out.join("clear-5x5.gdb");
-    let shape_box = ShapeBox::new(5, 5).expect("a supported box");
-    let mut writer = grundy_db::Writer::create(&path, shape_box).expect("OUT_DIR is writable");
-    let mut tables = Vec::new();
-    solve_tiers::<_, Box<dyn std::error::Error>, _>(
-        &ClearShapes::new(shape_box),
-        &mut tables,
-        &TierControl::new(),
-        |_, table| writer.append(table).map_err(Into::into),
-    )
-    .expect("no budget, and OUT_DIR is writable");
-    writer.finish().expect("OUT_DIR is writable");
     println!("cargo::rerun-if-changed=build.rs");
 }

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod cmd;
 mod output;
+mod shape_tables;
 
 use cmd::{check, clear, judge, pawn, serve, split, sum, tables};
 

@@ -79,6 +79,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use grundy::clear::shapes::{ShapeBox, ShapeLookup, ShapeTables};
+use grundy::clear::ShapeKey;
 use grundy::tier::{capacity_for, owner, TierTable};
 use grundy::Nimber;
 
@@ -1488,16 +1489,17 @@ fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
     }
 }
 
+/// A shape outside the box gets `None` ([`ShapeBox::key`]), never another
+/// shape's value.
 impl ShapeLookup for DbSet {
-    fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
-        self.get(self.shape_box().key_of(anchored)?)
-    }
-
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
-        self.get(self.shape_box().key_of_wide(rows, cols, cells)?)
+    #[inline]
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        self.get(self.shape_box().key(shape)?)
     }
 }
 
+pub mod check;
+pub mod discover;
 pub mod meta;
 
 #[cfg(test)]

@@ -538,3 +538,90 @@ fn a_shape_out_of_place_fails_the_layout_check() {
         assert!(err.to_string().contains("tier 6"), "{err}");
     }
 }
+
+/// A whole database's lookup answers every shape of its box by
+/// [`ShapeKey`], as its slot keys do, and refuses shapes outside the box
+/// (a longer line, a wider shape) with `None`.
+#[test]
+fn a_db_set_answers_shape_keys_and_refuses_shapes_outside_its_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x4.gdb");
+    let shape_box = box_of(3, 4);
+    build(&path, shape_box, None).unwrap();
+    let set = DbSet::open(&path).unwrap();
+    let mut shapes = 0;
+    for tier in 1..=shape_box.cells() {
+        for table in set.tier(tier) {
+            for (key, value) in table.iter() {
+                let board = shape_box.board(key).unwrap();
+                let shape = ShapeKey::of_board(&board).unwrap();
+                assert_eq!(set.lookup(&shape), Some(value), "{key:#x}");
+                shapes += 1;
+            }
+        }
+    }
+    assert!(shapes > 100);
+    for (rows, cols, cells) in [(1, 5, 0b11111), (2, 9, (1 << 18) - 1), (4, 4, 0xFFFF)] {
+        let shape = ShapeKey::from_cut(rows, cols, cells).unwrap();
+        assert_eq!(set.lookup(&shape), None, "{shape}");
+    }
+}
+
+/// Discovery opens what each search names: a second search with other
+/// paths finds the other database (no process-wide cache), a damaged file
+/// in a directory is skipped and reported, a damaged file named is an
+/// error, and the fallback answers what the databases found lack.
+#[test]
+fn each_search_opens_its_own_databases() {
+    use discover::{DiscoverError, Search};
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    build(&a.join("2x3.gdb"), box_of(2, 3), None).unwrap();
+    build(&b.join("1x6.gdb"), box_of(1, 6), None).unwrap();
+    let line = ShapeKey::from_cut(1, 6, 0b11_1111).unwrap();
+    let l_shape = ShapeKey::from_cut(2, 3, 0b001_111).unwrap();
+
+    let first = Search::with_env(std::slice::from_ref(&a), None, None)
+        .open()
+        .unwrap();
+    assert_eq!(first.sets.len(), 1);
+    let first = first.into_lookup(None);
+    assert!(first.lookup(&l_shape).is_some());
+    assert_eq!(first.lookup(&line), None);
+
+    let second = Search::with_env(std::slice::from_ref(&b), None, None)
+        .open()
+        .unwrap();
+    let second = second.into_lookup(None);
+    assert_eq!(second.lookup(&line), Some(Nimber::new(6)));
+    assert_eq!(second.lookup(&l_shape), None);
+
+    // Both, and the first as the fallback of the second.
+    let both = Search::with_env(std::slice::from_ref(&b), None, None)
+        .open()
+        .unwrap()
+        .into_lookup(Some(DbSet::open(&a.join("2x3.gdb")).unwrap()));
+    assert_eq!(both.lookup(&line), Some(Nimber::new(6)));
+    assert_eq!(both.lookup(&l_shape), first.lookup(&l_shape));
+
+    // A damaged file in a directory is skipped; named, it is an error.
+    let damaged = a.join("damaged.gdb");
+    std::fs::write(&damaged, b"GRUNDYDB and nothing else").unwrap();
+    let found = Search::with_env(std::slice::from_ref(&a), None, None)
+        .open()
+        .unwrap();
+    assert_eq!(found.sets.len(), 1);
+    assert_eq!(found.skipped.len(), 1);
+    assert_eq!(found.skipped[0].path, damaged);
+    let named = Search::with_env(std::slice::from_ref(&damaged), None, None).open();
+    assert!(matches!(named, Err(DiscoverError::Open(_))), "{named:?}");
+    // So is a missing file named by the environment.
+    let env = dir.path().join("missing.gdb");
+    let missing = Search::with_env(&[], Some(env.as_os_str()), None).open();
+    assert!(
+        matches!(missing, Err(DiscoverError::Open(_))),
+        "{missing:?}"
+    );
+}

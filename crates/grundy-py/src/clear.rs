@@ -4,6 +4,8 @@
 //! non-zero total plays the first winning move, the other the smallest
 //! rectangle leaving the largest value ([`engine_move`]).
 
+use std::sync::Arc;
+
 use grundy::clear::shapes::ShapeLookup;
 use grundy::clear::{Board, Clear, ClearSolver};
 use grundy::SolveError;
@@ -84,7 +86,7 @@ impl Component {
 #[pyclass(frozen, module = "grundy.clear")]
 pub struct ClearAnalysis {
     boards: Vec<Board>,
-    shapes: &'static dyn ShapeLookup,
+    shapes: Arc<dyn ShapeLookup>,
     limits: Limits,
     #[pyo3(get)]
     value: u32,
@@ -99,7 +101,7 @@ pub struct ClearAnalysis {
 /// A solver on `shapes` under `limits`, whose progress callback notices
 /// Ctrl-C.
 pub(crate) fn solver(
-    shapes: &'static dyn ShapeLookup,
+    shapes: Arc<dyn ShapeLookup>,
     limits: &Limits,
     pending: &Pending,
 ) -> ClearSolver {
@@ -145,7 +147,7 @@ fn clear_analyze(
     };
     let shapes = tables::lookup(tables);
     let outcome = interrupt::run(py, |pending| {
-        let mut solver = solver(shapes, &limits, pending);
+        let mut solver = solver(shapes.clone(), &limits, pending);
         // Component by component first, so a stop knows what it found.
         let mut known = Vec::new();
         for (index, board) in boards.iter().enumerate() {
@@ -219,7 +221,7 @@ impl ClearAnalysis {
     /// Every legal move with the total value it leaves (0: a winning move).
     fn options(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = interrupt::run(py, |pending| {
-            let mut solver = solver(self.shapes, &self.limits, pending);
+            let mut solver = solver(self.shapes.clone(), &self.limits, pending);
             move_values(&mut solver, &self.boards, usize::MAX)
                 .map_err(|e| (e, solver.positions_solved()))
         })?;
@@ -237,7 +239,7 @@ impl ClearAnalysis {
     /// total value it leaves, the first player's move first.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = interrupt::run(py, |pending| {
-            let mut solver = solver(self.shapes, &self.limits, pending);
+            let mut solver = solver(self.shapes.clone(), &self.limits, pending);
             let mut boards = self.boards.clone();
             let mut steps = Vec::new();
             loop {

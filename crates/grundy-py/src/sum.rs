@@ -48,7 +48,7 @@ impl BoardSum {
 }
 
 fn new_sum(
-    shapes: &'static dyn grundy::clear::shapes::ShapeLookup,
+    shapes: std::sync::Arc<dyn grundy::clear::shapes::ShapeLookup>,
     limits: &Limits,
     pending: &Pending,
 ) -> GameSum<Clear, grundy::clear::ShapeTable> {
@@ -77,7 +77,7 @@ impl BoardSum {
         };
         let shapes = tables::lookup(tables);
         let outcome = interrupt::run(py, |pending| {
-            let mut sum = new_sum(shapes, &limits, pending);
+            let mut sum = new_sum(shapes.clone(), &limits, pending);
             for (index, board) in boards.into_iter().enumerate() {
                 sum.push(board).map_err(|e| (e, index))?;
             }

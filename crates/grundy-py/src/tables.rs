@@ -6,21 +6,19 @@
 //! handlers: Ctrl-C sets the solver's cancel flag, the finished tiers stay
 //! in `PATH.partial`, and the same call resumes from them.
 //!
-//! Analyses take `&'static` shape lookups (the engine's solver keeps one for
-//! its life), so an opened database is leaked once and cached by path, size
-//! and modification time: opening the same file again costs nothing, and a
-//! rebuilt file is opened anew.
+//! An opened database is owned by its Python object and shared (`Arc`) with
+//! the analyses made with it: it is unmapped when Python drops the last of
+//! them. Each `open` reads the file anew, so a rebuilt file is seen.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, SystemTime};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup};
 use grundy::clear::Board;
 use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress};
-use grundy_db::{Database as DbFile, DbError, DbSet, Writer};
+use grundy_db::{DbError, DbSet, Writer};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -29,88 +27,43 @@ use rayon::prelude::*;
 use crate::interrupt;
 use crate::{budget_exceeded, parse, Limits};
 
-/// The 5 x 5 database, built by build.rs and compiled in.
-fn embedded() -> &'static DbSet {
-    #[repr(C, align(4096))]
-    struct Aligned<T: ?Sized>(T);
-    static BYTES: &Aligned<[u8]> =
-        &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/clear-5x5.gdb")));
-    static SET: OnceLock<DbSet> = OnceLock::new();
-    SET.get_or_init(|| {
-        DbSet::whole(
-            DbFile::from_static("<built-in clear-5x5.gdb>", &BYTES.0)
-                .expect("build.rs wrote a valid database"),
-        )
-    })
+/// The built-in 5 x 5 database ([`grundy_builtin`]), owned by the caller:
+/// its bytes are compiled in, and opening them checks the header and the
+/// checksums (a fraction of a millisecond).
+fn builtin() -> Arc<DbSet> {
+    Arc::new(grundy_builtin::clear_5x5())
 }
 
-/// The lookup analyses use: `db` (when given) then the built-in 5 x 5 one.
-pub(crate) fn lookup(db: Option<&Bound<'_, Database>>) -> &'static dyn ShapeLookup {
+/// The lookup analyses use: `db` (when given, which falls back on the
+/// built-in database itself) or the built-in 5 x 5 one. Shared with the
+/// analysis, and dropped with the last holder.
+pub(crate) fn lookup(db: Option<&Bound<'_, Database>>) -> Arc<dyn ShapeLookup> {
     match db {
-        Some(db) => db.get().lookup,
-        None => embedded(),
+        Some(db) => db.get().lookup.clone(),
+        None => builtin(),
     }
-}
-
-/// A database, then the built-in one for the shapes it lacks.
-struct WithEmbedded(&'static DbSet);
-
-impl ShapeLookup for WithEmbedded {
-    fn value_8x8(&self, anchored: u64) -> Option<grundy::Nimber> {
-        self.0
-            .value_8x8(anchored)
-            .or_else(|| embedded().value_8x8(anchored))
-    }
-
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<grundy::Nimber> {
-        self.0
-            .value_wide(rows, cols, cells)
-            .or_else(|| embedded().value_wide(rows, cols, cells))
-    }
-}
-
-type Opened = (&'static DbSet, &'static (dyn ShapeLookup + Sync));
-
-fn open_cached(path: &Path) -> Result<Opened, DbError> {
-    /// A file by canonical path, length and modification time.
-    type FileKey = (PathBuf, u64, Option<SystemTime>);
-    static CACHE: OnceLock<Mutex<HashMap<FileKey, Opened>>> = OnceLock::new();
-    let meta = std::fs::metadata(path).ok();
-    let key = (
-        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
-        meta.as_ref().map_or(0, |m| m.len()),
-        meta.and_then(|m| m.modified().ok()),
-    );
-    let mut cache = CACHE
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(&opened) = cache.get(&key) {
-        return Ok(opened);
-    }
-    let set: &'static DbSet = Box::leak(Box::new(DbSet::open(path)?));
-    let lookup: &'static WithEmbedded = Box::leak(Box::new(WithEmbedded(set)));
-    let opened: Opened = (set, lookup);
-    cache.insert(key, opened);
-    Ok(opened)
 }
 
 /// A shape database: every rectangle-clearing shape that fits a box, with
 /// its value.
 #[pyclass(frozen, module = "grundy.tables")]
 pub struct Database {
-    set: &'static DbSet,
-    lookup: &'static (dyn ShapeLookup + Sync),
+    set: Arc<DbSet>,
+    /// The database, then the built-in one for the shapes it lacks.
+    lookup: Arc<dyn ShapeLookup>,
 }
 
 #[pyfunction]
 #[pyo3(signature = (path))]
 fn tables_open(path: Option<PathBuf>) -> PyResult<Database> {
     match path {
-        None => Ok(Database {
-            set: embedded(),
-            lookup: embedded(),
-        }),
+        None => {
+            let set = builtin();
+            Ok(Database {
+                lookup: set.clone(),
+                set,
+            })
+        }
         Some(path) => {
             if !path.exists() {
                 return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
@@ -118,11 +71,46 @@ fn tables_open(path: Option<PathBuf>) -> PyResult<Database> {
                     path.display()
                 )));
             }
-            let (set, lookup) =
-                open_cached(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
-            Ok(Database { set, lookup })
+            let set = DbSet::open(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            Ok(Database::of_set(set))
         }
     }
+}
+
+impl Database {
+    /// A database opened, falling back on the built-in one.
+    fn of_set(set: DbSet) -> Database {
+        let set = Arc::new(set);
+        let lookup: Vec<Arc<dyn ShapeLookup>> = vec![set.clone(), builtin()];
+        Database {
+            set,
+            lookup: Arc::new(lookup),
+        }
+    }
+}
+
+/// The databases grundy-db's discovery finds, as the CLI's `clear`, `sum`
+/// and `serve` find them ([`grundy_db::discover`]: `paths`, else
+/// `GRUNDY_TABLES`, else the default directory), with the damaged files it
+/// skipped (path and reason) for the caller to warn about.
+/// The databases found, and the damaged files skipped (path, reason).
+type Discovered = (Vec<Database>, Vec<(PathBuf, String)>);
+
+#[pyfunction]
+#[pyo3(signature = (paths))]
+fn tables_discover(paths: Vec<PathBuf>) -> PyResult<Discovered> {
+    let found = grundy_db::discover::Search::new(&paths)
+        .open()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let skipped = found
+        .skipped
+        .into_iter()
+        .map(|s| (s.path, s.error.to_string()))
+        .collect();
+    Ok((
+        found.sets.into_iter().map(Database::of_set).collect(),
+        skipped,
+    ))
 }
 
 #[pymethods]
@@ -143,7 +131,7 @@ impl Database {
     /// What `grundy tables info PATH [--values]` prints, as a dict.
     #[pyo3(signature = (values = false))]
     fn info<'py>(&self, py: Python<'py>, values: bool) -> PyResult<Bound<'py, PyDict>> {
-        let set = self.set;
+        let set = &self.set;
         let shape_box = set.shape_box();
         let tiers = shape_box.cells();
         let dict = PyDict::new(py);
@@ -221,7 +209,7 @@ impl Database {
             max_time,
             max_memory,
         };
-        let lookup: &'static dyn ShapeLookup = self.lookup;
+        let lookup = self.lookup.clone();
         let outcome = interrupt::run(py, |pending| {
             let mut solver = crate::clear::solver(lookup, &limits, pending);
             let mut total = grundy::Nimber::ZERO;
@@ -267,7 +255,7 @@ impl Database {
             max_time,
             max_memory,
         };
-        let lookup: &'static dyn ShapeLookup = self.lookup;
+        let lookup = &self.lookup;
         // Boards solved per task: large enough that a worker's solver (and
         // its memo) is reused over many boards.
         const CHUNK: usize = 1 << 14;
@@ -282,7 +270,7 @@ impl Database {
                 .enumerate()
                 .map_init(
                     || {
-                        grundy::clear::Clear::with_shapes(lookup)
+                        grundy::clear::Clear::with_shapes(lookup.clone())
                             .into_solver()
                             .with_budget(limits.budget())
                     },
@@ -523,6 +511,7 @@ enum BuildError {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Database>()?;
     m.add_function(wrap_pyfunction!(tables_open, m)?)?;
+    m.add_function(wrap_pyfunction!(tables_discover, m)?)?;
     m.add_function(wrap_pyfunction!(tables_build, m)?)?;
     Ok(())
 }

@@ -100,3 +100,24 @@ def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):
     assert db.info()["content_crc32"] == grundy.tables.open().info()["content_crc32"]
     assert db.info()["tiers"] == grundy.tables.open().info()["tiers"]
     assert kept < 25
+
+
+def test_discover_finds_what_the_cli_finds(db_4x5, tmp_path, monkeypatch):
+    monkeypatch.delenv("GRUNDY_TABLES", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nothing"))
+    assert grundy.tables.discover() == []
+    directory = tmp_path / "dir"
+    directory.mkdir()
+    (directory / "a.gdb").write_bytes(open(db_4x5.path, "rb").read())
+    (directory / "damaged.gdb").write_text("not a database\n")
+    with pytest.warns(UserWarning, match="skipping .*damaged.gdb"):
+        found = grundy.tables.discover([directory])
+    assert [db.box for db in found] == [db_4x5.box]
+    board = np.ones((4, 5), dtype=bool)
+    assert grundy.clear.analyze(board, tables=found[0]).value == grundy.clear.analyze(board).value
+    # The environment, when no paths are given; a damaged file it names is an error.
+    monkeypatch.setenv("GRUNDY_TABLES", str(directory / "a.gdb"))
+    assert [db.box for db in grundy.tables.discover()] == [db_4x5.box]
+    monkeypatch.setenv("GRUNDY_TABLES", str(directory / "damaged.gdb"))
+    with pytest.raises(ValueError):
+        grundy.tables.discover()

@@ -73,27 +73,8 @@ mod page;
 mod server;
 
 pub use error::ApiError;
+pub use games::Databases;
 
-/// Shape tables the rectangle-clearing endpoints consult (see
-/// [`set_shape_tables`]); none until set.
-static SHAPE_TABLES: std::sync::OnceLock<&'static dyn grundy::clear::shapes::ShapeLookup> =
-    std::sync::OnceLock::new();
-
-/// Makes every later rectangle-clearing request read component values from
-/// `tables` (for example the shape databases `grundy serve` finds) before
-/// searching. Set once per process; later calls are ignored.
-pub fn set_shape_tables(tables: &'static dyn grundy::clear::shapes::ShapeLookup) {
-    let _ = SHAPE_TABLES.set(tables);
-}
-
-/// The rules of rectangle clearing with the shape tables, if any were set.
-pub(crate) fn clear_rules() -> grundy::clear::Clear {
-    SHAPE_TABLES
-        .get()
-        .map_or_else(grundy::clear::Clear::new, |t| {
-            grundy::clear::Clear::with_shapes(*t)
-        })
-}
 use games::{Endpoint, Limits};
 
 /// Server limits.
@@ -142,6 +123,10 @@ pub struct Config {
     /// Origins (`http://example.org:8000`) whose cross-origin requests are
     /// accepted and get CORS headers; `*` accepts every origin.
     pub allow_origins: Vec<String>,
+    /// Shape databases the rectangle-clearing endpoints consult before
+    /// searching (for example those `grundy serve` finds); none by default.
+    /// Owned by the server's state and shared by its requests.
+    pub databases: Databases,
 }
 
 impl Default for Config {
@@ -173,6 +158,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(5),
             allow_hosts: Vec::new(),
             allow_origins: Vec::new(),
+            databases: Databases::default(),
         }
     }
 }
@@ -206,6 +192,7 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             budget: config.budget,
             max_listed_moves: config.max_listed_moves,
             max_boards: config.max_boards,
+            databases: config.databases.clone(),
         },
         probe: config.probe,
         small: Arc::new(Semaphore::new(config.small_lane.max(1))),

@@ -8,6 +8,8 @@
 //! states. The oracle for the database's answers is the tables themselves,
 //! which the engine's unit tests check against brute force.
 
+use std::sync::Arc;
+
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
 use grundy::clear::table::{built_2x8, built_4x5, small_tables_ready, warm_small_tables};
 use grundy::clear::{Board, Clear};
@@ -15,7 +17,7 @@ use grundy::tier::{solve_tiers, TierControl, TierError};
 use grundy::Nimber;
 
 /// Every tier of a box, solved in memory.
-fn database(rows: usize, cols: usize) -> &'static dyn ShapeLookup {
+fn database(rows: usize, cols: usize) -> Arc<dyn ShapeLookup> {
     let shape_box = ShapeBox::new(rows, cols).expect("a box");
     let mut tiers = Vec::new();
     solve_tiers::<_, TierError, _>(
@@ -25,9 +27,7 @@ fn database(rows: usize, cols: usize) -> &'static dyn ShapeLookup {
         |_, _| Ok(()),
     )
     .expect("no budget");
-    Box::leak(Box::new(
-        ShapeTables::new(shape_box, tiers).expect("every tier"),
-    ))
+    Arc::new(ShapeTables::new(shape_box, tiers).expect("every tier"))
 }
 
 /// Boards of a 4 x 5 grid, full and random (a fixed xorshift, so the run is
@@ -72,7 +72,7 @@ fn a_database_answers_without_building_and_a_search_builds_the_tables() {
     let boards = boards();
     let from_database: Vec<_> = boards
         .iter()
-        .map(|board| options(Clear::with_shapes(box_4x5), board))
+        .map(|board| options(Clear::with_shapes(box_4x5.clone()), board))
         .collect();
     assert!(
         neither_built(),

@@ -15,8 +15,8 @@ use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
 use grundy_report::{words, ValuedMove};
 
-use crate::cmd::tables::{shape_lookup, TablesArgs};
 use crate::output::{read_source, solver_progress, WithPlay};
+use crate::shape_tables::TablesArgs;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -115,7 +115,7 @@ fn analyse(
     budget: &BudgetArgs,
     tables: &TablesArgs,
 ) -> anyhow::Result<ExitCode> {
-    let shapes = shape_lookup(tables)?;
+    let shapes = tables.lookup()?;
     let (bar, progress) = solver_progress("solving", &budget.budget());
     let mut solver = Clear::with_shapes(shapes)
         .into_solver()

@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
     #[command(flatten)]
-    tables: crate::cmd::tables::TablesArgs,
+    tables: crate::shape_tables::TablesArgs,
 }
 
 /// Like `grundy clear`'s budget, with web-sized defaults: a request must answer fast.
@@ -79,7 +79,7 @@ struct ConnectionArgs {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    grundy_web::set_shape_tables(crate::cmd::tables::shape_lookup(&args.tables)?);
+    let databases = grundy_web::games::Databases::new(args.tables.lookup()?);
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),
@@ -94,6 +94,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         idle_timeout: args.connections.idle_timeout,
         allow_hosts: args.allow_host.clone(),
         allow_origins: args.allow_origin.clone(),
+        databases,
         ..grundy_web::Config::default()
     };
     if let Some(n) = args.max_concurrent {

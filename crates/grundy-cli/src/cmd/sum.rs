@@ -13,8 +13,8 @@ use grundy_cli::boards::parse_boards;
 use grundy_cli::queries::{Query, QueryReader};
 
 use crate::cmd::clear::{stopped, BudgetArgs};
-use crate::cmd::tables::{shape_lookup, TablesArgs};
 use crate::output::{read_source, solver_progress, UsageError};
+use crate::shape_tables::TablesArgs;
 use grundy_report::clear::MoveReport;
 use grundy_report::{words, ValuedMove};
 
@@ -68,7 +68,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let boards = parse_boards(&board_source.bytes).map_err(|err| board_source.error(err))?;
     let query_source = read_source(Some(&args.queries))?;
 
-    let shapes = shape_lookup(&args.tables)?;
+    let shapes = args.tables.lookup()?;
     let (bar, progress) = solver_progress("solving", &args.budget.budget());
     let solver = Clear::with_shapes(shapes)
         .into_solver()

@@ -1,43 +1,26 @@
 //! `grundy tables`: build, describe and check shape databases (every
-//! rectangle-clearing shape of a box, solved bottom-up by tiers), and find
-//! the databases the other commands read.
+//! rectangle-clearing shape of a box, solved bottom-up by tiers).
 //!
-//! Where databases are found, first match wins: `--tables PATH` (a file or a
-//! directory of `*.gdb` files; repeatable), else `GRUNDY_TABLES` (paths
-//! separated by `:`), else the default directory
-//! (`$XDG_DATA_HOME/grundy/tables`, or `~/.local/share/grundy/tables`) when
-//! it exists. The 5 x 5 database built into the binary is always consulted
-//! last. A damaged `*.gdb` in a directory searched is skipped with a
-//! warning; a damaged file named explicitly is an error.
+//! Where the other commands find databases is grundy-db's
+//! [`grundy_db::discover`] (`--tables`, else `GRUNDY_TABLES`, else the
+//! default directory), then the built-in 5 x 5 database
+//! ([`grundy_builtin`]); see `crate::shape_tables`.
 
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
-use grundy::clear::Clear;
-use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
-use grundy::{Budget, Nimber, SolveError, Solver};
-use grundy_db::{Database, DbError, DbSet, Writer};
-use rayon::prelude::*;
+use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeTables};
+use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress};
+use grundy::Nimber;
+use grundy_db::check::{self, CheckError, MergeError};
+use grundy_db::{DbError, DbSet, Writer};
 
 use crate::output::{NoSpaceError, UsageError};
 use grundy_report::words::{self, count};
-
-/// Where the other commands look for databases.
-#[derive(Debug, Clone, Default, clap::Args)]
-pub struct TablesArgs {
-    /// A shape database (`grundy tables build`) or a directory of them
-    /// (`*.gdb`), consulted before searching; repeatable. Default: the
-    /// paths in GRUNDY_TABLES (`:`-separated), else the default directory
-    /// (see `grundy tables --help`). The built-in 5 x 5 one is always used.
-    #[arg(long, value_name = "PATH")]
-    pub tables: Vec<PathBuf>,
-}
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = tables_help())]
@@ -49,7 +32,7 @@ pub struct Args {
 /// Where databases are looked for, with this machine's default directory
 /// (`grundy clear --help` and the other commands' `--tables` point here).
 fn tables_help() -> String {
-    let here = default_dir().map_or_else(
+    let here = grundy_db::discover::default_dir().map_or_else(
         || "neither XDG_DATA_HOME nor HOME is set here".to_owned(),
         |dir| format!("here: {}", dir.display()),
     );
@@ -275,16 +258,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Command::Checksum(args) => checksum(args),
         Command::Export(args) => export(args),
     }
-}
-
-/// The default directory of databases, whether or not it exists.
-pub fn default_dir() -> Option<PathBuf> {
-    if let Some(data) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(data).join("grundy").join("tables"));
-    }
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(|home| PathBuf::from(home).join(".local/share/grundy/tables"))
 }
 
 /// A build's progress, drawn by indicatif when stderr is a terminal: the
@@ -623,7 +596,7 @@ fn build_path(args: &BuildArgs) -> anyhow::Result<PathBuf> {
             out.clone()
         }
         None => {
-            let dir = default_dir().ok_or_else(|| {
+            let dir = grundy_db::discover::default_dir().ok_or_else(|| {
                 UsageError("no default directory (HOME is not set): give --out PATH".into())
             })?;
             std::fs::create_dir_all(&dir)
@@ -782,13 +755,6 @@ fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std:
     Ok(())
 }
 
-/// Every full board the box holds, `a x b` with `a <= b`.
-fn full_boards(shape_box: ShapeBox) -> impl Iterator<Item = (usize, usize)> {
-    (1..=shape_box.rows())
-        .flat_map(move |a| (a..=shape_box.cols()).map(move |b| (a, b)))
-        .filter(move |&(a, b)| shape_box.fits(a, b))
-}
-
 fn print_full_boards<S: AsRef<[u64]>>(
     out: &mut impl Write,
     tables: &ShapeTables<S>,
@@ -802,7 +768,7 @@ fn print_boards(
     value: impl Fn(usize, usize) -> Option<Nimber>,
 ) -> std::io::Result<()> {
     writeln!(out, "full boards:")?;
-    for (a, b) in full_boards(shape_box) {
+    for (a, b) in check::full_board_sizes(shape_box) {
         if let Some(value) = value(a, b) {
             writeln!(out, "  {a} x {b}: {value}")?;
         }
@@ -925,28 +891,13 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         "layout good: every shape where lookups find it ({:.2} s)",
         started.elapsed().as_secs_f64()
     )?;
-    let tier_tables: Vec<&TierTable<grundy_db::Slots>> = set
-        .parts()
-        .iter()
-        .flat_map(|p| p.tables().tiers())
-        .collect();
     let shape_box = set.shape_box();
     if args.census {
         let started = Instant::now();
         let (rows, cols) = (shape_box.rows(), shape_box.cols());
-        let placements: u64 = tier_tables
-            .par_iter()
-            .flat_map(|t| t.slots().par_chunks(1 << 16))
-            .map(|chunk| {
-                chunk
-                    .iter()
-                    .filter(|&&s| s != 0)
-                    .map(|&s| shape_box.placements(s >> grundy::tier::VALUE_BITS, rows, cols))
-                    .sum::<u64>()
-            })
-            .sum();
-        let expected = grundy::clear::census::connected_sets(rows, cols);
-        if u128::from(placements) != expected {
+        let census = check::census(&set);
+        let (placements, expected) = (census.placements, census.connected_sets);
+        if !census.holds() {
             return Err(UsageError(format!(
                 "{}: the shapes have {placements} placements in the {rows} x {cols} grid, \
                  but it has {expected} connected cell sets: shapes are missing or repeated",
@@ -965,65 +916,31 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.all || args.tiers.is_some() {
         return verify_tiers(out, args, &set);
     }
-    // Random shapes: a random tier weighted by its shapes, then a random
-    // occupied slot of it.
-    use rand::{RngExt as _, SeedableRng as _};
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let total: u64 = tier_tables.iter().map(|t| t.positions()).sum();
-    let (mut checked, mut skipped) = (0u64, 0u64);
-    for _ in 0..args.samples {
-        let mut pick = rng.random_range(0..total);
-        let tier = tier_tables
-            .iter()
-            .find(|t| {
-                if pick < t.positions() {
-                    true
-                } else {
-                    pick -= t.positions();
-                    false
-                }
-            })
-            .expect("pick < total");
-        let slots = tier.slots();
-        let slot = loop {
-            let s = slots[rng.random_range(0..slots.len())];
-            if s != 0 {
-                break s;
-            }
-        };
-        let key = slot >> grundy::tier::VALUE_BITS;
-        let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
-        let Some(board) = shape_box.board(key) else {
-            return Err(UsageError(format!(
-                "{}: shape {key:#x} has cells outside the {shape_box} box",
-                args.path.display()
-            ))
-            .into());
-        };
-        // A fresh solver per sample keeps memory to one sample's budget.
-        let mut solver =
-            Solver::new(Clear::new()).with_budget(Budget::positions(args.max_positions));
-        match solver.value(&board) {
-            Ok(value) if value == stored => checked += 1,
-            Ok(value) => {
-                return Err(UsageError(format!(
-                    "{}: shape {key:#x} is stored as {stored}, the top-down solver says {value}",
-                    args.path.display()
-                ))
-                .into())
-            }
-            Err(SolveError::PositionBudget { .. }) => skipped += 1,
-            Err(err) => return Err(err.into()),
-        }
-    }
+    let sampled = check::samples(&set, args.samples, args.seed, args.max_positions)
+        .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
-        "{} re-solved top-down {} ({skipped} skipped: over {} each)",
-        count(checked, "random shape"),
-        if checked == 1 { "agrees" } else { "agree" },
+        "{} re-solved top-down {} ({} skipped: over {} each)",
+        count(sampled.checked, "random shape"),
+        if sampled.checked == 1 {
+            "agrees"
+        } else {
+            "agree"
+        },
+        sampled.skipped,
         count(args.max_positions, "position")
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A failed check: a wrong or impossible value is the database's fault,
+/// named with its path (exit 2); a failed search is an error of its own.
+fn check_error(path: &Path, err: CheckError) -> anyhow::Error {
+    match err {
+        CheckError::Solve(err) => err.into(),
+        CheckError::Tiers { .. } => UsageError(err.to_string()).into(),
+        err => UsageError(format!("{}: {err}", path.display())).into(),
+    }
 }
 
 /// The full boards' values, as `tables info` lists them, against the
@@ -1031,34 +948,17 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 /// database).
 fn full_board_check(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<()> {
     let started = Instant::now();
-    let shape_box = set.shape_box();
-    let (mut checked, mut over) = (0usize, Vec::new());
-    for (a, b) in full_boards(shape_box) {
-        let Some(stored) = set.full_board(a, b) else {
-            continue;
-        };
-        let board = shape_box
-            .full_key(a, b)
-            .and_then(|key| shape_box.board(key))
-            .expect("a full board of the box");
-        let mut solver =
-            Solver::new(Clear::new()).with_budget(Budget::positions(args.board_positions));
-        match solver.value(&board) {
-            Ok(value) if value == stored => checked += 1,
-            Ok(value) => {
-                return Err(UsageError(format!(
-                    "{}: the full {a} x {b} board is stored as {stored}, the top-down solver says {value}",
-                    args.path.display()
-                ))
-                .into())
-            }
-            Err(SolveError::PositionBudget { .. }) => over.push(format!("{a} x {b}")),
-            Err(err) => return Err(err.into()),
-        }
-    }
+    let full = check::full_boards(set, args.board_positions)
+        .map_err(|err| check_error(&args.path, err))?;
+    let over: Vec<String> = full
+        .over_budget
+        .iter()
+        .map(|(a, b)| format!("{a} x {b}"))
+        .collect();
     writeln!(
         out,
-        "{checked} full boards re-solved top-down agree{} ({:.2} s)",
+        "{} full boards re-solved top-down agree{} ({:.2} s)",
+        full.checked,
         if over.is_empty() {
             String::new()
         } else {
@@ -1074,87 +974,12 @@ fn full_board_check(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> any
 }
 
 /// `verify --all` / `--tiers A-B`: every shape of the tiers, re-solved
-/// top-down. Each worker keeps one solver (its memo serves the next
-/// shapes) until it has solved --board-positions components, then starts a
-/// fresh one, so memory stays bounded; a shape over the budget even alone
-/// is counted as skipped, and any skipped shape makes the exit code 3.
+/// top-down ([`check::tiers`]); any skipped shape makes the exit code 3.
 fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let shape_box = set.shape_box();
-    let (first, last) = args.tiers.unwrap_or((1, shape_box.cells()));
-    if last > shape_box.cells() {
-        return Err(UsageError(format!(
-            "--tiers {first}-{last}: the {shape_box} box has tiers 1 to {}",
-            shape_box.cells()
-        ))
-        .into());
-    }
-    #[derive(Default)]
-    struct Tally {
-        checked: u64,
-        skipped: u64,
-        wrong: Option<String>,
-        outside: Option<u64>,
-    }
-    let budget = Budget::positions(args.board_positions);
-    let fresh = || Solver::new(Clear::new()).with_budget(budget);
-    let slots: Vec<&[u64]> = (first..=last)
-        .flat_map(|tier| set.tier(tier).map(TierTable::slots))
-        .collect();
-    let tally = slots
-        .par_iter()
-        .flat_map(|s| s.par_chunks(1 << 12))
-        .fold(
-            || (fresh(), Tally::default()),
-            |(mut solver, mut tally), chunk| {
-                for &slot in chunk.iter().filter(|&&s| s != 0) {
-                    if tally.wrong.is_some() || tally.outside.is_some() {
-                        break;
-                    }
-                    let key = slot >> grundy::tier::VALUE_BITS;
-                    let stored = Nimber::new((slot & u64::from(grundy::tier::MAX_VALUE)) as u32);
-                    let Some(board) = shape_box.board(key) else {
-                        tally.outside = Some(key);
-                        break;
-                    };
-                    let mut value = solver.value(&board);
-                    if matches!(value, Err(SolveError::PositionBudget { .. })) {
-                        solver = fresh();
-                        value = solver.value(&board);
-                    }
-                    match value {
-                        Ok(v) if v == stored => tally.checked += 1,
-                        Ok(v) => {
-                            tally.wrong = Some(format!(
-                                "shape {key:#x} is stored as {stored}, the top-down solver says {v}"
-                            ));
-                        }
-                        Err(_) => {
-                            tally.skipped += 1;
-                            solver = fresh();
-                        }
-                    }
-                }
-                (solver, tally)
-            },
-        )
-        .map(|(_, tally)| tally)
-        .reduce(Tally::default, |a, b| Tally {
-            checked: a.checked + b.checked,
-            skipped: a.skipped + b.skipped,
-            wrong: a.wrong.or(b.wrong),
-            outside: a.outside.or(b.outside),
-        });
-    if let Some(key) = tally.outside {
-        return Err(UsageError(format!(
-            "{}: shape {key:#x} has cells outside the {shape_box} box",
-            args.path.display()
-        ))
-        .into());
-    }
-    if let Some(wrong) = tally.wrong {
-        return Err(UsageError(format!("{}: {wrong}", args.path.display())).into());
-    }
+    let (first, last) = args.tiers.unwrap_or((1, set.shape_box().cells()));
+    let tally = check::tiers(set, first, last, args.board_positions)
+        .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
         "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {} positions) ({:.1} s)",
@@ -1178,21 +1003,14 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
-    let shape_box = set.shape_box();
     refuse_directory(&args.out)?;
     // A fresh output: a merge never resumes a partial file (and never
     // touches one a running build holds).
-    let mut writer = Writer::create(&args.out, shape_box).map_err(open_error)?;
-    for tier in 1..=shape_box.cells() {
-        let entries: Vec<u64> = set
-            .tier(tier)
-            .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
-            .collect();
-        let table =
-            TierTable::from_entries(entries).map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
-        writer.append(&table).map_err(db_error)?;
-    }
-    let header = writer.finish().map_err(db_error)?;
+    let header = check::merge(&set, &args.out).map_err(|err| match err {
+        MergeError::Create(err) => open_error(err),
+        MergeError::Write(err) => db_error(err),
+        err => anyhow::anyhow!(err),
+    })?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
@@ -1257,83 +1075,6 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The databases the other commands consult: found as the module doc says,
-/// opened (and checked) once per process. A damaged file found by scanning
-/// a directory is skipped with a warning on stderr; a damaged file named
-/// (by `--tables` or `GRUNDY_TABLES`) is an error, exit 2.
-pub fn shape_lookup(args: &TablesArgs) -> anyhow::Result<&'static dyn ShapeLookup> {
-    static LOADED: OnceLock<Vec<Box<dyn ShapeLookup + Send>>> = OnceLock::new();
-    if let Some(loaded) = LOADED.get() {
-        return Ok(loaded);
-    }
-    let mut paths = args.tables.clone();
-    let mut explicit = !paths.is_empty();
-    if paths.is_empty() {
-        if let Some(env) = std::env::var_os("GRUNDY_TABLES").filter(|e| !e.is_empty()) {
-            paths = std::env::split_paths(&env).collect();
-            explicit = true;
-        } else if let Some(dir) = default_dir().filter(|d| d.is_dir()) {
-            paths.push(dir);
-        }
-    }
-    let mut loaded: Vec<Box<dyn ShapeLookup + Send>> = Vec::new();
-    // The files of partitioned databases already opened with their set.
-    let mut seen: Vec<PathBuf> = Vec::new();
-    for path in paths {
-        let scanned = path.is_dir();
-        let files = if scanned {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
-                .map_err(|e| UsageError(format!("{}: cannot read: {e}", path.display())))?
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "gdb"))
-                .collect();
-            files.sort();
-            files
-        } else if explicit || path.exists() {
-            vec![path]
-        } else {
-            Vec::new()
-        };
-        for file in files {
-            if seen.contains(&file) {
-                continue;
-            }
-            let set = match DbSet::open(&file) {
-                Ok(set) => set,
-                // One damaged file found in a directory must not stop the
-                // commands (the other databases and the built-in one still
-                // answer): warn, skip it, go on. A file named explicitly
-                // is an error.
-                Err(err) if scanned => {
-                    eprintln!("warning: skipping {}: {err}", file.display());
-                    continue;
-                }
-                Err(err) => return Err(UsageError(err.to_string()).into()),
-            };
-            seen.extend(set.parts().iter().map(|p| p.path().to_owned()));
-            loaded.push(Box::new(set));
-        }
-    }
-    loaded.push(Box::new(embedded().clone()));
-    Ok(LOADED.get_or_init(|| loaded))
-}
-
-/// The database of every shape that fits 5 x 5, built by `build.rs` with
-/// the engine's tier solver and compiled in.
-pub fn embedded() -> &'static ShapeTables<grundy_db::Slots> {
-    #[repr(C, align(4096))]
-    struct Aligned<T: ?Sized>(T);
-    static BYTES: &Aligned<[u8]> =
-        &Aligned(*include_bytes!(concat!(env!("OUT_DIR"), "/clear-5x5.gdb")));
-    static TABLES: OnceLock<Database> = OnceLock::new();
-    TABLES
-        .get_or_init(|| {
-            Database::from_static("<built-in clear-5x5.gdb>", &BYTES.0)
-                .expect("build.rs wrote a valid database (checked by a test)")
-        })
-        .tables()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1349,25 +1090,6 @@ mod tests {
             "2x27",
         ] {
             assert!(parse_box(bad).is_err(), "{bad}");
-        }
-    }
-
-    /// The built-in database equals a fresh build of the 5 x 5 box.
-    #[test]
-    fn the_embedded_database_equals_a_fresh_build() {
-        let shape_box = ShapeBox::new(5, 5).unwrap();
-        let mut fresh = Vec::new();
-        solve_tiers::<_, TierError, _>(
-            &ClearShapes::new(shape_box),
-            &mut fresh,
-            &TierControl::new(),
-            |_, _| Ok(()),
-        )
-        .unwrap();
-        let embedded = embedded();
-        assert_eq!(embedded.tiers().len(), fresh.len());
-        for (e, f) in embedded.tiers().iter().zip(&fresh) {
-            assert_eq!(e.slots(), f.slots());
         }
     }
 }

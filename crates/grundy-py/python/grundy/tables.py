@@ -9,7 +9,8 @@ once bottom-up and stored (the ``.gdb`` files of ``grundy tables``).
 
 import os
 import sys
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+import warnings
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _grundy
 from ._inputs import MAX_CELLS, boards_texts, check_limits
@@ -122,6 +123,26 @@ def open(path: Optional[PathLike] = None) -> Database:
             section tier K``), another format version.
     """
     return Database(_grundy.tables_open(None if path is None else os.fspath(path)))
+
+
+def discover(paths: Optional[Sequence[PathLike]] = None) -> List[Database]:
+    """The databases ``grundy clear``, ``sum`` and ``serve`` would consult,
+    found the same way: ``paths`` (files, or directories of ``*.gdb``),
+    else the paths in ``GRUNDY_TABLES``, else every ``*.gdb`` in the default
+    directory (``$XDG_DATA_HOME/grundy/tables`` or
+    ``~/.local/share/grundy/tables``) when it exists. Each falls back on the
+    built-in 5 x 5 database, as :func:`open` does. A damaged file found in a
+    directory is skipped with a warning.
+
+    Raises:
+        ValueError: a file named (in ``paths`` or ``GRUNDY_TABLES``) is
+            missing or damaged, or a directory cannot be read.
+    """
+    names = [os.fspath(p) for p in (paths or [])]
+    found, skipped = _grundy.tables_discover(names)
+    for path, reason in skipped:
+        warnings.warn(f"skipping {path}: {reason}", stacklevel=2)
+    return [Database(native) for native in found]
 
 
 def _parse_box(box: Union[str, Tuple[int, int]]) -> Tuple[int, int]:

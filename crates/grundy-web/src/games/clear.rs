@@ -17,7 +17,7 @@
 //! the value of the full board when `docs/results.md` gives it.
 
 use grundy::clear::shapes::ShapeBox;
-use grundy::clear::{Bitboard, Board, ClearSolver};
+use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber, SolveError};
 use grundy_report::clear::{engine_move, Analysis, MoveReport, Report};
 use grundy_report::parse::clear::parse_board_rows;
@@ -51,12 +51,14 @@ struct ClearRequest {
 }
 
 /// A validated request: the boards of the sum and the budget to search with.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct ClearPosition {
     /// The boards, at least one.
     pub boards: Vec<Board>,
     /// The search limits.
     pub budget: Budget,
+    /// The rules, with the server's shape databases.
+    pub rules: Clear,
 }
 
 /// Answered from tables when every component of every board has a known
@@ -65,7 +67,7 @@ pub struct ClearPosition {
 /// shapes of the same box.
 impl FromTables for ClearPosition {
     fn answered_from_tables(&self) -> bool {
-        known_without_search(&crate::clear_rules(), &self.boards)
+        known_without_search(&self.rules, &self.boards)
     }
 }
 
@@ -108,6 +110,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
     Ok(ClearPosition {
         boards,
         budget: request.budget.within(limits.budget),
+        rules: limits.databases.clear_rules(),
     })
 }
 
@@ -144,7 +147,9 @@ struct AnalyzeResponse {
 }
 
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
-    let mut solver = crate::clear_rules()
+    let mut solver = position
+        .rules
+        .clone()
         .into_solver()
         .with_budget(position.budget);
     let answer = Analysis::of(&mut solver, &position.boards).and_then(|analysis| {
@@ -532,7 +537,9 @@ struct PlayResponse {
 }
 
 fn play(position: &ClearPosition) -> Result<String, ApiError> {
-    let mut solver = crate::clear_rules()
+    let mut solver = position
+        .rules
+        .clone()
         .into_solver()
         .with_budget(position.budget);
     let mut boards = position.boards.clone();
@@ -570,6 +577,7 @@ mod tests {
             budget: Budget::positions(1000),
             max_listed_moves: 100,
             max_boards: 4,
+            databases: super::super::Databases::default(),
         }
     }
 
@@ -591,6 +599,40 @@ mod tests {
             vec![grundy::board!["11", "10"], grundy::board!["1"]]
         );
         assert_eq!(two.budget.max_positions, Some(5));
+    }
+
+    /// The server's databases come with its limits (the state each request
+    /// is prepared with), not from a global: a board a database holds is
+    /// answered from tables with them and searched without, to the same
+    /// value.
+    #[test]
+    fn the_databases_of_the_limits_answer() {
+        use grundy::clear::shapes::{ClearShapes, ShapeTables};
+        use grundy::tier::{solve_tiers, TierControl, TierError};
+        let shape_box = ShapeBox::new(3, 6).unwrap();
+        let mut tiers = Vec::new();
+        solve_tiers::<_, TierError, _>(
+            &ClearShapes::new(shape_box),
+            &mut tiers,
+            &TierControl::new(),
+            |_, _| Ok(()),
+        )
+        .unwrap();
+        let tables = ShapeTables::new(shape_box, tiers).unwrap();
+        let with = Limits {
+            databases: super::super::Databases::new(std::sync::Arc::new(tables)),
+            ..limits()
+        };
+        let body = br#"{"board": ["111111", "110111", "111111"]}"#;
+        let known = parse_request(body, &with).unwrap();
+        let searched = parse_request(body, &limits()).unwrap();
+        assert!(known.answered_from_tables());
+        assert!(!searched.answered_from_tables());
+        let value = |position: &ClearPosition| {
+            let mut solver = position.rules.clone().into_solver();
+            solver.value(&position.boards[0]).unwrap()
+        };
+        assert_eq!(value(&known), value(&searched));
     }
 
     #[test]

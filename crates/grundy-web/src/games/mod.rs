@@ -14,6 +14,9 @@
 //! of the generic [`Solver`](grundy::Solver): every component has a
 //! [`Game::known_value`].
 
+use std::sync::Arc;
+
+use grundy::clear::shapes::ShapeLookup;
 use grundy::{Budget, Game};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -42,6 +45,40 @@ pub struct Limits {
     pub max_listed_moves: usize,
     /// The most boards in a sum.
     pub max_boards: usize,
+    /// The shape databases rectangle clearing consults.
+    pub databases: Databases,
+}
+
+/// Shape databases the rectangle-clearing endpoints consult before
+/// searching: owned by the server's state (a clone shares them), none by
+/// default.
+#[derive(Clone, Default)]
+pub struct Databases(Option<Arc<dyn ShapeLookup>>);
+
+impl Databases {
+    /// These databases.
+    #[must_use]
+    pub fn new(lookup: Arc<dyn ShapeLookup>) -> Databases {
+        Databases(Some(lookup))
+    }
+
+    /// The rules of rectangle clearing, reading these databases.
+    #[must_use]
+    pub fn clear_rules(&self) -> grundy::clear::Clear {
+        self.0
+            .clone()
+            .map_or_else(grundy::clear::Clear::new, grundy::clear::Clear::with_shapes)
+    }
+}
+
+impl std::fmt::Debug for Databases {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Databases(some)"
+        } else {
+            "Databases(none)"
+        })
+    }
 }
 
 /// A prepared answer: the work that returns the response's JSON, and

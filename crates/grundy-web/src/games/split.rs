@@ -262,6 +262,7 @@ mod tests {
             budget: Budget::positions(100_000),
             max_listed_moves: 100,
             max_boards: 4,
+            databases: super::super::Databases::default(),
         }
     }
 

@@ -497,7 +497,7 @@ impl Board {
     /// (4 x 16 and 2 x 32), are first cut to their cells' bounding box, so
     /// translations agree too; other boards are meant to be cut already.
     #[must_use]
-    pub fn canonical(&self) -> super::ShapeKey {
+    pub fn canonical(&self) -> super::MemoKey {
         if let Some(square) = self.in_8x8_frame() {
             if square == 0 {
                 return (0, 0, 0);
@@ -525,7 +525,7 @@ impl Board {
     /// that. A few word operations and a loop over at most 7 rows, against a
     /// cell-by-cell transform per symmetry; the same key as
     /// [`Board::canonical_by_transforms`] (a property test checks).
-    pub(crate) fn canonical_wide(&self) -> Option<super::ShapeKey> {
+    pub(crate) fn canonical_wide(&self) -> Option<super::MemoKey> {
         let (rows, cols) = (self.rows(), self.cols());
         if cols <= 8 || rows > cols || !self.is_cut() {
             return None;
@@ -569,7 +569,7 @@ impl Board {
     /// against. Keys of this path never have 0 rows, so they never collide
     /// with the fast path's `(0, 0, bits)`.
     #[must_use]
-    pub fn canonical_by_transforms(&self) -> super::ShapeKey {
+    pub fn canonical_by_transforms(&self) -> super::MemoKey {
         (0..8u8)
             .map(|symmetry| {
                 let image = self.transform(symmetry);
@@ -716,26 +716,6 @@ impl Board {
             None
         }
     }
-
-    /// The bounding box and anchored cells of a board in a wide frame whose
-    /// cells are wider than 8, or `None` for any other board.
-    pub(crate) fn wide_frame_extent(&self) -> Option<(usize, usize, u64)> {
-        let (rows, cols, anchored) = if self.geometry == WIDE16 {
-            extent_in_wide_frame::<16>(self.cells.0)
-        } else if self.geometry == WIDE32 {
-            extent_in_wide_frame::<32>(self.cells.0)
-        } else {
-            return None;
-        };
-        (cols > 8).then_some((rows, cols, anchored))
-    }
-
-    /// The anchored cells of a board in a wide frame cut to stride `cols`
-    /// (see [`Board::wide_frame_extent`]): the form
-    /// [`super::shapes::ShapeLookup::value_wide`] takes.
-    pub(crate) fn wide_frame_cut(&self, (rows, cols, anchored): (usize, usize, u64)) -> u64 {
-        restride(anchored, self.geometry.cols(), cols, rows)
-    }
 }
 
 /// The wide frame of 4 rows of 16: components of 3 or 4 rows that are
@@ -775,7 +755,7 @@ where
 /// shape fits 8 x 8, else the least of its images at the cut stride, the
 /// same key as [`Board::canonical_wide`] gives the cut board (both frames
 /// order images by their highest cell, see `frame.rs`).
-fn wide_frame_key<const W: u32>(cells: u64) -> super::ShapeKey
+fn wide_frame_key<const W: u32>(cells: u64) -> super::MemoKey
 where
     Wide<W>: Frame,
 {

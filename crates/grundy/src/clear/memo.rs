@@ -28,7 +28,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::ShapeKey;
+use super::MemoKey;
 use crate::solver::hash_map_bytes;
 use crate::{Nimber, Table};
 
@@ -245,7 +245,7 @@ pub struct ShapeTable {
     wide_largest: usize,
     /// Any other key (none that [`Board::canonical`](super::Board::canonical)
     /// makes, but the table is a map for every key).
-    other: FxHashMap<ShapeKey, Nimber>,
+    other: FxHashMap<MemoKey, Nimber>,
 }
 
 impl Default for ShapeTable {
@@ -267,7 +267,7 @@ enum Home {
     Other,
 }
 
-fn home(key: &ShapeKey) -> Home {
+fn home(key: &MemoKey) -> Home {
     let (rows, cols, bits) = (usize::from(key.0), usize::from(key.1), key.2);
     if bits == 0 {
         return Home::Other;
@@ -304,8 +304,8 @@ impl ShapeTable {
     }
 }
 
-impl Table<ShapeKey> for ShapeTable {
-    fn get(&self, key: &ShapeKey) -> Option<Nimber> {
+impl Table<MemoKey> for ShapeTable {
+    fn get(&self, key: &MemoKey) -> Option<Nimber> {
         match home(key) {
             Home::Frame(bits) => self.frame.get(bits),
             Home::Wide(cols, bits) => self.wide[cols].as_ref()?.get(bits),
@@ -313,7 +313,7 @@ impl Table<ShapeKey> for ShapeTable {
         }
     }
 
-    fn insert(&mut self, key: ShapeKey, value: Nimber) {
+    fn insert(&mut self, key: MemoKey, value: Nimber) {
         match home(&key) {
             Home::Frame(bits) => self.frame.insert(bits, value),
             Home::Wide(cols, bits) => {
@@ -353,7 +353,7 @@ impl Table<ShapeKey> for ShapeTable {
             .max(hash_map_bytes(&self.other))
     }
 
-    fn prefetch(&self, key: &ShapeKey) {
+    fn prefetch(&self, key: &MemoKey) {
         match home(key) {
             Home::Frame(bits) => prefetch(self.frame.home_bucket(bits)),
             Home::Wide(cols, bits) => {

@@ -38,7 +38,7 @@
 use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
 use super::frame::{Frame, Square, Wide};
 use super::table::{self, SmallTables};
-use super::Board;
+use super::{Board, ShapeKey};
 use crate::tier::{Tier, TierGame, TierTable};
 use crate::Nimber;
 
@@ -154,6 +154,22 @@ impl ShapeBox {
             r += 1;
         }
         square
+    }
+
+    /// The slot key of a shape in this box, or `None` when the box does not
+    /// hold it: the key's rows packed at this box's stride (row `r` at bit
+    /// `r * cols()`). The [`ShapeKey`] is canonical and landscape already,
+    /// so this is a fit test and a move of at most 8 rows.
+    #[inline]
+    #[must_use]
+    pub fn key(&self, shape: &ShapeKey) -> Option<u64> {
+        if shape.rows() > self.rows() || shape.cols() > self.cols() {
+            return None;
+        }
+        Some(match shape.square() {
+            Some(square) => self.pack(square),
+            None => super::bits::wide::restride(shape.cells(), shape.cols(), self.cols(), shape.rows()),
+        })
     }
 
     /// The key of a shape given anchored at the top-left of the 8 x 8 frame,
@@ -787,18 +803,11 @@ impl<S: AsRef<[u64]>> ShapeTables<S> {
         self.tiers.get(tier.checked_sub(1)?)?.get(key)
     }
 
-    /// The value of a connected set anchored at the top-left of the 8 x 8
-    /// frame, when its shape is in the box.
+    /// The value of a shape, when it is in the box ([`ShapeBox::key`]).
+    #[inline]
     #[must_use]
-    pub fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
-        self.get(self.shape_box.key_of(anchored)?)
-    }
-
-    /// The value of a component cut to its bounding box and wider than 8
-    /// columns (see [`ShapeBox::key_of_wide`]), when its shape is in the box.
-    #[must_use]
-    pub fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
-        self.get(self.shape_box.key_of_wide(rows, cols, cells)?)
+    pub fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        self.get(self.shape_box.key(shape)?)
     }
 
     /// The value of a board whose ones are one connected component in the
@@ -816,56 +825,43 @@ impl<S: AsRef<[u64]>> ShapeTables<S> {
 }
 
 /// Shape values the top-down solver consults for components (see
-/// `Clear::with_shapes`). Implemented by [`ShapeTables`] and by lists of
-/// them (the first whose box holds the shape answers).
-pub trait ShapeLookup: Sync {
-    /// The value of a connected set anchored at the top-left of the 8 x 8
-    /// frame, or `None` when no table holds its shape.
-    fn value_8x8(&self, anchored: u64) -> Option<Nimber>;
-
-    /// The value of a component cut to its `rows x cols` bounding box, wider
-    /// than 8 columns and with `rows <= cols` (cell `(r, c)` at bit
-    /// `r * cols + c`), or `None` when no table holds its shape.
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber>;
+/// `Clear::with_shapes`), asked by [`ShapeKey`]. Implemented by
+/// [`ShapeTables`] and by lists of them (the first that holds the shape
+/// answers). A table whose box does not hold a shape answers `None`, never
+/// another shape's value.
+pub trait ShapeLookup: Send + Sync {
+    /// The value of a shape, or `None` when no table holds it.
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber>;
 }
 
-impl<S: AsRef<[u64]> + Sync> ShapeLookup for ShapeTables<S> {
-    fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
-        ShapeTables::value_8x8(self, anchored)
-    }
-
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
-        ShapeTables::value_wide(self, rows, cols, cells)
+impl<S: AsRef<[u64]> + Send + Sync> ShapeLookup for ShapeTables<S> {
+    #[inline]
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        ShapeTables::lookup(self, shape)
     }
 }
 
 impl<T: ShapeLookup> ShapeLookup for [T] {
-    fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
-        self.iter().find_map(|t| t.value_8x8(anchored))
-    }
-
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
-        self.iter().find_map(|t| t.value_wide(rows, cols, cells))
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        self.iter().find_map(|t| t.lookup(shape))
     }
 }
 
 impl<T: ShapeLookup + ?Sized> ShapeLookup for Box<T> {
-    fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
-        (**self).value_8x8(anchored)
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        (**self).lookup(shape)
     }
+}
 
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
-        (**self).value_wide(rows, cols, cells)
+impl<T: ShapeLookup + ?Sized> ShapeLookup for std::sync::Arc<T> {
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        (**self).lookup(shape)
     }
 }
 
 impl<T: ShapeLookup> ShapeLookup for Vec<T> {
-    fn value_8x8(&self, anchored: u64) -> Option<Nimber> {
-        self.as_slice().value_8x8(anchored)
-    }
-
-    fn value_wide(&self, rows: usize, cols: usize, cells: u64) -> Option<Nimber> {
-        self.as_slice().value_wide(rows, cols, cells)
+    fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
+        self.as_slice().lookup(shape)
     }
 }
 

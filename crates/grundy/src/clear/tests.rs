@@ -439,7 +439,7 @@ proptest! {
 
 /// An option summed up: the XOR of its known parts and the sorted keys of
 /// the others.
-type OptionSummary = (Nimber, Vec<ShapeKey>);
+type OptionSummary = (Nimber, Vec<MemoKey>);
 
 /// Every option of `component` as `for_each_option_part` yields it, checked
 /// against `for_each_option`, `for_each_component`, `known_value` and `key`:

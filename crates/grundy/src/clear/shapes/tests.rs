@@ -2,7 +2,7 @@ use std::collections::HashSet;
 
 use super::*;
 use crate::clear::frame::Square;
-use crate::clear::{Board, Clear};
+use crate::clear::{Board, Clear, KeyError, ShapeKey};
 use crate::tier::{solve_tiers, TierControl, TierError};
 use crate::Solver;
 
@@ -209,8 +209,12 @@ fn wide_boxes_agree_with_brute_force_and_top_down() {
                 if check {
                     assert_eq!(solver.value(&board).unwrap(), value, "{shape_box} {key:#x}");
                 }
-                // The front-ends' lookup finds the shape.
+                // The front-ends' lookup finds the shape, and so does the
+                // solver's, by the shape's key.
                 assert_eq!(tables.value(&board), Some(value), "{key:#x}");
+                let shape = ShapeKey::of_board(&board).unwrap();
+                assert_eq!(shape_box.key(&shape), Some(key), "{key:#x}");
+                assert_eq!(tables.lookup(&shape), Some(value), "{key:#x}");
             }
         }
         if rows * cols <= 20 {
@@ -338,4 +342,107 @@ fn lookups_refuse_what_the_box_does_not_hold() {
         tables.value(&Board::new(3, 3, 0x1FF).unwrap())
     );
     assert_eq!(tables.full_board(2, 5), None);
+}
+
+/// Every shape of the 5 x 5 box, in each of its 8 images and moved about a
+/// larger board, gets one [`ShapeKey`], which the box turns back into the
+/// shape's slot key: the same key the raw 8 x 8 path ([`ShapeBox::key_of`])
+/// gives, and so the same value as [`ShapeTables::get`].
+#[test]
+fn shape_keys_round_trip_on_every_5x5_shape() {
+    let shape_box = ShapeBox::new(5, 5).unwrap();
+    let tables = build(shape_box);
+    let mut shapes = 0u64;
+    for tier in tables.tiers() {
+        for (key, value) in tier.iter() {
+            let square = shape_box.unpack(key);
+            assert_eq!(shape_box.key_of(square), Some(key), "{key:#x}");
+            let shape = ShapeKey::from_anchored_8x8(square).unwrap();
+            assert_eq!(shape_box.key(&shape), Some(key), "{key:#x}");
+            assert_eq!(tables.lookup(&shape), tables.get(key), "{key:#x}");
+            assert_eq!(tables.get(key), Some(value));
+            assert_eq!(shape.len(), key.count_ones() as usize);
+            assert_eq!(
+                ShapeKey::from_cut(shape.rows(), shape.cols(), shape.cells()),
+                Ok(shape)
+            );
+            assert_eq!(ShapeKey::of_board(&shape.to_board()), Ok(shape));
+            let board = shape_box.board(key).unwrap();
+            for symmetry in 0..8 {
+                let image = board.transform(symmetry);
+                assert_eq!(ShapeKey::of_board(&image), Ok(shape), "{key:#x} {symmetry}");
+                // Moved one row down and one column right on a 7 x 8 board.
+                let cut = image.crop(image.cells());
+                let moved = (0..cut.rows())
+                    .flat_map(|r| (0..cut.cols()).map(move |c| (r, c)))
+                    .filter(|&(r, c)| cut.get(r, c))
+                    .fold(0u64, |bits, (r, c)| bits | 1 << (8 * (r + 1) + c + 1));
+                let moved = Board::new(7, 8, moved).unwrap();
+                assert_eq!(ShapeKey::of_board(&moved), Ok(shape), "{key:#x} {symmetry}");
+            }
+            shapes += 1;
+        }
+    }
+    assert!(shapes > 100_000);
+}
+
+/// A box answers `None` for a shape it does not hold, in either frame, and
+/// keys refuse cells that are not one shape cut to its box.
+#[test]
+fn shape_keys_outside_the_box_are_refused() {
+    let tables = build(ShapeBox::new(3, 3).unwrap());
+    let line = ShapeKey::of_board(&Board::new(4, 1, 0b1111).unwrap()).unwrap();
+    assert_eq!((line.rows(), line.cols()), (1, 4));
+    assert_eq!(tables.shape_box().key(&line), None);
+    assert_eq!(tables.lookup(&line), None);
+    let wide = ShapeKey::from_cut(2, 10, (1 << 20) - 1).unwrap();
+    assert_eq!(tables.lookup(&wide), None);
+    let full = ShapeKey::from_cut(3, 3, 0x1FF).unwrap();
+    assert_eq!(tables.lookup(&full), tables.full_board(3, 3));
+
+    assert_eq!(
+        ShapeKey::of_board(&Board::new(3, 3, 0b101).unwrap()),
+        Err(KeyError::NotOneComponent)
+    );
+    assert_eq!(
+        ShapeKey::of_board(&Board::new(3, 3, 0).unwrap()),
+        Err(KeyError::NotOneComponent)
+    );
+    assert_eq!(ShapeKey::from_cut(2, 2, 0b0001), Err(KeyError::NotCut));
+    assert_eq!(
+        ShapeKey::from_cut(2, 2, 0b1001),
+        Err(KeyError::NotOneComponent)
+    );
+    assert!(matches!(
+        ShapeKey::from_cut(2, 2, 0b1_0000),
+        Err(KeyError::Board(_))
+    ));
+    assert_eq!(ShapeKey::from_anchored_8x8(0b10), Err(KeyError::NotCut));
+    assert_eq!(
+        ShapeKey::from_anchored_8x8(0b101),
+        Err(KeyError::NotOneComponent)
+    );
+}
+
+/// The solver with a database of a wide box (2 x 10, read by the wide
+/// frame's keys) gives every board of a 2 x 12 grid sampled the value the
+/// solver finds without it.
+#[test]
+fn a_wide_database_answers_the_solver() {
+    let tables: std::sync::Arc<dyn ShapeLookup> =
+        std::sync::Arc::new(build(ShapeBox::new(2, 10).unwrap()));
+    let mut with = Clear::with_shapes(tables).into_solver();
+    let mut without = Clear::solver();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..200 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let board = Board::new(2, 12, (state | state >> 24) & 0xFF_FFFF).unwrap();
+        assert_eq!(
+            with.value(&board).unwrap(),
+            without.value(&board).unwrap(),
+            "{board:?}"
+        );
+    }
 }

@@ -1,7 +1,7 @@
-//! Builds the 5 x 5 shape database that `grundy.tables.open()` returns and
-//! every analysis consults, with the engine's tier solver, as the `grundy`
-//! binary's build script does (that one lives in grundy-cli's binary, which
-//! a Python extension cannot link): the same inputs, so the same bytes.
+//! Builds the database of every shape that fits 5 x 5 with the engine's
+//! tier solver and grundy-db's writer, into `OUT_DIR/clear-5x5.gdb`, which
+//! the library compiles in. One build script for every front-end (the
+//! `grundy` binary and the Python extension link this crate).
 
 use std::path::PathBuf;
 
@@ -12,9 +12,10 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let path = out.join("clear-5x5.gdb");
     let shape_box = ShapeBox::new(5, 5).expect("a supported box");
+    // A fresh build: never resume a partial file of an older engine.
     let _ = std::fs::remove_file(grundy_db::partial_path(&path));
-    let (mut writer, mut tables) =
-        grundy_db::Writer::create_or_resume(&path, shape_box).expect("OUT_DIR is writable");
+    let mut writer = grundy_db::Writer::create(&path, shape_box).expect("OUT_DIR is writable");
+    let mut tables = Vec::new();
     solve_tiers::<_, Box<dyn std::error::Error>, _>(
         &ClearShapes::new(shape_box),
         &mut tables,

@@ -1,0 +1,456 @@
+//! What `grundy tables verify` and `merge` do, as library code the CLI
+//! (and any other front-end) calls and prints.
+//!
+//! **Checks beyond checksums.** A checksum cannot tell a value that was
+//! wrong when written, so the values are re-solved by an independent
+//! method, the top-down search ([`Clear`] with its own small tables and no
+//! database): the full boards of the box ([`full_boards`]), random shapes
+//! ([`samples`]), or every shape of some tiers ([`tiers`]). The
+//! [`census`] checks that the box holds every shape exactly once: the
+//! placements of its shapes in the box's grid must add up to the grid's
+//! connected cell sets, counted independently by a transfer matrix
+//! ([`grundy::clear::census::connected_sets`]).
+//!
+//! **Cost.** Each re-solved shape is a search bounded by a position
+//! budget; a shape over it is counted as skipped, never as checked. The
+//! census and [`tiers`] run on rayon's threads; a worker keeps one solver
+//! (its memo serves the next shapes) until it runs out of budget.
+//!
+//! **Merging.** [`merge`] writes the parts of a partitioned database as
+//! one whole file, through [`Writer`], so the output is as atomic as a
+//! build's.
+
+use std::path::Path;
+
+use grundy::clear::shapes::ShapeBox;
+use grundy::clear::Clear;
+use grundy::tier::{TierError, TierTable, MAX_VALUE, VALUE_BITS};
+use grundy::{Budget, Nimber, SolveError, Solver};
+use rayon::prelude::*;
+
+use crate::{DbError, DbSet, Header, Slots, Writer};
+
+/// A stored value the check found wrong, or a shape that cannot be one.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// A stored key has cells outside the box.
+    #[error("shape {key:#x} has cells outside the {shape_box} box")]
+    Outside {
+        /// The key.
+        key: u64,
+        /// The box.
+        shape_box: ShapeBox,
+    },
+    /// A stored value disagrees with the top-down solver.
+    #[error("shape {key:#x} is stored as {stored}, the top-down solver says {solved}")]
+    Wrong {
+        /// The key.
+        key: u64,
+        /// The value stored.
+        stored: Nimber,
+        /// The value re-solved.
+        solved: Nimber,
+    },
+    /// A full board's stored value disagrees with the top-down solver.
+    #[error(
+        "the full {rows} x {cols} board is stored as {stored}, the top-down solver says {solved}"
+    )]
+    WrongFullBoard {
+        /// Rows of the board.
+        rows: usize,
+        /// Columns of the board.
+        cols: usize,
+        /// The value stored.
+        stored: Nimber,
+        /// The value re-solved.
+        solved: Nimber,
+    },
+    /// Tiers asked for that the box does not have.
+    #[error("--tiers {first}-{last}: the {shape_box} box has tiers 1 to {}", shape_box.cells())]
+    Tiers {
+        /// The first tier asked for.
+        first: usize,
+        /// The last tier asked for.
+        last: usize,
+        /// The box.
+        shape_box: ShapeBox,
+    },
+    /// The search failed otherwise than by its position budget.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// The full boards of a box (`a x b`, `a <= b`, that fit it).
+pub fn full_board_sizes(shape_box: ShapeBox) -> impl Iterator<Item = (usize, usize)> {
+    (1..=shape_box.rows())
+        .flat_map(move |a| (a..=shape_box.cols()).map(move |b| (a, b)))
+        .filter(move |&(a, b)| shape_box.fits(a, b))
+}
+
+/// The outcome of [`census`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Census {
+    /// Placements of the stored shapes in the box's grid.
+    pub placements: u64,
+    /// Connected cell sets of the grid, by the transfer matrix.
+    pub connected_sets: u128,
+}
+
+impl Census {
+    /// True when the box holds every shape once.
+    #[must_use]
+    pub fn holds(&self) -> bool {
+        u128::from(self.placements) == self.connected_sets
+    }
+}
+
+/// Counts the placements of every stored shape in the box's grid, against
+/// the grid's connected cell sets (see the module doc).
+#[must_use]
+pub fn census(set: &DbSet) -> Census {
+    let shape_box = set.shape_box();
+    let (rows, cols) = (shape_box.rows(), shape_box.cols());
+    let placements: u64 = tier_tables(set)
+        .par_iter()
+        .flat_map(|t| t.slots().par_chunks(1 << 16))
+        .map(|chunk| {
+            chunk
+                .iter()
+                .filter(|&&s| s != 0)
+                .map(|&s| shape_box.placements(s >> VALUE_BITS, rows, cols))
+                .sum::<u64>()
+        })
+        .sum();
+    Census {
+        placements,
+        connected_sets: grundy::clear::census::connected_sets(rows, cols),
+    }
+}
+
+fn tier_tables(set: &DbSet) -> Vec<&TierTable<Slots>> {
+    set.parts()
+        .iter()
+        .flat_map(|p| p.tables().tiers())
+        .collect()
+}
+
+/// The key and the stored value of an occupied slot.
+fn entry(slot: u64) -> (u64, Nimber) {
+    (
+        slot >> VALUE_BITS,
+        Nimber::new((slot & u64::from(MAX_VALUE)) as u32),
+    )
+}
+
+/// The outcome of [`full_boards`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FullBoards {
+    /// Full boards re-solved and found equal.
+    pub checked: usize,
+    /// Full boards not checked: over the position budget.
+    pub over_budget: Vec<(usize, usize)>,
+}
+
+/// Re-solves the full boards the database holds (as `tables info` lists
+/// them) top-down, each within `positions` distinct shapes.
+///
+/// # Errors
+///
+/// [`CheckError::WrongFullBoard`] at the first disagreement;
+/// [`CheckError::Solve`] for a search that fails otherwise.
+pub fn full_boards(set: &DbSet, positions: u64) -> Result<FullBoards, CheckError> {
+    let shape_box = set.shape_box();
+    let mut outcome = FullBoards::default();
+    for (rows, cols) in full_board_sizes(shape_box) {
+        let Some(stored) = set.full_board(rows, cols) else {
+            continue;
+        };
+        let board = shape_box
+            .full_key(rows, cols)
+            .and_then(|key| shape_box.board(key))
+            .expect("a full board of the box");
+        let mut solver = Solver::new(Clear::new()).with_budget(Budget::positions(positions));
+        match solver.value(&board) {
+            Ok(solved) if solved == stored => outcome.checked += 1,
+            Ok(solved) => {
+                return Err(CheckError::WrongFullBoard {
+                    rows,
+                    cols,
+                    stored,
+                    solved,
+                })
+            }
+            Err(SolveError::PositionBudget { .. }) => outcome.over_budget.push((rows, cols)),
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Ok(outcome)
+}
+
+/// Shapes re-solved and found equal, and shapes skipped (over budget).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Shapes re-solved and found equal.
+    pub checked: u64,
+    /// Shapes not checked: over the position budget.
+    pub skipped: u64,
+}
+
+/// Re-solves `count` random shapes top-down (a tier weighted by its
+/// shapes, then a random occupied slot of it; `seed` fixes the choice),
+/// each with a fresh solver within `positions` distinct shapes.
+///
+/// # Errors
+///
+/// [`CheckError::Wrong`] or [`CheckError::Outside`] at the first bad
+/// shape; [`CheckError::Solve`] for a search that fails otherwise.
+pub fn samples(set: &DbSet, count: u64, seed: u64, positions: u64) -> Result<Checked, CheckError> {
+    use rand::{RngExt as _, SeedableRng as _};
+    let shape_box = set.shape_box();
+    let tables = tier_tables(set);
+    let total: u64 = tables.iter().map(|t| t.positions()).sum();
+    let mut outcome = Checked::default();
+    if total == 0 {
+        return Ok(outcome);
+    }
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    for _ in 0..count {
+        let mut pick = rng.random_range(0..total);
+        let tier = tables
+            .iter()
+            .find(|t| {
+                if pick < t.positions() {
+                    true
+                } else {
+                    pick -= t.positions();
+                    false
+                }
+            })
+            .expect("pick < total");
+        let slots = tier.slots();
+        let slot = loop {
+            let s = slots[rng.random_range(0..slots.len())];
+            if s != 0 {
+                break s;
+            }
+        };
+        let (key, stored) = entry(slot);
+        let Some(board) = shape_box.board(key) else {
+            return Err(CheckError::Outside { key, shape_box });
+        };
+        // A fresh solver per sample keeps memory to one sample's budget.
+        let mut solver = Solver::new(Clear::new()).with_budget(Budget::positions(positions));
+        match solver.value(&board) {
+            Ok(solved) if solved == stored => outcome.checked += 1,
+            Ok(solved) => {
+                return Err(CheckError::Wrong {
+                    key,
+                    stored,
+                    solved,
+                })
+            }
+            Err(SolveError::PositionBudget { .. }) => outcome.skipped += 1,
+            Err(err) => return Err(err.into()),
+        }
+    }
+    Ok(outcome)
+}
+
+/// Re-solves every shape of tiers `first..=last` top-down. Each worker
+/// keeps one solver (its memo serves the next shapes) until it has solved
+/// `positions` components, then starts a fresh one, so memory stays
+/// bounded; a shape over the budget even alone is counted as skipped.
+///
+/// # Errors
+///
+/// [`CheckError::Tiers`] for tiers the box lacks; [`CheckError::Wrong`] or
+/// [`CheckError::Outside`] for a bad shape.
+pub fn tiers(
+    set: &DbSet,
+    first: usize,
+    last: usize,
+    positions: u64,
+) -> Result<Checked, CheckError> {
+    let shape_box = set.shape_box();
+    if first == 0 || first > last || last > shape_box.cells() {
+        return Err(CheckError::Tiers {
+            first,
+            last,
+            shape_box,
+        });
+    }
+    #[derive(Default)]
+    struct Tally {
+        checked: u64,
+        skipped: u64,
+        bad: Option<CheckError>,
+    }
+    let budget = Budget::positions(positions);
+    let fresh = || Solver::new(Clear::new()).with_budget(budget);
+    let slots: Vec<&[u64]> = (first..=last)
+        .flat_map(|tier| set.tier(tier).map(TierTable::slots))
+        .collect();
+    let tally = slots
+        .par_iter()
+        .flat_map(|s| s.par_chunks(1 << 12))
+        .fold(
+            || (fresh(), Tally::default()),
+            |(mut solver, mut tally), chunk| {
+                for &slot in chunk.iter().filter(|&&s| s != 0) {
+                    if tally.bad.is_some() {
+                        break;
+                    }
+                    let (key, stored) = entry(slot);
+                    let Some(board) = shape_box.board(key) else {
+                        tally.bad = Some(CheckError::Outside { key, shape_box });
+                        break;
+                    };
+                    let mut value = solver.value(&board);
+                    if matches!(value, Err(SolveError::PositionBudget { .. })) {
+                        solver = fresh();
+                        value = solver.value(&board);
+                    }
+                    match value {
+                        Ok(solved) if solved == stored => tally.checked += 1,
+                        Ok(solved) => {
+                            tally.bad = Some(CheckError::Wrong {
+                                key,
+                                stored,
+                                solved,
+                            });
+                        }
+                        Err(_) => {
+                            tally.skipped += 1;
+                            solver = fresh();
+                        }
+                    }
+                }
+                (solver, tally)
+            },
+        )
+        .map(|(_, tally)| tally)
+        .reduce(Tally::default, |a, b| Tally {
+            checked: a.checked + b.checked,
+            skipped: a.skipped + b.skipped,
+            bad: a.bad.or(b.bad),
+        });
+    match tally.bad {
+        Some(bad) => Err(bad),
+        None => Ok(Checked {
+            checked: tally.checked,
+            skipped: tally.skipped,
+        }),
+    }
+}
+
+/// Why a merge failed: the output could not be started, or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// The output cannot be created (a path the user gave).
+    #[error(transparent)]
+    Create(DbError),
+    /// Writing the output failed.
+    #[error(transparent)]
+    Write(DbError),
+    /// A tier's entries do not make a table (a database this crate did not
+    /// write).
+    #[error("tier {tier}: {error}")]
+    Tier {
+        /// The tier.
+        tier: usize,
+        /// What is wrong.
+        error: TierError,
+    },
+}
+
+/// Writes every shape of `set` (one whole file or all the parts of a
+/// partitioned build) into a fresh whole database at `out`. A merge never
+/// resumes a partial file, and never touches one a running build holds.
+///
+/// # Errors
+///
+/// [`MergeError::Create`] when `out` cannot be created (or is busy),
+/// [`MergeError::Write`] when writing fails (a full disk among them).
+pub fn merge(set: &DbSet, out: &Path) -> Result<Header, MergeError> {
+    let shape_box = set.shape_box();
+    let mut writer = Writer::create(out, shape_box).map_err(MergeError::Create)?;
+    for tier in 1..=shape_box.cells() {
+        let entries: Vec<u64> = set
+            .tier(tier)
+            .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
+            .collect();
+        let table =
+            TierTable::from_entries(entries).map_err(|error| MergeError::Tier { tier, error })?;
+        writer.append(&table).map_err(MergeError::Write)?;
+    }
+    writer.finish().map_err(MergeError::Write)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::clear::shapes::ClearShapes;
+    use grundy::tier::{solve_tiers, TierControl};
+
+    fn build(path: &Path, shape_box: ShapeBox) {
+        let mut writer = Writer::create(path, shape_box).unwrap();
+        let mut tables = Vec::new();
+        solve_tiers::<_, TierError, _>(
+            &ClearShapes::new(shape_box),
+            &mut tables,
+            &TierControl::new(),
+            |_, t| {
+                writer.append(t).unwrap();
+                Ok(())
+            },
+        )
+        .unwrap();
+        writer.finish().unwrap();
+    }
+
+    /// A sound database passes every check, and a merge of it reads back
+    /// with the same content.
+    #[test]
+    fn a_sound_database_passes_and_merges_to_the_same_content() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("3x4.gdb");
+        let shape_box = ShapeBox::new(3, 4).unwrap();
+        build(&path, shape_box);
+        let set = DbSet::open(&path).unwrap();
+        assert!(census(&set).holds());
+        let full = full_boards(&set, 1_000_000).unwrap();
+        assert_eq!(full.checked, full_board_sizes(shape_box).count());
+        let sampled = samples(&set, 50, 7, 100_000).unwrap();
+        assert_eq!(
+            sampled,
+            Checked {
+                checked: 50,
+                skipped: 0
+            }
+        );
+        let all = tiers(&set, 1, 12, 1_000_000).unwrap();
+        let shapes: u64 = (1..=12).map(|t| set.positions(t)).sum();
+        assert_eq!(
+            all,
+            Checked {
+                checked: shapes,
+                skipped: 0
+            }
+        );
+        assert!(matches!(
+            tiers(&set, 3, 13, 10),
+            Err(CheckError::Tiers { .. })
+        ));
+
+        let out = dir.path().join("merged.gdb");
+        let header = merge(&set, &out).unwrap();
+        assert!(header.complete);
+        assert_eq!(DbSet::open(&out).unwrap().content_crc(), set.content_crc());
+        assert!(matches!(
+            merge(&set, &dir.path().join("no/such/dir.gdb")),
+            Err(MergeError::Create(_))
+        ));
+    }
+}
