@@ -168,7 +168,9 @@ impl ShapeBox {
         }
         Some(match shape.square() {
             Some(square) => self.pack(square),
-            None => super::bits::wide::restride(shape.cells(), shape.cols(), self.cols(), shape.rows()),
+            None => {
+                super::bits::wide::restride(shape.cells(), shape.cols(), self.cols(), shape.rows())
+            }
         })
     }
 
