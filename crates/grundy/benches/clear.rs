@@ -11,11 +11,17 @@
 //! 4 x 5 table took the full 5 x 5 board's count from 261,011 to 238,048,
 //! and the time of the same solve is the fairer comparison across that
 //! change.
+//!
+//! `tiers_4x6` builds every shape of the 4 x 6 box bottom-up on one thread
+//! (`ClearShapes` through the tier engine, 263,000 shapes; the throughput
+//! is in shapes), the loop of `grundy tables build`.
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use grundy::clear::shapes::{ClearShapes, ShapeBox};
 use grundy::clear::{table, Board, Clear};
+use grundy::tier::{solve_tiers, TierControl, TierError};
 use grundy::Budget;
 
 /// Random `rows x cols` boards with each cell a one with probability
@@ -141,9 +147,32 @@ fn bench_random_8x8(c: &mut Criterion) {
     group.finish();
 }
 
+fn bench_tiers_4x6(c: &mut Criterion) {
+    let game = ClearShapes::new(ShapeBox::new(4, 6).expect("a box"));
+    let build = || {
+        let mut tiers = Vec::new();
+        solve_tiers::<_, TierError, _>(&game, &mut tiers, &TierControl::new(), |_, _| Ok(()))
+            .expect("no budget");
+        tiers
+    };
+    let shapes: u64 = build().iter().map(|t| t.positions()).sum();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a thread pool");
+    let mut group = c.benchmark_group("clear");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(shapes));
+    group.bench_function("tiers_4x6", |b| {
+        b.iter(|| pool.install(|| black_box(build())))
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_table,
+    bench_tiers_4x6,
     bench_full_5x5,
     bench_full_2x16,
     bench_random_8x8

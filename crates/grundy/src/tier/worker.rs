@@ -201,9 +201,16 @@ where
     options.clear();
     keys.clear();
     homes.clear();
+    seen.clear();
+    // An option with no component to look up (most of them, in small
+    // boxes) goes straight into the set; only the others wait for pass 2.
     game.for_each_option(position, |known, components| {
-        keys.extend_from_slice(components);
-        options.push((known.value(), keys.len()));
+        if components.is_empty() {
+            seen.insert(known.value());
+        } else {
+            keys.extend_from_slice(components);
+            options.push((known.value(), keys.len()));
+        }
     });
     let missing = |child: u64| TierError::MissingChild {
         tier,
@@ -225,7 +232,6 @@ where
     }
     std::hint::black_box(touched);
     // Pass 2: the probes, now mostly cache hits.
-    seen.clear();
     let mut first = 0;
     for &(known, end) in options.iter() {
         let mut value = known;
