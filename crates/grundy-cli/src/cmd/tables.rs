@@ -647,12 +647,13 @@ fn dist_options<'a>(
     opts.max_time = args.max_time;
     opts.log = Some(log);
     // Fault injection for the crash-recovery test in `.ci/run`:
-    // GRUNDY_DIST_FAULT=RANK:TIER kills that rank halfway through the tier.
+    // GRUNDY_DIST_FAULT=RANK:TIER kills that rank halfway through the tier
+    // (1-based, as the tier lines show it).
     opts.fault = std::env::var("GRUNDY_DIST_FAULT").ok().and_then(|v| {
         let (rank, tier) = v.split_once(':')?;
         Some(Fault {
             rank: rank.parse().ok()?,
-            tier: tier.parse().ok()?,
+            tier: tier.parse::<u32>().ok()?.checked_sub(1)?,
         })
     });
     opts
