@@ -473,3 +473,58 @@ fn a_second_game_builds_single_and_partitioned() {
         }
     }
 }
+
+/// Splitting's rectangles (every sub-rectangle of a grid) over 2 and 3
+/// ranks, querying owners: the values of the one-process build, which the
+/// engine's tests check against the brute force.
+#[test]
+fn splitting_rectangles_build_partitioned() {
+    use grundy::split::tiers::SplitRects;
+    let raw: Vec<Vec<bool>> = [
+        "1011010", "0110101", "1101011", "0011110", "1110011", "0101101",
+    ]
+    .iter()
+    .map(|r| r.bytes().map(|b| b == b'1').collect())
+    .collect();
+    let game = SplitRects::new(&raw).unwrap();
+    let single = grundy::tier::build(
+        &game,
+        &mut grundy::tier::MemoryStore::new(),
+        &grundy::tier::Solo,
+        &grundy::tier::BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap();
+    let mut keys = Vec::new();
+    let mut want = Vec::new();
+    for table in &single.own {
+        for (key, value) in table.iter() {
+            keys.push(key);
+            want.push(value.value());
+        }
+    }
+    assert!(want.iter().any(|&v| v > 1));
+    for (ranks, exchange) in [(2u32, Exchange::Query), (3, Exchange::Auto)] {
+        let handles: Vec<_> = LocalComm::group(ranks)
+            .into_iter()
+            .map(|comm| {
+                let (game, keys) = (game.clone(), keys.clone());
+                std::thread::spawn(move || {
+                    let mut opts = Options::new("unused".into());
+                    opts.exchange = exchange;
+                    opts.memory = Some(4096);
+                    opts.batch = 50;
+                    opts.report_keys = keys;
+                    build(&game, &comm, &opts, |_, _| {
+                        Ok(grundy::tier::MemoryStore::new())
+                    })
+                })
+            })
+            .collect();
+        for h in handles {
+            let report = h.join().unwrap().unwrap();
+            let got: Vec<u32> = report.values.iter().map(|v| v.unwrap()).collect();
+            assert_eq!(got, want, "{ranks} ranks, {exchange}");
+        }
+    }
+}
