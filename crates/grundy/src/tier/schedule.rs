@@ -198,15 +198,15 @@ where
     /// Agrees on a step's outcome: this part's own error stays typed; a
     /// stop seen elsewhere becomes the same [`TierError`] here.
     fn agree<T>(&self, local: Result<T, BuildError<S::Error>>) -> Result<T, BuildError<S::Error>> {
+        if self.parts == 1 {
+            return local;
+        }
         let message = match &local {
             Ok(_) => None,
             Err(BuildError::Tier(TierError::TimeBudget { .. })) => Some(STOP_TIME.to_owned()),
             Err(BuildError::Tier(TierError::Cancelled)) => Some(STOP_CANCEL.to_owned()),
             Err(e) => Some(e.to_string()),
         };
-        if self.parts == 1 {
-            return local;
-        }
         match (self.dist.agree(message.as_deref()), local) {
             (_, Err(e)) => Err(e),
             (None, Ok(x)) => Ok(x),
@@ -561,8 +561,7 @@ where
         let sent_before = dist.sent();
         control.report(TierProgress::Generating { tier: t as Tier });
         let keys = b.generate(t)?;
-        let table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
-        let mut table = table;
+        let mut table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
         b.seal_after_generating(t)?;
         let positions = b.sum(table.positions());
         let queried = b.solve(t, &mut table)?;
