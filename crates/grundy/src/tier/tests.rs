@@ -223,3 +223,66 @@ fn a_parent_after_its_tier_is_refused() {
         "tier 1 grows from tier 2, which is not solved before it"
     );
 }
+
+/// Take 1, 2 or 3 with tier `t` grown from tier `t - 2`: the loop keeps a
+/// tier's keys past its sealing (the parent of a tier two on), and on
+/// resume regenerates them from the stored prefix.
+#[test]
+fn a_parent_two_tiers_back_is_kept_and_regenerated() {
+    struct TakeSkip;
+    impl TierGame for TakeSkip {
+        fn id(&self) -> GameId {
+            GameId::new("takeskip", [20, 0])
+        }
+        fn tier_count(&self) -> usize {
+            20
+        }
+        fn tier_of(&self, position: u64) -> Tier {
+            position as Tier - 1
+        }
+        fn parent_tier(&self, tier: Tier) -> Option<Tier> {
+            match tier {
+                0 => None,
+                1 => Some(0),
+                t => Some(t - 2),
+            }
+        }
+        fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
+            emit(u64::from(tier) + 1);
+        }
+        fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
+            Take123 { heaps: 20 }.for_each_option(position, option);
+        }
+    }
+    let control = TierControl::new();
+    let built = build(
+        &TakeSkip,
+        &mut MemoryStore::new(),
+        &Solo,
+        &BuildConfig::default(),
+        &control,
+    )
+    .unwrap();
+    for (i, t) in built.own.iter().enumerate() {
+        let n = i as u64 + 1;
+        assert_eq!(
+            (t.positions(), t.get(n)),
+            (1, Some(Nimber::new((n % 4) as u32)))
+        );
+    }
+    for prefix in [1, 2, 7, 20] {
+        let mut store = MemoryStore::with_tiers(built.own[..prefix].to_vec());
+        let resumed = build(
+            &TakeSkip,
+            &mut store,
+            &Solo,
+            &BuildConfig::default(),
+            &control,
+        )
+        .unwrap();
+        assert_eq!(resumed.resumed, prefix);
+        for (a, b) in built.own.iter().zip(&resumed.own) {
+            assert_eq!(a.slots(), b.slots(), "resumed from {prefix}");
+        }
+    }
+}
