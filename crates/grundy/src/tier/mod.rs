@@ -36,6 +36,8 @@
 //! (memory here; files in `grundy-db`); [`values`] is how the worker reads
 //! earlier tiers, whatever stores them; [`distribution`] is how the parts
 //! of a build talk ([`Solo`] here; threads and MPI in `grundy-dist`);
+//! [`exchange`] is where a part gets earlier tiers' values (its own,
+//! replicas, or queries to owners);
 //! [`partition`] splits a tier between parts (owners and option batches);
 //! [`control`] holds the budgets and progress hooks every loop checks.
 
@@ -45,6 +47,7 @@ use crate::Nimber;
 
 pub mod control;
 pub mod distribution;
+pub mod exchange;
 pub mod partition;
 pub mod schedule;
 pub mod store;

@@ -31,37 +31,14 @@
 
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
-
 use super::control::{TierControl, TierProgress};
 use super::distribution::{Distribution, Solo};
-use super::partition::{owner, OptionBatch};
+pub use super::exchange::Exchange;
+use super::partition::owner;
 use super::store::{MemoryStore, TierStore};
-use super::table::{capacity_for, slot};
+use super::table::slot;
 use super::worker::{generate_from, solve_slots};
 use super::{Tier, TierError, TierGame, TierTable, TierValues};
-
-/// Where a part gets the values of positions other parts own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exchange {
-    /// Replicate earlier tiers while they fit the replica budget, then
-    /// query.
-    Auto,
-    /// Replicate every tier on every part.
-    Replicate,
-    /// Replicate nothing: ask the owners.
-    Query,
-}
-
-impl std::fmt::Display for Exchange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Exchange::Auto => "auto",
-            Exchange::Replicate => "replicate",
-            Exchange::Query => "query",
-        })
-    }
-}
 
 /// How to build, beyond the game, the store and the parts.
 pub struct BuildConfig<'a> {
@@ -161,32 +138,25 @@ impl<E> From<TierError> for BuildError<E> {
 const STOP_TIME: &str = "\u{1}stop:time";
 const STOP_CANCEL: &str = "\u{1}stop:cancel";
 
-/// Bytes of a table of `positions` positions.
-fn table_bytes(positions: u64) -> u64 {
-    capacity_for(positions)
-        .map_or(u64::MAX, |c| c.saturating_add(2))
-        .saturating_mul(8)
-}
-
-struct Loop<'a, G, S: TierStore, D> {
-    game: &'a G,
-    store: &'a mut S,
-    dist: &'a D,
-    config: &'a BuildConfig<'a>,
-    control: &'a TierControl<'a>,
-    me: u32,
-    parts: u32,
+pub(super) struct Loop<'a, G, S: TierStore, D> {
+    pub(super) game: &'a G,
+    pub(super) store: &'a mut S,
+    pub(super) dist: &'a D,
+    pub(super) config: &'a BuildConfig<'a>,
+    pub(super) control: &'a TierControl<'a>,
+    pub(super) me: u32,
+    pub(super) parts: u32,
     /// This part's view of each sealed tier.
-    own: Vec<S::Values>,
+    pub(super) own: Vec<S::Values>,
     /// Solved and written tiers not yet sealed (their keys still needed).
-    pending: Vec<Option<TierTable>>,
+    pub(super) pending: Vec<Option<TierTable>>,
     /// Keys of sealed (or resumed) tiers still needed as parents.
-    parent_keys: Vec<Option<Vec<u64>>>,
+    pub(super) parent_keys: Vec<Option<Vec<u64>>>,
     /// Per tier: the last tier generated from it.
-    last_child: Vec<Option<usize>>,
+    pub(super) last_child: Vec<Option<usize>>,
     /// Tiers with every position, on every part (partitioned builds).
-    replicas: Vec<Option<TierTable>>,
-    replicate_more: bool,
+    pub(super) replicas: Vec<Option<TierTable>>,
+    pub(super) replicate_more: bool,
 }
 
 impl<G, S, D> Loop<'_, G, S, D>
@@ -197,7 +167,10 @@ where
 {
     /// Agrees on a step's outcome: this part's own error stays typed; a
     /// stop seen elsewhere becomes the same [`TierError`] here.
-    fn agree<T>(&self, local: Result<T, BuildError<S::Error>>) -> Result<T, BuildError<S::Error>> {
+    pub(super) fn agree<T>(
+        &self,
+        local: Result<T, BuildError<S::Error>>,
+    ) -> Result<T, BuildError<S::Error>> {
         if self.parts == 1 {
             return local;
         }
@@ -221,19 +194,19 @@ where
     }
 
     /// A checkpoint between steps: budgets and cancellation, agreed.
-    fn checkpoint(&self) -> Result<(), BuildError<S::Error>> {
+    pub(super) fn checkpoint(&self) -> Result<(), BuildError<S::Error>> {
         self.agree(self.control.check().map_err(BuildError::Tier))
     }
 
-    fn sum(&self, x: u64) -> u64 {
+    pub(super) fn sum(&self, x: u64) -> u64 {
         self.dist.all_gather(x).into_iter().sum()
     }
 
-    fn min(&self, x: u64) -> u64 {
+    pub(super) fn min(&self, x: u64) -> u64 {
         self.dist.all_gather(x).into_iter().min().unwrap_or(x)
     }
 
-    fn max(&self, x: u64) -> u64 {
+    pub(super) fn max(&self, x: u64) -> u64 {
         self.dist.all_gather(x).into_iter().max().unwrap_or(x)
     }
 
@@ -289,136 +262,6 @@ where
                 self.own.push(sealed);
             }
         }
-        Ok(())
-    }
-
-    fn replica_bytes(&self) -> u64 {
-        self.replicas
-            .iter()
-            .flatten()
-            .map(|t| t.slots().len() as u64 * 8)
-            .sum()
-    }
-
-    /// Whether to replicate a tier of `positions` positions: agreed by all.
-    fn should_replicate(&self, positions: u64) -> bool {
-        if self.parts == 1 || !self.replicate_more {
-            return false;
-        }
-        match self.config.exchange {
-            Exchange::Replicate => true,
-            Exchange::Query => false,
-            Exchange::Auto => {
-                let need = self.replica_bytes() + table_bytes(positions);
-                self.min(u64::from(need <= self.config.replica_budget)) == 1
-            }
-        }
-    }
-
-    /// Gathers every part's positions of tier `t` on every part.
-    fn replicate(&mut self, t: usize, mine: Vec<u64>) -> Result<(), BuildError<S::Error>> {
-        let send = vec![mine; self.parts as usize];
-        let all = self.dist.exchange_words(&send).concat();
-        let table = TierTable::from_entries(all).map_err(BuildError::Tier);
-        let table = self.agree(table)?;
-        self.replicas[t] = Some(table);
-        Ok(())
-    }
-
-    /// Replicates tier `t` (its entries, from `entries`) if the values
-    /// source says so; once a tier is not, no later one is.
-    fn maybe_replicate(
-        &mut self,
-        t: usize,
-        positions: u64,
-        entries: impl FnOnce() -> Vec<u64>,
-    ) -> Result<bool, BuildError<S::Error>> {
-        if self.should_replicate(positions) {
-            self.replicate(t, entries())?;
-            Ok(true)
-        } else {
-            self.replicate_more = false;
-            Ok(false)
-        }
-    }
-
-    /// One round of a queried tier: the positions in `range` of `table`.
-    fn query_round(
-        &self,
-        t: usize,
-        table: &mut TierTable,
-        range: std::ops::Range<usize>,
-    ) -> Result<(), BuildError<S::Error>> {
-        let tier = t as Tier;
-        let (game, me, parts) = (self.game, self.me, self.parts);
-        let (own, replicas) = (&self.own, &self.replicas);
-        let full = |kt: usize| replicas.get(kt).and_then(Option::as_ref);
-        let positions: Vec<u64> = table.positions_in(range.clone()).collect();
-        let batches: Vec<OptionBatch> = positions
-            .par_chunks(256)
-            .map(|chunk| {
-                let mut batch = OptionBatch::new();
-                for &p in chunk {
-                    batch.push(game, p);
-                }
-                batch
-            })
-            .collect();
-        let mut requests = vec![Vec::new(); parts as usize];
-        for batch in &batches {
-            for &key in batch.keys() {
-                if full(game.tier_of(key) as usize).is_some() {
-                    continue;
-                }
-                let o = owner(key, parts);
-                if o != me {
-                    requests[o as usize].push(key);
-                }
-            }
-        }
-        requests.par_iter_mut().for_each(|r| {
-            r.sort_unstable();
-            r.dedup();
-        });
-        let asked = self.dist.exchange_words(&requests);
-        let answers: Vec<Vec<u16>> = asked
-            .par_iter()
-            .map(|keys| {
-                keys.iter()
-                    .map(|&k| {
-                        own.get(game.tier_of(k) as usize)
-                            .and_then(|v| v.value(k))
-                            .map_or(u16::MAX, |v| v as u16)
-                    })
-                    .collect()
-            })
-            .collect();
-        let replies = self.dist.exchange_values(&answers);
-        // The answers as one static hash table for the round: a lookup is a
-        // cache line or two, where a binary search of the sorted requests
-        // cost a chain of dependent misses (3x slower tiers, measured).
-        let answered: Vec<u64> = requests
-            .iter()
-            .zip(&replies)
-            .flat_map(|(keys, values)| keys.iter().zip(values))
-            .filter(|&(_, &v)| v != u16::MAX)
-            .map(|(&k, &v)| slot(k, u32::from(v)))
-            .collect();
-        let answered = TierTable::from_entries(answered)?;
-        let answered = &answered;
-        let lookup = |key: u64| -> Option<u32> {
-            let kt = game.tier_of(key) as usize;
-            if let Some(full) = full(kt) {
-                return full.get(key).map(crate::Nimber::value);
-            }
-            if owner(key, parts) == me {
-                return own.get(kt)?.value(key);
-            }
-            answered.get(key).map(crate::Nimber::value)
-        };
-        let values: Result<Vec<Vec<u32>>, TierError> =
-            batches.par_iter().map(|b| b.values(tier, lookup)).collect();
-        table.set_values(tier, range, &values?.concat())?;
         Ok(())
     }
 
