@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::{solve_tiers, TierControl};
+use grundy::clear::shapes::ShapeBox;
+use grundy::tier::TierControl;
 
 fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -14,15 +14,9 @@ fn main() {
     let shape_box = ShapeBox::new(5, 5).expect("a supported box");
     // A fresh build: never resume a partial file of an older engine.
     let _ = std::fs::remove_file(grundy_db::partial_path(&path));
-    let mut writer = grundy_db::Writer::create(&path, shape_box).expect("OUT_DIR is writable");
-    let mut tables = Vec::new();
-    solve_tiers::<_, Box<dyn std::error::Error>, _>(
-        &ClearShapes::new(shape_box),
-        &mut tables,
-        &TierControl::new(),
-        |_, table| writer.append(table).map_err(Into::into),
-    )
-    .expect("no budget, and OUT_DIR is writable");
-    writer.finish().expect("OUT_DIR is writable");
+    // The one build entry of the CLI and Python: the tier engine's loop
+    // into a database file (a stale partial file was removed above).
+    grundy_db::build(&path, shape_box, &TierControl::new(), |_| {})
+        .expect("no budget, and OUT_DIR is writable");
     println!("cargo::rerun-if-changed=build.rs");
 }

@@ -11,8 +11,8 @@
 //! | 0 | magic `GRUNDYDB` |
 //! | 8 | format version (`u32`, 1) |
 //! | 12 | header length (`u32`, 4096) |
-//! | 16 | game, 8 bytes (`clear` and zeros) |
-//! | 24, 28 | the box: rows, columns (`u32`, rows <= columns) |
+//! | 16 | game, 8 bytes (`clear` and zeros), from [`TierGame::id`] |
+//! | 24, 28 | the game's parameters, for clearing the box: rows, columns (`u32`, rows <= columns) |
 //! | 32 | tiers of the box (`u32`, rows x columns) |
 //! | 36 | complete (`u32`, 1 once every tier is stored) |
 //! | 40 | tiers stored so far (`u32`, a prefix: tier 1 to this) |
@@ -78,9 +78,9 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use grundy::clear::shapes::{ShapeBox, ShapeLookup, ShapeTables};
+use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
 use grundy::clear::ShapeKey;
-use grundy::tier::{capacity_for, owner, TierTable};
+use grundy::tier::{capacity_for, owner, GameId, TierGame, TierTable};
 use grundy::Nimber;
 
 /// The file's first 8 bytes.
@@ -93,7 +93,6 @@ const DIRECTORY: usize = 64;
 const ENTRY_LEN: usize = 48;
 /// The most tiers a header lists.
 pub const MAX_TIERS: usize = (HEADER_LEN - 4 - DIRECTORY) / ENTRY_LEN;
-const GAME_CLEAR: [u8; 8] = *b"clear\0\0\0";
 const ALIGN: u64 = HEADER_LEN as u64;
 
 /// Why a database cannot be read or written.
@@ -197,6 +196,16 @@ pub enum DbError {
         needed: u64,
         /// The bytes available to this user, where known.
         available: Option<u64>,
+    },
+    /// A database of another game: its header names it.
+    #[error("{}: a database of {found}, not of {expected}", path.display())]
+    WrongGame {
+        /// The file.
+        path: PathBuf,
+        /// The game and parameters its header names.
+        found: String,
+        /// What this reader serves.
+        expected: String,
     },
     /// A partial build of another box is in the way.
     #[error("{}: a partial build of a {found} box, not {expected}; remove it or choose another output", path.display())]
@@ -356,6 +365,13 @@ impl Header {
         }
     }
 
+    /// The game the file holds and its parameters
+    /// ([`TierGame::id`] of clearing on the box).
+    #[must_use]
+    pub fn game(&self) -> GameId {
+        ClearShapes::new(self.shape_box).id()
+    }
+
     /// Where the next section starts.
     fn next_offset(&self) -> u64 {
         self.tiers.last().map_or(ALIGN, |t| {
@@ -377,9 +393,10 @@ impl Header {
         b[0..8].copy_from_slice(MAGIC);
         b[8..12].copy_from_slice(&VERSION.to_le_bytes());
         b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
-        b[16..24].copy_from_slice(&GAME_CLEAR);
-        b[24..28].copy_from_slice(&(self.shape_box.rows() as u32).to_le_bytes());
-        b[28..32].copy_from_slice(&(self.shape_box.cols() as u32).to_le_bytes());
+        let game = self.game();
+        b[16..24].copy_from_slice(&game.name);
+        b[24..28].copy_from_slice(&game.params[0].to_le_bytes());
+        b[28..32].copy_from_slice(&game.params[1].to_le_bytes());
         b[32..36].copy_from_slice(&(self.shape_box.cells() as u32).to_le_bytes());
         b[36..40].copy_from_slice(&u32::from(self.complete).to_le_bytes());
         b[40..44].copy_from_slice(&(self.tiers.len() as u32).to_le_bytes());
@@ -446,10 +463,22 @@ impl Header {
             path: path.to_owned(),
             what,
         };
-        if u32_at(b, 12) as usize != HEADER_LEN || b[16..24] != GAME_CLEAR {
-            return Err(corrupt("not a rectangle-clearing shape database".into()));
+        if u32_at(b, 12) as usize != HEADER_LEN {
+            return Err(corrupt(format!("header length {}", u32_at(b, 12))));
         }
         let (rows, cols) = (u32_at(b, 24) as usize, u32_at(b, 28) as usize);
+        let clear = GameId::new("clear", [0, 0]).name;
+        if b[16..24] != clear {
+            let found = GameId {
+                name: b[16..24].try_into().expect("8 bytes"),
+                params: [u32_at(b, 24), u32_at(b, 28)],
+            };
+            return Err(DbError::WrongGame {
+                path: path.to_owned(),
+                found: format!("game `{}` ({})", found.name().escape_default(), found),
+                expected: "rectangle clearing (`clear`)".into(),
+            });
+        }
         let shape_box =
             ShapeBox::new(rows, cols).map_err(|e| corrupt(format!("box {rows} x {cols}: {e}")))?;
         if shape_box.rows() != rows || u32_at(b, 32) as usize != shape_box.cells() {
@@ -1501,6 +1530,9 @@ impl ShapeLookup for DbSet {
 pub mod check;
 pub mod discover;
 pub mod meta;
+pub mod store;
+
+pub use store::{build, BuildFailed, BuiltFile, FileStore};
 
 #[cfg(test)]
 mod tests;

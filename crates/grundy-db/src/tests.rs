@@ -625,3 +625,71 @@ fn each_search_opens_its_own_databases() {
         "{missing:?}"
     );
 }
+
+/// A header naming another game (its checksum right) is refused with the
+/// game it names, never read as shapes.
+#[test]
+fn a_file_of_another_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.gdb");
+    build(&path, box_of(3, 3), None).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert_eq!(
+        &bytes[16..24],
+        b"clear\0\0\0",
+        "the game from ClearShapes::id"
+    );
+    bytes[16..24].copy_from_slice(b"kayles\0\0");
+    let crc = crc32fast::hash(&bytes[..HEADER_LEN - 4]);
+    bytes[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.to_le_bytes());
+    let err = Database::from_copy("other.gdb", &bytes).unwrap_err();
+    assert!(matches!(err, DbError::WrongGame { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "other.gdb: a database of game `kayles` (kayles 3 x 3), not of rectangle clearing (`clear`)"
+    );
+}
+
+/// The one build entry, stopped by cancellation after a tier and run
+/// again, resumes from the stored tiers to the bytes of an uninterrupted
+/// build.
+#[test]
+fn a_cancelled_build_resumes_to_the_same_bytes() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    let built = crate::build(&whole, box_of(3, 5), &TierControl::new(), |_| {}).unwrap();
+    assert_eq!((built.resumed, built.tiers.len()), (0, 15));
+    let path = dir.path().join("stopped.gdb");
+    let cancel = AtomicBool::new(false);
+    let stop = |p: grundy::tier::TierProgress| {
+        if let grundy::tier::TierProgress::Stored(t) = p {
+            if t.tier == 6 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let mut control = TierControl::new();
+    control.cancel = Some(&cancel);
+    control.progress = Some(&stop);
+    match crate::build(&path, box_of(3, 5), &control, |_| {}) {
+        Err(BuildFailed::Stopped { reason, kept, .. }) => {
+            assert_eq!((reason, kept), (TierError::Cancelled, 7));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(!path.exists() && partial_path(&path).exists());
+    let mut seen = None;
+    let resumed = crate::build(&path, box_of(3, 5), &TierControl::new(), |store| {
+        seen = Some(grundy::tier::TierStore::stored(store));
+    })
+    .unwrap();
+    assert_eq!(
+        (seen, resumed.resumed, resumed.tiers.len()),
+        (Some(7), 7, 8)
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+}

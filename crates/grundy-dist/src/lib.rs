@@ -1,45 +1,35 @@
-//! Shape databases built over several processes (MPI ranks): the tier
-//! build of [`grundy::tier`], partitioned.
+//! Databases built over several processes (MPI ranks) or threads: the
+//! engine's one build loop ([`grundy::tier::build`]) with the ranks of a
+//! [`Comm`] as its [`Distribution`] and one store per rank. This crate
+//! knows no game: [`build`] is generic over [`TierGame`] and over the
+//! rank's store ([`PartStore`]; for shape databases, a part file of
+//! `grundy-db`).
 //!
-//! **Partition.** A shape belongs to rank [`owner`]`(key, P)`, a hash of its
-//! key. Each rank stores its shapes of every tier in its own part file
-//! (`STEM.part-R-of-P.gdb`, see [`grundy_db::DbSet`]), so disk and memory
-//! per rank are `1/P` of the database.
+//! **Partition.** A position belongs to rank [`owner`]`(key, P)`, a hash of
+//! its key. Each rank stores its positions of every tier in its own store
+//! (for files, `STEM.part-R-of-P.gdb`, see [`grundy_db::DbSet`]), so disk
+//! and memory per rank are `1/P` of the database.
 //!
-//! **Algorithm, per tier.**
-//! 1. *Generate.* Each rank grows the next tier from its own shapes of the
-//!    previous one ([`generate_keys`]: reverse search, so every shape is
-//!    generated exactly once over all ranks) and sends each key to its
-//!    owner in one all-to-all exchange.
-//! 2. *Solve.* A shape's value needs the values of the components its
-//!    options leave, most owned by other ranks. Two ways, chosen per tier:
-//!    - *replicated lower tiers*: while every earlier tier is replicated on
-//!      every rank, the tier is solved locally ([`solve_slots`]);
-//!    - *queries*: otherwise each round gathers the options of a batch of
-//!      shapes ([`OptionBatch`]), asks each owner for the values it needs in
-//!      one all-to-all exchange (keys sorted and de-duplicated), gets the
-//!      values back in a second, and values the batch. Components in
-//!      replicated tiers or owned by the rank itself are looked up locally.
-//! 3. *Store.* Each rank appends its tier to its part file and syncs it,
-//!    then, if the tier is to be replicated, all ranks gather it.
-//!
-//! [`Exchange::Auto`] replicates tiers while the replicas fit the memory
-//! budget (half the node's available memory shared by its ranks, or
-//! `--memory`), then switches to queries: the lower tiers, small and the
-//! most asked for, stay local; the big top tiers are never copied.
+//! **Algorithm.** The engine's loop (see [`grundy::tier::schedule`]):
+//! generate each tier from the rank's own parents and send keys to their
+//! owners; solve it from replicated earlier tiers while they fit the
+//! memory budget ([`Exchange::Auto`]: half the node's available memory
+//! shared by its ranks, or `--memory`), else by asking owners for the
+//! values of batches of options; store it; replicate it if it fits.
 //!
 //! **Agreement.** Every step is collective. Errors, budgets and Ctrl-C are
-//! agreed between rounds ([`Ranks::agree`]), so all ranks stop at the same
-//! point with the same tiers stored, and a build resumes from the last tier
-//! every part holds. Ranks check at start-up that they run the same binary
-//! with the same options.
+//! agreed between rounds ([`Distribution::agree`]), so all ranks stop at
+//! the same point with the same tiers stored, and a build resumes from the
+//! last tier every part holds. Ranks check at start-up that they run the
+//! same binary with the same options and game.
 //!
-//! **Why it is correct.** The tiers hold the same shapes as in the single
-//! build (the same generation, split by owner), and each value is the same
-//! mex over the same option values, read from the owner instead of a local
-//! table. A tier's table is laid out by its keys alone, so the parts,
-//! joined ([`TierTable::from_entries`]), give the single build's bytes; the
-//! tests check that, shape by shape, at 1, 2 and 3 ranks.
+//! **Why it is correct.** The tiers hold the same positions as in the
+//! single build (the same generation, split by owner), and each value is
+//! the same mex over the same option values, read from the owner instead of
+//! a local table. A tier's table is laid out by its keys alone, so the
+//! parts, joined ([`TierTable::from_entries`]), give the single build's
+//! bytes; the tests check that, position by position, at 1, 2 and 3 ranks,
+//! for rectangle clearing and for a second game.
 
 #![deny(missing_docs)]
 
@@ -49,39 +39,16 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use grundy::clear::shapes::{ClearShapes, ShapeBox};
+pub use grundy::tier::Exchange;
 use grundy::tier::{
-    capacity_for, generate_keys, owner, solve_slots, OptionBatch, Tier, TierControl, TierError,
-    TierGame, TierTable, VALUE_BITS,
+    build as build_tiers, owner, BuildConfig, BuildError, Distribution, Tier, TierControl,
+    TierError, TierGame, TierProgress, TierReport, TierStore, TierTable, TierValues, VALUE_BITS,
 };
-use grundy::Nimber;
-use grundy_db::{part_path, Part, Writer};
-use rayon::prelude::*;
+use grundy_db::Part;
 
 #[cfg(feature = "mpi")]
 pub use comm::MpiComm;
 pub use comm::{launched_by_mpi, Comm, LocalComm, Ranks};
-
-/// How ranks get the values of shapes other ranks own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exchange {
-    /// Replicate lower tiers while they fit the memory budget, then query.
-    Auto,
-    /// Replicate every tier on every rank.
-    Replicate,
-    /// Replicate nothing: ask the owners.
-    Query,
-}
-
-impl std::fmt::Display for Exchange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Exchange::Auto => "auto",
-            Exchange::Replicate => "replicate",
-            Exchange::Query => "query",
-        })
-    }
-}
 
 /// A fault to inject, for tests of crash recovery: `rank` aborts the
 /// process halfway through solving `tier`.
@@ -93,14 +60,12 @@ pub struct Fault {
     pub tier: Tier,
 }
 
-/// What to build and how.
+/// What to build and how (the game and the stores are [`build`]'s).
 pub struct Options<'a> {
-    /// The box.
-    pub shape_box: ShapeBox,
     /// The database to write: the file itself with one rank, else the
-    /// parts beside it ([`part_path`]).
+    /// parts beside it ([`grundy_db::part_path`]).
     pub out: PathBuf,
-    /// How values of other ranks' shapes are obtained.
+    /// How values of other ranks' positions are obtained.
     pub exchange: Exchange,
     /// Bytes of replicas a rank may hold (default: half the node's
     /// available memory, shared by the node's ranks).
@@ -112,7 +77,7 @@ pub struct Options<'a> {
     /// Identifies the binary (e.g. a checksum of the executable): ranks
     /// running different binaries refuse to start.
     pub binary: u64,
-    /// Shapes a rank values per round.
+    /// Positions a rank values per round.
     pub batch: usize,
     /// The most bytes an exchange round moves per destination.
     pub round_bytes: usize,
@@ -120,14 +85,16 @@ pub struct Options<'a> {
     pub log: Option<&'a (dyn Fn(&str) + Sync)>,
     /// A fault to inject (tests).
     pub fault: Option<Fault>,
+    /// Positions whose values the report gives (e.g. full boards), asked of
+    /// their owners once the build is done.
+    pub report_keys: Vec<u64>,
 }
 
 impl<'a> Options<'a> {
-    /// Defaults for a box and an output path.
+    /// Defaults for an output path.
     #[must_use]
-    pub fn new(shape_box: ShapeBox, out: PathBuf) -> Options<'a> {
+    pub fn new(out: PathBuf) -> Options<'a> {
         Options {
-            shape_box,
             out,
             exchange: Exchange::Auto,
             memory: None,
@@ -138,14 +105,15 @@ impl<'a> Options<'a> {
             round_bytes: 64 << 20,
             log: None,
             fault: None,
+            report_keys: Vec::new(),
         }
     }
 
     /// The options every rank must share, as text.
-    fn shared(&self) -> String {
+    fn shared(&self, game: &impl TierGame) -> String {
         format!(
-            "--box {} --out {} --exchange {} --memory {:?} --max-time {:?}",
-            self.shape_box,
+            "--game {} --out {} --exchange {} --memory {:?} --max-time {:?}",
+            game.id(),
             self.out.display(),
             self.exchange,
             self.memory,
@@ -154,32 +122,48 @@ impl<'a> Options<'a> {
     }
 }
 
-/// How a tier was solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// Every earlier tier was in local memory.
-    Local,
-    /// Values of other ranks' shapes were asked for.
-    Queried,
+/// A rank's store in a partitioned build: the engine's [`TierStore`], plus
+/// what the ranks agree on around the build.
+pub trait PartStore: TierStore {
+    /// Whether `error` is a full disk ([`DistError::NoSpace`]).
+    fn is_no_space(error: &Self::Error) -> bool {
+        let _ = error;
+        false
+    }
+
+    /// What the store did that the user should hear of.
+    fn note(&self) -> Option<String> {
+        None
+    }
+
+    /// Completes the store once every tier is in (for files: the rename
+    /// into place).
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn finish(self) -> Result<(), Self::Error>;
 }
 
-/// One tier of a build, as every rank saw it.
-#[derive(Clone, Debug)]
-pub struct TierReport {
-    /// The tier.
-    pub tier: Tier,
-    /// Shapes of the tier, over all ranks.
-    pub positions: u64,
-    /// Shapes of the tier this rank owns.
-    pub own: u64,
-    /// How it was solved.
-    pub mode: Mode,
-    /// Whether it was then replicated on every rank.
-    pub replicated: bool,
-    /// Wall time of the tier.
-    pub seconds: f64,
-    /// Bytes every rank sent to others for this tier, summed.
-    pub sent: u64,
+impl PartStore for grundy_db::FileStore {
+    fn is_no_space(error: &grundy_db::DbError) -> bool {
+        matches!(error, grundy_db::DbError::NoSpace { .. })
+    }
+
+    fn note(&self) -> Option<String> {
+        self.writer().note().map(str::to_owned)
+    }
+
+    fn finish(self) -> Result<(), grundy_db::DbError> {
+        grundy_db::FileStore::finish(self).map(|_| ())
+    }
+}
+
+/// In-memory parts (tests, and games with no file format).
+impl PartStore for grundy::tier::MemoryStore {
+    fn finish(self) -> Result<(), std::convert::Infallible> {
+        Ok(())
+    }
 }
 
 /// A finished build.
@@ -191,9 +175,10 @@ pub struct Report {
     pub resumed: usize,
     /// The tiers built now.
     pub tiers: Vec<TierReport>,
-    /// Value of every full board of the box, `(rows, cols, value)`.
-    pub full_boards: Vec<(usize, usize, Nimber)>,
-    /// Per rank: shapes owned.
+    /// The values of [`Options::report_keys`], in order (`None`: no tier
+    /// holds the key).
+    pub values: Vec<Option<u32>>,
+    /// Per rank: positions owned.
     pub own_shapes: Vec<u64>,
     /// Per rank: bytes sent to other ranks.
     pub sent: Vec<u64>,
@@ -214,7 +199,7 @@ pub enum DistError {
     /// The ranks run different binaries or were given different options.
     #[error("{0}")]
     Mismatch(String),
-    /// A rank cannot open or set up its part file (an unwritable path, a
+    /// A rank cannot open or set up its store (an unwritable path, a
     /// partial file of another box or partitioning): bad input.
     #[error("rank {rank}: {message}")]
     Setup {
@@ -251,296 +236,92 @@ pub enum DistError {
     },
 }
 
-const STOP_TIME: &str = "\u{1}stop:time";
-const STOP_CANCEL: &str = "\u{1}stop:cancel";
 /// Marks a rank's message as a full disk, for [`DistError::NoSpace`].
 const NO_SPACE: &str = "\u{1}nospace:";
 
-/// A database error as a rank's message (ranks agree on strings).
-fn db_message(e: &grundy_db::DbError) -> String {
-    match e {
-        grundy_db::DbError::NoSpace { .. } => format!("{NO_SPACE}{e}"),
-        _ => e.to_string(),
+/// A store error as a rank's message (ranks agree on strings).
+fn store_message<S: PartStore>(e: &S::Error) -> String {
+    if S::is_no_space(e) {
+        format!("{NO_SPACE}{e}")
+    } else {
+        e.to_string()
     }
 }
 
-struct Build<'r, 'c, 'o, C: Comm> {
-    ranks: &'r Ranks<'c, C>,
-    opts: &'o Options<'o>,
-    game: ClearShapes,
-    started: Instant,
-    me: u32,
-    parts: u32,
-    /// This rank's tables, tier `t` at `t - 1`.
-    own: Vec<TierTable>,
-    /// Replicated tables, tier `t` at `t` (a prefix of the tiers).
-    replicas: Vec<Option<TierTable>>,
-    replicate_more: bool,
-    budget: u64,
-}
+/// A rank's store, its errors tagged for the other ranks: a full disk on
+/// one rank is [`DistError::NoSpace`] on every rank.
+struct Tagged<S>(S);
 
-/// Bytes of a table of `positions` shapes.
-fn table_bytes(positions: u64) -> u64 {
-    capacity_for(positions)
-        .map_or(u64::MAX, |c| c.saturating_add(2))
-        .saturating_mul(8)
-}
+/// A store error, displayed with its tag.
+#[derive(Debug)]
+struct TaggedError(String);
 
-/// The tables a rank holds, shared by its worker threads.
-#[derive(Clone, Copy)]
-struct View<'a> {
-    own: &'a [TierTable],
-    replicas: &'a [Option<TierTable>],
-    parts: u32,
-}
-
-impl<'a> View<'a> {
-    /// The table of tier `t` with every shape, when this rank holds one.
-    fn full(self, t: usize) -> Option<&'a TierTable> {
-        if self.parts == 1 {
-            self.own.get(t.wrapping_sub(1))
-        } else {
-            self.replicas.get(t).and_then(Option::as_ref)
-        }
-    }
-
-    /// This rank's table of tier `t`.
-    fn own(self, t: usize) -> Option<&'a TierTable> {
-        self.own.get(t.wrapping_sub(1))
+impl std::fmt::Display for TaggedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
     }
 }
 
-impl<C: Comm> Build<'_, '_, '_, C> {
-    /// Agrees on the outcome of a step, and on stopping: an error on any
-    /// rank, or a budget or cancellation seen by any, stops all.
-    fn checkpoint(&self, local: Result<(), String>) -> Result<(), DistError> {
-        let local = local.and_then(|()| {
-            if self.opts.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                Err(STOP_CANCEL.to_owned())
-            } else if self
-                .opts
-                .max_time
-                .is_some_and(|limit| self.started.elapsed() > limit)
-            {
-                Err(STOP_TIME.to_owned())
-            } else {
-                Ok(())
-            }
-        });
-        self.ranks.agree(local).map_err(|(rank, message)| {
-            let reason = match message.as_str() {
-                STOP_TIME => TierError::TimeBudget {
-                    limit: self.opts.max_time.unwrap_or_default(),
-                },
-                STOP_CANCEL => TierError::Cancelled,
-                _ => return DistError::Rank { rank, message },
-            };
-            DistError::Stopped {
-                reason,
-                kept: self.own.len(),
-            }
-        })
+impl<S: PartStore> TierStore for Tagged<S> {
+    type Error = TaggedError;
+    type Values = S::Values;
+
+    fn stored(&self) -> usize {
+        self.0.stored()
     }
 
-    fn log(&self, line: &str) {
-        if self.me == 0 {
-            if let Some(log) = self.opts.log {
-                log(line);
-            }
-        }
+    fn build_id(&self) -> u64 {
+        self.0.build_id()
     }
 
-    fn view(&self) -> View<'_> {
-        View {
-            own: &self.own,
-            replicas: &self.replicas,
-            parts: self.parts,
-        }
+    fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<S::Values>, TaggedError> {
+        self.0
+            .resume(tiers, build_id)
+            .map_err(|e| TaggedError(store_message::<S>(&e)))
     }
 
-    /// The table of tier `t` with every shape, when this rank holds one.
-    fn full(&self, t: usize) -> Option<&TierTable> {
-        self.view().full(t)
+    fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), TaggedError> {
+        self.0
+            .write(tier, table)
+            .map_err(|e| TaggedError(store_message::<S>(&e)))
     }
 
-    fn replica_bytes(&self) -> u64 {
-        self.replicas
-            .iter()
-            .flatten()
-            .map(|t| t.slots().len() as u64 * 8)
-            .sum()
+    fn seal(&mut self, tier: Tier, table: TierTable) -> Result<S::Values, TaggedError> {
+        self.0
+            .seal(tier, table)
+            .map_err(|e| TaggedError(store_message::<S>(&e)))
+    }
+}
+
+/// The ranks of a [`Comm`] as the engine's [`Distribution`].
+impl<C: Comm> Distribution for Ranks<'_, C> {
+    fn part(&self) -> u32 {
+        self.rank()
     }
 
-    /// Whether to replicate tier `t` of `positions` shapes: agreed by all.
-    fn should_replicate(&self, positions: u64) -> bool {
-        if self.parts == 1 || !self.replicate_more {
-            return false;
-        }
-        match self.opts.exchange {
-            Exchange::Replicate => true,
-            Exchange::Query => false,
-            Exchange::Auto => {
-                let need = self.replica_bytes() + table_bytes(positions);
-                self.ranks.min(u64::from(need <= self.budget)) == 1
-            }
-        }
+    fn parts(&self) -> u32 {
+        self.size()
     }
 
-    /// Gathers this rank's shapes of tier `t` on every rank.
-    fn replicate(&mut self, t: usize) -> Result<(), DistError> {
-        let mine: Vec<u64> = self.own[t - 1]
-            .slots()
-            .iter()
-            .copied()
-            .filter(|&s| s != 0)
-            .collect();
-        let send = vec![mine; self.parts as usize];
-        let all = self.ranks.exchange_pod(&send).concat();
-        let table = TierTable::from_entries(all).map_err(|e| e.to_string());
-        let table = self
-            .ranks
-            .agree(table)
-            .map_err(|(rank, message)| DistError::Rank { rank, message })?;
-        if self.replicas.len() <= t {
-            self.replicas.resize_with(t + 1, || None);
-        }
-        self.replicas[t] = Some(table);
-        Ok(())
+    fn all_gather(&self, x: u64) -> Vec<u64> {
+        self.all_gather_u64(x)
     }
 
-    /// Generates this rank's shapes of tier `t`.
-    fn generate(&self, t: usize) -> Result<TierTable, DistError> {
-        let quiet = TierControl::new();
-        let keys = if t == 1 {
-            // Tier 1 grows from nothing, the same on every rank: rank 0's.
-            if self.me == 0 {
-                generate_keys::<_, Vec<u64>>(&self.game, 1, None, &quiet)
-            } else {
-                Ok(Vec::new())
-            }
-        } else {
-            generate_keys(&self.game, t as Tier, Some(&self.own[t - 2]), &quiet)
-        };
-        let keys = self.ranks.agree(keys.map_err(|e| e.to_string()));
-        let keys = keys.map_err(|(rank, message)| DistError::Rank { rank, message })?;
-        let mut send = vec![Vec::new(); self.parts as usize];
-        for key in keys {
-            send[owner(key, self.parts) as usize].push(key);
-        }
-        let mine = self.ranks.exchange_pod(&send).concat();
-        let table = TierTable::from_keys(mine).map_err(|e| e.to_string());
-        self.ranks
-            .agree(table)
-            .map_err(|(rank, message)| DistError::Rank { rank, message })
+    fn agree(&self, failed: Option<&str>) -> Option<(u32, String)> {
+        let local = failed.map_or(Ok(()), |m| Err(m.to_owned()));
+        Ranks::agree(self, local).err()
     }
 
-    /// One round of a queried tier: the shapes in `range` of `table`.
-    fn query_round(
-        &self,
-        t: usize,
-        table: &mut TierTable,
-        range: std::ops::Range<usize>,
-    ) -> Result<(), String> {
-        let tier = t as Tier;
-        let (game, view, me) = (self.game, self.view(), self.me);
-        let positions: Vec<u64> = table.positions_in(range.clone()).collect();
-        let batches: Vec<OptionBatch> = positions
-            .par_chunks(256)
-            .map(|chunk| {
-                let mut batch = OptionBatch::new();
-                for &p in chunk {
-                    batch.push(&game, p);
-                }
-                batch
-            })
-            .collect();
-        let parts = self.parts;
-        let mut requests = vec![Vec::new(); parts as usize];
-        for batch in &batches {
-            for &key in batch.keys() {
-                let kt = game.tier_of(key) as usize;
-                if view.full(kt).is_some() {
-                    continue;
-                }
-                let o = owner(key, parts);
-                if o != me {
-                    requests[o as usize].push(key);
-                }
-            }
-        }
-        requests.par_iter_mut().for_each(|r| {
-            r.sort_unstable();
-            r.dedup();
-        });
-        let asked = self.ranks.exchange_pod(&requests);
-        let answers: Vec<Vec<u16>> = asked
-            .par_iter()
-            .map(|keys| {
-                keys.iter()
-                    .map(|&k| {
-                        view.own(game.tier_of(k) as usize)
-                            .and_then(|table| table.get(k))
-                            .map_or(u16::MAX, |v| v.value() as u16)
-                    })
-                    .collect()
-            })
-            .collect();
-        let replies = self.ranks.exchange_pod(&answers);
-        // The answers as one static hash table for the round: a lookup is a
-        // cache line or two, where a binary search of the sorted requests
-        // cost a chain of dependent misses (3x slower tiers, measured).
-        let answered: Vec<u64> = requests
-            .iter()
-            .zip(&replies)
-            .flat_map(|(keys, values)| keys.iter().zip(values))
-            .filter(|&(_, &v)| v != u16::MAX)
-            .map(|(&k, &v)| k << VALUE_BITS | u64::from(v))
-            .collect();
-        let answered = TierTable::from_entries(answered).map_err(|e| e.to_string())?;
-        let answered = &answered;
-        let lookup = |key: u64| -> Option<u32> {
-            let kt = game.tier_of(key) as usize;
-            if let Some(full) = view.full(kt) {
-                return full.get(key).map(Nimber::value);
-            }
-            let o = owner(key, parts) as usize;
-            if o == me as usize {
-                return view.own(kt)?.get(key).map(Nimber::value);
-            }
-            answered.get(key).map(Nimber::value)
-        };
-        let values: Result<Vec<Vec<u32>>, TierError> =
-            batches.par_iter().map(|b| b.values(tier, lookup)).collect();
-        let values = values.map_err(|e| e.to_string())?.concat();
-        table
-            .set_values(tier, range, &values)
-            .map_err(|e| e.to_string())
+    fn exchange_words(&self, send: &[Vec<u64>]) -> Vec<Vec<u64>> {
+        self.exchange_pod(send)
     }
 
-    fn solve(&self, t: usize, table: &mut TierTable) -> Result<Mode, DistError> {
-        let local = (1..t).all(|e| self.full(e).is_some());
-        let mode = if local { Mode::Local } else { Mode::Queried };
-        let chunk = (self.opts.batch.max(1) * 4).div_ceil(3) + 1;
-        let len = table.slots().len();
-        let rounds = self.ranks.max(len.div_ceil(chunk) as u64) as usize;
-        let earlier: Vec<Option<&TierTable>> = (0..t).map(|e| self.full(e)).collect();
-        let quiet = TierControl::new();
-        for round in 0..rounds {
-            if let Some(fault) = self.opts.fault {
-                if fault.rank == self.me && fault.tier as usize == t && round == rounds / 2 {
-                    std::process::abort();
-                }
-            }
-            let range = (round * chunk).min(len)..((round + 1) * chunk).min(len);
-            let outcome = if local {
-                solve_slots(&self.game, t as Tier, table, range, &earlier, &quiet)
-                    .map_err(|e| e.to_string())
-            } else {
-                self.query_round(t, table, range)
-            };
-            self.checkpoint(outcome)?;
-        }
-        Ok(mode)
+    fn exchange_values(&self, send: &[Vec<u16>]) -> Vec<Vec<u16>> {
+        self.exchange_pod(send)
+    }
+
+    fn sent(&self) -> u64 {
+        Ranks::sent(self)
     }
 }
 
@@ -578,23 +359,63 @@ fn setup_error((rank, message): (u32, String)) -> DistError {
     DistError::Setup { rank, message }
 }
 
-/// Builds (or resumes) the database of `opts.shape_box` over the ranks of
-/// `comm`. Every rank calls it with its own options; they must agree.
+/// The shape databases' part store: `opts.out` itself with one rank, else
+/// part `rank` beside it.
+///
+/// # Errors
+///
+/// As [`grundy_db::FileStore::open`].
+pub fn open_part_file(
+    out: &std::path::Path,
+    shape_box: grundy::clear::shapes::ShapeBox,
+    rank: u32,
+    ranks: u32,
+) -> Result<grundy_db::FileStore, grundy_db::DbError> {
+    if ranks > 1 {
+        let part = Part {
+            index: rank,
+            parts: ranks,
+            build_id: 0,
+        };
+        grundy_db::FileStore::open(
+            &grundy_db::part_path(out, rank, ranks),
+            shape_box,
+            Some(part),
+        )
+    } else {
+        grundy_db::FileStore::open(out, shape_box, None)
+    }
+}
+
+/// Builds (or resumes) every tier of `game` over the ranks of `comm`, into
+/// the store `open(rank, ranks)` gives each rank. Every rank calls it with
+/// its own options; they must agree.
 ///
 /// # Errors
 ///
 /// [`DistError::Mismatch`] when ranks run different binaries or options,
 /// [`DistError::Stopped`] on a budget or cancellation (the parts keep the
-/// stored tiers), [`DistError::Setup`] when a rank cannot open its part,
-/// [`DistError::Rank`] for any other rank's failure (I/O, a corrupt
-/// partial file).
-pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError> {
+/// stored tiers), [`DistError::Setup`] when a rank cannot open its store,
+/// [`DistError::NoSpace`] for a full disk, [`DistError::Rank`] for any
+/// other rank's failure.
+pub fn build<G, C, S, O>(
+    game: &G,
+    comm: &C,
+    opts: &Options<'_>,
+    open: O,
+) -> Result<Report, DistError>
+where
+    G: TierGame,
+    C: Comm,
+    S: PartStore,
+    O: FnOnce(u32, u32) -> Result<S, S::Error>,
+{
     let started = Instant::now();
     let ranks = Ranks::new(comm, opts.round_bytes);
     let (me, parts) = (comm.rank(), comm.size());
 
     // Same binary and options everywhere, or nobody starts.
-    let identity = format!("{:016x} {}", opts.binary, opts.shared());
+    let identity = format!("{:016x} {}", opts.binary, opts.shared(game));
     let all = ranks.all_gather_bytes(identity.as_bytes());
     let mut problems = Vec::new();
     for (r, theirs) in all.iter().enumerate().skip(1) {
@@ -618,163 +439,117 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         )));
     }
 
-    let part = (parts > 1).then_some(Part {
-        index: me,
-        parts,
-        build_id: 0,
-    });
-    let file = if parts > 1 {
-        part_path(&opts.out, me, parts)
-    } else {
-        opts.out.clone()
+    let opened = open(me, parts).map_err(|e| store_message::<S>(&e));
+    let store = ranks.agree(opened).map_err(setup_error)?;
+    let log = |line: &str| {
+        if me == 0 {
+            if let Some(log) = opts.log {
+                log(line);
+            }
+        }
     };
-    let opened =
-        Writer::create_or_resume_part(&file, opts.shape_box, part).map_err(|e| db_message(&e));
-    let (mut writer, mut own) = ranks.agree(opened).map_err(setup_error)?;
-    if let (Some(note), Some(log)) = (writer.note(), opts.log) {
+    if let (Some(note), Some(log)) = (store.note(), opts.log) {
         log(&format!("rank {me}: {note}"));
     }
-
-    // Resume from the tiers every part holds, under one build id.
-    let fresh = fresh_id();
-    let stored_id = writer.header().part.map_or(0, |p| p.build_id);
-    let leader_id = ranks.broadcast_u64(if own.is_empty() { fresh } else { stored_id });
-    let mine = if parts == 1 || stored_id == leader_id {
-        own.len() as u64
-    } else {
-        0
-    };
-    let resumed = ranks.min(mine) as usize;
-    let build_id = if resumed == 0 {
-        ranks.broadcast_u64(fresh)
-    } else {
-        leader_id
-    };
-    own.truncate(resumed);
-    let restarted = writer
-        .restart(resumed, build_id)
-        .map_err(|e| db_message(&e));
-    ranks.agree(restarted).map_err(setup_error)?;
+    let mut store = Tagged(store);
 
     let budget = opts.memory.unwrap_or_else(|| {
         mem_available().unwrap_or(4 << 30) / 2 / u64::from(comm.node_ranks().max(1))
     });
-    let mut b = Build {
-        ranks: &ranks,
-        opts,
-        game: ClearShapes::new(opts.shape_box),
-        started,
-        me,
-        parts,
-        own,
-        replicas: Vec::new(),
-        replicate_more: true,
-        budget: ranks.min(budget),
-    };
-    if resumed > 0 {
-        b.log(&format!(
-            "resuming from tier {} of {} ({parts} ranks)",
-            resumed + 1,
-            opts.shape_box.cells()
-        ));
-        for t in 1..=resumed {
-            let positions = ranks.sum(b.own[t - 1].positions());
-            if b.should_replicate(positions) {
-                b.replicate(t)?;
-            } else {
-                b.replicate_more = false;
+    let fault = opts.fault;
+    let on_round = move |tier: Tier, round: usize, rounds: usize| {
+        if let Some(fault) = fault {
+            if fault.rank == me && fault.tier == tier && round == rounds / 2 {
+                std::process::abort();
             }
         }
-    }
-
-    let mut reports = Vec::new();
-    for t in resumed + 1..=opts.shape_box.cells() {
-        b.checkpoint(Ok(()))?;
-        let tier_started = Instant::now();
-        let sent_before = ranks.sent();
-        let mut table = b.generate(t)?;
-        let positions = ranks.sum(table.positions());
-        let mode = b.solve(t, &mut table)?;
-        let appended = writer.append(&table).map_err(|e| db_message(&e));
-        ranks.agree(appended).map_err(rank_error)?;
-        let own_positions = table.positions();
-        b.own.push(table);
-        let replicated = b.should_replicate(positions);
-        if replicated {
-            b.replicate(t)?;
-        } else {
-            b.replicate_more = false;
+    };
+    let config = BuildConfig {
+        exchange: opts.exchange,
+        replica_budget: ranks.min(budget),
+        batch: opts.batch,
+        build_id: fresh_id(),
+        on_round: Some(&on_round),
+    };
+    let tier_count = game.tier_count();
+    let kept = std::sync::atomic::AtomicUsize::new(0);
+    let progress = |p: TierProgress| match p {
+        TierProgress::Resuming { stored } => {
+            kept.store(stored, Ordering::Relaxed);
+            log(&format!(
+                "resuming from tier {} of {tier_count} ({parts} ranks)",
+                stored + 1
+            ));
         }
-        let sent = ranks.sum(ranks.sent() - sent_before);
-        let seconds = tier_started.elapsed().as_secs_f64();
-        b.log(&format!(
-            "tier {t:>2}: {positions:>12} shapes in {seconds:>8.2} s, {} {}, {sent} bytes exchanged",
-            match mode {
-                Mode::Local => "solved from local tables",
-                Mode::Queried => "solved with queries",
-            },
-            if replicated { "and replicated" } else { "" }
-        ));
-        reports.push(TierReport {
-            tier: t as Tier,
-            positions,
-            own: own_positions,
-            mode,
-            replicated,
-            seconds,
-            sent,
-        });
-    }
-    let finished = writer.finish().map(|_| ()).map_err(|e| db_message(&e));
+        TierProgress::Stored(t) => {
+            kept.fetch_add(1, Ordering::Relaxed);
+            log(&tier_line(&t));
+        }
+        _ => {}
+    };
+    let mut control = TierControl::new();
+    control.max_time = opts.max_time;
+    control.cancel = opts.cancel;
+    control.progress = Some(&progress);
+    let built = match build_tiers(game, &mut store, &ranks, &config, &control) {
+        Ok(built) => built,
+        Err(BuildError::Tier(reason @ (TierError::TimeBudget { .. } | TierError::Cancelled))) => {
+            return Err(DistError::Stopped {
+                reason,
+                kept: kept.load(Ordering::Relaxed),
+            })
+        }
+        Err(BuildError::Tier(e)) => {
+            return Err(DistError::Rank {
+                rank: me,
+                message: e.to_string(),
+            })
+        }
+        Err(BuildError::Store(TaggedError(message))) => return Err(rank_error((me, message))),
+        Err(BuildError::Part { part, message }) => return Err(rank_error((part, message))),
+    };
+    let finished = store.0.finish().map_err(|e| store_message::<S>(&e));
     ranks.agree(finished).map_err(rank_error)?;
 
-    // Full boards: each rank answers for the ones it owns.
-    let boards: Vec<(usize, usize)> = (1..=opts.shape_box.rows())
-        .flat_map(|a| (a..=opts.shape_box.cols()).map(move |c| (a, c)))
-        .filter(|&(a, c)| opts.shape_box.fits(a, c))
-        .collect();
+    // The values asked for: each rank answers for the keys it owns.
     let mut found = Vec::new();
-    for (i, &(a, c)) in boards.iter().enumerate() {
-        let Some(key) = opts.shape_box.full_key(a, c) else {
-            continue;
-        };
+    for (i, &key) in opts.report_keys.iter().enumerate() {
         if owner(key, parts) == me {
-            if let Some(v) = b.own[key.count_ones() as usize - 1].get(key) {
+            let value = built
+                .own
+                .get(game.tier_of(key) as usize)
+                .and_then(|t| t.value(key));
+            if let Some(v) = value {
                 found.extend_from_slice(&(i as u64).to_le_bytes());
-                found.extend_from_slice(&u64::from(v.value()).to_le_bytes());
+                found.extend_from_slice(&u64::from(v).to_le_bytes());
             }
         }
     }
-    let mut full_boards: Vec<(usize, usize, Nimber)> = ranks
-        .all_gather_bytes(&found)
-        .iter()
-        .flat_map(|bytes| {
-            bytes
-                .chunks_exact(16)
-                .map(|c| {
-                    let i = u64::from_le_bytes(c[..8].try_into().expect("8 bytes")) as usize;
-                    let v = u64::from_le_bytes(c[8..].try_into().expect("8 bytes")) as u32;
-                    (boards[i].0, boards[i].1, Nimber::new(v))
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    full_boards.sort_by_key(|&(a, c, _)| (a, c));
+    let mut values = vec![None; opts.report_keys.len()];
+    for bytes in ranks.all_gather_bytes(&found) {
+        for c in bytes.chunks_exact(16) {
+            let i = u64::from_le_bytes(c[..8].try_into().expect("8 bytes")) as usize;
+            let v = u64::from_le_bytes(c[8..].try_into().expect("8 bytes")) as u32;
+            values[i] = Some(v);
+        }
+    }
 
-    let own_shapes = ranks.all_gather_u64(b.own.iter().map(TierTable::positions).sum());
-    let replica_bytes = ranks.all_gather_u64(b.replica_bytes());
+    let own_shapes = ranks.all_gather_u64(built.own.iter().map(TierValues::positions).sum());
+    let replica_bytes = ranks.all_gather_u64(built.replica_bytes);
     let sent = ranks.all_gather_u64(ranks.sent());
     let peak_rss = ranks.all_gather_u64(peak_rss().unwrap_or(0));
     let files = if parts == 1 {
         vec![opts.out.clone()]
     } else {
-        (0..parts).map(|r| part_path(&opts.out, r, parts)).collect()
+        (0..parts)
+            .map(|r| grundy_db::part_path(&opts.out, r, parts))
+            .collect()
     };
     Ok(Report {
         ranks: parts,
-        resumed,
-        tiers: reports,
-        full_boards,
+        resumed: built.resumed,
+        tiers: built.tiers,
+        values,
         own_shapes,
         sent,
         peak_rss,
@@ -782,6 +557,23 @@ pub fn build<C: Comm>(comm: &C, opts: &Options<'_>) -> Result<Report, DistError>
         seconds: started.elapsed().as_secs_f64(),
         files,
     })
+}
+
+/// The log line of a stored tier.
+fn tier_line(t: &TierReport) -> String {
+    format!(
+        "tier {:>2}: {:>12} shapes in {:>8.2} s, {} {}, {} bytes exchanged",
+        t.tier + 1,
+        t.positions,
+        t.elapsed.as_secs_f64(),
+        if t.queried {
+            "solved with queries"
+        } else {
+            "solved from local tables"
+        },
+        if t.replicated { "and replicated" } else { "" },
+        t.sent
+    )
 }
 
 fn identity_of(bytes: &[u8]) -> (String, String) {

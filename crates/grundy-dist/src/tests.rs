@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox};
 use grundy::tier::{solve_tiers, TierControl, TierError, TierTable};
-use grundy_db::DbSet;
+use grundy::Nimber;
+use grundy_db::{DbSet, Writer};
 
 use super::*;
 
@@ -24,20 +25,43 @@ fn single(shape_box: ShapeBox) -> Vec<TierTable> {
     tables
 }
 
-/// Runs `build` on `ranks` threads, each with options from `opts(rank)`.
-fn run<F>(ranks: u32, opts: F) -> Vec<Result<Report, DistError>>
+/// Runs `build` of the `shape_box` database on `ranks` threads, each with
+/// options from `opts(rank)` and its part file.
+fn run<F>(ranks: u32, shape_box: ShapeBox, opts: F) -> Vec<Result<Report, DistError>>
 where
     F: Fn(u32) -> Options<'static> + Send + Sync + 'static,
+{
+    run_box(ranks, move |rank| (shape_box, opts(rank)))
+}
+
+/// As [`run`], each rank with its own box (to test mismatches).
+fn run_box<F>(ranks: u32, opts: F) -> Vec<Result<Report, DistError>>
+where
+    F: Fn(u32) -> (ShapeBox, Options<'static>) + Send + Sync + 'static,
 {
     let opts = Arc::new(opts);
     let handles: Vec<_> = LocalComm::group(ranks)
         .into_iter()
         .map(|comm| {
             let opts = Arc::clone(&opts);
-            std::thread::spawn(move || build(&comm, &opts(comm.rank())))
+            std::thread::spawn(move || {
+                let (shape_box, opts) = opts(comm.rank());
+                let game = ClearShapes::new(shape_box);
+                build(&game, &comm, &opts, |r, n| {
+                    open_part_file(&opts.out, shape_box, r, n)
+                })
+            })
         })
         .collect();
     handles.into_iter().map(|h| h.join().unwrap()).collect()
+}
+
+/// The full boards of a box and their keys, for [`Options::report_keys`].
+fn full_board_keys(shape_box: ShapeBox) -> (Vec<(usize, usize)>, Vec<u64>) {
+    (1..=shape_box.rows())
+        .flat_map(|a| (a..=shape_box.cols()).map(move |c| (a, c)))
+        .filter_map(|(a, c)| Some(((a, c), shape_box.full_key(a, c)?)))
+        .unzip()
 }
 
 /// The database at `out` holds exactly `expected`: every tier, joined from
@@ -65,8 +89,8 @@ fn every_rank_count_and_exchange_gives_the_single_build() {
             let dir = tempfile::tempdir().unwrap();
             let out = dir.path().join("clear-4x4.gdb");
             let out2 = out.clone();
-            let results = run(ranks, move |_| {
-                let mut o = Options::new(shape_box, out2.clone());
+            let results = run(ranks, shape_box, move |_| {
+                let mut o = Options::new(out2.clone());
                 o.exchange = exchange;
                 // Room for the lower tiers only: auto switches mid-build.
                 o.memory = Some(4096);
@@ -77,11 +101,7 @@ fn every_rank_count_and_exchange_gives_the_single_build() {
             for r in &results {
                 let report = r.as_ref().unwrap();
                 assert_eq!(report.ranks, ranks);
-                let queried = report
-                    .tiers
-                    .iter()
-                    .filter(|t| t.mode == Mode::Queried)
-                    .count();
+                let queried = report.tiers.iter().filter(|t| t.queried).count();
                 match (ranks, exchange) {
                     (1, _) | (_, Exchange::Replicate) => assert_eq!(queried, 0),
                     (_, Exchange::Query) => assert_eq!(queried, 15, "all but tier 1"),
@@ -99,7 +119,7 @@ fn one_rank_writes_the_single_build_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("one.gdb");
     let o = out.clone();
-    run(1, move |_| Options::new(shape_box, o.clone()))[0]
+    run(1, shape_box, move |_| Options::new(o.clone()))[0]
         .as_ref()
         .unwrap();
     let single_file = dir.path().join("single.gdb");
@@ -121,17 +141,19 @@ fn five_by_five_over_three_ranks_matches_and_reports_full_boards() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("clear-5x5.gdb");
     let o = out.clone();
-    let results = run(3, move |_| {
-        let mut opts = Options::new(shape_box, o.clone());
+    let (boards, keys) = full_board_keys(shape_box);
+    let results = run(3, shape_box, move |_| {
+        let mut opts = Options::new(o.clone());
         opts.memory = Some(1 << 20);
+        opts.report_keys = keys.clone();
         opts
     });
     let report = results[0].as_ref().unwrap();
     assert_same(&out, &expected);
     let tables = grundy::clear::shapes::ShapeTables::new(shape_box, expected).unwrap();
-    assert!(!report.full_boards.is_empty());
-    for &(a, b, v) in &report.full_boards {
-        assert_eq!(Some(v), tables.full_board(a, b), "{a} x {b}");
+    assert!(!boards.is_empty());
+    for (&(a, b), v) in boards.iter().zip(&report.values) {
+        assert_eq!(v.map(Nimber::new), tables.full_board(a, b), "{a} x {b}");
     }
     // Every shape once over the ranks: the single build's count.
     let single_count: u64 = tables.tiers().iter().map(TierTable::positions).sum();
@@ -148,20 +170,19 @@ fn a_wide_box_over_two_ranks_matches_the_single_build() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("clear-2x12.gdb");
     let o = out.clone();
-    let results = run(2, move |_| {
-        let mut opts = Options::new(shape_box, o.clone());
+    let (boards, keys) = full_board_keys(shape_box);
+    let results = run(2, shape_box, move |_| {
+        let mut opts = Options::new(o.clone());
         opts.exchange = Exchange::Query;
+        opts.report_keys = keys.clone();
         opts
     });
     let report = results[0].as_ref().unwrap();
     assert_same(&out, &expected);
     let tables = grundy::clear::shapes::ShapeTables::new(shape_box, expected).unwrap();
-    assert!(report
-        .full_boards
-        .iter()
-        .any(|&(a, b, _)| (a, b) == (2, 12)));
-    for &(a, b, v) in &report.full_boards {
-        assert_eq!(Some(v), tables.full_board(a, b), "{a} x {b}");
+    assert!(boards.contains(&(2, 12)));
+    for (&(a, b), v) in boards.iter().zip(&report.values) {
+        assert_eq!(v.map(Nimber::new), tables.full_board(a, b), "{a} x {b}");
     }
 }
 
@@ -169,8 +190,8 @@ fn a_wide_box_over_two_ranks_matches_the_single_build() {
 fn mismatched_options_stop_every_rank() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.gdb");
-    let results = run(2, move |rank| {
-        Options::new(boxed(3, 3 + rank as usize), out.clone())
+    let results = run_box(2, move |rank| {
+        (boxed(3, 3 + rank as usize), Options::new(out.clone()))
     });
     for r in results {
         match r {
@@ -182,8 +203,8 @@ fn mismatched_options_stop_every_rank() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m.gdb");
-    let results = run(2, move |rank| {
-        let mut o = Options::new(boxed(3, 3), out.clone());
+    let results = run(2, boxed(3, 3), move |rank| {
+        let mut o = Options::new(out.clone());
         o.binary = u64::from(rank);
         o
     });
@@ -205,8 +226,8 @@ fn a_stopped_build_resumes_to_the_same_database() {
         }
     }));
     let o = out.clone();
-    let results = run(3, move |_| {
-        let mut opts = Options::new(shape_box, o.clone());
+    let results = run(3, shape_box, move |_| {
+        let mut opts = Options::new(o.clone());
         opts.cancel = Some(cancel);
         opts.log = Some(log);
         opts.exchange = Exchange::Query;
@@ -223,8 +244,8 @@ fn a_stopped_build_resumes_to_the_same_database() {
     assert!(DbSet::open(&out).is_err(), "no complete database yet");
     cancel.store(false, Ordering::Relaxed);
     let o = out.clone();
-    let results = run(3, move |_| {
-        let mut opts = Options::new(shape_box, o.clone());
+    let results = run(3, shape_box, move |_| {
+        let mut opts = Options::new(o.clone());
         opts.exchange = Exchange::Query;
         opts
     });
@@ -247,8 +268,8 @@ fn a_part_from_another_build_restarts_every_part() {
         }
     }));
     let o = out.clone();
-    let results = run(2, move |_| {
-        let mut opts = Options::new(shape_box, o.clone());
+    let results = run(2, shape_box, move |_| {
+        let mut opts = Options::new(o.clone());
         opts.cancel = Some(cancel);
         opts.log = Some(log);
         opts
@@ -257,12 +278,253 @@ fn a_part_from_another_build_restarts_every_part() {
         .iter()
         .all(|r| matches!(r, Err(DistError::Stopped { kept: 4, .. }))));
     // Rank 1's partial file is lost: nothing can be resumed.
-    std::fs::remove_file(grundy_db::partial_path(&part_path(&out, 1, 2))).unwrap();
+    std::fs::remove_file(grundy_db::partial_path(&grundy_db::part_path(&out, 1, 2))).unwrap();
     cancel.store(false, Ordering::Relaxed);
     let o = out.clone();
-    let results = run(2, move |_| Options::new(shape_box, o.clone()));
+    let results = run(2, shape_box, move |_| Options::new(o.clone()));
     for r in &results {
         assert_eq!(r.as_ref().unwrap().resumed, 0);
     }
     assert_same(&out, &expected);
+}
+
+/// A second game for the same loop: Kayles on several rows (knock down one
+/// pin, or two adjacent pins, of one row; a row may split in two). A
+/// position is a multiset of row lengths, keyed in unary (each row
+/// `L` ones then a zero, longest first); tier `p - 1` holds the positions of
+/// `p` pins. Every tier grows from nothing (no parent tier), and an option
+/// names three kinds of components: the untouched rows as one position, and
+/// the one or two rows the move leaves.
+struct Kayles {
+    pins: u32,
+}
+
+impl Kayles {
+    fn key(rows: &[u32]) -> u64 {
+        let mut rows: Vec<u32> = rows.iter().copied().filter(|&r| r > 0).collect();
+        rows.sort_unstable_by(|a, b| b.cmp(a));
+        let (mut key, mut at) = (0u64, 0);
+        for r in rows {
+            key |= ((1u64 << r) - 1) << at;
+            at += r + 1;
+        }
+        key
+    }
+
+    fn rows(mut key: u64) -> Vec<u32> {
+        let mut rows = Vec::new();
+        while key != 0 {
+            key >>= key.trailing_zeros();
+            let r = key.trailing_ones();
+            rows.push(r);
+            key >>= r;
+        }
+        rows
+    }
+
+    /// Every multiset of rows of `pins` pins, rows of at most `most`.
+    fn partitions(pins: u32, most: u32, prefix: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        if pins == 0 {
+            out.push(prefix.clone());
+            return;
+        }
+        for r in (1..=most.min(pins)).rev() {
+            prefix.push(r);
+            Kayles::partitions(pins - r, r, prefix, out);
+            prefix.pop();
+        }
+    }
+
+    /// Every move of `rows`: the rows left, one move per list.
+    fn moves(rows: &[u32]) -> Vec<(Vec<u32>, [u32; 2])> {
+        let mut out = Vec::new();
+        for (i, &len) in rows.iter().enumerate() {
+            let rest: Vec<u32> = rows
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &r)| r)
+                .collect();
+            for knock in 1..=2.min(len) {
+                for left in 0..=len - knock {
+                    out.push((rest.clone(), [left, len - knock - left]));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl TierGame for Kayles {
+    fn id(&self) -> grundy::tier::GameId {
+        grundy::tier::GameId::new("kayles", [self.pins, 0])
+    }
+    fn tier_count(&self) -> usize {
+        self.pins as usize
+    }
+    fn tier_of(&self, position: u64) -> Tier {
+        position.count_ones() - 1
+    }
+    fn parent_tier(&self, _tier: Tier) -> Option<Tier> {
+        None
+    }
+    fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
+        let mut all = Vec::new();
+        Kayles::partitions(tier + 1, tier + 1, &mut Vec::new(), &mut all);
+        for rows in all {
+            emit(Kayles::key(&rows));
+        }
+    }
+    fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: F) {
+        for (rest, split) in Kayles::moves(&Kayles::rows(position)) {
+            let components: Vec<u64> = [
+                Kayles::key(&rest),
+                Kayles::key(&split[..1]),
+                Kayles::key(&split[1..]),
+            ]
+            .into_iter()
+            .filter(|&k| k != 0)
+            .collect();
+            option(Nimber::ZERO, &components);
+        }
+    }
+}
+
+/// The oracle: the mex recursion over whole positions (no components, no
+/// Sprague-Grundy sums), memoized by the sorted rows.
+fn kayles_brute(rows: &[u32], memo: &mut std::collections::HashMap<u64, u32>) -> u32 {
+    let key = Kayles::key(rows);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut seen = grundy::MexSet::new();
+    for (mut rest, split) in Kayles::moves(rows) {
+        rest.extend(split.into_iter().filter(|&r| r > 0));
+        seen.insert(Nimber::new(kayles_brute(&rest, memo)));
+    }
+    let v = seen.mex().value();
+    memo.insert(key, v);
+    v
+}
+
+/// Kayles through the one loop: in one process (memory store), and over
+/// 1, 2 and 3 ranks with every exchange, each position equal to the brute
+/// force.
+#[test]
+fn a_second_game_builds_single_and_partitioned() {
+    let game = Kayles { pins: 13 };
+    let mut memo = std::collections::HashMap::new();
+    let mut all = Vec::new();
+    for pins in 1..=game.pins {
+        Kayles::partitions(pins, pins, &mut Vec::new(), &mut all);
+    }
+    let want: Vec<u32> = all
+        .iter()
+        .map(|rows| kayles_brute(rows, &mut memo))
+        .collect();
+    let keys: Vec<u64> = all.iter().map(|rows| Kayles::key(rows)).collect();
+    // Kayles rows are not all zero: the oracle is not trivially matched.
+    assert!(want.iter().any(|&v| v > 2));
+
+    let built = grundy::tier::build(
+        &game,
+        &mut grundy::tier::MemoryStore::new(),
+        &grundy::tier::Solo,
+        &grundy::tier::BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap();
+    for (key, &v) in keys.iter().zip(&want) {
+        let tier = &built.own[game.tier_of(*key) as usize];
+        assert_eq!(
+            tier.get(*key),
+            Some(Nimber::new(v)),
+            "{:?}",
+            Kayles::rows(*key)
+        );
+    }
+
+    for ranks in 1..=3u32 {
+        for exchange in [Exchange::Replicate, Exchange::Query, Exchange::Auto] {
+            let keys = keys.clone();
+            let handles: Vec<_> = LocalComm::group(ranks)
+                .into_iter()
+                .map(|comm| {
+                    let keys = keys.clone();
+                    std::thread::spawn(move || {
+                        let mut opts = Options::new("unused".into());
+                        opts.exchange = exchange;
+                        opts.memory = Some(2048);
+                        opts.batch = 7;
+                        opts.round_bytes = 64;
+                        opts.report_keys = keys;
+                        build(&Kayles { pins: 13 }, &comm, &opts, |_, _| {
+                            Ok(grundy::tier::MemoryStore::new())
+                        })
+                    })
+                })
+                .collect();
+            for h in handles {
+                let report = h.join().unwrap().unwrap();
+                let got: Vec<u32> = report.values.iter().map(|v| v.unwrap()).collect();
+                assert_eq!(got, want, "{ranks} ranks, {exchange}");
+                assert_eq!(report.own_shapes.iter().sum::<u64>(), keys.len() as u64);
+            }
+        }
+    }
+}
+
+/// Splitting's rectangles (every sub-rectangle of a grid) over 2 and 3
+/// ranks, querying owners: the values of the one-process build, which the
+/// engine's tests check against the brute force.
+#[test]
+fn splitting_rectangles_build_partitioned() {
+    use grundy::split::tiers::SplitRects;
+    let raw: Vec<Vec<bool>> = [
+        "1011010", "0110101", "1101011", "0011110", "1110011", "0101101",
+    ]
+    .iter()
+    .map(|r| r.bytes().map(|b| b == b'1').collect())
+    .collect();
+    let game = SplitRects::new(&raw).unwrap();
+    let single = grundy::tier::build(
+        &game,
+        &mut grundy::tier::MemoryStore::new(),
+        &grundy::tier::Solo,
+        &grundy::tier::BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap();
+    let mut keys = Vec::new();
+    let mut want = Vec::new();
+    for table in &single.own {
+        for (key, value) in table.iter() {
+            keys.push(key);
+            want.push(value.value());
+        }
+    }
+    assert!(want.iter().any(|&v| v > 1));
+    for (ranks, exchange) in [(2u32, Exchange::Query), (3, Exchange::Auto)] {
+        let handles: Vec<_> = LocalComm::group(ranks)
+            .into_iter()
+            .map(|comm| {
+                let (game, keys) = (game.clone(), keys.clone());
+                std::thread::spawn(move || {
+                    let mut opts = Options::new("unused".into());
+                    opts.exchange = exchange;
+                    opts.memory = Some(4096);
+                    opts.batch = 50;
+                    opts.report_keys = keys;
+                    build(&game, &comm, &opts, |_, _| {
+                        Ok(grundy::tier::MemoryStore::new())
+                    })
+                })
+            })
+            .collect();
+        for h in handles {
+            let report = h.join().unwrap().unwrap();
+            let got: Vec<u32> = report.values.iter().map(|v| v.unwrap()).collect();
+            assert_eq!(got, want, "{ranks} ranks, {exchange}");
+        }
+    }
 }

@@ -3,7 +3,8 @@
 //! built-in 5 x 5 database; `build` runs the engine's tier solver into
 //! grundy-db's resumable writer, as `grundy tables build` does, on a worker
 //! thread while the calling thread draws progress and runs Python's signal
-//! handlers: Ctrl-C sets the solver's cancel flag, the finished tiers stay
+//! handlers (through grundy-db's `build`, the one build entry the CLI uses
+//! too): Ctrl-C sets the solver's cancel flag, the finished tiers stay
 //! in `PATH.partial`, and the same call resumes from them.
 //!
 //! An opened database is owned by its Python object and shared (`Arc`) with
@@ -15,10 +16,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup};
+use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::Board;
-use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress};
-use grundy_db::{DbError, DbSet, Writer};
+use grundy::tier::{TierControl, TierError, TierProgress};
+use grundy_db::{BuildFailed, DbSet};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -338,18 +339,18 @@ fn tables_build(
     let pool = pool
         .build()
         .map_err(|e| PyRuntimeError::new_err(format!("starting the worker threads: {e}")))?;
-    let (mut writer, mut tables) = Writer::create_or_resume(&out, shape_box)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let tiers = shape_box.cells() as u64;
-    // What the workers report, read by the drawing loop below.
-    let tier_now = AtomicU64::new(tables.len() as u64 + 1);
+    // What the workers report, read by the drawing loop below (tiers shown
+    // 1-based, as the CLI shows them).
+    let tier_now = AtomicU64::new(1);
+    let opened = AtomicBool::new(false);
     let done = AtomicU64::new(0);
     let total = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);
     let finished_lines = Mutex::new(Vec::<String>::new());
     let report = |p: TierProgress| match p {
         TierProgress::Generating { tier } => {
-            tier_now.store(u64::from(tier), Ordering::Relaxed);
+            tier_now.store(u64::from(tier) + 1, Ordering::Relaxed);
             done.store(0, Ordering::Relaxed);
             total.store(0, Ordering::Relaxed);
         }
@@ -358,16 +359,27 @@ fn tables_build(
             done: d,
             total: t,
         } => {
-            tier_now.store(u64::from(tier), Ordering::Relaxed);
+            tier_now.store(u64::from(tier) + 1, Ordering::Relaxed);
             done.store(d, Ordering::Relaxed);
             total.store(t, Ordering::Relaxed);
+        }
+        TierProgress::Stored(t) => finished_lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(format!(
+                "tier {:>2}: {:>12} shapes in {:>8.2} s",
+                t.tier + 1,
+                t.positions,
+                t.elapsed.as_secs_f64()
+            )),
+        TierProgress::Resuming { stored } => {
+            tier_now.store(stored as u64 + 1, Ordering::Relaxed);
         }
     };
     let mut control = TierControl::new();
     control.max_time = max_time.map(Duration::from_secs_f64);
     control.cancel = Some(&cancel);
     control.progress = Some(&report);
-    let game = ClearShapes::new(shape_box);
     let bar =
         if own_bar && progress.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
             let bar = indicatif::ProgressBar::new(0);
@@ -385,19 +397,9 @@ fn tables_build(
     let outcome = std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
             pool.install(|| {
-                let mut started = std::time::Instant::now();
-                solve_tiers::<_, BuildError, _>(&game, &mut tables, &control, |tier, table| {
-                    writer.append(table)?;
-                    finished_lines
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(format!(
-                            "tier {tier:>2}: {:>12} shapes in {:>8.2} s",
-                            table.positions(),
-                            started.elapsed().as_secs_f64()
-                        ));
-                    started = std::time::Instant::now();
-                    Ok(())
+                // The one build entry of the CLI and Python.
+                grundy_db::build(&out, shape_box, &control, |_| {
+                    opened.store(true, Ordering::Relaxed);
                 })
             })
         });
@@ -461,16 +463,21 @@ fn tables_build(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let kept = writer.header().tiers.len();
-    let partial = writer.partial().to_owned();
     match outcome {
-        Ok(()) => {}
-        Err(BuildError::Tier(TierError::Cancelled)) => {
+        Ok(_) => {}
+        Err(BuildFailed::Stopped {
+            reason: TierError::Cancelled,
+            ..
+        }) => {
             return Err(
                 interrupted.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
             );
         }
-        Err(BuildError::Tier(TierError::TimeBudget { limit })) => {
+        Err(BuildFailed::Stopped {
+            reason: TierError::TimeBudget { limit },
+            partial,
+            kept,
+        }) => {
             let dict = PyDict::new(py);
             dict.set_item("tiers", kept)?;
             dict.set_item("partial", partial)?;
@@ -479,6 +486,10 @@ fn tables_build(
                 &grundy::SolveError::TimeBudget { limit },
                 dict,
             ));
+        }
+        // A file that cannot be opened (another box, a busy path): bad input.
+        Err(BuildFailed::Db(err)) if !opened.load(Ordering::Relaxed) => {
+            return Err(PyValueError::new_err(err.to_string()))
         }
         Err(err) => {
             return Err(PyRuntimeError::new_err(format!(
@@ -489,23 +500,9 @@ fn tables_build(
     if let Some(err) = interrupted {
         // Ctrl-C after the last tier: the file is whole, but the caller
         // asked to stop.
-        writer
-            .finish()
-            .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
         return Err(err);
     }
-    writer
-        .finish()
-        .map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     tables_open(Some(out))
-}
-
-#[derive(Debug, thiserror::Error)]
-enum BuildError {
-    #[error(transparent)]
-    Tier(#[from] TierError),
-    #[error(transparent)]
-    Db(#[from] DbError),
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

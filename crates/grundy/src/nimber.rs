@@ -7,10 +7,9 @@
 //! XOR (*nim-sum*) of the parts' nimbers. The player to move wins exactly when
 //! the nimber is non-zero.
 //!
-//! Nimbers are not capped: [`Nimber`] holds a `u32`, and [`MexSet`] keeps the
-//! first 256 values in an inline bitset (no allocation on the hot path) and
-//! spills larger values into a growable bitset, so a value like 186 or 4000
-//! costs a few word operations, never a hash.
+//! Nimbers are not capped: [`Nimber`] holds a `u32`, and [`MexSet`] is a
+//! growable bitset cleared word by word (only the words written), so a value
+//! like 186 or 4000 costs a few word operations, never a hash.
 
 use std::fmt;
 use std::ops::{BitXor, BitXorAssign};
@@ -126,13 +125,14 @@ impl fmt::Display for Outcome {
     }
 }
 
-const INLINE_WORDS: usize = 4;
-
-/// A set of nimbers, for computing a mex.
+/// A set of nimbers, for computing a mex: the one mex routine of the
+/// crate (the tier worker, the searches and the dense split tables use it).
 ///
-/// Values below 256 live in an inline bitset; larger ones spill into a heap
-/// bitset that is kept between uses by [`MexSet::clear`], so a solver that
-/// reuses one `MexSet` allocates at most once.
+/// A growable bitset that remembers how many of its words were written
+/// since the last [`MexSet::clear`], and clears only those: a solver that
+/// reuses one set pays for the words its values reach, not for the set's
+/// size, and allocates only when a value reaches a new word. Values are not
+/// capped: 4000 costs 63 words, never a hash.
 ///
 /// # Examples
 ///
@@ -147,8 +147,9 @@ const INLINE_WORDS: usize = 4;
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct MexSet {
-    inline: [u64; INLINE_WORDS],
-    spill: Vec<u64>,
+    words: Vec<u64>,
+    /// Words `..dirty` may be non-zero; the rest are zero.
+    dirty: usize,
 }
 
 impl MexSet {
@@ -156,15 +157,17 @@ impl MexSet {
     #[must_use]
     pub const fn new() -> MexSet {
         MexSet {
-            inline: [0; INLINE_WORDS],
-            spill: Vec::new(),
+            words: Vec::new(),
+            dirty: 0,
         }
     }
 
-    /// Empties the set, keeping any spill allocation for reuse.
+    /// Empties the set: zeroes only the words written since the last
+    /// clear, keeping the allocation for reuse.
+    #[inline]
     pub fn clear(&mut self) {
-        self.inline = [0; INLINE_WORDS];
-        self.spill.iter_mut().for_each(|word| *word = 0);
+        self.words[..self.dirty].fill(0);
+        self.dirty = 0;
     }
 
     /// Adds a nimber.
@@ -172,46 +175,41 @@ impl MexSet {
     pub fn insert(&mut self, nimber: Nimber) {
         let value = nimber.0 as usize;
         let word = value / 64;
-        let bit = 1u64 << (value % 64);
-        if word < INLINE_WORDS {
-            self.inline[word] |= bit;
-        } else {
-            let index = word - INLINE_WORDS;
-            if index >= self.spill.len() {
-                self.spill.resize(index + 1, 0);
-            }
-            self.spill[index] |= bit;
+        if word >= self.words.len() {
+            self.words.resize(word + 1, 0);
         }
+        self.words[word] |= 1 << (value % 64);
+        self.dirty = self.dirty.max(word + 1);
     }
 
     /// True when the nimber was inserted since the last clear.
     #[must_use]
     pub fn contains(&self, nimber: Nimber) -> bool {
         let value = nimber.0 as usize;
-        let word = value / 64;
-        let bit = 1u64 << (value % 64);
-        if word < INLINE_WORDS {
-            self.inline[word] & bit != 0
-        } else {
-            self.spill
-                .get(word - INLINE_WORDS)
-                .is_some_and(|w| w & bit != 0)
-        }
+        self.words[..self.dirty]
+            .get(value / 64)
+            .is_some_and(|w| w & (1 << (value % 64)) != 0)
     }
 
     /// The least nimber not in the set.
+    #[inline]
     #[must_use]
     pub fn mex(&self) -> Nimber {
-        let words = self.inline.iter().chain(self.spill.iter());
-        let mut base = 0u32;
-        for &word in words {
-            if word != u64::MAX {
-                return Nimber(base + (!word).trailing_zeros());
-            }
-            base += 64;
-        }
-        Nimber(base)
+        Nimber(mex_of_words(&self.words[..self.dirty]))
     }
+}
+
+/// The least value missing from a bitset (bit `v % 64` of word `v / 64`
+/// for value `v`): the first word not full, and its first zero bit.
+#[inline]
+#[must_use]
+pub fn mex_of_words(words: &[u64]) -> u32 {
+    for (i, &w) in words.iter().enumerate() {
+        if w != u64::MAX {
+            return i as u32 * 64 + w.trailing_ones();
+        }
+    }
+    words.len() as u32 * 64
 }
 
 impl Extend<Nimber> for MexSet {
@@ -283,6 +281,8 @@ mod tests {
         assert_eq!(set.mex(), Nimber::new(300));
         let set: MexSet = (0..256).map(Nimber::new).collect();
         assert_eq!(set.mex(), Nimber::new(256));
+        assert_eq!(mex_of_words(&[u64::MAX, 0b1011]), 66);
+        assert_eq!(mex_of_words(&[]), 0);
     }
 
     #[test]

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeTables};
-use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress};
+use grundy::tier::{TierControl, TierProgress};
 use grundy::Nimber;
 use grundy_db::check::{self, CheckError, MergeError};
-use grundy_db::{DbError, DbSet, Writer};
+use grundy_db::{BuildFailed, DbError, DbSet};
 
 use crate::output::{NoSpaceError, UsageError};
 use grundy_report::words::{self, count};
@@ -327,10 +327,11 @@ impl BuildBar {
         match progress {
             TierProgress::Generating { tier } => {
                 self.bar
-                    .set_prefix(format!("tier {tier}/{} generating", self.tiers));
+                    .set_prefix(format!("tier {}/{} generating", tier + 1, self.tiers));
             }
             TierProgress::Solving { tier, done, total } => {
-                if self.last_tier.swap(u64::from(tier), Ordering::Relaxed) != u64::from(tier) {
+                let tier = u64::from(tier) + 1;
+                if self.last_tier.swap(tier, Ordering::Relaxed) != tier {
                     let finished = self.tier_total.swap(total, Ordering::Relaxed);
                     self.done_before.fetch_add(finished, Ordering::Relaxed);
                     self.bar.reset();
@@ -344,6 +345,20 @@ impl BuildBar {
                         .set_message(format!(", overall ETA {}", indicatif::HumanDuration(eta)));
                 }
             }
+            TierProgress::Stored(report) => {
+                let line = format!(
+                    "tier {:>2}: {:>19} in {:>8.2} s",
+                    report.tier + 1,
+                    count(report.positions, "shape"),
+                    report.elapsed.as_secs_f64()
+                );
+                if self.bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    self.bar.println(line);
+                }
+            }
+            TierProgress::Resuming { .. } => {}
         }
     }
 
@@ -359,15 +374,6 @@ impl BuildBar {
             per_shape * all.saturating_sub(done) as f64,
         ))
     }
-}
-
-/// What stops a build: the engine, or the file.
-#[derive(Debug, thiserror::Error)]
-enum BuildError {
-    #[error(transparent)]
-    Tier(#[from] TierError),
-    #[error(transparent)]
-    Db(#[from] DbError),
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
@@ -401,67 +407,55 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     let started = Instant::now();
-    let (mut writer, mut tables) =
-        Writer::create_or_resume(&path, shape_box).map_err(open_error)?;
-    if let Some(note) = writer.note() {
-        eprintln!("note: {note}");
-    }
-    warn_if_short_of_space(&path, shape_box);
-    if !tables.is_empty() {
-        eprintln!(
-            "resuming {} from tier {} of {}",
-            writer.partial().display(),
-            tables.len() + 1,
-            shape_box.cells()
-        );
-    }
-    let first_tier = tables.len() + 1;
-    let bar = BuildBar::new(shape_box, tables.iter().map(|t| t.positions()).sum());
-    let report = |p: TierProgress| bar.update(p);
+    // The bar starts once the store says how much a resumed build holds.
+    let bar: std::sync::OnceLock<BuildBar> = std::sync::OnceLock::new();
+    let report = |p: TierProgress| {
+        if let Some(bar) = bar.get() {
+            bar.update(p);
+        }
+    };
     let mut control = TierControl::new();
     control.max_time = args.max_time;
     control.progress = Some(&report);
-    let game = ClearShapes::new(shape_box);
-    let mut tier_times = Vec::new();
-    let mut tier_started = Instant::now();
-    let outcome = solve_tiers::<_, BuildError, _>(&game, &mut tables, &control, |tier, table| {
-        writer.append(table)?;
-        let elapsed = tier_started.elapsed();
-        tier_times.push((tier, table.positions(), elapsed));
-        let line = format!(
-            "tier {tier:>2}: {:>19} in {:>8.2} s",
-            count(table.positions(), "shape"),
-            elapsed.as_secs_f64()
-        );
-        if bar.bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            bar.bar.println(line);
+    let mut first_tier = 1;
+    let mut opened = false;
+    let outcome = grundy_db::build(&path, shape_box, &control, |store| {
+        opened = true;
+        if let Some(note) = store.writer().note() {
+            eprintln!("note: {note}");
         }
-        tier_started = Instant::now();
-        Ok(())
-    });
-    bar.bar.finish_and_clear();
-    match outcome {
-        Ok(()) => {}
-        Err(BuildError::Tier(err @ (TierError::TimeBudget { .. } | TierError::Cancelled))) => {
+        warn_if_short_of_space(&path, shape_box);
+        let stored = grundy::tier::TierStore::stored(store);
+        if stored > 0 {
             eprintln!(
-                "error: {err}; {} keeps tiers 1 to {}: run the same command again to resume",
-                writer.partial().display(),
-                writer.header().tiers.len()
+                "resuming {} from tier {} of {}",
+                store.writer().partial().display(),
+                stored + 1,
+                shape_box.cells()
             );
+        }
+        first_tier = stored + 1;
+        let _ = bar.set(BuildBar::new(shape_box, store.stored_shapes()));
+    });
+    if let Some(bar) = bar.get() {
+        bar.bar.finish_and_clear();
+    }
+    let built = match outcome {
+        Ok(built) => built,
+        Err(err @ BuildFailed::Stopped { .. }) => {
+            eprintln!("error: {err}");
             return Ok(ExitCode::from(3));
         }
-        Err(BuildError::Db(err)) => return Err(db_error(err)),
+        Err(BuildFailed::Db(err)) if opened => return Err(db_error(err)),
+        Err(BuildFailed::Db(err)) => return Err(open_error(err)),
         Err(err) => return Err(anyhow::Error::new(err).context("building the database")),
-    }
-    let record = build_record(args, &path, first_tier, started);
+    };
     // A record left by an earlier build of this path must not describe the
     // new file, even if writing the new record fails below.
     let _ = std::fs::remove_file(grundy_db::meta::build_record_path(&path));
-    let header = writer.finish().map_err(db_error)?;
+    let record = build_record(args, &path, first_tier, started);
     grundy_db::meta::write_build_record(&path, &record)?;
-    let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
+    let shapes: u64 = built.header.tiers.iter().map(|t| t.positions).sum();
     let elapsed = started.elapsed().as_secs_f64();
     let mut stdout = std::io::stdout().lock();
     let out = &mut stdout;
@@ -472,8 +466,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         count(shapes, "shape"),
         shapes as f64 / elapsed.max(1e-9)
     )?;
-    let tables = ShapeTables::new(shape_box, tables).map_err(anyhow::Error::msg)?;
-    print_full_boards(out, &tables)?;
+    print_full_boards(out, &built.tables)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -613,7 +606,10 @@ fn dist_options<'a>(
     log: &'a (dyn Fn(&str) + Sync),
 ) -> grundy_dist::Options<'a> {
     use grundy_dist::{Exchange, Fault, Options};
-    let mut opts = Options::new(args.shape_box, path);
+    let mut opts = Options::new(path);
+    opts.report_keys = check::full_board_sizes(args.shape_box)
+        .filter_map(|(a, b)| args.shape_box.full_key(a, b))
+        .collect();
     opts.exchange = match args.exchange.unwrap_or(ExchangeArg::Auto) {
         ExchangeArg::Auto => Exchange::Auto,
         ExchangeArg::Replicate => Exchange::Replicate,
@@ -623,12 +619,13 @@ fn dist_options<'a>(
     opts.max_time = args.max_time;
     opts.log = Some(log);
     // Fault injection for the crash-recovery test in `.ci/run`:
-    // GRUNDY_DIST_FAULT=RANK:TIER kills that rank halfway through the tier.
+    // GRUNDY_DIST_FAULT=RANK:TIER kills that rank halfway through the tier
+    // (1-based, as the tier lines show it).
     opts.fault = std::env::var("GRUNDY_DIST_FAULT").ok().and_then(|v| {
         let (rank, tier) = v.split_once(':')?;
         Some(Fault {
             rank: rank.parse().ok()?,
-            tier: tier.parse().ok()?,
+            tier: tier.parse::<u32>().ok()?.checked_sub(1)?,
         })
     });
     opts
@@ -636,6 +633,7 @@ fn dist_options<'a>(
 
 /// What one rank reports at the end of a partitioned build.
 fn dist_outcome(
+    shape_box: ShapeBox,
     rank: u32,
     outcome: Result<grundy_dist::Report, grundy_dist::DistError>,
 ) -> anyhow::Result<ExitCode> {
@@ -644,7 +642,7 @@ fn dist_outcome(
         Ok(report) => {
             if rank == 0 {
                 let mut stdout = std::io::stdout().lock();
-                print_dist_report(&mut stdout, &report)?;
+                print_dist_report(&mut stdout, shape_box, &report)?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -671,7 +669,12 @@ fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow::Result<Ex
             .iter()
             .map(|comm| {
                 let opts = &opts;
-                scope.spawn(move || grundy_dist::build(comm, opts))
+                scope.spawn(move || {
+                    let game = ClearShapes::new(args.shape_box);
+                    grundy_dist::build(&game, comm, opts, |r, n| {
+                        grundy_dist::open_part_file(&opts.out, args.shape_box, r, n)
+                    })
+                })
             })
             .collect();
         handles
@@ -680,7 +683,11 @@ fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow::Result<Ex
             .collect()
     });
     let mut outcomes = outcomes.into_iter();
-    dist_outcome(0, outcomes.next().expect("at least one rank"))
+    dist_outcome(
+        args.shape_box,
+        0,
+        outcomes.next().expect("at least one rank"),
+    )
 }
 
 /// `tables build` under an MPI launcher: one rank of a partitioned build.
@@ -692,7 +699,11 @@ fn build_mpi(args: &BuildArgs, path: PathBuf) -> anyhow::Result<ExitCode> {
     let mut opts = dist_options(args, path, &log);
     opts.binary = binary_fingerprint();
     let rank = grundy_dist::Comm::rank(&comm);
-    dist_outcome(rank, grundy_dist::build(&comm, &opts))
+    let game = ClearShapes::new(args.shape_box);
+    let outcome = grundy_dist::build(&game, &comm, &opts, |r, n| {
+        grundy_dist::open_part_file(&opts.out, args.shape_box, r, n)
+    });
+    dist_outcome(args.shape_box, rank, outcome)
 }
 
 /// A CRC-32 of this executable's bytes: ranks running different builds of
@@ -717,7 +728,11 @@ fn binary_fingerprint() -> u64 {
     crc().map_or(0, u64::from)
 }
 
-fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std::io::Result<()> {
+fn print_dist_report(
+    out: &mut impl Write,
+    shape_box: ShapeBox,
+    report: &grundy_dist::Report,
+) -> std::io::Result<()> {
     let shapes: u64 = report.own_shapes.iter().sum();
     writeln!(
         out,
@@ -748,11 +763,14 @@ fn print_dist_report(out: &mut impl Write, report: &grundy_dist::Report) -> std:
             report.peak_rss[r]
         )?;
     }
-    writeln!(out, "full boards:")?;
-    for &(a, b, v) in &report.full_boards {
-        writeln!(out, "  {a} x {b}: {v}")?;
-    }
-    Ok(())
+    // The values of `report_keys`: the full boards, in order.
+    let boards: Vec<(usize, usize)> = check::full_board_sizes(shape_box)
+        .filter(|&(a, b)| shape_box.full_key(a, b).is_some())
+        .collect();
+    print_boards(out, shape_box, |a, b| {
+        let i = boards.iter().position(|&x| x == (a, b))?;
+        report.values.get(i).copied().flatten().map(Nimber::new)
+    })
 }
 
 fn print_full_boards<S: AsRef<[u64]>>(

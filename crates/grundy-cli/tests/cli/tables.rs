@@ -393,6 +393,29 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
         checksum(&dir.path().join("parts.part-2-of-3.gdb")),
         checksum(&single)
     );
+    // One process on 1 and 2 threads: the same loop, the same bytes.
+    for threads in ["1", "2"] {
+        let out = dir.path().join(format!("threads-{threads}.gdb"));
+        let output = grundy()
+            .args([
+                "tables",
+                "build",
+                "--box",
+                "3x6",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&single).unwrap()
+        );
+        assert_eq!(checksum(&out), checksum(&stem));
+    }
     let merged = dir.path().join("merged.gdb");
     let output = grundy()
         .args(["tables", "merge"])
@@ -874,4 +897,26 @@ fn checksum_prints_the_sha256_of_each_file() {
         Some(format!("{hex}  {}", db.display()).as_str()),
         "{text}"
     );
+}
+
+/// A database whose header names another game (checksums right) is
+/// refused with the game it names: exit 2, never shapes read as clearing.
+#[test]
+fn a_database_of_another_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "3x3");
+    let mut bytes = std::fs::read(&db).unwrap();
+    bytes[16..24].copy_from_slice(b"kayles\0\0");
+    let crc = crc32fast::hash(&bytes[..4092]);
+    bytes[4092..4096].copy_from_slice(&crc.to_le_bytes());
+    let other = dir.path().join("other.gdb");
+    std::fs::write(&other, &bytes).unwrap();
+    for args in [&["tables", "info"][..], &["tables", "verify"][..]] {
+        let output = grundy().args(args).arg(&other).output().unwrap();
+        assert_exit(
+            &output,
+            2,
+            "a database of game `kayles` (kayles 3 x 3), not of rectangle clearing",
+        );
+    }
 }

@@ -49,7 +49,7 @@ use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
 use super::frame::{Frame, Square, Wide};
 use super::table::{self, SmallTables};
 use super::{Board, ShapeKey};
-use crate::tier::{Tier, TierGame, TierTable};
+use crate::tier::{GameId, Tier, TierGame, TierTable};
 use crate::Nimber;
 
 /// The largest side of a box whose short side is over 4 (boxes of up to 4
@@ -447,8 +447,8 @@ impl ShapeBox {
     }
 }
 
-/// Rectangle clearing on the shapes of one box, as a [`TierGame`]: tier `k`
-/// holds the shapes of `k` cells, keyed by [`ShapeBox::pack`].
+/// Rectangle clearing on the shapes of one box, as a [`TierGame`]: tier
+/// `k - 1` holds the shapes of `k` cells, keyed by [`ShapeBox::pack`].
 #[derive(Clone, Copy, Debug)]
 pub struct ClearShapes {
     shape_box: ShapeBox,
@@ -727,16 +727,25 @@ fn emit_option<O: FnMut(Nimber, &[u64])>(values: &[u64], lookups: &mut [u64; 16]
 }
 
 impl TierGame for ClearShapes {
-    fn tiers(&self) -> Vec<Tier> {
-        (1..=self.shape_box.cells() as Tier).collect()
+    fn id(&self) -> GameId {
+        GameId::new(
+            "clear",
+            [self.shape_box.rows() as u32, self.shape_box.cols() as u32],
+        )
     }
 
+    fn tier_count(&self) -> usize {
+        self.shape_box.cells()
+    }
+
+    /// A shape of `k` cells is in tier `k - 1` (clearing's rule: a move
+    /// leaves components of fewer cells).
     fn tier_of(&self, position: u64) -> Tier {
-        position.count_ones()
+        position.count_ones() - 1
     }
 
     fn parent_tier(&self, tier: Tier) -> Option<Tier> {
-        (tier > 1).then(|| tier - 1)
+        tier.checked_sub(1)
     }
 
     fn generate<E: FnMut(u64)>(&self, _tier: Tier, parent_key: Option<u64>, emit: E) {

@@ -382,20 +382,7 @@ impl BandContext<'_> {
             }
         }
         for (value, set) in row.iter_mut().zip(&seen[y0..]) {
-            *value = mex_of(set);
+            *value = crate::nimber::mex_of_words(set) as u16;
         }
     }
-}
-
-/// The least value missing from a bitset.
-fn mex_of(set: &[u64]) -> u16 {
-    let mut value = 0usize;
-    for &word in set {
-        if word != u64::MAX {
-            value += (!word).trailing_zeros() as usize;
-            break;
-        }
-        value += 64;
-    }
-    value as u16
 }

@@ -50,6 +50,7 @@ mod game;
 mod grid;
 mod guard;
 mod pattern;
+pub mod tiers;
 
 #[cfg(test)]
 mod tests;

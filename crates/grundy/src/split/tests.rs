@@ -550,3 +550,45 @@ fn the_position_budget_bounds_the_generic_search() {
     assert!(examined <= limit + 4, "examined {examined}");
     assert!(solver.positions_solved() < limit);
 }
+
+/// The tier engine's build of every sub-rectangle ([`tiers::SplitRects`],
+/// a second game of the one build loop) against the brute force, every
+/// sub-rectangle of random small grids.
+mod tier_build {
+    use super::*;
+    use crate::tier::{build, BuildConfig, MemoryStore, Solo, TierControl, TierGame};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn every_sub_rectangle_matches_the_brute_force(raw in raw_strategy(7)) {
+            let game = tiers::SplitRects::new(&raw).unwrap();
+            let built = build(
+                &game,
+                &mut MemoryStore::new(),
+                &Solo,
+                &BuildConfig::default(),
+                &TierControl::new(),
+            )
+            .unwrap();
+            let (rows, cols) = (raw.len() as u32, raw[0].len() as u32);
+            let mut brute = Brute::new(&raw);
+            let mut checked = 0;
+            for r0 in 0..rows {
+                for r1 in r0 + 1..=rows {
+                    for c0 in 0..cols {
+                        for c1 in c0 + 1..=cols {
+                            let key = tiers::SplitRects::key(r0, r1, c0, c1);
+                            let tier = &built.own[game.tier_of(key) as usize];
+                            let want = brute.value(r0 as usize, r1 as usize, c0 as usize, c1 as usize);
+                            prop_assert_eq!(tier.get(key), Some(Nimber::new(want)));
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+            let stored: u64 = built.own.iter().map(crate::tier::TierTable::positions).sum();
+            prop_assert_eq!(stored, checked);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Tier, TierError};
+use super::{Tier, TierError, TierReport};
 
 /// What a tier build reports as it goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +22,13 @@ pub enum TierProgress {
         done: u64,
         /// Positions in the tier.
         total: u64,
+    },
+    /// A solved tier was stored (on every part of a partitioned build).
+    Stored(TierReport),
+    /// A stopped build is resumed: tiers `0..stored` were found stored.
+    Resuming {
+        /// Tiers found stored.
+        stored: usize,
     },
 }
 

@@ -31,30 +31,40 @@
 //! **Layout of the module** (after GamesmanOne's tier solver, where each
 //! concern is a file of its own): [`table`] is the in-memory tier table and
 //! its slot encoding; [`worker`] generates and solves one tier; [`schedule`]
-//! drives the tiers in order and resumes; [`values`] is how the
-//! worker reads earlier tiers, whatever stores them; [`partition`] splits a tier
-//! between processes (owners and option batches); [`control`] holds the
-//! budgets and progress hooks every loop checks.
+//! is the one build loop (scheduling, resume, values from replicas or
+//! owners), for one process, threads and ranks; [`store`] is where tiers go
+//! (memory here; files in `grundy-db`); [`values`] is how the worker reads
+//! earlier tiers, whatever stores them; [`distribution`] is how the parts
+//! of a build talk ([`Solo`] here; threads and MPI in `grundy-dist`);
+//! [`exchange`] is where a part gets earlier tiers' values (its own,
+//! replicas, or queries to owners);
+//! [`partition`] splits a tier between parts (owners and option batches);
+//! [`control`] holds the budgets and progress hooks every loop checks.
 
 use std::time::Duration;
 
 use crate::Nimber;
 
 pub mod control;
+pub mod distribution;
+pub mod exchange;
 pub mod partition;
 pub mod schedule;
+pub mod store;
 pub mod table;
 pub mod values;
 pub mod worker;
 
 pub use control::{TierControl, TierProgress};
+pub use distribution::{Distribution, Solo};
 pub use partition::{owner, OptionBatch};
-pub use schedule::solve_tiers;
+pub use schedule::{build, solve_tiers, BuildConfig, BuildError, Built, Exchange, TierReport};
+pub use store::{MemoryStore, TierStore};
 pub use table::{capacity_for, TierTable};
 pub use values::TierValues;
 pub use worker::{generate_keys, generate_tier, solve_slots, solve_tier};
 
-/// A tier number.
+/// A tier: an index `0..tier_count()` of [`TierGame`], in solving order.
 pub type Tier = u32;
 
 /// Bits of a slot that hold the value.
@@ -64,18 +74,67 @@ pub const MAX_VALUE: u32 = (1 << VALUE_BITS) - 1;
 /// The largest position key a [`TierTable`] stores (52 bits).
 pub const MAX_KEY: u64 = (1 << (64 - VALUE_BITS)) - 1;
 
+/// A game's name and parameters, as a database header records them: a file
+/// written for one game (or box) is refused by another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameId {
+    /// The game's name, ASCII, padded with zero bytes (`clear`).
+    pub name: [u8; 8],
+    /// The game's parameters (for clearing: the box's rows and columns).
+    pub params: [u32; 2],
+}
+
+impl GameId {
+    /// The id of game `name` (at most 8 bytes, cut past that) with
+    /// `params`.
+    #[must_use]
+    pub fn new(name: &str, params: [u32; 2]) -> GameId {
+        let mut bytes = [0u8; 8];
+        for (b, c) in bytes.iter_mut().zip(name.bytes()) {
+            *b = c;
+        }
+        GameId {
+            name: bytes,
+            params,
+        }
+    }
+
+    /// The name, without its padding.
+    #[must_use]
+    pub fn name(&self) -> String {
+        let end = self.name.iter().position(|&b| b == 0).unwrap_or(8);
+        String::from_utf8_lossy(&self.name[..end]).into_owned()
+    }
+}
+
+impl std::fmt::Display for GameId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} x {}", self.name(), self.params[0], self.params[1])
+    }
+}
+
 /// A game solved bottom-up by tiers. Positions are keys of at most 52 bits
 /// ([`MAX_KEY`]), never 0, in a canonical form chosen by the game.
+///
+/// **Tier numbering** (the one convention of the engine and of every
+/// front-end): tiers are the indices `0..tier_count()`, in solving order;
+/// the engine's per-tier arrays (stored tiers, replicas, a file's
+/// directory) are indexed by them. Text shows tier `t` as `t + 1` (of
+/// `tier_count()`), the project's 1-based convention for people.
 pub trait TierGame: Sync {
-    /// Every tier, in solving order: options of a position lead only to
-    /// positions of earlier tiers.
-    fn tiers(&self) -> Vec<Tier>;
+    /// The game and its parameters, for a database header.
+    fn id(&self) -> GameId;
 
-    /// The tier of a position.
+    /// How many tiers: they are `0..tier_count()`, in solving order, and
+    /// options of a position lead only to positions of earlier tiers.
+    fn tier_count(&self) -> usize;
+
+    /// The tier of a position (below [`TierGame::tier_count`]).
     fn tier_of(&self, position: u64) -> Tier;
 
-    /// The tier whose positions generate `tier`'s ([`TierGame::generate`]),
-    /// or `None` when `tier`'s positions come from nothing.
+    /// The earlier tier whose positions generate `tier`'s
+    /// ([`TierGame::generate`]), or `None` when `tier`'s positions come
+    /// from nothing.
     fn parent_tier(&self, tier: Tier) -> Option<Tier>;
 
     /// Calls `emit` with positions of `tier` generated from `parent` (a
@@ -103,7 +162,7 @@ pub enum TierError {
     #[error("stopped on request")]
     Cancelled,
     /// A value does not fit a table slot.
-    #[error("a value of {value} in tier {tier} exceeds the table's {MAX_VALUE}")]
+    #[error("a value of {value} in tier {} exceeds the table's {MAX_VALUE}", .tier + 1)]
     ValueTooLarge {
         /// The tier.
         tier: Tier,
@@ -111,7 +170,7 @@ pub enum TierError {
         value: u32,
     },
     /// The game named an option component that no earlier table holds.
-    #[error("position {position:#x} of tier {tier} has an option component {child:#x} that no earlier tier holds")]
+    #[error("position {position:#x} of tier {} has an option component {child:#x} that no earlier tier holds", .tier + 1)]
     MissingChild {
         /// The tier being solved.
         tier: Tier,
@@ -121,7 +180,7 @@ pub enum TierError {
         child: u64,
     },
     /// A tier's parent tier is not solved before it.
-    #[error("tier {tier} grows from tier {parent}, which is not solved before it")]
+    #[error("tier {} grows from tier {}, which is not solved before it", .tier + 1, .parent + 1)]
     MissingParent {
         /// The tier.
         tier: Tier,

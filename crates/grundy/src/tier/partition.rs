@@ -3,8 +3,8 @@
 //! are valued.
 
 use super::table::{slot_key, slot_value_set};
-use super::worker::ValueSet;
 use super::{Tier, TierError, TierGame, TierTable, MAX_VALUE};
+use crate::{MexSet, Nimber};
 
 /// The part (`0..parts`) that owns `key` in a build partitioned into
 /// `parts` parts (MPI ranks). The hash is independent of the one that lays
@@ -148,7 +148,7 @@ impl OptionBatch {
         tier: Tier,
         mut lookup: L,
     ) -> Result<Vec<u32>, TierError> {
-        let mut seen = ValueSet::default();
+        let mut seen = MexSet::new();
         let mut out = Vec::with_capacity(self.positions.len());
         let (mut option, mut key) = (0usize, 0usize);
         for (&position, &end) in self.positions.iter().zip(&self.ends) {
@@ -163,10 +163,10 @@ impl OptionBatch {
                     })?;
                 }
                 key = keys_end as usize;
-                seen.insert(value);
+                seen.insert(Nimber::new(value));
             }
             option = end as usize;
-            let value = seen.mex();
+            let value = seen.mex().value();
             if value > MAX_VALUE {
                 return Err(TierError::ValueTooLarge { tier, value });
             }

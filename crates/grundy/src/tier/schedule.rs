@@ -1,51 +1,506 @@
-//! Driving the tiers: every tier of a game in order, from the prefix
-//! already solved (a resumed build), each handed to the caller once solved.
+//! The tier manager: the ONE build loop, for a single process, threads
+//! and partitioned ranks alike (GamesmanOne's `tier_manager`). What varies
+//! is pluggable: where tiers are stored ([`TierStore`]), how the parts talk
+//! ([`Distribution`]), and where the values of earlier tiers come from
+//! ([`Exchange`]: this part's own tiers, replicas, or queries to owners).
+//!
+//! **Per tier** `t` (in solving order, `0..tier_count()`):
+//! 1. *Generate* `t`'s positions from this part's positions of its parent
+//!    tier ([`generate_keys`]: every position exactly once over all parts)
+//!    and send each to its [`owner`] (one part: no exchange).
+//! 2. *Seal* the tiers whose keys are no longer needed: the store hands
+//!    back their read views ([`TierStore::seal`]).
+//! 3. *Solve* `t`: locally ([`solve_slots`]) when every earlier tier is in
+//!    this part's memory (one part, or replicated on every part), else in
+//!    rounds of [`OptionBatch`]es whose components are asked of their
+//!    owners in two exchanges.
+//! 4. *Store* `t` ([`TierStore::write`]) and, if the values source says
+//!    so, replicate it on every part.
+//!
+//! **Agreement and resume.** Errors, budgets and cancellation are agreed
+//! between steps ([`Distribution::agree`]), so every part stops at the same
+//! point with the same tiers stored. A build resumes from the tiers every
+//! part's store holds under one build id; it regenerates (never re-solves)
+//! the keys of the stored tiers it still needs as parents.
+//!
+//! **Why it is correct.** Each part holds the positions it owns of the
+//! single build's tiers (the same generation, split by owner), and each
+//! value is the same mex over the same option values, read locally or from
+//! the owner. A tier's table is laid out by its keys alone, so one part
+//! writes the single build's bytes, and parts joined give them too.
 
-use super::control::TierControl;
-use super::worker::{generate_tier, solve_tier};
-use super::{Tier, TierError, TierGame, TierTable};
+use std::time::{Duration, Instant};
 
-/// Solves every tier of `game` not yet in `tables` (a prefix of
-/// [`TierGame::tiers`], solved, in that order), calling `done` after each
-/// tier so a front-end can store it before the next begins: a build stopped
-/// at any point keeps every tier that `done` saw.
+use super::control::{TierControl, TierProgress};
+use super::distribution::{Distribution, Solo};
+pub use super::exchange::Exchange;
+use super::partition::owner;
+use super::store::{MemoryStore, TierStore};
+use super::table::slot;
+use super::worker::{generate_from, solve_slots};
+use super::{Tier, TierError, TierGame, TierTable, TierValues};
+
+/// How to build, beyond the game, the store and the parts.
+pub struct BuildConfig<'a> {
+    /// Where values of other parts' positions come from.
+    pub exchange: Exchange,
+    /// Bytes of replicated tiers a part may hold ([`Exchange::Auto`]).
+    pub replica_budget: u64,
+    /// Positions a part values per round of a partitioned tier.
+    pub batch: usize,
+    /// The id of a fresh build (part 0's is used): the parts' stores
+    /// resume only from tiers written under one id.
+    pub build_id: u64,
+    /// Called before each round of a tier with `(tier, round, rounds)`
+    /// (tests inject faults with it).
+    pub on_round: Option<&'a (dyn Fn(Tier, usize, usize) + Sync)>,
+}
+
+impl Default for BuildConfig<'_> {
+    fn default() -> Self {
+        BuildConfig {
+            exchange: Exchange::Auto,
+            replica_budget: u64::MAX,
+            batch: 1 << 14,
+            build_id: 1,
+            on_round: None,
+        }
+    }
+}
+
+/// One tier of a build, as every part saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TierReport {
+    /// The tier.
+    pub tier: Tier,
+    /// Positions of the tier, over all parts.
+    pub positions: u64,
+    /// Positions of the tier this part owns.
+    pub own: u64,
+    /// Whether values of other parts' positions were asked for.
+    pub queried: bool,
+    /// Whether it was then replicated on every part.
+    pub replicated: bool,
+    /// Wall time of the tier.
+    pub elapsed: Duration,
+    /// Bytes every part sent to others for this tier, summed.
+    pub sent: u64,
+}
+
+/// A finished build: this part's tiers and what each took.
+pub struct Built<V> {
+    /// Tiers found stored at the start (a resumed build).
+    pub resumed: usize,
+    /// The tiers built now.
+    pub tiers: Vec<TierReport>,
+    /// This part's view of every tier, in order.
+    pub own: Vec<V>,
+    /// Bytes of replicated tiers this part holds at the end.
+    pub replica_bytes: u64,
+}
+
+/// Why a build stopped.
+#[derive(Debug)]
+pub enum BuildError<E> {
+    /// A budget or cancellation (agreed by every part), or this part's
+    /// game failed.
+    Tier(TierError),
+    /// This part's store failed.
+    Store(E),
+    /// Another part failed; its message.
+    Part {
+        /// The first part that failed.
+        part: u32,
+        /// What it said.
+        message: String,
+    },
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for BuildError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Tier(e) => e.fmt(f),
+            BuildError::Store(e) => e.fmt(f),
+            BuildError::Part { part, message } => write!(f, "part {part}: {message}"),
+        }
+    }
+}
+
+impl<E: std::fmt::Display + std::fmt::Debug> std::error::Error for BuildError<E> {}
+
+impl<E> From<TierError> for BuildError<E> {
+    fn from(e: TierError) -> Self {
+        BuildError::Tier(e)
+    }
+}
+
+/// Tags of the agreed stops, so every part reports the same typed reason.
+const STOP_TIME: &str = "\u{1}stop:time";
+const STOP_CANCEL: &str = "\u{1}stop:cancel";
+
+pub(super) struct Loop<'a, G, S: TierStore, D> {
+    pub(super) game: &'a G,
+    pub(super) store: &'a mut S,
+    pub(super) dist: &'a D,
+    pub(super) config: &'a BuildConfig<'a>,
+    pub(super) control: &'a TierControl<'a>,
+    pub(super) me: u32,
+    pub(super) parts: u32,
+    /// This part's view of each sealed tier.
+    pub(super) own: Vec<S::Values>,
+    /// Solved and written tiers not yet sealed (their keys still needed).
+    pub(super) pending: Vec<Option<TierTable>>,
+    /// Keys of sealed (or resumed) tiers still needed as parents.
+    pub(super) parent_keys: Vec<Option<Vec<u64>>>,
+    /// Per tier: the last tier generated from it.
+    pub(super) last_child: Vec<Option<usize>>,
+    /// Tiers with every position, on every part (partitioned builds).
+    pub(super) replicas: Vec<Option<TierTable>>,
+    pub(super) replicate_more: bool,
+}
+
+impl<G, S, D> Loop<'_, G, S, D>
+where
+    G: TierGame,
+    S: TierStore,
+    D: Distribution,
+{
+    /// Agrees on a step's outcome: this part's own error stays typed; a
+    /// stop seen elsewhere becomes the same [`TierError`] here.
+    pub(super) fn agree<T>(
+        &self,
+        local: Result<T, BuildError<S::Error>>,
+    ) -> Result<T, BuildError<S::Error>> {
+        if self.parts == 1 {
+            return local;
+        }
+        let message = match &local {
+            Ok(_) => None,
+            Err(BuildError::Tier(TierError::TimeBudget { .. })) => Some(STOP_TIME.to_owned()),
+            Err(BuildError::Tier(TierError::Cancelled)) => Some(STOP_CANCEL.to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        match (self.dist.agree(message.as_deref()), local) {
+            (_, Err(e)) => Err(e),
+            (None, Ok(x)) => Ok(x),
+            (Some((part, message)), Ok(_)) => Err(match message.as_str() {
+                STOP_TIME => BuildError::Tier(TierError::TimeBudget {
+                    limit: self.control.max_time.unwrap_or_default(),
+                }),
+                STOP_CANCEL => BuildError::Tier(TierError::Cancelled),
+                _ => BuildError::Part { part, message },
+            }),
+        }
+    }
+
+    /// A checkpoint between steps: budgets and cancellation, agreed.
+    pub(super) fn checkpoint(&self) -> Result<(), BuildError<S::Error>> {
+        self.agree(self.control.check().map_err(BuildError::Tier))
+    }
+
+    pub(super) fn sum(&self, x: u64) -> u64 {
+        self.dist.all_gather(x).into_iter().sum()
+    }
+
+    pub(super) fn min(&self, x: u64) -> u64 {
+        self.dist.all_gather(x).into_iter().min().unwrap_or(x)
+    }
+
+    pub(super) fn max(&self, x: u64) -> u64 {
+        self.dist.all_gather(x).into_iter().max().unwrap_or(x)
+    }
+
+    /// This part's keys of tier `t`, generated from this part's keys of its
+    /// parent and gathered from every part by owner.
+    fn generate(&self, t: usize) -> Result<Vec<u64>, BuildError<S::Error>> {
+        let tier = t as Tier;
+        let keys = match self.game.parent_tier(tier) {
+            // A first tier grows from nothing, the same on every part: part 0's.
+            None if self.me == 0 => generate_from(self.game, tier, None, self.control),
+            None => Ok(Vec::new()),
+            Some(p) => {
+                let p = p as usize;
+                match (&self.pending[p], &self.parent_keys[p]) {
+                    (Some(table), _) => {
+                        generate_from(self.game, tier, Some((table.slots(), true)), self.control)
+                    }
+                    (None, Some(keys)) => {
+                        generate_from(self.game, tier, Some((keys, false)), self.control)
+                    }
+                    (None, None) => Err(TierError::MissingParent {
+                        tier,
+                        parent: p as Tier,
+                    }),
+                }
+            }
+        };
+        let keys = self.agree(keys.map_err(BuildError::Tier))?;
+        if self.parts == 1 {
+            return Ok(keys);
+        }
+        let mut send = vec![Vec::new(); self.parts as usize];
+        for key in keys {
+            send[owner(key, self.parts) as usize].push(key);
+        }
+        Ok(self.dist.exchange_words(&send).concat())
+    }
+
+    /// Drops the keys no tier after `t` needs, and seals every pending
+    /// tier, keeping the keys of those still parents of later tiers.
+    fn seal_after_generating(&mut self, t: usize) -> Result<(), BuildError<S::Error>> {
+        for p in 0..t {
+            if self.last_child[p].is_none_or(|c| c <= t) {
+                self.parent_keys[p] = None;
+            }
+            if let Some(table) = self.pending[p].take() {
+                if self.last_child[p].is_some_and(|c| c > t) {
+                    self.parent_keys[p] = Some(table.iter().map(|(k, _)| k).collect());
+                }
+                let sealed = self.store.seal(p as Tier, table);
+                let sealed = self.agree(sealed.map_err(BuildError::Store))?;
+                debug_assert_eq!(self.own.len(), p);
+                self.own.push(sealed);
+            }
+        }
+        Ok(())
+    }
+
+    /// Values tier `t`'s positions in `table`; says whether it queried.
+    fn solve(&self, t: usize, table: &mut TierTable) -> Result<bool, BuildError<S::Error>> {
+        let tier = t as Tier;
+        let len = table.slots().len();
+        // One part solves a tier in one round (the workers check the
+        // budget); parts agree between rounds of a batch each.
+        let chunk = if self.parts == 1 {
+            len.max(1)
+        } else {
+            (self.config.batch.max(1) * 4).div_ceil(3) + 1
+        };
+        let rounds = self.max(len.div_ceil(chunk) as u64) as usize;
+        let local = self.parts == 1 || (0..t).all(|e| self.replicas[e].is_some());
+        let replicas: Vec<Option<&TierTable>> = self.replicas.iter().map(Option::as_ref).collect();
+        let own: Vec<Option<&S::Values>> = self.own.iter().map(Some).collect();
+        for round in 0..rounds {
+            if let Some(hook) = self.config.on_round {
+                hook(tier, round, rounds);
+            }
+            let range = (round * chunk).min(len)..((round + 1) * chunk).min(len);
+            let outcome = if !local {
+                self.query_round(t, table, range)
+            } else if self.parts == 1 {
+                solve_slots(self.game, tier, table, range, &own, self.control)
+                    .map_err(BuildError::Tier)
+            } else {
+                solve_slots(self.game, tier, table, range, &replicas, self.control)
+                    .map_err(BuildError::Tier)
+            };
+            self.agree(outcome)?;
+            self.checkpoint()?;
+        }
+        Ok(!local)
+    }
+}
+
+/// Builds (or resumes) every tier of `game` into `store`, as part
+/// `dist.part()` of `dist.parts()`: the one build loop (see the module
+/// documentation). Every part calls it with the same game and config.
 ///
 /// # Errors
 ///
-/// What [`generate_tier`], [`solve_tier`] or `done` return.
+/// [`BuildError::Tier`] for a budget or cancellation (the store keeps
+/// every tier written) or a bad game; [`BuildError::Store`] when this
+/// part's store fails; [`BuildError::Part`] when another part failed.
+pub fn build<G, S, D>(
+    game: &G,
+    store: &mut S,
+    dist: &D,
+    config: &BuildConfig<'_>,
+    control: &TierControl<'_>,
+) -> Result<Built<S::Values>, BuildError<S::Error>>
+where
+    G: TierGame,
+    S: TierStore,
+    D: Distribution,
+{
+    let n = game.tier_count();
+    let mut last_child = vec![None; n];
+    for t in 0..n {
+        if let Some(p) = game.parent_tier(t as Tier) {
+            if p as usize >= t {
+                return Err(BuildError::Tier(TierError::MissingParent {
+                    tier: t as Tier,
+                    parent: p,
+                }));
+            }
+            last_child[p as usize] = Some(t);
+        }
+    }
+    let (me, parts) = (dist.part(), dist.parts());
+    let mut b = Loop {
+        game,
+        store,
+        dist,
+        config,
+        control,
+        me,
+        parts,
+        own: Vec::new(),
+        pending: vec![None; n],
+        parent_keys: vec![None; n],
+        last_child,
+        replicas: vec![None; n],
+        replicate_more: true,
+    };
+
+    // Resume from the tiers every part holds, under one build id.
+    let stored = b.store.stored().min(n) as u64;
+    let stored_id = b.store.build_id();
+    let fresh = config.build_id;
+    let leader_id = dist.all_gather(if stored == 0 { fresh } else { stored_id })[0];
+    let mine = if parts == 1 || stored_id == leader_id {
+        stored
+    } else {
+        0
+    };
+    let resumed = b.min(mine) as usize;
+    let build_id = if resumed == 0 {
+        dist.all_gather(fresh)[0]
+    } else {
+        leader_id
+    };
+    let views = b.store.resume(resumed, build_id);
+    b.own = b.agree(views.map_err(BuildError::Store))?;
+    if resumed > 0 {
+        control.report(TierProgress::Resuming { stored: resumed });
+    }
+    // The stored tiers' keys, regenerated (never re-solved): for the
+    // tiers still needed as parents, and to replicate stored tiers.
+    for t in 0..resumed {
+        let keys = b.generate(t)?;
+        for p in 0..t {
+            if b.last_child[p].is_none_or(|c| c <= t) {
+                b.parent_keys[p] = None;
+            }
+        }
+        let positions = b.sum(keys.len() as u64);
+        let own = &b.own[t];
+        let entries: Vec<u64> = if b.parts > 1 && b.replicate_more {
+            keys.iter()
+                .filter_map(|&k| own.value(k).map(|v| slot(k, v)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        b.maybe_replicate(t, positions, || entries)?;
+        if b.last_child[t].is_some() {
+            b.parent_keys[t] = Some(keys);
+        }
+    }
+
+    let mut reports = Vec::new();
+    for t in resumed..n {
+        b.checkpoint()?;
+        let started = Instant::now();
+        let sent_before = dist.sent();
+        control.report(TierProgress::Generating { tier: t as Tier });
+        let keys = b.generate(t)?;
+        let mut table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
+        b.seal_after_generating(t)?;
+        let positions = b.sum(table.positions());
+        let queried = b.solve(t, &mut table)?;
+        let written = b.store.write(t as Tier, &table);
+        b.agree(written.map_err(BuildError::Store))?;
+        let own_positions = table.positions();
+        let replicated = {
+            let tbl = &table;
+            b.maybe_replicate(t, positions, || {
+                tbl.slots().iter().copied().filter(|&s| s != 0).collect()
+            })?
+        };
+        b.pending[t] = Some(table);
+        let sent = b.sum(dist.sent() - sent_before);
+        let report = TierReport {
+            tier: t as Tier,
+            positions,
+            own: own_positions,
+            queried,
+            replicated,
+            elapsed: started.elapsed(),
+            sent,
+        };
+        control.report(TierProgress::Stored(report));
+        reports.push(report);
+    }
+    b.seal_after_generating(n)?;
+    let replica_bytes = b.replica_bytes();
+    Ok(Built {
+        resumed,
+        tiers: reports,
+        own: b.own,
+        replica_bytes,
+    })
+}
+
+/// Solves every tier of `game` not yet in `tables` (a prefix of the tiers,
+/// solved, in order) in this process, calling `done` after each tier so a
+/// front-end can store it before the next begins: [`build`] with one part
+/// and a store in memory that calls `done`.
+///
+/// # Errors
+///
+/// What [`build`] or `done` return.
 pub fn solve_tiers<G, E, D>(
     game: &G,
     tables: &mut Vec<TierTable>,
     control: &TierControl<'_>,
-    mut done: D,
+    done: D,
 ) -> Result<(), E>
 where
     G: TierGame,
     E: From<TierError>,
     D: FnMut(Tier, &TierTable) -> Result<(), E>,
 {
-    let tiers = game.tiers();
-    let top = tiers.iter().max().map_or(0, |&t| t as usize);
-    for &tier in &tiers[tables.len().min(tiers.len())..] {
-        // Tier number -> its table, for the tiers solved so far.
-        let mut earlier: Vec<Option<&TierTable>> = vec![None; top + 1];
-        for (&t, table) in tiers.iter().zip(tables.iter()) {
-            earlier[t as usize] = Some(table);
+    /// `done`'s error: one part never sends it to another, so it needs no
+    /// text of its own.
+    struct Done<E>(E);
+    impl<E> std::fmt::Display for Done<E> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("the done hook failed")
         }
-        let parent = match game.parent_tier(tier) {
-            None => None,
-            Some(p) => Some(
-                earlier
-                    .get(p as usize)
-                    .copied()
-                    .flatten()
-                    .ok_or(TierError::MissingParent { tier, parent: p })?,
-            ),
-        };
-        let mut table = generate_tier(game, tier, parent, control)?;
-        solve_tier(game, tier, &mut table, &earlier, control)?;
-        done(tier, &table)?;
-        tables.push(table);
     }
-    Ok(())
+    /// The memory store, calling `done` on each write.
+    struct Hooked<D> {
+        memory: MemoryStore,
+        done: D,
+    }
+    impl<E, D: FnMut(Tier, &TierTable) -> Result<(), E>> TierStore for Hooked<D> {
+        type Error = Done<E>;
+        type Values = TierTable;
+        fn stored(&self) -> usize {
+            self.memory.stored()
+        }
+        fn resume(&mut self, tiers: usize, id: u64) -> Result<Vec<TierTable>, Done<E>> {
+            Ok(self.memory.resume(tiers, id).unwrap_or_else(|e| match e {}))
+        }
+        fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), Done<E>> {
+            (self.done)(tier, table).map_err(Done)
+        }
+        fn seal(&mut self, _tier: Tier, table: TierTable) -> Result<TierTable, Done<E>> {
+            Ok(table)
+        }
+    }
+    let mut store = Hooked {
+        memory: MemoryStore::with_tiers(std::mem::take(tables)),
+        done,
+    };
+    let built = build(game, &mut store, &Solo, &BuildConfig::default(), control);
+    match built {
+        Ok(built) => {
+            *tables = built.own;
+            Ok(())
+        }
+        Err(BuildError::Tier(e)) => Err(E::from(e)),
+        Err(BuildError::Store(Done(e))) => Err(e),
+        Err(BuildError::Part { message, .. }) => unreachable!("one part: {message}"),
+    }
 }

@@ -1,5 +1,4 @@
 use super::table::{mix, slot, slot_key, slot_value, unmix, MIX, MIX_INVERSE};
-use super::worker::ValueSet;
 use super::*;
 use crate::Nimber;
 
@@ -47,23 +46,27 @@ fn bad_keys_are_refused() {
     assert!(TierTable::from_keys(vec![MAX_KEY + 1]).is_err());
 }
 
-/// Subtraction game "take 1, 2 or 3" with heaps as tiers: value n mod 4.
+/// Subtraction game "take 1, 2 or 3" with heaps as tiers (heap `n` in
+/// tier `n - 1`): value n mod 4.
 struct Take123 {
     heaps: u32,
 }
 
 impl TierGame for Take123 {
-    fn tiers(&self) -> Vec<Tier> {
-        (1..=self.heaps).collect()
+    fn id(&self) -> GameId {
+        GameId::new("take123", [self.heaps, 0])
+    }
+    fn tier_count(&self) -> usize {
+        self.heaps as usize
     }
     fn tier_of(&self, position: u64) -> Tier {
-        position as Tier
+        position as Tier - 1
     }
     fn parent_tier(&self, tier: Tier) -> Option<Tier> {
-        (tier > 1).then(|| tier - 1)
+        tier.checked_sub(1)
     }
     fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
-        emit(u64::from(tier));
+        emit(u64::from(tier) + 1);
     }
     fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: F) {
         for take in 1..=3.min(position) {
@@ -81,12 +84,10 @@ fn solves_a_subtraction_game() {
     let game = Take123 { heaps: 40 };
     let control = TierControl::new();
     let mut tables: Vec<TierTable> = Vec::new();
-    for tier in game.tiers() {
-        let parent = game.parent_tier(tier).map(|t| &tables[t as usize - 1]);
+    for tier in 0..game.tier_count() as Tier {
+        let parent = game.parent_tier(tier).map(|t| &tables[t as usize]);
         let mut table = generate_tier(&game, tier, parent, &control).unwrap();
-        let earlier: Vec<Option<&TierTable>> = std::iter::once(None)
-            .chain(tables.iter().map(Some))
-            .collect();
+        let earlier: Vec<Option<&TierTable>> = tables.iter().map(Some).collect();
         solve_tier(&game, tier, &mut table, &earlier, &control).unwrap();
         tables.push(table);
     }
@@ -148,7 +149,7 @@ fn option_batches_value_as_solve_tier() {
             batch.push(&game, key);
         }
         let values = batch
-            .values(i as Tier + 1, |child| {
+            .values(i as Tier, |child| {
                 tables[child as usize - 1].get(child).map(Nimber::value)
             })
             .unwrap();
@@ -164,19 +165,124 @@ fn option_batches_value_as_solve_tier() {
     ));
 }
 
+/// The build loop in one process with a memory store gives the tiers
+/// solved one by one above, and resumes from a prefix to the same tables.
 #[test]
-fn value_set_mex() {
-    let mut s = ValueSet::default();
-    s.clear();
-    assert_eq!(s.mex(), 0);
-    for v in [0, 1, 2, 5] {
-        s.insert(v);
+fn the_build_loop_solves_and_resumes_in_memory() {
+    let game = Take123 { heaps: 25 };
+    let control = TierControl::new();
+    let mut store = MemoryStore::new();
+    let built = build(&game, &mut store, &Solo, &BuildConfig::default(), &control).unwrap();
+    assert_eq!(built.own.len(), 25);
+    assert_eq!(built.resumed, 0);
+    for (i, t) in built.own.iter().enumerate() {
+        let n = i as u64 + 1;
+        assert_eq!(t.get(n), Some(Nimber::new((n % 4) as u32)));
     }
-    assert_eq!(s.mex(), 3);
-    s.clear();
-    assert_eq!(s.mex(), 0);
-    for v in 0..200 {
-        s.insert(v);
+    let prefix: Vec<TierTable> = built.own[..9].to_vec();
+    let mut store = MemoryStore::with_tiers(prefix);
+    let resumed = build(&game, &mut store, &Solo, &BuildConfig::default(), &control).unwrap();
+    assert_eq!(resumed.resumed, 9);
+    assert_eq!(resumed.tiers.len(), 16);
+    for (a, b) in built.own.iter().zip(&resumed.own) {
+        assert_eq!(a.slots(), b.slots());
     }
-    assert_eq!(s.mex(), 200);
+}
+
+/// A game whose tier grows from a later tier is refused, not looped on.
+#[test]
+fn a_parent_after_its_tier_is_refused() {
+    struct Backwards;
+    impl TierGame for Backwards {
+        fn id(&self) -> GameId {
+            GameId::new("back", [0, 0])
+        }
+        fn tier_count(&self) -> usize {
+            2
+        }
+        fn tier_of(&self, _: u64) -> Tier {
+            0
+        }
+        fn parent_tier(&self, tier: Tier) -> Option<Tier> {
+            (tier == 0).then_some(1)
+        }
+        fn generate<E: FnMut(u64)>(&self, _: Tier, _: Option<u64>, _: E) {}
+        fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, _: u64, _: F) {}
+    }
+    let err = build(
+        &Backwards,
+        &mut MemoryStore::new(),
+        &Solo,
+        &BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .err()
+    .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "tier 1 grows from tier 2, which is not solved before it"
+    );
+}
+
+/// Take 1, 2 or 3 with tier `t` grown from tier `t - 2`: the loop keeps a
+/// tier's keys past its sealing (the parent of a tier two on), and on
+/// resume regenerates them from the stored prefix.
+#[test]
+fn a_parent_two_tiers_back_is_kept_and_regenerated() {
+    struct TakeSkip;
+    impl TierGame for TakeSkip {
+        fn id(&self) -> GameId {
+            GameId::new("takeskip", [20, 0])
+        }
+        fn tier_count(&self) -> usize {
+            20
+        }
+        fn tier_of(&self, position: u64) -> Tier {
+            position as Tier - 1
+        }
+        fn parent_tier(&self, tier: Tier) -> Option<Tier> {
+            match tier {
+                0 => None,
+                1 => Some(0),
+                t => Some(t - 2),
+            }
+        }
+        fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
+            emit(u64::from(tier) + 1);
+        }
+        fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
+            Take123 { heaps: 20 }.for_each_option(position, option);
+        }
+    }
+    let control = TierControl::new();
+    let built = build(
+        &TakeSkip,
+        &mut MemoryStore::new(),
+        &Solo,
+        &BuildConfig::default(),
+        &control,
+    )
+    .unwrap();
+    for (i, t) in built.own.iter().enumerate() {
+        let n = i as u64 + 1;
+        assert_eq!(
+            (t.positions(), t.get(n)),
+            (1, Some(Nimber::new((n % 4) as u32)))
+        );
+    }
+    for prefix in [1, 2, 7, 20] {
+        let mut store = MemoryStore::with_tiers(built.own[..prefix].to_vec());
+        let resumed = build(
+            &TakeSkip,
+            &mut store,
+            &Solo,
+            &BuildConfig::default(),
+            &control,
+        )
+        .unwrap();
+        assert_eq!(resumed.resumed, prefix);
+        for (a, b) in built.own.iter().zip(&resumed.own) {
+            assert_eq!(a.slots(), b.slots(), "resumed from {prefix}");
+        }
+    }
 }

@@ -10,6 +10,7 @@ use super::control::{TierControl, TierProgress};
 use super::table::{slot_key, slot_value_set};
 use super::values::TierValues;
 use super::{Tier, TierError, TierGame, TierTable, MAX_VALUE};
+use crate::{MexSet, Nimber};
 
 /// Positions a worker handles between two budget checks.
 const CHUNK: usize = 4096;
@@ -44,37 +45,49 @@ pub fn generate_keys<G: TierGame, S: AsRef<[u64]> + Sync>(
     parent: Option<&TierTable<S>>,
     control: &TierControl<'_>,
 ) -> Result<Vec<u64>, TierError> {
-    control.check()?;
     control.report(TierProgress::Generating { tier });
-    let keys: Vec<u64> = match parent {
-        None => {
-            let mut keys = Vec::new();
-            game.generate(tier, None, |k| keys.push(k));
-            keys
-        }
-        Some(parent) => {
-            let chunks: Result<Vec<Vec<u64>>, TierError> = parent
-                .slots()
-                .par_chunks(CHUNK)
-                .map(|chunk| {
-                    control.check()?;
-                    let mut out = Vec::new();
-                    for &slot in chunk {
-                        if slot != 0 {
-                            game.generate(tier, Some(slot_key(slot)), |k| out.push(k));
-                        }
-                    }
-                    Ok(out)
-                })
-                .collect();
-            let chunks = chunks?;
-            let mut keys = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
-            for chunk in chunks {
-                keys.extend_from_slice(&chunk);
-            }
-            keys
-        }
+    generate_from(game, tier, parent.map(|p| (p.slots(), true)), control)
+}
+
+/// The keys of `tier`'s positions generated from the parent positions in
+/// `parent`: `(words, true)` for a table's slots (empty slots skipped),
+/// `(keys, false)` for bare keys; `None` for a tier that grows from
+/// nothing.
+///
+/// # Errors
+///
+/// A budget or cancellation ([`TierControl`]).
+pub(super) fn generate_from<G: TierGame>(
+    game: &G,
+    tier: Tier,
+    parent: Option<(&[u64], bool)>,
+    control: &TierControl<'_>,
+) -> Result<Vec<u64>, TierError> {
+    control.check()?;
+    let Some((words, slots)) = parent else {
+        let mut keys = Vec::new();
+        game.generate(tier, None, |k| keys.push(k));
+        return Ok(keys);
     };
+    let chunks: Result<Vec<Vec<u64>>, TierError> = words
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            control.check()?;
+            let mut out = Vec::new();
+            for &word in chunk {
+                if word != 0 {
+                    let key = if slots { slot_key(word) } else { word };
+                    game.generate(tier, Some(key), |k| out.push(k));
+                }
+            }
+            Ok(out)
+        })
+        .collect();
+    let chunks = chunks?;
+    let mut keys = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
+    for chunk in chunks {
+        keys.extend_from_slice(&chunk);
+    }
     Ok(keys)
 }
 
@@ -174,7 +187,7 @@ struct Scratch {
     /// ([`TierValues::locate`]) once resolved.
     keys: Vec<u64>,
     homes: Vec<(u32, usize)>,
-    seen: ValueSet,
+    seen: MexSet,
 }
 
 /// The value of one position: the mex over its options. The options'
@@ -206,7 +219,7 @@ where
     // boxes) goes straight into the set; only the others wait for pass 2.
     game.for_each_option(position, |known, components| {
         if components.is_empty() {
-            seen.insert(known.value());
+            seen.insert(known);
         } else {
             keys.extend_from_slice(components);
             options.push((known.value(), keys.len()));
@@ -243,49 +256,11 @@ where
                 .ok_or_else(|| missing(keys[i]))?;
         }
         first = end;
-        seen.insert(value);
+        seen.insert(Nimber::new(value));
     }
-    let value = seen.mex();
+    let value = seen.mex().value();
     if value > MAX_VALUE {
         return Err(TierError::ValueTooLarge { tier, value });
     }
     Ok(value)
-}
-
-/// A set of option values for the mex, cleared cheaply between positions
-/// (only the words written are zeroed). Values past [`MAX_VALUE`] are kept
-/// as "too large" so the mex stays exact up to the slot's range.
-#[derive(Default)]
-pub(super) struct ValueSet {
-    words: Vec<u64>,
-    dirty: usize,
-}
-
-// Inlined: `insert` runs once per option, and as a call it cost 5% of a
-// build's instructions (callgrind, the 5 x 5 box).
-impl ValueSet {
-    #[inline]
-    pub(super) fn clear(&mut self) {
-        self.words[..self.dirty].fill(0);
-        self.dirty = 0;
-    }
-
-    #[inline]
-    pub(super) fn insert(&mut self, value: u32) {
-        let word = (value / 64) as usize;
-        if word >= self.words.len() {
-            self.words.resize(word + 1, 0);
-        }
-        self.words[word] |= 1 << (value % 64);
-        self.dirty = self.dirty.max(word + 1);
-    }
-
-    pub(super) fn mex(&self) -> u32 {
-        for (i, &w) in self.words[..self.dirty].iter().enumerate() {
-            if w != u64::MAX {
-                return i as u32 * 64 + w.trailing_ones();
-            }
-        }
-        self.dirty as u32 * 64
-    }
 }

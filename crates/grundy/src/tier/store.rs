@@ -1,0 +1,95 @@
+//! Where solved tiers go: the storage seam of the build loop (GamesmanOne's
+//! db manager and its back-ends). The loop writes each tier as soon as it is
+//! solved, so a stopped build keeps it, and asks the store for a read view
+//! of it once the build no longer needs the tier's keys: an in-memory store
+//! hands the table back; a store that keeps no keys (a compact file section)
+//! hands a view of what it wrote. On resume the store hands back the views
+//! of the tiers it holds, and the loop regenerates (never re-solves) the
+//! keys it still needs from them.
+
+use std::convert::Infallible;
+
+use super::{Tier, TierTable, TierValues};
+
+/// A back-end that stores a build's tiers.
+pub trait TierStore {
+    /// Why storing failed.
+    type Error: std::fmt::Display;
+    /// The read view of one stored tier.
+    type Values: TierValues;
+
+    /// Tiers a stopped build left stored (tiers `0..stored()`).
+    fn stored(&self) -> usize;
+
+    /// The id of the build that stored them (0 when there is none): the
+    /// parts of a partitioned build resume only from tiers of one build.
+    fn build_id(&self) -> u64 {
+        0
+    }
+
+    /// Keeps the first `tiers` stored tiers (at most [`TierStore::stored`]),
+    /// now under `build_id`, and returns their views in order.
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<Self::Values>, Self::Error>;
+
+    /// Stores solved tier `tier` (the next one), durably before the build
+    /// goes on.
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), Self::Error>;
+
+    /// The read view of tier `tier`, written before, once the build no
+    /// longer needs its keys (`table` is what was written).
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn seal(&mut self, tier: Tier, table: TierTable) -> Result<Self::Values, Self::Error>;
+}
+
+/// Tiers kept in memory, as tables: the view of a tier is its table.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    resumed: Vec<TierTable>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    #[must_use]
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    /// A store holding `tables`, tiers `0..tables.len()` solved before.
+    #[must_use]
+    pub fn with_tiers(tables: Vec<TierTable>) -> MemoryStore {
+        MemoryStore { resumed: tables }
+    }
+}
+
+impl TierStore for MemoryStore {
+    type Error = Infallible;
+    type Values = TierTable;
+
+    fn stored(&self) -> usize {
+        self.resumed.len()
+    }
+
+    fn resume(&mut self, tiers: usize, _build_id: u64) -> Result<Vec<TierTable>, Infallible> {
+        self.resumed.truncate(tiers);
+        Ok(std::mem::take(&mut self.resumed))
+    }
+
+    fn write(&mut self, _tier: Tier, _table: &TierTable) -> Result<(), Infallible> {
+        Ok(())
+    }
+
+    fn seal(&mut self, _tier: Tier, table: TierTable) -> Result<TierTable, Infallible> {
+        Ok(table)
+    }
+}
