@@ -40,6 +40,7 @@ use std::time::Duration;
 
 use crate::Nimber;
 
+pub mod compact;
 pub mod control;
 pub mod partition;
 pub mod schedule;
@@ -47,6 +48,7 @@ pub mod table;
 pub mod values;
 pub mod worker;
 
+pub use compact::{CompactError, CompactTier};
 pub use control::{TierControl, TierProgress};
 pub use partition::{owner, OptionBatch};
 pub use schedule::solve_tiers;

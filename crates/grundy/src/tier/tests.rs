@@ -180,3 +180,100 @@ fn value_set_mex() {
     }
     assert_eq!(s.mex(), 200);
 }
+
+mod compact {
+    use super::super::compact::{CompactError, CompactTier, HEADER_LEN};
+    use super::super::table::slot;
+    use super::super::{TierTable, TierValues};
+
+    /// A table of `n` pseudo-random distinct keys with values below `top`.
+    fn sample(n: u64, top: u32) -> TierTable {
+        let entries: Vec<u64> = (1..=n)
+            .map(|i| {
+                let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 14 | 1 << 49;
+                slot(key, (key % u64::from(top)) as u32)
+            })
+            .collect();
+        TierTable::from_entries(entries).unwrap()
+    }
+
+    #[test]
+    fn every_key_reads_back_its_value_and_others_mostly_none() {
+        for n in [0u64, 1, 2, 255, 256, 257, 5000, 200_000] {
+            let table = sample(n, 41);
+            let bytes = CompactTier::build(&table).unwrap_or_else(|e| panic!("n {n}: {e}"));
+            let tier = CompactTier::from_bytes(&bytes[..]).unwrap();
+            tier.check().unwrap();
+            assert_eq!(tier.positions(), n);
+            for (key, value) in table.iter() {
+                assert_eq!(tier.get(key), Some(value), "n {n} key {key:#x}");
+                assert_eq!(TierValues::value(&tier, key), Some(value.value()));
+            }
+            if n >= 5000 {
+                // Keys of no tier: found only through a fingerprint collision.
+                let false_hits = (1..=n)
+                    .filter(|&k| table.get(k).is_none() && tier.get(k).is_some())
+                    .count() as f64;
+                let rate = false_hits / n as f64;
+                let expected = 0.5f64.powi(tier.fingerprint_bits() as i32);
+                assert!(rate < expected * 1.5, "rate {rate}, expected {expected}");
+                let bits = bytes.len() as f64 * 8.0 / n as f64;
+                assert!(bits <= 16.0, "{bits} bits a key");
+            }
+        }
+    }
+
+    #[test]
+    fn bytes_do_not_depend_on_threads() {
+        let table = sample(100_000, 7);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let four = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let a = one.install(|| CompactTier::build(&table).unwrap());
+        let b = four.install(|| CompactTier::build(&table).unwrap());
+        assert_eq!(a, b);
+        let mut entries: Vec<u64> = table.slots().iter().copied().filter(|&s| s != 0).collect();
+        entries.reverse();
+        assert_eq!(CompactTier::build_from_entries(&mut entries).unwrap(), a);
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused() {
+        let table = sample(3000, 5);
+        let bytes = CompactTier::build(&table).unwrap();
+        let layout = |r: Result<CompactTier<&[u8]>, CompactError>| {
+            matches!(r.and_then(|t| t.check()), Err(CompactError::Layout { .. }))
+        };
+        assert!(layout(CompactTier::from_bytes(&bytes[..bytes.len() - 1])));
+        assert!(layout(CompactTier::from_bytes(&bytes[..10])));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(layout(CompactTier::from_bytes(&longer[..])));
+        for at in [0usize, 8, 16, 24, 25, 30, 33, 40, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1;
+            assert!(layout(CompactTier::from_bytes(&bad[..])), "byte {at}");
+        }
+        // A record's start or count.
+        for at in [HEADER_LEN + 64, HEADER_LEN + 64 + 4] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1;
+            assert!(layout(CompactTier::from_bytes(&bad[..])), "byte {at}");
+        }
+        // Any byte, flipped: lookups never panic.
+        for at in (0..bytes.len()).step_by(7) {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0xA5;
+            if let Ok(tier) = CompactTier::from_bytes(&bad[..]) {
+                for (key, _) in table.iter().take(50) {
+                    let _ = tier.get(key);
+                }
+            }
+        }
+    }
+}
