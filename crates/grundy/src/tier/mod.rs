@@ -51,7 +51,7 @@ pub mod worker;
 pub use compact::{CompactError, CompactTier};
 pub use control::{TierControl, TierProgress};
 pub use partition::{owner, OptionBatch};
-pub use schedule::solve_tiers;
+pub use schedule::{solve_tiers, solve_tiers_stored};
 pub use table::{capacity_for, TierTable};
 pub use values::TierValues;
 pub use worker::{generate_keys, generate_tier, solve_slots, solve_tier};

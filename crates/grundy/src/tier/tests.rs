@@ -277,3 +277,30 @@ mod compact {
         }
     }
 }
+
+/// Keeping only compact views gives every shape the value the in-memory
+/// build gives, and a resumed build (keys regenerated) the same bytes.
+#[test]
+fn stored_views_solve_as_tables_and_resume_to_the_same_bytes() {
+    use crate::clear::shapes::{ClearShapes, ShapeBox};
+    let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
+    let mut tables: Vec<TierTable> = Vec::new();
+    solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(())).unwrap();
+    let compact = |_: Tier, t: &TierTable| -> Result<CompactTier, TierError> {
+        Ok(CompactTier::from_bytes(CompactTier::build(t).unwrap()).unwrap())
+    };
+    let mut views: Vec<CompactTier> = Vec::new();
+    solve_tiers_stored(&game, &mut views, &TierControl::new(), compact).unwrap();
+    assert_eq!(views.len(), tables.len());
+    for (table, view) in tables.iter().zip(&views) {
+        assert_eq!(view.positions(), table.positions());
+        for (key, value) in table.iter() {
+            assert_eq!(view.get(key), Some(value));
+        }
+    }
+    let mut resumed: Vec<CompactTier> = views[..9].to_vec();
+    solve_tiers_stored(&game, &mut resumed, &TierControl::new(), compact).unwrap();
+    for (a, b) in views.iter().zip(&resumed) {
+        assert_eq!(a.bytes(), b.bytes());
+    }
+}
