@@ -10,6 +10,7 @@
 //! last. A damaged `*.gdb` in a directory searched is skipped with a
 //! warning; a damaged file named explicitly is an error.
 
+use std::borrow::Cow;
 use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -20,7 +21,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
 use grundy::clear::Clear;
-use grundy::tier::{solve_tiers, TierControl, TierError, TierProgress, TierTable};
+use grundy::tier::{
+    solve_tiers_stored, CompactError, CompactTier, TierControl, TierError, TierProgress,
+};
 use grundy::{Budget, Nimber, SolveError, Solver};
 use grundy_db::{Database, DbError, DbSet, Writer};
 use rayon::prelude::*;
@@ -78,6 +81,9 @@ enum Command {
     /// Join the parts of a partitioned (MPI) build into one file, the same
     /// bytes a single-process build writes.
     Merge(MergeArgs),
+    /// Rewrite a database (either format version, whole or in parts) in the
+    /// compact format of at most 2 bytes a shape, which builds write.
+    Convert(ConvertArgs),
     /// A CRC-32 of the content in a canonical order (tier by tier, shapes
     /// sorted by key): equal for equal databases, however many parts.
     Checksum(ChecksumArgs),
@@ -110,6 +116,15 @@ struct MergeArgs {
     /// The merged database.
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ConvertArgs {
+    /// The database to read: a file, a part of a partitioned build, or the
+    /// path the build was asked to write.
+    old: PathBuf,
+    /// The compact database to write.
+    new: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -272,6 +287,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Command::Info(args) => info(args),
         Command::Verify(args) => verify(args),
         Command::Merge(args) => merge(args),
+        Command::Convert(args) => convert(args),
         Command::Checksum(args) => checksum(args),
         Command::Export(args) => export(args),
     }
@@ -395,6 +411,8 @@ enum BuildError {
     Tier(#[from] TierError),
     #[error(transparent)]
     Db(#[from] DbError),
+    #[error(transparent)]
+    Compact(#[from] CompactError),
 }
 
 fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
@@ -429,7 +447,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let started = Instant::now();
     let (mut writer, mut tables) =
-        Writer::create_or_resume(&path, shape_box).map_err(open_error)?;
+        Writer::create_or_resume_compact(&path, shape_box).map_err(open_error)?;
     if let Some(note) = writer.note() {
         eprintln!("note: {note}");
     }
@@ -451,8 +469,11 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let game = ClearShapes::new(shape_box);
     let mut tier_times = Vec::new();
     let mut tier_started = Instant::now();
-    let outcome = solve_tiers::<_, BuildError, _>(&game, &mut tables, &control, |tier, table| {
-        writer.append(table)?;
+    // Earlier tiers stay in memory in compact form only (what the file
+    // holds), the last solved table for its keys.
+    let outcome = solve_tiers_stored(&game, &mut tables, &control, |tier, table| {
+        let bytes = CompactTier::build(table)?;
+        writer.append_compact(&bytes)?;
         let elapsed = tier_started.elapsed();
         tier_times.push((tier, table.positions(), elapsed));
         let line = format!(
@@ -466,7 +487,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             bar.bar.println(line);
         }
         tier_started = Instant::now();
-        Ok(())
+        Ok::<_, BuildError>(CompactTier::from_bytes(bytes)?)
     });
     bar.bar.finish_and_clear();
     match outcome {
@@ -499,8 +520,10 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         count(shapes, "shape"),
         shapes as f64 / elapsed.max(1e-9)
     )?;
-    let tables = ShapeTables::new(shape_box, tables).map_err(anyhow::Error::msg)?;
-    print_full_boards(out, &tables)?;
+    print_boards(out, shape_box, |a, b| {
+        let key = shape_box.full_key(a, b)?;
+        tables.get(key.count_ones() as usize - 1)?.get(key)
+    })?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -789,13 +812,6 @@ fn full_boards(shape_box: ShapeBox) -> impl Iterator<Item = (usize, usize)> {
         .filter(move |&(a, b)| shape_box.fits(a, b))
 }
 
-fn print_full_boards<S: AsRef<[u64]>>(
-    out: &mut impl Write,
-    tables: &ShapeTables<S>,
-) -> std::io::Result<()> {
-    print_boards(out, tables.shape_box(), |a, b| tables.full_board(a, b))
-}
-
 fn print_boards(
     out: &mut impl Write,
     shape_box: ShapeBox,
@@ -828,7 +844,7 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "format version {}, rectangle clearing, box {shape_box} ({}), {}",
-        grundy_db::VERSION,
+        set.version(),
         count(tiers as u64, "tier"),
         count(shapes, "shape"),
     )?;
@@ -878,7 +894,7 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     print_boards(out, shape_box, |a, b| set.full_board(a, b))?;
     if args.values {
         writeln!(out, "shapes per value:")?;
-        for (value, count) in value_counts(&set).iter().enumerate() {
+        for (value, count) in value_counts(&set)?.iter().enumerate() {
             if *count > 0 {
                 writeln!(out, "  {value:>4} {count:>12}")?;
             }
@@ -888,18 +904,40 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// How many shapes have each value.
-fn value_counts(set: &DbSet) -> Vec<u64> {
+fn value_counts(set: &DbSet) -> anyhow::Result<Vec<u64>> {
     let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-    for part in set.parts() {
-        for tier in part.tables().tiers() {
-            for (_, value) in tier.iter() {
-                counts[value.value() as usize] += 1;
-            }
+    set.for_each_tier(|_, entries| {
+        for &entry in entries {
+            counts[(entry & u64::from(grundy::tier::MAX_VALUE)) as usize] += 1;
         }
-    }
+        Ok::<(), DbError>(())
+    })
+    .map_err(|e| UsageError(e.to_string()))?;
     let used = counts.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
     counts.truncate(used);
-    counts
+    Ok(counts)
+}
+
+/// Every tier's entries (`key << VALUE_BITS | value`, 0 for an empty
+/// slot), with its tier: borrowed from the slots of a version-1 file (one
+/// list a part), regenerated from a compact one ([`DbSet::for_each_tier`],
+/// one list a tier).
+fn tier_entries(set: &DbSet) -> anyhow::Result<Vec<(usize, Cow<'_, [u64]>)>> {
+    if set.version() == grundy_db::VERSION_SLOTS {
+        return Ok((1..=set.shape_box().cells())
+            .flat_map(|tier| {
+                set.tier(tier)
+                    .map(move |t| (tier, Cow::Borrowed(t.slots())))
+            })
+            .collect());
+    }
+    let mut all = Vec::new();
+    set.for_each_tier(|tier, entries| {
+        all.push((tier, Cow::Owned(entries.to_vec())));
+        Ok::<(), DbError>(())
+    })
+    .map_err(|e| UsageError(e.to_string()))?;
+    Ok(all)
 }
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
@@ -925,18 +963,15 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         "layout good: every shape where lookups find it ({:.2} s)",
         started.elapsed().as_secs_f64()
     )?;
-    let tier_tables: Vec<&TierTable<grundy_db::Slots>> = set
-        .parts()
-        .iter()
-        .flat_map(|p| p.tables().tiers())
-        .collect();
+    let tier_tables = tier_entries(&set)?;
+    let tier_tables: Vec<&[u64]> = tier_tables.iter().map(|(_, e)| &**e).collect();
     let shape_box = set.shape_box();
     if args.census {
         let started = Instant::now();
         let (rows, cols) = (shape_box.rows(), shape_box.cols());
         let placements: u64 = tier_tables
             .par_iter()
-            .flat_map(|t| t.slots().par_chunks(1 << 16))
+            .flat_map(|t| t.par_chunks(1 << 16))
             .map(|chunk| {
                 chunk
                     .iter()
@@ -969,22 +1004,23 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     // occupied slot of it.
     use rand::{RngExt as _, SeedableRng as _};
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let total: u64 = tier_tables.iter().map(|t| t.positions()).sum();
+    let positions = |t: &[u64]| t.iter().filter(|&&s| s != 0).count() as u64;
+    let total: u64 = tier_tables.iter().map(|t| positions(t)).sum();
     let (mut checked, mut skipped) = (0u64, 0u64);
     for _ in 0..args.samples {
         let mut pick = rng.random_range(0..total);
         let tier = tier_tables
             .iter()
             .find(|t| {
-                if pick < t.positions() {
+                if pick < positions(t) {
                     true
                 } else {
-                    pick -= t.positions();
+                    pick -= positions(t);
                     false
                 }
             })
             .expect("pick < total");
-        let slots = tier.slots();
+        let slots: &[u64] = tier;
         let slot = loop {
             let s = slots[rng.random_range(0..slots.len())];
             if s != 0 {
@@ -1098,8 +1134,11 @@ fn verify_tiers(out: &mut impl Write, args: &VerifyArgs, set: &DbSet) -> anyhow:
     }
     let budget = Budget::positions(args.board_positions);
     let fresh = || Solver::new(Clear::new()).with_budget(budget);
-    let slots: Vec<&[u64]> = (first..=last)
-        .flat_map(|tier| set.tier(tier).map(TierTable::slots))
+    let entries = tier_entries(set)?;
+    let slots: Vec<&[u64]> = entries
+        .iter()
+        .filter(|(tier, _)| (first..=last).contains(tier))
+        .map(|(_, e)| &**e)
         .collect();
     let tally = slots
         .par_iter()
@@ -1182,15 +1221,17 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     refuse_directory(&args.out)?;
     // A fresh output: a merge never resumes a partial file (and never
     // touches one a running build holds).
-    let mut writer = Writer::create(&args.out, shape_box).map_err(open_error)?;
+    let mut writer = Writer::create_compact(&args.out, shape_box).map_err(open_error)?;
+    let lists = tier_entries(&set)?;
     for tier in 1..=shape_box.cells() {
-        let entries: Vec<u64> = set
-            .tier(tier)
-            .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
+        let mut entries: Vec<u64> = lists
+            .iter()
+            .filter(|(t, _)| *t == tier)
+            .flat_map(|(_, e)| e.iter().copied().filter(|&s| s != 0))
             .collect();
-        let table =
-            TierTable::from_entries(entries).map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
-        writer.append(&table).map_err(db_error)?;
+        let bytes = CompactTier::build_from_entries(&mut entries)
+            .map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
+        writer.append_compact(&bytes).map_err(db_error)?;
     }
     let header = writer.finish().map_err(db_error)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
@@ -1201,6 +1242,33 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         set.path().display(),
         args.out.display(),
         count(shapes, "shape"),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tables convert OLD NEW`: [`grundy_db::convert`].
+fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    refuse_directory(&args.new)?;
+    if args.new == args.old {
+        return Err(UsageError(format!(
+            "{}: convert writes a new file; give another path",
+            args.new.display()
+        ))
+        .into());
+    }
+    let header = grundy_db::convert(&args.old, &args.new).map_err(db_error)?;
+    let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
+    let bytes = header.end();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "converted {} into {}: {} in {bytes} bytes ({:.2} bytes a shape, {:.1} s)",
+        args.old.display(),
+        args.new.display(),
+        count(shapes, "shape"),
+        bytes as f64 / shapes.max(1) as f64,
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
@@ -1239,7 +1307,7 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "{:08x}  {} ({} box, {}, {}; content crc32: tiers in order, shapes sorted by key)",
-        set.content_crc(),
+        set.content_crc().map_err(|e| UsageError(e.to_string()))?,
         set.path().display(),
         set.shape_box(),
         count(shapes, "shape"),
@@ -1332,11 +1400,13 @@ pub fn embedded() -> &'static ShapeTables<grundy_db::Slots> {
                 .expect("build.rs wrote a valid database (checked by a test)")
         })
         .tables()
+        .expect("build.rs writes format version 1 (checked by a test)")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use grundy::tier::solve_tiers;
 
     #[test]
     fn boxes_parse() {

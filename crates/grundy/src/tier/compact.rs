@@ -399,6 +399,25 @@ fn build_part(
     None
 }
 
+impl CompactTier<Vec<u8>> {
+    /// The fewest bytes of a compact tier (its header and padding).
+    #[must_use]
+    pub const fn min_len() -> usize {
+        HEADER_LEN + PAD
+    }
+
+    /// The most bytes a compact tier of `positions` keys takes, whatever
+    /// its values (`None` past the format's range): a bound a file's
+    /// directory is checked against before its bytes are read.
+    #[must_use]
+    pub fn max_len(positions: u64) -> Option<u64> {
+        let parts = parts_for(positions);
+        let slots = slots_for(positions).checked_add(parts)?;
+        let entry_bits = ENTRY_BITS.max(value_bits_for(super::MAX_VALUE));
+        byte_len(parts, slots, entry_bits).map(|l| l as u64)
+    }
+}
+
 impl<B: AsRef<[u8]>> CompactTier<B> {
     /// A compact tier over `bytes` as [`CompactTier::build`] wrote them.
     /// Checks the header and the length (constant time); [`CompactTier::check`]

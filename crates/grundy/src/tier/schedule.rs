@@ -87,7 +87,7 @@ where
                     if !tiers[..i].contains(&p) {
                         return Err(TierError::MissingParent { tier, parent: p }.into());
                     }
-                    last = None;
+                    drop(last.take());
                     last = Some((p, regenerate(game, p, tiers.len(), control)?));
                 }
                 last.as_ref().map(|(_, table)| table)
@@ -102,7 +102,7 @@ where
         drop(earlier);
         // The parent's keys are no longer needed: free them before `done`
         // builds the view.
-        last = None;
+        drop(last.take());
         let view = done(tier, &table)?;
         stored.push(view);
         last = Some((tier, table));
