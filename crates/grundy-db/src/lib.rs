@@ -2,14 +2,17 @@
 //! atomically and resumably by one writer at a time, read back through a
 //! memory map.
 //!
-//! **Format (version 1).** A 4,096-byte header, then one section per tier,
-//! each starting on a 4,096-byte boundary (so a memory map hands out aligned
-//! `u64` slots). All integers are little-endian.
+//! **Format (versions 1 and 2).** A 4,096-byte header, then one section per
+//! tier, each starting on a 4,096-byte boundary (so a memory map hands out
+//! aligned `u64` slots). All integers are little-endian. Version 2 (written
+//! by `tables build`, `merge` and `convert`) differs from version 1 only in
+//! what a section holds and in two fields of the directory entry; both are
+//! read.
 //!
 //! | offset | what |
 //! |---|---|
 //! | 0 | magic `GRUNDYDB` |
-//! | 8 | format version (`u32`, 1) |
+//! | 8 | format version (`u32`, 1 or 2) |
 //! | 12 | header length (`u32`, 4096) |
 //! | 16 | game, 8 bytes (`clear` and zeros) |
 //! | 24, 28 | the box: rows, columns (`u32`, rows <= columns) |
@@ -21,8 +24,36 @@
 //! | 64 | one 48-byte entry per tier: positions, capacity, slots, offset (`u64` each), largest value, CRC-32 of the section (`u32` each), 8 zero bytes |
 //! | 4092 | CRC-32 of bytes 0 to 4091 |
 //!
-//! A section is the tier's [`TierTable`] slots, 8 bytes each. Checksums are
-//! CRC-32 (IEEE) by `crc32fast`.
+//! In version 1 a section is the tier's [`TierTable`] slots, 8 bytes each
+//! (about 10.7 bytes a shape). In version 2 it is the tier's
+//! [`CompactTier`] (a minimal-size perfect hash of the tier's shapes, and in
+//! each shape's slot its value and fingerprint bits: about 1.9 bytes a
+//! shape, see `grundy::tier::compact`), zero-padded to a multiple of 8
+//! bytes; the entry's `capacity` field holds the compact tier's byte length
+//! and `slots` the section's 8-byte words. Checksums are CRC-32 (IEEE) by
+//! `crc32fast`, over the whole section, padding included.
+//!
+//! **What a compact file, which stores no keys, answers.** A key is looked
+//! up only once it is known to be a shape of the box: [`ShapeLookup`] gets
+//! keys from [`ShapeBox::key_of`] and [`ShapeBox::key_of_wide`], which refuse
+//! a shape that does not fit the box and canonicalise one that does, and
+//! [`DbSet::get`] checks a raw key the same way (cells inside the box, one
+//! component, canonical orientation). Every connected shape that fits the box
+//! is in the database by construction (the build generates them all; the
+//! census of `grundy tables verify` counts their placements against the
+//! transfer-matrix count of connected sets), so such a key is one the file
+//! holds. A damaged or foreign file is caught as in version 1: the magic,
+//! the version, the game (`clear`) and the box in the header, whose counts
+//! must fit the box and the file; a CRC-32 per section and for the header;
+//! and each compact tier's own header and records are checked on opening
+//! (counts, lengths, zero padding). Beyond the checksums, each shape carries
+//! 6 fingerprint bits (for values up to 63) from a hash independent of its
+//! slot, so that a key answered from a slot not its own (a forged or
+//! mis-assembled file) is refused with probability 63/64 per lookup;
+//! [`DbSet::check_layout`] (`tables verify`) regenerates every shape of the
+//! box and requires each to be found. A value forged together with its
+//! checksums can only be found by re-solving, as in version 1 (`tables
+//! verify`).
 //!
 //! **What is checked, and what the checksums cover.** Every byte of a
 //! complete file is accounted for: the header's CRC covers the header
@@ -58,7 +89,8 @@
 //! naming the file and the bytes it needed, wherever it happens.
 //!
 //! **Reading.** [`Database::open`] maps the file, checks the header, the
-//! layout and every section's checksum, and serves the slots in place.
+//! layout and every section's checksum, and serves the slots (version 1) or
+//! the compact tiers (version 2) in place, without copying.
 //!
 //! **Partitioned databases.** A build over `P` processes (MPI ranks) writes
 //! one file per rank, `STEM.part-R-of-P.gdb`: the same format, holding the
