@@ -23,8 +23,10 @@
 //! often starts over with the next seed (about 1 in 100 parts). Parts are
 //! independent, so they are built in parallel and the bytes depend only on
 //! the keys and values, never on the threads. A lookup reads the record
-//! (one cache line, touched first by [`TierValues::touch`]) and the entry
-//! (a second line).
+//! (one cache line) and the entry (a second line); the tier worker locates
+//! all of a position's options first ([`TierValues::locate`] reads the
+//! records), then starts the entries' reads ([`TierValues::touch`]), so the
+//! misses overlap.
 //!
 //! **Cost.** 512 bits of record a part of ~171 keys (3 bits a key) plus
 //! `1.03 × (value_bits + fp_bits)` bits a key, with `value_bits +
@@ -297,10 +299,25 @@ fn build_part(
 ) -> Option<([u8; RECORD_LEN], Vec<u16>)> {
     let m = entries.len() as u64;
     let slots = slots_for(m);
-    let mut buckets: Vec<Vec<u64>> = vec![Vec::new(); BUCKETS];
+    // The entries by bucket (a counting sort): bucket `b` is
+    // `sorted[starts[b]..starts[b + 1]]`.
+    let mut starts = [0usize; BUCKETS + 1];
     for &e in entries {
-        buckets[place(slot_key(e), parts).1].push(e);
+        starts[place(slot_key(e), parts).1 + 1] += 1;
     }
+    for b in 0..BUCKETS {
+        starts[b + 1] += starts[b];
+    }
+    let mut sorted = vec![0u64; entries.len()];
+    let mut next = starts;
+    for &e in entries {
+        let b = place(slot_key(e), parts).1;
+        sorted[next[b]] = e;
+        next[b] += 1;
+    }
+    let buckets: Vec<&[u64]> = (0..BUCKETS)
+        .map(|b| &sorted[starts[b]..starts[b + 1]])
+        .collect();
     let order: Vec<usize> = (0..BUCKETS).filter(|&b| !buckets[b].is_empty()).collect();
     // Slot -> the bucket placed there, NONE when free.
     const NONE: u8 = u8::MAX;
@@ -365,13 +382,13 @@ fn build_part(
                 }
             }
             let ph = pilot_hash(seed, pilot);
-            for &e in &buckets[b] {
+            for &e in buckets[b] {
                 let s = slot_in_part(slot_key(e), ph, slots) as usize;
                 let o = owner[s];
                 if o != NONE {
                     // Evict bucket `o` whole.
                     let oph = pilot_hash(seed, pilots[o as usize]);
-                    for &oe in &buckets[o as usize] {
+                    for &oe in buckets[o as usize] {
                         owner[slot_in_part(slot_key(oe), oph, slots) as usize] = NONE;
                     }
                     queue.push((buckets[o as usize].len(), std::cmp::Reverse(o as usize)));
@@ -383,7 +400,7 @@ fn build_part(
         fields.fill(0);
         for &b in &order {
             let ph = pilot_hash(seed, pilots[b]);
-            for &e in &buckets[b] {
+            for &e in buckets[b] {
                 let key = slot_key(e);
                 let s = slot_in_part(key, ph, slots) as usize;
                 let fp = fingerprint(key, fp_bits);
@@ -540,45 +557,73 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
     #[inline]
     #[must_use]
     pub fn get(&self, key: u64) -> Option<Nimber> {
-        self.lookup(key, self.part_of(key)).map(Nimber::new)
+        self.lookup(key).map(Nimber::new)
     }
 
+    /// The slot of `key` (reading its part's record), `None` when its part
+    /// is empty or the record points outside the entries.
     #[inline]
-    fn part_of(&self, key: u64) -> usize {
-        place(key, self.parts).0 as usize
-    }
-
-    #[inline]
-    fn lookup(&self, key: u64, part: usize) -> Option<u32> {
+    fn slot_of(&self, key: u64) -> Option<u64> {
         let b = self.bytes.as_ref();
-        let at = HEADER_LEN.checked_add(part.checked_mul(RECORD_LEN)?)?;
-        let record = b.get(at..at + RECORD_LEN)?;
+        let (part, bucket) = place(key, self.parts);
+        let at = HEADER_LEN.checked_add(usize::try_from(part).ok()?.checked_mul(RECORD_LEN)?)?;
         if at >= self.entries_at {
             return None;
         }
+        let record = b.get(at..at + RECORD_LEN)?;
         let start = u64::from(u32::from_le_bytes(record[0..4].try_into().ok()?));
         let count = u64::from(u16::from_le_bytes([record[4], record[5]]));
         if count == 0 {
             return None;
         }
-        let (_, bucket) = place(key, self.parts);
         let ph = pilot_hash(record[6], record[7 + bucket]);
-        let slot = start + slot_in_part(key, ph, slots_for(count));
-        let entry_bits = self.value_bits + self.fp_bits;
-        let bit = slot.checked_mul(u64::from(entry_bits))?;
+        Some(start + slot_in_part(key, ph, slots_for(count)))
+    }
+
+    /// The byte at which slot `slot`'s field starts, and its bit shift.
+    #[inline]
+    fn field_at(&self, slot: u64) -> Option<(usize, u64)> {
+        let bit = slot.checked_mul(u64::from(self.value_bits + self.fp_bits))?;
         let byte = self
             .entries_at
             .checked_add(usize::try_from(bit / 8).ok()?)?;
-        let word = u64::from_le_bytes(b.get(byte..byte.checked_add(8)?)?.try_into().ok()?);
-        let field = (word >> (bit % 8)) & ((1u64 << entry_bits) - 1);
-        let value = field & ((1u64 << self.value_bits) - 1);
+        Some((byte, bit % 8))
+    }
+
+    /// The 8 bytes from `byte` (0 past the end).
+    #[inline]
+    fn word_at(&self, byte: usize) -> u64 {
+        self.bytes
+            .as_ref()
+            .get(byte..byte.saturating_add(8))
+            .map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+    }
+
+    /// The value in slot `slot` if its fingerprint is `key`'s.
+    #[inline]
+    fn read(&self, key: u64, slot: u64) -> Option<u32> {
+        let (byte, shift) = self.field_at(slot)?;
+        if byte.checked_add(8)? > self.bytes.as_ref().len() {
+            return None;
+        }
+        let entry_bits = self.value_bits + self.fp_bits;
+        let field = (self.word_at(byte) >> shift) & ((1u64 << entry_bits) - 1);
         if field >> self.value_bits != fingerprint(key, self.fp_bits) {
             return None;
         }
-        Some(value as u32)
+        Some((field & ((1u64 << self.value_bits) - 1)) as u32)
+    }
+
+    #[inline]
+    fn lookup(&self, key: u64) -> Option<u32> {
+        self.read(key, self.slot_of(key)?)
     }
 }
 
+/// A location ([`TierValues::locate`]) is the key's slot, found through its
+/// part's record: the worker locates every key of a position first, so the
+/// record reads overlap; [`TierValues::touch`] then starts the read of each
+/// entry, and [`TierValues::value_at`] finds it in cache.
 impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
     fn positions(&self) -> u64 {
         self.positions
@@ -586,23 +631,26 @@ impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
 
     #[inline]
     fn locate(&self, key: u64) -> usize {
-        self.part_of(key)
+        self.slot_of(key)
+            .and_then(|slot| usize::try_from(slot).ok())
+            .unwrap_or(usize::MAX)
     }
 
     #[inline]
     fn touch(&self, at: usize) -> u64 {
-        let b = self.bytes.as_ref();
-        let i = HEADER_LEN + at.saturating_mul(RECORD_LEN);
-        b.get(i..i + 8)
-            .map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+        self.field_at(at as u64)
+            .map_or(0, |(byte, _)| self.word_at(byte))
     }
 
     #[inline]
     fn value_at(&self, key: u64, at: usize) -> Option<u32> {
-        self.lookup(key, at)
+        if at == usize::MAX {
+            return None;
+        }
+        self.read(key, at as u64)
     }
 
     fn value(&self, key: u64) -> Option<u32> {
-        self.lookup(key, self.part_of(key))
+        self.lookup(key)
     }
 }

@@ -55,7 +55,9 @@ where
 /// tier (a read view of what it stored, such as a
 /// [`CompactTier`](super::CompactTier) of 2 bytes a position) and the last
 /// solved table, whose keys generate the next tier. Peak memory is so the
-/// views of the earlier tiers plus the current and parent tiers' tables.
+/// views of the earlier tiers plus the current and parent tiers' tables
+/// while a tier is generated (the parent is freed before the tier is
+/// solved).
 /// `stored` holds the views of the tiers a resumed build already has (a
 /// prefix of [`TierGame::tiers`]); since a view may hold no keys, the keys
 /// of the parent tier are then regenerated, by generation only (no values),
@@ -94,15 +96,14 @@ where
             }
         };
         let mut table = generate_tier(game, tier, parent, control)?;
+        // The parent's keys have served: free them before solving.
+        drop(last.take());
         let mut earlier: Vec<Option<&V>> = vec![None; top + 1];
         for (&t, view) in tiers.iter().zip(stored.iter()) {
             earlier[t as usize] = Some(view);
         }
         solve_tier(game, tier, &mut table, &earlier, control)?;
         drop(earlier);
-        // The parent's keys are no longer needed: free them before `done`
-        // builds the view.
-        drop(last.take());
         let view = done(tier, &table)?;
         stored.push(view);
         last = Some((tier, table));
