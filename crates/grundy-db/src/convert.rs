@@ -23,12 +23,10 @@ pub fn convert(old: &Path, new: &Path) -> Result<Header, DbError> {
     let set = DbSet::open(old)?;
     let mut writer = Writer::create_compact(new, set.shape_box())?;
     set.for_each_tier(|tier, entries| {
-        let mut entries = entries.to_vec();
-        let bytes =
-            CompactTier::build_from_entries(&mut entries).map_err(|e| DbError::Corrupt {
-                path: new.to_owned(),
-                what: format!("tier {tier}: {e}"),
-            })?;
+        let bytes = CompactTier::build_from_entries(entries).map_err(|e| DbError::Corrupt {
+            path: new.to_owned(),
+            what: format!("tier {tier}: {e}"),
+        })?;
         writer.append_compact(&bytes)
     })?;
     writer.finish()

@@ -1224,12 +1224,12 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let mut writer = Writer::create_compact(&args.out, shape_box).map_err(open_error)?;
     let lists = tier_entries(&set)?;
     for tier in 1..=shape_box.cells() {
-        let mut entries: Vec<u64> = lists
+        let entries: Vec<u64> = lists
             .iter()
             .filter(|(t, _)| *t == tier)
             .flat_map(|(_, e)| e.iter().copied().filter(|&s| s != 0))
             .collect();
-        let bytes = CompactTier::build_from_entries(&mut entries)
+        let bytes = CompactTier::build_from_entries(&entries)
             .map_err(|e| anyhow::anyhow!("tier {tier}: {e}"))?;
         writer.append_compact(&bytes).map_err(db_error)?;
     }

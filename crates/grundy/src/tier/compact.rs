@@ -38,7 +38,8 @@
 //! **Why it is correct.** Construction checks that every key of a part
 //! gets its own slot, so a key of the tier reads back exactly its value. A
 //! key *not* in the tier also lands in some slot; its fingerprint (bits of
-//! a second, independent hash) then matches with probability
+//! its hash that choose neither its part, its bucket nor its slot) then
+//! matches with probability
 //! `2^-fp_bits` (1/64 for 6 bits), and otherwise the lookup answers
 //! `None`. Callers must therefore refuse keys that cannot be in the tier
 //! before asking (a shape outside the box); damage to the bytes is for a
@@ -134,7 +135,13 @@ pub const fn slots_for(keys: u64) -> u64 {
 /// The part and bucket of a key.
 #[inline]
 fn place(key: u64, parts: u64) -> (u64, usize) {
-    let h = splitmix(key);
+    place_hashed(splitmix(key), parts)
+}
+
+/// [`place`] of a key hashed by [`splitmix`]: the part from the high bits,
+/// the bucket from bits 0 to 31.
+#[inline]
+fn place_hashed(h: u64, parts: u64) -> (u64, usize) {
     let part = fastrange(h, parts);
     let bucket = ((h & 0xFFFF_FFFF) * BUCKETS as u64) >> 32;
     (part, bucket as usize)
@@ -142,23 +149,24 @@ fn place(key: u64, parts: u64) -> (u64, usize) {
 
 #[inline]
 fn pilot_hash(seed: u8, pilot: u8) -> u64 {
-    splitmix(0xC0FF_EE00_0000_0000 | u64::from(seed) << 8 | u64::from(pilot))
+    // As PtrHash: a multiple of a constant that spreads every bit.
+    (1 << 16 | u64::from(seed) << 8 | u64::from(pilot)).wrapping_mul(0x517C_C1B7_2722_0A95)
 }
 
-/// The slot of `key` in a part of `slots` slots, under a pilot's hash.
+/// The slot of `key` (hashed: `h = splitmix(key)`) in a part of `slots`
+/// slots, under a pilot's hash: one multiplication, whose high bits
+/// depend on every bit of `h ^ pilot_hash`.
 #[inline]
-fn slot_in_part(key: u64, pilot_hash: u64, slots: u64) -> u64 {
-    fastrange(splitmix(key ^ pilot_hash), slots)
+fn slot_in_part(h: u64, pilot_hash: u64, slots: u64) -> u64 {
+    fastrange((h ^ pilot_hash).wrapping_mul(0x9E37_79B9_7F4A_7C15), slots)
 }
 
-/// The fingerprint of `key` in `bits` bits (independent of its slot).
+/// The fingerprint of `key` (hashed: `h`) in `bits` bits: bits 32 and up
+/// of `h`, which pick neither the bucket (bits 0 to 31) nor, below the top
+/// `log2(parts)` bits, the part.
 #[inline]
-fn fingerprint(key: u64, bits: u32) -> u64 {
-    if bits == 0 {
-        0
-    } else {
-        splitmix(key ^ 0x5151_F00D_5151_F00D) >> (64 - bits)
-    }
+fn fingerprint(h: u64, bits: u32) -> u64 {
+    (h >> 32) & ((1u64 << bits) - 1)
 }
 
 /// Bits of a value field for values up to `max_value`.
@@ -208,22 +216,22 @@ impl CompactTier<Vec<u8>> {
     /// [`CompactError::TooLarge`] past 2^32 slots; [`CompactError::Unplaceable`]
     /// if a part finds no perfect hash (never observed).
     pub fn build<S: AsRef<[u64]> + Sync>(table: &TierTable<S>) -> Result<Vec<u8>, CompactError> {
-        let mut entries: Vec<u64> = table
+        let entries: Vec<u64> = table
             .slots()
             .par_iter()
             .copied()
             .filter(|&s| s != 0)
             .collect();
-        CompactTier::build_from_entries(&mut entries)
+        CompactTier::build_from_entries(&entries)
     }
 
     /// As [`CompactTier::build`], from entries `key << 12 | value` as a
-    /// [`TierTable`] holds them (distinct keys, any order; reordered here).
+    /// [`TierTable`] holds them (distinct keys, any order).
     ///
     /// # Errors
     ///
     /// As [`CompactTier::build`].
-    pub fn build_from_entries(entries: &mut [u64]) -> Result<Vec<u8>, CompactError> {
+    pub fn build_from_entries(entries: &[u64]) -> Result<Vec<u8>, CompactError> {
         let positions = entries.len() as u64;
         let parts = parts_for(positions);
         let max_value = entries
@@ -234,17 +242,27 @@ impl CompactTier<Vec<u8>> {
         let value_bits = value_bits_for(max_value);
         let fp_bits = ENTRY_BITS.saturating_sub(value_bits);
         let entry_bits = value_bits + fp_bits;
-        entries.par_sort_unstable_by_key(|&e| (place(slot_key(e), parts).0, slot_key(e)));
-        // Part boundaries in the sorted entries.
-        let mut bounds = Vec::with_capacity(parts as usize + 1);
-        bounds.push(0usize);
-        let mut at = 0usize;
-        for part in 0..parts {
-            while at < entries.len() && place(slot_key(entries[at]), parts).0 == part {
-                at += 1;
-            }
-            bounds.push(at);
+        // The entries by part (a counting sort; the order within a part
+        // does not change what is built).
+        let part_ids: Vec<u32> = entries
+            .par_iter()
+            .map(|&e| place(slot_key(e), parts).0 as u32)
+            .collect();
+        let mut bounds = vec![0usize; parts as usize + 1];
+        for &p in &part_ids {
+            bounds[p as usize + 1] += 1;
         }
+        for p in 0..parts as usize {
+            bounds[p + 1] += bounds[p];
+        }
+        let mut by_part = vec![0u64; entries.len()];
+        let mut next = bounds.clone();
+        for (&p, &e) in part_ids.iter().zip(entries.iter()) {
+            by_part[next[p as usize]] = e;
+            next[p as usize] += 1;
+        }
+        drop((part_ids, next));
+        let entries = by_part;
         let built: Vec<([u8; RECORD_LEN], Vec<u16>)> = (0..parts as usize)
             .into_par_iter()
             .map(|part| {
@@ -315,8 +333,10 @@ fn build_part(
         sorted[next[b]] = e;
         next[b] += 1;
     }
+    // Each key hashed once: the pilot search below hashes them 256 times.
+    let hashed: Vec<u64> = sorted.iter().map(|&e| splitmix(slot_key(e))).collect();
     let buckets: Vec<&[u64]> = (0..BUCKETS)
-        .map(|b| &sorted[starts[b]..starts[b + 1]])
+        .map(|b| &hashed[starts[b]..starts[b + 1]])
         .collect();
     let order: Vec<usize> = (0..BUCKETS).filter(|&b| !buckets[b].is_empty()).collect();
     // Slot -> the bucket placed there, NONE when free.
@@ -347,7 +367,7 @@ fn build_part(
                 wanted.extend(
                     buckets[b]
                         .iter()
-                        .map(|&e| slot_in_part(slot_key(e), ph, slots) as usize),
+                        .map(|&h| slot_in_part(h, ph, slots) as usize),
                 );
                 let distinct = wanted
                     .iter()
@@ -382,14 +402,14 @@ fn build_part(
                 }
             }
             let ph = pilot_hash(seed, pilot);
-            for &e in buckets[b] {
-                let s = slot_in_part(slot_key(e), ph, slots) as usize;
+            for &h in buckets[b] {
+                let s = slot_in_part(h, ph, slots) as usize;
                 let o = owner[s];
                 if o != NONE {
                     // Evict bucket `o` whole.
                     let oph = pilot_hash(seed, pilots[o as usize]);
-                    for &oe in buckets[o as usize] {
-                        owner[slot_in_part(slot_key(oe), oph, slots) as usize] = NONE;
+                    for &oh in buckets[o as usize] {
+                        owner[slot_in_part(oh, oph, slots) as usize] = NONE;
                     }
                     queue.push((buckets[o as usize].len(), std::cmp::Reverse(o as usize)));
                 }
@@ -400,10 +420,9 @@ fn build_part(
         fields.fill(0);
         for &b in &order {
             let ph = pilot_hash(seed, pilots[b]);
-            for &e in buckets[b] {
-                let key = slot_key(e);
-                let s = slot_in_part(key, ph, slots) as usize;
-                let fp = fingerprint(key, fp_bits);
+            for (&h, &e) in buckets[b].iter().zip(&sorted[starts[b]..starts[b + 1]]) {
+                let s = slot_in_part(h, ph, slots) as usize;
+                let fp = fingerprint(h, fp_bits);
                 fields[s] = (u64::from(slot_value(e)) | fp << value_bits) as u16;
             }
         }
@@ -565,7 +584,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
     #[inline]
     fn slot_of(&self, key: u64) -> Option<u64> {
         let b = self.bytes.as_ref();
-        let (part, bucket) = place(key, self.parts);
+        let (part, bucket) = place_hashed(splitmix(key), self.parts);
         let at = HEADER_LEN.checked_add(usize::try_from(part).ok()?.checked_mul(RECORD_LEN)?)?;
         if at >= self.entries_at {
             return None;
@@ -577,7 +596,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
             return None;
         }
         let ph = pilot_hash(record[6], record[7 + bucket]);
-        Some(start + slot_in_part(key, ph, slots_for(count)))
+        Some(start + slot_in_part(splitmix(key), ph, slots_for(count)))
     }
 
     /// The byte at which slot `slot`'s field starts, and its bit shift.
@@ -608,7 +627,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
         }
         let entry_bits = self.value_bits + self.fp_bits;
         let field = (self.word_at(byte) >> shift) & ((1u64 << entry_bits) - 1);
-        if field >> self.value_bits != fingerprint(key, self.fp_bits) {
+        if field >> self.value_bits != fingerprint(splitmix(key), self.fp_bits) {
             return None;
         }
         Some((field & ((1u64 << self.value_bits) - 1)) as u32)

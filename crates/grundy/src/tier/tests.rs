@@ -239,7 +239,7 @@ mod compact {
         assert_eq!(a, b);
         let mut entries: Vec<u64> = table.slots().iter().copied().filter(|&s| s != 0).collect();
         entries.reverse();
-        assert_eq!(CompactTier::build_from_entries(&mut entries).unwrap(), a);
+        assert_eq!(CompactTier::build_from_entries(&entries).unwrap(), a);
     }
 
     #[test]
