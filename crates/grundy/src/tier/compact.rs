@@ -216,26 +216,25 @@ impl CompactTier<Vec<u8>> {
     /// [`CompactError::TooLarge`] past 2^32 slots; [`CompactError::Unplaceable`]
     /// if a part finds no perfect hash (never observed).
     pub fn build<S: AsRef<[u64]> + Sync>(table: &TierTable<S>) -> Result<Vec<u8>, CompactError> {
-        let entries: Vec<u64> = table
-            .slots()
-            .par_iter()
-            .copied()
-            .filter(|&s| s != 0)
-            .collect();
-        CompactTier::build_from_entries(&entries)
+        // The table's slots as they are (empty ones skipped below): no
+        // copy of the entries, at the build's peak of memory.
+        CompactTier::build_from_entries(table.slots())
     }
 
     /// As [`CompactTier::build`], from entries `key << 12 | value` as a
-    /// [`TierTable`] holds them (distinct keys, any order).
+    /// [`TierTable`] holds them (distinct keys, any order; entries of key 0,
+    /// such as a table's empty slots, are skipped).
     ///
     /// # Errors
     ///
     /// As [`CompactTier::build`].
     pub fn build_from_entries(entries: &[u64]) -> Result<Vec<u8>, CompactError> {
-        let positions = entries.len() as u64;
+        let held = |e: &&u64| slot_key(**e) != 0;
+        let positions = entries.par_iter().filter(held).count() as u64;
         let parts = parts_for(positions);
         let max_value = entries
             .par_iter()
+            .filter(held)
             .map(|&e| slot_value(e))
             .max()
             .unwrap_or(0);
@@ -244,20 +243,30 @@ impl CompactTier<Vec<u8>> {
         let entry_bits = value_bits + fp_bits;
         // The entries by part (a counting sort; the order within a part
         // does not change what is built).
+        const EMPTY: u32 = u32::MAX;
         let part_ids: Vec<u32> = entries
             .par_iter()
-            .map(|&e| place(slot_key(e), parts).0 as u32)
+            .map(|&e| {
+                if slot_key(e) == 0 {
+                    EMPTY
+                } else {
+                    place(slot_key(e), parts).0 as u32
+                }
+            })
             .collect();
         let mut bounds = vec![0usize; parts as usize + 1];
-        for &p in &part_ids {
+        for &p in part_ids.iter().filter(|&&p| p != EMPTY) {
             bounds[p as usize + 1] += 1;
         }
         for p in 0..parts as usize {
             bounds[p + 1] += bounds[p];
         }
-        let mut by_part = vec![0u64; entries.len()];
+        let mut by_part = vec![0u64; positions as usize];
         let mut next = bounds.clone();
         for (&p, &e) in part_ids.iter().zip(entries.iter()) {
+            if p == EMPTY {
+                continue;
+            }
             by_part[next[p as usize]] = e;
             next[p as usize] += 1;
         }
