@@ -85,7 +85,8 @@ for b, body in web:
     seeds["web_requests"].append(with_byte(0x80 + k, json.dumps(body).encode()))
 
 # db_reader: small databases written by `grundy tables build` (whole
-# files of a few boxes and the two parts of a partitioned build).
+# files of a few boxes, in format version 2, and the two parts of a
+# partitioned build, in version 1).
 def databases():
     import subprocess
     import tempfile

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use grundy::Budget;
-use grundy_web::games::{find, Endpoint, Limits};
+use grundy_web::games::{find, Databases, Endpoint, Limits};
 use grundy_web::ApiError;
 use libfuzzer_sys::fuzz_target;
 
@@ -28,6 +28,8 @@ static LIMITS: LazyLock<Limits> = LazyLock::new(|| Limits {
     },
     max_listed_moves: 100,
     max_boards: 16,
+    // No database: every clearing answer comes from the search itself.
+    databases: Databases::default(),
 });
 
 fn check_error(game: &str, err: &ApiError) {

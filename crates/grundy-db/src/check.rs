@@ -20,20 +20,25 @@
 //! one whole file, through [`Writer`], so the output is as atomic as a
 //! build's.
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use grundy::clear::shapes::ShapeBox;
 use grundy::clear::Clear;
-use grundy::tier::{TierError, TierTable, MAX_VALUE, VALUE_BITS};
+use grundy::tier::{CompactError, CompactTier, MAX_VALUE, VALUE_BITS};
 use grundy::{Budget, Nimber, SolveError, Solver};
 use rayon::prelude::*;
 
-use crate::{DbError, DbSet, Header, Slots, Writer};
+use crate::{DbError, DbSet, Header, Writer};
 
 /// A stored value the check found wrong, or a shape that cannot be one.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CheckError {
+    /// The database cannot be read (a compact tier whose shapes its
+    /// lookups do not all answer: damaged or forged).
+    #[error(transparent)]
+    Read(#[from] DbError),
     /// A stored key has cells outside the box.
     #[error("shape {key:#x} has cells outside the {shape_box} box")]
     Outside {
@@ -107,13 +112,18 @@ impl Census {
 
 /// Counts the placements of every stored shape in the box's grid, against
 /// the grid's connected cell sets (see the module doc).
-#[must_use]
-pub fn census(set: &DbSet) -> Census {
+///
+/// # Errors
+///
+/// [`DbError::Corrupt`] for a compact tier whose shapes do not all answer
+/// ([`tier_entries`]).
+pub fn census(set: &DbSet) -> Result<Census, DbError> {
     let shape_box = set.shape_box();
     let (rows, cols) = (shape_box.rows(), shape_box.cols());
-    let placements: u64 = tier_tables(set)
+    let entries = tier_entries(set)?;
+    let placements: u64 = entries
         .par_iter()
-        .flat_map(|t| t.slots().par_chunks(1 << 16))
+        .flat_map(|(_, t)| t.par_chunks(1 << 16))
         .map(|chunk| {
             chunk
                 .iter()
@@ -122,17 +132,39 @@ pub fn census(set: &DbSet) -> Census {
                 .sum::<u64>()
         })
         .sum();
-    Census {
+    Ok(Census {
         placements,
         connected_sets: grundy::clear::census::connected_sets(rows, cols),
-    }
+    })
 }
 
-fn tier_tables(set: &DbSet) -> Vec<&TierTable<Slots>> {
-    set.parts()
-        .iter()
-        .flat_map(|p| p.tables().tiers())
-        .collect()
+/// Lists of entries with their tier (1-based), from [`tier_entries`].
+pub type TierEntries<'a> = Vec<(usize, Cow<'a, [u64]>)>;
+
+/// Every tier's entries (`key << VALUE_BITS | value`, 0 for an empty
+/// slot) with its tier (1-based), one list a part and tier: borrowed from
+/// the slots of a version-1 file, regenerated from a compact one
+/// ([`DbSet::for_each_tier`], which requires every shape of the box to be
+/// answered, one list a tier).
+///
+/// # Errors
+///
+/// What [`DbSet::for_each_tier`] finds wrong.
+pub fn tier_entries(set: &DbSet) -> Result<TierEntries<'_>, DbError> {
+    if set.version() == crate::VERSION_SLOTS {
+        return Ok((1..=set.shape_box().cells())
+            .flat_map(|tier| {
+                set.tier(tier)
+                    .map(move |t| (tier, Cow::Borrowed(t.slots())))
+            })
+            .collect());
+    }
+    let mut all = Vec::new();
+    set.for_each_tier(|tier, entries| {
+        all.push((tier, Cow::Owned(entries.to_vec())));
+        Ok::<(), DbError>(())
+    })?;
+    Ok(all)
 }
 
 /// The key and the stored value of an occupied slot.
@@ -208,8 +240,12 @@ pub struct Checked {
 pub fn samples(set: &DbSet, count: u64, seed: u64, positions: u64) -> Result<Checked, CheckError> {
     use rand::{RngExt as _, SeedableRng as _};
     let shape_box = set.shape_box();
-    let tables = tier_tables(set);
-    let total: u64 = tables.iter().map(|t| t.positions()).sum();
+    let entries = tier_entries(set)?;
+    let tables: Vec<(u64, &[u64])> = entries
+        .iter()
+        .map(|(_, e)| (e.iter().filter(|&&s| s != 0).count() as u64, &**e))
+        .collect();
+    let total: u64 = tables.iter().map(|t| t.0).sum();
     let mut outcome = Checked::default();
     if total == 0 {
         return Ok(outcome);
@@ -220,15 +256,15 @@ pub fn samples(set: &DbSet, count: u64, seed: u64, positions: u64) -> Result<Che
         let tier = tables
             .iter()
             .find(|t| {
-                if pick < t.positions() {
+                if pick < t.0 {
                     true
                 } else {
-                    pick -= t.positions();
+                    pick -= t.0;
                     false
                 }
             })
             .expect("pick < total");
-        let slots = tier.slots();
+        let slots = tier.1;
         let slot = loop {
             let s = slots[rng.random_range(0..slots.len())];
             if s != 0 {
@@ -288,8 +324,11 @@ pub fn tiers(
     }
     let budget = Budget::positions(positions);
     let fresh = || Solver::new(Clear::new()).with_budget(budget);
-    let slots: Vec<&[u64]> = (first..=last)
-        .flat_map(|tier| set.tier(tier).map(TierTable::slots))
+    let entries = tier_entries(set)?;
+    let slots: Vec<&[u64]> = entries
+        .iter()
+        .filter(|(tier, _)| (first..=last).contains(tier))
+        .map(|(_, e)| &**e)
         .collect();
     let tally = slots
         .par_iter()
@@ -354,19 +393,24 @@ pub enum MergeError {
     /// Writing the output failed.
     #[error(transparent)]
     Write(DbError),
-    /// A tier's entries do not make a table (a database this crate did not
-    /// write).
+    /// The parts cannot be read (a compact part whose shapes its lookups
+    /// do not all answer).
+    #[error(transparent)]
+    Read(DbError),
+    /// A tier's entries do not make a compact tier (a database this crate
+    /// did not write).
     #[error("tier {tier}: {error}")]
     Tier {
         /// The tier.
         tier: usize,
         /// What is wrong.
-        error: TierError,
+        error: CompactError,
     },
 }
 
 /// Writes every shape of `set` (one whole file or all the parts of a
-/// partitioned build) into a fresh whole database at `out`. A merge never
+/// partitioned build, either format version) into a fresh whole database
+/// at `out`, in the compact format: the bytes a single build writes. A merge never
 /// resumes a partial file, and never touches one a running build holds.
 ///
 /// # Errors
@@ -375,15 +419,17 @@ pub enum MergeError {
 /// [`MergeError::Write`] when writing fails (a full disk among them).
 pub fn merge(set: &DbSet, out: &Path) -> Result<Header, MergeError> {
     let shape_box = set.shape_box();
-    let mut writer = Writer::create(out, shape_box).map_err(MergeError::Create)?;
+    let lists = tier_entries(set).map_err(MergeError::Read)?;
+    let mut writer = Writer::create_compact(out, shape_box).map_err(MergeError::Create)?;
     for tier in 1..=shape_box.cells() {
-        let entries: Vec<u64> = set
-            .tier(tier)
-            .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
+        let entries: Vec<u64> = lists
+            .iter()
+            .filter(|(t, _)| *t == tier)
+            .flat_map(|(_, e)| e.iter().copied().filter(|&s| s != 0))
             .collect();
-        let table =
-            TierTable::from_entries(entries).map_err(|error| MergeError::Tier { tier, error })?;
-        writer.append(&table).map_err(MergeError::Write)?;
+        let bytes = CompactTier::build_from_entries(&entries)
+            .map_err(|error| MergeError::Tier { tier, error })?;
+        writer.append_compact(&bytes).map_err(MergeError::Write)?;
     }
     writer.finish().map_err(MergeError::Write)
 }
@@ -392,9 +438,11 @@ pub fn merge(set: &DbSet, out: &Path) -> Result<Header, MergeError> {
 mod tests {
     use super::*;
     use grundy::clear::shapes::ClearShapes;
-    use grundy::tier::{solve_tiers, TierControl};
+    use grundy::tier::{solve_tiers, TierControl, TierError};
 
-    fn build(path: &Path, shape_box: ShapeBox) {
+    /// A database in format version 1 (8-byte slots, as the parts of a
+    /// partitioned build are written).
+    fn build_v1(path: &Path, shape_box: ShapeBox) {
         let mut writer = Writer::create(path, shape_box).unwrap();
         let mut tables = Vec::new();
         solve_tiers::<_, TierError, _>(
@@ -410,16 +458,26 @@ mod tests {
         writer.finish().unwrap();
     }
 
-    /// A sound database passes every check, and a merge of it reads back
-    /// with the same content.
+    /// A sound database, in either format version, passes every check,
+    /// and a merge of it reads back with the same content, in the bytes of
+    /// a single build.
     #[test]
     fn a_sound_database_passes_and_merges_to_the_same_content() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("3x4.gdb");
         let shape_box = ShapeBox::new(3, 4).unwrap();
-        build(&path, shape_box);
-        let set = DbSet::open(&path).unwrap();
-        assert!(census(&set).holds());
+        let v1 = dir.path().join("3x4-v1.gdb");
+        build_v1(&v1, shape_box);
+        let v2 = dir.path().join("3x4.gdb");
+        crate::build(&v2, shape_box, &TierControl::new(), |_| {}).unwrap();
+        for path in [v1, v2.clone()] {
+            sound(&path, shape_box, &v2);
+        }
+    }
+
+    fn sound(path: &Path, shape_box: ShapeBox, single: &Path) {
+        let dir = tempfile::tempdir().unwrap();
+        let set = DbSet::open(path).unwrap();
+        assert!(census(&set).unwrap().holds());
         let full = full_boards(&set, 1_000_000).unwrap();
         assert_eq!(full.checked, full_board_sizes(shape_box).count());
         let sampled = samples(&set, 50, 7, 100_000).unwrap();
@@ -447,7 +505,11 @@ mod tests {
         let out = dir.path().join("merged.gdb");
         let header = merge(&set, &out).unwrap();
         assert!(header.complete);
-        assert_eq!(DbSet::open(&out).unwrap().content_crc(), set.content_crc());
+        assert_eq!(
+            DbSet::open(&out).unwrap().content_crc().unwrap(),
+            set.content_crc().unwrap()
+        );
+        assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(single).unwrap());
         assert!(matches!(
             merge(&set, &dir.path().join("no/such/dir.gdb")),
             Err(MergeError::Create(_))

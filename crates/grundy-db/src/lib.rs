@@ -2,14 +2,17 @@
 //! atomically and resumably by one writer at a time, read back through a
 //! memory map.
 //!
-//! **Format (version 1).** A 4,096-byte header, then one section per tier,
-//! each starting on a 4,096-byte boundary (so a memory map hands out aligned
-//! `u64` slots). All integers are little-endian.
+//! **Format (versions 1 and 2).** A 4,096-byte header, then one section per
+//! tier, each starting on a 4,096-byte boundary (so a memory map hands out
+//! aligned `u64` slots). All integers are little-endian. Version 2 (written
+//! by `tables build`, `merge` and `convert`) differs from version 1 only in
+//! what a section holds and in two fields of the directory entry; both are
+//! read.
 //!
 //! | offset | what |
 //! |---|---|
 //! | 0 | magic `GRUNDYDB` |
-//! | 8 | format version (`u32`, 1) |
+//! | 8 | format version (`u32`, 1 or 2) |
 //! | 12 | header length (`u32`, 4096) |
 //! | 16 | game, 8 bytes (`clear` and zeros), from [`TierGame::id`] |
 //! | 24, 28 | the game's parameters, for clearing the box: rows, columns (`u32`, rows <= columns) |
@@ -21,8 +24,36 @@
 //! | 64 | one 48-byte entry per tier: positions, capacity, slots, offset (`u64` each), largest value, CRC-32 of the section (`u32` each), 8 zero bytes |
 //! | 4092 | CRC-32 of bytes 0 to 4091 |
 //!
-//! A section is the tier's [`TierTable`] slots, 8 bytes each. Checksums are
-//! CRC-32 (IEEE) by `crc32fast`.
+//! In version 1 a section is the tier's [`TierTable`] slots, 8 bytes each
+//! (about 10.7 bytes a shape). In version 2 it is the tier's
+//! [`CompactTier`] (a minimal-size perfect hash of the tier's shapes, and in
+//! each shape's slot its value and fingerprint bits: about 1.9 bytes a
+//! shape, see `grundy::tier::compact`), zero-padded to a multiple of 8
+//! bytes; the entry's `capacity` field holds the compact tier's byte length
+//! and `slots` the section's 8-byte words. Checksums are CRC-32 (IEEE) by
+//! `crc32fast`, over the whole section, padding included.
+//!
+//! **What a compact file, which stores no keys, answers.** A key is looked
+//! up only once it is known to be a shape of the box: [`ShapeLookup`] gets
+//! keys from [`ShapeBox::key_of`] and [`ShapeBox::key_of_wide`], which refuse
+//! a shape that does not fit the box and canonicalise one that does, and
+//! [`DbSet::get`] checks a raw key the same way (cells inside the box, one
+//! component, canonical orientation). Every connected shape that fits the box
+//! is in the database by construction (the build generates them all; the
+//! census of `grundy tables verify` counts their placements against the
+//! transfer-matrix count of connected sets), so such a key is one the file
+//! holds. A damaged or foreign file is caught as in version 1: the magic,
+//! the version, the game (`clear`) and the box in the header, whose counts
+//! must fit the box and the file; a CRC-32 per section and for the header;
+//! and each compact tier's own header and records are checked on opening
+//! (counts, lengths, zero padding). Beyond the checksums, each shape carries
+//! 6 fingerprint bits (for values up to 63) from a hash independent of its
+//! slot, so that a key answered from a slot not its own (a forged or
+//! mis-assembled file) is refused with probability 63/64 per lookup;
+//! [`DbSet::check_layout`] (`tables verify`) regenerates every shape of the
+//! box and requires each to be found. A value forged together with its
+//! checksums can only be found by re-solving, as in version 1 (`tables
+//! verify`).
 //!
 //! **What is checked, and what the checksums cover.** Every byte of a
 //! complete file is accounted for: the header's CRC covers the header
@@ -58,7 +89,8 @@
 //! naming the file and the bytes it needed, wherever it happens.
 //!
 //! **Reading.** [`Database::open`] maps the file, checks the header, the
-//! layout and every section's checksum, and serves the slots in place.
+//! layout and every section's checksum, and serves the slots (version 1) or
+//! the compact tiers (version 2) in place, without copying.
 //!
 //! **Partitioned databases.** A build over `P` processes (MPI ranks) writes
 //! one file per rank, `STEM.part-R-of-P.gdb`: the same format, holding the
@@ -80,13 +112,15 @@ use std::sync::Arc;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
 use grundy::clear::ShapeKey;
-use grundy::tier::{capacity_for, owner, GameId, TierGame, TierTable};
+use grundy::tier::{capacity_for, owner, CompactTier, GameId, TierGame, TierTable};
 use grundy::Nimber;
 
 /// The file's first 8 bytes.
 pub const MAGIC: &[u8; 8] = b"GRUNDYDB";
-/// The format version this crate reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this crate writes by default: compact tiers.
+pub const VERSION: u32 = 2;
+/// The first format version, of 8-byte slots, still read and written.
+pub const VERSION_SLOTS: u32 = 1;
 /// Bytes of the header; sections start on multiples of it.
 pub const HEADER_LEN: usize = 4096;
 const DIRECTORY: usize = 64;
@@ -115,7 +149,7 @@ pub enum DbError {
         path: PathBuf,
     },
     /// Another format version.
-    #[error("{}: format version {found}; this grundy reads version {VERSION}", path.display())]
+    #[error("{}: format version {found}; this grundy reads versions {VERSION_SLOTS} and {VERSION}", path.display())]
     Version {
         /// The file.
         path: PathBuf,
@@ -220,6 +254,14 @@ pub enum DbError {
 }
 
 type Result<T> = std::result::Result<T, DbError>;
+
+/// For readers that write as they read ([`meta::export_csv`]): a database
+/// error met midway is invalid data.
+impl From<DbError> for std::io::Error {
+    fn from(e: DbError) -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, e)
+    }
+}
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> DbError + '_ {
     move |error| DbError::Io {
@@ -337,6 +379,8 @@ pub struct Part {
 /// A database header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
+    /// The format version: [`VERSION_SLOTS`] or [`VERSION`].
+    pub version: u32,
     /// The box whose shapes the file holds.
     pub shape_box: ShapeBox,
     /// True once every tier is stored.
@@ -358,6 +402,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl Header {
     fn new(shape_box: ShapeBox) -> Header {
         Header {
+            version: VERSION,
             shape_box,
             complete: false,
             tiers: Vec::new(),
@@ -391,7 +436,7 @@ impl Header {
     pub fn encode(&self) -> Vec<u8> {
         let mut b = vec![0u8; HEADER_LEN];
         b[0..8].copy_from_slice(MAGIC);
-        b[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        b[8..12].copy_from_slice(&self.version.to_le_bytes());
         b[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
         let game = self.game();
         b[16..24].copy_from_slice(&game.name);
@@ -443,7 +488,7 @@ impl Header {
             return Err(truncated(path, "the header", 12, file_len));
         }
         let version = u32_at(b, 8);
-        if version != VERSION {
+        if version != VERSION && version != VERSION_SLOTS {
             return Err(DbError::Version {
                 path: path.to_owned(),
                 found: version,
@@ -512,6 +557,7 @@ impl Header {
             ));
         }
         let mut header = Header::new(shape_box);
+        header.version = version;
         header.complete = complete;
         let (index, parts, build_id) = (u32_at(b, 44), u32_at(b, 48), u64_at(b, 56));
         header.part = match parts {
@@ -542,23 +588,38 @@ impl Header {
                     entry.positions
                 )));
             }
-            if Some(entry.capacity) != capacity_for(entry.positions) {
-                return Err(bad(format!(
-                    "capacity {} does not fit {} shapes",
-                    entry.capacity, entry.positions
-                )));
-            }
-            // A table has one slot past its capacity at least, and probing
-            // moves a shape at most `positions` slots past its home.
-            let most_slots = entry
-                .capacity
-                .checked_add(entry.positions)
-                .and_then(|s| s.checked_add(1));
-            if entry.slots <= entry.capacity || most_slots.is_none_or(|m| entry.slots > m) {
-                return Err(bad(format!(
-                    "{} slots for capacity {} and {} shapes",
-                    entry.slots, entry.capacity, entry.positions
-                )));
+            if version == VERSION_SLOTS {
+                if Some(entry.capacity) != capacity_for(entry.positions) {
+                    return Err(bad(format!(
+                        "capacity {} does not fit {} shapes",
+                        entry.capacity, entry.positions
+                    )));
+                }
+                // A table has one slot past its capacity at least, and probing
+                // moves a shape at most `positions` slots past its home.
+                let most_slots = entry
+                    .capacity
+                    .checked_add(entry.positions)
+                    .and_then(|s| s.checked_add(1));
+                if entry.slots <= entry.capacity || most_slots.is_none_or(|m| entry.slots > m) {
+                    return Err(bad(format!(
+                        "{} slots for capacity {} and {} shapes",
+                        entry.slots, entry.capacity, entry.positions
+                    )));
+                }
+            } else {
+                // Version 2: `capacity` is the compact tier's byte length,
+                // `slots` the section's 8-byte words (the tier zero-padded).
+                let most = CompactTier::max_len(entry.positions);
+                if entry.capacity < CompactTier::min_len() as u64
+                    || most.is_none_or(|m| entry.capacity > m)
+                    || entry.slots != entry.capacity.div_ceil(8)
+                {
+                    return Err(bad(format!(
+                        "a compact tier of {} bytes in {} words for {} shapes",
+                        entry.capacity, entry.slots, entry.positions
+                    )));
+                }
             }
             if entry.offset != header.next_offset() {
                 return Err(bad(format!(
@@ -640,13 +701,36 @@ impl AsRef<[u64]> for Slots {
     }
 }
 
+/// One compact tier's bytes, read in place from a [`Database`]'s bytes.
+#[derive(Clone, Debug)]
+pub struct Section {
+    bytes: Arc<Bytes>,
+    start: usize,
+    len: usize,
+}
+
+impl AsRef<[u8]> for Section {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes.as_slice()[self.start..self.start + self.len]
+    }
+}
+
+/// A database's tiers as its format stores them.
+#[derive(Debug)]
+enum Store {
+    /// Version 1: tables of 8-byte slots.
+    Slots(ShapeTables<Slots>),
+    /// Version 2: compact tiers, tier 1 first.
+    Compact(Vec<CompactTier<Section>>),
+}
+
 /// A shape database read back: its header and tables.
 #[derive(Debug)]
 pub struct Database {
     path: PathBuf,
     header: Header,
     bytes: Arc<Bytes>,
-    tables: ShapeTables<Slots>,
+    store: Store,
 }
 
 impl Database {
@@ -712,34 +796,55 @@ impl Database {
         }
         check_sections(path, all, &header)?;
         let bytes = Arc::new(bytes);
-        let tiers = header
-            .tiers
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                let slots = Slots {
-                    bytes: Arc::clone(&bytes),
-                    start: t.offset as usize,
-                    len: t.slots as usize,
-                };
-                TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
-                    DbError::Corrupt {
-                        path: path.to_owned(),
-                        what: format!("tier {}: {what}", i + 1),
-                    }
+        let store = if header.version == VERSION_SLOTS {
+            let tiers = header
+                .tiers
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let slots = Slots {
+                        bytes: Arc::clone(&bytes),
+                        start: t.offset as usize,
+                        len: t.slots as usize,
+                    };
+                    TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
+                        DbError::Corrupt {
+                            path: path.to_owned(),
+                            what: format!("tier {}: {what}", i + 1),
+                        }
+                    })
                 })
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let tables =
-            ShapeTables::new(header.shape_box, tiers).map_err(|what| DbError::Corrupt {
-                path: path.to_owned(),
-                what,
-            })?;
+                .collect::<Result<Vec<_>>>()?;
+            Store::Slots(ShapeTables::new(header.shape_box, tiers).map_err(|what| {
+                DbError::Corrupt {
+                    path: path.to_owned(),
+                    what,
+                }
+            })?)
+        } else {
+            let tiers = header
+                .tiers
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let section = Section {
+                        bytes: Arc::clone(&bytes),
+                        start: t.offset as usize,
+                        len: t.capacity as usize,
+                    };
+                    CompactTier::from_bytes(section).map_err(|e| DbError::Corrupt {
+                        path: path.to_owned(),
+                        what: format!("tier {}: {e}", i + 1),
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Store::Compact(tiers)
+        };
         Ok(Database {
             path: path.to_owned(),
             header,
             bytes,
-            tables,
+            store,
         })
     }
 
@@ -755,10 +860,38 @@ impl Database {
         &self.header
     }
 
-    /// The tables, served from the file's bytes.
+    /// The tables of 8-byte slots of a version-1 file, served from its
+    /// bytes; `None` for a version-2 (compact) file, which holds no keys
+    /// (see [`DbSet::for_each_tier`] to read every shape of either).
     #[must_use]
-    pub fn tables(&self) -> &ShapeTables<Slots> {
-        &self.tables
+    pub fn tables(&self) -> Option<&ShapeTables<Slots>> {
+        match &self.store {
+            Store::Slots(tables) => Some(tables),
+            Store::Compact(_) => None,
+        }
+    }
+
+    /// The compact tiers of a version-2 file, tier 1 first; `None` for a
+    /// version-1 file.
+    #[must_use]
+    pub fn compact_tiers(&self) -> Option<&[CompactTier<Section>]> {
+        match &self.store {
+            Store::Slots(_) => None,
+            Store::Compact(tiers) => Some(tiers),
+        }
+    }
+
+    /// The value of a shape by its key, which must be the key of a shape
+    /// of the box (a compact tier answers for any key; see
+    /// [`DbSet::get`], which checks).
+    fn value_of_key(&self, key: u64) -> Option<Nimber> {
+        match &self.store {
+            Store::Slots(tables) => tables.get(key),
+            Store::Compact(tiers) => {
+                let tier = key.count_ones() as usize;
+                tiers.get(tier.checked_sub(1)?)?.get(key)
+            }
+        }
     }
 
     /// The file's bytes, all of them (as checked on opening).
@@ -785,29 +918,14 @@ fn check_sections(path: &Path, all: &[u8], header: &Header) -> Result<()> {
     }
     for (i, t) in header.tiers.iter().enumerate() {
         let section = &all[t.offset as usize..t.end() as usize];
-        // One pass for both: the checksum and the count of shapes.
-        let mut hasher = crc32fast::Hasher::new();
-        let mut occupied = 0u64;
-        for chunk in section.chunks(1 << 16) {
-            hasher.update(chunk);
-            occupied += chunk
-                .chunks_exact(8)
-                .filter(|slot| u64::from_le_bytes((*slot).try_into().expect("8 bytes")) != 0)
-                .count() as u64;
-        }
-        if hasher.finalize() != t.crc32 {
+        if crc32fast::hash(section) != t.crc32 {
             return Err(DbError::Checksum {
                 path: path.to_owned(),
                 section: format!("tier {}", i + 1),
             });
         }
-        if occupied != t.positions {
-            return Err(corrupt(format!(
-                "section tier {} holds {occupied} shapes, its directory entry says {}",
-                i + 1,
-                t.positions
-            )));
-        }
+        check_section(header.version, t, section)
+            .map_err(|what| corrupt(format!("section tier {}: {what}", i + 1)))?;
         let next = header.tiers.get(i + 1).map_or(t.end(), |next| next.offset);
         if all[t.end() as usize..next as usize].iter().any(|&b| b != 0) {
             return Err(corrupt(format!(
@@ -815,6 +933,42 @@ fn check_sections(path: &Path, all: &[u8], header: &Header) -> Result<()> {
                 i + 1
             )));
         }
+    }
+    Ok(())
+}
+
+/// Checks a section's content against its directory entry (its checksum
+/// already checked): for version 1 the count of occupied slots; for
+/// version 2 the compact tier's own header and records, its count and
+/// largest value, and the zero padding to the section's last word.
+fn check_section(version: u32, t: &TierEntry, section: &[u8]) -> std::result::Result<(), String> {
+    if version == VERSION_SLOTS {
+        let occupied = section
+            .chunks_exact(8)
+            .filter(|slot| u64::from_le_bytes((*slot).try_into().expect("8 bytes")) != 0)
+            .count() as u64;
+        if occupied != t.positions {
+            return Err(format!(
+                "holds {occupied} shapes, its directory entry says {}",
+                t.positions
+            ));
+        }
+        return Ok(());
+    }
+    let len = t.capacity as usize;
+    if section[len..].iter().any(|&b| b != 0) {
+        return Err("non-zero bytes after the compact tier".into());
+    }
+    let tier = CompactTier::from_bytes(&section[..len]).map_err(|e| e.to_string())?;
+    tier.check().map_err(|e| e.to_string())?;
+    if tier.positions() != t.positions || tier.max_value() != t.max_value {
+        return Err(format!(
+            "a compact tier of {} shapes up to value {}, its directory entry says {} up to {}",
+            tier.positions(),
+            tier.max_value(),
+            t.positions,
+            t.max_value
+        ));
     }
     Ok(())
 }
@@ -960,6 +1114,42 @@ impl Writer {
         Writer::create_or_resume_part(path, shape_box, None)
     }
 
+    /// As [`Writer::create_or_resume`], writing the compact format
+    /// ([`VERSION`] 2, [`Writer::append_compact`]): returns the compact
+    /// tiers already stored. A partial file of version 1 is started afresh.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::create_or_resume`].
+    pub fn create_or_resume_compact(
+        path: &Path,
+        shape_box: ShapeBox,
+    ) -> Result<(Writer, Vec<CompactTier>)> {
+        let (writer, sections) = Writer::open(path, shape_box, None, true, VERSION)?;
+        let tiers = sections
+            .into_iter()
+            .zip(&writer.header.tiers)
+            .map(|(mut bytes, t)| {
+                bytes.truncate(t.capacity as usize);
+                CompactTier::from_bytes(bytes).map_err(|e| DbError::Corrupt {
+                    path: writer.partial.clone(),
+                    what: e.to_string(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((writer, tiers))
+    }
+
+    /// A fresh build of `shape_box` into `path` in the compact format, as
+    /// [`Writer::create`] (for `grundy tables convert`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::create`].
+    pub fn create_compact(path: &Path, shape_box: ShapeBox) -> Result<Writer> {
+        Writer::open(path, shape_box, None, false, VERSION).map(|(writer, _)| writer)
+    }
+
     /// As [`Writer::create_or_resume`], for one part of a partitioned build
     /// (`None`: a whole database). A partial file of the same part (index
     /// and number of parts) is resumed whatever its build id: see
@@ -974,7 +1164,24 @@ impl Writer {
         shape_box: ShapeBox,
         part: Option<Part>,
     ) -> Result<(Writer, Vec<TierTable>)> {
-        Writer::open(path, shape_box, part, true)
+        let (writer, sections) = Writer::open(path, shape_box, part, true, VERSION_SLOTS)?;
+        let tables = sections
+            .into_iter()
+            .zip(&writer.header.tiers)
+            .map(|(bytes, t)| {
+                let slots: Vec<u64> = bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                    .collect();
+                TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
+                    DbError::Corrupt {
+                        path: writer.partial.clone(),
+                        what,
+                    }
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok((writer, tables))
     }
 
     /// A fresh build of `shape_box` into `path`: a partial file a stopped
@@ -986,15 +1193,18 @@ impl Writer {
     /// [`DbError::Busy`] while another build writes `path`;
     /// [`DbError::NoSpace`] and other I/O errors.
     pub fn create(path: &Path, shape_box: ShapeBox) -> Result<Writer> {
-        Writer::open(path, shape_box, None, false).map(|(writer, _)| writer)
+        Writer::open(path, shape_box, None, false, VERSION_SLOTS).map(|(writer, _)| writer)
     }
 
+    /// The writer, and the sections already stored when resuming (each
+    /// checked against its checksum and entry).
     fn open(
         path: &Path,
         shape_box: ShapeBox,
         part: Option<Part>,
         resume: bool,
-    ) -> Result<(Writer, Vec<TierTable>)> {
+        version: u32,
+    ) -> Result<(Writer, Vec<Vec<u8>>)> {
         let partial = partial_path(path);
         let (file, created) = lock_partial(&partial)?;
         let mut writer = Writer {
@@ -1003,6 +1213,7 @@ impl Writer {
             file,
             header: Header {
                 part,
+                version,
                 ..Header::new(shape_box)
             },
             note: None,
@@ -1013,7 +1224,7 @@ impl Writer {
             writer.start_afresh()?;
             return Ok((writer, Vec::new()));
         }
-        writer.resume(shape_box, part)
+        writer.resume(shape_box, part, version)
     }
 
     /// Empties the partial file and writes a header with no tiers.
@@ -1031,7 +1242,8 @@ impl Writer {
         mut self,
         shape_box: ShapeBox,
         part: Option<Part>,
-    ) -> Result<(Writer, Vec<TierTable>)> {
+        version: u32,
+    ) -> Result<(Writer, Vec<Vec<u8>>)> {
         let partial = self.partial.clone();
         let len = self.file.metadata().map_err(io(&partial))?.len();
         let mut head = vec![0u8; usize::try_from(len).map_or(HEADER_LEN, |l| l.min(HEADER_LEN))];
@@ -1061,6 +1273,15 @@ impl Writer {
             }
             Err(err) => return Err(err),
         };
+        if header.version != version {
+            self.note = Some(format!(
+                "{}: a partial build in format version {}, not {version}; starting the build afresh",
+                partial.display(),
+                header.version
+            ));
+            self.start_afresh()?;
+            return Ok((self, Vec::new()));
+        }
         if header.shape_box != shape_box {
             return Err(DbError::BoxMismatch {
                 path: partial,
@@ -1088,21 +1309,11 @@ impl Writer {
                 .seek(SeekFrom::Start(t.offset))
                 .and_then(|_| self.file.read_exact(&mut bytes))
                 .map_err(io(&partial))?;
-            if crc32fast::hash(&bytes) != t.crc32 {
+            // A torn or damaged section is redone, with every one after it.
+            if crc32fast::hash(&bytes) != t.crc32 || check_section(version, t, &bytes).is_err() {
                 break;
             }
-            let slots: Vec<u64> = bytes
-                .chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-                .collect();
-            if slots.iter().filter(|&&s| s != 0).count() as u64 != t.positions {
-                break;
-            }
-            match TierTable::from_parts(t.positions, t.capacity, slots) {
-                Ok(table) => tables.push(table),
-                // Redone like a torn section.
-                Err(_) => break,
-            }
+            tables.push(bytes);
         }
         header.tiers.truncate(tables.len());
         self.header = header;
@@ -1202,6 +1413,12 @@ impl Writer {
                 what: "more tiers than the box has".into(),
             });
         }
+        if self.header.version != VERSION_SLOTS {
+            return Err(DbError::Corrupt {
+                path: self.partial.clone(),
+                what: "a table of slots for a compact file".into(),
+            });
+        }
         let offset = self.header.next_offset();
         let bytes: &[u8] = bytemuck::cast_slice(table.slots());
         let entry = TierEntry {
@@ -1212,6 +1429,17 @@ impl Writer {
             max_value: table.max_value(),
             crc32: crc32fast::hash(bytes),
         };
+        self.append_section(entry, bytes)
+    }
+
+    fn append_section(&mut self, entry: TierEntry, bytes: &[u8]) -> Result<()> {
+        if self.header.tiers.len() >= self.header.shape_box.cells().min(MAX_TIERS) {
+            return Err(DbError::Corrupt {
+                path: self.partial.clone(),
+                what: "more tiers than the box has".into(),
+            });
+        }
+        let offset = entry.offset;
         self.file.set_len(offset).map_err(io(&self.partial))?;
         self.reserve(entry.end())?;
         self.file
@@ -1221,6 +1449,39 @@ impl Writer {
             .map_err(write_error(&self.partial, bytes.len() as u64))?;
         self.header.tiers.push(entry);
         self.write_header()
+    }
+
+    /// Appends the next tier in compact form (the bytes of
+    /// [`CompactTier::build`]) to a compact-format writer and records it in
+    /// the header, each step synced to disk.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::append`]; [`DbError::Corrupt`] for bytes that are not a
+    /// compact tier or a writer of version 1.
+    pub fn append_compact(&mut self, tier: &[u8]) -> Result<()> {
+        let corrupt = |what: String| DbError::Corrupt {
+            path: self.partial.clone(),
+            what,
+        };
+        if self.header.version != VERSION {
+            return Err(corrupt(format!(
+                "a compact tier for a file of format version {}",
+                self.header.version
+            )));
+        }
+        let compact = CompactTier::from_bytes(tier).map_err(|e| corrupt(e.to_string()))?;
+        let mut bytes = tier.to_vec();
+        bytes.resize(tier.len().next_multiple_of(8), 0);
+        let entry = TierEntry {
+            positions: compact.positions(),
+            capacity: tier.len() as u64,
+            slots: bytes.len() as u64 / 8,
+            offset: self.header.next_offset(),
+            max_value: compact.max_value(),
+            crc32: crc32fast::hash(&bytes),
+        };
+        self.append_section(entry, &bytes)
     }
 
     /// Marks the database complete, trims it to its last section and
@@ -1358,6 +1619,9 @@ impl DbSet {
             let expected = Part { index, ..part };
             if header.shape_box != parts_first_box(&parts, header.shape_box)
                 || header.part != Some(expected)
+                || parts
+                    .first()
+                    .is_some_and(|p: &Database| p.header().version != header.version)
             {
                 return Err(parts_err(format!(
                     "{} is not part {index} of the same build as {} (box, number of parts or build id differ)",
@@ -1397,45 +1661,155 @@ impl DbSet {
         self.parts[0].header().shape_box
     }
 
-    /// The tables of tier `tier` (1-based), one per part.
+    /// The tables of tier `tier` (1-based), one per part, of a version-1
+    /// database (none for a compact one: see [`DbSet::for_each_tier`]).
     pub fn tier(&self, tier: usize) -> impl Iterator<Item = &TierTable<Slots>> + '_ {
         self.parts
             .iter()
-            .filter_map(move |p| p.tables().tiers().get(tier.wrapping_sub(1)))
+            .filter_map(move |p| p.tables().and_then(|t| t.tiers().get(tier.wrapping_sub(1))))
+    }
+
+    /// The format version of the parts (all the same, as opening checked).
+    #[must_use]
+    pub fn version(&self) -> u32 {
+        self.parts[0].header().version
     }
 
     /// Shapes in tier `tier` (1-based), over all parts.
     #[must_use]
     pub fn positions(&self, tier: usize) -> u64 {
-        self.tier(tier).map(TierTable::positions).sum()
+        self.parts
+            .iter()
+            .filter_map(|p| p.header().tiers.get(tier.wrapping_sub(1)))
+            .map(|t| t.positions)
+            .sum()
     }
 
-    /// The value of a shape by its key.
+    /// The value of a shape by its key; `None` when the key is not that of
+    /// a shape of the box (cells outside the box, several components, or
+    /// not the canonical orientation). Checking first is what keeps a
+    /// compact database, which stores no keys, from answering for a key it
+    /// does not hold: every connected shape that fits the box is in it by
+    /// construction (the census of `grundy tables verify` checks it).
     #[must_use]
     pub fn get(&self, key: u64) -> Option<Nimber> {
+        let shape_box = self.shape_box();
+        if shape_box.key_of_board(&shape_box.board(key)?) != Some(key) {
+            return None;
+        }
+        self.value_of_key(key)
+    }
+
+    /// The value of a key known to be a shape of the box.
+    fn value_of_key(&self, key: u64) -> Option<Nimber> {
         let part = owner(key, self.parts.len() as u32) as usize;
-        self.parts[part].tables().get(key)
+        self.parts[part].value_of_key(key)
     }
 
     /// The value of the full `rows x cols` board, when the box holds it.
     #[must_use]
     pub fn full_board(&self, rows: usize, cols: usize) -> Option<Nimber> {
-        self.get(self.shape_box().full_key(rows, cols)?)
+        self.value_of_key(self.shape_box().full_key(rows, cols)?)
+    }
+
+    /// Calls `f(tier, entries)` for every tier in order, with the tier's
+    /// entries over all parts, `key << VALUE_BITS | value`, sorted by key.
+    /// A compact (version 2) database holds no keys: they are regenerated
+    /// tier by tier, as a build generates them (each tier from the one
+    /// before, no values needed), and each is looked up in its part. A
+    /// shape that its part does not answer (a damaged or forged file) is
+    /// [`DbError::Corrupt`]; so is a tier whose count differs.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Corrupt`], or what `f` returns.
+    pub fn for_each_tier<E: From<DbError>>(
+        &self,
+        mut f: impl FnMut(usize, &[u64]) -> std::result::Result<(), E>,
+    ) -> std::result::Result<(), E> {
+        use grundy::clear::shapes::ClearShapes;
+        use grundy::tier::{generate_tier, TierControl};
+        use rayon::prelude::*;
+        let shape_box = self.shape_box();
+        let corrupt = |path: &Path, what: String| DbError::Corrupt {
+            path: path.to_owned(),
+            what,
+        };
+        if self.version() == VERSION_SLOTS {
+            for tier in 1..=shape_box.cells() {
+                let mut entries: Vec<u64> = self
+                    .tier(tier)
+                    .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
+                    .collect();
+                entries.par_sort_unstable();
+                f(tier, &entries)?;
+            }
+            return Ok(());
+        }
+        let game = ClearShapes::new(shape_box);
+        let parts = self.parts.len() as u32;
+        let mut parent: Option<TierTable> = None;
+        for tier in 1..=shape_box.cells() {
+            let table = generate_tier(&game, tier as u32, parent.as_ref(), &TierControl::new())
+                .map_err(|e| corrupt(&self.path, format!("tier {tier}: {e}")))?;
+            if table.positions() != self.positions(tier) {
+                return Err(corrupt(
+                    &self.path,
+                    format!(
+                        "tier {tier} holds {} shapes, the {shape_box} box has {}",
+                        self.positions(tier),
+                        table.positions()
+                    ),
+                )
+                .into());
+            }
+            let mut entries: Vec<u64> = table
+                .slots()
+                .par_iter()
+                .filter(|&&s| s != 0)
+                .map(|&s| {
+                    let key = grundy::tier::table::slot_key(s);
+                    let part = &self.parts[owner(key, parts) as usize];
+                    part.compact_tiers()
+                        .and_then(|tiers| tiers.get(tier - 1))
+                        .and_then(|t| t.get(key))
+                        .map(|v| grundy::tier::table::slot(key, v.value()))
+                        .ok_or_else(|| {
+                            corrupt(
+                                part.path(),
+                                format!("tier {tier}: shape {key:#x} of the box is not found"),
+                            )
+                        })
+                })
+                .collect::<Result<_>>()?;
+            entries.par_sort_unstable();
+            f(tier, &entries)?;
+            parent = Some(table);
+        }
+        Ok(())
     }
 
     /// Checks what checksums cannot: that every stored shape is where
-    /// lookups look for it (its table's layout, see
-    /// [`TierTable::check_layout`]; its tier is its number of cells; its
-    /// part is its owner). Holds for every file this crate writes; a forged
-    /// one (checksums recomputed) may fail it.
+    /// lookups look for it. For version 1: its table's layout (see
+    /// [`TierTable::check_layout`]), its tier is its number of cells, its
+    /// part is its owner. For version 2: every shape of the box is found,
+    /// with its fingerprint, in its part ([`DbSet::for_each_tier`]). Holds
+    /// for every file this crate writes; a forged one (checksums
+    /// recomputed) may fail it.
     ///
     /// # Errors
     ///
     /// [`DbError::Corrupt`] naming the part, the tier and the slot.
     pub fn check_layout(&self) -> Result<()> {
+        if self.version() != VERSION_SLOTS {
+            return self.for_each_tier(|_, _| Ok::<(), DbError>(()));
+        }
         let parts = self.parts.len() as u32;
         for (index, part) in self.parts.iter().enumerate() {
-            for (i, table) in part.tables().tiers().iter().enumerate() {
+            let Some(tables) = part.tables() else {
+                continue;
+            };
+            for (i, table) in tables.tiers().iter().enumerate() {
                 let tier = i + 1;
                 let corrupt = |what: String| DbError::Corrupt {
                     path: part.path().to_owned(),
@@ -1456,20 +1830,20 @@ impl DbSet {
     }
 
     /// A CRC-32 over the content in a canonical order, independent of the
-    /// number of parts and of the layout: tier by tier, each tier's entries
-    /// (`key << 12 | value`, little-endian `u64`) sorted by key.
-    #[must_use]
-    pub fn content_crc(&self) -> u32 {
+    /// number of parts, of the layout and of the format version: tier by
+    /// tier, each tier's entries (`key << 12 | value`, little-endian
+    /// `u64`) sorted by key.
+    ///
+    /// # Errors
+    ///
+    /// What [`DbSet::for_each_tier`] finds.
+    pub fn content_crc(&self) -> Result<u32> {
         let mut hasher = crc32fast::Hasher::new();
-        for tier in 1..=self.shape_box().cells() {
-            let mut entries: Vec<u64> = self
-                .tier(tier)
-                .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
-                .collect();
-            entries.sort_unstable();
-            hasher.update(bytemuck::cast_slice(&entries));
-        }
-        hasher.finalize()
+        self.for_each_tier(|_, entries| {
+            hasher.update(bytemuck::cast_slice(entries));
+            Ok::<(), DbError>(())
+        })?;
+        Ok(hasher.finalize())
     }
 }
 
@@ -1519,20 +1893,27 @@ fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
 }
 
 /// A shape outside the box gets `None` ([`ShapeBox::key`]), never another
-/// shape's value.
+/// shape's value. [`ShapeBox::key`] gives the canonical key of a shape
+/// inside the box: a key of the database by construction, so a compact
+/// database (which stores no keys) needs no further check.
 impl ShapeLookup for DbSet {
     #[inline]
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
-        self.get(self.shape_box().key(shape)?)
+        self.value_of_key(self.shape_box().key(shape)?)
     }
 }
 
 pub mod check;
+pub mod convert;
 pub mod discover;
 pub mod meta;
 pub mod store;
 
 pub use store::{build, BuildFailed, BuiltFile, FileStore};
 
+pub use convert::convert;
+
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_compact;

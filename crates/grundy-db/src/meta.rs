@@ -35,6 +35,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::{io, DbError, DbSet, Result};
+use grundy::tier::table::{slot_key, slot_value};
 
 /// Tag of the metadata record, so a reader knows what it holds.
 pub const METADATA_FORMAT: &str = "grundy-box-metadata";
@@ -51,7 +52,7 @@ pub struct Metadata {
     pub version: u32,
     /// The game (`clear`, rectangle clearing).
     pub game: String,
-    /// The database file format version ([`crate::VERSION`]).
+    /// The database file format version ([`crate::VERSION_SLOTS`] or [`crate::VERSION`]).
     pub database_format: u32,
     /// The box, short side first.
     #[serde(rename = "box")]
@@ -257,19 +258,14 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
     let shape_box = set.shape_box();
     let mut tiers = Vec::with_capacity(shape_box.cells());
     let mut values: Vec<u64> = Vec::new();
-    for tier in 1..=shape_box.cells() {
+    set.for_each_tier(|tier, entries| {
         let mut histogram: Vec<u64> = Vec::new();
-        for table in set.tier(tier) {
-            for &slot in table.slots() {
-                if slot == 0 {
-                    continue;
-                }
-                let value = (slot & u64::from(grundy::tier::MAX_VALUE)) as usize;
-                if histogram.len() <= value {
-                    histogram.resize(value + 1, 0);
-                }
-                histogram[value] += 1;
+        for &slot in entries {
+            let value = (slot & u64::from(grundy::tier::MAX_VALUE)) as usize;
+            if histogram.len() <= value {
+                histogram.resize(value + 1, 0);
             }
+            histogram[value] += 1;
         }
         if values.len() < histogram.len() {
             values.resize(histogram.len(), 0);
@@ -283,7 +279,8 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
             largest_value: histogram.len().saturating_sub(1) as u32,
             values: histogram,
         });
-    }
+        Ok::<(), DbError>(())
+    })?;
     let mut full_boards = Vec::new();
     for rows in 1..=shape_box.rows() {
         for cols in rows..=shape_box.cols() {
@@ -311,7 +308,7 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
         format: METADATA_FORMAT.into(),
         version: METADATA_VERSION,
         game: "clear".into(),
-        database_format: crate::VERSION,
+        database_format: set.version(),
         shape_box: BoxSize {
             rows: shape_box.rows(),
             cols: shape_box.cols(),
@@ -378,15 +375,15 @@ pub fn export_csv(set: &DbSet, out: &mut impl Write) -> std::io::Result<u64> {
     let shape_box = set.shape_box();
     writeln!(out, "{EXPORT_HEADER}")?;
     let mut written = 0u64;
-    for tier in 1..=shape_box.cells() {
-        for table in set.tier(tier) {
-            for (key, value) in table.iter() {
-                let (height, width, shape) = shape_rows(key, shape_box.cols());
-                writeln!(out, "{tier},{key},{value},{height},{width},{shape}")?;
-                written += 1;
-            }
+    set.for_each_tier(|tier, entries| {
+        for &entry in entries {
+            let (key, value) = (slot_key(entry), slot_value(entry));
+            let (height, width, shape) = shape_rows(key, shape_box.cols());
+            writeln!(out, "{tier},{key},{value},{height},{width},{shape}")?;
+            written += 1;
         }
-    }
+        Ok::<(), std::io::Error>(())
+    })?;
     Ok(written)
 }
 

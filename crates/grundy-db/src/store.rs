@@ -6,26 +6,94 @@
 
 use std::path::{Path, PathBuf};
 
-use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeTables};
+use grundy::clear::shapes::{ClearShapes, ShapeBox};
+use grundy::tier::CompactTier;
 use grundy::tier::{
     build as build_tiers, BuildConfig, BuildError, Solo, Tier, TierControl, TierError, TierReport,
-    TierStore, TierTable,
+    TierStore, TierTable, TierValues,
 };
 
-use crate::{DbError, Header, Part, Writer};
+use crate::{DbError, DbSet, Header, Part, Writer};
 
-/// A database file (or one part of a partitioned one) being written: each
-/// tier appended and synced as it is solved ([`Writer::append`]); the
-/// view of a tier is its table, kept in memory.
+/// A database file (or one part of a partitioned one) being written, each
+/// tier appended and synced as it is solved. A whole database is written
+/// in the compact format ([`FileStore::open_compact`], version 2): the
+/// view of a sealed tier is the [`CompactTier`] it wrote, so the build
+/// keeps about 2 bytes a shape of every earlier tier, never its table. A
+/// part of a partitioned build is written in version 1 ([`FileStore::open`],
+/// [`Writer::append`]; `tables merge` joins the parts into the compact
+/// file a single build writes): its view is its table.
 #[derive(Debug)]
 pub struct FileStore {
     writer: Writer,
-    stored: Vec<TierTable>,
+    stored: Vec<StoredTier>,
+    /// The compact bytes of the tier written last, until it is sealed.
+    written: Option<(Tier, Vec<u8>)>,
+    compact: bool,
+}
+
+/// The read view of one stored tier: its table (a part of a partitioned
+/// build) or the compact form it was written in (a whole database).
+#[derive(Debug)]
+pub enum StoredTier {
+    /// The tier's hash table (format version 1).
+    Table(TierTable),
+    /// The tier as written in format version 2.
+    Compact(CompactTier),
+}
+
+impl StoredTier {
+    /// Positions the tier holds.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        TierValues::positions(self)
+    }
+}
+
+impl TierValues for StoredTier {
+    fn positions(&self) -> u64 {
+        match self {
+            StoredTier::Table(t) => t.positions(),
+            StoredTier::Compact(c) => TierValues::positions(c),
+        }
+    }
+
+    #[inline]
+    fn locate(&self, key: u64) -> usize {
+        match self {
+            StoredTier::Table(t) => t.locate(key),
+            StoredTier::Compact(c) => c.locate(key),
+        }
+    }
+
+    #[inline]
+    fn touch(&self, at: usize) -> u64 {
+        match self {
+            StoredTier::Table(t) => t.touch(at),
+            StoredTier::Compact(c) => c.touch(at),
+        }
+    }
+
+    #[inline]
+    fn value_at(&self, key: u64, at: usize) -> Option<u32> {
+        match self {
+            StoredTier::Table(t) => t.value_at(key, at),
+            StoredTier::Compact(c) => c.value_at(key, at),
+        }
+    }
+
+    fn value(&self, key: u64) -> Option<u32> {
+        match self {
+            StoredTier::Table(t) => t.value(key),
+            StoredTier::Compact(c) => TierValues::value(c, key),
+        }
+    }
 }
 
 impl FileStore {
-    /// Starts or resumes the build of `shape_box` into `path` (one part of
-    /// a partitioned build with `part`): see [`Writer::create_or_resume_part`].
+    /// Starts or resumes the build of `shape_box` into `path` in format
+    /// version 1 (one part of a partitioned build with `part`): see
+    /// [`Writer::create_or_resume_part`].
     ///
     /// # Errors
     ///
@@ -36,7 +104,29 @@ impl FileStore {
         part: Option<Part>,
     ) -> Result<FileStore, DbError> {
         let (writer, stored) = Writer::create_or_resume_part(path, shape_box, part)?;
-        Ok(FileStore { writer, stored })
+        Ok(FileStore {
+            writer,
+            stored: stored.into_iter().map(StoredTier::Table).collect(),
+            written: None,
+            compact: false,
+        })
+    }
+
+    /// Starts or resumes the build of the whole database of `shape_box`
+    /// into `path` in the compact format: see
+    /// [`Writer::create_or_resume_compact`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::create_or_resume_compact`].
+    pub fn open_compact(path: &Path, shape_box: ShapeBox) -> Result<FileStore, DbError> {
+        let (writer, stored) = Writer::create_or_resume_compact(path, shape_box)?;
+        Ok(FileStore {
+            writer,
+            stored: stored.into_iter().map(StoredTier::Compact).collect(),
+            written: None,
+            compact: true,
+        })
     }
 
     /// The writer (its header, partial file and note).
@@ -48,7 +138,7 @@ impl FileStore {
     /// Shapes of the tiers stored by an earlier run.
     #[must_use]
     pub fn stored_shapes(&self) -> u64 {
-        self.stored.iter().map(TierTable::positions).sum()
+        self.stored.iter().map(StoredTier::positions).sum()
     }
 
     /// Marks the file complete and renames it into place
@@ -60,11 +150,18 @@ impl FileStore {
     pub fn finish(self) -> Result<Header, DbError> {
         self.writer.finish()
     }
+
+    fn corrupt(&self, what: String) -> DbError {
+        DbError::Corrupt {
+            path: self.writer.partial().to_owned(),
+            what,
+        }
+    }
 }
 
 impl TierStore for FileStore {
     type Error = DbError;
-    type Values = TierTable;
+    type Values = StoredTier;
 
     fn stored(&self) -> usize {
         self.stored.len()
@@ -74,18 +171,33 @@ impl TierStore for FileStore {
         self.writer.header().part.map_or(0, |p| p.build_id)
     }
 
-    fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<TierTable>, DbError> {
+    fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<StoredTier>, DbError> {
         self.writer.restart(tiers, build_id)?;
         self.stored.truncate(tiers);
         Ok(std::mem::take(&mut self.stored))
     }
 
-    fn write(&mut self, _tier: Tier, table: &TierTable) -> Result<(), DbError> {
-        self.writer.append(table)
+    fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), DbError> {
+        if !self.compact {
+            return self.writer.append(table);
+        }
+        let bytes = CompactTier::build(table).map_err(|e| self.corrupt(e.to_string()))?;
+        self.writer.append_compact(&bytes)?;
+        self.written = Some((tier, bytes));
+        Ok(())
     }
 
-    fn seal(&mut self, _tier: Tier, table: TierTable) -> Result<TierTable, DbError> {
-        Ok(table)
+    fn seal(&mut self, tier: Tier, table: TierTable) -> Result<StoredTier, DbError> {
+        if !self.compact {
+            return Ok(StoredTier::Table(table));
+        }
+        drop(table);
+        match self.written.take() {
+            Some((written, bytes)) if written == tier => CompactTier::from_bytes(bytes)
+                .map(StoredTier::Compact)
+                .map_err(|e| self.corrupt(e.to_string())),
+            _ => Err(self.corrupt(format!("tier {} sealed before it was written", tier + 1))),
+        }
     }
 }
 
@@ -117,8 +229,8 @@ pub enum BuildFailed {
 pub struct BuiltFile {
     /// Its header, complete.
     pub header: Header,
-    /// Its tables.
-    pub tables: ShapeTables,
+    /// The finished file, opened (and so checked) as a reader opens it.
+    pub set: DbSet,
     /// Tiers found stored at the start (a resumed build).
     pub resumed: usize,
     /// The tiers built now.
@@ -141,7 +253,7 @@ pub fn build(
     control: &TierControl<'_>,
     opened: impl FnOnce(&FileStore),
 ) -> Result<BuiltFile, BuildFailed> {
-    let mut store = FileStore::open(path, shape_box, None).map_err(BuildFailed::Db)?;
+    let mut store = FileStore::open_compact(path, shape_box).map_err(BuildFailed::Db)?;
     opened(&store);
     let game = ClearShapes::new(shape_box);
     let built = build_tiers(&game, &mut store, &Solo, &BuildConfig::default(), control);
@@ -158,16 +270,13 @@ pub fn build(
         Err(BuildError::Store(e)) => return Err(BuildFailed::Db(e)),
         Err(BuildError::Part { message, .. }) => unreachable!("one part: {message}"),
     };
+    // The views hold what was written; the file is read back instead.
+    drop(built.own);
     let header = store.finish().map_err(BuildFailed::Db)?;
-    let tables = ShapeTables::new(shape_box, built.own).map_err(|what| {
-        BuildFailed::Db(DbError::Corrupt {
-            path: path.to_owned(),
-            what,
-        })
-    })?;
+    let set = DbSet::open(path).map_err(BuildFailed::Db)?;
     Ok(BuiltFile {
         header,
-        tables,
+        set,
         resumed: built.resumed,
         tiers: built.tiers,
     })

@@ -383,7 +383,7 @@ pub fn open_part_file(
             Some(part),
         )
     } else {
-        grundy_db::FileStore::open(out, shape_box, None)
+        grundy_db::FileStore::open_compact(out, shape_box)
     }
 }
 

@@ -19,7 +19,7 @@ use std::time::Duration;
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::Board;
 use grundy::tier::{TierControl, TierError, TierProgress};
-use grundy_db::{BuildFailed, DbSet};
+use grundy_db::{BuildFailed, DbError, DbSet};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -137,7 +137,7 @@ impl Database {
         let tiers = shape_box.cells();
         let dict = PyDict::new(py);
         dict.set_item("path", set.path())?;
-        dict.set_item("format_version", grundy_db::VERSION)?;
+        dict.set_item("format_version", set.version())?;
         dict.set_item("box", (shape_box.rows(), shape_box.cols()))?;
         dict.set_item("shapes", (1..=tiers).map(|t| set.positions(t)).sum::<u64>())?;
         dict.set_item(
@@ -174,16 +174,19 @@ impl Database {
             }
         }
         dict.set_item("full_boards", full)?;
-        dict.set_item("content_crc32", set.content_crc())?;
+        let crc = set
+            .content_crc()
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        dict.set_item("content_crc32", crc)?;
         if values {
             let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-            for part in set.parts() {
-                for tier in part.tables().tiers() {
-                    for (_, value) in tier.iter() {
-                        counts[value.value() as usize] += 1;
-                    }
+            set.for_each_tier(|_, entries| {
+                for &entry in entries {
+                    counts[(entry & u64::from(grundy::tier::MAX_VALUE)) as usize] += 1;
                 }
-            }
+                Ok::<(), DbError>(())
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
             let per_value = PyDict::new(py);
             for (value, count) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
                 per_value.set_item(value, count)?;

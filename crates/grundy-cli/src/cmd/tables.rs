@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeTables};
+use grundy::clear::shapes::{ClearShapes, ShapeBox};
 use grundy::tier::{TierControl, TierProgress};
 use grundy::Nimber;
 use grundy_db::check::{self, CheckError, MergeError};
@@ -61,6 +61,9 @@ enum Command {
     /// Join the parts of a partitioned (MPI) build into one file, the same
     /// bytes a single-process build writes.
     Merge(MergeArgs),
+    /// Rewrite a database (either format version, whole or in parts) in the
+    /// compact format of at most 2 bytes a shape, which builds write.
+    Convert(ConvertArgs),
     /// A CRC-32 of the content in a canonical order (tier by tier, shapes
     /// sorted by key): equal for equal databases, however many parts.
     Checksum(ChecksumArgs),
@@ -93,6 +96,15 @@ struct MergeArgs {
     /// The merged database.
     #[arg(long, value_name = "PATH")]
     out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ConvertArgs {
+    /// The database to read: a file, a part of a partitioned build, or the
+    /// path the build was asked to write.
+    old: PathBuf,
+    /// The compact database to write.
+    new: PathBuf,
 }
 
 #[derive(Debug, clap::Args)]
@@ -255,6 +267,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         Command::Info(args) => info(args),
         Command::Verify(args) => verify(args),
         Command::Merge(args) => merge(args),
+        Command::Convert(args) => convert(args),
         Command::Checksum(args) => checksum(args),
         Command::Export(args) => export(args),
     }
@@ -466,7 +479,7 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         count(shapes, "shape"),
         shapes as f64 / elapsed.max(1e-9)
     )?;
-    print_full_boards(out, &built.tables)?;
+    print_full_boards(out, &built.set)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -773,11 +786,9 @@ fn print_dist_report(
     })
 }
 
-fn print_full_boards<S: AsRef<[u64]>>(
-    out: &mut impl Write,
-    tables: &ShapeTables<S>,
-) -> std::io::Result<()> {
-    print_boards(out, tables.shape_box(), |a, b| tables.full_board(a, b))
+/// The full boards a database holds, by the file's own lookups.
+fn print_full_boards(out: &mut impl Write, set: &DbSet) -> std::io::Result<()> {
+    print_boards(out, set.shape_box(), |a, b| set.full_board(a, b))
 }
 
 fn print_boards(
@@ -812,7 +823,7 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "format version {}, rectangle clearing, box {shape_box} ({}), {}",
-        grundy_db::VERSION,
+        set.version(),
         count(tiers as u64, "tier"),
         count(shapes, "shape"),
     )?;
@@ -862,7 +873,7 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     print_boards(out, shape_box, |a, b| set.full_board(a, b))?;
     if args.values {
         writeln!(out, "shapes per value:")?;
-        for (value, count) in value_counts(&set).iter().enumerate() {
+        for (value, count) in value_counts(&set)?.iter().enumerate() {
             if *count > 0 {
                 writeln!(out, "  {value:>4} {count:>12}")?;
             }
@@ -872,18 +883,18 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// How many shapes have each value.
-fn value_counts(set: &DbSet) -> Vec<u64> {
+fn value_counts(set: &DbSet) -> anyhow::Result<Vec<u64>> {
     let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-    for part in set.parts() {
-        for tier in part.tables().tiers() {
-            for (_, value) in tier.iter() {
-                counts[value.value() as usize] += 1;
-            }
+    set.for_each_tier(|_, entries| {
+        for &entry in entries {
+            counts[(entry & u64::from(grundy::tier::MAX_VALUE)) as usize] += 1;
         }
-    }
+        Ok::<(), DbError>(())
+    })
+    .map_err(|e| UsageError(e.to_string()))?;
     let used = counts.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
     counts.truncate(used);
-    counts
+    Ok(counts)
 }
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
@@ -913,7 +924,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if args.census {
         let started = Instant::now();
         let (rows, cols) = (shape_box.rows(), shape_box.cols());
-        let census = check::census(&set);
+        let census = check::census(&set).map_err(db_error)?;
         let (placements, expected) = (census.placements, census.connected_sets);
         if !census.holds() {
             return Err(UsageError(format!(
@@ -956,6 +967,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 fn check_error(path: &Path, err: CheckError) -> anyhow::Error {
     match err {
         CheckError::Solve(err) => err.into(),
+        CheckError::Read(err) => db_error(err),
         CheckError::Tiers { .. } => UsageError(err.to_string()).into(),
         err => UsageError(format!("{}: {err}", path.display())).into(),
     }
@@ -1026,7 +1038,7 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     // touches one a running build holds).
     let header = check::merge(&set, &args.out).map_err(|err| match err {
         MergeError::Create(err) => open_error(err),
-        MergeError::Write(err) => db_error(err),
+        MergeError::Write(err) | MergeError::Read(err) => db_error(err),
         err => anyhow::anyhow!(err),
     })?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
@@ -1037,6 +1049,33 @@ fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         set.path().display(),
         args.out.display(),
         count(shapes, "shape"),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tables convert OLD NEW`: [`grundy_db::convert`].
+fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    refuse_directory(&args.new)?;
+    if args.new == args.old {
+        return Err(UsageError(format!(
+            "{}: convert writes a new file; give another path",
+            args.new.display()
+        ))
+        .into());
+    }
+    let header = grundy_db::convert(&args.old, &args.new).map_err(db_error)?;
+    let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
+    let bytes = header.end();
+    let mut stdout = std::io::stdout().lock();
+    writeln!(
+        stdout,
+        "converted {} into {}: {} in {bytes} bytes ({:.2} bytes a shape, {:.1} s)",
+        args.old.display(),
+        args.new.display(),
+        count(shapes, "shape"),
+        bytes as f64 / shapes.max(1) as f64,
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
@@ -1075,7 +1114,7 @@ fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
     writeln!(
         out,
         "{:08x}  {} ({} box, {}, {}; content crc32: tiers in order, shapes sorted by key)",
-        set.content_crc(),
+        set.content_crc().map_err(|e| UsageError(e.to_string()))?,
         set.path().display(),
         set.shape_box(),
         count(shapes, "shape"),

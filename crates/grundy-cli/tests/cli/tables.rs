@@ -18,6 +18,28 @@ fn build(dir: &Path, shape_box: &str) -> PathBuf {
     out
 }
 
+/// A database of format version 1 (tables of 8-byte slots, still read),
+/// written through the library as builds before version 2 wrote it.
+fn build_v1(dir: &Path, rows: usize, cols: usize) -> PathBuf {
+    use grundy::clear::shapes::{ClearShapes, ShapeBox};
+    use grundy::tier::{solve_tiers, TierControl, TierError};
+    let out = dir.join(format!("clear-{rows}x{cols}-v1.gdb"));
+    let shape_box = ShapeBox::new(rows, cols).unwrap();
+    let (mut writer, mut tables) = grundy_db::Writer::create_or_resume(&out, shape_box).unwrap();
+    solve_tiers::<_, TierError, _>(
+        &ClearShapes::new(shape_box),
+        &mut tables,
+        &TierControl::new(),
+        |_, t| {
+            writer.append(t).unwrap();
+            Ok(())
+        },
+    )
+    .unwrap();
+    writer.finish().unwrap();
+    out
+}
+
 /// A partitioned build over `ranks` threads (`--local-ranks`) into the
 /// parts of `out`; it must succeed.
 fn build_parts(out: &Path, shape_box: &str, ranks: &str, extra: &[&str]) -> std::process::Output {
@@ -750,7 +772,7 @@ fn a_crafted_count_is_exit_2() {
 #[test]
 fn verify_catches_forged_values() {
     let dir = tempfile::tempdir().unwrap();
-    let db = build(dir.path(), "3x4");
+    let db = build_v1(dir.path(), 3, 4);
     let good = std::fs::read(&db).unwrap();
     let full = top_down_full(3, 4);
     let key = grundy::clear::shapes::ShapeBox::new(3, 4)
@@ -919,4 +941,61 @@ fn a_database_of_another_game_is_refused() {
             "a database of game `kayles` (kayles 3 x 3), not of rectangle clearing",
         );
     }
+}
+
+/// `tables convert` rewrites a version-1 database in the compact format:
+/// the same content checksum, every value equal (export, line by line),
+/// at most 2 bytes a shape past the per-tier alignment; the output is a
+/// new file, and bad input is exit 2.
+#[test]
+fn convert_rewrites_a_version_1_database_compactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = build_v1(dir.path(), 4, 5);
+    let new = dir.path().join("clear-4x5-v2.gdb");
+    let output = grundy()
+        .args(["tables", "convert"])
+        .arg(&old)
+        .arg(&new)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let run = |args: &[&str], path: &Path| {
+        let output = grundy().args(args).arg(path).output().unwrap();
+        assert_success(&output);
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let crc = |path: &Path| run(&["tables", "checksum"], path)[..8].to_owned();
+    assert_eq!(crc(&old), crc(&new));
+    assert_eq!(
+        run(&["tables", "export"], &old),
+        run(&["tables", "export"], &new)
+    );
+    assert!(run(&["tables", "info"], &new).contains("format version 2"));
+    // A fresh build writes the same bytes as the conversion.
+    let built = build(dir.path(), "4x5");
+    assert_eq!(std::fs::read(&built).unwrap(), std::fs::read(&new).unwrap());
+    // Bad input: not a database, a damaged one, the same path.
+    let junk = dir.path().join("junk.gdb");
+    std::fs::write(&junk, b"not a database").unwrap();
+    let convert = |from: &Path, to: &Path| {
+        grundy()
+            .args(["tables", "convert"])
+            .arg(from)
+            .arg(to)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        convert(&junk, &dir.path().join("x.gdb")).status.code(),
+        Some(2)
+    );
+    let mut bytes = std::fs::read(&new).unwrap();
+    let last = bytes.len() - 20;
+    bytes[last] ^= 0x40;
+    let damaged = dir.path().join("damaged.gdb");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let output = convert(&damaged, &dir.path().join("y.gdb"));
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("checksum mismatch"));
+    assert_eq!(convert(&new, &new).status.code(), Some(2));
 }

@@ -45,6 +45,7 @@ use std::time::Duration;
 
 use crate::Nimber;
 
+pub mod compact;
 pub mod control;
 pub mod distribution;
 pub mod exchange;
@@ -55,6 +56,7 @@ pub mod table;
 pub mod values;
 pub mod worker;
 
+pub use compact::{CompactError, CompactTier};
 pub use control::{TierControl, TierProgress};
 pub use distribution::{Distribution, Solo};
 pub use partition::{owner, OptionBatch};

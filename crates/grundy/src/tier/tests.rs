@@ -286,3 +286,170 @@ fn a_parent_two_tiers_back_is_kept_and_regenerated() {
         }
     }
 }
+
+mod compact {
+    use super::super::compact::{CompactError, CompactTier, HEADER_LEN};
+    use super::super::table::slot;
+    use super::super::{TierTable, TierValues};
+
+    /// A table of `n` pseudo-random distinct keys with values below `top`.
+    fn sample(n: u64, top: u32) -> TierTable {
+        let entries: Vec<u64> = (1..=n)
+            .map(|i| {
+                let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 14 | 1 << 49;
+                slot(key, (key % u64::from(top)) as u32)
+            })
+            .collect();
+        TierTable::from_entries(entries).unwrap()
+    }
+
+    #[test]
+    fn every_key_reads_back_its_value_and_others_mostly_none() {
+        for n in [0u64, 1, 2, 255, 256, 257, 5000, 200_000] {
+            let table = sample(n, 41);
+            let bytes = CompactTier::build(&table).unwrap_or_else(|e| panic!("n {n}: {e}"));
+            let tier = CompactTier::from_bytes(&bytes[..]).unwrap();
+            tier.check().unwrap();
+            assert_eq!(tier.positions(), n);
+            for (key, value) in table.iter() {
+                assert_eq!(tier.get(key), Some(value), "n {n} key {key:#x}");
+                assert_eq!(TierValues::value(&tier, key), Some(value.value()));
+            }
+            if n >= 5000 {
+                // Keys of no tier: found only through a fingerprint collision.
+                let false_hits = (1..=n)
+                    .filter(|&k| table.get(k).is_none() && tier.get(k).is_some())
+                    .count() as f64;
+                let rate = false_hits / n as f64;
+                let expected = 0.5f64.powi(tier.fingerprint_bits() as i32);
+                assert!(rate < expected * 1.5, "rate {rate}, expected {expected}");
+                let bits = bytes.len() as f64 * 8.0 / n as f64;
+                assert!(bits <= 16.0, "{bits} bits a key");
+            }
+        }
+    }
+
+    #[test]
+    fn bytes_do_not_depend_on_threads() {
+        let table = sample(100_000, 7);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let four = rayon::ThreadPoolBuilder::new()
+            .num_threads(4)
+            .build()
+            .unwrap();
+        let a = one.install(|| CompactTier::build(&table).unwrap());
+        let b = four.install(|| CompactTier::build(&table).unwrap());
+        assert_eq!(a, b);
+        let mut entries: Vec<u64> = table.slots().iter().copied().filter(|&s| s != 0).collect();
+        entries.reverse();
+        assert_eq!(CompactTier::build_from_entries(&entries).unwrap(), a);
+    }
+
+    #[test]
+    fn damaged_bytes_are_refused() {
+        let table = sample(3000, 5);
+        let bytes = CompactTier::build(&table).unwrap();
+        let layout = |r: Result<CompactTier<&[u8]>, CompactError>| {
+            matches!(r.and_then(|t| t.check()), Err(CompactError::Layout { .. }))
+        };
+        assert!(layout(CompactTier::from_bytes(&bytes[..bytes.len() - 1])));
+        assert!(layout(CompactTier::from_bytes(&bytes[..10])));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(layout(CompactTier::from_bytes(&longer[..])));
+        for at in [0usize, 8, 16, 24, 25, 30, 33, 40, bytes.len() - 1] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1;
+            assert!(layout(CompactTier::from_bytes(&bad[..])), "byte {at}");
+        }
+        // A record's start or count.
+        for at in [HEADER_LEN + 64, HEADER_LEN + 64 + 4] {
+            let mut bad = bytes.clone();
+            bad[at] ^= 1;
+            assert!(layout(CompactTier::from_bytes(&bad[..])), "byte {at}");
+        }
+        // Any byte, flipped: lookups never panic.
+        for at in (0..bytes.len()).step_by(7) {
+            let mut bad = bytes.clone();
+            bad[at] ^= 0xA5;
+            if let Ok(tier) = CompactTier::from_bytes(&bad[..]) {
+                for (key, _) in table.iter().take(50) {
+                    let _ = tier.get(key);
+                }
+            }
+        }
+    }
+}
+
+/// A store in memory keeping only compact views, as the database file's
+/// store does: each tier compacted when written, its view the compact form.
+#[derive(Default)]
+struct CompactStore {
+    stored: Vec<CompactTier>,
+    written: Option<Vec<u8>>,
+}
+
+impl TierStore for CompactStore {
+    type Error = CompactError;
+    type Values = CompactTier;
+
+    fn stored(&self) -> usize {
+        self.stored.len()
+    }
+
+    fn resume(&mut self, tiers: usize, _build_id: u64) -> Result<Vec<CompactTier>, CompactError> {
+        self.stored.truncate(tiers);
+        Ok(std::mem::take(&mut self.stored))
+    }
+
+    fn write(&mut self, _tier: Tier, table: &TierTable) -> Result<(), CompactError> {
+        self.written = Some(CompactTier::build(table)?);
+        Ok(())
+    }
+
+    fn seal(&mut self, _tier: Tier, _table: TierTable) -> Result<CompactTier, CompactError> {
+        CompactTier::from_bytes(self.written.take().expect("written before sealed"))
+    }
+}
+
+/// The one build loop keeping only compact views (the keys of a sealed
+/// tier dropped) gives every shape the value the in-memory build gives,
+/// and a resumed build (keys regenerated from the views' tiers) the same
+/// bytes.
+#[test]
+fn stored_views_solve_as_tables_and_resume_to_the_same_bytes() {
+    use crate::clear::shapes::{ClearShapes, ShapeBox};
+    let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
+    let mut tables: Vec<TierTable> = Vec::new();
+    solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(())).unwrap();
+    let run = |store: &mut CompactStore| {
+        build(
+            &game,
+            store,
+            &Solo,
+            &BuildConfig::default(),
+            &TierControl::new(),
+        )
+        .unwrap()
+        .own
+    };
+    let views = run(&mut CompactStore::default());
+    assert_eq!(views.len(), tables.len());
+    for (table, view) in tables.iter().zip(&views) {
+        assert_eq!(view.positions(), table.positions());
+        for (key, value) in table.iter() {
+            assert_eq!(view.get(key), Some(value));
+        }
+    }
+    let resumed = run(&mut CompactStore {
+        stored: views[..9].to_vec(),
+        written: None,
+    });
+    assert_eq!(resumed.len(), views.len());
+    for (a, b) in views.iter().zip(&resumed) {
+        assert_eq!(a.bytes(), b.bytes());
+    }
+}

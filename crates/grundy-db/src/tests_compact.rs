@@ -1,0 +1,231 @@
+//! The compact format (version 2): written, resumed, read, converted, and
+//! refused when it is another game's, box's or version's, or damaged.
+
+use super::tests::{box_of, build, reseal};
+use super::*;
+use grundy::clear::shapes::ClearShapes;
+use grundy::clear::ShapeKey;
+use grundy::tier::table::{slot_key, slot_value};
+use grundy::tier::{solve_tiers, TierControl, TierError};
+
+/// Builds `shape_box` into `path` in the compact format with the one
+/// build entry ([`crate::build`], as `tables build` does), cancelled once
+/// `stop_after` tiers are stored when given.
+fn build_compact(path: &Path, shape_box: ShapeBox, stop_after: Option<usize>) {
+    use grundy::tier::TierProgress;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let cancel = AtomicBool::new(false);
+    let stop = |p: TierProgress| {
+        if let TierProgress::Stored(t) = p {
+            if stop_after == Some(t.tier as usize + 1) {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        }
+    };
+    let mut control = TierControl::new();
+    control.cancel = Some(&cancel);
+    control.progress = Some(&stop);
+    match crate::build(path, shape_box, &control, |_| {}) {
+        Ok(_) => assert!(stop_after.is_none()),
+        Err(crate::BuildFailed::Stopped { reason, kept, .. }) => {
+            assert_eq!((reason, Some(kept)), (TierError::Cancelled, stop_after));
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// Every tier's entries, sorted, through [`DbSet::for_each_tier`].
+fn entries_of(set: &DbSet) -> Vec<Vec<u64>> {
+    let mut all = Vec::new();
+    set.for_each_tier(|_, entries| {
+        all.push(entries.to_vec());
+        Ok::<(), DbError>(())
+    })
+    .unwrap();
+    all
+}
+
+#[test]
+fn a_compact_database_gives_every_shape_its_value_and_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape_box = box_of(3, 4);
+    let path = dir.path().join("3x4.gdb");
+    build_compact(&path, shape_box, None);
+    let set = DbSet::open(&path).unwrap();
+    assert_eq!(set.version(), VERSION);
+    let mut tables = Vec::new();
+    solve_tiers::<_, TierError, _>(
+        &ClearShapes::new(shape_box),
+        &mut tables,
+        &TierControl::new(),
+        |_, _| Ok(()),
+    )
+    .unwrap();
+    for (tier, table) in tables.iter().enumerate() {
+        assert_eq!(set.positions(tier + 1), table.positions());
+        for (key, value) in table.iter() {
+            assert_eq!(set.get(key), Some(value), "{key:#x}");
+            let shape = ShapeKey::of_board(&shape_box.board(key).unwrap()).unwrap();
+            assert_eq!(set.lookup(&shape), Some(value));
+        }
+    }
+    set.check_layout().unwrap();
+    for stop in [1, 6, 11] {
+        let resumed = dir.path().join(format!("resumed{stop}.gdb"));
+        build_compact(&resumed, shape_box, Some(stop));
+        assert!(!resumed.exists());
+        build_compact(&resumed, shape_box, None);
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            std::fs::read(&resumed).unwrap()
+        );
+    }
+}
+
+/// `convert` keeps every shape's value: compared shape by shape, old
+/// (version 1) against new (version 2), on the 5 x 5 and 4 x 6 boxes.
+#[test]
+fn convert_keeps_every_value_on_the_5x5_and_4x6_boxes() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rows, cols) in [(5, 5), (4, 6)] {
+        let old = dir.path().join(format!("{rows}x{cols}-v1.gdb"));
+        let new = dir.path().join(format!("{rows}x{cols}-v2.gdb"));
+        build(&old, box_of(rows, cols), None).unwrap();
+        convert(&old, &new).unwrap();
+        let (old, new) = (DbSet::open(&old).unwrap(), DbSet::open(&new).unwrap());
+        assert_eq!((old.version(), new.version()), (VERSION_SLOTS, VERSION));
+        let mut shapes = 0u64;
+        for tier in entries_of(&old) {
+            for entry in tier {
+                let key = slot_key(entry);
+                assert_eq!(new.get(key).map(|v| v.value()), Some(slot_value(entry)));
+                shapes += 1;
+            }
+        }
+        assert_eq!(entries_of(&old), entries_of(&new));
+        assert_eq!(old.content_crc().unwrap(), new.content_crc().unwrap());
+        let bytes = std::fs::metadata(new.path()).unwrap().len();
+        // 4 KiB of alignment a tier aside, at most 2 bytes a shape.
+        let tiers = (rows * cols) as u64;
+        assert!(
+            bytes <= 2 * shapes + 4096 * (tiers + 1),
+            "{bytes} bytes, {shapes} shapes"
+        );
+    }
+}
+
+#[test]
+fn shapes_outside_the_box_and_non_shapes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.gdb");
+    build_compact(&path, box_of(3, 3), None);
+    let set = DbSet::open(&path).unwrap();
+    // A cell past the box; two components; a shape not in canonical form.
+    let outside = 1u64 << 9 | 1;
+    let split = 0b101;
+    let bottom_row = 0b111 << 6;
+    assert_eq!(set.get(outside), None);
+    assert_eq!(set.get(split), None);
+    assert_eq!(set.get(bottom_row), None);
+    // The row itself is there, with the value of the in-memory build.
+    let mut tables = Vec::new();
+    solve_tiers::<_, TierError, _>(
+        &ClearShapes::new(box_of(3, 3)),
+        &mut tables,
+        &TierControl::new(),
+        |_, _| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(set.get(0b111), tables[2].get(0b111));
+    assert!(set.get(0b111).is_some());
+    // A 3 x 4 board: not in the 3 x 3 box.
+    assert_eq!(set.full_board(3, 4), None);
+}
+
+#[test]
+fn another_game_box_version_or_damage_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x4.gdb");
+    build_compact(&path, box_of(3, 4), None);
+    let good = std::fs::read(&path).unwrap();
+    let bad = dir.path().join("bad.gdb");
+    let open = |bytes: &[u8]| {
+        std::fs::write(&bad, bytes).unwrap();
+        Database::open(&bad)
+    };
+    // Another game, resealed: refused by name.
+    let mut other = good.clone();
+    other[16..24].copy_from_slice(b"pawn\0\0\0\0");
+    reseal(&mut other);
+    assert!(matches!(open(&other), Err(DbError::WrongGame { .. })));
+    // Another box, resealed: its counts no longer fit.
+    let mut other = good.clone();
+    other[28] = 3;
+    other[32] = 9;
+    reseal(&mut other);
+    assert!(open(&other).is_err());
+    // Version 1's reading of compact sections, resealed: refused.
+    let mut other = good.clone();
+    other[8] = 1;
+    reseal(&mut other);
+    assert!(open(&other).is_err());
+    // A future version.
+    let mut other = good.clone();
+    other[8] = 3;
+    assert!(matches!(
+        open(&other),
+        Err(DbError::Version { found: 3, .. })
+    ));
+    // Any byte of any section, flipped: its checksum names it.
+    let db = Database::open(&path).unwrap();
+    for t in &db.header().tiers {
+        for at in [
+            t.offset,
+            t.offset + t.capacity / 2,
+            t.offset + t.capacity - 9,
+        ] {
+            let mut other = good.clone();
+            other[at as usize] ^= 0x10;
+            assert!(
+                matches!(open(&other), Err(DbError::Checksum { .. })),
+                "byte {at}"
+            );
+        }
+    }
+    // A damaged entry whose checksum was recomputed: a fingerprint, or the
+    // layout check, catches most; a value changed in place is for
+    // `tables verify` to find (as in version 1).
+    let t = db.header().tiers[11];
+    let mut other = good.clone();
+    let section = t.offset as usize..(t.offset + t.slots * 8) as usize;
+    let entries_at = t.offset as usize + 64 + 64;
+    // Every field's fingerprint bits flipped (the entries end 8 bytes
+    // before the tier does).
+    for b in &mut other[entries_at..(t.offset + t.capacity - 8) as usize] {
+        *b ^= 0xF0;
+    }
+    let crc = crc32fast::hash(&other[section]);
+    let entry = DIRECTORY + 11 * ENTRY_LEN;
+    other[entry + 36..entry + 40].copy_from_slice(&crc.to_le_bytes());
+    reseal(&mut other);
+    std::fs::write(&bad, &other).unwrap();
+    let set = DbSet::open(&bad).unwrap();
+    assert!(matches!(set.check_layout(), Err(DbError::Corrupt { .. })));
+    // Trailing bytes and a cut file.
+    let mut other = good.clone();
+    other.push(0);
+    assert!(open(&other).is_err());
+    assert!(open(&good[..good.len() - 1]).is_err());
+}
+
+#[test]
+fn a_partial_build_of_the_other_version_is_started_afresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x3.gdb");
+    build(&path, box_of(3, 3), Some(4)).unwrap();
+    let (writer, views) = Writer::create_or_resume_compact(&path, box_of(3, 3)).unwrap();
+    assert!(views.is_empty());
+    assert!(writer
+        .note()
+        .is_some_and(|n| n.contains("format version 1")));
+}

@@ -1,0 +1,684 @@
+//! A solved tier in at most 2 bytes a position: a minimal-size perfect hash
+//! of the tier's keys and, in the slot it gives each key, the key's value
+//! and a few fingerprint bits. Keys are not stored. Read in place from any
+//! `&[u8]` (a memory map, an embedded array, a `Vec`): opening checks a
+//! 64-byte header and lengths, nothing is copied or decoded.
+//!
+//! **Layout** (little-endian). A 64-byte header (positions, parts, slots,
+//! value bits, fingerprint bits, largest value), then one 64-byte record per
+//! part, then the entries: `slots` fields of `value_bits + fp_bits` bits,
+//! packed from bit 0, then 8 zero bytes (so a field is read with one
+//! unaligned 8-byte load). A record is the part's first slot (`u32`), its
+//! key count (`u16`), its seed (`u8`) and [`BUCKETS`] pilots (`u8`).
+//!
+//! **Algorithm** (PTHash's hash-and-displace with PtrHash's eviction,
+//! split into small parts). A key's hash picks its part (about
+//! [`PART_KEYS`] keys each) and one of the part's [`BUCKETS`] buckets
+//! (about 3 keys each). A part of `m` keys owns `slots_for(m)` slots (3%
+//! slack). Buckets are placed largest first, each with the 8-bit pilot that
+//! sends all its keys to distinct slots evicting the least (sum of the
+//! squared sizes of the buckets already there, which go back in the
+//! queue); with u8 pilots, PTHash's plain search fails at this load and
+//! eviction is what PtrHash found to make it work. A part that evicts too
+//! often starts over with the next seed (about 1 in 100 parts). Parts are
+//! independent, so they are built in parallel and the bytes depend only on
+//! the keys and values, never on the threads. A lookup reads the record
+//! (one cache line) and the entry (a second line); the tier worker locates
+//! all of a position's options first ([`TierValues::locate`] reads the
+//! records), then starts the entries' reads ([`TierValues::touch`]), so the
+//! misses overlap.
+//!
+//! **Cost.** 512 bits of record a part of ~171 keys (3 bits a key) plus
+//! `1.03 × (value_bits + fp_bits)` bits a key, with `value_bits +
+//! fp_bits` = [`ENTRY_BITS`] (12) whenever the values fit: 15.4 bits a
+//! shape, under 2 bytes (measured on 10^6 keys by the tests). A tier's
+//! largest value decides how many of the 12 bits the value takes (6 for
+//! values up to 63, leaving 6 fingerprint bits).
+//!
+//! **Why it is correct.** Construction checks that every key of a part
+//! gets its own slot, so a key of the tier reads back exactly its value. A
+//! key *not* in the tier also lands in some slot; its fingerprint (bits of
+//! its hash that choose neither its part, its bucket nor its slot) then
+//! matches with probability
+//! `2^-fp_bits` (1/64 for 6 bits), and otherwise the lookup answers
+//! `None`. Callers must therefore refuse keys that cannot be in the tier
+//! before asking (a shape outside the box); damage to the bytes is for a
+//! checksum around them to catch (the database file has one a section).
+//!
+//! **Why hand-written.** The well-kept crates (`ptr_hash`, `boomphf`) give
+//! the hash function only: values, fingerprints and the checked in-place
+//! layout would be ours anyway. `boomphf` needs ~3.7 bits a key and several
+//! dependent cache misses a lookup, and deserialises on open; `ptr_hash`'s
+//! zero-copy form (epserde) trusts the bytes' layout (it maps structures by
+//! their in-memory layout), which a file format read from untrusted input
+//! must not, and brings a dozen dependencies. Here every read is bounds
+//! checked on safe slices and the parameters are fixed by the format.
+
+use rayon::prelude::*;
+
+use super::table::{slot_key, slot_value};
+use super::values::TierValues;
+use super::TierTable;
+use crate::Nimber;
+
+/// Bytes of the header.
+pub const HEADER_LEN: usize = 64;
+/// Bytes of a part's record.
+pub const RECORD_LEN: usize = 64;
+/// Buckets (pilots) of a part.
+pub const BUCKETS: usize = RECORD_LEN - 7;
+/// Keys a part holds on average.
+pub const PART_KEYS: u64 = 171;
+/// Bits of an entry (value and fingerprint) when the values fit in them.
+pub const ENTRY_BITS: u32 = 12;
+/// Spare slots of a part, in percent of its keys.
+pub const SLACK_PERCENT: u64 = 3;
+/// Zero bytes after the entries.
+const PAD: usize = 8;
+
+/// Why a compact tier cannot be built or read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompactError {
+    /// The bytes are not a compact tier this code wrote.
+    #[error("compact tier: {what}")]
+    Layout {
+        /// What is wrong.
+        what: String,
+    },
+    /// The tier is too large for the format (over 2^32 slots).
+    #[error("compact tier: {positions} positions exceed the format's 2^32 slots")]
+    TooLarge {
+        /// Positions of the tier.
+        positions: u64,
+    },
+    /// No seed placed a part (never seen; the chance is below 2^-200).
+    #[error("compact tier: part {part} found no perfect hash")]
+    Unplaceable {
+        /// The part.
+        part: u64,
+    },
+}
+
+fn layout(what: impl Into<String>) -> CompactError {
+    CompactError::Layout { what: what.into() }
+}
+
+/// SplitMix64's finaliser: a bijection of `u64` that mixes every bit.
+#[inline]
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `⌊h · n / 2^64⌋`: a hash reduced to `0..n` without a division.
+#[inline]
+fn fastrange(h: u64, n: u64) -> u64 {
+    ((u128::from(h) * u128::from(n)) >> 64) as u64
+}
+
+/// Parts of a tier of `positions` keys.
+#[must_use]
+pub const fn parts_for(positions: u64) -> u64 {
+    positions.div_ceil(PART_KEYS)
+}
+
+/// Slots of a part of `keys` keys: 3% slack (rounded up).
+#[inline]
+#[must_use]
+pub const fn slots_for(keys: u64) -> u64 {
+    keys + (keys * SLACK_PERCENT).div_ceil(100)
+}
+
+/// The part and bucket of a key.
+#[inline]
+fn place(key: u64, parts: u64) -> (u64, usize) {
+    place_hashed(splitmix(key), parts)
+}
+
+/// [`place`] of a key hashed by [`splitmix`]: the part from the high bits,
+/// the bucket from bits 0 to 31.
+#[inline]
+fn place_hashed(h: u64, parts: u64) -> (u64, usize) {
+    let part = fastrange(h, parts);
+    let bucket = ((h & 0xFFFF_FFFF) * BUCKETS as u64) >> 32;
+    (part, bucket as usize)
+}
+
+#[inline]
+fn pilot_hash(seed: u8, pilot: u8) -> u64 {
+    // As PtrHash: a multiple of a constant that spreads every bit.
+    (1 << 16 | u64::from(seed) << 8 | u64::from(pilot)).wrapping_mul(0x517C_C1B7_2722_0A95)
+}
+
+/// The slot of `key` (hashed: `h = splitmix(key)`) in a part of `slots`
+/// slots, under a pilot's hash: one multiplication, whose high bits
+/// depend on every bit of `h ^ pilot_hash`.
+#[inline]
+fn slot_in_part(h: u64, pilot_hash: u64, slots: u64) -> u64 {
+    fastrange((h ^ pilot_hash).wrapping_mul(0x9E37_79B9_7F4A_7C15), slots)
+}
+
+/// The fingerprint of `key` (hashed: `h`) in `bits` bits: bits 32 and up
+/// of `h`, which pick neither the bucket (bits 0 to 31) nor, below the top
+/// `log2(parts)` bits, the part.
+#[inline]
+fn fingerprint(h: u64, bits: u32) -> u64 {
+    (h >> 32) & ((1u64 << bits) - 1)
+}
+
+/// Bits of a value field for values up to `max_value`.
+const fn value_bits_for(max_value: u32) -> u32 {
+    32 - max_value.leading_zeros()
+}
+
+/// A solved tier in compact form, read in place from `B`'s bytes.
+#[derive(Clone, Debug)]
+pub struct CompactTier<B = Vec<u8>> {
+    bytes: B,
+    positions: u64,
+    parts: u64,
+    slots: u64,
+    value_bits: u32,
+    fp_bits: u32,
+    max_value: u32,
+    entries_at: usize,
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+/// The byte length of a compact tier with these counts, or `None` when it
+/// does not fit a `usize`.
+fn byte_len(parts: u64, slots: u64, entry_bits: u32) -> Option<usize> {
+    let records = parts.checked_mul(RECORD_LEN as u64)?;
+    let entries = slots.checked_mul(u64::from(entry_bits))?.div_ceil(8);
+    let total = (HEADER_LEN as u64)
+        .checked_add(records)?
+        .checked_add(entries)?
+        .checked_add(PAD as u64)?;
+    usize::try_from(total).ok()
+}
+
+impl CompactTier<Vec<u8>> {
+    /// The compact form of a solved table: its bytes, the same for the same
+    /// keys and values whatever the number of threads.
+    ///
+    /// # Errors
+    ///
+    /// [`CompactError::TooLarge`] past 2^32 slots; [`CompactError::Unplaceable`]
+    /// if a part finds no perfect hash (never observed).
+    pub fn build<S: AsRef<[u64]> + Sync>(table: &TierTable<S>) -> Result<Vec<u8>, CompactError> {
+        // The table's slots as they are (empty ones skipped below): no
+        // copy of the entries, at the build's peak of memory.
+        CompactTier::build_from_entries(table.slots())
+    }
+
+    /// As [`CompactTier::build`], from entries `key << 12 | value` as a
+    /// [`TierTable`] holds them (distinct keys, any order; entries of key 0,
+    /// such as a table's empty slots, are skipped).
+    ///
+    /// # Errors
+    ///
+    /// As [`CompactTier::build`].
+    pub fn build_from_entries(entries: &[u64]) -> Result<Vec<u8>, CompactError> {
+        let held = |e: &&u64| slot_key(**e) != 0;
+        let positions = entries.par_iter().filter(held).count() as u64;
+        let parts = parts_for(positions);
+        let max_value = entries
+            .par_iter()
+            .filter(held)
+            .map(|&e| slot_value(e))
+            .max()
+            .unwrap_or(0);
+        let value_bits = value_bits_for(max_value);
+        let fp_bits = ENTRY_BITS.saturating_sub(value_bits);
+        let entry_bits = value_bits + fp_bits;
+        // The entries by part (a counting sort; the order within a part
+        // does not change what is built).
+        const EMPTY: u32 = u32::MAX;
+        let part_ids: Vec<u32> = entries
+            .par_iter()
+            .map(|&e| {
+                if slot_key(e) == 0 {
+                    EMPTY
+                } else {
+                    place(slot_key(e), parts).0 as u32
+                }
+            })
+            .collect();
+        let mut bounds = vec![0usize; parts as usize + 1];
+        for &p in part_ids.iter().filter(|&&p| p != EMPTY) {
+            bounds[p as usize + 1] += 1;
+        }
+        for p in 0..parts as usize {
+            bounds[p + 1] += bounds[p];
+        }
+        let mut by_part = vec![0u64; positions as usize];
+        let mut next = bounds.clone();
+        for (&p, &e) in part_ids.iter().zip(entries.iter()) {
+            if p == EMPTY {
+                continue;
+            }
+            by_part[next[p as usize]] = e;
+            next[p as usize] += 1;
+        }
+        drop((part_ids, next));
+        let entries = by_part;
+        let built: Vec<([u8; RECORD_LEN], Vec<u16>)> = (0..parts as usize)
+            .into_par_iter()
+            .map(|part| {
+                build_part(
+                    &entries[bounds[part]..bounds[part + 1]],
+                    parts,
+                    value_bits,
+                    fp_bits,
+                )
+                .ok_or(CompactError::Unplaceable { part: part as u64 })
+            })
+            .collect::<Result<_, _>>()?;
+        let slots: u64 = built.iter().map(|(_, e)| e.len() as u64).sum();
+        if slots > u64::from(u32::MAX) {
+            return Err(CompactError::TooLarge { positions });
+        }
+        let len = byte_len(parts, slots, entry_bits).ok_or(CompactError::TooLarge { positions })?;
+        let mut bytes = vec![0u8; len];
+        bytes[0..8].copy_from_slice(&positions.to_le_bytes());
+        bytes[8..16].copy_from_slice(&parts.to_le_bytes());
+        bytes[16..24].copy_from_slice(&slots.to_le_bytes());
+        bytes[24] = value_bits as u8;
+        bytes[25] = fp_bits as u8;
+        bytes[32..36].copy_from_slice(&max_value.to_le_bytes());
+        let entries_at = HEADER_LEN + parts as usize * RECORD_LEN;
+        let mut start = 0u64;
+        for (part, (record, fields)) in built.iter().enumerate() {
+            let at = HEADER_LEN + part * RECORD_LEN;
+            bytes[at..at + RECORD_LEN].copy_from_slice(record);
+            bytes[at..at + 4].copy_from_slice(&(start as u32).to_le_bytes());
+            for (i, &field) in fields.iter().enumerate() {
+                let bit = (start + i as u64) * u64::from(entry_bits);
+                let byte = entries_at + (bit / 8) as usize;
+                let word = u32::from(field) << (bit % 8);
+                for (k, b) in word.to_le_bytes().iter().enumerate().take(3) {
+                    bytes[byte + k] |= b;
+                }
+            }
+            start += fields.len() as u64;
+        }
+        Ok(bytes)
+    }
+}
+
+/// One part's record (its first slot left 0) and its slots' fields, or
+/// `None` when no seed places it.
+fn build_part(
+    entries: &[u64],
+    parts: u64,
+    value_bits: u32,
+    fp_bits: u32,
+) -> Option<([u8; RECORD_LEN], Vec<u16>)> {
+    let m = entries.len() as u64;
+    let slots = slots_for(m);
+    // The entries by bucket (a counting sort): bucket `b` is
+    // `sorted[starts[b]..starts[b + 1]]`.
+    let mut starts = [0usize; BUCKETS + 1];
+    for &e in entries {
+        starts[place(slot_key(e), parts).1 + 1] += 1;
+    }
+    for b in 0..BUCKETS {
+        starts[b + 1] += starts[b];
+    }
+    let mut sorted = vec![0u64; entries.len()];
+    let mut next = starts;
+    for &e in entries {
+        let b = place(slot_key(e), parts).1;
+        sorted[next[b]] = e;
+        next[b] += 1;
+    }
+    // Each key hashed once: the pilot search below hashes them 256 times.
+    let hashed: Vec<u64> = sorted.iter().map(|&e| splitmix(slot_key(e))).collect();
+    let buckets: Vec<&[u64]> = (0..BUCKETS)
+        .map(|b| &hashed[starts[b]..starts[b + 1]])
+        .collect();
+    let order: Vec<usize> = (0..BUCKETS).filter(|&b| !buckets[b].is_empty()).collect();
+    // Slot -> the bucket placed there, NONE when free.
+    const NONE: u8 = u8::MAX;
+    let mut owner = vec![NONE; slots as usize];
+    let mut fields = vec![0u16; slots as usize];
+    let mut pilots = [0u8; BUCKETS];
+    let mut wanted: Vec<usize> = Vec::new();
+    'seed: for seed in 0..=u8::MAX {
+        owner.fill(NONE);
+        pilots.fill(0);
+        // Largest bucket first (then the lowest index): a max-heap.
+        let mut queue: std::collections::BinaryHeap<(usize, std::cmp::Reverse<usize>)> = order
+            .iter()
+            .map(|&b| (buckets[b].len(), std::cmp::Reverse(b)))
+            .collect();
+        let mut evictions = 0usize;
+        while let Some((_, std::cmp::Reverse(b))) = queue.pop() {
+            // The pilot evicting the least (sum of the squared sizes of
+            // the buckets it displaces; 0 when its slots are free), among
+            // those giving the bucket's keys distinct slots.
+            let mut best: Option<(usize, u8)> = None;
+            let first = (evictions * 97 % 256) as u8;
+            for step in 0..=u8::MAX {
+                let pilot = first.wrapping_add(step);
+                let ph = pilot_hash(seed, pilot);
+                wanted.clear();
+                wanted.extend(
+                    buckets[b]
+                        .iter()
+                        .map(|&h| slot_in_part(h, ph, slots) as usize),
+                );
+                let distinct = wanted
+                    .iter()
+                    .enumerate()
+                    .all(|(i, s)| !wanted[..i].contains(s));
+                if !distinct {
+                    continue;
+                }
+                let mut cost = 0usize;
+                let mut seen = [false; BUCKETS];
+                for &s in &wanted {
+                    let o = owner[s];
+                    if o != NONE && !seen[o as usize] {
+                        seen[o as usize] = true;
+                        cost += buckets[o as usize].len().pow(2);
+                    }
+                }
+                if best.is_none_or(|(c, _)| cost < c) {
+                    best = Some((cost, pilot));
+                    if cost == 0 {
+                        break;
+                    }
+                }
+            }
+            let Some((cost, pilot)) = best else {
+                continue 'seed;
+            };
+            if cost > 0 {
+                evictions += 1;
+                if evictions > 64 * BUCKETS {
+                    continue 'seed;
+                }
+            }
+            let ph = pilot_hash(seed, pilot);
+            for &h in buckets[b] {
+                let s = slot_in_part(h, ph, slots) as usize;
+                let o = owner[s];
+                if o != NONE {
+                    // Evict bucket `o` whole.
+                    let oph = pilot_hash(seed, pilots[o as usize]);
+                    for &oh in buckets[o as usize] {
+                        owner[slot_in_part(oh, oph, slots) as usize] = NONE;
+                    }
+                    queue.push((buckets[o as usize].len(), std::cmp::Reverse(o as usize)));
+                }
+                owner[s] = b as u8;
+            }
+            pilots[b] = pilot;
+        }
+        fields.fill(0);
+        for &b in &order {
+            let ph = pilot_hash(seed, pilots[b]);
+            for (&h, &e) in buckets[b].iter().zip(&sorted[starts[b]..starts[b + 1]]) {
+                let s = slot_in_part(h, ph, slots) as usize;
+                let fp = fingerprint(h, fp_bits);
+                fields[s] = (u64::from(slot_value(e)) | fp << value_bits) as u16;
+            }
+        }
+        let mut record = [0u8; RECORD_LEN];
+        record[4..6].copy_from_slice(&(m as u16).to_le_bytes());
+        record[6] = seed;
+        record[7..].copy_from_slice(&pilots);
+        return Some((record, fields));
+    }
+    None
+}
+
+impl CompactTier<Vec<u8>> {
+    /// The fewest bytes of a compact tier (its header and padding).
+    #[must_use]
+    pub const fn min_len() -> usize {
+        HEADER_LEN + PAD
+    }
+
+    /// The most bytes a compact tier of `positions` keys takes, whatever
+    /// its values (`None` past the format's range): a bound a file's
+    /// directory is checked against before its bytes are read.
+    #[must_use]
+    pub fn max_len(positions: u64) -> Option<u64> {
+        let parts = parts_for(positions);
+        let slots = slots_for(positions).checked_add(parts)?;
+        let entry_bits = ENTRY_BITS.max(value_bits_for(super::MAX_VALUE));
+        byte_len(parts, slots, entry_bits).map(|l| l as u64)
+    }
+}
+
+impl<B: AsRef<[u8]>> CompactTier<B> {
+    /// A compact tier over `bytes` as [`CompactTier::build`] wrote them.
+    /// Checks the header and the length (constant time); [`CompactTier::check`]
+    /// checks the records too.
+    ///
+    /// # Errors
+    ///
+    /// [`CompactError::Layout`] naming what does not fit.
+    pub fn from_bytes(bytes: B) -> Result<CompactTier<B>, CompactError> {
+        let b = bytes.as_ref();
+        if b.len() < HEADER_LEN {
+            return Err(layout(format!(
+                "{} bytes, shorter than the header",
+                b.len()
+            )));
+        }
+        let positions = u64_at(b, 0);
+        let parts = u64_at(b, 8);
+        let slots = u64_at(b, 16);
+        let value_bits = u32::from(b[24]);
+        let fp_bits = u32::from(b[25]);
+        let max_value = u32_at(b, 32);
+        if b[26..32].iter().chain(&b[36..HEADER_LEN]).any(|&x| x != 0) {
+            return Err(layout("non-zero bytes in the header's unused space"));
+        }
+        if parts != parts_for(positions) {
+            return Err(layout(format!("{parts} parts for {positions} positions")));
+        }
+        if slots < positions || slots > slots_for(positions) + parts || slots > u64::from(u32::MAX)
+        {
+            return Err(layout(format!("{slots} slots for {positions} positions")));
+        }
+        if max_value > super::MAX_VALUE
+            || value_bits != value_bits_for(max_value)
+            || fp_bits != ENTRY_BITS.saturating_sub(value_bits)
+        {
+            return Err(layout(format!(
+                "largest value {max_value} in {value_bits} bits with {fp_bits} fingerprint bits"
+            )));
+        }
+        let entry_bits = value_bits + fp_bits;
+        let expected = byte_len(parts, slots, entry_bits)
+            .ok_or_else(|| layout(format!("{parts} parts and {slots} slots")))?;
+        if b.len() != expected {
+            return Err(layout(format!(
+                "{} bytes, the counts need {expected}",
+                b.len()
+            )));
+        }
+        if b[expected - PAD..].iter().any(|&x| x != 0) {
+            return Err(layout("non-zero bytes after the entries"));
+        }
+        Ok(CompactTier {
+            entries_at: HEADER_LEN + parts as usize * RECORD_LEN,
+            bytes,
+            positions,
+            parts,
+            slots,
+            value_bits,
+            fp_bits,
+            max_value,
+        })
+    }
+
+    /// Checks the records: each part starts where the one before ends, and
+    /// the parts' keys and slots add up to the header's counts. One pass
+    /// over the records (1/128 of the bytes).
+    ///
+    /// # Errors
+    ///
+    /// [`CompactError::Layout`] naming the first part out of place.
+    pub fn check(&self) -> Result<(), CompactError> {
+        let b = self.bytes.as_ref();
+        let (mut start, mut keys) = (0u64, 0u64);
+        for part in 0..self.parts as usize {
+            let at = HEADER_LEN + part * RECORD_LEN;
+            let count = u64::from(u16::from_le_bytes([b[at + 4], b[at + 5]]));
+            if u64::from(u32_at(b, at)) != start {
+                return Err(layout(format!("part {part} starts at the wrong slot")));
+            }
+            start += slots_for(count);
+            keys += count;
+        }
+        if start != self.slots || keys != self.positions {
+            return Err(layout(format!(
+                "the parts hold {keys} keys in {start} slots, the header says {} in {}",
+                self.positions, self.slots
+            )));
+        }
+        Ok(())
+    }
+
+    /// Positions (keys) of the tier.
+    #[must_use]
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The largest value of the tier.
+    #[must_use]
+    pub fn max_value(&self) -> u32 {
+        self.max_value
+    }
+
+    /// Fingerprint bits a key.
+    #[must_use]
+    pub fn fingerprint_bits(&self) -> u32 {
+        self.fp_bits
+    }
+
+    /// The bytes, as written.
+    #[must_use]
+    pub fn bytes(&self) -> &[u8] {
+        self.bytes.as_ref()
+    }
+
+    /// The value of `key` when the tier may hold it: exact for a key of the
+    /// tier; for another key `None` except with probability
+    /// `2^-fingerprint_bits`.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, key: u64) -> Option<Nimber> {
+        self.lookup(key).map(Nimber::new)
+    }
+
+    /// The slot of `key` (reading its part's record), `None` when its part
+    /// is empty or the record points outside the entries.
+    #[inline]
+    fn slot_of(&self, key: u64) -> Option<u64> {
+        let b = self.bytes.as_ref();
+        let (part, bucket) = place_hashed(splitmix(key), self.parts);
+        let at = HEADER_LEN.checked_add(usize::try_from(part).ok()?.checked_mul(RECORD_LEN)?)?;
+        if at >= self.entries_at {
+            return None;
+        }
+        let record = b.get(at..at + RECORD_LEN)?;
+        let start = u64::from(u32::from_le_bytes(record[0..4].try_into().ok()?));
+        let count = u64::from(u16::from_le_bytes([record[4], record[5]]));
+        if count == 0 {
+            return None;
+        }
+        let ph = pilot_hash(record[6], record[7 + bucket]);
+        Some(start + slot_in_part(splitmix(key), ph, slots_for(count)))
+    }
+
+    /// The byte at which slot `slot`'s field starts, and its bit shift.
+    #[inline]
+    fn field_at(&self, slot: u64) -> Option<(usize, u64)> {
+        let bit = slot.checked_mul(u64::from(self.value_bits + self.fp_bits))?;
+        let byte = self
+            .entries_at
+            .checked_add(usize::try_from(bit / 8).ok()?)?;
+        Some((byte, bit % 8))
+    }
+
+    /// The 8 bytes from `byte` (0 past the end).
+    #[inline]
+    fn word_at(&self, byte: usize) -> u64 {
+        self.bytes
+            .as_ref()
+            .get(byte..byte.saturating_add(8))
+            .map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+    }
+
+    /// The value in slot `slot` if its fingerprint is `key`'s.
+    #[inline]
+    fn read(&self, key: u64, slot: u64) -> Option<u32> {
+        let (byte, shift) = self.field_at(slot)?;
+        if byte.checked_add(8)? > self.bytes.as_ref().len() {
+            return None;
+        }
+        let entry_bits = self.value_bits + self.fp_bits;
+        let field = (self.word_at(byte) >> shift) & ((1u64 << entry_bits) - 1);
+        if field >> self.value_bits != fingerprint(splitmix(key), self.fp_bits) {
+            return None;
+        }
+        Some((field & ((1u64 << self.value_bits) - 1)) as u32)
+    }
+
+    #[inline]
+    fn lookup(&self, key: u64) -> Option<u32> {
+        self.read(key, self.slot_of(key)?)
+    }
+}
+
+/// A location ([`TierValues::locate`]) is the key's slot, found through its
+/// part's record: the worker locates every key of a position first, so the
+/// record reads overlap; [`TierValues::touch`] then starts the read of each
+/// entry, and [`TierValues::value_at`] finds it in cache.
+impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
+    fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    #[inline]
+    fn locate(&self, key: u64) -> usize {
+        self.slot_of(key)
+            .and_then(|slot| usize::try_from(slot).ok())
+            .unwrap_or(usize::MAX)
+    }
+
+    #[inline]
+    fn touch(&self, at: usize) -> u64 {
+        self.field_at(at as u64)
+            .map_or(0, |(byte, _)| self.word_at(byte))
+    }
+
+    #[inline]
+    fn value_at(&self, key: u64, at: usize) -> Option<u32> {
+        if at == usize::MAX {
+            return None;
+        }
+        self.read(key, at as u64)
+    }
+
+    fn value(&self, key: u64) -> Option<u32> {
+        self.lookup(key)
+    }
+}
