@@ -263,7 +263,12 @@ fn parse_box(text: &str) -> Result<ShapeBox, String> {
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     match &args.command {
-        Command::Build(args) => build(args),
+        Command::Build(args) => {
+            // A build's buffers come and go tier by tier: keep them from
+            // fragmenting the heaps (see `crate::alloc`).
+            crate::alloc::fix_mmap_threshold();
+            build(args)
+        }
         Command::Info(args) => info(args),
         Command::Verify(args) => verify(args),
         Command::Merge(args) => merge(args),

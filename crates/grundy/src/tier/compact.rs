@@ -241,50 +241,28 @@ impl CompactTier<Vec<u8>> {
         let value_bits = value_bits_for(max_value);
         let fp_bits = ENTRY_BITS.saturating_sub(value_bits);
         let entry_bits = value_bits + fp_bits;
-        // The entries by part (a counting sort; the order within a part
-        // does not change what is built).
-        const EMPTY: u32 = u32::MAX;
-        let part_ids: Vec<u32> = entries
-            .par_iter()
-            .map(|&e| {
-                if slot_key(e) == 0 {
-                    EMPTY
-                } else {
-                    place(slot_key(e), parts).0 as u32
-                }
-            })
-            .collect();
-        let mut bounds = vec![0usize; parts as usize + 1];
-        for &p in part_ids.iter().filter(|&&p| p != EMPTY) {
-            bounds[p as usize + 1] += 1;
-        }
-        for p in 0..parts as usize {
-            bounds[p + 1] += bounds[p];
-        }
-        let mut by_part = vec![0u64; positions as usize];
-        let mut next = bounds.clone();
-        for (&p, &e) in part_ids.iter().zip(entries.iter()) {
-            if p == EMPTY {
-                continue;
-            }
-            by_part[next[p as usize]] = e;
-            next[p as usize] += 1;
-        }
-        drop((part_ids, next));
-        let entries = by_part;
-        let built: Vec<([u8; RECORD_LEN], Vec<u16>)> = (0..parts as usize)
-            .into_par_iter()
-            .map(|part| {
-                build_part(
-                    &entries[bounds[part]..bounds[part + 1]],
-                    parts,
-                    value_bits,
-                    fp_bits,
-                )
-                .ok_or(CompactError::Unplaceable { part: part as u64 })
-            })
-            .collect::<Result<_, _>>()?;
-        let slots: u64 = built.iter().map(|(_, e)| e.len() as u64).sum();
+        // Keys per part, counted first: the slots, and so every byte's
+        // place, are known before any part is built.
+        let part_of = |e: u64| place(slot_key(e), parts).0 as usize;
+        let counts: Vec<u32> = entries
+            .par_chunks(1 << 16)
+            .fold(
+                || vec![0u32; parts as usize],
+                |mut counts, chunk| {
+                    for &e in chunk.iter().filter(|e| slot_key(**e) != 0) {
+                        counts[part_of(e)] += 1;
+                    }
+                    counts
+                },
+            )
+            .reduce(
+                || vec![0u32; parts as usize],
+                |mut a, b| {
+                    a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        let slots: u64 = counts.iter().map(|&m| slots_for(u64::from(m))).sum();
         if slots > u64::from(u32::MAX) {
             return Err(CompactError::TooLarge { positions });
         }
@@ -297,20 +275,63 @@ impl CompactTier<Vec<u8>> {
         bytes[25] = fp_bits as u8;
         bytes[32..36].copy_from_slice(&max_value.to_le_bytes());
         let entries_at = HEADER_LEN + parts as usize * RECORD_LEN;
+        // Parts are built a batch at a time (a part is a range of hashes,
+        // so a batch is one too): only a batch's entries are copied out of
+        // `entries`, an eighth of them on large tiers, which keeps the
+        // build's peak of memory near the table's own size (the copy of
+        // every entry cost 8 bytes a position, and their parts 4 more).
+        let batches = if positions > 1 << 20 { 8 } else { 1 };
+        let per_batch = (parts as usize).div_ceil(batches).max(1);
         let mut start = 0u64;
-        for (part, (record, fields)) in built.iter().enumerate() {
-            let at = HEADER_LEN + part * RECORD_LEN;
-            bytes[at..at + RECORD_LEN].copy_from_slice(record);
-            bytes[at..at + 4].copy_from_slice(&(start as u32).to_le_bytes());
-            for (i, &field) in fields.iter().enumerate() {
-                let bit = (start + i as u64) * u64::from(entry_bits);
-                let byte = entries_at + (bit / 8) as usize;
-                let word = u32::from(field) << (bit % 8);
-                for (k, b) in word.to_le_bytes().iter().enumerate().take(3) {
-                    bytes[byte + k] |= b;
-                }
+        for first in (0..parts as usize).step_by(per_batch) {
+            let last = (first + per_batch).min(parts as usize);
+            let mut bounds = vec![0usize; last - first + 1];
+            for p in first..last {
+                bounds[p - first + 1] = bounds[p - first] + counts[p] as usize;
             }
-            start += fields.len() as u64;
+            // The batch's entries by part (a counting sort; the order
+            // within a part does not change what is built).
+            let batch: Vec<u64> = entries
+                .par_iter()
+                .copied()
+                .filter(|&e| slot_key(e) != 0 && (first..last).contains(&part_of(e)))
+                .collect();
+            let mut by_part = vec![0u64; bounds[last - first]];
+            let mut next = bounds.clone();
+            for &e in &batch {
+                let p = part_of(e) - first;
+                by_part[next[p]] = e;
+                next[p] += 1;
+            }
+            drop(batch);
+            let built: Vec<([u8; RECORD_LEN], Vec<u16>)> = (first..last)
+                .into_par_iter()
+                .map(|part| {
+                    let i = part - first;
+                    build_part(
+                        &by_part[bounds[i]..bounds[i + 1]],
+                        parts,
+                        value_bits,
+                        fp_bits,
+                    )
+                    .ok_or(CompactError::Unplaceable { part: part as u64 })
+                })
+                .collect::<Result<_, _>>()?;
+            drop(by_part);
+            for (i, (record, fields)) in built.iter().enumerate() {
+                let at = HEADER_LEN + (first + i) * RECORD_LEN;
+                bytes[at..at + RECORD_LEN].copy_from_slice(record);
+                bytes[at..at + 4].copy_from_slice(&(start as u32).to_le_bytes());
+                for (j, &field) in fields.iter().enumerate() {
+                    let bit = (start + j as u64) * u64::from(entry_bits);
+                    let byte = entries_at + (bit / 8) as usize;
+                    let word = u32::from(field) << (bit % 8);
+                    for (k, b) in word.to_le_bytes().iter().enumerate().take(3) {
+                        bytes[byte + k] |= b;
+                    }
+                }
+                start += fields.len() as u64;
+            }
         }
         Ok(bytes)
     }

@@ -404,8 +404,11 @@ where
         let sent_before = dist.sent();
         control.report(TierProgress::Generating { tier: t as Tier });
         let keys = b.generate(t)?;
-        let mut table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
+        // The parents' tables have served once the keys exist: sealed (and
+        // freed) before the table is laid out, so a build's peak holds the
+        // new tier's keys and table but not its parent's table too.
         b.seal_after_generating(t)?;
+        let mut table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
         let positions = b.sum(table.positions());
         let queried = b.solve(t, &mut table)?;
         let written = b.store.write(t as Tier, &table);

@@ -80,6 +80,9 @@ pub(super) fn generate_from<G: TierGame>(
                     game.generate(tier, Some(key), |k| out.push(k));
                 }
             }
+            // Every chunk is held until all are done: without the slack
+            // of growth, they take the 8 bytes a key the keys need.
+            out.shrink_to_fit();
             Ok(out)
         })
         .collect();
