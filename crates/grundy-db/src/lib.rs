@@ -1706,6 +1706,42 @@ impl DbSet {
         self.parts[part].value_of_key(key)
     }
 
+    /// How many shapes of `tier` (1-based) have each value (the index),
+    /// over all parts, trailing zeros trimmed. Read from the values alone,
+    /// in either version: a compact tier's entries are counted without
+    /// regenerating a key ([`CompactTier::value_counts`]).
+    #[must_use]
+    pub fn value_counts(&self, tier: usize) -> Vec<u64> {
+        let mut counts: Vec<u64> = Vec::new();
+        let mut add = |value: usize, n: u64| {
+            if counts.len() <= value {
+                counts.resize(value + 1, 0);
+            }
+            counts[value] += n;
+        };
+        for part in &self.parts {
+            match &part.store {
+                Store::Slots(tables) => {
+                    if let Some(table) = tier.checked_sub(1).and_then(|i| tables.tiers().get(i)) {
+                        for (_, value) in table.iter() {
+                            add(value.value() as usize, 1);
+                        }
+                    }
+                }
+                Store::Compact(tiers) => {
+                    if let Some(compact) = tier.checked_sub(1).and_then(|i| tiers.get(i)) {
+                        for (value, &n) in compact.value_counts().iter().enumerate() {
+                            add(value, n);
+                        }
+                    }
+                }
+            }
+        }
+        let used = counts.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
+        counts.truncate(used);
+        counts
+    }
+
     /// The value of the full `rows x cols` board, when the box holds it.
     #[must_use]
     pub fn full_board(&self, rows: usize, cols: usize) -> Option<Nimber> {

@@ -258,15 +258,8 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
     let shape_box = set.shape_box();
     let mut tiers = Vec::with_capacity(shape_box.cells());
     let mut values: Vec<u64> = Vec::new();
-    set.for_each_tier(|tier, entries| {
-        let mut histogram: Vec<u64> = Vec::new();
-        for &slot in entries {
-            let value = (slot & u64::from(grundy::tier::MAX_VALUE)) as usize;
-            if histogram.len() <= value {
-                histogram.resize(value + 1, 0);
-            }
-            histogram[value] += 1;
-        }
+    for tier in 1..=shape_box.cells() {
+        let histogram = set.value_counts(tier);
         if values.len() < histogram.len() {
             values.resize(histogram.len(), 0);
         }
@@ -279,8 +272,7 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
             largest_value: histogram.len().saturating_sub(1) as u32,
             values: histogram,
         });
-        Ok::<(), DbError>(())
-    })?;
+    }
     let mut full_boards = Vec::new();
     for rows in 1..=shape_box.rows() {
         for cols in rows..=shape_box.cols() {

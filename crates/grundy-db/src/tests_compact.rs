@@ -229,3 +229,34 @@ fn a_partial_build_of_the_other_version_is_started_afresh() {
         .note()
         .is_some_and(|n| n.contains("format version 1")));
 }
+
+/// The value counts read from a compact file's entries alone (no key)
+/// equal those of its shapes, listed with their keys regenerated, and those
+/// of the same database in version 1, tier by tier.
+#[test]
+fn value_counts_without_keys_equal_the_shapes_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape_box = box_of(4, 5);
+    let (v1, v2) = (dir.path().join("v1.gdb"), dir.path().join("v2.gdb"));
+    build(&v1, shape_box, None).unwrap();
+    build_compact(&v2, shape_box, None);
+    let (v1, v2) = (DbSet::open(&v1).unwrap(), DbSet::open(&v2).unwrap());
+    let mut tiers = 0;
+    v2.for_each_tier(|tier, entries| {
+        let mut expected: Vec<u64> = Vec::new();
+        for &entry in entries {
+            let value = slot_value(entry) as usize;
+            if expected.len() <= value {
+                expected.resize(value + 1, 0);
+            }
+            expected[value] += 1;
+        }
+        assert_eq!(v2.value_counts(tier), expected, "tier {tier}");
+        assert_eq!(v1.value_counts(tier), expected, "tier {tier}");
+        tiers += 1;
+        Ok::<(), DbError>(())
+    })
+    .unwrap();
+    assert_eq!(tiers, 20);
+    assert!(v2.value_counts(0).is_empty() && v2.value_counts(21).is_empty());
+}

@@ -19,7 +19,7 @@ use std::time::Duration;
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::Board;
 use grundy::tier::{TierControl, TierError, TierProgress};
-use grundy_db::{BuildFailed, DbError, DbSet};
+use grundy_db::{BuildFailed, DbSet};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -180,13 +180,11 @@ impl Database {
         dict.set_item("content_crc32", crc)?;
         if values {
             let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-            set.for_each_tier(|_, entries| {
-                for &entry in entries {
-                    counts[(entry & u64::from(grundy::tier::MAX_VALUE)) as usize] += 1;
+            for tier in 1..=set.shape_box().cells() {
+                for (value, n) in set.value_counts(tier).iter().enumerate() {
+                    counts[value] += n;
                 }
-                Ok::<(), DbError>(())
-            })
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            }
             let per_value = PyDict::new(py);
             for (value, count) in counts.iter().enumerate().filter(|(_, &c)| c > 0) {
                 per_value.set_item(value, count)?;

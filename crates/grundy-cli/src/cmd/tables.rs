@@ -889,16 +889,17 @@ fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
 
 /// How many shapes have each value.
 fn value_counts(set: &DbSet) -> anyhow::Result<Vec<u64>> {
-    let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-    set.for_each_tier(|_, entries| {
-        for &entry in entries {
-            counts[(entry & u64::from(grundy::tier::MAX_VALUE)) as usize] += 1;
+    let mut counts: Vec<u64> = Vec::new();
+    for tier in 1..=set.shape_box().cells() {
+        let tier_counts = set.value_counts(tier);
+        if counts.len() < tier_counts.len() {
+            counts.resize(tier_counts.len(), 0);
         }
-        Ok::<(), DbError>(())
-    })
-    .map_err(|e| UsageError(e.to_string()))?;
-    let used = counts.iter().rposition(|&c| c > 0).map_or(0, |i| i + 1);
-    counts.truncate(used);
+        counts
+            .iter_mut()
+            .zip(&tier_counts)
+            .for_each(|(c, n)| *c += n);
+    }
     Ok(counts)
 }
 
