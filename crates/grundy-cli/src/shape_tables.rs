@@ -52,25 +52,14 @@ impl TablesArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy::clear::shapes::{ClearShapes, ShapeBox};
+    use grundy::clear::shapes::ShapeBox;
     use grundy::clear::ShapeKey;
-    use grundy::tier::{solve_tiers, TierControl, TierError};
+    use grundy::tier::TierControl;
     use grundy::Nimber;
 
     fn build(path: &std::path::Path, rows: usize, cols: usize) {
         let shape_box = ShapeBox::new(rows, cols).unwrap();
-        let mut writer = grundy_db::Writer::create(path, shape_box).unwrap();
-        solve_tiers::<_, TierError, _>(
-            &ClearShapes::new(shape_box),
-            &mut Vec::new(),
-            &TierControl::new(),
-            |_, t| {
-                writer.append(t).unwrap();
-                Ok(())
-            },
-        )
-        .unwrap();
-        writer.finish().unwrap();
+        grundy_db::build(path, shape_box, &TierControl::new(), |_| {}).unwrap();
     }
 
     /// Each call opens what its own arguments name: a second call with
