@@ -59,6 +59,14 @@ impl TierValues for StoredTier {
     }
 
     #[inline]
+    fn prefetch_key(&self, key: u64) {
+        match self {
+            StoredTier::Table(t) => t.prefetch_key(key),
+            StoredTier::Compact(c) => c.prefetch_key(key),
+        }
+    }
+
+    #[inline]
     fn locate(&self, key: u64) -> usize {
         match self {
             StoredTier::Table(t) => t.locate(key),
@@ -67,10 +75,10 @@ impl TierValues for StoredTier {
     }
 
     #[inline]
-    fn touch(&self, at: usize) -> u64 {
+    fn prefetch(&self, at: usize) {
         match self {
-            StoredTier::Table(t) => t.touch(at),
-            StoredTier::Compact(c) => c.touch(at),
+            StoredTier::Table(t) => t.prefetch(at),
+            StoredTier::Compact(c) => c.prefetch(at),
         }
     }
 

@@ -24,6 +24,7 @@ pub mod clear;
 pub mod game;
 pub mod nimber;
 pub mod pawn;
+mod prefetch;
 pub mod radix;
 pub mod solver;
 pub mod split;

@@ -29,10 +29,10 @@
 //! slack, which places it at the first seed or so. Parts are
 //! independent, so they are built in parallel and the bytes depend only on
 //! the keys and values, never on the threads. A lookup reads the record
-//! (one cache line) and the entry (a second line); the tier worker locates
-//! all of a position's options first ([`TierValues::locate`] reads the
-//! records), then starts the entries' reads ([`TierValues::touch`]), so the
-//! misses overlap.
+//! (one cache line) and the entry (a second line); the tier worker
+//! prefetches the records of all of a position's options first
+//! ([`TierValues::prefetch_key`]), then locates each key and prefetches its
+//! entry ([`TierValues::prefetch`]), so the misses overlap.
 //!
 //! **Cost.** 512 bits of record a part of ~171 keys (3 bits a key) plus
 //! `1.03 × (value_bits + fp_bits)` bits a key, with `value_bits +
@@ -421,6 +421,9 @@ fn build_part(
         fields.clear();
         fields.resize(slots as usize, 0);
         'seed: for seed in (0..WIDE).map(|seed| seed | wide) {
+            let pilot_hashes: [u64; 256] = std::array::from_fn(|p| pilot_hash(seed, p as u8));
+            // The buckets a pilot would evict are a mask of `u64`.
+            const _: () = assert!(BUCKETS <= 64);
             owner.fill(NONE);
             pilots.fill(0);
             // Largest bucket first (then the lowest index): a max-heap.
@@ -435,36 +438,43 @@ fn build_part(
                 // those giving the bucket's keys distinct slots.
                 let mut best: Option<(usize, u8)> = None;
                 let first = (evictions * 97 % 256) as u8;
+                let keys = buckets[b];
                 for step in 0..=u8::MAX {
                     let pilot = first.wrapping_add(step);
-                    let ph = pilot_hash(seed, pilot);
+                    let ph = pilot_hashes[pilot as usize];
+                    // One pass over the keys: a pilot is dropped at the
+                    // first slot that repeats one of the bucket's, or as
+                    // soon as its cost reaches the best one's (only a lower
+                    // cost replaces it, so the pilot chosen is the one the
+                    // full count would choose; after the first eviction the
+                    // scan of the other 255 pilots mostly stops at a key).
                     wanted.clear();
-                    wanted.extend(
-                        buckets[b]
-                            .iter()
-                            .map(|&h| slot_in_part(h, ph, slots) as usize),
-                    );
-                    let distinct = wanted
-                        .iter()
-                        .enumerate()
-                        .all(|(i, s)| !wanted[..i].contains(s));
-                    if !distinct {
-                        continue;
-                    }
                     let mut cost = 0usize;
-                    let mut seen = [false; BUCKETS];
-                    for &s in &wanted {
-                        let o = owner[s];
-                        if o != NONE && !seen[o as usize] {
-                            seen[o as usize] = true;
-                            cost += buckets[o as usize].len().pow(2);
-                        }
-                    }
-                    if best.is_none_or(|(c, _)| cost < c) {
-                        best = Some((cost, pilot));
-                        if cost == 0 {
+                    let mut evicted = 0u64;
+                    let mut dropped = false;
+                    for &h in keys {
+                        let s = slot_in_part(h, ph, slots) as usize;
+                        if wanted.contains(&s) {
+                            dropped = true;
                             break;
                         }
+                        wanted.push(s);
+                        let o = owner[s];
+                        if o != NONE && evicted >> o & 1 == 0 {
+                            evicted |= 1 << o;
+                            cost += buckets[o as usize].len().pow(2);
+                            if best.is_some_and(|(c, _)| cost >= c) {
+                                dropped = true;
+                                break;
+                            }
+                        }
+                    }
+                    if dropped {
+                        continue;
+                    }
+                    best = Some((cost, pilot));
+                    if cost == 0 {
+                        break;
                     }
                 }
                 let Some((cost, pilot)) = best else {
@@ -757,11 +767,18 @@ impl<B: AsRef<[u8]> + Sync> CompactTier<B> {
 
 /// A location ([`TierValues::locate`]) is the key's slot, found through its
 /// part's record: the worker locates every key of a position first, so the
-/// record reads overlap; [`TierValues::touch`] then starts the read of each
+/// record reads overlap; [`TierValues::prefetch`] then starts the read of each
 /// entry, and [`TierValues::value_at`] finds it in cache.
 impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
     fn positions(&self) -> u64 {
         self.positions
+    }
+
+    #[inline]
+    fn prefetch_key(&self, key: u64) {
+        let (part, _) = place_hashed(splitmix(key), self.parts);
+        let at = HEADER_LEN.saturating_add((part as usize).saturating_mul(RECORD_LEN));
+        crate::prefetch::prefetch_in(self.bytes.as_ref(), at);
     }
 
     #[inline]
@@ -772,9 +789,10 @@ impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
     }
 
     #[inline]
-    fn touch(&self, at: usize) -> u64 {
-        self.field_at(at as u64)
-            .map_or(0, |(byte, _)| self.word_at(byte))
+    fn prefetch(&self, at: usize) {
+        if let Some((byte, _)) = self.field_at(at as u64) {
+            crate::prefetch::prefetch_in(self.bytes.as_ref(), byte);
+        }
     }
 
     #[inline]

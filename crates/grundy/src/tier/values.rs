@@ -5,8 +5,10 @@
 //!
 //! A lookup is split in two so that the worker can start every read of a
 //! position's options before it waits for any ([`TierValues::locate`] and
-//! [`TierValues::touch`] in a first pass, [`TierValues::value_at`] in a
-//! second): the reads are independent, so their cache misses overlap.
+//! [`TierValues::prefetch`] in a first pass, [`TierValues::value_at`] in a
+//! second): the reads are independent, so their cache misses overlap. A
+//! store whose `locate` itself reads memory (a compact tier reads a part's
+//! record) has that read started a pass earlier ([`TierValues::prefetch_key`]).
 
 use super::table::{home, mix};
 use super::TierTable;
@@ -16,13 +18,18 @@ pub trait TierValues: Sync {
     /// Positions the tier holds.
     fn positions(&self) -> u64;
 
+    /// Starts loading what [`TierValues::locate`] will read for `key` (a
+    /// compact tier's part record), without waiting for it; a store whose
+    /// `locate` reads nothing does nothing.
+    fn prefetch_key(&self, _key: u64) {}
+
     /// Where `key` is looked for (an index into the store's own layout).
     fn locate(&self, key: u64) -> usize;
 
-    /// Reads the word at `at` (from [`TierValues::locate`]) and returns it,
-    /// so that its cache line is on its way before [`TierValues::value_at`]
-    /// needs it. The word means nothing to the caller.
-    fn touch(&self, at: usize) -> u64;
+    /// Starts loading the word at `at` (from [`TierValues::locate`]),
+    /// without waiting for it, so that it is in cache when
+    /// [`TierValues::value_at`] reads it.
+    fn prefetch(&self, at: usize);
 
     /// The value of `key`, located at `at`; `None` when the tier does not
     /// hold `key` (as far as its layout can tell: a store without keys
@@ -46,8 +53,8 @@ impl<S: AsRef<[u64]> + Sync> TierValues for TierTable<S> {
     }
 
     #[inline]
-    fn touch(&self, at: usize) -> u64 {
-        self.slots().get(at).copied().unwrap_or(0)
+    fn prefetch(&self, at: usize) {
+        crate::prefetch::prefetch_in(self.slots(), at);
     }
 
     #[inline]
