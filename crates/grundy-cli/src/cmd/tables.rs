@@ -310,6 +310,8 @@ fn known_shapes(shape_box: ShapeBox) -> Option<u64> {
         (5, 7) => 208_208_471,
         (4, 9) => 266_676_851,
         (3, 13) => 491_747_885,
+        (2, 21) => 56_281_403,
+        (2, 22) => 135_858_593,
         _ => return None,
     })
 }
@@ -537,6 +539,8 @@ const KNOWN_SHAPES: &[(usize, usize, u64)] = &[
     (4, 9, 266_676_851),
     (2, 20, 23_315_392),
     (3, 13, 491_747_885),
+    (2, 21, 56_281_403),
+    (2, 22, 135_858_593),
 ];
 
 /// Warns on stderr when the database of `shape_box` (its size known from a

@@ -350,6 +350,8 @@ pub const MEASURED_DATABASES: &[MeasuredDatabase] = &[
     measured(4, 9, 266_676_851, 2637.0, Some(1694.0), "2.84 GB"),
     measured(2, 20, 23_315_392, 366.0, None, "249 MB"),
     measured(3, 13, 491_747_885, 6565.0, Some(4447.0), "5.25 GB"),
+    measured(2, 21, 56_281_403, 516.0, Some(264.0), "108 MB"),
+    measured(2, 22, 135_858_593, 1436.0, Some(907.0), "261 MB"),
 ];
 
 /// Boxes every server and CLI already has (the 4 x 5 and 2 x 8 tables,
