@@ -766,9 +766,10 @@ impl<B: AsRef<[u8]> + Sync> CompactTier<B> {
 }
 
 /// A location ([`TierValues::locate`]) is the key's slot, found through its
-/// part's record: the worker locates every key of a position first, so the
-/// record reads overlap; [`TierValues::prefetch`] then starts the read of each
-/// entry, and [`TierValues::value_at`] finds it in cache.
+/// part's record: the worker prefetches every key's record first
+/// ([`TierValues::prefetch_key`]), then locates each key and prefetches its
+/// entry ([`TierValues::prefetch`]), and [`TierValues::value_at`] finds it
+/// in cache.
 impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
     fn positions(&self) -> u64 {
         self.positions
