@@ -185,11 +185,17 @@ impl TierStore for FileStore {
         Ok(std::mem::take(&mut self.stored))
     }
 
-    fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), DbError> {
+    fn write(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), DbError> {
         if !self.compact {
             return self.writer.append(table);
         }
-        let bytes = CompactTier::build(table).map_err(|e| self.corrupt(e.to_string()))?;
+        let bytes =
+            CompactTier::build_until(table, stop).map_err(|e| self.corrupt(e.to_string()))?;
         self.writer.append_compact(&bytes)?;
         self.written = Some((tier, bytes));
         Ok(())

@@ -280,9 +280,14 @@ impl<S: PartStore> TierStore for Tagged<S> {
             .map_err(|e| TaggedError(store_message::<S>(&e)))
     }
 
-    fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), TaggedError> {
+    fn write(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), TaggedError> {
         self.0
-            .write(tier, table)
+            .write(tier, table, stop)
             .map_err(|e| TaggedError(store_message::<S>(&e)))
     }
 

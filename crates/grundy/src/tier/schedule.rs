@@ -29,6 +29,7 @@
 //! the owner. A tier's table is laid out by its keys alone, so one part
 //! writes the single build's bytes, and parts joined give them too.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::control::{TierControl, TierProgress};
@@ -411,8 +412,25 @@ where
         let mut table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
         let positions = b.sum(table.positions());
         let queried = b.solve(t, &mut table)?;
-        let written = b.store.write(t as Tier, &table);
-        b.agree(written.map_err(BuildError::Store))?;
+        let asked_to_stop = AtomicBool::new(false);
+        let stop = || {
+            let stop = control.check().is_err();
+            if stop {
+                asked_to_stop.store(true, Ordering::Relaxed);
+            }
+            stop
+        };
+        let written = b.store.write(t as Tier, &table, &stop);
+        // A store that failed once told to stop gave up for the budget (or
+        // a cancellation): reported as that, so the build ends as stopped.
+        let written =
+            written.map_err(
+                |e| match (asked_to_stop.load(Ordering::Relaxed), control.check()) {
+                    (true, Err(stopped)) => BuildError::Tier(stopped),
+                    _ => BuildError::Store(e),
+                },
+            );
+        b.agree(written)?;
         let own_positions = table.positions();
         let replicated = {
             let tbl = &table;
@@ -485,7 +503,12 @@ where
         fn resume(&mut self, tiers: usize, id: u64) -> Result<Vec<TierTable>, Done<E>> {
             Ok(self.memory.resume(tiers, id).unwrap_or_else(|e| match e {}))
         }
-        fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), Done<E>> {
+        fn write(
+            &mut self,
+            tier: Tier,
+            table: &TierTable,
+            _stop: &(dyn Fn() -> bool + Sync),
+        ) -> Result<(), Done<E>> {
             (self.done)(tier, table).map_err(Done)
         }
         fn seal(&mut self, _tier: Tier, table: TierTable) -> Result<TierTable, Done<E>> {

@@ -36,12 +36,20 @@ pub trait TierStore {
     fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<Self::Values>, Self::Error>;
 
     /// Stores solved tier `tier` (the next one), durably before the build
-    /// goes on.
+    /// goes on. A store whose writing takes long (a compact file section is
+    /// built first) asks `stop` now and then, and fails when it answers
+    /// `true`: the build's budget or cancellation, which the loop reports
+    /// as such.
     ///
     /// # Errors
     ///
     /// The store's.
-    fn write(&mut self, tier: Tier, table: &TierTable) -> Result<(), Self::Error>;
+    fn write(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), Self::Error>;
 
     /// The read view of tier `tier`, written before, once the build no
     /// longer needs its keys (`table` is what was written).
@@ -85,7 +93,12 @@ impl TierStore for MemoryStore {
         Ok(std::mem::take(&mut self.resumed))
     }
 
-    fn write(&mut self, _tier: Tier, _table: &TierTable) -> Result<(), Infallible> {
+    fn write(
+        &mut self,
+        _tier: Tier,
+        _table: &TierTable,
+        _stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), Infallible> {
         Ok(())
     }
 

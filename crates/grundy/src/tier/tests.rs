@@ -405,8 +405,13 @@ impl TierStore for CompactStore {
         Ok(std::mem::take(&mut self.stored))
     }
 
-    fn write(&mut self, _tier: Tier, table: &TierTable) -> Result<(), CompactError> {
-        self.written = Some(CompactTier::build(table)?);
+    fn write(
+        &mut self,
+        _tier: Tier,
+        table: &TierTable,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), CompactError> {
+        self.written = Some(CompactTier::build_until(table, stop)?);
         Ok(())
     }
 
@@ -452,4 +457,107 @@ fn stored_views_solve_as_tables_and_resume_to_the_same_bytes() {
     for (a, b) in views.iter().zip(&resumed) {
         assert_eq!(a.bytes(), b.bytes());
     }
+}
+
+/// A store whose writing takes long gives up when the build's budget runs
+/// out in the middle of it, and the build ends as stopped (not as a store
+/// failure), keeping the tiers written before; resumed, it writes the
+/// bytes an uninterrupted build writes.
+#[test]
+fn a_budget_spent_while_a_tier_is_written_stops_the_build() {
+    use crate::clear::shapes::{ClearShapes, ShapeBox};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    /// The compact store, cancelling the build as it writes tier `at`.
+    struct Cancelling<'a> {
+        inner: CompactStore,
+        cancel: &'a AtomicBool,
+        at: Tier,
+        asked: bool,
+    }
+    impl TierStore for Cancelling<'_> {
+        type Error = CompactError;
+        type Values = CompactTier;
+        fn stored(&self) -> usize {
+            self.inner.stored()
+        }
+        fn resume(&mut self, tiers: usize, id: u64) -> Result<Vec<CompactTier>, CompactError> {
+            self.inner.resume(tiers, id)
+        }
+        fn write(
+            &mut self,
+            tier: Tier,
+            table: &TierTable,
+            stop: &(dyn Fn() -> bool + Sync),
+        ) -> Result<(), CompactError> {
+            if tier == self.at {
+                self.cancel.store(true, Ordering::Relaxed);
+                self.asked = true;
+            }
+            self.inner.write(tier, table, stop)
+        }
+        fn seal(&mut self, tier: Tier, table: TierTable) -> Result<CompactTier, CompactError> {
+            let view = self.inner.seal(tier, table)?;
+            self.inner.stored.push(view.clone());
+            Ok(view)
+        }
+    }
+    let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
+    let whole = build(
+        &game,
+        &mut CompactStore::default(),
+        &Solo,
+        &BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap()
+    .own;
+    // The build itself checks the flag only between chunks of work; what
+    // stops it here is the store's own check, in the middle of the write.
+    let cancel = AtomicBool::new(false);
+    let mut control = TierControl::new();
+    control.cancel = Some(&cancel);
+    let mut store = Cancelling {
+        inner: CompactStore::default(),
+        cancel: &cancel,
+        at: 12,
+        asked: false,
+    };
+    let stopped = build(&game, &mut store, &Solo, &BuildConfig::default(), &control);
+    assert!(store.asked);
+    assert!(
+        matches!(stopped, Err(BuildError::Tier(TierError::Cancelled))),
+        "stopped as cancelled, not as a store failure"
+    );
+    assert!(store.inner.written.is_none(), "nothing of tier 12 was kept");
+    let kept = store.inner.stored.len();
+    assert!(kept <= 12, "only tiers before the stopped one: {kept}");
+    let resumed = build(
+        &game,
+        &mut store.inner,
+        &Solo,
+        &BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap()
+    .own;
+    assert_eq!(resumed.len(), whole.len());
+    for (a, b) in whole.iter().zip(&resumed) {
+        assert_eq!(a.bytes(), b.bytes());
+    }
+}
+
+/// [`CompactTier::build_until`] gives up at once when told to, and builds
+/// the bytes [`CompactTier::build`] does when never told to.
+#[test]
+fn a_compact_build_stops_when_asked() {
+    use super::compact::{CompactError, CompactTier};
+    let table = TierTable::from_keys((1..5000u64).map(|k| k * 7919).collect()).unwrap();
+    assert!(matches!(
+        CompactTier::build_until(&table, &|| true),
+        Err(CompactError::Stopped)
+    ));
+    assert_eq!(
+        CompactTier::build_until(&table, &|| false).unwrap(),
+        CompactTier::build(&table).unwrap()
+    );
 }
