@@ -1,0 +1,42 @@
+#!/bin/bash
+# Side-by-side timing of two `grundy` binaries building the same box: both
+# run at once, each pinned to its own core (`taskset`), twice with the cores
+# swapped, so that both see the same machine; prints each run's user CPU
+# seconds and peak memory, and whether the two files are byte for byte the
+# same. The timings of docs/plan-tier-engine.md and docs/results.md come
+# from it (a shared, noisy machine: compare the two runs of one round, not
+# runs of different days).
+#
+# usage: bench/ab-build.sh BOX OLD_GRUNDY NEW_GRUNDY [THREADS]
+#   e.g. bench/ab-build.sh 5x6 /path/to/old/grundy target/release/grundy
+set -euo pipefail
+if [ $# -lt 3 ]; then
+  echo "usage: $0 BOX OLD_GRUNDY NEW_GRUNDY [THREADS]" >&2
+  exit 2
+fi
+box=$1
+old=$2
+new=$3
+threads=${4:-1}
+if [ "$(nproc)" -lt 2 ]; then
+  echo "error: needs 2 cores, one for each binary" >&2
+  exit 2
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+for round in 1 2; do
+  if [ "$round" = 1 ]; then a=0; b=1; else a=1; b=0; fi
+  rm -f "$dir"/old.gdb "$dir"/new.gdb
+  /usr/bin/time -f "old: %U s user, %M KB peak (core $a)" -o "$dir"/old.time \
+    taskset -c $a "$old" tables build --box "$box" --threads "$threads" --out "$dir"/old.gdb >/dev/null 2>&1 &
+  /usr/bin/time -f "new: %U s user, %M KB peak (core $b)" -o "$dir"/new.time \
+    taskset -c $b "$new" tables build --box "$box" --threads "$threads" --out "$dir"/new.gdb >/dev/null 2>&1 &
+  wait
+  echo "round $round"
+  cat "$dir"/old.time "$dir"/new.time
+  if cmp -s "$dir"/old.gdb "$dir"/new.gdb; then
+    echo "same bytes"
+  else
+    echo "the files differ"
+  fi
+done
