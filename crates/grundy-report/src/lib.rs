@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 pub mod clear;
+pub mod databases;
 pub mod parse;
 pub mod pawn;
 pub mod split;

@@ -301,19 +301,7 @@ struct BuildBar {
 /// the grid's connected cell sets), for the overall ETA of a build. A box
 /// not listed gets the tier's ETA only: its count is known only once built.
 fn known_shapes(shape_box: ShapeBox) -> Option<u64> {
-    Some(match (shape_box.rows(), shape_box.cols()) {
-        (5, 5) => 262_292,
-        (5, 6) => 10_230_680,
-        (4, 8) => 26_452_916,
-        (2, 20) => 23_315_392,
-        (6, 6) => 205_515_653,
-        (5, 7) => 208_208_471,
-        (4, 9) => 266_676_851,
-        (3, 13) => 491_747_885,
-        (2, 21) => 56_281_403,
-        (2, 22) => 135_858_593,
-        _ => return None,
-    })
+    grundy_report::databases::shapes_of(shape_box.rows(), shape_box.cols())
 }
 
 impl BuildBar {
@@ -522,36 +510,12 @@ fn refuse_directory(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Shapes of the boxes whose databases were built (docs/results.md), for
-/// the size a build will need.
-const KNOWN_SHAPES: &[(usize, usize, u64)] = &[
-    (2, 8, 643),
-    (3, 8, 149_413),
-    (4, 6, 256_985),
-    (5, 5, 262_292),
-    (4, 7, 2_618_529),
-    (5, 6, 10_230_680),
-    (4, 8, 26_452_916),
-    (6, 6, 205_515_653),
-    (5, 7, 208_208_471),
-    (3, 9, 754_049),
-    (3, 10, 3_806_516),
-    (4, 9, 266_676_851),
-    (2, 20, 23_315_392),
-    (3, 13, 491_747_885),
-    (2, 21, 56_281_403),
-    (2, 22, 135_858_593),
-];
-
 /// Warns on stderr when the database of `shape_box` (its size known from a
 /// past build) will not fit the free space where `path` is written. Only a
 /// warning: the space may be freed meanwhile, and root may use reserved
 /// blocks; a full disk during the build is exit 4.
 fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
-    let Some(&(_, _, shapes)) = KNOWN_SHAPES
-        .iter()
-        .find(|&&(r, c, _)| (r, c) == (shape_box.rows(), shape_box.cols()))
-    else {
+    let Some(shapes) = known_shapes(shape_box) else {
         return;
     };
     // About 10.7 bytes a shape, and a page of padding per tier at most.

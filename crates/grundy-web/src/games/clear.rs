@@ -20,6 +20,7 @@ use grundy::clear::shapes::ShapeBox;
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber, SolveError};
 use grundy_report::clear::{engine_move, Analysis, MoveReport, Report};
+use grundy_report::databases::{MeasuredDatabase, MEASURED_DATABASES};
 use grundy_report::parse::clear::parse_board_rows;
 use grundy_report::words;
 use grundy_report::{spread, MoveValues, ValuedMove};
@@ -296,63 +297,6 @@ pub fn options(
         boards: summaries,
     })
 }
-
-/// A shape database whose build `docs/results.md` measured (its table "The
-/// databases built"; a test checks these figures against it).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct MeasuredDatabase {
-    /// The short side of the box.
-    pub rows: usize,
-    /// The long side of the box.
-    pub cols: usize,
-    /// How many shapes it holds.
-    pub shapes: u64,
-    /// CPU (user) seconds the build took, over all cores.
-    pub cpu_seconds: f64,
-    /// Wall seconds on the 2-core machine, where measured.
-    pub wall_seconds: Option<f64>,
-    /// The file's size, as written there.
-    pub file_size: &'static str,
-}
-
-const fn measured(
-    rows: usize,
-    cols: usize,
-    shapes: u64,
-    cpu_seconds: f64,
-    wall_seconds: Option<f64>,
-    file_size: &'static str,
-) -> MeasuredDatabase {
-    MeasuredDatabase {
-        rows,
-        cols,
-        shapes,
-        cpu_seconds,
-        wall_seconds,
-        file_size,
-    }
-}
-
-/// The databases of `docs/results.md`, in its order. The 2 x 8 and 5 x 5
-/// boxes are built into every binary, so never suggested.
-pub const MEASURED_DATABASES: &[MeasuredDatabase] = &[
-    measured(2, 8, 643, 0.01, Some(0.65), "12 KB"),
-    measured(3, 8, 149_413, 0.70, Some(4.5), "1.7 MB"),
-    measured(4, 6, 256_985, 1.15, Some(7.9), "2.8 MB"),
-    measured(5, 5, 262_292, 1.27, Some(10.2), "2.9 MB"),
-    measured(4, 7, 2_618_529, 17.8, Some(99.6), "28 MB"),
-    measured(5, 6, 10_230_680, 83.7, Some(553.0), "110 MB"),
-    measured(4, 8, 26_452_916, 269.5, Some(1342.0), "283 MB"),
-    measured(6, 6, 205_515_653, 2490.0, Some(1792.0), "2.19 GB"),
-    measured(5, 7, 208_208_471, 2384.0, None, "2.22 GB"),
-    measured(3, 9, 754_049, 3.47, None, "8.1 MB"),
-    measured(3, 10, 3_806_516, 25.3, None, "41 MB"),
-    measured(4, 9, 266_676_851, 2637.0, Some(1694.0), "2.84 GB"),
-    measured(2, 20, 23_315_392, 366.0, None, "249 MB"),
-    measured(3, 13, 491_747_885, 6565.0, Some(4447.0), "5.25 GB"),
-    measured(2, 21, 56_281_403, 516.0, Some(264.0), "108 MB"),
-    measured(2, 22, 135_858_593, 1436.0, Some(907.0), "261 MB"),
-];
 
 /// Boxes every server and CLI already has (the 4 x 5 and 2 x 8 tables,
 /// the embedded 5 x 5 database): a component fitting one needs no database.
@@ -709,41 +653,6 @@ mod tests {
     fn cells(line: &str) -> Vec<&str> {
         let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
         inner.split('|').map(str::trim).collect()
-    }
-
-    fn number(text: &str) -> f64 {
-        let digits: String = text
-            .split_whitespace()
-            .next()
-            .unwrap_or("")
-            .chars()
-            .filter(|c| *c != ',')
-            .collect();
-        digits.parse().unwrap()
-    }
-
-    /// The figures shown to users are the ones docs/results.md gives: every
-    /// measured database, in its table's order.
-    #[test]
-    fn measured_databases_are_those_of_docs_results() {
-        let table: Vec<Vec<&str>> = RESULTS_MD
-            .lines()
-            .skip_while(|l| !l.starts_with("| box | shapes | CPU (user) s"))
-            .skip(2)
-            .take_while(|l| l.starts_with('|'))
-            .map(cells)
-            .collect();
-        assert_eq!(table.len(), MEASURED_DATABASES.len());
-        for (row, db) in table.iter().zip(MEASURED_DATABASES) {
-            assert_eq!(row[0], format!("{} x {}", db.rows, db.cols));
-            assert_eq!(number(row[1]) as u64, db.shapes, "{row:?}");
-            assert!((number(row[2]) - db.cpu_seconds).abs() < 1e-9, "{row:?}");
-            let wall = row[3]
-                .starts_with(|c: char| c.is_ascii_digit())
-                .then(|| number(row[3]));
-            assert_eq!(wall, db.wall_seconds, "{row:?}");
-            assert_eq!(row[6], db.file_size, "{row:?}");
-        }
     }
 
     /// The full-board values shown are the table "Full boards" of
