@@ -7,24 +7,27 @@
 # from it (a shared, noisy machine: compare the two runs of one round, not
 # runs of different days).
 #
-# usage: bench/ab-build.sh BOX OLD_GRUNDY NEW_GRUNDY [THREADS]
+# usage: bench/ab-build.sh BOX OLD_GRUNDY NEW_GRUNDY [THREADS [ROUNDS]]
 #   e.g. bench/ab-build.sh 5x6 /path/to/old/grundy target/release/grundy
+#   ROUNDS (default 2): 1 for a box too long to build twice (6 x 6: about
+#   40 minutes a round).
 set -euo pipefail
 if [ $# -lt 3 ]; then
-  echo "usage: $0 BOX OLD_GRUNDY NEW_GRUNDY [THREADS]" >&2
+  echo "usage: $0 BOX OLD_GRUNDY NEW_GRUNDY [THREADS [ROUNDS]]" >&2
   exit 2
 fi
 box=$1
 old=$2
 new=$3
 threads=${4:-1}
+rounds=${5:-2}
 if [ "$(nproc)" -lt 2 ]; then
   echo "error: needs 2 cores, one for each binary" >&2
   exit 2
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-for round in 1 2; do
+for round in $(seq 1 "$rounds"); do
   if [ "$round" = 1 ]; then a=0; b=1; else a=1; b=0; fi
   rm -f "$dir"/old.gdb "$dir"/new.gdb
   /usr/bin/time -f "old: %U s user, %M KB peak (core $a)" -o "$dir"/old.time \
