@@ -61,6 +61,8 @@ pub const MEASURED_DATABASES: &[MeasuredDatabase] = &[
     measured(3, 13, 491_747_885, 6565.0, Some(4447.0), "5.25 GB"),
     measured(2, 21, 56_281_403, 516.0, Some(264.0), "108 MB"),
     measured(2, 22, 135_858_593, 1436.0, Some(907.0), "261 MB"),
+    // The CPU and wall of the resumed run only (tiers 31 to 46).
+    measured(2, 23, 327_974_924, 3392.0, Some(2489.0), "631 MB"),
 ];
 
 /// The shapes of the `rows x cols` box (either way round), when a build of
