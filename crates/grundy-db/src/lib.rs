@@ -311,15 +311,14 @@ pub fn available_space(path: &Path) -> Option<u64> {
     fs4::available_space(dir).ok()
 }
 
-/// The bytes of a complete database of `positions` shapes per tier, as the
-/// writer lays it out: for an estimate before a build (the slots past the
-/// capacity depend on the keys and add a few at most).
+/// The bytes of a complete database of `positions` shapes per tier, in the
+/// compact format builds write ([`CompactTier::estimated_len`] a section,
+/// each aligned as the writer aligns it): for an estimate before a build.
 #[must_use]
 pub fn estimated_size(positions: impl IntoIterator<Item = u64>) -> u64 {
     positions.into_iter().fold(ALIGN, |end, p| {
-        let slots = capacity_for(p).map_or(u64::MAX, |c| c.saturating_add(2));
         end.next_multiple_of(ALIGN)
-            .saturating_add(slots.saturating_mul(8))
+            .saturating_add(CompactTier::estimated_len(p).next_multiple_of(8))
     })
 }
 

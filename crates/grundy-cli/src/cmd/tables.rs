@@ -518,7 +518,7 @@ fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
     let Some(shapes) = known_shapes(shape_box) else {
         return;
     };
-    // About 10.7 bytes a shape, and a page of padding per tier at most.
+    // About 1.92 bytes a shape, and a page of padding per tier at most.
     let estimate = grundy_db::estimated_size([shapes])
         .saturating_add(shape_box.cells() as u64 * grundy_db::HEADER_LEN as u64);
     let partial = grundy_db::partial_path(path);

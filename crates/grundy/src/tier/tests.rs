@@ -292,6 +292,20 @@ mod compact {
     use super::super::table::slot;
     use super::super::{TierTable, TierValues};
 
+    /// The length a tier's compact form is estimated at before a build is
+    /// the length it is built at, to within 0.5%.
+    #[test]
+    fn the_estimated_length_is_the_built_one() {
+        for n in [1_000u64, 100_000, 1_000_000] {
+            let built = CompactTier::build(&sample(n, 40)).unwrap().len() as f64;
+            let estimate = CompactTier::estimated_len(n) as f64;
+            assert!(
+                (estimate - built).abs() / built < 0.005,
+                "{n} positions: estimated {estimate}, built {built}"
+            );
+        }
+    }
+
     /// A table of `n` pseudo-random distinct keys with values below `top`.
     fn sample(n: u64, top: u32) -> TierTable {
         let entries: Vec<u64> = (1..=n)
