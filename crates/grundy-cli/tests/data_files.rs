@@ -207,6 +207,29 @@ fn full_boards_csv_agrees_with_the_box_metadata() {
     }
 }
 
+/// The CSV's figures for a database are those the command line and the
+/// page quote (`grundy_report::databases`, itself checked against
+/// `docs/results.md`): its shape count, and its CPU where the CSV gives one
+/// (2 x 23's is empty: only its resumed run was measured).
+#[test]
+fn full_boards_csv_agrees_with_the_measured_databases() {
+    let rows = full_boards_csv();
+    let mut checked = 0;
+    for row in rows.iter().filter(|r| r.method == "database") {
+        let (a, b) = parse_box(&row.shape_box);
+        let db = grundy_report::databases::MEASURED_DATABASES
+            .iter()
+            .find(|db| (db.rows, db.cols) == (a, b))
+            .unwrap_or_else(|| panic!("{row:?}: box {} is not a measured database", row.shape_box));
+        assert_eq!(row.box_shapes, db.shapes, "{row:?}");
+        if let Some(cpu) = row.cpu_seconds {
+            assert!((cpu - db.cpu_seconds).abs() < 1e-9, "{row:?} and {db:?}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} database rows");
+}
+
 /// Every board of up to 24 cells by the top-down solver, and every line by
 /// its proved value n.
 #[test]
