@@ -1942,9 +1942,10 @@ pub mod check;
 pub mod convert;
 pub mod discover;
 pub mod meta;
+mod solving;
 pub mod store;
 
-pub use store::{build, BuildFailed, BuiltFile, FileStore};
+pub use store::{build, build_with, BuildFailed, BuiltFile, FileStore};
 
 pub use convert::convert;
 

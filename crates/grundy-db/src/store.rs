@@ -13,6 +13,7 @@ use grundy::tier::{
     TierStore, TierTable, TierValues,
 };
 
+use crate::solving::{remove_beside, Solving};
 use crate::{DbError, DbSet, Header, Part, Writer};
 
 /// A database file (or one part of a partitioned one) being written, each
@@ -30,6 +31,9 @@ pub struct FileStore {
     /// The compact bytes of the tier written last, until it is sealed.
     written: Option<(Tier, Vec<u8>)>,
     compact: bool,
+    shape_box: ShapeBox,
+    /// The solved stretches of the tier under way, kept beside the file.
+    solving: Option<Solving>,
 }
 
 /// The read view of one stored tier: its table (a part of a partitioned
@@ -117,6 +121,8 @@ impl FileStore {
             stored: stored.into_iter().map(StoredTier::Table).collect(),
             written: None,
             compact: false,
+            shape_box,
+            solving: None,
         })
     }
 
@@ -134,6 +140,8 @@ impl FileStore {
             stored: stored.into_iter().map(StoredTier::Compact).collect(),
             written: None,
             compact: true,
+            shape_box,
+            solving: None,
         })
     }
 
@@ -141,6 +149,16 @@ impl FileStore {
     #[must_use]
     pub fn writer(&self) -> &Writer {
         &self.writer
+    }
+
+    /// Of the tier under way, the slots solved and kept beside the file
+    /// and the slots of its table, once a stretch of it is kept.
+    #[must_use]
+    pub fn under_way(&self) -> Option<(usize, usize)> {
+        self.solving
+            .as_ref()
+            .filter(|s| s.end() > 0)
+            .map(|s| (s.end(), s.slots()))
     }
 
     /// Shapes of the tiers stored by an earlier run.
@@ -156,7 +174,10 @@ impl FileStore {
     ///
     /// As [`Writer::finish`].
     pub fn finish(self) -> Result<Header, DbError> {
-        self.writer.finish()
+        let partial = self.writer.partial().to_owned();
+        let header = self.writer.finish()?;
+        remove_beside(&partial)?;
+        Ok(header)
     }
 
     fn corrupt(&self, what: String) -> DbError {
@@ -191,14 +212,41 @@ impl TierStore for FileStore {
         table: &TierTable,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<(), DbError> {
-        if !self.compact {
-            return self.writer.append(table);
+        if self.compact {
+            let bytes =
+                CompactTier::build_until(table, stop).map_err(|e| self.corrupt(e.to_string()))?;
+            self.writer.append_compact(&bytes)?;
+            self.written = Some((tier, bytes));
+        } else {
+            self.writer.append(table)?;
         }
-        let bytes =
-            CompactTier::build_until(table, stop).map_err(|e| self.corrupt(e.to_string()))?;
-        self.writer.append_compact(&bytes)?;
-        self.written = Some((tier, bytes));
-        Ok(())
+        // The tier is in the file: its stretches are kept no longer.
+        match self.solving.take() {
+            Some(solving) => solving.remove(),
+            None => Ok(()),
+        }
+    }
+
+    fn solved_prefix(&mut self, tier: Tier, table: &mut TierTable) -> Result<usize, DbError> {
+        let solving = Solving::open(self.writer.partial(), self.shape_box, tier, table)?;
+        let end = solving.end();
+        self.solving = Some(solving);
+        Ok(end)
+    }
+
+    fn keep_solved(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        solved: std::ops::Range<usize>,
+    ) -> Result<(), DbError> {
+        match &mut self.solving {
+            Some(solving) if solving.tier() == tier => solving.keep(table, solved),
+            _ => Err(self.corrupt(format!(
+                "tier {}: a stretch kept before the tier was opened",
+                tier + 1
+            ))),
+        }
     }
 
     fn seal(&mut self, tier: Tier, table: TierTable) -> Result<StoredTier, DbError> {
@@ -220,8 +268,9 @@ impl TierStore for FileStore {
 #[non_exhaustive]
 pub enum BuildFailed {
     /// A budget ran out or the build was cancelled: the partial file keeps
-    /// the tiers stored so far, and the same call resumes from them.
-    #[error("{reason}; {} keeps tiers 1 to {kept}: run the same command again to resume", partial.display())]
+    /// the tiers stored so far (and, beside it, what was solved of the
+    /// tier under way), and the same call resumes from them.
+    #[error("{reason}; {} keeps tiers 1 to {kept}{}: run the same command again to resume", partial.display(), kept_of_next(*kept, *under_way))]
     Stopped {
         /// Why.
         reason: TierError,
@@ -229,6 +278,10 @@ pub enum BuildFailed {
         partial: PathBuf,
         /// Tiers it keeps.
         kept: usize,
+        /// Of the tier under way (tier `kept + 1`, 1-based), the slots
+        /// solved and kept and the slots of its table; `None` when none
+        /// were kept.
+        under_way: Option<(usize, usize)>,
     },
     /// The engine failed (a bug in the game).
     #[error(transparent)]
@@ -236,6 +289,18 @@ pub enum BuildFailed {
     /// The file could not be opened or written.
     #[error(transparent)]
     Db(DbError),
+}
+
+/// The words of [`BuildFailed::Stopped`] on the tier under way.
+fn kept_of_next(kept: usize, under_way: Option<(usize, usize)>) -> String {
+    match under_way {
+        Some((solved, slots)) if slots > 0 => format!(
+            " and {:.0}% of tier {} (its solved stretches)",
+            100.0 * solved as f64 / slots as f64,
+            kept + 1
+        ),
+        _ => String::new(),
+    }
 }
 
 /// A database built by [`build`].
@@ -267,10 +332,26 @@ pub fn build(
     control: &TierControl<'_>,
     opened: impl FnOnce(&FileStore),
 ) -> Result<BuiltFile, BuildFailed> {
+    build_with(path, shape_box, &BuildConfig::default(), control, opened)
+}
+
+/// [`build`] with the loop's `config` (how often the tier under way is
+/// kept, a hook between its stretches), for tests and tools.
+///
+/// # Errors
+///
+/// As [`build`].
+pub fn build_with(
+    path: &Path,
+    shape_box: ShapeBox,
+    config: &BuildConfig<'_>,
+    control: &TierControl<'_>,
+    opened: impl FnOnce(&FileStore),
+) -> Result<BuiltFile, BuildFailed> {
     let mut store = FileStore::open_compact(path, shape_box).map_err(BuildFailed::Db)?;
     opened(&store);
     let game = ClearShapes::new(shape_box);
-    let built = build_tiers(&game, &mut store, &Solo, &BuildConfig::default(), control);
+    let built = build_tiers(&game, &mut store, &Solo, config, control);
     let built = match built {
         Ok(built) => built,
         Err(BuildError::Tier(reason @ (TierError::TimeBudget { .. } | TierError::Cancelled))) => {
@@ -278,6 +359,7 @@ pub fn build(
                 reason,
                 partial: store.writer().partial().to_owned(),
                 kept: store.writer().header().tiers.len(),
+                under_way: store.under_way(),
             })
         }
         Err(BuildError::Tier(e)) => return Err(BuildFailed::Tier(e)),

@@ -696,3 +696,98 @@ fn a_cancelled_build_resumes_to_the_same_bytes() {
         std::fs::read(&whole).unwrap()
     );
 }
+
+/// A build stopped in the middle of a tier keeps that tier's solved
+/// stretches beside its partial file, synced; run again, it solves only
+/// the stretches after them and writes an uninterrupted build's bytes. A
+/// damaged stretch, and every one after it, is solved again, never
+/// trusted; the file is gone once the build is done.
+#[test]
+fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
+    use grundy::tier::BuildConfig;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    crate::build(&whole, box_of(3, 5), &TierControl::new(), |_| {}).unwrap();
+    let whole = std::fs::read(&whole).unwrap();
+    let (stop_tier, stop_round, stretch) = (8, 3, 32usize);
+    let cancel = AtomicBool::new(false);
+    let rounds = Mutex::new(Vec::new());
+    let on_round = |tier: u32, round: usize, _: usize| {
+        rounds.lock().unwrap().push((tier, round));
+        if (tier, round) == (stop_tier, stop_round) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let config = BuildConfig {
+        progress_slots: stretch,
+        on_round: Some(&on_round),
+        ..BuildConfig::default()
+    };
+    let path = dir.path().join("stopped.gdb");
+    let solving = crate::solving::solving_path(&partial_path(&path));
+    let record = 16 + 2 * stretch + 4;
+    // Stops at the stretch `stop_round` of tier `stop_tier` and gives the
+    // first round of that tier the next run solves.
+    let stop_then_resume = |damage: &dyn Fn(&mut Vec<u8>)| {
+        cancel.store(false, Ordering::Relaxed);
+        let mut control = TierControl::new();
+        control.cancel = Some(&cancel);
+        match crate::build_with(&path, box_of(3, 5), &config, &control, |_| {}) {
+            Err(err @ BuildFailed::Stopped { .. }) => {
+                let message = err.to_string();
+                let BuildFailed::Stopped {
+                    reason,
+                    kept,
+                    under_way,
+                    ..
+                } = err
+                else {
+                    unreachable!()
+                };
+                assert_eq!((reason, kept), (TierError::Cancelled, stop_tier as usize));
+                let (solved, _) = under_way.expect("stretches kept");
+                assert_eq!(solved, stop_round * stretch);
+                assert!(
+                    message.contains("% of tier 9 (its solved stretches)"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut kept = std::fs::read(&solving).unwrap();
+        assert_eq!(kept.len(), 48 + stop_round * record, "synced stretches");
+        damage(&mut kept);
+        std::fs::write(&solving, &kept).unwrap();
+        cancel.store(false, Ordering::Relaxed);
+        rounds.lock().unwrap().clear();
+        crate::build_with(&path, box_of(3, 5), &config, &TierControl::new(), |_| {}).unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), whole);
+        assert!(!solving.exists(), "removed once the build is done");
+        std::fs::remove_file(&path).unwrap();
+        let first = rounds
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|r| r.0 == stop_tier)
+            .copied();
+        first.map(|r| r.1)
+    };
+    let flip = |at: usize| move |bytes: &mut Vec<u8>| bytes[at] ^= 1;
+    assert_eq!(
+        stop_then_resume(&|_| {}),
+        Some(stop_round),
+        "kept stretches skipped"
+    );
+    // A value of the second stretch, then its length, flipped: the first
+    // stretch is still kept.
+    assert_eq!(stop_then_resume(&flip(48 + record + 20)), Some(1));
+    assert_eq!(stop_then_resume(&flip(48 + record + 8)), Some(1));
+    // The header's layout CRC, or its tier: nothing kept.
+    assert_eq!(stop_then_resume(&flip(40)), Some(0));
+    assert_eq!(stop_then_resume(&flip(20)), Some(0));
+    // The last record cut short by a kill: the whole ones before it kept.
+    let cut = |bytes: &mut Vec<u8>| bytes.truncate(bytes.len() - record / 2);
+    assert_eq!(stop_then_resume(&cut), Some(stop_round - 1));
+}

@@ -475,6 +475,7 @@ where
         batch: opts.batch,
         build_id: fresh_id(),
         on_round: Some(&on_round),
+        ..BuildConfig::default()
     };
     let tier_count = game.tier_count();
     let kept = std::sync::atomic::AtomicUsize::new(0);

@@ -478,6 +478,7 @@ fn tables_build(
             reason: TierError::TimeBudget { limit },
             partial,
             kept,
+            ..
         }) => {
             let dict = PyDict::new(py);
             dict.set_item("tiers", kept)?;

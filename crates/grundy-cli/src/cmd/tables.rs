@@ -138,6 +138,13 @@ struct BuildArgs {
     /// run again to resume).
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     max_time: Option<Duration>,
+    /// A tier of more slots than this (a slot is about 0.75 shape) is
+    /// solved in stretches of SLOTS, each kept in PATH.partial.solving
+    /// until the tier is written, so a stop in the middle of a long tier
+    /// loses at most one stretch. The bytes written are the same whatever
+    /// the value. Builds of one process only. [default: 16777216]
+    #[arg(long, value_name = "SLOTS", value_parser = clap::value_parser!(u64).range(1..))]
+    keep_every: Option<u64>,
     /// Partitioned builds (under mpirun, or --local-ranks): how ranks get
     /// values of shapes other ranks own. `replicate` copies every tier to
     /// every rank, `query` asks the owner in batched all-to-all exchanges,
@@ -396,6 +403,14 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             .build_global()
             .context("starting the worker threads")?;
     }
+    let partitioned = args.local_ranks.is_some() || grundy_dist::launched_by_mpi();
+    if partitioned && args.keep_every.is_some() {
+        return Err(UsageError(
+            "--keep-every applies to builds of one process: a partitioned build keeps whole tiers"
+                .into(),
+        )
+        .into());
+    }
     if let Some(ranks) = args.local_ranks {
         return build_local(args, path, ranks);
     }
@@ -427,7 +442,11 @@ fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     control.progress = Some(&report);
     let mut first_tier = 1;
     let mut opened = false;
-    let outcome = grundy_db::build(&path, shape_box, &control, |store| {
+    let mut config = grundy::tier::BuildConfig::default();
+    if let Some(slots) = args.keep_every {
+        config.progress_slots = usize::try_from(slots).unwrap_or(usize::MAX);
+    }
+    let outcome = grundy_db::build_with(&path, shape_box, &config, &control, |store| {
         opened = true;
         if let Some(note) = store.writer().note() {
             eprintln!("note: {note}");

@@ -563,6 +563,45 @@ fn an_unwritable_part_is_a_usage_error() {
     assert_exit(&output, 2, "db.part-0-of-2.gdb.partial");
 }
 
+/// A build solving its tiers in stretches of a few slots, each kept
+/// beside the partial file, writes the bytes of a build in one stretch a
+/// tier, and leaves no stretches behind; the flag is refused where it does
+/// not apply, and 0 is not a stretch.
+#[test]
+fn a_build_kept_in_stretches_writes_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(dir.path(), "4x5");
+    let out = dir.path().join("stretches.gdb");
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "4x5",
+            "--keep-every",
+            "100",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+    assert!(!dir.path().join("stretches.gdb.partial.solving").exists());
+    for extra in [
+        &["--keep-every", "100", "--local-ranks", "2"][..],
+        &["--keep-every", "0"][..],
+    ] {
+        let output = grundy()
+            .args(["tables", "build", "--box", "3x3", "--out"])
+            .arg(dir.path().join("x.gdb"))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_exit(&output, 2, "--keep-every");
+    }
+}
+
 /// The options of partitioned builds are refused, not ignored, elsewhere.
 #[test]
 fn partitioned_options_need_a_partitioned_build() {

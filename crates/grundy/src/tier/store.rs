@@ -5,7 +5,9 @@
 //! hands the table back; a store that keeps no keys (a compact file section)
 //! hands a view of what it wrote. On resume the store hands back the views
 //! of the tiers it holds, and the loop regenerates (never re-solves) the
-//! keys it still needs from them.
+//! keys it still needs from them. A store may also keep the solved stretches
+//! of the tier under way ([`TierStore::keep_solved`]), so that a build
+//! stopped in the middle of a large tier loses at most a stretch of it.
 
 use std::convert::Infallible;
 
@@ -50,6 +52,41 @@ pub trait TierStore {
         table: &TierTable,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<(), Self::Error>;
+
+    /// Restores the solved stretch of tier `tier` that an interrupted
+    /// build kept ([`TierStore::keep_solved`]): sets those slots' values
+    /// in `table` (the tier laid out again from its regenerated keys, all
+    /// values 0) and returns how many leading slots are solved. A store
+    /// that keeps nothing, or whose kept stretch is of another layout or
+    /// damaged, returns 0 (or the length of the part it can prove): a
+    /// stretch is never trusted past its checks. Asked once a tier, before
+    /// it is solved, by a build of one part.
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn solved_prefix(&mut self, tier: Tier, table: &mut TierTable) -> Result<usize, Self::Error> {
+        let _ = (tier, table);
+        Ok(0)
+    }
+
+    /// Keeps the values of `table`'s slots in `solved`, the stretch solved
+    /// next (it starts where the last kept one ended), so that a build
+    /// stopped before the tier is written resumes after it. The default
+    /// keeps nothing.
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn keep_solved(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        solved: std::ops::Range<usize>,
+    ) -> Result<(), Self::Error> {
+        let _ = (tier, table, solved);
+        Ok(())
+    }
 
     /// The read view of tier `tier`, written before, once the build no
     /// longer needs its keys (`table` is what was written).

@@ -90,6 +90,44 @@ impl TierTable<Vec<u64>> {
         &mut self.slots
     }
 
+    /// Sets the values of the slots from `start` on to `values` (an
+    /// interrupted build's solved stretch, kept by its store): an empty
+    /// slot must have 0, an occupied one at most [`MAX_VALUE`].
+    ///
+    /// # Errors
+    ///
+    /// A message, and the table unchanged, when the stretch passes the end
+    /// or a value does not fit its slot.
+    pub fn set_slot_values(&mut self, start: usize, values: &[u16]) -> Result<(), String> {
+        let end = start
+            .checked_add(values.len())
+            .filter(|&end| end <= self.slots.len())
+            .ok_or_else(|| {
+                format!(
+                    "slots {start}.. of {} values pass the table's {}",
+                    values.len(),
+                    self.slots.len()
+                )
+            })?;
+        let slots = &mut self.slots[start..end];
+        if let Some((i, &v)) = slots
+            .iter()
+            .zip(values)
+            .enumerate()
+            .find_map(|(i, (&s, v))| {
+                (u32::from(*v) > MAX_VALUE || (s == 0 && *v != 0)).then_some((i, v))
+            })
+        {
+            return Err(format!("value {v} does not fit slot {}", start + i));
+        }
+        for (slot, &value) in slots.iter_mut().zip(values) {
+            if *slot != 0 {
+                *slot = slot_value_set(*slot, u32::from(value));
+            }
+        }
+        Ok(())
+    }
+
     /// A table of the given keys, values 0. Keys must be distinct, non-zero
     /// and at most [`MAX_KEY`].
     ///
@@ -288,6 +326,27 @@ impl<S: AsRef<[u64]>> TierTable<S> {
             .iter()
             .filter(|&&s| s != 0)
             .map(|&s| (slot_key(s), Nimber::new(slot_value(s))))
+    }
+
+    /// The values of the slots in `range`, 0 for an empty slot (what
+    /// [`TierTable::set_slot_values`] sets back).
+    ///
+    /// # Panics
+    ///
+    /// When `range` passes the end of the slots.
+    #[must_use]
+    pub fn slot_values(&self, range: std::ops::Range<usize>) -> Vec<u16> {
+        // A value is at most MAX_VALUE, 12 bits.
+        self.slots.as_ref()[range]
+            .iter()
+            .map(|&s| slot_value(s) as u16)
+            .collect()
+    }
+
+    /// Every key in slot order: with [`TierTable::capacity`], what fixes
+    /// the layout (a store checks a kept stretch against it).
+    pub fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.iter().map(|(key, _)| key)
     }
 
     /// The largest value stored, 0 for an empty table.

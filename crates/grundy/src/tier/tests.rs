@@ -575,3 +575,169 @@ fn a_compact_build_stops_when_asked() {
         CompactTier::build(&table).unwrap()
     );
 }
+
+/// A build of one part stopped in the middle of a tier keeps the stretches
+/// it solved ([`TierStore::keep_solved`]); resumed, it restores them
+/// ([`TierStore::solved_prefix`]), solves only the stretches after them,
+/// and writes the bytes an uninterrupted build writes.
+#[test]
+fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
+    use crate::clear::shapes::{ClearShapes, ShapeBox};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+    /// The compact store, keeping the stretches of the tier under way.
+    #[derive(Default)]
+    struct Keeping {
+        inner: CompactStore,
+        /// The tier under way and the values of its kept slots.
+        kept: Option<(Tier, Vec<u16>)>,
+        restored: Vec<(Tier, usize)>,
+    }
+    impl TierStore for Keeping {
+        type Error = CompactError;
+        type Values = CompactTier;
+        fn stored(&self) -> usize {
+            self.inner.stored()
+        }
+        fn resume(&mut self, tiers: usize, id: u64) -> Result<Vec<CompactTier>, CompactError> {
+            self.inner.resume(tiers, id)
+        }
+        fn write(
+            &mut self,
+            tier: Tier,
+            table: &TierTable,
+            stop: &(dyn Fn() -> bool + Sync),
+        ) -> Result<(), CompactError> {
+            self.kept = None;
+            self.inner.write(tier, table, stop)
+        }
+        fn solved_prefix(
+            &mut self,
+            tier: Tier,
+            table: &mut TierTable,
+        ) -> Result<usize, CompactError> {
+            match &self.kept {
+                Some((t, values)) if *t == tier => {
+                    table.set_slot_values(0, values).unwrap();
+                    self.restored.push((tier, values.len()));
+                    Ok(values.len())
+                }
+                _ => {
+                    self.kept = Some((tier, Vec::new()));
+                    Ok(0)
+                }
+            }
+        }
+        fn keep_solved(
+            &mut self,
+            tier: Tier,
+            table: &TierTable,
+            solved: std::ops::Range<usize>,
+        ) -> Result<(), CompactError> {
+            let (t, values) = self.kept.as_mut().expect("opened before kept");
+            assert_eq!(*t, tier);
+            assert_eq!(solved.start, values.len(), "stretches in order");
+            values.extend(table.slot_values(solved));
+            Ok(())
+        }
+        fn seal(&mut self, tier: Tier, table: TierTable) -> Result<CompactTier, CompactError> {
+            let view = self.inner.seal(tier, table)?;
+            self.inner.stored.push(view.clone());
+            Ok(view)
+        }
+    }
+    let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
+    let whole = build(
+        &game,
+        &mut CompactStore::default(),
+        &Solo,
+        &BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap()
+    .own;
+    let (stop_tier, stop_round) = (10, 3);
+    let cancel = AtomicBool::new(false);
+    let rounds = Mutex::new(Vec::new());
+    let on_round = |tier: Tier, round: usize, of: usize| {
+        rounds.lock().unwrap().push((tier, round, of));
+        if (tier, round) == (stop_tier, stop_round) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let config = BuildConfig {
+        progress_slots: 64,
+        on_round: Some(&on_round),
+        ..BuildConfig::default()
+    };
+    let mut control = TierControl::new();
+    control.cancel = Some(&cancel);
+    let mut store = Keeping::default();
+    let stopped = build(&game, &mut store, &Solo, &config, &control);
+    assert!(matches!(
+        stopped,
+        Err(BuildError::Tier(TierError::Cancelled))
+    ));
+    let (tier, values) = store.kept.clone().expect("a tier under way");
+    assert_eq!(tier, stop_tier);
+    assert_eq!(
+        values.len(),
+        64 * stop_round,
+        "the stretches before the stop"
+    );
+    assert!(values.iter().any(|&v| v != 0), "solved values were kept");
+    let of = rounds.lock().unwrap().last().unwrap().2;
+    assert!(of > stop_round + 1, "the tier has stretches after the stop");
+
+    rounds.lock().unwrap().clear();
+    cancel.store(false, Ordering::Relaxed);
+    let resumed = build(&game, &mut store, &Solo, &config, &TierControl::new())
+        .unwrap()
+        .own;
+    assert_eq!(store.restored, vec![(stop_tier, 64 * stop_round)]);
+    let first_round = rounds
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|r| r.0 == stop_tier)
+        .copied();
+    assert_eq!(
+        first_round,
+        Some((stop_tier, stop_round, of)),
+        "the kept stretches are not solved again"
+    );
+    assert_eq!(resumed.len(), whole.len());
+    for (a, b) in whole.iter().zip(&resumed) {
+        assert_eq!(a.bytes(), b.bytes());
+    }
+}
+
+/// The values a store keeps come back as they were; a stretch that does
+/// not fit is refused and leaves the table as it was.
+#[test]
+fn slot_values_round_trip_and_misfits_are_refused() {
+    let keys: Vec<u64> = (1..300u64).map(|k| k * 7919).collect();
+    let mut table = TierTable::from_keys(keys).unwrap();
+    let len = table.slots().len();
+    let values: Vec<u16> = table
+        .slots()
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| if s == 0 { 0 } else { (i % 4096) as u16 })
+        .collect();
+    table.set_slot_values(0, &values).unwrap();
+    assert_eq!(table.slot_values(0..len), values);
+    let before = table.slots().to_vec();
+    let empty = table.slots().iter().position(|&s| s == 0).unwrap();
+    assert!(table.set_slot_values(empty, &[1]).is_err(), "an empty slot");
+    let full = table.slots().iter().position(|&s| s != 0).unwrap();
+    assert!(
+        table.set_slot_values(full, &[4096]).is_err(),
+        "over 12 bits"
+    );
+    assert!(
+        table.set_slot_values(len - 1, &[0, 0]).is_err(),
+        "past the end"
+    );
+    assert_eq!(table.slots(), &before[..]);
+}

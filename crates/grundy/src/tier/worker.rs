@@ -113,7 +113,7 @@ where
     V: TierValues + ?Sized,
 {
     let total = table.positions();
-    solve_slots_of(game, tier, table.slots_mut(), total, earlier, control)
+    solve_slots_of(game, tier, table.slots_mut(), (0, total), earlier, control).map(|_| ())
 }
 
 /// Values the positions in the slots `slots` of `table` (a tier generated
@@ -139,22 +139,50 @@ where
 {
     let slots = &mut table.slots_mut()[slots];
     let total = slots.iter().filter(|&&s| s != 0).count() as u64;
-    solve_slots_of(game, tier, slots, total, earlier, control)
+    solve_slots_of(game, tier, slots, (0, total), earlier, control).map(|_| ())
 }
 
-fn solve_slots_of<G, V>(
+/// [`solve_slots`] for one stretch of a tier solved in several, reporting
+/// progress over the whole tier: `done` positions were valued before the
+/// stretch. Returns the positions valued in it.
+///
+/// # Errors
+///
+/// As [`solve_tier`].
+pub(super) fn solve_stretch<G, V>(
     game: &G,
     tier: Tier,
-    slots: &mut [u64],
-    total: u64,
+    table: &mut TierTable,
+    slots: std::ops::Range<usize>,
+    done: u64,
     earlier: &[Option<&V>],
     control: &TierControl<'_>,
-) -> Result<(), TierError>
+) -> Result<u64, TierError>
 where
     G: TierGame,
     V: TierValues + ?Sized,
 {
-    let done = AtomicU64::new(0);
+    let total = table.positions();
+    let slots = &mut table.slots_mut()[slots];
+    solve_slots_of(game, tier, slots, (done, total), earlier, control)
+}
+
+/// Values the occupied slots of `slots`; progress is reported as
+/// `progress.0` positions done before these, of `progress.1`.
+fn solve_slots_of<G, V>(
+    game: &G,
+    tier: Tier,
+    slots: &mut [u64],
+    progress: (u64, u64),
+    earlier: &[Option<&V>],
+    control: &TierControl<'_>,
+) -> Result<u64, TierError>
+where
+    G: TierGame,
+    V: TierValues + ?Sized,
+{
+    let (before, total) = progress;
+    let done = AtomicU64::new(before);
     slots.par_chunks_mut(CHUNK).try_for_each_init(
         Scratch::default,
         |scratch, chunk| -> Result<(), TierError> {
@@ -177,7 +205,8 @@ where
             });
             Ok(())
         },
-    )
+    )?;
+    Ok(done.into_inner() - before)
 }
 
 /// Per-worker buffers of [`value_of`].
