@@ -373,6 +373,14 @@ fn tables_build(
                 t.positions,
                 t.elapsed.as_secs_f64()
             )),
+        TierProgress::Restored { tier, slots, of } => finished_lines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(format!(
+                "tier {:>2}: {:.0}% restored from its solved stretches",
+                tier + 1,
+                100.0 * slots as f64 / of.max(1) as f64
+            )),
         TierProgress::Resuming { stored } => {
             tier_now.store(stored as u64 + 1, Ordering::Relaxed);
         }

@@ -373,6 +373,18 @@ impl BuildBar {
                     self.bar.println(line);
                 }
             }
+            TierProgress::Restored { tier, slots, of } => {
+                let line = format!(
+                    "tier {:>2}: {:.0}% restored from its solved stretches",
+                    tier + 1,
+                    100.0 * slots as f64 / of.max(1) as f64
+                );
+                if self.bar.is_hidden() {
+                    eprintln!("{line}");
+                } else {
+                    self.bar.println(line);
+                }
+            }
             TierProgress::Resuming { .. } => {}
         }
     }

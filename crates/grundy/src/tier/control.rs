@@ -25,6 +25,17 @@ pub enum TierProgress {
     },
     /// A solved tier was stored (on every part of a partitioned build).
     Stored(TierReport),
+    /// A tier's solved stretches, kept by a build stopped inside it, were
+    /// restored ([`super::TierStore::solved_prefix`]): its first `slots`
+    /// slots of `of` are not solved again.
+    Restored {
+        /// The tier.
+        tier: Tier,
+        /// Slots restored.
+        slots: usize,
+        /// Slots of the tier's table.
+        of: usize,
+    },
     /// A stopped build is resumed: tiers `0..stored` were found stored.
     Resuming {
         /// Tiers found stored.

@@ -480,6 +480,13 @@ where
         } else {
             0
         };
+        if kept > 0 {
+            control.report(TierProgress::Restored {
+                tier: t as Tier,
+                slots: kept,
+                of: table.slots().len(),
+            });
+        }
         let queried = b.solve(t, &mut table, kept)?;
         let asked_to_stop = AtomicBool::new(false);
         let stop = || {

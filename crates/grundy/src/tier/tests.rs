@@ -691,10 +691,19 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
 
     rounds.lock().unwrap().clear();
     cancel.store(false, Ordering::Relaxed);
-    let resumed = build(&game, &mut store, &Solo, &config, &TierControl::new())
+    let reported = Mutex::new(Vec::new());
+    let report = |p: TierProgress| {
+        if let TierProgress::Restored { tier, slots, .. } = p {
+            reported.lock().unwrap().push((tier, slots));
+        }
+    };
+    let mut control = TierControl::new();
+    control.progress = Some(&report);
+    let resumed = build(&game, &mut store, &Solo, &config, &control)
         .unwrap()
         .own;
     assert_eq!(store.restored, vec![(stop_tier, 64 * stop_round)]);
+    assert_eq!(*reported.lock().unwrap(), store.restored, "reported");
     let first_round = rounds
         .lock()
         .unwrap()
