@@ -791,3 +791,15 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
     let cut = |bytes: &mut Vec<u8>| bytes.truncate(bytes.len() - record / 2);
     assert_eq!(stop_then_resume(&cut), Some(stop_round - 1));
 }
+
+/// A tier's bytes held for a build read back as they were given.
+#[test]
+fn tier_bytes_hold_the_bytes_they_are_given() {
+    use crate::store::TierBytes;
+    let huge = 2 << 20;
+    for len in [1, 4096, huge - 1, huge, 3 * huge + 12_345] {
+        let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
+        let held = TierBytes::new(&bytes).unwrap();
+        assert_eq!(held.as_ref(), &bytes[..], "{len} bytes");
+    }
+}

@@ -703,6 +703,12 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
         self.bytes.as_ref()
     }
 
+    /// The bytes it reads, given back (to be held elsewhere).
+    #[must_use]
+    pub fn into_bytes(self) -> B {
+        self.bytes
+    }
+
     /// The value of `key` when the tier may hold it: exact for a key of the
     /// tier; for another key `None` except with probability
     /// `2^-fingerprint_bits`.

@@ -1,0 +1,122 @@
+//! Times the valuation of a sample of one large tier's shapes against the
+//! earlier tiers of a built database, with those tiers held three ways:
+//! the file's memory map (`mmap`), copies on the heap (`heap`, as builds
+//! held them before), or as a build holds them now ([`TierBytes`]: copies
+//! in anonymous memory advised to use transparent huge pages, `huge`). A build of a large box spends most of its time
+//! reading earlier tiers; this isolates that cost.
+//!
+//! ```sh
+//! cargo run --release -p grundy-db --example large_tier -- clear-6x6.gdb 26 300000 heap huge
+//! ```
+//!
+//! Prints µs a shape for each mode, and checks every value against the
+//! database's own.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use grundy::clear::shapes::ClearShapes;
+use grundy::clear::Board;
+use grundy::tier::{solve_tier, CompactTier, TierControl, TierTable, TierValues};
+use grundy_db::store::TierBytes;
+use grundy_db::Database;
+use rand::{RngExt as _, SeedableRng as _};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: large_tier DB CELLS SAMPLES MODE... (mmap, heap, huge)";
+    let [_, db, cells, samples, modes @ ..] = &args[..] else {
+        return Err(usage.into());
+    };
+    let db = Database::open(&PathBuf::from(db))?;
+    let cells: usize = cells.parse()?;
+    let samples: usize = samples.parse()?;
+    let shape_box = db.header().shape_box;
+    let tiers = db.compact_tiers().ok_or("not a compact database")?;
+    let (rows, cols) = (shape_box.rows(), shape_box.cols());
+    // Random connected shapes of `cells` cells in the box, grown a cell at
+    // a time from a random one: not uniform, but every one a real shape.
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let mut keys = std::collections::BTreeSet::new();
+    while keys.len() < samples {
+        let mut shape = 1u64 << rng.random_range(0..rows * cols);
+        while (shape.count_ones() as usize) < cells {
+            let mut frontier = Vec::new();
+            for at in 0..rows * cols {
+                if shape >> at & 1 == 0 {
+                    let (r, c) = (at / cols, at % cols);
+                    let near = (r > 0 && shape >> (at - cols) & 1 == 1)
+                        || (r + 1 < rows && shape >> (at + cols) & 1 == 1)
+                        || (c > 0 && shape >> (at - 1) & 1 == 1)
+                        || (c + 1 < cols && shape >> (at + 1) & 1 == 1);
+                    if near {
+                        frontier.push(at);
+                    }
+                }
+            }
+            shape |= 1 << frontier[rng.random_range(0..frontier.len())];
+        }
+        let board = Board::new(rows, cols, shape)?;
+        keys.insert(
+            shape_box
+                .key_of_board(&board)
+                .ok_or("a shape out of the box")?,
+        );
+    }
+    let keys: Vec<u64> = keys.into_iter().collect();
+    let game = ClearShapes::new(shape_box);
+    let tier = (cells - 1) as u32;
+    for mode in modes {
+        let started = Instant::now();
+        let seconds = match mode.as_str() {
+            "mmap" => time(&game, tier, &keys, tiers, &db)?,
+            "heap" => {
+                let copies: Vec<CompactTier<Vec<u8>>> = tiers[..cells - 1]
+                    .iter()
+                    .map(|t| CompactTier::from_bytes(t.bytes().to_vec()))
+                    .collect::<Result<_, _>>()?;
+                time(&game, tier, &keys, &copies, &db)?
+            }
+            "huge" => {
+                let copies: Vec<CompactTier<TierBytes>> = tiers[..cells - 1]
+                    .iter()
+                    .map(|t| {
+                        Ok::<_, Box<dyn std::error::Error>>(CompactTier::from_bytes(
+                            TierBytes::new(t.bytes())?,
+                        )?)
+                    })
+                    .collect::<Result<_, _>>()?;
+                time(&game, tier, &keys, &copies, &db)?
+            }
+            _ => return Err(usage.into()),
+        };
+        println!(
+            "{mode}: {:.3} µs a shape ({} shapes of {cells} cells, {:.1} s in all)",
+            seconds * 1e6 / keys.len() as f64,
+            keys.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Seconds to value `keys` against `tiers`; every value checked.
+fn time<V: TierValues>(
+    game: &ClearShapes,
+    tier: u32,
+    keys: &[u64],
+    tiers: &[V],
+    db: &Database,
+) -> Result<f64, Box<dyn std::error::Error>> {
+    let mut table = TierTable::from_keys(keys.to_vec())?;
+    let earlier: Vec<Option<&V>> = tiers.iter().map(Some).collect();
+    let started = Instant::now();
+    solve_tier(game, tier, &mut table, &earlier, &TierControl::new())?;
+    let seconds = started.elapsed().as_secs_f64();
+    for (key, value) in table.iter() {
+        if db.compact_tiers().and_then(|t| t[tier as usize].get(key)) != Some(value) {
+            return Err(format!("shape {key:#x}: {value} here, not the database's").into());
+        }
+    }
+    Ok(seconds)
+}
