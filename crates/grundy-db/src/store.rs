@@ -121,18 +121,26 @@ impl TierValues for StoredTier {
     }
 
     #[inline]
-    fn prefetch_key(&self, key: u64) {
+    fn probe_key(&self, key: u64) -> u64 {
         match self {
-            StoredTier::Table(t) => t.prefetch_key(key),
-            StoredTier::Compact(c) => c.prefetch_key(key),
+            StoredTier::Table(t) => t.probe_key(key),
+            StoredTier::Compact(c) => c.probe_key(key),
         }
     }
 
     #[inline]
-    fn locate(&self, key: u64) -> usize {
+    fn prefetch_key(&self, probe: u64) {
         match self {
-            StoredTier::Table(t) => t.locate(key),
-            StoredTier::Compact(c) => c.locate(key),
+            StoredTier::Table(t) => t.prefetch_key(probe),
+            StoredTier::Compact(c) => c.prefetch_key(probe),
+        }
+    }
+
+    #[inline]
+    fn locate(&self, probe: u64) -> usize {
+        match self {
+            StoredTier::Table(t) => t.locate(probe),
+            StoredTier::Compact(c) => c.locate(probe),
         }
     }
 
@@ -145,10 +153,10 @@ impl TierValues for StoredTier {
     }
 
     #[inline]
-    fn value_at(&self, key: u64, at: usize) -> Option<u32> {
+    fn value_at(&self, probe: u64, at: usize) -> Option<u32> {
         match self {
-            StoredTier::Table(t) => t.value_at(key, at),
-            StoredTier::Compact(c) => c.value_at(key, at),
+            StoredTier::Table(t) => t.value_at(probe, at),
+            StoredTier::Compact(c) => c.value_at(probe, at),
         }
     }
 

@@ -718,12 +718,12 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
         self.lookup(key).map(Nimber::new)
     }
 
-    /// The slot of `key` (reading its part's record), `None` when its part
+    /// The slot of a key hashed by [`splitmix`] (`h`) (reading its part's record), `None` when its part
     /// is empty or the record points outside the entries.
     #[inline]
-    fn slot_of(&self, key: u64) -> Option<u64> {
+    fn slot_of_hashed(&self, h: u64) -> Option<u64> {
         let b = self.bytes.as_ref();
-        let (part, bucket) = place_hashed(splitmix(key), self.parts);
+        let (part, bucket) = place_hashed(h, self.parts);
         let at = HEADER_LEN.checked_add(usize::try_from(part).ok()?.checked_mul(RECORD_LEN)?)?;
         if at >= self.entries_at {
             return None;
@@ -735,7 +735,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
             return None;
         }
         let ph = pilot_hash(record[6], record[7 + bucket]);
-        Some(start + slot_in_part(splitmix(key), ph, part_slots(count, record[6])))
+        Some(start + slot_in_part(h, ph, part_slots(count, record[6])))
     }
 
     /// The byte at which slot `slot`'s field starts, and its bit shift.
@@ -757,16 +757,16 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
             .map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
     }
 
-    /// The value in slot `slot` if its fingerprint is `key`'s.
+    /// The value in slot `slot` if its fingerprint is that of the key hashed `h`.
     #[inline]
-    fn read(&self, key: u64, slot: u64) -> Option<u32> {
+    fn read_hashed(&self, h: u64, slot: u64) -> Option<u32> {
         let (byte, shift) = self.field_at(slot)?;
         if byte.checked_add(8)? > self.bytes.as_ref().len() {
             return None;
         }
         let entry_bits = self.value_bits + self.fp_bits;
         let field = (self.word_at(byte) >> shift) & ((1u64 << entry_bits) - 1);
-        if field >> self.value_bits != fingerprint(splitmix(key), self.fp_bits) {
+        if field >> self.value_bits != fingerprint(h, self.fp_bits) {
             return None;
         }
         Some((field & ((1u64 << self.value_bits) - 1)) as u32)
@@ -774,7 +774,8 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
 
     #[inline]
     fn lookup(&self, key: u64) -> Option<u32> {
-        self.read(key, self.slot_of(key)?)
+        let h = splitmix(key);
+        self.read_hashed(h, self.slot_of_hashed(h)?)
     }
 }
 
@@ -826,16 +827,22 @@ impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
         self.positions
     }
 
+    /// A compact tier probes with the key's hash ([`splitmix`]), made once.
     #[inline]
-    fn prefetch_key(&self, key: u64) {
-        let (part, _) = place_hashed(splitmix(key), self.parts);
+    fn probe_key(&self, key: u64) -> u64 {
+        splitmix(key)
+    }
+
+    #[inline]
+    fn prefetch_key(&self, h: u64) {
+        let (part, _) = place_hashed(h, self.parts);
         let at = HEADER_LEN.saturating_add((part as usize).saturating_mul(RECORD_LEN));
         crate::prefetch::prefetch_in(self.bytes.as_ref(), at);
     }
 
     #[inline]
-    fn locate(&self, key: u64) -> usize {
-        self.slot_of(key)
+    fn locate(&self, h: u64) -> usize {
+        self.slot_of_hashed(h)
             .and_then(|slot| usize::try_from(slot).ok())
             .unwrap_or(usize::MAX)
     }
@@ -848,11 +855,11 @@ impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
     }
 
     #[inline]
-    fn value_at(&self, key: u64, at: usize) -> Option<u32> {
+    fn value_at(&self, h: u64, at: usize) -> Option<u32> {
         if at == usize::MAX {
             return None;
         }
-        self.read(key, at as u64)
+        self.read_hashed(h, at as u64)
     }
 
     fn value(&self, key: u64) -> Option<u32> {

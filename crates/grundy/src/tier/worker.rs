@@ -215,10 +215,11 @@ struct Scratch {
     /// Per option: the XOR of its known components, and the end of its
     /// components in `keys`.
     options: Vec<(u32, usize)>,
-    /// Components to look up, with their tier and located index
+    /// Components to look up, with their tier, what their tier probes
+    /// with ([`TierValues::probe_key`]) and their located index
     /// ([`TierValues::locate`]) once resolved.
     keys: Vec<u64>,
-    homes: Vec<(u32, usize)>,
+    homes: Vec<(u32, u64, usize)>,
     seen: MexSet,
 }
 
@@ -274,26 +275,25 @@ where
             .copied()
             .flatten()
             .ok_or_else(|| missing(key))?;
-        table.prefetch_key(key);
-        homes.push((t, 0));
+        let probe = table.probe_key(key);
+        table.prefetch_key(probe);
+        homes.push((t, probe, 0));
     }
     // Pass 1: each key's home slot, and a prefetch of that slot.
-    for (&key, home) in keys.iter().zip(homes.iter_mut()) {
+    for home in homes.iter_mut() {
         let table = earlier[home.0 as usize].expect("resolved in pass 0");
-        let at = table.locate(key);
+        let at = table.locate(home.1);
         table.prefetch(at);
-        home.1 = at;
+        home.2 = at;
     }
     // Pass 2: the probes, now mostly cache hits.
     let mut first = 0;
     for &(known, end) in options.iter() {
         let mut value = known;
         for i in first..end {
-            let (t, at) = homes[i];
+            let (t, probe, at) = homes[i];
             let table = earlier[t as usize].expect("resolved in pass 0");
-            value ^= table
-                .value_at(keys[i], at)
-                .ok_or_else(|| missing(keys[i]))?;
+            value ^= table.value_at(probe, at).ok_or_else(|| missing(keys[i]))?;
         }
         first = end;
         seen.insert(Nimber::new(value));
