@@ -2,11 +2,15 @@
 //! earlier tiers of a built database, with those tiers held three ways:
 //! the file's memory map (`mmap`), copies on the heap (`heap`, as builds
 //! held them before), or as a build holds them now ([`TierBytes`]: copies
-//! in anonymous memory advised to use transparent huge pages, `huge`). A build of a large box spends most of its time
-//! reading earlier tiers; this isolates that cost.
+//! in anonymous memory advised to use transparent huge pages, `huge`). A
+//! build of a large box spends most of its time reading earlier tiers;
+//! this isolates that cost. Mode `enumerate` times the shapes' options
+//! alone (rectangles, flood fills, canonical forms and keys, no read of an
+//! earlier tier) and counts them, so that `huge` less `enumerate` is what
+//! the reads cost.
 //!
 //! ```sh
-//! cargo run --release -p grundy-db --example large_tier -- clear-6x6.gdb 26 300000 heap huge
+//! cargo run --release -p grundy-db --example large_tier -- clear-6x6.gdb 26 300000 heap huge enumerate
 //! ```
 //!
 //! Prints µs a shape for each mode, and checks every value against the
@@ -17,14 +21,14 @@ use std::time::Instant;
 
 use grundy::clear::shapes::ClearShapes;
 use grundy::clear::Board;
-use grundy::tier::{solve_tier, CompactTier, TierControl, TierTable, TierValues};
+use grundy::tier::{solve_tier, CompactTier, TierControl, TierGame, TierTable, TierValues};
 use grundy_db::store::TierBytes;
 use grundy_db::Database;
 use rand::{RngExt as _, SeedableRng as _};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: large_tier DB CELLS SAMPLES MODE... (mmap, heap, huge)";
+    let usage = "usage: large_tier DB CELLS SAMPLES MODE... (mmap, heap, huge, enumerate)";
     let [_, db, cells, samples, modes @ ..] = &args[..] else {
         return Err(usage.into());
     };
@@ -87,6 +91,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     })
                     .collect::<Result<_, _>>()?;
                 time(&game, tier, &keys, &copies, &db)?
+            }
+            "enumerate" => {
+                let started = Instant::now();
+                let (mut options, mut lookups, mut sum) = (0u64, 0u64, 0u64);
+                for &key in &keys {
+                    game.for_each_option(key, |known, components| {
+                        options += 1;
+                        lookups += components.len() as u64;
+                        // Used, so that nothing is optimised away.
+                        sum = components
+                            .iter()
+                            .fold(sum ^ u64::from(known.value()), |s, &c| s ^ c);
+                    });
+                }
+                let seconds = started.elapsed().as_secs_f64();
+                println!(
+                    "enumerate: {:.1} options and {:.1} components to look up a shape (checksum {sum:x})",
+                    options as f64 / keys.len() as f64,
+                    lookups as f64 / keys.len() as f64,
+                );
+                seconds
             }
             _ => return Err(usage.into()),
         };
