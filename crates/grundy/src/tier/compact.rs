@@ -718,8 +718,9 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
         self.lookup(key).map(Nimber::new)
     }
 
-    /// The slot of a key hashed by [`splitmix`] (`h`) (reading its part's record), `None` when its part
-    /// is empty or the record points outside the entries.
+    /// The slot of a key hashed by [`splitmix`] (`h`), read from its
+    /// part's record; `None` when its part is empty or the record points
+    /// outside the entries.
     #[inline]
     fn slot_of_hashed(&self, h: u64) -> Option<u64> {
         let b = self.bytes.as_ref();
@@ -757,7 +758,8 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
             .map_or(0, |w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
     }
 
-    /// The value in slot `slot` if its fingerprint is that of the key hashed `h`.
+    /// The value in slot `slot` if its fingerprint is that of the key
+    /// hashed `h`.
     #[inline]
     fn read_hashed(&self, h: u64, slot: u64) -> Option<u32> {
         let (byte, shift) = self.field_at(slot)?;

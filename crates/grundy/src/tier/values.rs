@@ -13,8 +13,8 @@
 //! A key is turned once into what the store probes with
 //! ([`TierValues::probe_key`]: a compact tier's hash of it), and that probe,
 //! not the key, goes to the later calls: a lookup in three passes would
-//! otherwise hash its key four times (5 x 6 build: about 30 instructions a
-//! lookup of some 130).
+//! otherwise hash its key four times (a 5 x 5 build under callgrind: 8.70 G
+//! instructions before, 8.52 G after).
 
 use super::table::{home, mix};
 use super::TierTable;
