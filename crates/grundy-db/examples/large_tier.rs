@@ -2,7 +2,10 @@
 //! earlier tiers of a built database, with those tiers held three ways:
 //! the file's memory map (`mmap`), copies on the heap (`heap`, as builds
 //! held them before), or as a build holds them now ([`TierBytes`]: copies
-//! in anonymous memory advised to use transparent huge pages, `huge`). A
+//! in anonymous memory advised to use transparent huge pages, `huge`), or
+//! as a build holds the large tiers it has just solved (`lines`: each tier
+//! a [`LineTier`], its keys regenerated tier by tier and its values read
+//! from the database, which takes minutes on 6 x 6). A
 //! build of a large box spends most of its time reading earlier tiers;
 //! this isolates that cost. Mode `enumerate` times the shapes' options
 //! alone (rectangles, flood fills, canonical forms and keys, no read of an
@@ -21,14 +24,17 @@ use std::time::Instant;
 
 use grundy::clear::shapes::ClearShapes;
 use grundy::clear::Board;
-use grundy::tier::{solve_tier, CompactTier, TierControl, TierGame, TierTable, TierValues};
+use grundy::tier::table::slot_key;
+use grundy::tier::{
+    generate_keys, solve_tier, CompactTier, LineTier, TierControl, TierGame, TierTable, TierValues,
+};
 use grundy_db::store::TierBytes;
 use grundy_db::Database;
 use rand::{RngExt as _, SeedableRng as _};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: large_tier DB CELLS SAMPLES MODE... (mmap, heap, huge, enumerate)";
+    let usage = "usage: large_tier DB CELLS SAMPLES MODE... (mmap, heap, huge, lines, enumerate)";
     let [_, db, cells, samples, modes @ ..] = &args[..] else {
         return Err(usage.into());
     };
@@ -92,6 +98,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     .collect::<Result<_, _>>()?;
                 time(&game, tier, &keys, &copies, &db)?
             }
+            "lines" => {
+                let lines = lines_of(&game, tiers, cells - 1)?;
+                time(&game, tier, &keys, &lines, &db)?
+            }
             "enumerate" => {
                 let started = Instant::now();
                 let (mut options, mut lookups, mut sum) = (0u64, 0u64, 0u64);
@@ -123,6 +133,46 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     Ok(())
+}
+
+/// The first `count` tiers as a build holds the tiers it has just solved
+/// ([`LineTier`] in huge pages): their keys regenerated tier by tier, as a
+/// resumed build regenerates them, and their values read from `tiers`.
+fn lines_of<B: AsRef<[u8]>>(
+    game: &ClearShapes,
+    tiers: &[CompactTier<B>],
+    count: usize,
+) -> Result<Vec<LineTier<TierBytes>>, Box<dyn std::error::Error>> {
+    let control = TierControl::new();
+    let mut parent: Option<TierTable> = None;
+    let mut out = Vec::with_capacity(count);
+    for (t, stored) in tiers[..count].iter().enumerate() {
+        let keys = generate_keys(game, t as u32, parent.as_ref(), &control)?;
+        let mut table = TierTable::from_keys(keys)?;
+        let values: Vec<u16> = table
+            .slots()
+            .iter()
+            .map(|&s| match s {
+                0 => Ok(0),
+                s => stored
+                    .get(slot_key(s))
+                    .map(|v| v.value() as u16)
+                    .ok_or_else(|| format!("tier {}: a key the database lacks", t + 1)),
+            })
+            .collect::<Result<_, _>>()?;
+        table.set_slot_values(0, &values)?;
+        let lines = LineTier::build_until(&table, &|| false)?.with_bytes(TierBytes::new)?;
+        eprintln!(
+            "tier {}: {} shapes, {} in the second level, {:.2} bytes a shape",
+            t + 1,
+            table.positions(),
+            lines.overflowed(),
+            lines.len() as f64 / table.positions() as f64
+        );
+        out.push(lines);
+        parent = Some(table);
+    }
+    Ok(out)
 }
 
 /// Seconds to value `keys` against `tiers`; every value checked.

@@ -279,3 +279,27 @@ fn the_estimated_size_is_the_written_file_s() {
         "estimated {estimate} bytes, written {written}"
     );
 }
+
+/// A compact build holds the tiers it solves from
+/// [`crate::store::LINES_FROM`] positions in lines (1,000 in these tests),
+/// the others compact: every shape of the 4 x 5 box gets the value the
+/// tables-only build (version 1) gives it, compared shape by shape.
+#[test]
+fn tiers_held_in_lines_value_every_shape_as_tables_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let shape_box = box_of(4, 5);
+    let (v1, v2) = (dir.path().join("v1.gdb"), dir.path().join("v2.gdb"));
+    build(&v1, shape_box, None).unwrap();
+    build_compact(&v2, shape_box, None);
+    let (v1, v2) = (DbSet::open(&v1).unwrap(), DbSet::open(&v2).unwrap());
+    let tiers = entries_of(&v1);
+    assert!(tiers
+        .iter()
+        .any(|t| t.len() as u64 >= crate::store::LINES_FROM));
+    for entry in tiers.into_iter().flatten() {
+        assert_eq!(
+            v2.get(slot_key(entry)).map(|v| v.value()),
+            Some(slot_value(entry))
+        );
+    }
+}

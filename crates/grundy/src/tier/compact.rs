@@ -117,16 +117,45 @@ fn layout(what: impl Into<String>) -> CompactError {
 
 /// SplitMix64's finaliser: a bijection of `u64` that mixes every bit.
 #[inline]
-fn splitmix(x: u64) -> u64 {
+pub(super) fn splitmix(x: u64) -> u64 {
     let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
 
+/// The inverse of [`splitmix`]: each xor-shift undone by xoring its
+/// shifts back in (doubling the shift until it passes 64 bits), each
+/// multiplication by the constant's inverse modulo 2^64.
+pub(super) fn unsplitmix(h: u64) -> u64 {
+    const fn inverse(odd: u64) -> u64 {
+        // Newton's iteration doubles the correct low bits each step.
+        let mut inv = odd;
+        let mut i = 0;
+        while i < 6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inv)));
+            i += 1;
+        }
+        inv
+    }
+    const fn unshift(y: u64, s: u32) -> u64 {
+        let mut x = y;
+        let mut shift = s;
+        while shift < 64 {
+            x ^= x >> shift;
+            shift *= 2;
+        }
+        x
+    }
+    let mut z = unshift(h, 31);
+    z = unshift(z.wrapping_mul(inverse(0x94D0_49BB_1331_11EB)), 27);
+    z = unshift(z.wrapping_mul(inverse(0xBF58_476D_1CE4_E5B9)), 30);
+    z.wrapping_sub(0x9E37_79B9_7F4A_7C15)
+}
+
 /// `⌊h · n / 2^64⌋`: a hash reduced to `0..n` without a division.
 #[inline]
-fn fastrange(h: u64, n: u64) -> u64 {
+pub(super) fn fastrange(h: u64, n: u64) -> u64 {
     ((u128::from(h) * u128::from(n)) >> 64) as u64
 }
 
@@ -873,6 +902,18 @@ impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
 mod tests {
     use super::*;
     use crate::tier::table::slot;
+
+    #[test]
+    fn unsplitmix_undoes_splitmix() {
+        let mut x = 1u64;
+        for _ in 0..10_000 {
+            assert_eq!(unsplitmix(splitmix(x)), x);
+            x = x.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(7);
+        }
+        for x in [0, 1, u64::MAX, 1 << 63, (1 << 52) - 1] {
+            assert_eq!(unsplitmix(splitmix(x)), x);
+        }
+    }
 
     /// A part of 226 keys of the 4 x 9 box's tier of 19 cells (about 4
     /// standard deviations over the average part), which no seed places in
