@@ -21,14 +21,10 @@ old=$2
 new=$3
 threads=${4:-1}
 rounds=${5:-2}
-if [ "$(nproc)" -lt 2 ]; then
-  echo "error: needs 2 cores, one for each binary" >&2
-  exit 2
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")"/side-by-side.sh
+side_by_side_setup
 for round in $(seq 1 "$rounds"); do
-  if [ "$round" = 1 ]; then a=0; b=1; else a=1; b=0; fi
+  cores_of_round "$round"
   rm -f "$dir"/old.gdb "$dir"/new.gdb
   /usr/bin/time -f "old: %U s user, %M KB peak (core $a)" -o "$dir"/old.time \
     taskset -c $a "$old" tables build --box "$box" --threads "$threads" --out "$dir"/old.gdb >/dev/null 2>&1 &

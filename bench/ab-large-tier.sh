@@ -24,14 +24,10 @@ old=$3
 new=$4
 rounds=${5:-4}
 samples=${6:-150000}
-if [ "$(nproc)" -lt 2 ]; then
-  echo "error: needs 2 cores, one for each binary" >&2
-  exit 2
-fi
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")"/side-by-side.sh
+side_by_side_setup
 for round in $(seq 1 "$rounds"); do
-  if [ $((round % 2)) = 1 ]; then a=0; b=1; else a=1; b=0; fi
+  cores_of_round "$round"
   RAYON_NUM_THREADS=1 taskset -c $a "$old" "$db" "$cells" "$samples" huge >"$dir"/old.out 2>&1 &
   RAYON_NUM_THREADS=1 taskset -c $b "$new" "$db" "$cells" "$samples" huge >"$dir"/new.out 2>&1 &
   wait

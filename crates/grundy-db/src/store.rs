@@ -283,6 +283,16 @@ impl FileStore {
         Ok(header)
     }
 
+    /// The tier under way is in the file: its solved stretches are kept
+    /// no longer (removed before anything else is built, so a build
+    /// stopped from here on leaves no stale stretches beside the file).
+    fn forget_stretches(&mut self) -> Result<(), DbError> {
+        match self.solving.take() {
+            Some(solving) => solving.remove(),
+            None => Ok(()),
+        }
+    }
+
     fn corrupt(&self, what: String) -> DbError {
         DbError::Corrupt {
             path: self.writer.partial().to_owned(),
@@ -319,6 +329,7 @@ impl TierStore for FileStore {
             let bytes =
                 CompactTier::build_until(table, stop).map_err(|e| self.corrupt(e.to_string()))?;
             self.writer.append_compact(&bytes)?;
+            self.forget_stretches()?;
             let held = if table.positions() < LINES_FROM {
                 Written::Compact(bytes)
             } else {
@@ -328,13 +339,10 @@ impl TierStore for FileStore {
                 )
             };
             self.written = Some((tier, held));
+            Ok(())
         } else {
             self.writer.append(table)?;
-        }
-        // The tier is in the file: its stretches are kept no longer.
-        match self.solving.take() {
-            Some(solving) => solving.remove(),
-            None => Ok(()),
+            self.forget_stretches()
         }
     }
 

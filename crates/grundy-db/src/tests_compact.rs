@@ -230,17 +230,23 @@ fn a_partial_build_of_the_other_version_is_started_afresh() {
         .is_some_and(|n| n.contains("format version 1")));
 }
 
+/// The 4 x 5 box built into `dir` twice, tables only (version 1) and
+/// compact (version 2), both opened.
+fn v1_and_v2_of_4x5(dir: &Path) -> (DbSet, DbSet) {
+    let shape_box = box_of(4, 5);
+    let (v1, v2) = (dir.join("v1.gdb"), dir.join("v2.gdb"));
+    build(&v1, shape_box, None).unwrap();
+    build_compact(&v2, shape_box, None);
+    (DbSet::open(&v1).unwrap(), DbSet::open(&v2).unwrap())
+}
+
 /// The value counts read from a compact file's entries alone (no key)
 /// equal those of its shapes, listed with their keys regenerated, and those
 /// of the same database in version 1, tier by tier.
 #[test]
 fn value_counts_without_keys_equal_the_shapes_values() {
     let dir = tempfile::tempdir().unwrap();
-    let shape_box = box_of(4, 5);
-    let (v1, v2) = (dir.path().join("v1.gdb"), dir.path().join("v2.gdb"));
-    build(&v1, shape_box, None).unwrap();
-    build_compact(&v2, shape_box, None);
-    let (v1, v2) = (DbSet::open(&v1).unwrap(), DbSet::open(&v2).unwrap());
+    let (v1, v2) = v1_and_v2_of_4x5(dir.path());
     let mut tiers = 0;
     v2.for_each_tier(|tier, entries| {
         let mut expected: Vec<u64> = Vec::new();
@@ -287,11 +293,7 @@ fn the_estimated_size_is_the_written_file_s() {
 #[test]
 fn tiers_held_in_lines_value_every_shape_as_tables_do() {
     let dir = tempfile::tempdir().unwrap();
-    let shape_box = box_of(4, 5);
-    let (v1, v2) = (dir.path().join("v1.gdb"), dir.path().join("v2.gdb"));
-    build(&v1, shape_box, None).unwrap();
-    build_compact(&v2, shape_box, None);
-    let (v1, v2) = (DbSet::open(&v1).unwrap(), DbSet::open(&v2).unwrap());
+    let (v1, v2) = v1_and_v2_of_4x5(dir.path());
     let tiers = entries_of(&v1);
     assert!(tiers
         .iter()

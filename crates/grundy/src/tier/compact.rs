@@ -62,7 +62,7 @@
 
 use rayon::prelude::*;
 
-use super::table::{slot_key, slot_value};
+use super::table::{odd_inverse, slot_key, slot_value};
 use super::values::TierValues;
 use super::TierTable;
 use crate::Nimber;
@@ -128,16 +128,6 @@ pub(super) fn splitmix(x: u64) -> u64 {
 /// shifts back in (doubling the shift until it passes 64 bits), each
 /// multiplication by the constant's inverse modulo 2^64.
 pub(super) fn unsplitmix(h: u64) -> u64 {
-    const fn inverse(odd: u64) -> u64 {
-        // Newton's iteration doubles the correct low bits each step.
-        let mut inv = odd;
-        let mut i = 0;
-        while i < 6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inv)));
-            i += 1;
-        }
-        inv
-    }
     const fn unshift(y: u64, s: u32) -> u64 {
         let mut x = y;
         let mut shift = s;
@@ -148,8 +138,14 @@ pub(super) fn unsplitmix(h: u64) -> u64 {
         x
     }
     let mut z = unshift(h, 31);
-    z = unshift(z.wrapping_mul(inverse(0x94D0_49BB_1331_11EB)), 27);
-    z = unshift(z.wrapping_mul(inverse(0xBF58_476D_1CE4_E5B9)), 30);
+    z = unshift(
+        z.wrapping_mul(const { odd_inverse(0x94D0_49BB_1331_11EB) }),
+        27,
+    );
+    z = unshift(
+        z.wrapping_mul(const { odd_inverse(0xBF58_476D_1CE4_E5B9) }),
+        30,
+    );
     z.wrapping_sub(0x9E37_79B9_7F4A_7C15)
 }
 

@@ -209,16 +209,20 @@ pub(super) fn unmix(mixed: u64) -> u64 {
 }
 
 /// The multiplicative inverse of [`MIX`] modulo 2^64.
-pub(super) const MIX_INVERSE: u64 = {
-    // Newton's iteration doubles the correct low bits each step.
-    let mut inv = MIX;
+pub(super) const MIX_INVERSE: u64 = odd_inverse(MIX);
+
+/// The inverse of an odd `u64` modulo 2^64 (every odd number has one).
+pub(super) const fn odd_inverse(odd: u64) -> u64 {
+    // Newton's iteration doubles the correct low bits each step: the seed
+    // is right to 3 bits, so six steps give 3 * 2^6 > 64.
+    let mut inv = odd;
     let mut i = 0;
     while i < 6 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(MIX.wrapping_mul(inv)));
+        inv = inv.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inv)));
         i += 1;
     }
     inv
-};
+}
 
 impl<S: AsRef<[u64]>> TierTable<S> {
     /// A table over stored slots, as [`TierTable::slots`] gave them.
