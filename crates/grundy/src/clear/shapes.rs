@@ -761,6 +761,21 @@ impl TierGame for ClearShapes {
         }
     }
 
+    /// The key's rows in reverse order, its row 0 in the word's top bits:
+    /// shapes whose first rows are the same come together. Measured on
+    /// 5 x 6 against the keys' bits reversed (the default), 3% to 5%
+    /// faster (`tier::worker`'s `solve_slots_of` gives the figures).
+    #[inline]
+    fn solve_order(&self, position: u64) -> u64 {
+        let (rows, cols) = (self.shape_box.rows() as u32, self.shape_box.cols() as u32);
+        let row_mask = (1u64 << cols) - 1;
+        let mut order = 0u64;
+        for r in 0..rows {
+            order |= ((position >> (r * cols)) & row_mask) << ((rows - 1 - r) * cols);
+        }
+        order << (64 - rows * cols)
+    }
+
     fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
         match self.frame {
             FrameKind::Square if self.small_tables => {

@@ -150,6 +150,17 @@ pub trait TierGame: Sync {
     /// of the components the game knows itself, and the components (earlier
     /// tiers' positions) whose values the solver must look up.
     fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F);
+
+    /// Where `position` comes in the order a tier's positions are valued
+    /// in (ties in any order): positions close in this order should share
+    /// many of their options' components, whose reads of earlier tiers then
+    /// hit the cache. Only speed depends on it. Orders compare the words'
+    /// highest bits first, and a large tier's only its top 40 or so. The
+    /// default is the key's bits reversed, so its lowest bits weigh most.
+    #[inline]
+    fn solve_order(&self, position: u64) -> u64 {
+        position.reverse_bits()
+    }
 }
 
 /// Why a tier build stopped.

@@ -750,3 +750,95 @@ fn slot_values_round_trip_and_misfits_are_refused() {
     );
     assert_eq!(table.slots(), &before[..]);
 }
+
+/// A game valued in another order: every rule but `solve_order` is
+/// `inner`'s.
+struct Ordered<G> {
+    inner: G,
+    order: fn(u64) -> u64,
+}
+
+impl<G: TierGame> TierGame for Ordered<G> {
+    fn id(&self) -> GameId {
+        self.inner.id()
+    }
+    fn tier_count(&self) -> usize {
+        self.inner.tier_count()
+    }
+    fn tier_of(&self, position: u64) -> Tier {
+        self.inner.tier_of(position)
+    }
+    fn parent_tier(&self, tier: Tier) -> Option<Tier> {
+        self.inner.parent_tier(tier)
+    }
+    fn generate<E: FnMut(u64)>(&self, tier: Tier, parent: Option<u64>, emit: E) {
+        self.inner.generate(tier, parent, emit);
+    }
+    fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
+        self.inner.for_each_option(position, option);
+    }
+    fn solve_order(&self, position: u64) -> u64 {
+        (self.order)(position)
+    }
+}
+
+/// Every tier of `game`, generated and solved one after another.
+fn solve_all<G: TierGame>(game: &G) -> Vec<TierTable> {
+    let control = TierControl::new();
+    let mut tables: Vec<TierTable> = Vec::new();
+    for tier in 0..game.tier_count() as Tier {
+        let parent = game.parent_tier(tier).map(|t| &tables[t as usize]);
+        let mut table = generate_tier(game, tier, parent, &control).unwrap();
+        let earlier: Vec<Option<&TierTable>> = tables.iter().map(Some).collect();
+        solve_tier(game, tier, &mut table, &earlier, &control).unwrap();
+        tables.push(table);
+    }
+    tables
+}
+
+/// The order positions are valued in changes no value: the 4 x 5 box's
+/// tables valued in clearing's order (its rows reversed), in the default
+/// order (the key's bits reversed), and in slot order (every order word
+/// equal, so the sort keeps the slots' order) are the same, slot for
+/// slot; so are those of orders whose words use every bit (only their
+/// top bits are kept).
+#[test]
+fn the_solve_order_changes_no_value() {
+    use crate::clear::shapes::{ClearShapes, ShapeBox};
+    let clear = ClearShapes::new(ShapeBox::new(4, 5).unwrap());
+    let slot_order = solve_all(&Ordered {
+        inner: clear,
+        order: |_| 0,
+    });
+    // A tier of more than one chunk of positions (4,096), valued on
+    // rayon's threads.
+    let largest = slot_order.iter().map(TierTable::positions).max();
+    assert!(largest > Some(4096), "{largest:?}");
+    for order in [
+        (|p: u64| p.reverse_bits()) as fn(u64) -> u64,
+        |p| !p,
+        |p| p.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    ] {
+        let tables = solve_all(&Ordered {
+            inner: clear,
+            order,
+        });
+        for (a, b) in slot_order.iter().zip(&tables) {
+            assert_eq!(a.slots(), b.slots());
+        }
+    }
+    for (a, b) in slot_order.iter().zip(&solve_all(&clear)) {
+        assert_eq!(a.slots(), b.slots());
+    }
+    // And against the subtraction game's known values, in every order.
+    let tables = solve_all(&Ordered {
+        inner: Take123 { heaps: 40 },
+        order: |p| !p,
+    });
+    for n in 1..=40u64 {
+        assert_eq!(
+            tables[n as usize - 1].get(n),
+            Some(Nimber::new((n % 4) as u32))
+        );
+    }
+}
