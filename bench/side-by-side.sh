@@ -1,20 +1,82 @@
-# Sourced by the side-by-side benchmarks (ab-build.sh, ab-large-tier.sh):
-# what they share. Both run two binaries at once, each pinned to its own
-# core, swapping the cores every round so that both see the same machine.
+# Sourced by the A/B benchmarks (ab-build.sh, ab-alternate.sh,
+# ab-large-tier.sh): what they share. ab-build.sh and ab-large-tier.sh
+# run two binaries at once, each pinned to its own core, swapping the
+# cores every round so that both see the same machine; ab-alternate.sh
+# runs them one after the other.
 
-# Refuses a machine of fewer than 2 cores, and makes "$dir", a directory
-# removed on exit.
+# Parses the arguments of the build benchmarks, BOX OLD NEW [THREADS
+# [ROUNDS]], into $box, $old, $new, $threads (default 1) and $rounds
+# (default 2); prints the usage and exits 2 when they are too few.
+build_args() {
+  if [ $# -lt 3 ]; then
+    echo "usage: $0 BOX OLD_GRUNDY NEW_GRUNDY [THREADS [ROUNDS]]" >&2
+    exit 2
+  fi
+  box=$1
+  old=$2
+  new=$3
+  threads=${4:-1}
+  rounds=${5:-2}
+}
+
+# Makes "$dir", a directory removed on exit.
+make_work_dir() {
+  dir=$(mktemp -d)
+  trap 'rm -rf "$dir"' EXIT
+}
+
+# Refuses a machine of fewer than 2 cores, and makes "$dir".
 side_by_side_setup() {
   if [ "$(nproc)" -lt 2 ]; then
     echo "error: needs 2 cores, one for each binary" >&2
     exit 2
   fi
-  dir=$(mktemp -d)
-  trap 'rm -rf "$dir"' EXIT
+  make_work_dir
 }
 
 # Sets the cores of round $1: a for the old binary, b for the new one
 # (0 and 1 in odd rounds, 1 and 0 in even ones).
 cores_of_round() {
   if [ $(($1 % 2)) = 1 ]; then a=0; b=1; else a=1; b=0; fi
+}
+
+# Builds $box with binary $1 into "$dir/$2.gdb", timed into "$dir/$2.time"
+# by /usr/bin/time (user seconds first), under the command prefix given
+# after the two (taskset, or nothing).
+timed_build() {
+  local bin=$1 side=$2
+  shift 2
+  rm -f "$dir/$side.gdb"
+  /usr/bin/time -f "%U %e %M" -o "$dir/$side.time" \
+    "$@" "$bin" tables build --box "$box" --threads "$threads" --out "$dir/$side.gdb" >/dev/null 2>&1
+}
+
+# Prints the round's two runs (round $1, with the cores in $2 and $3 when
+# given), whether the files are byte for byte the same, and the ratio of
+# user CPU old / new, which it adds to "$dir/ratios".
+report_round() {
+  local round=$1 old_where=${2:+ (core $2)} new_where=${3:+ (core $3)}
+  local old_user old_wall old_peak new_user new_wall new_peak
+  read -r old_user old_wall old_peak <"$dir/old.time"
+  read -r new_user new_wall new_peak <"$dir/new.time"
+  echo "round $round"
+  echo "old: $old_user s user, $old_wall s wall, $old_peak KB peak$old_where"
+  echo "new: $new_user s user, $new_wall s wall, $new_peak KB peak$new_where"
+  if cmp -s "$dir/old.gdb" "$dir/new.gdb"; then
+    echo "same bytes"
+  else
+    echo "the files differ"
+  fi
+  if awk -v o="$old_user" -v n="$new_user" 'BEGIN { exit !(o > 0 && n > 0) }'; then
+    awk -v o="$old_user" -v n="$new_user" 'BEGIN { printf "ratio old / new: %.3f\n", o / n }'
+    awk -v o="$old_user" -v n="$new_user" 'BEGIN { print o / n }' >>"$dir/ratios"
+  else
+    echo "ratio old / new: too short to time"
+  fi
+}
+
+# Prints the geometric mean of the rounds' ratios.
+report_mean() {
+  [ -s "$dir/ratios" ] || return 0
+  awk '{ s += log($1); n++ } END { if (n) printf "geometric mean of %d rounds: %.3f\n", n, exp(s / n) }' "$dir/ratios"
 }

@@ -12,7 +12,7 @@
 #                                    (after a change to the file format)
 #
 # Databases live in $GRUNDY_DATA_DBS (default target/data-dbs). A big box
-# built elsewhere (6x6, 5x7, 4x9, 2x20, 3x13, 4x8, 2x21, 2x22, 2x23: see docs/results.md, "How
+# built elsewhere (6x6, 5x7, 4x9, 2x20, 3x13, 4x8, 2x21, 2x22, 2x23, 2x24: see docs/results.md, "How
 # to check and how to cite") gets its JSON too when its file, and its
 # build record `clear-AxB.gdb.build.json`, are copied there.
 #
@@ -26,7 +26,7 @@ cd "$(git -C "$(dirname "$0")" rev-parse --show-toplevel)"
 # five are rebuilt by the test, which compares their JSON.
 BUILT="2x8 2x12 3x8 4x6 5x5 3x9 4x7 3x10 5x6"
 # Built elsewhere; JSON written only when the database is present.
-BIG="4x8 2x20 6x6 5x7 4x9 3x13 2x21 2x22 2x23"
+BIG="4x8 2x20 6x6 5x7 4x9 3x13 2x21 2x22 2x23 2x24"
 
 dbs=${GRUNDY_DATA_DBS:-target/data-dbs}
 mkdir -p "$dbs" docs/data/boxes docs/data/img

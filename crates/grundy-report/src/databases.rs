@@ -63,6 +63,8 @@ pub const MEASURED_DATABASES: &[MeasuredDatabase] = &[
     measured(2, 22, 135_858_593, 1436.0, Some(907.0), "261 MB"),
     // The CPU and wall of the resumed run only (tiers 31 to 46).
     measured(2, 23, 327_974_924, 3392.0, Some(2489.0), "631 MB"),
+    // The CPU and wall of the last run only (tiers 36 to 48).
+    measured(2, 24, 791_761_115, 7224.0, Some(5194.0), "1.52 GB"),
 ];
 
 /// The shapes of the `rows x cols` box (either way round), when a build of
