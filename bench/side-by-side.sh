@@ -47,8 +47,9 @@ timed_build() {
   local bin=$1 side=$2
   shift 2
   rm -f "$dir/$side.gdb"
+  # A failed build is reported by report_round, not fatal here.
   /usr/bin/time -f "%U %e %M" -o "$dir/$side.time" \
-    "$@" "$bin" tables build --box "$box" --threads "$threads" --out "$dir/$side.gdb" >/dev/null 2>&1
+    "$@" "$bin" tables build --box "$box" --threads "$threads" --out "$dir/$side.gdb" >/dev/null 2>&1 || true
 }
 
 # Prints the round's two runs (round $1, with the cores in $2 and $3 when
@@ -56,10 +57,18 @@ timed_build() {
 # user CPU old / new, which it adds to "$dir/ratios".
 report_round() {
   local round=$1 old_where=${2:+ (core $2)} new_where=${3:+ (core $3)}
-  local old_user old_wall old_peak new_user new_wall new_peak
+  local old_user old_wall old_peak new_user new_wall new_peak side
+  echo "round $round"
+  # A failed build: /usr/bin/time puts "Command exited with non-zero
+  # status N" before the figures.
+  for side in old new; do
+    if [ "$(wc -l <"$dir/$side.time")" != 1 ]; then
+      echo "$side: $(head -n 1 "$dir/$side.time"), no ratio this round"
+      return 0
+    fi
+  done
   read -r old_user old_wall old_peak <"$dir/old.time"
   read -r new_user new_wall new_peak <"$dir/new.time"
-  echo "round $round"
   echo "old: $old_user s user, $old_wall s wall, $old_peak KB peak$old_where"
   echo "new: $new_user s user, $new_wall s wall, $new_peak KB peak$new_where"
   if cmp -s "$dir/old.gdb" "$dir/new.gdb"; then
