@@ -14,17 +14,14 @@
 #   Build each binary with `cargo build --release -p grundy-db --example
 #   large_tier` at the commit to compare, and copy it aside.
 set -euo pipefail
-if [ $# -lt 4 ]; then
-  echo "usage: $0 DB CELLS OLD_LARGE_TIER NEW_LARGE_TIER [ROUNDS [SAMPLES]]" >&2
-  exit 2
-fi
+. "$(dirname "$0")"/side-by-side.sh
+need_args 4 "DB CELLS OLD_LARGE_TIER NEW_LARGE_TIER [ROUNDS [SAMPLES]]" "$@"
 db=$1
 cells=$2
 old=$3
 new=$4
 rounds=${5:-4}
 samples=${6:-150000}
-. "$(dirname "$0")"/side-by-side.sh
 side_by_side_setup
 for round in $(seq 1 "$rounds"); do
   cores_of_round "$round"

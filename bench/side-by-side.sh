@@ -4,14 +4,22 @@
 # cores every round so that both see the same machine; ab-alternate.sh
 # runs them one after the other.
 
+# Prints "usage: SCRIPT $2" and exits 2 unless at least $1 arguments
+# follow the two.
+need_args() {
+  local least=$1 usage=$2
+  shift 2
+  if [ $# -lt "$least" ]; then
+    echo "usage: $0 $usage" >&2
+    exit 2
+  fi
+}
+
 # Parses the arguments of the build benchmarks, BOX OLD NEW [THREADS
 # [ROUNDS]], into $box, $old, $new, $threads (default 1) and $rounds
 # (default 2); prints the usage and exits 2 when they are too few.
 build_args() {
-  if [ $# -lt 3 ]; then
-    echo "usage: $0 BOX OLD_GRUNDY NEW_GRUNDY [THREADS [ROUNDS]]" >&2
-    exit 2
-  fi
+  need_args 3 "BOX OLD_GRUNDY NEW_GRUNDY [THREADS [ROUNDS]]" "$@"
   box=$1
   old=$2
   new=$3
