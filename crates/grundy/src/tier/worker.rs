@@ -10,10 +10,19 @@ use super::control::{TierControl, TierProgress};
 use super::table::{slot, slot_key, slot_value, slot_value_set};
 use super::values::TierValues;
 use super::{Tier, TierError, TierGame, TierTable, MAX_VALUE};
+use crate::prefetch::prefetch_in;
 use crate::{MexSet, Nimber};
 
 /// Positions a worker handles between two budget checks.
 const CHUNK: usize = 4096;
+
+/// How many positions ahead in the solve order a worker prefetches a
+/// position's own slot. Positions are valued in the solve order and their
+/// slots lie in hash order, so each position's read of its own key missed:
+/// 5.4% of a 5 x 6 build's samples sat on that load (`perf record -e
+/// cpu-clock`, `perf annotate`). A position takes microseconds, so four
+/// ahead is far enough for the line to arrive and near enough to stay.
+const SLOT_AHEAD: usize = 4;
 
 /// Generates the positions of `tier` from its parent tier's table (or from
 /// nothing) and lays them out as a table with every value 0.
@@ -202,10 +211,15 @@ where
         Scratch::default,
         |scratch, chunk| -> Result<(), TierError> {
             control.check()?;
-            for entry in chunk.iter_mut() {
-                let at = (*entry & index_mask) as usize;
+            for i in 0..chunk.len() {
+                // The slot of a position a few ahead: slots are in hash
+                // order, so each position's own read misses.
+                if let Some(&ahead) = chunk.get(i + SLOT_AHEAD) {
+                    prefetch_in(slots, (ahead & index_mask) as usize);
+                }
+                let at = (chunk[i] & index_mask) as usize;
                 let value = value_of(game, tier, slot_key(slots[at]), earlier, scratch)?;
-                *entry = KeyOrder::valued(at, value);
+                chunk[i] = KeyOrder::valued(at, value);
             }
             let valued = chunk.len() as u64;
             let so_far = done.fetch_add(valued, Ordering::Relaxed) + valued;
