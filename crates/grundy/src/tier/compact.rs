@@ -474,7 +474,6 @@ fn build_part(
         .collect();
     let order: Vec<usize> = (0..BUCKETS).filter(|&b| !buckets[b].is_empty()).collect();
     // Slot -> the bucket placed there, NONE when free.
-    const NONE: u8 = u8::MAX;
     let mut owner: Vec<u8> = Vec::new();
     let mut fields: Vec<u16> = Vec::new();
     let mut pilots = [0u8; BUCKETS];
@@ -567,6 +566,10 @@ fn build_part(
     None
 }
 
+/// A free slot in a part being built (buckets are numbered below
+/// [`BUCKETS`]).
+const NONE: u8 = u8::MAX;
+
 /// The slots a pilot gives a bucket's keys, marked with the number of
 /// the pilot tried (`tick`), so that a clash within the bucket is one
 /// load: no list of the slots taken so far to search.
@@ -613,7 +616,6 @@ fn best_pilot(
     sizes: &[usize; BUCKETS],
     taken: &mut Taken,
 ) -> Option<(usize, u8)> {
-    const NONE: u8 = u8::MAX;
     let mut best_cost = usize::MAX;
     let mut best = None;
     'pilot: for step in 0..=u8::MAX {
