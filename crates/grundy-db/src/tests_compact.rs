@@ -305,3 +305,50 @@ fn tiers_held_in_lines_value_every_shape_as_tables_do() {
         );
     }
 }
+
+/// A resumed build holds its large stored tiers in lines again, as the
+/// build that solved them did (`FileStore`'s `regenerated`): on the 4 x 5
+/// box, whose tiers from 1,000 shapes are held in lines in these tests, a
+/// build stopped after 14 tiers reads the file's compact tiers back, turns
+/// those of 1,000 shapes or more into lines that give every shape of the
+/// tier (the version 1 build's entries) its value, and resumes to the
+/// bytes of an unbroken build.
+#[test]
+fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
+    use crate::store::{FileStore, StoredTier, LINES_FROM};
+    use grundy::tier::{TierStore, TierValues};
+    let dir = tempfile::tempdir().unwrap();
+    let (v1, v2) = v1_and_v2_of_4x5(dir.path());
+    let stopped = dir.path().join("stopped.gdb");
+    build_compact(&stopped, box_of(4, 5), Some(14));
+    let mut store = FileStore::open_compact(&stopped, box_of(4, 5)).unwrap();
+    let mut views = store.resume(14, 0).unwrap();
+    let tiers = entries_of(&v1);
+    let mut held_in_lines = 0;
+    for (tier, entries) in tiers.iter().enumerate().take(14) {
+        let view = &mut views[tier];
+        assert!(matches!(view, StoredTier::Compact(_)), "tier {}", tier + 1);
+        let keys: Vec<u64> = entries.iter().map(|&e| slot_key(e)).collect();
+        store
+            .regenerated(tier as u32, view, &keys, &|| false)
+            .unwrap();
+        let large = keys.len() as u64 >= LINES_FROM;
+        assert_eq!(
+            matches!(view, StoredTier::Lines(_)),
+            large,
+            "tier {}",
+            tier + 1
+        );
+        held_in_lines += usize::from(large);
+        for &entry in entries {
+            assert_eq!(view.value(slot_key(entry)), Some(slot_value(entry)));
+        }
+    }
+    assert!(held_in_lines > 0);
+    drop((views, store));
+    build_compact(&stopped, box_of(4, 5), None);
+    assert_eq!(
+        std::fs::read(v2.path()).unwrap(),
+        std::fs::read(&stopped).unwrap()
+    );
+}

@@ -439,6 +439,13 @@ where
     // tiers still needed as parents, and to replicate stored tiers.
     for t in 0..resumed {
         let keys = b.generate(t)?;
+        let stop = || control.check().is_err();
+        let reheld = b.store.regenerated(t as Tier, &mut b.own[t], &keys, &stop);
+        let reheld = reheld.map_err(|e| match control.check() {
+            Err(stopped) => BuildError::Tier(stopped),
+            Ok(()) => BuildError::Store(e),
+        });
+        b.agree(reheld)?;
         for p in 0..t {
             if b.last_child[p].is_none_or(|c| c <= t) {
                 b.parent_keys[p] = None;

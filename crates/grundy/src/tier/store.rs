@@ -88,6 +88,29 @@ pub trait TierStore {
         Ok(())
     }
 
+    /// Tier `tier`'s view on resume, once the loop has regenerated its
+    /// keys (`keys`, every position of the tier this part holds): a store
+    /// whose tiers are read back in a slower form than the one a build
+    /// holds them in after solving them (a file's compact section, against
+    /// lines of one cache line a lookup) builds that form here, so a
+    /// resumed build reads its earlier tiers as fast as an unbroken one. It
+    /// asks `stop` now and then, as [`TierStore::write`] does. The default
+    /// keeps the view.
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn regenerated(
+        &mut self,
+        tier: Tier,
+        view: &mut Self::Values,
+        keys: &[u64],
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), Self::Error> {
+        let _ = (tier, view, keys, stop);
+        Ok(())
+    }
+
     /// The read view of tier `tier`, written before, once the build no
     /// longer needs its keys (`table` is what was written).
     ///
