@@ -395,19 +395,29 @@ impl TierStore for FileStore {
         if !self.compact || (keys.len() as u64) < LINES_FROM {
             return Ok(());
         }
-        let entries: Result<Vec<u64>, u64> = keys
-            .par_iter()
-            .map(|&key| {
-                TierValues::value(compact, key)
-                    .map(|value| slot(key, value))
-                    .ok_or(key)
+        // A chunk's keys are read between two asks of `stop`; `None`:
+        // stopped (the build loop reports the stop, not this error).
+        let entries: Result<Vec<u64>, Option<u64>> = keys
+            .par_chunks(1 << 16)
+            .flat_map_iter(|chunk| {
+                let stopped = stop();
+                let chunk = if stopped { &chunk[..0] } else { chunk };
+                stopped
+                    .then_some(Err(None))
+                    .into_iter()
+                    .chain(chunk.iter().map(|&key| {
+                        TierValues::value(compact, key)
+                            .map(|value| slot(key, value))
+                            .ok_or(Some(key))
+                    }))
             })
             .collect();
-        let entries = entries.map_err(|key| {
-            self.corrupt(format!(
+        let entries = entries.map_err(|key| match key {
+            Some(key) => self.corrupt(format!(
                 "tier {}: the regenerated shape {key:#x} has no value in the file",
                 tier + 1
-            ))
+            )),
+            None => self.corrupt("stopped while reading a tier back".to_owned()),
         })?;
         let table = TierTable::from_entries(entries).map_err(|e| self.corrupt(e.to_string()))?;
         let lines = LineTier::build_until(&table, stop).map_err(|e| self.corrupt(e.to_string()))?;

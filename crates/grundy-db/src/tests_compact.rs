@@ -311,8 +311,8 @@ fn tiers_held_in_lines_value_every_shape_as_tables_do() {
 /// box, whose tiers from 1,000 shapes are held in lines in these tests, a
 /// build stopped after 14 tiers reads the file's compact tiers back, turns
 /// those of 1,000 shapes or more into lines that give every shape of the
-/// tier (the version 1 build's entries) its value, and resumes to the
-/// bytes of an unbroken build.
+/// tier (the version 1 build's entries) its value (or, told to stop, stay
+/// compact), and resumes to the bytes of an unbroken build.
 #[test]
 fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
     use crate::store::{FileStore, StoredTier, LINES_FROM};
@@ -329,10 +329,14 @@ fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
         let view = &mut views[tier];
         assert!(matches!(view, StoredTier::Compact(_)), "tier {}", tier + 1);
         let keys: Vec<u64> = entries.iter().map(|&e| slot_key(e)).collect();
+        let large = keys.len() as u64 >= LINES_FROM;
+        // Told to stop, a large tier gives up and stays as it was.
+        let stopped = store.regenerated(tier as u32, view, &keys, &|| true);
+        assert_eq!(stopped.is_err(), large, "tier {}", tier + 1);
+        assert!(matches!(view, StoredTier::Compact(_)));
         store
             .regenerated(tier as u32, view, &keys, &|| false)
             .unwrap();
-        let large = keys.len() as u64 >= LINES_FROM;
         assert_eq!(
             matches!(view, StoredTier::Lines(_)),
             large,
