@@ -50,6 +50,12 @@ def interrupt(script, *args, after=1.5, wait_for=None):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A runner that starts the tests in the background (a shell without
+        # job control, nohup) ignores SIGINT, and an ignored signal stays
+        # ignored across exec: Python then installs no handler and Ctrl-C
+        # would never arrive. The child gets the default back, as a
+        # terminal would give it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout.readline().strip() == "started"
     if wait_for is not None:
