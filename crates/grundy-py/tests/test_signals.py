@@ -62,7 +62,13 @@ def interrupt(script, *args, after=1.5, wait_for=None):
         assert proc.stdout.readline().startswith(wait_for)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        # A child the signal did not stop would run on after the test.
+        proc.kill()
+        proc.communicate()
+        raise
     return proc.returncode, out.strip(), err
 
 
