@@ -50,8 +50,8 @@ def interrupt(script, *args, after=1.5, wait_for=None):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        # A runner that starts the tests in the background (a shell without
-        # job control, nohup) ignores SIGINT, and an ignored signal stays
+        # A runner started in the background by a shell without job control
+        # (`cmd &` in a script) ignores SIGINT, and an ignored signal stays
         # ignored across exec: Python then installs no handler and Ctrl-C
         # would never arrive. The child gets the default back, as a
         # terminal would give it.
