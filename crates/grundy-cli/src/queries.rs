@@ -16,13 +16,13 @@
 //! the end of the file. Queries are read one at a time ([`QueryReader`] is an
 //! iterator), so the answers before a bad line can be printed.
 
-use grundy::clear::Board;
+use grundy::clear::large::LargeBoard;
 
-use crate::boards::parse_boards;
 use crate::input::{char_at, Found, ParseError, ParseErrorKind};
+use grundy_report::parse::clear::parse_large_boards;
 
 /// One query, with indices already checked and made 0-based.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Query {
     /// `value L R`: the value of the sum of boards `left..=right`.
     Value {
@@ -49,8 +49,8 @@ pub enum Query {
     Set {
         /// The board to replace, 0-based.
         index: usize,
-        /// The new board.
-        board: Board,
+        /// The new board, of any size.
+        board: LargeBoard,
     },
 }
 
@@ -135,7 +135,7 @@ impl<'a> QueryReader<'a> {
     }
 
     /// The board on the lines after `set P`.
-    fn board(&mut self) -> Result<Board, ParseError> {
+    fn board(&mut self) -> Result<LargeBoard, ParseError> {
         let start = self.pos.min(self.input.len());
         let first_line = self.line;
         let mut end = start;
@@ -171,7 +171,7 @@ impl<'a> QueryReader<'a> {
                 },
             ));
         }
-        let mut boards = parse_boards(&self.input[start..end]).map_err(|mut err| {
+        let mut boards = parse_large_boards(&self.input[start..end], None).map_err(|mut err| {
             // The board's lines start at a line start of the script.
             err.line += first_line - 1;
             err
@@ -321,12 +321,12 @@ mod tests {
                 Query::Move { left: 0, right: 2 },
                 Query::Set {
                     index: 1,
-                    board: grundy::board!["0110", "0110"]
+                    board: LargeBoard::from_board(&grundy::board!["0110", "0110"])
                 },
                 Query::Value { left: 0, right: 0 },
                 Query::Set {
                     index: 2,
-                    board: grundy::board!["1"]
+                    board: LargeBoard::from_board(&grundy::board!["1"])
                 },
             ]
         );

@@ -12,6 +12,7 @@
 
 mod clear;
 mod interrupt;
+mod large;
 mod parse;
 mod pawn;
 mod split;
@@ -91,6 +92,7 @@ pub(crate) fn budget_exceeded(
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     clear::register(m)?;
+    large::register(m)?;
     split::register(m)?;
     pawn::register(m)?;
     sum::register(m)?;

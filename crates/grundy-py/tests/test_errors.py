@@ -41,11 +41,11 @@ def test_entries_other_than_0_or_1():
         grundy.tables.open().values(np.array([[[1, 3]]]))
 
 
-def test_more_than_64_cells():
-    with pytest.raises(ValueError, match="a 9 x 9 board has 81 cells; at most 64"):
-        grundy.clear.analyze(np.ones((9, 9), dtype=bool))
-    with pytest.raises(ValueError, match="65"):
-        grundy.clear.analyze(["1" * 65])
+def test_boards_past_the_memory_limit():
+    with pytest.raises(ValueError, match="board too large for the memory budget: 9 x 9"):
+        grundy.clear.analyze(np.ones((9, 9), dtype=bool), max_memory=1000)
+    with pytest.raises(ValueError, match="<board>:1:1: board too large for the memory budget"):
+        grundy.clear.engine_move(["1" * 65], max_memory=1000)
     with pytest.raises(ValueError, match="a 5 x 13 board has 65 cells"):
         grundy.tables.open().values(np.ones((1, 5, 13), dtype=bool))
 

@@ -50,7 +50,7 @@ pub fn winner_sentence(first_wins: bool) -> &'static str {
 /// A rectangle-clearing move: `clear (1,2)-(1,3)`, with ` on board B`
 /// (1-based) when `board` (0-based) is given, for a sum of several boards.
 #[must_use]
-pub fn clear_move(board: Option<usize>, rect: grundy::clear::Rect) -> String {
+pub fn clear_move(board: Option<usize>, rect: impl std::fmt::Display) -> String {
     match board {
         Some(index) => format!("clear {rect} on board {}", index + 1),
         None => format!("clear {rect}"),
@@ -114,6 +114,23 @@ pub fn count(n: u64, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// A byte count for messages: bytes below 1 KiB, else KiB, MiB or GiB
+/// with one decimal (`bytes(3 << 30)` is `"3.0 GiB"`).
+#[must_use]
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return count(n, "byte");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// The indefinite article before `n` read aloud in English: `an` for

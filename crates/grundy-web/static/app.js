@@ -14,12 +14,14 @@
 // and the move list.
 'use strict';
 
-// The API's limits: a clear board holds at most 64 cells (any rows x cols,
-// e.g. 8 x 8 or 4 x 16), a sum at most 16 boards or pawns; the page draws
-// pawn and split grids up to 32 x 32.
-const MAX_CELLS = 64;
+// The page's limits: it draws clear boards, pawn and split grids up to
+// 32 x 32 (the API takes larger clear boards too), and sums of at most 16
+// boards or pawns. Clear boards past 64 cells get the large boards'
+// analysis: the value when the server's budget finds it, winning moves by
+// values or by pairs of equal shapes, and no per-move list.
 const MAX_BOARDS = 16;
 const MAX_GRID = 32;
+const fitsPage = (rows, cols) => rows >= 1 && cols >= 1 && rows <= MAX_GRID && cols <= MAX_GRID;
 
 // ---------------------------------------------------------------- words
 
@@ -75,8 +77,8 @@ const clearGame = {
         if (!/^[01]+$/.test(r)) throw new Error(`${where}row ${j + 1} ("${r}") is not a row of 0 and 1`);
         if (r.length !== rows[0].length) throw new Error(`${where}row ${j + 1} has ${plural(r.length, 'cell')}, but row 1 has ${rows[0].length}`);
       });
-      if (rows.length * rows[0].length > MAX_CELLS) {
-        throw new Error(`${where}${rows.length} x ${rows[0].length} is more than ${MAX_CELLS} cells`);
+      if (!fitsPage(rows.length, rows[0].length)) {
+        throw new Error(`${where}${rows.length} x ${rows[0].length}: the page draws boards up to ${MAX_GRID} x ${MAX_GRID}`);
       }
       return board(rows);
     });
@@ -131,7 +133,7 @@ const clearGame = {
       return `${text} (component ${letter(option.component)}: grundy ${before} -> ${option.component_after})`;
     }
     const index = comps.findIndex((comp) => comp.cells.some(([r, c]) => r === mv.top && c === mv.left));
-    if (index < 0 || after === null) return text;
+    if (index < 0 || after === null || a.grundy === null || comps[index].grundy === null) return text;
     const before = comps[index].grundy;
     return `${text} (component ${letter(index)}: grundy ${before} -> ${after ^ a.grundy ^ before})`;
   },
@@ -667,7 +669,10 @@ async function maybeEngineMove() {
       render();
       return;
     }
+    state.engineReason = result.reason || null;
     commitMove(result.move, 'engine');
+    state.engineReasonAt = state.cursor;
+    render();
   } catch (err) {
     state.busy = false;
     state.error = err.message;
@@ -770,9 +775,9 @@ function editBoards(change) {
   setPosition(next);
 }
 
-// Any rows x cols with rows * cols <= 64, as the API takes.
+// Any rows x cols up to 32 x 32.
 function resize(index, rows, cols) {
-  if (rows < 1 || cols < 1 || rows * cols > MAX_CELLS) return;
+  if (!fitsPage(rows, cols)) return;
   editBoards((bs) => {
     const old = bs[index];
     const fresh = emptyBoard(rows, cols);
@@ -1205,8 +1210,8 @@ function drawBoards() {
     const controls = el('div', { class: 'board-controls' });
     if (state.mode === 'edit') {
       controls.append(
-        stepper('rows', () => b.rows, (n) => resize(index, n, b.cols), (n) => n * b.cols <= MAX_CELLS),
-        stepper('cols', () => b.cols, (n) => resize(index, b.rows, n), (n) => n * b.rows <= MAX_CELLS),
+        stepper('rows', () => b.rows, (n) => resize(index, n, b.cols), (n) => fitsPage(n, b.cols)),
+        stepper('cols', () => b.cols, (n) => resize(index, b.rows, n), (n) => fitsPage(b.rows, n)),
         el('button', { type: 'button', text: 'Fill', onclick: () => editBoards((bs) => { bs[index] = fill(bs[index], true); }) }),
         el('button', { type: 'button', text: 'Empty', onclick: () => editBoards((bs) => { bs[index] = fill(bs[index], false); }) }),
       );
@@ -1264,7 +1269,7 @@ function drawBoards() {
           // The letter on every cell; on the component's first cell also
           // its value, where the cell has room for it.
           letter: on && i !== undefined
-            ? `${letter(i)}${size >= 30 && firstCell.has(`${r},${c}`) ? `=${ba.components[i].grundy}` : ''}`
+            ? `${letter(i)}${size >= 30 && firstCell.has(`${r},${c}`) ? `=${ba.components[i].grundy ?? '?'}` : ''}`
             : '',
           mark: on ? value : undefined,
           aria: `${several ? `board ${index + 1} ` : ''}${rc(r, c)}: ${what}${through}`,
@@ -1275,7 +1280,7 @@ function drawBoards() {
     if (ba && ba.components.length) {
       parts.push(el('p', {
         class: 'summary',
-        text: `Components: ${ba.components.map((cp, i) => `${letter(i)} ${plural(cp.cells.length, 'cell')} grundy ${cp.grundy}`).join(' · ')}`,
+        text: `Components: ${ba.components.map((cp, i) => `${letter(i)} ${plural(cp.cells.length, 'cell')} grundy ${cp.grundy ?? '?'}`).join(' · ')}`,
       }));
     }
     container.append(el('div', { class: 'board-card' }, parts));
@@ -1427,12 +1432,17 @@ function renderStatus() {
     value = state.mode === 'play'
       ? `Game over: ${playerName(ply)} cannot move and loses.`
       : 'No moves: the player to move has lost.';
+  } else if (a && a.grundy === null && !a.winner) {
+    winner = 'Winner unknown';
+    value = "Grundy value unknown: the server's budget ran out before it was found.";
   } else if (a) {
-    const moverWins = a.grundy !== 0;
+    const moverWins = a.grundy === null ? a.winner === 'first' : a.grundy !== 0;
     const firstWins = moverWins === (ply % 2 === 0);
     winner = `${firstWins ? 'First' : 'Second'} player wins`;
     if (state.mode === 'play' && state.vsEngine) winner = `${playerName(firstWins ? 0 : 1)} wins`;
-    value = `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
+    value = a.grundy === null
+      ? `Grundy value unknown within the server's budget, but a winning move is proven by pairs of equal shapes (X xor X = 0). ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`
+      : `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
   if (known && !a && !over) {
     winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins`;
@@ -1441,13 +1451,14 @@ function renderStatus() {
   $('winner').textContent = winner;
   let firstWon = null;
   if (over) firstWon = ply % 2 === 1;
-  else if (a) firstWon = (a.grundy !== 0) === (ply % 2 === 0);
+  else if (a && (a.grundy !== null || a.winner)) firstWon = (a.grundy === null ? a.winner === 'first' : a.grundy !== 0) === (ply % 2 === 0);
   else if (known) firstWon = (known.grundy !== 0) === (ply % 2 === 0);
   $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
   $('value').textContent = value;
   let turn = '';
   if (state.mode === 'play' && !over) {
     turn = state.busy ? 'Engine is thinking…' : `To move: ${playerName(ply)}`;
+    if (!state.busy && state.engineReason && ply === state.engineReasonAt) turn += ` — the engine's last move: ${state.engineReason}`;
   } else if (state.mode === 'edit') {
     turn = 'Editing: set up a position, then start a game.';
   }

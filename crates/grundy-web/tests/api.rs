@@ -343,7 +343,13 @@ async fn too_large_says_which_database_would_answer() {
     })
     .await;
     let board = json!({ "board": vec!["111111"; 6] });
-    for endpoint in ["analyze", "play"] {
+    // The engine always plays (here the proven move that clears the board);
+    // the analysis over budget says what would answer.
+    let reply = post(addr, "/api/v1/clear/play", &board).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["proven"], true);
+    assert_eq!(reply.json["engine_wins"], true);
+    for endpoint in ["analyze"] {
         let reply = post(addr, &format!("/api/v1/clear/{endpoint}"), &board).await;
         assert_eq!(reply.status, 422, "{:?}", reply.json);
         assert!(reply.json["error"].as_str().unwrap().contains("too large"));
@@ -526,12 +532,66 @@ async fn the_server_budget_bounds_every_request() {
         "gave up after solving 50 positions",
     )
     .await;
-    assert_error(
-        post(addr, "/api/v1/clear/play", &big).await,
-        422,
-        "position budget",
+    // The engine answers within the budget whatever the board: a full
+    // board minus a corner cell is no rectangle, and no values are known in
+    // 50 positions, so its move is unproven but legal.
+    let mut rows = vec!["11111111".to_owned(); 8];
+    rows[0] = "01111111".to_owned();
+    let reply = post(
+        addr,
+        "/api/v1/clear/play",
+        &json!({ "board": rows, "budget": { "max_positions": 1_000_000_000u64 } }),
     )
     .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert!(reply.json["move"].is_object(), "{:?}", reply.json);
+    assert_eq!(reply.json["proven"], false, "{:?}", reply.json);
+    assert_eq!(reply.json["kind"], "unproven");
+}
+
+#[tokio::test]
+async fn boards_past_64_cells_are_analysed_and_played() {
+    let addr = start(Config::default()).await;
+    // Two equal 4 x 7 blocks and a line of 3: the pairs cancel, value 3.
+    let block = ["1011111", "1111101", "1101101", "0111101"];
+    let mut rows: Vec<String> = block
+        .iter()
+        .map(|r| format!("{r}00{}", r.chars().rev().collect::<String>()))
+        .collect();
+    rows.push("0".repeat(16));
+    rows.push(format!("111{}", "0".repeat(13)));
+    let body = json!({ "board": rows });
+    let reply = post(addr, "/api/v1/clear/analyze", &body).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["large"], true);
+    assert_eq!(reply.json["grundy"], 3);
+    assert_eq!(reply.json["winner"], "first");
+    let reply = post(addr, "/api/v1/clear/play", &body).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(
+        reply.json["move"],
+        json!({"board": 0, "top": 5, "left": 0, "bottom": 5, "right": 2})
+    );
+    assert_eq!(reply.json["grundy"], 0);
+    assert!(reply.json["reason"]
+        .as_str()
+        .unwrap()
+        .contains("proven winning"));
+    // A full 20 x 20 board minus its corners: the middle band halves it.
+    let mut rows = vec!["1".repeat(20); 20];
+    for r in [0, 19] {
+        rows[r] = format!("0{}0", "1".repeat(18));
+    }
+    let reply = post(addr, "/api/v1/clear/play", &json!({ "board": rows })).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(
+        reply.json["move"],
+        json!({"board": 0, "top": 9, "left": 0, "bottom": 10, "right": 19})
+    );
+    assert!(reply.json["reason"]
+        .as_str()
+        .unwrap()
+        .contains("two equal halves"));
 }
 
 /// Sends `request` as is over a new connection and returns what the server

@@ -293,6 +293,14 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self
     }
 
+    /// [`Solver::with_budget`] in place: new limits for later searches, the
+    /// count and the clock started afresh, the memo kept.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+        self.started = None;
+        self.solved = 0;
+    }
+
     /// Sets a callback that is told about progress every few thousand solved
     /// components.
     #[must_use]
@@ -304,6 +312,13 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// The rules this solver plays by.
     pub fn game(&self) -> &G {
         &self.game
+    }
+
+    /// The rules, to change their settings between searches (a game that
+    /// keys or values positions differently must not be changed this way:
+    /// the memo would then mix two games).
+    pub fn game_mut(&mut self) -> &mut G {
+        &mut self.game
     }
 
     /// The memo table.
@@ -359,7 +374,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         target: Nimber,
     ) -> Result<Moves<G>, SolveError> {
         let mut found = Vec::new();
-        for (mv, option) in self.options_of(position) {
+        for (mv, option) in self.options_of(position)? {
             if self.value(&option)? == target {
                 found.push((mv, option));
             }
@@ -387,18 +402,24 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         position: &G::Position,
     ) -> Result<ValuedMoves<G>, SolveError> {
         let mut out = Vec::new();
-        for (mv, option) in self.options_of(position) {
+        for (mv, option) in self.options_of(position)? {
             let value = self.value(&option)?;
             out.push((mv, option, value));
         }
         Ok(out)
     }
 
-    fn options_of(&self, position: &G::Position) -> Vec<(G::Move, G::Position)> {
+    /// Every option of `position`; an error when the game stopped listing
+    /// them early ([`Game::interrupted`]), so no caller reads a partial list
+    /// as the whole.
+    fn options_of(&self, position: &G::Position) -> Result<Moves<G>, SolveError> {
         let mut options = Vec::new();
         self.game
             .for_each_option(position, |mv, option| options.push((mv, option)));
-        options
+        match self.game.interrupted() {
+            Some(err) => Err(err),
+            None => Ok(options),
+        }
     }
 
     /// The value of one component.

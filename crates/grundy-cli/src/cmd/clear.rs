@@ -4,18 +4,29 @@
 //! then the total, the winner, every winning move with the reason it wins
 //! (which component it changes, and to what), and with `--play` an optimal
 //! play-out. `--json` prints the same analysis for scripts.
+//!
+//! Boards of at most 64 cells keep that report; larger boards (any size,
+//! bounded by `--max-memory`) get the summary of
+//! [`grundy_report::large`]: components by size and value, the shapes that
+//! cancel in pairs, the value when the budget allows, every winning move
+//! found, and the drawing up to 64 x 64. `--move` prints the engine's move
+//! on any board, with whether it is proven.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::io::Write as _;
+
+use grundy::clear::large::{Analyzer, LargeBoard};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber};
-use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
+use grundy_report::large::{EngineMoveReport, LargeReport};
+use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::{words, ValuedMove};
 
-use crate::output::{read_source, solver_progress, WithPlay};
+use crate::output::{read_source, solver_progress, UsageError, WithPlay};
 use crate::shape_tables::TablesArgs;
 
 #[derive(Debug, clap::Args)]
@@ -29,9 +40,23 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Also print an optimal play-out, move by move (with --json, as
-    /// `play`: each move with the total value it leaves).
+    /// `play`: each move with the total value it leaves). Boards of at most
+    /// 64 cells only.
     #[arg(long)]
     play: bool,
+    /// Print only the engine's move for the player to move, on a board of
+    /// any size, and how it was chosen: `proven winning` (with the reason),
+    /// `losing position` (every move loses), or `unproven` (the budget ran
+    /// out first: its best guess). Always within the time budget (5 seconds
+    /// unless --max-time is given); exits 0 whenever it prints a move.
+    #[arg(long = "move", conflicts_with = "play")]
+    engine_move: bool,
+    /// With text output of boards past 64 cells: list at most this many
+    /// winning moves (--json lists every one). Such boards are analysed
+    /// for at most 30 seconds unless --max-time is given; what is known
+    /// then is printed, and the exit code is 3.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    max_listed: usize,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -85,11 +110,102 @@ pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
 /// The seed article's 4 x 4 example: the first player wins.
 const DEFAULT_BOARD: Board = grundy::board!["0110", "0000", "0000", "0001"];
 
+/// The memory a board may take when `--max-memory` is not given: a third of
+/// this project's machines' 24 GiB.
+const DEFAULT_BOARD_MEMORY: u64 = 8 << 30;
+
+/// The time the analysis of a board past 64 cells takes at most when
+/// `--max-time` is not given: one expansion of a large shape lists every
+/// rectangle (25 million on a full 100 x 100 board), so only a clock bounds
+/// it in practice.
+const DEFAULT_LARGE_TIME: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The time `--move` takes at most when `--max-time` is not given.
+const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let source = read_source(args.file.as_deref())?;
-    let boards = parse_boards(&source.bytes).map_err(|err| source.error(err))?;
-    let boards: Vec<Board> = boards.iter().map(|b: &ParsedBoard| b.board).collect();
-    analyse(&boards, args.json, args.play, &args.budget, &args.tables)
+    let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
+    let parsed =
+        parse_large_boards(&source.bytes, Some(max_bytes)).map_err(|err| source.error(err))?;
+    let large: Vec<LargeBoard> = parsed.into_iter().map(|b| b.board).collect();
+    if args.engine_move {
+        return engine_move_of(&large, args);
+    }
+    let small: Option<Vec<Board>> = large.iter().map(LargeBoard::to_board).collect();
+    match small {
+        Some(boards) => analyse(&boards, args.json, args.play, &args.budget, &args.tables),
+        None if args.play => Err(UsageError(
+            "--play plays boards of at most 64 cells out; for a larger board, --move gives the engine's move".into(),
+        )
+        .into()),
+        None => analyse_large(&large, args),
+    }
+}
+
+/// The analysis of boards past 64 cells (see the module docs); exit 3 after
+/// the report when the budget ran out before everything was known.
+fn analyse_large(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode> {
+    let shapes = args.tables.lookup()?;
+    let mut budget = args.budget.budget();
+    budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_LARGE_TIME));
+    let mut analyzer = Analyzer::new(Clear::with_shapes(shapes), budget);
+    let analysis = grundy::clear::large::analyse(boards, &mut analyzer);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        serde_json::to_writer(
+            &mut out,
+            &LargeReport {
+                analysis: &analysis,
+            },
+        )
+        .map_err(|err| anyhow::Error::new(err).context("writing JSON"))?;
+        out.write_all(b"\n")?;
+    } else {
+        out.write_all(grundy_report::large::render(&analysis, args.max_listed).as_bytes())?;
+    }
+    out.flush()?;
+    match analysis.stopped {
+        Some(err) => Err(stopped(err)),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// `--move`: the engine's move within the time budget.
+fn engine_move_of(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode> {
+    let shapes = args.tables.lookup()?;
+    let mut budget = args.budget.budget();
+    budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
+    let mut analyzer = Analyzer::new(Clear::with_shapes(shapes), budget);
+    let choice = grundy::clear::large::choose_move(boards, &mut analyzer);
+    let mut out = String::new();
+    match (&choice, args.json) {
+        (Some(choice), true) => {
+            out = serde_json::to_string(&EngineMoveReport::new(choice, boards.len()))?;
+            out.push('\n');
+        }
+        (Some(choice), false) => {
+            let report = EngineMoveReport::new(choice, boards.len());
+            let _ = writeln!(out, "{}", report.text);
+            let _ = writeln!(out, "{}", report.reason);
+        }
+        (None, true) => {
+            out = serde_json::json!({
+                "move": null,
+                "proven": true,
+                "kind": "none",
+                "reason": words::NO_MOVES,
+            })
+            .to_string();
+            out.push('\n');
+        }
+        (None, false) => {
+            let _ = writeln!(out, "{}", words::NO_MOVES);
+        }
+    }
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_default() -> anyhow::Result<ExitCode> {

@@ -7,16 +7,22 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use grundy::clear::{Clear, ShapeTable};
+use grundy::clear::large::{LargeBoard, LargeClear, Part};
+use grundy::clear::Clear;
 use grundy::sum::GameSum;
-use grundy_cli::boards::parse_boards;
+use grundy::Solver;
 use grundy_cli::queries::{Query, QueryReader};
+use grundy_report::parse::clear::parse_large_boards;
 
 use crate::cmd::clear::{stopped, BudgetArgs};
 use crate::output::{read_source, solver_progress, UsageError};
 use crate::shape_tables::TablesArgs;
-use grundy_report::clear::MoveReport;
+use grundy_report::large::LargeMoveReport;
 use grundy_report::{words, ValuedMove};
+
+/// The time a sum with a board past 64 cells takes at most when
+/// `--max-time` is not given, as `grundy clear`'s.
+const DEFAULT_LARGE_TIME: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// The query language, shown by `grundy sum --help`.
 const QUERY_HELP: &str = "\
@@ -40,7 +46,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     queries: PathBuf,
     /// Board file: rows of 0/1 (or ./#), blank lines between boards, any
-    /// sizes up to 64 cells. `-` or nothing reads standard input.
+    /// sizes (bounded by --max-memory; a sum with a board past 64 cells is
+    /// given 30 seconds unless --max-time is set). `-` or nothing reads
+    /// standard input.
     boards: Option<PathBuf>,
     /// Print each answer as one line of JSON (JSON Lines): board numbers
     /// (`board`, and a range's `left` and `right`) 0-based, rectangle
@@ -65,25 +73,48 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .into());
     }
     let board_source = read_source(args.boards.as_deref())?;
-    let boards = parse_boards(&board_source.bytes).map_err(|err| board_source.error(err))?;
+    let max_bytes = args.budget.max_memory.unwrap_or(8 << 30);
+    let boards: Vec<LargeBoard> = parse_large_boards(&board_source.bytes, Some(max_bytes))
+        .map_err(|err| board_source.error(err))?
+        .into_iter()
+        .map(|b| b.board)
+        .collect();
     let query_source = read_source(Some(&args.queries))?;
 
     let shapes = args.tables.lookup()?;
-    let (bar, progress) = solver_progress("solving", &args.budget.budget());
-    let solver = Clear::with_shapes(shapes)
-        .into_solver()
-        .with_budget(args.budget.budget())
+    let mut budget = args.budget.budget();
+    if boards
+        .iter()
+        .any(|b| u64::from(b.rows()) * u64::from(b.cols()) > 64)
+    {
+        budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_LARGE_TIME));
+    }
+    let (bar, progress) = solver_progress("solving", &budget);
+    let mut solver = Solver::new(LargeClear::new(Clear::with_shapes(shapes)))
+        .with_budget(budget)
         .with_progress(progress);
-    let sum = GameSum::with_positions(solver, boards.iter().map(|b| b.board));
+    // One expansion of a large shape lists every rectangle: the clock and
+    // the memory budget bound it too.
+    let deadline = budget
+        .max_time
+        .map(|limit| (std::time::Instant::now() + limit, limit));
+    solver.game_mut().set_limits(
+        deadline,
+        budget
+            .max_memory
+            .unwrap_or(grundy::clear::large::game::DEFAULT_MAX_OPTION_BYTES),
+    );
+    let sum = GameSum::with_positions(solver, boards.into_iter().map(Part::of));
     bar.finish_and_clear();
     let mut sum = sum.map_err(stopped)?;
+    let count = sum.len();
 
     // Answers are written out in bounded chunks, as the judges do.
     let mut stdout =
         std::io::BufWriter::with_capacity(grundy_cli::judge::FLUSH_AT, std::io::stdout().lock());
     let result = answer(
         &mut sum,
-        QueryReader::new(&query_source.bytes, boards.len()),
+        QueryReader::new(&query_source.bytes, count),
         args.json,
         &mut stdout,
     );
@@ -98,7 +129,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// Runs every query; the outer error is a failed write or search, the inner
 /// one a bad line of the script.
 fn answer(
-    sum: &mut GameSum<Clear, ShapeTable>,
+    sum: &mut GameSum<LargeClear>,
     queries: QueryReader<'_>,
     json: bool,
     out: &mut impl Write,
@@ -141,7 +172,7 @@ fn answer(
                 // leaves the range 0.
                 let valued = win.as_ref().map(|win| {
                     let phrase = words::clear_move(Some(win.index), win.mv);
-                    ValuedMove::new(MoveReport::new(win.index, win.mv), &phrase, 0)
+                    ValuedMove::new(LargeMoveReport::new(win.index as u32, win.mv), &phrase, 0)
                 });
                 if json {
                     let line = serde_json::json!({
@@ -161,7 +192,7 @@ fn answer(
                 }
             }
             Query::Set { index, board } => {
-                let value = sum.set(index, board).map_err(stopped)?;
+                let value = sum.set(index, Part::of(board)).map_err(stopped)?;
                 if json {
                     let line = serde_json::json!({
                         "query": "set", "board": index, "grundy": value.value(),

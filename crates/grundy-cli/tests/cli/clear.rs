@@ -179,12 +179,19 @@ fn bad_input_gets_a_located_error_and_exit_2() {
     );
     assert_input_error(
         grundy()
-            .args(["clear", "-"])
-            .write_stdin("00000000\n".repeat(9)),
+            .args(["clear", "-", "--max-memory", "4kB"])
+            .write_stdin(format!("\n{row}\n{row}\n", row = "01".repeat(20))),
         "<stdin>",
-        9,
+        2,
         1,
-        "at most 64 cells",
+        "board too large for the memory budget: 2 x 40 needs about",
+    );
+    assert_input_error(
+        grundy().args(["clear", "-"]).write_stdin("0000\n000\n"),
+        "<stdin>",
+        2,
+        1,
+        "ragged row",
     );
     let missing = grundy()
         .args(["clear", "no/such/file.txt"])

@@ -6,6 +6,7 @@ mod clear;
 mod common;
 mod conventions;
 mod judge;
+mod large;
 mod pawn;
 mod serve;
 mod split;

@@ -3,8 +3,9 @@ the engine's parsers read, and checking keyword arguments.
 
 Text is parsed by the command line's own parsers (in the native module), so
 a list of strings fails with the same located message as a file. Arrays and
-lists of numbers are checked here first (shape, 0/1 entries, at most 64
-cells), where a message can name the array's shape rather than a line.
+lists of numbers are checked here first (shape, 0/1 entries, and at most 64
+cells where only small boards are taken), where a message can name the
+array's shape rather than a line.
 """
 
 import numbers
@@ -106,14 +107,15 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
     return "\n".join(rows), f"<{what}>"
 
 
-def boards_texts(board: Any) -> List[Text]:
-    """A board or a list of boards (a sum) as `(text, source)` pairs."""
+def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
+    """A board or a list of boards (a sum) as `(text, source)` pairs, each
+    of at most `limit` cells (`None`: any size)."""
     if board is None:
         raise ValueError("no board given")
     if _is_one_board(board):
-        return [board_text(board)]
+        return [board_text(board, limit=limit)]
     boards = list(board)
-    return [board_text(b, f"boards[{i}]") for i, b in enumerate(boards)]
+    return [board_text(b, f"boards[{i}]", limit) for i, b in enumerate(boards)]
 
 
 def check_limits(

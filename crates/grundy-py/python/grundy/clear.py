@@ -1,5 +1,8 @@
 """Rectangle clearing: a move clears an axis-parallel rectangle of ones; who
-cannot move loses. Boards of any shape up to 64 cells.
+cannot move loses. Boards of any size: up to 64 cells the full analysis
+(``ClearAnalysis``), past that the large boards' (``LargeClearAnalysis``:
+the value when the budget finds it, pairs of equal shapes cancelled, the
+winning moves found); ``engine_move`` plays on any board.
 
 >>> import grundy
 >>> a = grundy.clear.analyze(["0110", "0000", "0000", "0001"])
@@ -9,7 +12,7 @@ cannot move loses. Boards of any shape up to 64 cells.
 Move(top=0, left=1, bottom=0, right=1, board=0)
 """
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _grundy
 from ._inputs import boards_texts, check_limits
@@ -18,8 +21,10 @@ if TYPE_CHECKING:
     from .tables import Database
 
 Move = _grundy.ClearMove
+LargeMove = _grundy.LargeMove
 Component = _grundy.Component
 ClearAnalysis = _grundy.ClearAnalysis
+LargeClearAnalysis = _grundy.LargeClearAnalysis
 
 #: The default of ``max_positions``, as ``grundy clear``'s.
 DEFAULT_MAX_POSITIONS = 20_000_000
@@ -32,7 +37,7 @@ def analyze(
     max_time: Optional[float] = None,
     max_memory: Optional[int] = None,
     tables: "Optional[Database]" = None,
-) -> ClearAnalysis:
+) -> "ClearAnalysis | LargeClearAnalysis":
     """Analyse a board, or a list of boards played as a sum.
 
     Args:
@@ -48,20 +53,65 @@ def analyze(
             (the built-in 5 x 5 database always is).
 
     Returns:
-        A :class:`ClearAnalysis`: ``.value``, ``.winner``, ``.winning_moves``
-        (``Move`` rectangles with ``top``, ``left``, ``bottom``, ``right``,
-        0-based and inclusive, and ``board``), ``.components``,
-        ``.board_values``, ``.options()`` and ``.play()``.
+        For boards of at most 64 cells, a :class:`ClearAnalysis`:
+        ``.value``, ``.winner``, ``.winning_moves`` (``Move`` rectangles
+        with ``top``, ``left``, ``bottom``, ``right``, 0-based and
+        inclusive, and ``board``), ``.components``, ``.board_values``,
+        ``.options()`` and ``.play()``. For larger boards a
+        :class:`LargeClearAnalysis`: ``.value`` and ``.winner`` (``None``
+        when the budget ran out first; ``max_time`` defaults to 30 s there),
+        ``.winning_moves``, ``.winning_moves_complete``, ``.components``
+        (``(board, cells, value)``), ``.classes`` (``(cells, count,
+        value)``: congruent components, which cancel in pairs) and
+        ``.stopped``.
 
     Raises:
         ValueError: a bad board, with the command line's located message
-            (``<board>:2:3: ...``), or a bad array (ragged, not 2-D, entries
-            other than 0/1, more than 64 cells).
+            (``<board>:2:3: ...``), a bad array (ragged, not 2-D, entries
+            other than 0/1), or a board whose analysis would need more than
+            ``max_memory`` bytes (8 GiB by default).
         grundy.BudgetExceeded: a budget ran out.
         KeyboardInterrupt: Ctrl-C during the search.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    return _grundy.clear_analyze(boards_texts(board), *limits, None if tables is None else tables._db)
+    texts = boards_texts(board, limit=None)
+    db = None if tables is None else tables._db
+    if _grundy.clear_fits_small(texts, limits[2]):
+        return _grundy.clear_analyze(texts, *limits, db)
+    return _grundy.clear_analyze_large(texts, *limits, db)
 
 
-__all__ = ["analyze", "ClearAnalysis", "Component", "Move", "DEFAULT_MAX_POSITIONS"]
+def engine_move(
+    board: Any,
+    *,
+    max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+    max_time: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    tables: "Optional[Database]" = None,
+) -> Dict[str, Any]:
+    """The engine's move for the player to move, on a board of any size, as
+    ``grundy clear --move``: always a move within the time budget
+    (``max_time``, 5 s by default), and whether it is proven.
+
+    Returns:
+        ``{"move": LargeMove or None, "proven": bool, "kind": "winning" |
+        "losing" | "unproven" | "none", "reason": str}``: ``winning`` moves
+        are proven to win (by the values, or because every shape left has an
+        equal partner); ``losing`` means every move loses; ``unproven`` that
+        the budget ran out before a proof.
+    """
+    limits = check_limits(max_positions, max_time, max_memory)
+    db = None if tables is None else tables._db
+    return _grundy.clear_engine_move(boards_texts(board, limit=None), *limits, db)
+
+
+__all__ = [
+    "analyze",
+    "engine_move",
+    "ClearAnalysis",
+    "LargeClearAnalysis",
+    "Component",
+    "Move",
+    "LargeMove",
+    "DEFAULT_MAX_POSITIONS",
+]

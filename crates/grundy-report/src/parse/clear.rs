@@ -7,13 +7,17 @@
 //! character has two meanings). Blank lines separate boards (several boards
 //! make a sum); leading and trailing blank lines are ignored, CRLF line ends
 //! and a leading byte order mark are accepted. Every row of a board has the
-//! same length, and a board has at most 64 cells.
+//! same length. [`parse_large_boards`] takes boards of any size, bounded
+//! only by the memory their analysis needs; [`parse_boards`] boards of at
+//! most 64 cells, for the commands that only play those.
 //!
 //! [`parse_boards`] reads a text; [`parse_board_rows`] reads one board given
 //! as a list of rows (the JSON form), with the same rules: each row is a
-//! line, so its errors are located at row:column. One pass over the bytes,
-//! O(input).
+//! line, so its errors are located at row:column. Two passes over the bytes
+//! (the first checks every character and measures each board, so a board
+//! is refused before its cells are allocated), O(input).
 
+use grundy::clear::large::{analysis_bytes, LargeBoard};
 use grundy::clear::{Board, MAX_CELLS};
 
 use super::{char_at, without_bom, Found, ParseError, ParseErrorKind};
@@ -27,76 +31,84 @@ pub struct ParsedBoard {
     pub line: usize,
 }
 
-/// Parses one or more boards separated by blank lines.
-///
-/// # Errors
-///
-/// A character that is not a cell, a row whose length differs from the
-/// board's first row, a board of more than 64 cells, or an input with no
-/// board at all; each with its line and column.
-pub fn parse_boards(input: &[u8]) -> Result<Vec<ParsedBoard>, ParseError> {
-    let input = without_bom(input);
+/// A board of any size as read, with the line it starts on (1-based).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParsedLargeBoard {
+    /// The board.
+    pub board: LargeBoard,
+    /// The 1-based line of its first row.
+    pub line: usize,
+}
+
+/// Where a board lies in the input, found by the first pass.
+struct Layout {
+    line: usize,
+    /// Byte offset of its first row.
+    start: usize,
+    rows: usize,
+    cols: usize,
+}
+
+/// The cell of a byte: `Some(true)` for a one, `Some(false)` for a zero,
+/// `None` for a separator; an error for anything else.
+#[inline]
+fn cell(input: &[u8], offset: usize) -> Result<Option<bool>, ParseError> {
+    match input[offset] {
+        b'1' | b'#' => Ok(Some(true)),
+        b'0' | b'.' => Ok(Some(false)),
+        b' ' | b'\t' => Ok(None),
+        _ => Err(ParseError::at(
+            input,
+            offset,
+            ParseErrorKind::UnexpectedChar {
+                found: Found(char_at(input, offset)),
+                expected: "a cell: 0 or 1 (or . and #)".into(),
+            },
+        )),
+    }
+}
+
+/// The first pass: every character checked, every board's rows and columns.
+fn layout(input: &[u8]) -> Result<Vec<Layout>, ParseError> {
     let mut boards = Vec::new();
-    let mut current: Option<BoardBuilder> = None;
+    let mut current: Option<Layout> = None;
     let mut offset = 0;
     for (line_index, line) in input.split(|&b| b == b'\n').enumerate() {
         let line_start = offset;
         offset += line.len() + 1;
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        let mut bits = 0u64;
         let mut width = 0usize;
-        for (i, &byte) in line.iter().enumerate() {
-            let one = match byte {
-                b'1' | b'#' => true,
-                b'0' | b'.' => false,
-                b' ' | b'\t' => continue,
-                _ => {
-                    return Err(ParseError::at(
-                        input,
-                        line_start + i,
-                        ParseErrorKind::UnexpectedChar {
-                            found: Found(char_at(input, line_start + i)),
-                            expected: "a cell: 0 or 1 (or . and #)".into(),
-                        },
-                    ))
-                }
-            };
-            if width >= MAX_CELLS {
-                return Err(too_large(input, line_start + i, width + 1, 1));
+        for i in 0..line.len() {
+            if cell(input, line_start + i)?.is_some() {
+                width += 1;
             }
-            bits |= u64::from(one) << width;
-            width += 1;
         }
         if width == 0 {
-            if let Some(builder) = current.take() {
-                boards.push(builder.finish());
+            if let Some(board) = current.take() {
+                boards.push(board);
             }
             continue;
         }
-        let builder = current.get_or_insert(BoardBuilder {
+        let board = current.get_or_insert(Layout {
             line: line_index + 1,
-            cols: width,
+            start: line_start,
             rows: 0,
-            cells: 0,
+            cols: width,
         });
-        if width != builder.cols {
+        if width != board.cols {
             return Err(ParseError::at(
                 input,
                 line_start,
                 ParseErrorKind::RaggedRow {
-                    expected: builder.cols,
+                    expected: board.cols,
                     found: width,
                 },
             ));
         }
-        if (builder.rows + 1) * width > MAX_CELLS {
-            return Err(too_large(input, line_start, width, builder.rows + 1));
-        }
-        builder.cells |= bits << (builder.rows * width);
-        builder.rows += 1;
+        board.rows += 1;
     }
-    if let Some(builder) = current.take() {
-        boards.push(builder.finish());
+    if let Some(board) = current.take() {
+        boards.push(board);
     }
     if boards.is_empty() {
         return Err(ParseError::at(
@@ -110,6 +122,140 @@ pub fn parse_boards(input: &[u8]) -> Result<Vec<ParsedBoard>, ParseError> {
     Ok(boards)
 }
 
+/// Parses one or more boards of any size separated by blank lines. When
+/// `max_bytes` is given, a board whose analysis would need more (see
+/// [`grundy::clear::large::analysis_bytes`]) is refused before its cells
+/// are allocated, with the bytes it would need.
+///
+/// # Errors
+///
+/// A character that is not a cell, a row whose length differs from the
+/// board's first row, a board past the memory limit, or an input with no
+/// board at all; each with its line and column.
+pub fn parse_large_boards(
+    input: &[u8],
+    max_bytes: Option<u64>,
+) -> Result<Vec<ParsedLargeBoard>, ParseError> {
+    let input = without_bom(input);
+    let layouts = layout(input)?;
+    let mut total = 0u64;
+    for board in &layouts {
+        total = total.saturating_add(analysis_bytes(board.rows as u64, board.cols as u64));
+        if let Some(limit) = max_bytes {
+            if total > limit {
+                return Err(ParseError::at(
+                    input,
+                    board.start,
+                    ParseErrorKind::TooLarge(format!(
+                        "board too large for the memory budget: {} x {} needs about {} to analyse{}, over the limit of {}",
+                        board.rows,
+                        board.cols,
+                        crate::words::bytes(analysis_bytes(board.rows as u64, board.cols as u64)),
+                        if layouts.len() > 1 { " (with the boards before it)" } else { "" },
+                        crate::words::bytes(limit)
+                    )),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(layouts.len());
+    for layout in layouts {
+        let mut board =
+            LargeBoard::zeros(layout.rows as u64, layout.cols as u64).map_err(|err| {
+                ParseError::at(
+                    input,
+                    layout.start,
+                    ParseErrorKind::TooLarge(err.to_string()),
+                )
+            })?;
+        let (mut row, mut col) = (0u32, 0u32);
+        let mut offset = layout.start;
+        while (row as usize) < layout.rows && offset <= input.len() {
+            match input.get(offset) {
+                Some(b'\n') | None => {
+                    if col > 0 {
+                        row += 1;
+                        col = 0;
+                    }
+                }
+                Some(_) => {
+                    if let Some(one) = cell(input, offset).ok().flatten() {
+                        if one {
+                            board.set(row, col, true);
+                        }
+                        col += 1;
+                    }
+                }
+            }
+            offset += 1;
+        }
+        out.push(ParsedLargeBoard {
+            board,
+            line: layout.line,
+        });
+    }
+    Ok(out)
+}
+
+/// Parses one or more boards separated by blank lines, each of at most 64
+/// cells (the form the small-board commands take).
+///
+/// # Errors
+///
+/// As [`parse_large_boards`], and a board of more than 64 cells, located
+/// at its first cell past 64.
+pub fn parse_boards(input: &[u8]) -> Result<Vec<ParsedBoard>, ParseError> {
+    let unbommed = without_bom(input);
+    let layouts = layout(unbommed)?;
+    let mut out = Vec::with_capacity(layouts.len());
+    for layout in &layouts {
+        if layout.rows * layout.cols > MAX_CELLS {
+            return Err(too_large_at(unbommed, layout));
+        }
+    }
+    for parsed in parse_large_boards(input, None)? {
+        let board = parsed
+            .board
+            .to_board()
+            .expect("every board was checked to hold at most 64 cells");
+        out.push(ParsedBoard {
+            board,
+            line: parsed.line,
+        });
+    }
+    Ok(out)
+}
+
+/// The error for a board of more than 64 cells: at its 65th cell when a
+/// row is longer than 64, else at the first row past 64 cells.
+fn too_large_at(input: &[u8], layout: &Layout) -> ParseError {
+    let mut offset = layout.start;
+    if layout.cols > MAX_CELLS {
+        let mut seen = 0;
+        while seen <= MAX_CELLS {
+            if matches!(input[offset], b'1' | b'#' | b'0' | b'.') {
+                seen += 1;
+                if seen > MAX_CELLS {
+                    break;
+                }
+            }
+            offset += 1;
+        }
+        return too_large(input, offset, MAX_CELLS + 1, 1);
+    }
+    let rows_that_fit = MAX_CELLS / layout.cols;
+    let mut row = 0;
+    while row < rows_that_fit {
+        // Skip one row of cells (no blank line inside a board).
+        while input[offset] != b'\n' {
+            offset += 1;
+        }
+        offset += 1;
+        row += 1;
+    }
+    too_large(input, offset, layout.cols, rows_that_fit + 1)
+}
+
 /// Parses one board given as its rows, one string a row (the JSON form
 /// `["0110", "1 1 1 1"]`): errors are located at row (as the line) and
 /// column.
@@ -119,6 +265,32 @@ pub fn parse_boards(input: &[u8]) -> Result<Vec<ParsedBoard>, ParseError> {
 /// As [`parse_boards`]; also no row at all, a row holding no cell (a board
 /// has no blank row), and a line break inside a row.
 pub fn parse_board_rows<S: AsRef<str>>(rows: &[S]) -> Result<Board, ParseError> {
+    let text = rows_text(rows)?;
+    let mut boards = parse_boards(text.as_bytes())?;
+    // No blank row and no line break inside one: the rows are one board.
+    debug_assert_eq!(boards.len(), 1);
+    Ok(boards.swap_remove(0).board)
+}
+
+/// [`parse_board_rows`] for a board of any size, refused past `max_bytes`
+/// as [`parse_large_boards`] does.
+///
+/// # Errors
+///
+/// As [`parse_board_rows`], and a board past the memory limit.
+pub fn parse_large_board_rows<S: AsRef<str>>(
+    rows: &[S],
+    max_bytes: Option<u64>,
+) -> Result<LargeBoard, ParseError> {
+    let text = rows_text(rows)?;
+    let mut boards = parse_large_boards(text.as_bytes(), max_bytes)?;
+    debug_assert_eq!(boards.len(), 1);
+    Ok(boards.swap_remove(0).board)
+}
+
+/// The rows of a JSON board as the text of one board, each row checked to
+/// be one line with cells.
+fn rows_text<S: AsRef<str>>(rows: &[S]) -> Result<String, ParseError> {
     let mut text = String::new();
     for (index, row) in rows.iter().enumerate() {
         let row = row.as_ref();
@@ -151,10 +323,16 @@ pub fn parse_board_rows<S: AsRef<str>>(rows: &[S]) -> Result<Board, ParseError> 
         text.push_str(row);
         text.push('\n');
     }
-    let mut boards = parse_boards(text.as_bytes())?;
-    // No blank row and no line break inside one: the rows are one board.
-    debug_assert_eq!(boards.len(), 1);
-    Ok(boards.swap_remove(0).board)
+    if rows.is_empty() {
+        return Err(ParseError {
+            line: 1,
+            col: 1,
+            kind: ParseErrorKind::Empty {
+                expected: "a board: rows of 0 and 1".into(),
+            },
+        });
+    }
+    Ok(text)
 }
 
 fn too_large(input: &[u8], offset: usize, cols: usize, rows: usize) -> ParseError {
@@ -166,23 +344,6 @@ fn too_large(input: &[u8], offset: usize, cols: usize, rows: usize) -> ParseErro
             crate::words::count((rows * cols) as u64, "cell")
         )),
     )
-}
-
-struct BoardBuilder {
-    line: usize,
-    rows: usize,
-    cols: usize,
-    cells: u64,
-}
-
-impl BoardBuilder {
-    fn finish(self) -> ParsedBoard {
-        ParsedBoard {
-            board: Board::new(self.rows, self.cols, self.cells)
-                .expect("rows * cols <= 64 was checked row by row"),
-            line: self.line,
-        }
-    }
 }
 
 #[cfg(test)]

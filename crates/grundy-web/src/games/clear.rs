@@ -2,26 +2,33 @@
 //!
 //! A request names one board (`"board": ["0110", "0000"]`) or a sum
 //! (`"boards": [["0110"], ["11", "11"]]`): rows of `0`/`1` (also `.`/`#`,
-//! spaces ignored), all rows of a board the same length, 1 to 64 cells per
-//! board. `analyze` answers the JSON of `grundy clear --json` plus the total
-//! value reached by every legal move (`moves`, `moves_total`,
-//! `moves_complete`) and the [`Options`]: every rectangle with the
-//! component it is played in, what it leaves of that component and of the
-//! total, and per cell the best value a rectangle through it leaves. `play`
-//! answers the engine's move ([`grundy_report::clear::engine_move`]) and the
-//! boards after it.
+//! spaces ignored), all rows of a board the same length, of any size the
+//! body limit lets through. `analyze` answers, for boards of at most 64
+//! cells, the JSON of `grundy clear --json` plus the total value reached by
+//! every legal move (`moves`, `moves_total`, `moves_complete`) and the
+//! [`Options`]: every rectangle with the component it is played in, what it
+//! leaves of that component and of the total, and per cell the best value a
+//! rectangle through it leaves. For a sum with a larger board it answers
+//! the large boards' report ([`grundy_report::large`], `"large": true`):
+//! the value when the budget finds it, the winning moves found (by values,
+//! or by pairs of equal shapes), and no per-move list. `play` answers the
+//! engine's move on any board ([`grundy::clear::large::choose_move`], as
+//! `grundy clear --move`): always a move within the budget, with whether it
+//! is proven and why, and the boards after it.
 //!
 //! A position over the server's budget is a 422 whose body also holds
 //! `"tables"`, a [`TablesHint`]: the shape database that would answer it at
 //! once (its box, and its build cost as measured in `docs/results.md`), and
 //! the value of the full board when `docs/results.md` gives it.
 
+use grundy::clear::large::{Analyzer, LargeBoard, MoveReason};
 use grundy::clear::shapes::ShapeBox;
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber, SolveError};
-use grundy_report::clear::{engine_move, Analysis, MoveReport, Report};
+use grundy_report::clear::{Analysis, MoveReport, Report};
 use grundy_report::databases::{MeasuredDatabase, MEASURED_DATABASES};
-use grundy_report::parse::clear::parse_board_rows;
+use grundy_report::large::{EngineMoveReport, LargeMoveReport, LargeReport};
+use grundy_report::parse::clear::{parse_board_rows, parse_large_board_rows};
 use grundy_report::words;
 use grundy_report::{spread, MoveValues, ValuedMove};
 use serde::{Deserialize, Serialize};
@@ -51,11 +58,19 @@ struct ClearRequest {
     budget: BudgetRequest,
 }
 
+/// The most memory a request's boards may need to analyse
+/// ([`grundy::clear::large::analysis_bytes`]); the body limit usually
+/// bounds them first.
+pub const MAX_BOARD_BYTES: u64 = 64 << 20;
+
 /// A validated request: the boards of the sum and the budget to search with.
 #[derive(Clone, Debug)]
 pub struct ClearPosition {
-    /// The boards, at least one.
+    /// The boards as small boards, when every one has at most 64 cells;
+    /// else empty.
     pub boards: Vec<Board>,
+    /// The boards, at least one, whatever their size.
+    pub large: Vec<LargeBoard>,
     /// The search limits.
     pub budget: Budget,
     /// The rules, with the server's shape databases.
@@ -68,7 +83,7 @@ pub struct ClearPosition {
 /// shapes of the same box.
 impl FromTables for ClearPosition {
     fn answered_from_tables(&self) -> bool {
-        known_without_search(&self.rules, &self.boards)
+        !self.boards.is_empty() && known_without_search(&self.rules, &self.boards)
     }
 }
 
@@ -100,16 +115,22 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
             limits.max_boards
         )));
     }
-    let boards = rows_of_boards
+    let large = rows_of_boards
         .iter()
         .enumerate()
         .map(|(index, rows)| {
-            parse_board(rows)
+            parse_large_board(rows)
                 .map_err(|what| ApiError::bad_request(format!("board {}: {what}", index + 1)))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let boards = large
+        .iter()
+        .map(LargeBoard::to_board)
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default();
     Ok(ClearPosition {
         boards,
+        large,
         budget: request.budget.within(limits.budget),
         rules: limits.databases.clear_rules(),
     })
@@ -124,6 +145,27 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
 /// A message naming the 1-based row and column at fault.
 pub fn parse_board(rows: &[String]) -> Result<Board, String> {
     parse_board_rows(rows).map_err(|err| at_row(&err))
+}
+
+/// [`parse_board`] for a board of any size up to [`MAX_BOARD_BYTES`].
+///
+/// # Errors
+///
+/// A message naming the 1-based row and column at fault.
+pub fn parse_large_board(rows: &[String]) -> Result<LargeBoard, String> {
+    parse_large_board_rows(rows, Some(MAX_BOARD_BYTES)).map_err(|err| at_row(&err))
+}
+
+/// A large board's rows as strings of `0` and `1`.
+#[must_use]
+pub fn large_board_rows(board: &LargeBoard) -> Vec<String> {
+    (0..board.rows())
+        .map(|r| {
+            (0..board.cols())
+                .map(|c| if board.get(r, c) { '1' } else { '0' })
+                .collect()
+        })
+        .collect()
 }
 
 /// A board's rows as strings of `0` and `1`.
@@ -147,7 +189,25 @@ struct AnalyzeResponse {
     options: Options,
 }
 
+/// The `analyze` answer for a sum with a board past 64 cells.
+#[derive(Serialize)]
+struct LargeAnalyzeResponse<'a> {
+    #[serde(flatten)]
+    report: LargeReport<'a>,
+    large: bool,
+}
+
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+    if position.boards.is_empty() {
+        let mut analyzer = Analyzer::new(position.rules.clone(), position.budget);
+        let analysis = grundy::clear::large::analyse(&position.large, &mut analyzer);
+        return to_json(&LargeAnalyzeResponse {
+            report: LargeReport {
+                analysis: &analysis,
+            },
+            large: true,
+        });
+    }
     let mut solver = position
         .rules
         .clone()
@@ -470,46 +530,66 @@ pub fn seconds(s: f64) -> String {
 struct PlayResponse {
     /// The engine's move, or `null` when it has none (it has lost).
     #[serde(rename = "move")]
-    mv: Option<MoveReport>,
+    mv: Option<LargeMoveReport>,
     /// The move in words, as the command line says it.
     #[serde(skip_serializing_if = "Option::is_none")]
     text: Option<String>,
     /// The boards after the move.
     boards: Vec<Vec<String>>,
-    /// The total value after the move.
-    grundy: u32,
-    /// True when the move leaves value 0: the engine wins with best play.
+    /// The total value after the move, when known (0 after a winning move).
+    grundy: Option<u32>,
+    /// True when the move is proven to win: the engine wins with best play.
     engine_wins: bool,
+    /// True when the move is proven best (it wins, or every move loses).
+    proven: bool,
+    /// `"winning"`, `"losing"`, `"unproven"`, or `"none"` without a move.
+    kind: &'static str,
+    /// Why, in the theory's words (as `grundy clear --move` says it).
+    reason: String,
 }
 
 fn play(position: &ClearPosition) -> Result<String, ApiError> {
-    let mut solver = position
-        .rules
-        .clone()
-        .into_solver()
-        .with_budget(position.budget);
-    let mut boards = position.boards.clone();
-    let chosen = engine_move(&mut solver, &boards).map_err(|err| too_large(err, &boards))?;
+    let mut analyzer = Analyzer::new(position.rules.clone(), position.budget);
+    let mut boards = position.large.clone();
+    let chosen = grundy::clear::large::choose_move(&boards, &mut analyzer);
     let several = boards.len() > 1;
-    let (mv, text, grundy) = match chosen {
+    let response = match chosen {
         Some(chosen) => {
-            boards[chosen.board] = chosen.after;
-            let phrase = words::clear_move(several.then_some(chosen.board), chosen.rect);
-            (
-                Some(MoveReport::new(chosen.board, chosen.rect)),
-                Some(words::leaving(&phrase, chosen.total_after.value())),
-                chosen.total_after,
-            )
+            let board = chosen.board as usize;
+            boards[board].play_unchecked(chosen.rect);
+            let report = EngineMoveReport::new(&chosen, boards.len());
+            let grundy = match chosen.reason {
+                MoveReason::Values { .. } | MoveReason::Pairs { .. } => Some(0),
+                MoveReason::Losing { leaves } => leaves.map(Nimber::value),
+                _ => None,
+            };
+            let phrase = words::clear_move(several.then_some(board), chosen.rect);
+            PlayResponse {
+                mv: Some(report.mv),
+                text: Some(match grundy {
+                    Some(v) => words::leaving(&phrase, v),
+                    None => phrase,
+                }),
+                boards: boards.iter().map(large_board_rows).collect(),
+                grundy,
+                engine_wins: chosen.wins(),
+                proven: report.proven,
+                kind: report.kind,
+                reason: report.reason,
+            }
         }
-        None => (None, None, Nimber::ZERO),
+        None => PlayResponse {
+            mv: None,
+            text: None,
+            boards: boards.iter().map(large_board_rows).collect(),
+            grundy: Some(0),
+            engine_wins: false,
+            proven: true,
+            kind: "none",
+            reason: words::NO_MOVES.to_owned(),
+        },
     };
-    to_json(&PlayResponse {
-        mv,
-        text,
-        boards: boards.iter().map(board_rows).collect(),
-        grundy: grundy.value(),
-        engine_wins: mv.is_some() && grundy.is_zero(),
-    })
+    to_json(&response)
 }
 
 #[cfg(test)]

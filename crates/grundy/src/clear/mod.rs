@@ -45,9 +45,9 @@
 //! **Cost.** The number of shapes reachable from a component grows quickly
 //! past about 30 cells, so searches take a [`Budget`](crate::Budget).
 //!
-//! Boards are at most 64 cells (any `rows x cols` with `rows * cols <= 64`);
-//! the solver is generic over [`Game`], so a wider board type only needs its
-//! own `Game` implementation.
+//! A [`Board`] is at most 64 cells (any `rows x cols` with `rows * cols <=
+//! 64`); boards of any size are [`large::LargeBoard`]s, whose components
+//! come back here whenever their bounding box holds 64 cells or fewer.
 
 mod bitboard;
 mod bits;
@@ -55,6 +55,7 @@ mod board;
 pub mod census;
 mod frame;
 mod key;
+pub mod large;
 mod memo;
 pub mod shapes;
 

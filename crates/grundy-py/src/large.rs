@@ -1,0 +1,241 @@
+//! `grundy.clear` on boards of any size: the analysis of
+//! [`grundy::clear::large`] (the one `grundy clear --json` prints past 64
+//! cells) and the engine's move (`grundy clear --move`). The boards are read
+//! by the one parser of the board format ([`grundy_report::parse::clear`]).
+
+use grundy::clear::large::{
+    analyse, analysis_bytes, choose_move, Analyzer, LargeAnalysis, LargeBoard,
+};
+use grundy::clear::Clear;
+use grundy::Nimber;
+use grundy_report::large::{kind, reason, winner};
+use grundy_report::parse::clear::parse_large_boards;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::{tables, Limits};
+
+/// The memory a board may take when `max_memory` is not given, as the
+/// command line's default.
+const DEFAULT_BOARD_MEMORY: u64 = 8 << 30;
+
+/// The time an analysis or a move takes at most when `max_time` is not
+/// given, as the command line's defaults.
+const DEFAULT_TIME: f64 = 30.0;
+const DEFAULT_MOVE_TIME: f64 = 5.0;
+
+/// A move of a board of any size: clear rows `top..=bottom` and columns
+/// `left..=right` (0-based, inclusive) of board `board`.
+#[pyclass(frozen, eq, hash, get_all, name = "LargeMove", module = "grundy.clear")]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LargeMove {
+    board: u32,
+    top: u32,
+    left: u32,
+    bottom: u32,
+    right: u32,
+}
+
+#[pymethods]
+impl LargeMove {
+    fn __repr__(&self) -> String {
+        format!(
+            "Move(top={}, left={}, bottom={}, right={}, board={})",
+            self.top, self.left, self.bottom, self.right, self.board
+        )
+    }
+}
+
+impl LargeMove {
+    fn of(board: u32, rect: grundy::clear::large::LargeRect) -> LargeMove {
+        LargeMove {
+            board,
+            top: rect.top,
+            left: rect.left,
+            bottom: rect.bottom,
+            right: rect.right,
+        }
+    }
+}
+
+/// A component as Python sees it: `(board, cells, value or None)`.
+type ComponentTuple = (u32, Vec<(u32, u32)>, Option<u32>);
+
+/// The analysis of a board (or a sum) of any size. `value` and `winner` are
+/// `None` when the budget ran out before they were known; `stopped` then
+/// says which budget.
+#[pyclass(frozen, get_all, module = "grundy.clear")]
+pub struct LargeClearAnalysis {
+    /// The total value, or `None`.
+    value: Option<u32>,
+    /// `"first"`, `"second"`, or `None`.
+    winner: Option<&'static str>,
+    /// The winning moves found.
+    winning_moves: Vec<LargeMove>,
+    /// True when `winning_moves` lists every winning move.
+    winning_moves_complete: bool,
+    /// Each component: `(board, cells, value or None)`, cells `(row, col)`.
+    components: Vec<ComponentTuple>,
+    /// Each class of congruent components: `(cells, count, value or None)`;
+    /// a class met an even number of times cancels from the total.
+    classes: Vec<(u64, u32, Option<u32>)>,
+    /// The budget that ran out, in words, or `None`.
+    stopped: Option<String>,
+}
+
+#[pymethods]
+impl LargeClearAnalysis {
+    fn __repr__(&self) -> String {
+        format!(
+            "LargeClearAnalysis(value={:?}, winner={:?}, winning_moves={}, components={})",
+            self.value,
+            self.winner,
+            self.winning_moves.len(),
+            self.components.len()
+        )
+    }
+}
+
+fn boards_of(texts: &[(String, String)], max_memory: Option<u64>) -> PyResult<Vec<LargeBoard>> {
+    let limit = max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
+    let mut all = Vec::new();
+    for (text, source) in texts {
+        let parsed = parse_large_boards(text.as_bytes(), Some(limit))
+            .map_err(|err| PyValueError::new_err(format!("{source}:{err}")))?;
+        all.extend(parsed.into_iter().map(|b| b.board));
+    }
+    Ok(all)
+}
+
+fn budget(limits: &Limits, default_time: f64) -> grundy::Budget {
+    let mut budget = limits.budget();
+    budget.max_time = Some(std::time::Duration::from_secs_f64(
+        limits.max_time.unwrap_or(default_time),
+    ));
+    budget
+}
+
+fn report(analysis: &LargeAnalysis) -> LargeClearAnalysis {
+    LargeClearAnalysis {
+        value: analysis.value.map(Nimber::value),
+        winner: winner(analysis),
+        winning_moves: analysis
+            .winning
+            .iter()
+            .map(|m| LargeMove::of(analysis.components[m.component as usize].board, m.rect))
+            .collect(),
+        winning_moves_complete: analysis.winning_complete,
+        components: (0..analysis.components.len())
+            .map(|index| {
+                let info = analysis.components[index];
+                let cells = analysis
+                    .component_runs(index)
+                    .iter()
+                    .flat_map(|run| (run.start..run.end).map(move |c| (run.row, c)))
+                    .collect();
+                let value = analysis.classes[info.class as usize]
+                    .value
+                    .map(Nimber::value);
+                (info.board, cells, value)
+            })
+            .collect(),
+        classes: analysis
+            .classes
+            .iter()
+            .map(|c| (c.cells, c.count, c.value.map(Nimber::value)))
+            .collect(),
+        stopped: analysis.stopped.as_ref().map(ToString::to_string),
+    }
+}
+
+/// True when every board of `texts` has at most 64 cells (the small boards'
+/// analysis applies); the boards are checked against `max_memory` first.
+#[pyfunction]
+#[pyo3(signature = (texts, max_memory))]
+fn clear_fits_small(texts: Vec<(String, String)>, max_memory: Option<u64>) -> PyResult<bool> {
+    Ok(boards_of(&texts, max_memory)?
+        .iter()
+        .all(|b| u64::from(b.rows()) * u64::from(b.cols()) <= 64))
+}
+
+/// The bytes the analysis of a `rows x cols` board may need at most (what
+/// `max_memory` is checked against before a board is read).
+#[pyfunction]
+fn clear_analysis_bytes(rows: u64, cols: u64) -> u64 {
+    analysis_bytes(rows, cols)
+}
+
+/// Analyses boards of any size (see [`LargeClearAnalysis`]). The GIL is
+/// released while it runs; the budget's time (30 s by default) bounds it.
+#[pyfunction]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+fn clear_analyze_large(
+    py: Python<'_>,
+    texts: Vec<(String, String)>,
+    max_positions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory: Option<u64>,
+    tables: Option<&Bound<'_, tables::Database>>,
+) -> PyResult<LargeClearAnalysis> {
+    let boards = boards_of(&texts, max_memory)?;
+    let limits = Limits {
+        max_positions,
+        max_time,
+        max_memory,
+    };
+    let rules = Clear::with_shapes(tables::lookup(tables));
+    let budget = budget(&limits, DEFAULT_TIME);
+    let analysis = py.detach(move || analyse(&boards, &mut Analyzer::new(rules, budget)));
+    Ok(report(&analysis))
+}
+
+/// The engine's move on boards of any size, as `grundy clear --move`: a
+/// dict `{"move": LargeMove or None, "proven": bool, "kind": "winning" |
+/// "losing" | "unproven" | "none", "reason": str}`, within the time budget
+/// (5 s by default).
+#[pyfunction]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+fn clear_engine_move<'py>(
+    py: Python<'py>,
+    texts: Vec<(String, String)>,
+    max_positions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory: Option<u64>,
+    tables: Option<&Bound<'_, tables::Database>>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let boards = boards_of(&texts, max_memory)?;
+    let limits = Limits {
+        max_positions,
+        max_time,
+        max_memory,
+    };
+    let rules = Clear::with_shapes(tables::lookup(tables));
+    let budget = budget(&limits, DEFAULT_MOVE_TIME);
+    let choice = py.detach(move || choose_move(&boards, &mut Analyzer::new(rules, budget)));
+    let dict = pyo3::types::PyDict::new(py);
+    match choice {
+        Some(choice) => {
+            dict.set_item("move", LargeMove::of(choice.board, choice.rect))?;
+            dict.set_item("proven", choice.proven())?;
+            dict.set_item("kind", kind(&choice))?;
+            dict.set_item("reason", reason(&choice))?;
+        }
+        None => {
+            dict.set_item("move", py.None())?;
+            dict.set_item("proven", true)?;
+            dict.set_item("kind", "none")?;
+            dict.set_item("reason", grundy_report::words::NO_MOVES)?;
+        }
+    }
+    Ok(dict)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<LargeMove>()?;
+    m.add_class::<LargeClearAnalysis>()?;
+    m.add_function(wrap_pyfunction!(clear_fits_small, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_analysis_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_analyze_large, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_engine_move, m)?)?;
+    Ok(())
+}

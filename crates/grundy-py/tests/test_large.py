@@ -1,0 +1,81 @@
+"""Boards of any size: the large boards' analysis and the engine's move,
+checked against the command line (`grundy clear --json` and `--move
+--json`, the same engine through another front-end) and against facts that
+need no search: a line of k cells has value k, and two congruent shapes
+cancel (X xor X = 0)."""
+
+import json
+import os
+import subprocess
+
+import numpy as np
+
+import grundy
+
+
+def block_pair_and_line():
+    """Two mirror-image dense 4 x 7 blocks and a line of 3 (value 3)."""
+    block = ["1011111", "1111101", "1101101", "0111101"]
+    rows = [r + "00" + r[::-1] for r in block]
+    rows.append("0" * 16)
+    rows.append("111" + "0" * 13)
+    return rows
+
+
+def test_equal_blocks_cancel_and_the_line_decides():
+    a = grundy.clear.analyze(block_pair_and_line(), max_time=20)
+    assert isinstance(a, grundy.clear.LargeClearAnalysis)
+    assert a.value == 3
+    assert a.winner == "first"
+    assert a.winning_moves_complete
+    line = grundy.clear.LargeMove
+    assert any(
+        (m.top, m.left, m.bottom, m.right) == (5, 0, 5, 2) for m in a.winning_moves
+    ), a.winning_moves
+    # The classes: the blocks' shape twice, the line once.
+    counts = sorted(count for _, count, _ in a.classes)
+    assert counts == [1, 2]
+    assert line is not None
+
+
+def test_numpy_boards_of_any_size():
+    rng = np.random.default_rng(7)
+    board = rng.random((40, 90)) < 0.15
+    a = grundy.clear.analyze(board, max_time=20)
+    assert a.value is not None
+    cells = sum(len(c[1]) for c in a.components)
+    assert cells == int(board.sum())
+    bin_path = os.environ.get("GRUNDY_BIN")
+    if bin_path:
+        text = "\n".join("".join("1" if v else "0" for v in row) for row in board)
+        out = subprocess.run(
+            [bin_path, "clear", "--json", "-"], input=text, capture_output=True, text=True, check=True
+        )
+        report = json.loads(out.stdout)
+        assert report["grundy"] == a.value
+        got = {(m.top, m.left, m.bottom, m.right) for m in a.winning_moves}
+        want = {(m["top"], m["left"], m["bottom"], m["right"]) for m in report["winning_moves"]}
+        assert got == want
+
+
+def test_engine_move_on_a_full_board_is_proven():
+    full = np.ones((100, 100), dtype=bool)
+    answer = grundy.clear.engine_move(full)
+    assert answer["proven"] and answer["kind"] == "winning"
+    mv = answer["move"]
+    assert (mv.top, mv.left, mv.bottom, mv.right) == (0, 0, 99, 99)
+    cornerless = full.copy()
+    for r, c in [(0, 0), (0, 99), (99, 0), (99, 99)]:
+        cornerless[r, c] = False
+    answer = grundy.clear.engine_move(cornerless)
+    assert answer["proven"] and "two equal halves" in answer["reason"]
+    mv = answer["move"]
+    assert (mv.top, mv.bottom) == (49, 50)
+    assert grundy.clear.engine_move(np.zeros((3, 3), dtype=bool))["move"] is None
+
+
+def test_out_of_time_the_value_is_none_but_a_move_is_given():
+    dense = ["1011111", "1111101", "1101101", "0111101", "1011111", "0111110", "0111001"]
+    answer = grundy.clear.engine_move(dense, max_time=0.001)
+    assert answer["move"] is not None
+    assert answer["kind"] in ("unproven", "winning", "losing")

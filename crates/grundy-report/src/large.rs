@@ -1,0 +1,504 @@
+//! Rectangle clearing on boards of any size: the JSON report, the text
+//! summary and the engine's move, worded once for the CLI, the web server
+//! and Python.
+//!
+//! The JSON has the keys of the small boards' report ([`crate::clear::Report`]:
+//! `rows`, `cols`, `grundy`, `winner`, `winning_moves`, `components`,
+//! `boards`) and adds what only large boards need: `grundy` is `null` and
+//! `winner` may be `null` when the budget ran out before the value was
+//! known, `winning_moves_complete` says whether every winning move is
+//! listed, `stopped` gives the budget that ran out, and `classes` lists the
+//! shapes met (congruent components are one class; a class met an even
+//! number of times cancels). It serialises lazily from the analysis, so a
+//! 4096 x 4096 board streams its components' cells instead of building
+//! them in memory.
+//!
+//! The text summarises by size and value, and draws the board only up to
+//! [`DRAW_LIMIT`] rows and columns.
+
+use std::fmt::Write as _;
+
+use grundy::clear::large::{
+    ComponentInfo, EngineChoice, LargeAnalysis, LargeRect, LargeWinningMove, MoveReason, WinReason,
+};
+use grundy::Nimber;
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde::Serialize;
+
+use crate::words;
+
+/// The largest side drawn in full by the text report.
+pub const DRAW_LIMIT: u32 = 64;
+
+/// The JSON report of a [`LargeAnalysis`] (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub struct LargeReport<'a> {
+    /// The analysis.
+    pub analysis: &'a LargeAnalysis,
+}
+
+/// `"first"`, `"second"`, or `None` when unknown.
+#[must_use]
+pub fn winner(analysis: &LargeAnalysis) -> Option<&'static str> {
+    analysis
+        .first_player_wins
+        .map(|first| if first { "first" } else { "second" })
+}
+
+/// A move of a large board in JSON: `board`, then the rectangle's corners,
+/// 0-based and inclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LargeMoveReport {
+    /// The board, 0-based.
+    pub board: u32,
+    /// First row.
+    pub top: u32,
+    /// First column.
+    pub left: u32,
+    /// Last row (inclusive).
+    pub bottom: u32,
+    /// Last column (inclusive).
+    pub right: u32,
+}
+
+impl LargeMoveReport {
+    /// The move clearing `rect` on board `board`.
+    #[must_use]
+    pub fn new(board: u32, rect: LargeRect) -> LargeMoveReport {
+        LargeMoveReport {
+            board,
+            top: rect.top,
+            left: rect.left,
+            bottom: rect.bottom,
+            right: rect.right,
+        }
+    }
+}
+
+impl Serialize for LargeReport<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let a = self.analysis;
+        let (rows, cols) = a.sizes.first().copied().unwrap_or((0, 0));
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("rows", &rows)?;
+        map.serialize_entry("cols", &cols)?;
+        map.serialize_entry("grundy", &a.value.map(Nimber::value))?;
+        map.serialize_entry("winner", &winner(a))?;
+        map.serialize_entry("winning_moves", &WinningMoves(a))?;
+        map.serialize_entry("winning_moves_complete", &a.winning_complete)?;
+        map.serialize_entry("stopped", &a.stopped.as_ref().map(ToString::to_string))?;
+        map.serialize_entry("components", &BoardComponents(a, 0))?;
+        map.serialize_entry("classes", &Classes(a))?;
+        map.serialize_entry("boards", &Boards(a))?;
+        map.end()
+    }
+}
+
+struct WinningMoves<'a>(&'a LargeAnalysis);
+
+impl Serialize for WinningMoves<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let a = self.0;
+        let mut seq = serializer.serialize_seq(Some(a.winning.len()))?;
+        for m in &a.winning {
+            let board = a.components[m.component as usize].board;
+            seq.serialize_element(&LargeMoveReport::new(board, m.rect))?;
+        }
+        seq.end()
+    }
+}
+
+struct BoardComponents<'a>(&'a LargeAnalysis, u32);
+
+impl Serialize for BoardComponents<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (a, board) = (self.0, self.1);
+        let mut seq = serializer.serialize_seq(None)?;
+        for (index, info) in a.components.iter().enumerate() {
+            if info.board == board {
+                seq.serialize_element(&Component(a, index, *info))?;
+            }
+        }
+        seq.end()
+    }
+}
+
+struct Component<'a>(&'a LargeAnalysis, usize, ComponentInfo);
+
+impl Serialize for Component<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (a, index, info) = (self.0, self.1, self.2);
+        let mut map = serializer.serialize_map(Some(3))?;
+        map.serialize_entry("cells", &Cells(a, index))?;
+        map.serialize_entry(
+            "grundy",
+            &a.classes[info.class as usize].value.map(Nimber::value),
+        )?;
+        map.serialize_entry("class", &info.class)?;
+        map.end()
+    }
+}
+
+struct Cells<'a>(&'a LargeAnalysis, usize);
+
+impl Serialize for Cells<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let runs = self.0.component_runs(self.1);
+        let mut seq = serializer.serialize_seq(None)?;
+        for run in runs {
+            for col in run.start..run.end {
+                seq.serialize_element(&[run.row, col])?;
+            }
+        }
+        seq.end()
+    }
+}
+
+struct Classes<'a>(&'a LargeAnalysis);
+
+impl Serialize for Classes<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Class {
+            cells: u64,
+            count: u32,
+            grundy: Option<u32>,
+            cancels: bool,
+        }
+        let mut seq = serializer.serialize_seq(Some(self.0.classes.len()))?;
+        for class in &self.0.classes {
+            seq.serialize_element(&Class {
+                cells: class.cells,
+                count: class.count,
+                grundy: class.value.map(Nimber::value),
+                cancels: class.cancels(),
+            })?;
+        }
+        seq.end()
+    }
+}
+
+struct Boards<'a>(&'a LargeAnalysis);
+
+impl Serialize for Boards<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let a = self.0;
+        let mut seq = serializer.serialize_seq(Some(a.sizes.len()))?;
+        for (index, &(rows, cols)) in a.sizes.iter().enumerate() {
+            struct Board<'a>(&'a LargeAnalysis, u32, u32, u32);
+            impl Serialize for Board<'_> {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    let mut map = serializer.serialize_map(Some(4))?;
+                    map.serialize_entry("rows", &self.2)?;
+                    map.serialize_entry("cols", &self.3)?;
+                    map.serialize_entry(
+                        "grundy",
+                        &self.0.board_value(self.1 as usize).map(Nimber::value),
+                    )?;
+                    map.serialize_entry("components", &BoardComponents(self.0, self.1))?;
+                    map.end()
+                }
+            }
+            seq.serialize_element(&Board(a, index as u32, rows, cols))?;
+        }
+        seq.end()
+    }
+}
+
+/// The letter of component `index` on a drawing (`A`-`Z`, `a`-`z`), when
+/// the board has at most 52 components.
+fn letter(index: usize) -> char {
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    LETTERS.get(index).map_or('?', |&b| b as char)
+}
+
+/// How a component is named in text: its letter on a drawn board with at
+/// most 52 components, else its first cell (1-based).
+#[must_use]
+pub fn component_name(analysis: &LargeAnalysis, index: usize) -> String {
+    let info = analysis.components[index];
+    let on_board = analysis
+        .components
+        .iter()
+        .filter(|c| c.board == info.board)
+        .count();
+    let (rows, cols) = analysis.sizes[info.board as usize];
+    if on_board <= 52 && rows <= DRAW_LIMIT && cols <= DRAW_LIMIT {
+        format!("component {}", letter(info.local as usize))
+    } else {
+        let run = analysis.component_runs(index)[0];
+        format!("the component at ({},{})", run.row + 1, run.start + 1)
+    }
+}
+
+fn value_text(value: Option<Nimber>) -> String {
+    value.map_or_else(|| "unknown".to_owned(), |v| v.to_string())
+}
+
+/// The text report: per board a summary (and the drawing when small
+/// enough), the classes by size and value, pairs that cancel, the total,
+/// the winner and every winning move (at most `max_moves` listed).
+#[must_use]
+pub fn render(analysis: &LargeAnalysis, max_moves: usize) -> String {
+    let mut out = String::new();
+    let several = analysis.sizes.len() > 1;
+    for (board, &(rows, cols)) in analysis.sizes.iter().enumerate() {
+        let title = if several {
+            format!("Board {}", board + 1)
+        } else {
+            "Board".to_owned()
+        };
+        let on_board: Vec<usize> = (0..analysis.components.len())
+            .filter(|&i| analysis.components[i].board as usize == board)
+            .collect();
+        let ones: u64 = on_board
+            .iter()
+            .map(|&i| analysis.components[i].extent.cells)
+            .sum();
+        let _ = writeln!(
+            out,
+            "{title} ({rows} x {cols}): {}, {}.",
+            words::count(ones, "one"),
+            words::count(on_board.len() as u64, "component")
+        );
+        if rows <= DRAW_LIMIT && cols <= DRAW_LIMIT {
+            draw(analysis, board, &on_board, &mut out);
+        }
+        if on_board.is_empty() {
+            let _ = writeln!(out, "  (no ones: no moves)");
+        }
+        let _ = writeln!(
+            out,
+            "{title} grundy value: {}\n",
+            value_text(analysis.board_value(board))
+        );
+    }
+    summary_by_shape(analysis, &mut out);
+    let unpaired = analysis.unpaired().count();
+    let cancelled = analysis.classes.len() - unpaired;
+    if cancelled > 0 {
+        let _ = writeln!(
+            out,
+            "Pairs: {} an even number of times and {} (X xor X = 0); {} not.",
+            plural_shapes(cancelled, "appears", "appear"),
+            if cancelled == 1 { "cancels" } else { "cancel" },
+            words::count(unpaired as u64, "shape")
+        );
+    }
+    let valued = analysis.unpaired().filter(|c| c.value.is_some()).count();
+    match analysis.value {
+        Some(value) => {
+            let _ = writeln!(
+                out,
+                "Total grundy value: {value} (the XOR of the {} that {} not cancel)",
+                words::count(unpaired as u64, "shape"),
+                if unpaired == 1 { "does" } else { "do" }
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Total grundy value: unknown: {} of {} that do not cancel valued before the budget ran out{}",
+                valued,
+                words::count(unpaired as u64, "shape"),
+                analysis
+                    .stopped
+                    .as_ref()
+                    .map(|e| format!(" ({e})"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    match analysis.first_player_wins {
+        Some(first) => {
+            let _ = writeln!(out, "{} (with best play)", words::winner_sentence(first));
+        }
+        None => {
+            let _ = writeln!(out, "Winner: unknown within the budget.");
+        }
+    }
+    if analysis.components.is_empty() {
+        let _ = writeln!(out, "{}", words::NO_MOVES);
+        return out;
+    }
+    if analysis.value.is_some_and(Nimber::is_zero) {
+        let _ = writeln!(out, "{}", words::NO_WINNING_MOVES);
+        return out;
+    }
+    if analysis.winning.is_empty() && analysis.value.is_none() {
+        return out;
+    }
+    let complete = if analysis.winning_complete {
+        ""
+    } else {
+        " (not every winning move: the budget ran out)"
+    };
+    let _ = writeln!(
+        out,
+        "{}{complete}",
+        words::winning_moves_header(analysis.winning.len())
+    );
+    for m in analysis.winning.iter().take(max_moves) {
+        let _ = writeln!(out, "  {}", winning_line(analysis, m, several));
+    }
+    if analysis.winning.len() > max_moves {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (--json lists them all)",
+            analysis.winning.len() - max_moves
+        );
+    }
+    out
+}
+
+fn plural_shapes(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 shape {one}")
+    } else {
+        format!("{n} shapes {many}")
+    }
+}
+
+/// One winning move in words: `clear (1,2)-(1,2), leaving grundy 0
+/// (component A: grundy 2 -> 1)`, or with the pairs it leaves.
+#[must_use]
+pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: bool) -> String {
+    let info = analysis.components[m.component as usize];
+    let phrase = words::clear_move(several.then_some(info.board as usize), m.rect);
+    let why = match m.reason {
+        WinReason::Values { before, after } => words::change(
+            &component_name(analysis, m.component as usize),
+            before.value(),
+            after.value(),
+        ),
+        WinReason::Pairs { halves: true } => "(leaves two equal halves: X xor X = 0)".to_owned(),
+        WinReason::Pairs { halves: false } => {
+            "(every shape left has an equal partner: X xor X = 0)".to_owned()
+        }
+    };
+    format!("{} {why}", words::leaving(&phrase, 0))
+}
+
+/// The classes by cell count and value: `cells  grundy  components`.
+fn summary_by_shape(analysis: &LargeAnalysis, out: &mut String) {
+    let mut rows: std::collections::BTreeMap<(u64, Option<u32>), (u64, usize)> =
+        std::collections::BTreeMap::new();
+    for class in &analysis.classes {
+        let entry = rows
+            .entry((class.cells, class.value.map(Nimber::value)))
+            .or_default();
+        entry.0 += u64::from(class.count);
+        entry.1 += 1;
+    }
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "Components by size and value:");
+    let _ = writeln!(
+        out,
+        "  {:>8}  {:>8}  {:>10}  {:>7}",
+        "cells", "grundy", "components", "shapes"
+    );
+    for ((cells, value), (count, shapes)) in rows {
+        let value = value.map_or_else(|| "?".to_owned(), |v| v.to_string());
+        let _ = writeln!(out, "  {cells:>8}  {value:>8}  {count:>10}  {shapes:>7}");
+    }
+    out.push('\n');
+}
+
+/// The board with its components lettered (or `1` past 52 components).
+fn draw(analysis: &LargeAnalysis, board: usize, on_board: &[usize], out: &mut String) {
+    let (rows, cols) = analysis.sizes[board];
+    let mut marks = vec!['.'; rows as usize * cols as usize];
+    for (n, &index) in on_board.iter().enumerate() {
+        let mark = if on_board.len() <= 52 { letter(n) } else { '1' };
+        for run in analysis.component_runs(index) {
+            for col in run.start..run.end {
+                marks[run.row as usize * cols as usize + col as usize] = mark;
+            }
+        }
+    }
+    out.push_str(&words::labelled_grid(
+        rows as usize,
+        cols as usize,
+        |r, c| marks[r * cols as usize + c],
+    ));
+}
+
+/// The engine's move in JSON: `{"move": {...}, "proven", "kind", "reason"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineMoveReport {
+    /// The move, 0-based, corners inclusive.
+    #[serde(rename = "move")]
+    pub mv: LargeMoveReport,
+    /// True when the move is proven best (it wins, or every move loses).
+    pub proven: bool,
+    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
+    pub kind: &'static str,
+    /// Why, in words ([`reason`]).
+    pub reason: String,
+    /// The move in words: `clear (1,2)-(1,3)`.
+    pub text: String,
+}
+
+impl EngineMoveReport {
+    /// The report of `choice` on a sum of `boards` boards.
+    #[must_use]
+    pub fn new(choice: &EngineChoice, boards: usize) -> EngineMoveReport {
+        EngineMoveReport {
+            mv: LargeMoveReport::new(choice.board, choice.rect),
+            proven: choice.proven(),
+            kind: kind(choice),
+            reason: reason(choice),
+            text: words::clear_move((boards > 1).then_some(choice.board as usize), choice.rect),
+        }
+    }
+}
+
+/// `"winning"`, `"losing"` or `"unproven"`.
+#[must_use]
+pub fn kind(choice: &EngineChoice) -> &'static str {
+    match choice.reason {
+        MoveReason::Losing { .. } => "losing",
+        MoveReason::Unproven { .. } => "unproven",
+        _ => "winning",
+    }
+}
+
+/// Why the engine plays its move, in the theory's words.
+#[must_use]
+pub fn reason(choice: &EngineChoice) -> String {
+    match &choice.reason {
+        MoveReason::Values {
+            before,
+            after,
+            total,
+        } => format!(
+            "proven winning: the total is {total}; this component goes from {before} to {after}, so the total becomes {total} xor {before} xor {after} = 0"
+        ),
+        MoveReason::Pairs { halves: true } => {
+            "proven winning: leaves two equal halves: X xor X = 0".to_owned()
+        }
+        MoveReason::Pairs { halves: false } => {
+            "proven winning: every shape left has an equal partner (mirrors the last move): X xor X = 0".to_owned()
+        }
+        MoveReason::Losing { leaves: Some(v) } => format!(
+            "losing position: the total is 0, so every move loses; this one leaves {v}, the hardest to answer"
+        ),
+        MoveReason::Losing { leaves: None } => {
+            "losing position: the total is 0, so every move loses; this one keeps the largest shape almost whole".to_owned()
+        }
+        MoveReason::Unproven {
+            valued,
+            unpaired,
+            largest,
+            stopped,
+        } => format!(
+            "unproven: the budget ran out{} with {valued} of {} that do not cancel valued (the largest has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
+            stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
+            words::count(*unpaired as u64, "shape"),
+            words::count(*largest, "cell"),
+        ),
+        _ => "unproven".to_owned(),
+    }
+}

@@ -1,0 +1,572 @@
+//! The analysis of a board of any size: components, their classes, the
+//! pairs that cancel, the value and every winning move.
+//!
+//! **Rule.** The value of a board is the XOR of its components' values, and
+//! congruent components have equal values, so two components of one class
+//! contribute `X ⊕ X = 0`: only the classes met an odd number of times are
+//! valued for the total. A winning move in a component of value `v` is a
+//! move to `v ⊕ V` where `V ≠ 0` is the total: one exists when `v ⊕ V < v`
+//! (by the mex), and a component may also have an option of the larger
+//! value `v ⊕ V > v`; so every class is valued and every component's moves
+//! are searched when the moves are asked and the total is not 0 (a
+//! component of a cancelled pair may hold winning moves too), and nothing
+//! is when it is 0 (nothing wins).
+//!
+//! **Cost.** One labelling of the board ([`LargeBoard::components`]), one
+//! canonical form and hash per component, one search per class (most
+//! classes of a random board are known from the small tables at once), and
+//! the winning moves of each distinct placed shape once: components that
+//! are the same cells in the same orientation share their move list.
+//!
+//! **Budget.** Every search runs under what is left of one [`Budget`]: its
+//! time is a deadline for the whole analysis; its memory is split between
+//! the small-board and the large-board memo. A class whose search runs out
+//! leaves the value unknown (`None`) and the winning moves incomplete, with
+//! the error kept in [`LargeAnalysis::stopped`]: the analysis is then
+//! honest about what it knows rather than failing whole.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use super::game::{large_components, LargeClear, Part, ShapeClass};
+use super::grid::{Components, Extent, LargeBoard, LargeRect};
+use crate::clear::{Clear, ClearSolver};
+use crate::{Budget, Game, Nimber, SolveError, Solver};
+
+/// The most bytes [`analyse`] of a board holds per cell beside its
+/// search memos: labelling keeps a run, its parent and its label (36
+/// bytes, with the vector grown by doubling up to 48) for every other cell
+/// of a checkerboard, the worst case, and each component's record (32
+/// bytes, up to 64 when grown) for every other cell too.
+pub const BYTES_PER_CELL: u64 = 56;
+
+/// The bytes an analysis of a `rows x cols` board may hold at most beside
+/// its search memos: the cells and [`BYTES_PER_CELL`] each. What a front-end
+/// checks against a memory budget before it allocates a board.
+#[must_use]
+pub const fn analysis_bytes(rows: u64, cols: u64) -> u64 {
+    LargeBoard::cell_bytes(rows, cols)
+        .saturating_add(rows.saturating_mul(cols).saturating_mul(BYTES_PER_CELL))
+}
+
+/// Searches of small and large shapes under one budget.
+pub struct Analyzer {
+    small: ClearSolver,
+    large: Solver<LargeClear>,
+    budget: Budget,
+    deadline: Option<Instant>,
+}
+
+impl std::fmt::Debug for Analyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analyzer")
+            .field("budget", &self.budget)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Analyzer {
+    /// Searches by the rules `clear` (its tables and shape databases) under
+    /// `budget`. The clock starts at [`Analyzer::start`], which each analysis
+    /// calls.
+    #[must_use]
+    pub fn new(clear: Clear, budget: Budget) -> Analyzer {
+        Analyzer {
+            small: clear.clone().into_solver(),
+            large: Solver::new(LargeClear::new(clear)),
+            budget,
+            deadline: None,
+        }
+    }
+
+    /// Starts the budget's clock afresh.
+    pub fn start(&mut self) {
+        self.deadline = self.budget.max_time.map(|limit| Instant::now() + limit);
+    }
+
+    /// The budget this analyzer was made with.
+    #[must_use]
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// True once the time budget is spent.
+    #[must_use]
+    pub fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The error for a spent time budget.
+    fn time_error(&self) -> SolveError {
+        SolveError::TimeBudget {
+            limit: self.budget.max_time.unwrap_or_default(),
+        }
+    }
+
+    /// What is left of the budget for one search of the small or the large
+    /// solver (each holds half of the memory budget).
+    fn remaining(&self) -> Budget {
+        let now = Instant::now();
+        Budget {
+            max_positions: self.budget.max_positions,
+            max_time: self.deadline.map(|d| d.saturating_duration_since(now)),
+            max_memory: self.budget.max_memory.map(|m| m / 2),
+        }
+    }
+
+    fn prepare(&mut self, large: bool) -> Result<(), SolveError> {
+        if self.out_of_time() {
+            return Err(self.time_error());
+        }
+        let budget = self.remaining();
+        if large {
+            self.large.set_budget(budget);
+            let deadline = self.deadline.zip(self.budget.max_time);
+            let bytes = budget
+                .max_memory
+                .unwrap_or(super::game::DEFAULT_MAX_OPTION_BYTES);
+            self.large.game_mut().set_limits(deadline, bytes);
+        } else {
+            self.small.set_budget(budget);
+        }
+        Ok(())
+    }
+
+    /// The value of a component (or of any part).
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out.
+    pub fn value(&mut self, part: &Part) -> Result<Nimber, SolveError> {
+        match part {
+            Part::Small(board) => {
+                if let Some(value) = self.small.game().known_value(board) {
+                    return Ok(value);
+                }
+                self.prepare(false)?;
+                self.small.value(board)
+            }
+            Part::Large(_) => {
+                self.prepare(true)?;
+                let value = self.large.value(part);
+                self.check_large(value)
+            }
+        }
+    }
+
+    fn check_large<T>(&self, result: Result<T, SolveError>) -> Result<T, SolveError> {
+        let result = result?;
+        match self.large.game().interrupted() {
+            Some(err) => Err(err),
+            None => Ok(result),
+        }
+    }
+
+    /// Every move of `part` to a position of value `target`, in move order.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out.
+    pub fn moves_to(&mut self, part: &Part, target: Nimber) -> Result<Vec<LargeRect>, SolveError> {
+        match part {
+            Part::Small(board) => {
+                self.prepare(false)?;
+                Ok(self
+                    .small
+                    .moves_to(board, target)?
+                    .into_iter()
+                    .map(|(rect, _)| LargeRect::from(rect))
+                    .collect())
+            }
+            Part::Large(_) => {
+                self.prepare(true)?;
+                let moves = self.large.moves_to(part, target);
+                let moves = self.check_large(moves)?;
+                Ok(moves.into_iter().map(|(rect, _)| rect).collect())
+            }
+        }
+    }
+
+    /// Every move of `part` with the value of the part it leaves.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out.
+    pub fn options_with_values(
+        &mut self,
+        part: &Part,
+    ) -> Result<Vec<(LargeRect, Nimber)>, SolveError> {
+        match part {
+            Part::Small(board) => {
+                self.prepare(false)?;
+                Ok(self
+                    .small
+                    .options_with_values(board)?
+                    .into_iter()
+                    .map(|(rect, _, value)| (LargeRect::from(rect), value))
+                    .collect())
+            }
+            Part::Large(_) => {
+                self.prepare(true)?;
+                let moves = self.large.options_with_values(part);
+                let moves = self.check_large(moves)?;
+                Ok(moves.into_iter().map(|(rect, _, v)| (rect, v)).collect())
+            }
+        }
+    }
+
+    /// The bytes both memos hold.
+    #[must_use]
+    pub fn memory_bytes(&self) -> usize {
+        self.small.memory_bytes() + self.large.memory_bytes()
+    }
+}
+
+/// One component of an analysed board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ComponentInfo {
+    /// The board it is on (0-based, for sums of boards).
+    pub board: u32,
+    /// Its index among that board's components.
+    pub local: u32,
+    /// Its bounding box and cell count, in board coordinates.
+    pub extent: Extent,
+    /// Its class, an index into [`LargeAnalysis::classes`].
+    pub class: u32,
+}
+
+/// One class of congruent components.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassInfo {
+    /// The canonical key.
+    pub key: ShapeClass,
+    /// How many components have this shape.
+    pub count: u32,
+    /// The first of them (an index into [`LargeAnalysis::components`]).
+    pub first: u32,
+    /// Cells of one component.
+    pub cells: u64,
+    /// The value, when it was computed.
+    pub value: Option<Nimber>,
+}
+
+impl ClassInfo {
+    /// True when the class cancels out of the total (an even count).
+    #[must_use]
+    pub const fn cancels(&self) -> bool {
+        self.count % 2 == 0
+    }
+}
+
+/// Why a winning move wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinReason {
+    /// The component's value goes from `before` to `after`, which makes the
+    /// total 0.
+    Values {
+        /// The component's value.
+        before: Nimber,
+        /// Its value after the move.
+        after: Nimber,
+    },
+    /// Every component left has a congruent partner (X ⊕ X = 0), whatever
+    /// the values.
+    Pairs {
+        /// The move cut one shape into two mirror-image halves.
+        halves: bool,
+    },
+}
+
+/// A winning move of a large board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LargeWinningMove {
+    /// The rectangle cleared, in board coordinates.
+    pub rect: LargeRect,
+    /// The component it is played in.
+    pub component: u32,
+    /// Why it wins.
+    pub reason: WinReason,
+}
+
+/// The analysis of a board of any size, or of a sum of boards.
+#[derive(Clone, Debug)]
+pub struct LargeAnalysis {
+    /// Each board's `(rows, cols)`.
+    pub sizes: Vec<(u32, u32)>,
+    /// Each board's components as runs, in order of their first cell.
+    pub runs: Vec<Components>,
+    /// Every component's board, box and class: board by board, each board's
+    /// in order of their first cell.
+    pub components: Vec<ComponentInfo>,
+    /// The classes, in order of their first component.
+    pub classes: Vec<ClassInfo>,
+    /// The board's value, when every class that does not cancel was valued.
+    pub value: Option<Nimber>,
+    /// Whether the player to move wins with best play, when known: from the
+    /// value, or from a winning move found by pairs alone.
+    pub first_player_wins: Option<bool>,
+    /// Winning moves, in component order, then move order.
+    pub winning: Vec<LargeWinningMove>,
+    /// True when `winning` lists every winning move.
+    pub winning_complete: bool,
+    /// The budget that ran out, if one did.
+    pub stopped: Option<SolveError>,
+}
+
+impl LargeAnalysis {
+    /// Component `index` as a part cut to its box (small when it fits).
+    #[must_use]
+    pub fn part(&self, index: usize) -> Part {
+        let info = self.components[index];
+        let runs = self.runs[info.board as usize].runs(info.local as usize);
+        let extent = info.extent;
+        match LargeBoard::board_from_runs(runs, &extent) {
+            Some(board) => Part::Small(board),
+            None => Part::Large(std::sync::Arc::new(LargeBoard::from_runs(runs, &extent))),
+        }
+    }
+
+    /// The classes met an odd number of times: those the total is made of.
+    pub fn unpaired(&self) -> impl Iterator<Item = &ClassInfo> {
+        self.classes.iter().filter(|c| !c.cancels())
+    }
+
+    /// The number of ones on the boards.
+    #[must_use]
+    pub fn ones(&self) -> u64 {
+        self.components.iter().map(|c| c.extent.cells).sum()
+    }
+
+    /// Component `index`'s runs, in its board's coordinates.
+    #[must_use]
+    pub fn component_runs(&self, index: usize) -> &[super::grid::Run] {
+        let info = self.components[index];
+        self.runs[info.board as usize].runs(info.local as usize)
+    }
+
+    /// The value of board `board` alone, when every class on it was valued
+    /// or cancels on that board.
+    #[must_use]
+    pub fn board_value(&self, board: usize) -> Option<Nimber> {
+        let mut counts: FxHashMap<u32, u32> = FxHashMap::default();
+        for info in self.components.iter().filter(|c| c.board as usize == board) {
+            *counts.entry(info.class).or_default() += 1;
+        }
+        let mut total = Nimber::ZERO;
+        for (class, count) in counts {
+            if count % 2 == 1 {
+                total ^= self.classes[class as usize].value?;
+            }
+        }
+        Some(total)
+    }
+}
+
+/// The components of `boards` (a sum) grouped into classes, nothing valued
+/// yet.
+#[must_use]
+pub fn classify(boards: &[LargeBoard]) -> LargeAnalysis {
+    let runs: Vec<Components> = boards.iter().map(LargeBoard::components).collect();
+    let mut components = Vec::with_capacity(runs.iter().map(Components::len).sum());
+    let mut classes: Vec<ClassInfo> = Vec::new();
+    let mut index: FxHashMap<ShapeClass, u32> = FxHashMap::default();
+    for (board, (board_runs, local)) in runs
+        .iter()
+        .enumerate()
+        .flat_map(|(b, r)| (0..r.len()).map(move |l| (b, (r, l))))
+    {
+        let i = components.len();
+        let component_runs = board_runs.runs(local);
+        let extent = Extent::of(component_runs);
+        let key = match LargeBoard::board_from_runs(component_runs, &extent) {
+            Some(small) => ShapeClass::of_board(&small),
+            None => ShapeClass::of_cut(&LargeBoard::from_runs(component_runs, &extent)),
+        };
+        let class = *index.entry(key).or_insert_with_key(|key| {
+            classes.push(ClassInfo {
+                key: key.clone(),
+                count: 0,
+                first: i as u32,
+                cells: extent.cells,
+                value: None,
+            });
+            (classes.len() - 1) as u32
+        });
+        classes[class as usize].count += 1;
+        components.push(ComponentInfo {
+            board: board as u32,
+            local: local as u32,
+            extent,
+            class,
+        });
+    }
+    LargeAnalysis {
+        sizes: boards.iter().map(|b| (b.rows(), b.cols())).collect(),
+        runs,
+        components,
+        classes,
+        value: None,
+        first_player_wins: None,
+        winning: Vec::new(),
+        winning_complete: false,
+        stopped: None,
+    }
+}
+
+/// Values the classes that do not cancel, smallest first, and sets the
+/// value when all are known. Returns the error of the first search that ran
+/// out (the rest are then left unvalued).
+pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
+    let mut order: Vec<usize> = (0..analysis.classes.len())
+        .filter(|&c| !analysis.classes[c].cancels() && analysis.classes[c].value.is_none())
+        .collect();
+    order.sort_by_key(|&c| analysis.classes[c].cells);
+    for class in order {
+        let part = analysis.part(analysis.classes[class].first as usize);
+        match analyzer.value(&part) {
+            Ok(value) => analysis.classes[class].value = Some(value),
+            Err(err) => {
+                analysis.stopped = Some(err);
+                break;
+            }
+        }
+    }
+    if analysis.unpaired().all(|c| c.value.is_some()) {
+        let total = analysis.unpaired().filter_map(|c| c.value).sum();
+        analysis.value = Some(total);
+        analysis.first_player_wins = Some(!Nimber::is_zero(total));
+    }
+}
+
+/// The full analysis: classes, value, and every winning move, each within
+/// `analyzer`'s budget (see the module docs for what is left unknown when
+/// it runs out).
+#[must_use]
+pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis {
+    analyzer.start();
+    let mut analysis = classify(boards);
+    value_unpaired(&mut analysis, analyzer);
+    winning_moves(&mut analysis, analyzer);
+    analysis
+}
+
+/// Fills in the winning moves (see the module docs).
+pub fn winning_moves(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
+    match analysis.value {
+        Some(total) if total.is_zero() => {
+            analysis.winning_complete = true;
+        }
+        Some(total) => {
+            analysis.winning_complete = winning_by_values(analysis, analyzer, total);
+        }
+        None => {
+            // The value is unknown, but a move that leaves only pairs wins
+            // whatever the values are.
+            if let Some(found) = super::engine::cancelling_move(analysis, analyzer) {
+                analysis.first_player_wins = Some(true);
+                analysis.winning.push(found);
+            }
+        }
+    }
+}
+
+/// Every move to value 0, component by component; false when a class could
+/// not be valued or searched within the budget.
+fn winning_by_values(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer, total: Nimber) -> bool {
+    // The classes that cancel are valued now: their components may hold
+    // winning moves.
+    let mut complete = true;
+    for class in 0..analysis.classes.len() {
+        if analysis.classes[class].value.is_some() {
+            continue;
+        }
+        let part = analysis.part(analysis.classes[class].first as usize);
+        match analyzer.value(&part) {
+            Ok(value) => analysis.classes[class].value = Some(value),
+            Err(err) => {
+                analysis.stopped.get_or_insert(err);
+                complete = false;
+                break;
+            }
+        }
+    }
+    // Moves of each placed shape (same cells, same orientation), computed
+    // once: a random board repeats its small shapes thousands of times.
+    let mut cache: HashMap<Part, Vec<LargeRect>> = HashMap::new();
+    let mut winning = Vec::new();
+    for index in 0..analysis.components.len() {
+        let info = analysis.components[index];
+        let Some(before) = analysis.classes[info.class as usize].value else {
+            continue;
+        };
+        let after = before ^ total;
+        let part = analysis.part(index);
+        let moves = match cache.get(&part) {
+            Some(moves) => moves.clone(),
+            None => match analyzer.moves_to(&part, after) {
+                Ok(moves) => {
+                    cache.insert(part, moves.clone());
+                    moves
+                }
+                Err(err) => {
+                    analysis.stopped.get_or_insert(err);
+                    complete = false;
+                    break;
+                }
+            },
+        };
+        for rect in moves {
+            winning.push(LargeWinningMove {
+                rect: rect.offset(info.extent.top, info.extent.left),
+                component: index as u32,
+                reason: WinReason::Values { before, after },
+            });
+        }
+    }
+    analysis.winning = winning;
+    complete
+}
+
+/// The parts a move leaves of a component, each cut to its box.
+#[must_use]
+pub fn parts_after(part: &Part, rect: LargeRect) -> Vec<Part> {
+    let mut out = Vec::new();
+    match part {
+        Part::Small(board) => {
+            let Ok(rect) = small_rect(rect) else {
+                return out;
+            };
+            let after = board.play_unchecked(rect);
+            for cells in after.components() {
+                out.push(Part::Small(after.crop(cells)));
+            }
+        }
+        Part::Large(board) => {
+            let mut after = LargeBoard::clone(board);
+            after.play_unchecked(rect);
+            large_components(&after, |p| out.push(p));
+        }
+    }
+    out
+}
+
+/// The class of a part cut to its box.
+#[must_use]
+pub fn class_of(part: &Part) -> ShapeClass {
+    match part {
+        Part::Small(board) => ShapeClass::of_board(board),
+        Part::Large(board) => ShapeClass::of_cut(board),
+    }
+}
+
+fn small_rect(rect: LargeRect) -> Result<crate::clear::Rect, ()> {
+    let narrow = |v: u32| u8::try_from(v).map_err(|_| ());
+    Ok(crate::clear::Rect {
+        top: narrow(rect.top)?,
+        left: narrow(rect.left)?,
+        bottom: narrow(rect.bottom)?,
+        right: narrow(rect.right)?,
+    })
+}

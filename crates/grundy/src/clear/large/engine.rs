@@ -1,0 +1,694 @@
+//! The engine's move on a board of any size: always a legal move, and a
+//! word on whether it is proven.
+//!
+//! **Moves proven by pairs.** After a move, if every class of components
+//! is met an even number of times, the position is a sum of games `X ⊕ X`
+//! and its value is 0, whatever the values are: the move wins. Candidates
+//! are found without search and each is checked by labelling what it
+//! leaves ([`leaves_pairs`]):
+//! - *halving*: a shape left alone (every other class cancels) that is its
+//!   own mirror image across its middle row (or column) loses that row (the
+//!   middle two when the height is even) when those rows are one rectangle
+//!   of ones. No cell of one half then touches the other, and the mirror
+//!   maps each component of one half onto one of the other. On a full
+//!   `a x b` board this is the middle row or column: a proof on every size,
+//!   though full boards' values are unknown past 6 x 6;
+//! - *mirroring*: after a reply in one of two equal shapes, the largest
+//!   shape left alone is matched against the others placed in it under
+//!   each of the 8 symmetries; where they cover it but for one rectangle,
+//!   clearing that rectangle restores the pairs. So after a halving move
+//!   the engine answers every reply at once, on any size.
+//!
+//! **Moves proven by values.** Otherwise the classes that do not cancel are
+//! valued within the budget; a non-zero total gives a move to 0 in some
+//! component (v → v ⊕ V), a zero total proves the position lost.
+//!
+//! **Unproven.** When the budget runs out first, the engine still plays:
+//! the rectangle that halves the largest shape left alone if it has one,
+//! else the move of that shape leaving the fewest unpaired cells among
+//! the first ones tried, and says what it could not prove.
+
+use std::collections::HashSet;
+
+use super::analysis::{
+    class_of, classify, parts_after, value_unpaired, Analyzer, LargeAnalysis, LargeWinningMove,
+    WinReason,
+};
+use super::game::{Part, ShapeClass};
+use super::grid::{LargeBoard, LargeRect, Run};
+use crate::{Nimber, SolveError};
+
+/// Why the engine chose its move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MoveReason {
+    /// The move wins: it changes a component's value so the total is 0.
+    Values {
+        /// The component's value.
+        before: Nimber,
+        /// Its value after the move.
+        after: Nimber,
+        /// The board's value before the move.
+        total: Nimber,
+    },
+    /// The move wins: every component left has a congruent partner.
+    Pairs {
+        /// It cut one shape into two mirror-image halves.
+        halves: bool,
+    },
+    /// Every move loses (the value is 0); this one leaves the largest value
+    /// (when the values of the options were found) or keeps the largest
+    /// shape whole.
+    Losing {
+        /// The value the move leaves, when it was computed.
+        leaves: Option<Nimber>,
+    },
+    /// The budget ran out before a proof.
+    Unproven {
+        /// Classes valued out of those that do not cancel.
+        valued: usize,
+        /// Classes that do not cancel.
+        unpaired: usize,
+        /// Cells of the largest shape left alone.
+        largest: u64,
+        /// The budget that ran out.
+        stopped: Option<SolveError>,
+    },
+}
+
+/// The engine's move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineChoice {
+    /// The board it is played on (0-based).
+    pub board: u32,
+    /// The rectangle to clear, in board coordinates.
+    pub rect: LargeRect,
+    /// The component it is played in (an index into the analysis'
+    /// components).
+    pub component: u32,
+    /// Why this move.
+    pub reason: MoveReason,
+}
+
+impl EngineChoice {
+    /// True when the move is proven best: it wins, or the position is lost
+    /// whatever is played.
+    #[must_use]
+    pub fn proven(&self) -> bool {
+        !matches!(self.reason, MoveReason::Unproven { .. })
+    }
+
+    /// True when the move is proven to win.
+    #[must_use]
+    pub fn wins(&self) -> bool {
+        matches!(
+            self.reason,
+            MoveReason::Values { .. } | MoveReason::Pairs { .. }
+        )
+    }
+}
+
+/// How many unpaired shapes the pair search looks at: past that, a single
+/// move cannot pair everything and values decide.
+const MAX_UNPAIRED_FOR_PAIRS: usize = 64;
+
+/// How many placements of the other shapes the mirror search tries in the
+/// largest one, over the 8 symmetries.
+const MAX_PLACEMENTS: usize = 4096;
+
+/// The engine's move on `board`, or `None` when it has no ones (the player
+/// to move has lost). Runs within `analyzer`'s budget and always answers.
+#[must_use]
+pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<EngineChoice> {
+    analyzer.start();
+    let mut analysis = classify(boards);
+    if analysis.components.is_empty() {
+        return None;
+    }
+    if let Some(found) = cancelling_move(&analysis, analyzer) {
+        let WinReason::Pairs { halves } = found.reason else {
+            unreachable!("cancelling moves win by pairs")
+        };
+        return Some(EngineChoice {
+            board: analysis.components[found.component as usize].board,
+            rect: found.rect,
+            component: found.component,
+            reason: MoveReason::Pairs { halves },
+        });
+    }
+    value_unpaired(&mut analysis, analyzer);
+    match analysis.value {
+        Some(total) if !total.is_zero() => {
+            if let Some(choice) = winning_by_values(&mut analysis, analyzer, total) {
+                return Some(choice);
+            }
+        }
+        Some(_) => return Some(losing_move(&analysis, analyzer)),
+        None => {}
+    }
+    Some(unproven_move(&analysis, analyzer))
+}
+
+/// A winning move from the values: the first component, smallest first,
+/// whose value has the total's highest bit.
+fn winning_by_values(
+    analysis: &mut LargeAnalysis,
+    analyzer: &mut Analyzer,
+    total: Nimber,
+) -> Option<EngineChoice> {
+    let mut order: Vec<usize> = (0..analysis.components.len()).collect();
+    order.sort_by_key(|&i| analysis.components[i].extent.cells);
+    for index in order {
+        let info = analysis.components[index];
+        let class = info.class as usize;
+        let before = match analysis.classes[class].value {
+            Some(value) => value,
+            None => {
+                let part = analysis.part(index);
+                match analyzer.value(&part) {
+                    Ok(value) => {
+                        analysis.classes[class].value = Some(value);
+                        value
+                    }
+                    Err(err) => {
+                        analysis.stopped.get_or_insert(err);
+                        return None;
+                    }
+                }
+            }
+        };
+        let after = before ^ total;
+        if after >= before {
+            continue;
+        }
+        match analyzer.moves_to(&analysis.part(index), after) {
+            Ok(moves) => {
+                if let Some(rect) = moves.first() {
+                    return Some(EngineChoice {
+                        board: info.board,
+                        rect: rect.offset(info.extent.top, info.extent.left),
+                        component: index as u32,
+                        reason: MoveReason::Values {
+                            before,
+                            after,
+                            total,
+                        },
+                    });
+                }
+            }
+            Err(err) => {
+                analysis.stopped.get_or_insert(err);
+                return None;
+            }
+        }
+    }
+    None
+}
+
+/// The move in a lost position: with the options' values, the one leaving
+/// the largest value (then the smallest rectangle), as the small boards'
+/// engine plays; without them, one cell of the largest component, which
+/// keeps the most to play for.
+fn losing_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineChoice {
+    let total = analysis.value.unwrap_or(Nimber::ZERO);
+    let mut best: Option<(Nimber, u64, LargeRect, u32)> = None;
+    for index in 0..analysis.components.len() {
+        let info = analysis.components[index];
+        let Some(value) = analysis.classes[info.class as usize].value else {
+            best = None;
+            break;
+        };
+        match analyzer.options_with_values(&analysis.part(index)) {
+            Ok(options) => {
+                for (rect, after) in options {
+                    let leaves = total ^ value ^ after;
+                    let candidate = (leaves, rect.area(), rect, index as u32);
+                    let better = best
+                        .as_ref()
+                        .is_none_or(|b| leaves > b.0 || (leaves == b.0 && rect.area() < b.1));
+                    if better {
+                        best = Some(candidate);
+                    }
+                }
+            }
+            Err(_) => {
+                best = None;
+                break;
+            }
+        }
+    }
+    if let Some((leaves, _, rect, index)) = best {
+        let info = analysis.components[index as usize];
+        return EngineChoice {
+            board: info.board,
+            rect: rect.offset(info.extent.top, info.extent.left),
+            component: index,
+            reason: MoveReason::Losing {
+                leaves: Some(leaves),
+            },
+        };
+    }
+    let (index, rect) = first_cell_of_largest(analysis, |_| true);
+    EngineChoice {
+        board: analysis.components[index as usize].board,
+        rect,
+        component: index,
+        reason: MoveReason::Losing { leaves: None },
+    }
+}
+
+/// The first cell of the largest component among those `keep` accepts (any
+/// when it accepts none), in board coordinates.
+fn first_cell_of_largest(
+    analysis: &LargeAnalysis,
+    keep: impl Fn(usize) -> bool,
+) -> (u32, LargeRect) {
+    let largest = |filter: &dyn Fn(usize) -> bool| {
+        (0..analysis.components.len())
+            .filter(|&i| filter(i))
+            .max_by_key(|&i| (analysis.components[i].extent.cells, std::cmp::Reverse(i)))
+    };
+    let index = largest(&keep)
+        .or_else(|| largest(&|_| true))
+        .expect("the board has a component");
+    let run = analysis.component_runs(index)[0];
+    let cell = LargeRect {
+        top: run.row,
+        left: run.start,
+        bottom: run.row,
+        right: run.start,
+    };
+    (index as u32, cell)
+}
+
+/// The move when no proof was found in the budget: halve the largest
+/// unpaired shape when it has a middle band, else clear the move among the
+/// first tried that leaves the fewest unpaired cells.
+fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineChoice {
+    let unpaired: Vec<&super::analysis::ClassInfo> = analysis.unpaired().collect();
+    let reason = MoveReason::Unproven {
+        valued: unpaired.iter().filter(|c| c.value.is_some()).count(),
+        unpaired: unpaired.len(),
+        largest: unpaired.iter().map(|c| c.cells).max().unwrap_or(0),
+        stopped: analysis.stopped.clone(),
+    };
+    let lone = |i: usize| !analysis.classes[analysis.components[i].class as usize].cancels();
+    let (index, cell) = first_cell_of_largest(analysis, lone);
+    let info = analysis.components[index as usize];
+    let part = analysis.part(index as usize);
+    if let Part::Large(shape) = &part {
+        if let Some(rect) = band_moves(shape).into_iter().next() {
+            return EngineChoice {
+                board: info.board,
+                rect: rect.offset(info.extent.top, info.extent.left),
+                component: index,
+                reason,
+            };
+        }
+    }
+    // Few unpaired cells left for the opponent: among the first moves of
+    // the shape (bounded), the one whose parts pair best with the rest.
+    let odd = odd_classes(analysis);
+    let own = class_of(&part);
+    let mut best: Option<(u64, LargeRect)> = None;
+    let mut tried = 0usize;
+    for_each_rect_of(&part, &mut |rect| {
+        tried += 1;
+        if tried > 2048 || analyzer.out_of_time() {
+            return false;
+        }
+        let left = unpaired_cells_after(&odd, &own, &part, rect, analysis);
+        if best.is_none_or(|(cells, _)| left < cells) {
+            best = Some((left, rect));
+        }
+        true
+    });
+    let rect = best.map_or(cell, |(_, rect)| {
+        rect.offset(info.extent.top, info.extent.left)
+    });
+    EngineChoice {
+        board: info.board,
+        rect,
+        component: index,
+        reason,
+    }
+}
+
+fn for_each_rect_of(part: &Part, visit: &mut dyn FnMut(LargeRect) -> bool) {
+    let mut going = true;
+    match part {
+        Part::Small(board) => board.for_each_rect(|rect, _| {
+            if going {
+                going = visit(LargeRect::from(rect));
+            }
+        }),
+        Part::Large(board) => board.for_each_rect(|rect| {
+            if going {
+                going = visit(rect);
+            }
+        }),
+    }
+}
+
+/// The classes met an odd number of times, with one cell count each.
+fn odd_classes(analysis: &LargeAnalysis) -> HashSet<ShapeClass> {
+    analysis.unpaired().map(|c| c.key.clone()).collect()
+}
+
+fn toggle(set: &mut HashSet<ShapeClass>, key: ShapeClass) {
+    if !set.remove(&key) {
+        set.insert(key);
+    }
+}
+
+/// The cells in classes met an odd number of times after `rect` is cleared
+/// in `part` (a component of class `own`).
+fn unpaired_cells_after(
+    odd: &HashSet<ShapeClass>,
+    own: &ShapeClass,
+    part: &Part,
+    rect: LargeRect,
+    analysis: &LargeAnalysis,
+) -> u64 {
+    let mut odd = odd.clone();
+    toggle(&mut odd, own.clone());
+    let mut cells_of = std::collections::HashMap::new();
+    for piece in parts_after(part, rect) {
+        let key = class_of(&piece);
+        cells_of.insert(key.clone(), piece.count_ones());
+        toggle(&mut odd, key);
+    }
+    odd.iter()
+        .map(|key| {
+            cells_of.get(key).copied().unwrap_or_else(|| {
+                analysis
+                    .classes
+                    .iter()
+                    .find(|c| &c.key == key)
+                    .map_or(0, |c| c.cells)
+            })
+        })
+        .sum()
+}
+
+/// True when clearing `rect` (in the component's own coordinates) in
+/// `part`, a component of class `own`, leaves every class an even number
+/// of times, given the classes `odd` met an odd number of times before.
+#[must_use]
+pub fn leaves_pairs(
+    odd: &HashSet<ShapeClass>,
+    own: &ShapeClass,
+    part: &Part,
+    rect: LargeRect,
+) -> bool {
+    let mut odd = odd.clone();
+    toggle(&mut odd, own.clone());
+    for piece in parts_after(part, rect) {
+        toggle(&mut odd, class_of(&piece));
+    }
+    odd.is_empty()
+}
+
+/// A winning move found by pairs alone (see the module docs), in board
+/// coordinates; `None` when none was found.
+pub fn cancelling_move(
+    analysis: &LargeAnalysis,
+    analyzer: &mut Analyzer,
+) -> Option<LargeWinningMove> {
+    let odd = odd_classes(analysis);
+    if odd.is_empty() || odd.len() > MAX_UNPAIRED_FOR_PAIRS {
+        return None;
+    }
+    // One component of each odd class: the first.
+    let mut lone: Vec<usize> = analysis
+        .unpaired()
+        .map(|c| c.first as usize)
+        .collect::<Vec<_>>();
+    lone.sort_by_key(|&i| std::cmp::Reverse(analysis.components[i].extent.cells));
+    let largest = lone[0];
+    let info = analysis.components[largest];
+    let part = analysis.part(largest);
+    let own = class_of(&part);
+    let found = |rect: LargeRect, halves: bool| LargeWinningMove {
+        rect: rect.offset(info.extent.top, info.extent.left),
+        component: largest as u32,
+        reason: WinReason::Pairs { halves },
+    };
+    let shape = match &part {
+        Part::Small(board) => LargeBoard::from_board(board),
+        Part::Large(board) => LargeBoard::clone(board),
+    };
+    if lone.len() == 1 {
+        let whole = LargeRect {
+            top: 0,
+            left: 0,
+            bottom: shape.rows() - 1,
+            right: shape.cols() - 1,
+        };
+        if shape.is_legal(whole) {
+            return Some(found(whole, false));
+        }
+        for rect in band_moves(&shape) {
+            if leaves_pairs(&odd, &own, &part, rect) {
+                return Some(found(rect, true));
+            }
+        }
+        return None;
+    }
+    if analyzer.out_of_time() {
+        return None;
+    }
+    // The others in one frame: only when they are on the largest's board
+    // (a reply in one of two equal shapes stays on its board).
+    if lone[1..]
+        .iter()
+        .any(|&i| analysis.components[i].board != info.board)
+    {
+        return None;
+    }
+    let others: Vec<Run> = lone[1..]
+        .iter()
+        .flat_map(|&i| analysis.component_runs(i).iter().copied())
+        .collect();
+    let mut accept = |rect: LargeRect| leaves_pairs(&odd, &own, &part, rect);
+    if let Some(rect) = mirror_reply(&shape, &others, &mut accept) {
+        return Some(found(rect, false));
+    }
+    // The others' classes may be met elsewhere too, so the instance taken
+    // above may not be the reply's piece: try every rectangle of the area
+    // the reply must have, by classes alone.
+    let others_cells: u64 = lone[1..]
+        .iter()
+        .map(|&i| analysis.components[i].extent.cells)
+        .sum();
+    let area = info.extent.cells.checked_sub(others_cells)?;
+    rects_of_area(&shape, area, analyzer, &mut accept).map(|rect| found(rect, false))
+}
+
+/// How many rectangles of one area the pairs search checks at most.
+const MAX_AREA_CANDIDATES: usize = 20_000;
+
+/// The first rectangle of ones of `shape` with `area` cells that `accept`
+/// accepts, over at most [`MAX_AREA_CANDIDATES`] and within the budget's
+/// time. A table of prefix sums tells whether a rectangle is all ones in
+/// O(1).
+fn rects_of_area(
+    shape: &LargeBoard,
+    area: u64,
+    analyzer: &Analyzer,
+    accept: &mut dyn FnMut(LargeRect) -> bool,
+) -> Option<LargeRect> {
+    let (rows, cols) = (u64::from(shape.rows()), u64::from(shape.cols()));
+    if area == 0 || area > rows * cols {
+        return None;
+    }
+    let width = cols as usize + 1;
+    let mut sums = vec![0u32; (rows as usize + 1) * width];
+    for r in 0..rows as usize {
+        for c in 0..cols as usize {
+            let one = u32::from(shape.get(r as u32, c as u32));
+            sums[(r + 1) * width + c + 1] =
+                one + sums[r * width + c + 1] + sums[(r + 1) * width + c] - sums[r * width + c];
+        }
+    }
+    let ones = |top: usize, left: usize, h: usize, w: usize| {
+        sums[(top + h) * width + left + w] + sums[top * width + left]
+            - sums[top * width + left + w]
+            - sums[(top + h) * width + left]
+    };
+    let mut tried = 0usize;
+    for h in 1..=rows.min(area) {
+        if area % h != 0 || area / h > cols {
+            continue;
+        }
+        let w = area / h;
+        for top in 0..=(rows - h) as usize {
+            for left in 0..=(cols - w) as usize {
+                if u64::from(ones(top, left, h as usize, w as usize)) != area {
+                    continue;
+                }
+                tried += 1;
+                if tried > MAX_AREA_CANDIDATES || (tried % 64 == 0 && analyzer.out_of_time()) {
+                    return None;
+                }
+                let rect = LargeRect {
+                    top: top as u32,
+                    left: left as u32,
+                    bottom: (top + h as usize - 1) as u32,
+                    right: (left + w as usize - 1) as u32,
+                };
+                if accept(rect) {
+                    return Some(rect);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The middle band of rows of `shape` (one row when the height is odd, two
+/// when even) when those rows are one and the same run, and the same for
+/// columns: the halving candidates, in the shape's coordinates.
+#[must_use]
+pub fn band_moves(shape: &LargeBoard) -> Vec<LargeRect> {
+    let mut out = Vec::new();
+    let band = |board: &LargeBoard| -> Option<(u32, u32, u32, u32)> {
+        let rows = board.rows();
+        if rows < 2 {
+            return None;
+        }
+        let (first, last) = if rows % 2 == 1 {
+            (rows / 2, rows / 2)
+        } else {
+            (rows / 2 - 1, rows / 2)
+        };
+        let mut span = None;
+        for row in first..=last {
+            let mut runs = Vec::new();
+            board.for_each_run(row, |s, e| runs.push((s, e)));
+            if runs.len() != 1 || span.is_some_and(|s| s != runs[0]) {
+                return None;
+            }
+            span = Some(runs[0]);
+        }
+        span.map(|(s, e)| (first, last, s, e - 1))
+    };
+    if let Some((top, bottom, left, right)) = band(shape) {
+        out.push(LargeRect {
+            top,
+            left,
+            bottom,
+            right,
+        });
+    }
+    // Columns: the same on the transpose (symmetry 4), mapped back.
+    if let Some((left, right, top, bottom)) = band(&shape.transform(4)) {
+        out.push(LargeRect {
+            top,
+            left,
+            bottom,
+            right,
+        });
+    }
+    out
+}
+
+/// The rectangle of `shape` that leaves exactly a congruent copy of the
+/// cells `others` (runs in board coordinates), found by placing `others`
+/// in `shape` under each symmetry and checking that what is left of
+/// `shape` is one rectangle, accepted by `accept`.
+fn mirror_reply(
+    shape: &LargeBoard,
+    others: &[Run],
+    accept: &mut dyn FnMut(LargeRect) -> bool,
+) -> Option<LargeRect> {
+    let extent = super::grid::Extent::of(others);
+    if extent.cells >= shape.count_ones() {
+        return None;
+    }
+    let rest = LargeBoard::from_runs(others, &extent);
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let mut placements = 0usize;
+    for symmetry in 0..8u8 {
+        let image = rest.transform(symmetry);
+        let (h, w) = (image.rows(), image.cols());
+        if h > rows || w > cols {
+            continue;
+        }
+        let mut image_runs = Vec::new();
+        for row in 0..h {
+            image.for_each_run(row, |s, e| {
+                image_runs.push(Run {
+                    row,
+                    start: s,
+                    end: e,
+                })
+            });
+        }
+        for dy in 0..=rows - h {
+            for dx in 0..=cols - w {
+                placements += 1;
+                if placements > MAX_PLACEMENTS {
+                    return None;
+                }
+                if let Some(rect) = leftover_rect(shape, &image_runs, dy, dx) {
+                    if accept(rect) {
+                        return Some(rect);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// When `runs` moved by `(dy, dx)` lie inside `shape` and the rest of
+/// `shape` is one rectangle of ones, that rectangle.
+fn leftover_rect(shape: &LargeBoard, runs: &[Run], dy: u32, dx: u32) -> Option<LargeRect> {
+    let mut covered = LargeBoard::zeros(u64::from(shape.rows()), u64::from(shape.cols())).ok()?;
+    for run in runs {
+        covered.set_run(run.row + dy, run.start + dx, run.end + dx);
+    }
+    let mut rect: Option<LargeRect> = None;
+    let mut last_row: Option<u32> = None;
+    for row in 0..shape.rows() {
+        let (have, placed) = (shape.row_words(row), covered.row_words(row));
+        if placed.iter().zip(have).any(|(p, h)| p & !h != 0) {
+            return None;
+        }
+        let mut span: Option<(u32, u32)> = None;
+        let mut pieces = 0;
+        for_each_run_of(have, placed, shape.cols(), |s, e| {
+            pieces += 1;
+            span = Some((s, e));
+        });
+        let Some((s, e)) = span else { continue };
+        if pieces > 1 {
+            return None;
+        }
+        match rect.as_mut() {
+            None => {
+                rect = Some(LargeRect {
+                    top: row,
+                    left: s,
+                    bottom: row,
+                    right: e - 1,
+                });
+            }
+            Some(r) => {
+                if last_row != Some(row - 1) || r.left != s || r.right != e - 1 {
+                    return None;
+                }
+                r.bottom = row;
+            }
+        }
+        last_row = Some(row);
+    }
+    rect
+}
+
+/// Runs of the cells in `have` but not in `placed` (one row's words).
+fn for_each_run_of(have: &[u64], placed: &[u64], cols: u32, visit: impl FnMut(u32, u32)) {
+    let left: Vec<u64> = have.iter().zip(placed).map(|(h, p)| h & !p).collect();
+    super::grid::runs_in(&left, cols, visit);
+}

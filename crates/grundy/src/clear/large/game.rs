@@ -1,0 +1,274 @@
+//! Rectangle clearing on shapes of any size, as a [`Game`] the generic
+//! [`Solver`](crate::Solver) searches.
+//!
+//! A position is a [`Part`]: a small [`Board`] (at most 64 cells), handed
+//! to the [`Clear`] rules as it is, with their tables, shape databases and
+//! canonical forms; or a [`LargeBoard`], whose options are its rectangles of
+//! ones and whose components are cut to their bounding box and become small
+//! boards as soon as the box holds 64 cells or fewer. The memo key of a
+//! large component is its least image under the 8 symmetries
+//! ([`ShapeClass`]), so congruent shapes share a value as small ones do.
+//! Correct for the same reasons as [`Clear`]: the components are
+//! independent games, and each symmetry maps rectangles of ones to
+//! rectangles of ones.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::grid::{Extent, LargeBoard, LargeRect};
+use crate::clear::{Board, Clear, MemoKey};
+use crate::{Game, Nimber, OptionPart};
+
+/// A position of [`LargeClear`]: a small board or a large one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// At most 64 cells.
+    Small(Board),
+    /// Any size, shared because options copy it.
+    Large(Arc<LargeBoard>),
+}
+
+impl Part {
+    /// The board as a part: small when it fits 64 cells.
+    #[must_use]
+    pub fn of(board: LargeBoard) -> Part {
+        match board.to_board() {
+            Some(small) => Part::Small(small),
+            None => Part::Large(Arc::new(board)),
+        }
+    }
+
+    /// The number of ones.
+    #[must_use]
+    pub fn count_ones(&self) -> u64 {
+        match self {
+            Part::Small(board) => u64::from(board.cells().count()),
+            Part::Large(board) => board.count_ones(),
+        }
+    }
+}
+
+/// The canonical class of a shape: the key congruent shapes share.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ShapeClass {
+    /// A shape whose bounding box holds at most 64 cells: the key of
+    /// [`Board::canonical`], as the small solver's memo has it.
+    Small(MemoKey),
+    /// A larger shape: its least image under the 8 symmetries, cut to its
+    /// bounding box.
+    Large(Arc<LargeBoard>),
+}
+
+impl ShapeClass {
+    /// The class of `shape`, cut to its bounding box already.
+    #[must_use]
+    pub fn of_cut(shape: &LargeBoard) -> ShapeClass {
+        if let Some(board) = shape.to_board() {
+            return ShapeClass::Small(board.canonical());
+        }
+        ShapeClass::Large(Arc::new(least_image(shape)))
+    }
+
+    /// The class of a small board cut to its bounding box.
+    #[must_use]
+    pub fn of_board(board: &Board) -> ShapeClass {
+        ShapeClass::Small(board.canonical())
+    }
+}
+
+/// The least image of `shape` under the 8 symmetries, by rows, columns,
+/// then words.
+#[must_use]
+pub fn least_image(shape: &LargeBoard) -> LargeBoard {
+    let order = |b: &LargeBoard| (b.rows(), b.cols());
+    let mut best = shape.clone();
+    for symmetry in 1..8u8 {
+        let image = shape.transform(symmetry);
+        let better = match order(&image).cmp(&order(&best)) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => words_of(&image) < words_of(&best),
+        };
+        if better {
+            best = image;
+        }
+    }
+    best
+}
+
+fn words_of(board: &LargeBoard) -> Vec<u64> {
+    (0..board.rows())
+        .flat_map(|row| board.row_words(row).iter().copied())
+        .collect()
+}
+
+/// Rectangle clearing on [`Part`]s: small boards by [`Clear`], large ones
+/// by rectangles and run-based components.
+#[derive(Clone, Debug, Default)]
+pub struct LargeClear {
+    clear: Clear,
+    /// When set, a large position's options stop being listed past this
+    /// instant: one expansion can list thousands of rectangles, each a copy
+    /// and a labelling, while the solver reads its clock only every few
+    /// thousand positions.
+    deadline: Option<(Instant, Duration)>,
+    /// The most bytes one large position's options may hold while the
+    /// solver keeps them (a full 100 x 100 board has 25,502,500
+    /// rectangles, each leaving a copy).
+    max_option_bytes: u64,
+    stopped: RefCell<Option<crate::SolveError>>,
+}
+
+/// [`LargeClear`]'s bound on one expansion when the budget gives no memory
+/// limit.
+pub const DEFAULT_MAX_OPTION_BYTES: u64 = 1 << 30;
+
+impl LargeClear {
+    /// These rules over small-board rules `clear` (with their tables and
+    /// databases).
+    #[must_use]
+    pub fn new(clear: Clear) -> LargeClear {
+        LargeClear {
+            clear,
+            deadline: None,
+            max_option_bytes: DEFAULT_MAX_OPTION_BYTES,
+            stopped: RefCell::new(None),
+        }
+    }
+
+    /// Stops listing options at `deadline` (reported as the time budget
+    /// `limit`), or never for `None`; and once one large position's options
+    /// would hold more than `max_option_bytes`.
+    pub fn set_limits(&mut self, deadline: Option<(Instant, Duration)>, max_option_bytes: u64) {
+        self.deadline = deadline;
+        self.max_option_bytes = max_option_bytes;
+        *self.stopped.borrow_mut() = None;
+    }
+
+    /// True once a limit stopped a listing (and from then on).
+    fn check_limits(&self, option_bytes: u64) -> bool {
+        if self.stopped_now() {
+            return true;
+        }
+        if option_bytes > self.max_option_bytes {
+            *self.stopped.borrow_mut() = Some(crate::SolveError::MemoryBudget {
+                limit: self.max_option_bytes,
+                used: option_bytes,
+            });
+        } else if let Some((deadline, limit)) = self.deadline {
+            if Instant::now() >= deadline {
+                *self.stopped.borrow_mut() = Some(crate::SolveError::TimeBudget { limit });
+            }
+        }
+        self.stopped_now()
+    }
+
+    fn stopped_now(&self) -> bool {
+        self.stopped.borrow().is_some()
+    }
+
+    /// The small-board rules.
+    #[must_use]
+    pub fn clear(&self) -> &Clear {
+        &self.clear
+    }
+}
+
+/// Calls `visit` with each component of `board`, cut to its box, as a part.
+pub(crate) fn large_components<F: FnMut(Part)>(board: &LargeBoard, mut visit: F) {
+    let components = board.components();
+    for index in 0..components.len() {
+        let runs = components.runs(index);
+        let extent = Extent::of(runs);
+        match LargeBoard::board_from_runs(runs, &extent) {
+            Some(small) => visit(Part::Small(small)),
+            None => visit(Part::Large(Arc::new(LargeBoard::from_runs(runs, &extent)))),
+        }
+    }
+}
+
+impl Game for LargeClear {
+    type Position = Part;
+    type Move = LargeRect;
+    type Key = ShapeClass;
+
+    fn for_each_option<F: FnMut(LargeRect, Part)>(&self, position: &Part, mut visit: F) {
+        match position {
+            Part::Small(board) => {
+                self.clear.for_each_option(board, |rect, after| {
+                    visit(LargeRect::from(rect), Part::Small(after));
+                });
+            }
+            Part::Large(board) => {
+                let mut listed = 0u64;
+                let each = board.allocated_bytes() as u64 + 64;
+                board.for_each_rect(|rect| {
+                    listed += 1;
+                    if listed % 256 == 0 && self.check_limits(listed * each) {
+                        return;
+                    }
+                    if self.stopped_now() {
+                        return;
+                    }
+                    let mut after = LargeBoard::clone(board);
+                    after.play_unchecked(rect);
+                    visit(rect, Part::Large(Arc::new(after)));
+                });
+            }
+        }
+    }
+
+    fn for_each_component<F: FnMut(Part)>(&self, position: &Part, mut visit: F) {
+        match position {
+            Part::Small(board) => self
+                .clear
+                .for_each_component(board, |component| visit(Part::Small(component))),
+            Part::Large(board) => large_components(board, visit),
+        }
+    }
+
+    fn for_each_option_part<F>(&self, component: &Part, mut visit: F)
+    where
+        F: FnMut(OptionPart<Part, ShapeClass>),
+    {
+        match component {
+            Part::Small(board) => self.clear.for_each_option_part(board, |part| {
+                visit(match part {
+                    OptionPart::Known(value) => OptionPart::Known(value),
+                    OptionPart::Unknown(board, key) => {
+                        OptionPart::Unknown(Part::Small(board), ShapeClass::Small(key))
+                    }
+                    OptionPart::End => OptionPart::End,
+                });
+            }),
+            Part::Large(_) => crate::game::option_parts_by_components(self, component, visit),
+        }
+    }
+
+    fn key(&self, component: &Part) -> ShapeClass {
+        match component {
+            Part::Small(board) => ShapeClass::Small(self.clear.key(board)),
+            Part::Large(board) => ShapeClass::of_cut(board),
+        }
+    }
+
+    fn interrupted(&self) -> Option<crate::SolveError> {
+        self.stopped.borrow().clone()
+    }
+
+    fn known_value(&self, component: &Part) -> Option<Nimber> {
+        match component {
+            Part::Small(board) => self.clear.known_value(board),
+            Part::Large(board) => {
+                // A straight line of k cells has value k (see the module
+                // docs of `clear`); a component cut to its box is a line
+                // when one side is 1 and every cell is a one.
+                let line = board.rows() == 1 || board.cols() == 1;
+                let cells = u64::from(board.rows()) * u64::from(board.cols());
+                let value = u32::try_from(cells).ok()?;
+                (line && board.count_ones() == cells).then_some(Nimber::new(value))
+            }
+        }
+    }
+}

@@ -1,0 +1,525 @@
+//! Boards of any size against independent oracles: a cell-by-cell flood
+//! fill, rectangles found by testing every corner pair, shapes normalised
+//! by moving cell lists, and the mex recursion over sets of cells. None of
+//! them shares code with the engine.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::Duration;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::clear::{Bitboard, Board, Clear};
+use crate::{Budget, MexSet, Nimber};
+
+type Cells = BTreeSet<(i64, i64)>;
+
+fn cells_of(board: &LargeBoard) -> Cells {
+    let mut out = Cells::new();
+    for r in 0..board.rows() {
+        for c in 0..board.cols() {
+            if board.get(r, c) {
+                out.insert((i64::from(r), i64::from(c)));
+            }
+        }
+    }
+    out
+}
+
+fn board_of(rows: u32, cols: u32, cells: &Cells) -> LargeBoard {
+    let mut board = LargeBoard::zeros(u64::from(rows), u64::from(cols)).unwrap();
+    for &(r, c) in cells {
+        board.set(r as u32, c as u32, true);
+    }
+    board
+}
+
+/// Components by a cell-by-cell flood fill, in order of first cell.
+fn naive_components(cells: &Cells) -> Vec<Cells> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for &start in cells {
+        if !seen.insert(start) {
+            continue;
+        }
+        let mut component = Cells::new();
+        let mut stack = vec![start];
+        while let Some((r, c)) = stack.pop() {
+            component.insert((r, c));
+            for next in [(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)] {
+                if cells.contains(&next) && seen.insert(next) {
+                    stack.push(next);
+                }
+            }
+        }
+        out.push(component);
+    }
+    out
+}
+
+/// Every rectangle of ones, by testing each pair of corners.
+fn naive_rects(cells: &Cells) -> Vec<(i64, i64, i64, i64)> {
+    let mut out = Vec::new();
+    for &(top, left) in cells {
+        for &(bottom, right) in cells {
+            if bottom < top || right < left {
+                continue;
+            }
+            let full = (top..=bottom).all(|r| (left..=right).all(|c| cells.contains(&(r, c))));
+            if full {
+                out.push((top, left, bottom, right));
+            }
+        }
+    }
+    out
+}
+
+/// A shape moved so its box starts at (0, 0).
+fn normalise(cells: &Cells) -> Cells {
+    let top = cells.iter().map(|c| c.0).min().unwrap_or(0);
+    let left = cells.iter().map(|c| c.1).min().unwrap_or(0);
+    cells.iter().map(|&(r, c)| (r - top, c - left)).collect()
+}
+
+/// The least of a shape's 8 images, each normalised.
+fn naive_class(cells: &Cells) -> Vec<(i64, i64)> {
+    type Map = fn((i64, i64)) -> (i64, i64);
+    let maps: [Map; 8] = [
+        |(r, c)| (r, c),
+        |(r, c)| (r, -c),
+        |(r, c)| (-r, c),
+        |(r, c)| (-r, -c),
+        |(r, c)| (c, r),
+        |(r, c)| (c, -r),
+        |(r, c)| (-c, r),
+        |(r, c)| (-c, -r),
+    ];
+    maps.iter()
+        .map(|map| normalise(&cells.iter().map(|&x| map(x)).collect()))
+        .map(|s| s.into_iter().collect::<Vec<_>>())
+        .min()
+        .unwrap()
+}
+
+/// The mex recursion over one connected shape's options, each option split
+/// into components by the naive fill; memo on the normalised cells.
+fn brute_component(cells: &Cells, memo: &mut HashMap<Cells, Nimber>) -> Nimber {
+    let key = normalise(cells);
+    if let Some(&value) = memo.get(&key) {
+        return value;
+    }
+    let mut seen = MexSet::new();
+    for (top, left, bottom, right) in naive_rects(&key) {
+        let rest: Cells = key
+            .iter()
+            .filter(|&&(r, c)| !(top..=bottom).contains(&r) || !(left..=right).contains(&c))
+            .copied()
+            .collect();
+        seen.insert(brute_value(&rest, memo));
+    }
+    let value = seen.mex();
+    memo.insert(key, value);
+    value
+}
+
+fn brute_value(cells: &Cells, memo: &mut HashMap<Cells, Nimber>) -> Nimber {
+    naive_components(cells)
+        .iter()
+        .map(|c| brute_component(c, memo))
+        .sum()
+}
+
+/// True when the shapes of `cells` pair up under congruence.
+fn naive_pairs(cells: &Cells) -> bool {
+    let mut odd: HashSet<Vec<(i64, i64)>> = HashSet::new();
+    for component in naive_components(cells) {
+        let class = naive_class(&component);
+        if !odd.remove(&class) {
+            odd.insert(class);
+        }
+    }
+    odd.is_empty()
+}
+
+fn cleared(cells: &Cells, rect: LargeRect) -> Cells {
+    cells
+        .iter()
+        .filter(|&&(r, c)| {
+            !(i64::from(rect.top)..=i64::from(rect.bottom)).contains(&r)
+                || !(i64::from(rect.left)..=i64::from(rect.right)).contains(&c)
+        })
+        .copied()
+        .collect()
+}
+
+fn random_board(rows: u32, cols: u32, percent: u32, seed: u64) -> LargeBoard {
+    let mut state = seed | 1;
+    let mut board = LargeBoard::zeros(u64::from(rows), u64::from(cols)).unwrap();
+    for r in 0..rows {
+        for c in 0..cols {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if (state % 100) < u64::from(percent) {
+                board.set(r, c, true);
+            }
+        }
+    }
+    board
+}
+
+fn full(rows: u32, cols: u32) -> LargeBoard {
+    let mut board = LargeBoard::zeros(u64::from(rows), u64::from(cols)).unwrap();
+    for r in 0..rows {
+        board.set_run(r, 0, cols);
+    }
+    board
+}
+
+fn analyzer() -> Analyzer {
+    Analyzer::new(Clear::new(), Budget::UNLIMITED)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Labelling agrees with the naive fill, across word boundaries too.
+    #[test]
+    fn components_match_a_flood_fill(rows in 1u32..12, cols in 1u32..140, percent in 20u32..80, seed: u64) {
+        let board = random_board(rows, cols, percent, seed);
+        let cells = cells_of(&board);
+        let naive = naive_components(&cells);
+        let found = board.components();
+        prop_assert_eq!(found.len(), naive.len());
+        for (i, expected) in naive.iter().enumerate() {
+            let mut got = Cells::new();
+            for run in found.runs(i) {
+                for c in run.start..run.end {
+                    got.insert((i64::from(run.row), i64::from(c)));
+                }
+            }
+            prop_assert_eq!(&got, expected);
+            let extent = Extent::of(found.runs(i));
+            prop_assert_eq!(extent.cells, expected.len() as u64);
+        }
+    }
+
+    /// The rectangles are exactly the all-ones ones, each legal, in the
+    /// small boards' order when the board is small.
+    #[test]
+    fn rects_match_every_corner_pair(rows in 1u32..7, cols in 1u32..70, percent in 50u32..95, seed: u64) {
+        let board = random_board(rows, cols, percent, seed);
+        let mut found = Vec::new();
+        board.for_each_rect(|r| found.push(r));
+        let got: BTreeSet<_> = found.iter().map(|r| (i64::from(r.top), i64::from(r.left), i64::from(r.bottom), i64::from(r.right))).collect();
+        let expected: BTreeSet<_> = naive_rects(&cells_of(&board)).into_iter().collect();
+        prop_assert_eq!(got.len(), found.len());
+        prop_assert_eq!(got, expected);
+        for r in &found {
+            prop_assert!(board.is_legal(*r));
+            let after = board.try_play(*r).unwrap();
+            prop_assert_eq!(after.count_ones(), board.count_ones() - r.area());
+        }
+        if let Some(small) = board.to_board() {
+            let mut order = Vec::new();
+            small.for_each_rect(|r, _| order.push(LargeRect::from(r)));
+            prop_assert_eq!(order, found);
+        }
+    }
+
+    /// Congruent shapes share a class, and a class is the naive one's.
+    #[test]
+    fn classes_are_congruence_classes(rows in 1u32..13, cols in 1u32..13, percent in 40u32..90, seed: u64, symmetry in 0u8..8) {
+        let board = random_board(rows, cols, percent, seed);
+        let Some((shape, _, _)) = board.cut() else { return Ok(()) };
+        let image = shape.transform(symmetry);
+        prop_assert_eq!(ShapeClass::of_cut(&shape), ShapeClass::of_cut(&image));
+        let other = random_board(rows, cols, percent, seed ^ 0x9e37);
+        if let Some((other, _, _)) = other.cut() {
+            let same = naive_class(&cells_of(&shape)) == naive_class(&cells_of(&other));
+            prop_assert_eq!(ShapeClass::of_cut(&shape) == ShapeClass::of_cut(&other), same);
+        }
+        if let Some(small) = shape.to_board() {
+            let mut symmetric = small.transform(symmetry);
+            symmetric = Board::new(symmetric.rows(), symmetric.cols(), symmetric.cells().0).unwrap();
+            prop_assert_eq!(LargeBoard::from_board(&symmetric), image);
+        }
+    }
+
+    /// Value and winning moves of boards with small components, against
+    /// the naive components valued by the mex recursion.
+    #[test]
+    fn large_boards_match_brute_force(rows in 9u32..40, cols in 9u32..300, seed: u64) {
+        let board = random_board(rows, cols, 18, seed);
+        let cells = cells_of(&board);
+        let components = naive_components(&cells);
+        prop_assume!(components.iter().all(|c| c.len() <= 9));
+        let mut memo = HashMap::new();
+        let values: Vec<Nimber> = components.iter().map(|c| brute_component(c, &mut memo)).collect();
+        let total: Nimber = values.iter().copied().sum();
+        let analysis = analyse(std::slice::from_ref(&board), &mut analyzer());
+        prop_assert_eq!(analysis.value, Some(total));
+        prop_assert!(analysis.winning_complete);
+        let mut expected = BTreeSet::new();
+        for (component, value) in components.iter().zip(&values) {
+            for (top, left, bottom, right) in naive_rects(component) {
+                let rect = LargeRect { top: top as u32, left: left as u32, bottom: bottom as u32, right: right as u32 };
+                let rest = cleared(component, rect);
+                if brute_value(&rest, &mut memo) == *value ^ total {
+                    expected.insert(rect);
+                }
+            }
+        }
+        let got: BTreeSet<LargeRect> = analysis.winning.iter().map(|m| m.rect).collect();
+        prop_assert_eq!(got.len(), analysis.winning.len());
+        prop_assert_eq!(got, expected);
+    }
+
+    /// Boards of at most 64 cells: the same value and winning moves as the
+    /// small-board solver.
+    #[test]
+    fn small_boards_match_the_small_solver(rows in 1usize..=8, cols in 1usize..=8, bits: u64) {
+        prop_assume!(rows * cols <= 64);
+        let small = Board::new(rows, cols, bits & Bitboard::below((rows * cols) as u32).0).unwrap();
+        let large = LargeBoard::from_board(&small);
+        let mut solver = Clear::solver();
+        let value = solver.value(&small).unwrap();
+        let analysis = analyse(std::slice::from_ref(&large), &mut analyzer());
+        prop_assert_eq!(analysis.value, Some(value));
+        let expected: Vec<LargeRect> = solver.winning_moves(&small).unwrap().into_iter().map(|(r, _)| LargeRect::from(r)).collect();
+        let mut got: Vec<LargeRect> = analysis.winning.iter().map(|m| m.rect).collect();
+        let mut want = expected.clone();
+        got.sort();
+        want.sort();
+        prop_assert_eq!(got, want);
+    }
+
+    /// Two congruent copies cancel: the value is the rest's (the brute
+    /// force's, and the line's length).
+    #[test]
+    fn congruent_pairs_cancel(rows in 2u32..6, cols in 2u32..6, seed: u64, symmetry in 0u8..8, line in 1u32..6) {
+        let shape = random_board(rows, cols, 60, seed);
+        let Some((shape, _, _)) = shape.cut() else { return Ok(()) };
+        let image = shape.transform(symmetry);
+        let mut cells = Cells::new();
+        for &(r, c) in &cells_of(&shape) { cells.insert((r, c)); }
+        for &(r, c) in &cells_of(&image) { cells.insert((r, c + 8)); }
+        for c in 0..line { cells.insert((8, i64::from(c))); }
+        let board = board_of(9, 16, &cells);
+        let mut analyzer = analyzer();
+        analyzer.start();
+        let mut analysis = classify(std::slice::from_ref(&board));
+        value_unpaired(&mut analysis, &mut analyzer);
+        let mut memo = HashMap::new();
+        prop_assert_eq!(analysis.value, Some(brute_value(&cells, &mut memo)));
+        prop_assert_eq!(analysis.value, Some(Nimber::new(line)));
+    }
+
+    /// The engine's move on small boards is legal, proven, and right.
+    #[test]
+    fn engine_moves_are_legal_and_proven(rows in 1u32..=4, cols in 1u32..=4, percent in 30u32..100, seed: u64) {
+        let board = random_board(rows, cols, percent, seed);
+        let cells = cells_of(&board);
+        let mut memo = HashMap::new();
+        let before = brute_value(&cells, &mut memo);
+        match choose_move(std::slice::from_ref(&board), &mut analyzer()) {
+            None => prop_assert!(cells.is_empty()),
+            Some(choice) => {
+                prop_assert!(board.is_legal(choice.rect));
+                prop_assert!(choice.proven());
+                let after = brute_value(&cleared(&cells, choice.rect), &mut memo);
+                prop_assert_eq!(choice.wins(), !before.is_zero());
+                if choice.wins() {
+                    prop_assert!(after.is_zero());
+                }
+            }
+        }
+    }
+}
+
+/// A full board minus its four corners: symmetric both ways, and no
+/// longer one rectangle.
+fn cornerless(rows: u32, cols: u32) -> LargeBoard {
+    let mut board = full(rows, cols);
+    for (r, c) in [(0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)] {
+        board.set(r, c, false);
+    }
+    board
+}
+
+/// Every full board is won at once (it is one rectangle), and every full
+/// board minus its corners by its middle band, which leaves two congruent
+/// halves: proven on every size to 12 x 12, checked by the naive pairing,
+/// and by the brute force where it is feasible.
+#[test]
+fn full_boards_are_won_by_halving() {
+    for rows in 1..=12u32 {
+        for cols in 1..=12u32 {
+            let board = full(rows, cols);
+            let choice = choose_move(std::slice::from_ref(&board), &mut analyzer()).unwrap();
+            assert!(
+                choice.proven() && choice.wins(),
+                "{rows} x {cols}: {choice:?}"
+            );
+            assert_eq!(choice.rect.area(), u64::from(rows * cols));
+            if rows < 3 || cols < 3 {
+                continue;
+            }
+            let board = cornerless(rows, cols);
+            let choice = choose_move(std::slice::from_ref(&board), &mut analyzer()).unwrap();
+            assert!(board.is_legal(choice.rect), "{rows} x {cols}");
+            assert!(
+                choice.proven() && choice.wins(),
+                "{rows} x {cols}: {choice:?}"
+            );
+            assert_eq!(
+                choice.reason,
+                MoveReason::Pairs { halves: true },
+                "{rows} x {cols}"
+            );
+            let after = cleared(&cells_of(&board), choice.rect);
+            assert!(naive_pairs(&after), "{rows} x {cols}: {choice:?}");
+            if rows * cols <= 16 {
+                let mut memo = HashMap::new();
+                assert!(brute_value(&after, &mut memo).is_zero());
+            }
+        }
+    }
+}
+
+/// After the halving move, every reply is mirrored at once, to the end of
+/// the game, on boards whose values nobody knows.
+#[test]
+fn replies_are_mirrored_to_the_end() {
+    for (rows, cols, seed) in [(8, 8, 1u64), (9, 7, 2), (100, 100, 3), (3, 40, 4)] {
+        let mut board = cornerless(rows, cols);
+        let budget = Budget {
+            max_time: Some(Duration::from_secs(5)),
+            ..Budget::UNLIMITED
+        };
+        let mut state = seed;
+        let mut plies = 0;
+        loop {
+            let Some(choice) = choose_move(
+                std::slice::from_ref(&board),
+                &mut Analyzer::new(Clear::new(), budget),
+            ) else {
+                break;
+            };
+            assert!(
+                matches!(choice.reason, MoveReason::Pairs { .. }),
+                "{rows} x {cols} ply {plies}: {choice:?}"
+            );
+            board = board.try_play(choice.rect).unwrap();
+            assert!(
+                naive_pairs(&cells_of(&board)),
+                "{rows} x {cols} ply {plies}: {choice:?}"
+            );
+            // The opponent clears a random rectangle: the first cell's
+            // widest rectangle, at a random cell.
+            let cells: Vec<_> = cells_of(&board).into_iter().collect();
+            if cells.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (r, c) = cells[(state >> 33) as usize % cells.len()];
+            let mut rect = LargeRect {
+                top: r as u32,
+                left: c as u32,
+                bottom: r as u32,
+                right: c as u32,
+            };
+            while board.is_legal(LargeRect {
+                right: rect.right + 1,
+                ..rect
+            }) && (state >> 20) % 3 != 0
+            {
+                rect.right += 1;
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            }
+            board = board.try_play(rect).unwrap();
+            plies += 1;
+            if rows * cols > 1000 && plies > 6 {
+                break;
+            }
+        }
+    }
+}
+
+/// A dense shape no budget of a millisecond can value: the engine still
+/// plays a legal move and says it is unproven.
+#[test]
+fn out_of_budget_the_engine_still_plays() {
+    let rows = [
+        "1011111", "1111101", "1101101", "0111101", "1011111", "0111110", "0111001",
+    ];
+    let mut board = LargeBoard::zeros(7, 7).unwrap();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            board.set(r as u32, c as u32, ch == '1');
+        }
+    }
+    let budget = Budget {
+        max_time: Some(Duration::from_millis(1)),
+        ..Budget::UNLIMITED
+    };
+    let choice = choose_move(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    )
+    .unwrap();
+    assert!(board.is_legal(choice.rect));
+    assert!(!choice.proven(), "{choice:?}");
+    let analysis = analyse(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    );
+    assert_eq!(analysis.value, None);
+    assert!(analysis.stopped.is_some());
+    assert!(!analysis.winning_complete);
+}
+
+/// Two mirror-image dense blocks and a line of 3: value 3 at once, and the
+/// line's clearing is the winning move the pairs prove.
+#[test]
+fn two_equal_hard_blocks_and_a_line() {
+    let rows = [
+        "1011111", "1111101", "1101101", "0111101", "1011111", "0111110", "0111001",
+    ];
+    let mut board = LargeBoard::zeros(9, 16).unwrap();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch == '1' {
+                board.set(r as u32, c as u32, true);
+                board.set(r as u32, 15 - c as u32, true);
+            }
+        }
+    }
+    board.set_run(8, 0, 3);
+    let budget = Budget {
+        max_time: Some(Duration::from_millis(200)),
+        ..Budget::UNLIMITED
+    };
+    let mut analyzer = Analyzer::new(Clear::new(), budget);
+    analyzer.start();
+    let mut analysis = classify(std::slice::from_ref(&board));
+    value_unpaired(&mut analysis, &mut analyzer);
+    assert_eq!(analysis.value, Some(Nimber::new(3)));
+    let choice = choose_move(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    )
+    .unwrap();
+    assert!(choice.wins());
+    assert_eq!(
+        choice.rect,
+        LargeRect {
+            top: 8,
+            left: 0,
+            bottom: 8,
+            right: 2
+        }
+    );
+}
