@@ -37,7 +37,7 @@
 //! generator); each shorter one gives back a row, which joins that band and
 //! the components it touches, so only the joined component is valued again.
 //! A component that fits 4 x 4, 4 x 5 or 2 x 8 (boxes over 20 cells, see
-//! [`SMALL_TABLES_ABOVE`]) or is a straight line is valued by a table load;
+//! `SMALL_TABLES_ABOVE`) or is a straight line is valued by a table load;
 //! any other costs a canonical form of one orientation (both only for a
 //! square bounding box) and a probe of an earlier tier. On 5 x 6 and above
 //! most of a shape's time is its options' flood fills, extents and table
