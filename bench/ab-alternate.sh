@@ -3,8 +3,8 @@
 # other (old, new, old, new, ...), each alone on the machine: the
 # complement of ab-build.sh, whose side-by-side runs share the L3 cache,
 # so that the binary with the larger working set slows the other one
-# down (b201dd7's 8-byte tables take 140 MB on 5 x 6, the compact engine
-# 67 MB). Prints each run's user CPU seconds, wall seconds and peak
+# down (an engine of 8-byte tables takes 140 MB on 5 x 6, the compact
+# one 67 MB). Prints each run's user CPU seconds, wall seconds and peak
 # memory, whether the files of each round are byte for byte the same, the
 # ratio old / new of each round and their geometric mean.
 #

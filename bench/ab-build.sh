@@ -4,9 +4,9 @@
 # every round, so that both see the same machine; prints each run's user
 # CPU seconds, wall seconds and peak memory, whether the two files are byte
 # for byte the same, the ratio old / new of each round and their geometric
-# mean. The timings of docs/plan-tier-engine.md and docs/results.md come
-# from it (a shared, noisy machine: compare the two runs of one round, not
-# runs of different days).
+# mean. Most timings of docs/results.md and docs/design.md come from it
+# (on a shared, noisy machine, compare the two runs of one round, not runs
+# of different days).
 #
 # usage: bench/ab-build.sh BOX OLD_GRUNDY NEW_GRUNDY [THREADS [ROUNDS]]
 #   e.g. bench/ab-build.sh 5x6 /path/to/old/grundy target/release/grundy

@@ -6,7 +6,7 @@
 # with the cores swapped every round, so that both see the same machine.
 # Prints each run's microseconds a shape. This is how a change to the
 # worker's lookups is judged without a build of an hour
-# (docs/plan-tier-engine.md).
+# (docs/design.md).
 #
 # usage: bench/ab-large-tier.sh DB CELLS OLD_LARGE_TIER NEW_LARGE_TIER [ROUNDS [SAMPLES]]
 #   e.g. bench/ab-large-tier.sh clear-6x6.gdb 26 /tmp/old/large_tier \

@@ -4,7 +4,7 @@
 # sizes, each run alone on core 0 and then twice at once on cores 0 and 1.
 # Prints the user CPU seconds of every run. A tier build that spends more
 # CPU with two threads than with one while its profile keeps the same
-# shape (docs/plan-tier-engine.md) is measured against this: if the
+# shape (docs/results.md, "Two threads cost more CPU") is measured against this: if the
 # arithmetic loop pairs at no cost and the reads do not, the cores share
 # what the reads use (the L3 cache and the memory controller).
 #

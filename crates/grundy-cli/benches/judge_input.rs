@@ -1,7 +1,7 @@
 //! The judges' input on the largest tests, read two ways: what `grundy
-//! judge` does with `GRUNDY_NO_MAP` set, as it did before (`gridgame`: the
-//! file read whole into fresh memory; `pshtbrth`: streamed through one
-//! buffer), and what it does for a file now (mapped, and parsed in place).
+//! judge` does with `GRUNDY_NO_MAP` set (`gridgame`: the file read whole
+//! into fresh memory; `pshtbrth`: streamed through one buffer), and what it
+//! does with a regular file otherwise (mapped, and parsed in place).
 //! This is the benchmark behind the `unsafe` call of `grundy judge`
 //! (`output::map`). Each iteration is one run of the `grundy` binary with
 //! standard input from a file, as a judge's `< input`: a process, because
@@ -93,7 +93,7 @@ fn pshtbrth_input() -> Vec<u8> {
 }
 
 /// Runs `grundy judge PROBLEM` with standard input from `path`, mapped or,
-/// with `GRUNDY_NO_MAP` set, read as before.
+/// with `GRUNDY_NO_MAP` set, read into memory.
 fn judge(problem: &str, path: &Path, mapped: bool) {
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
     command

@@ -63,8 +63,8 @@ mod tests {
     }
 
     /// Each call opens what its own arguments name: a second call with
-    /// another `--tables` reads the other database (the old process-wide
-    /// lookup silently kept the first call's). Both fall back on the
+    /// another `--tables` reads the other database (a process-wide lookup
+    /// would silently keep the first call's). Both fall back on the
     /// built-in 5 x 5 database.
     #[test]
     fn a_second_call_with_other_tables_reads_them() {

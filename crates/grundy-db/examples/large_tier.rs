@@ -1,7 +1,7 @@
 //! Times the valuation of a sample of one large tier's shapes against the
 //! earlier tiers of a built database, with those tiers held three ways:
-//! the file's memory map (`mmap`), copies on the heap (`heap`, as builds
-//! held them before), or as a build holds them now ([`TierBytes`]: copies
+//! the file's memory map (`mmap`), copies on the heap (`heap`), or as a
+//! build holds them ([`TierBytes`]: copies
 //! in anonymous memory advised to use transparent huge pages, `huge`), or
 //! as a build holds the large tiers it has just solved (`lines`: each tier
 //! a [`LineTier`], its keys regenerated tier by tier and its values read

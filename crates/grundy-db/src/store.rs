@@ -55,12 +55,9 @@ pub enum StoredTier {
 /// Positions from which a tier the build has just solved is held as a
 /// [`LineTier`] rather than in its compact form: a lookup reads one cache
 /// line, not a part's record and then an entry. Below it a tier's records
-/// stay in cache, and the lines, with more to compute a lookup, measured
-/// slower: `bench/ab-build.sh 5x6 OLD NEW` (largest tier 1.8 million) with
-/// every tier in lines took 71.9, 77.6 and 77.2 s against 71.7, 67.4 and
-/// 74.3 s; valuing the 6 x 6 tier of 26 cells against tiers of up to 32
-/// million, 8.35 µs a shape against 9.45 and 9.50 (2 threads,
-/// `large_tier ... huge lines huge`). This crate's own tests, whose boxes
+/// stay in cache, and the lines, with more to compute a lookup, are slower
+/// (`docs/design.md`, "Tried and dropped"; the gain above it is in
+/// `docs/results.md`, "The tier engine, step by step"). This crate's own tests, whose boxes
 /// are small, hold tiers from 1,000 positions in lines, so that its builds
 /// (checked against fresh and embedded databases) go through both forms.
 pub const LINES_FROM: u64 = if cfg!(test) { 1_000 } else { 4_000_000 };
@@ -80,15 +77,13 @@ enum Written {
 /// Why: a build of a large box spends most of its time reading earlier
 /// tiers at random (a compact lookup reads a part's record, then an entry),
 /// and with 4 KiB pages nearly every read of a tier of hundreds of
-/// megabytes also misses the TLB. Valuing 300,000 shapes of 26 cells
-/// against the 6 x 6 database's tiers (`cargo run --release -p grundy-db
-/// --example large_tier -- clear-6x6.gdb 26 300000 heap huge heap huge`,
-/// one thread): 10.40 and 10.54 µs a shape on the heap, 7.91 and 8.16 in
-/// huge pages. The advice is only advice: where the system gives no huge
+/// megabytes also misses the TLB; huge pages value a large 6 x 6 tier
+/// about 1.3x as fast (`large_tier`'s `heap` and `huge` modes,
+/// `docs/results.md`). The advice is only advice: where the system gives no huge
 /// pages the bytes stay in ordinary pages of the map; the values read are
 /// the same. The map is exactly the bytes (a lookup reads them through
-/// `as_ref`, which must cost nothing: an enum of a map or a `Vec` here made
-/// a 5 x 6 build 10% slower), so only its whole 2 MiB pages inside can be
+/// `as_ref`, which must cost nothing: an enum of a map or a `Vec` here
+/// would not be inlined on every read), so only its whole 2 MiB pages inside can be
 /// huge: all but at most 4 MiB of a tier.
 #[derive(Debug)]
 pub struct TierBytes(memmap2::MmapMut);
@@ -376,12 +371,9 @@ impl TierStore for FileStore {
     /// and a resumed build would read every earlier tier so. The lines are
     /// built from the regenerated keys and the values the compact tier
     /// gives for them, so they are the lines the unbroken build held (they
-    /// depend only on the keys and values). Measured on a 6 x 6 build
-    /// stopped after tier 22 and resumed on one core (`tables build --box
-    /// 6x6 --threads 1 --keep-every 4194304`), seconds to value each stretch
-    /// of about 3.1 million shapes of tier 23: 25.3, 32.1, 29.8 and 27.0 with
-    /// the tiers read back compact; 23.3, 24.3 and 24.1 in lines, which
-    /// took about 40 s more to set up (peak 1.48 GB against 1.03 GB).
+    /// depend only on the keys and values). Setting them up costs some
+    /// seconds and memory on resume, repaid within a large tier
+    /// (`docs/results.md`, "The tier engine, step by step").
     fn regenerated(
         &mut self,
         tier: Tier,

@@ -1,6 +1,6 @@
 //! The ranks of a build and the one collective they need: an all-to-all
 //! exchange of byte buffers. Everything else (reductions, gathers, agreeing
-//! on errors) is built on it here, so that the MPI transport ([`MpiComm`],
+//! on errors) is built on it here, so that the MPI transport (`MpiComm`,
 //! feature `mpi`) and the in-process one the tests use ([`LocalComm`],
 //! threads) differ only in that one call.
 //!

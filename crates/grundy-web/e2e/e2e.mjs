@@ -322,7 +322,7 @@ try {
   // A link naming an unknown game, or an invalid position, says so.
   await open(page, url, '#nim/111');
   await expectText(page, '#notice', 'This link names no game of this page ("nim")');
-  // The README's old split example: cell (2,3) of row 10010 is 0.
+  // A split link playing a plain cell: cell (2,3) of row 10010 is 0.
   await open(page, url, '#split/01100-10010;1.2_0.1');
   await expectText(page, '#notice', 'cell (2,3) is not a candidate');
   if ((await page.inputValue('#game')) !== 'split') fail('an invalid split link opened another game');
@@ -330,7 +330,7 @@ try {
   await open(page, url, '#pawn/8x8;9.9;1.1');
   await expectText(page, '#notice', 'This pawn link is invalid: wall "9.9" is not a cell x.y of the 8 x 8 grid');
   if ((await page.inputValue('#game')) !== 'pawn') fail('an invalid pawn link opened another game');
-  // The README's split example now opens, its moves in the history: listed,
+  // The README's split example opens, its moves in the history: listed,
   // and undoable.
   await open(page, url, '#split/01100-10010;0.1_1.0');
   if (await page.locator('#notice').isVisible()) fail(`the README's split link is refused: ${await page.textContent('#notice')}`);

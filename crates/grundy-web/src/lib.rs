@@ -14,9 +14,9 @@
 //! with a JSON 404.
 //!
 //! **Safety.** Requests are untrusted. Connections are bounded
-//! ([`server`](crate::server): a cap on open connections, hyper's header
+//! (the `server` module: a cap on open connections, hyper's header
 //! read timeout, an idle keep-alive timeout); every request passes the
-//! [`guard`](crate::guard) (its `Host` must name this server, a foreign
+//! checks of the `guard` module (its `Host` must name this server, a foreign
 //! `Origin` is refused, POSTs must be `application/json`, the body is read
 //! within a timeout and a size cap); bodies are parsed into validated engine
 //! types (typed errors, never a panic). A request whose answer needs no

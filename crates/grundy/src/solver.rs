@@ -456,7 +456,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         } = self;
         // First every option's components and keys, asking the table to
         // fetch each key's memory; then the lookups, whose cache misses
-        // now overlap instead of following one another.
+        // overlap instead of following one another.
         let mut known = Nimber::ZERO;
         game.for_each_option_part(&position, |part| match part {
             OptionPart::Known(value) => known ^= value,

@@ -170,9 +170,9 @@ impl GrowMasks {
     /// and towards lower columns by an occluded fill of six shifts, then
     /// takes one step up and down. Rounds number about the row changes of
     /// the shape, not its length: on a 2 x 16 board a component's cells are
-    /// found in about three rounds, where growing one step a round took up
-    /// to 32 (and the branch that ends the loop mispredicted once per fill).
-    /// The 8 x 8 frame keeps the one-step growth, which was measured faster
+    /// found in about three rounds, where growing one step a round takes up
+    /// to 32 (and the branch that ends the loop mispredicts once per fill).
+    /// The 8 x 8 frame keeps the one-step growth, which measures faster
     /// there (paths are short).
     pub const fn fill(&self, seed: Bitboard, within: Bitboard) -> Bitboard {
         let within = within.0 & self.full;

@@ -37,13 +37,12 @@
 //! generator); each shorter one gives back a row, which joins that band and
 //! the components it touches, so only the joined component is valued again.
 //! A component that fits 4 x 4, 4 x 5 or 2 x 8 (boxes over 20 cells, see
-//! [`SMALL_TABLES_ABOVE`]) or is a straight line is valued by a table load;
+//! `SMALL_TABLES_ABOVE`) or is a straight line is valued by a table load;
 //! any other costs a canonical form of one orientation (both only for a
-//! square bounding box) and a probe of an earlier tier. Measured by
-//! callgrind on the 5 x 5 box: 10.2 G instructions at `b201dd7`, 6.7 G
-//! now; on 5 x 6 and above most of a shape's time is its options' flood
-//! fills, extents and table loads, not the probes (about a third of the
-//! options need one).
+//! square bounding box) and a probe of an earlier tier. On 5 x 6 and above
+//! most of a shape's time is its options' flood fills, extents and table
+//! loads, not the probes (about a third of the options need one;
+//! `docs/design.md`, "Where the time goes").
 
 use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
 use super::frame::{Frame, Square, Wide};
@@ -593,8 +592,8 @@ impl ClearShapes {
     /// it holds.
     ///
     /// The loop is written out here rather than through `option_cells`'
-    /// visitor: the visitor, called at three sites, was not inlined, and a
-    /// call per component with its state behind references cost about a
+    /// visitor: the visitor, called at three sites, is not inlined, and a
+    /// call per component with its state behind references costs about a
     /// tenth of a build (callgrind, the 5 x 5 box).
     #[inline]
     fn options_in<F: Frame, const SMALL: bool, O: FnMut(Nimber, &[u64])>(
@@ -762,9 +761,9 @@ impl TierGame for ClearShapes {
     }
 
     /// The key's rows in reverse order, its row 0 in the word's top bits:
-    /// shapes whose first rows are the same come together. Measured on
-    /// 5 x 6 against the keys' bits reversed (the default), 3% to 5%
-    /// faster (`tier::worker`'s `solve_slots_of` gives the figures).
+    /// shapes whose first rows are the same come together: on 5 x 6, 3% to
+    /// 5% faster than the keys' bits reversed (the default; the orders
+    /// compared are in `docs/results.md`, "The tier engine, step by step").
     #[inline]
     fn solve_order(&self, position: u64) -> u64 {
         let (rows, cols) = (self.shape_box.rows() as u32, self.shape_box.cols() as u32);

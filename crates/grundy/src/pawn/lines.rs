@@ -289,9 +289,9 @@ impl LineCursor<'_> {
 /// touches only the bitset, a gap's state and its end share one 8-byte entry
 /// (`u32` positions), and a single's position is its entry's end: one
 /// random read of an array of `8 (m + 1)` bytes per visit. Keeping the
-/// slot keys and the next free positions in two `u64` arrays made each free
-/// two misses: the sweep was a third of the judge's time, most of it in
-/// freeing (perf).
+/// slot keys and the next free positions in two `u64` arrays would make
+/// each free two misses; the sweep is then a third of the judge's time,
+/// most of it in freeing (perf).
 struct Slots {
     /// Per distinct impassable position `P_k`, and one past the last.
     entries: Vec<Entry>,
