@@ -275,8 +275,9 @@ pub fn mex_text(part: &str, counts: &[(u32, u64)], mex: u32) -> String {
     if !marked {
         items.push(format!("[{mex} missing]"));
     }
+    let verb = if moves == 1 { "leaves" } else { "leave" };
     format!(
-        "{part}: its {} leave {}, so {part} = mex = {mex}.",
+        "{part}: its {} {verb} {}, so {part} = mex = {mex}.",
         count(moves, "move"),
         items.join(", ")
     )
