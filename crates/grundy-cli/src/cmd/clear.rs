@@ -13,7 +13,7 @@ use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber};
 use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
-use grundy_report::{words, ValuedMove};
+use grundy_report::{explain, words, ValuedMove};
 
 use crate::output::{read_source, solver_progress, WithPlay};
 use crate::shape_tables::TablesArgs;
@@ -32,6 +32,12 @@ pub struct Args {
     /// `play`: each move with the total value it leaves).
     #[arg(long)]
     play: bool,
+    /// Also say why, in Sprague-Grundy terms: the value as the XOR of the
+    /// components' values, each winning move with the arithmetic that
+    /// makes it win, and each component's value as the mex of the values
+    /// its moves leave.
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -89,7 +95,14 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let source = read_source(args.file.as_deref())?;
     let boards = parse_boards(&source.bytes).map_err(|err| source.error(err))?;
     let boards: Vec<Board> = boards.iter().map(|b: &ParsedBoard| b.board).collect();
-    analyse(&boards, args.json, args.play, &args.budget, &args.tables)
+    analyse(
+        &boards,
+        args.json,
+        args.play,
+        &args.budget,
+        &args.tables,
+        args.explain,
+    )
 }
 
 pub fn run_default() -> anyhow::Result<ExitCode> {
@@ -105,6 +118,7 @@ pub fn run_default() -> anyhow::Result<ExitCode> {
         true,
         &budget,
         &TablesArgs::default(),
+        false,
     )
 }
 
@@ -114,6 +128,7 @@ fn analyse(
     play: bool,
     budget: &BudgetArgs,
     tables: &TablesArgs,
+    explain: bool,
 ) -> anyhow::Result<ExitCode> {
     let shapes = tables.lookup()?;
     let (bar, progress) = solver_progress("solving", &budget.budget());
@@ -158,6 +173,14 @@ fn analyse(
         .to_line()?;
     } else {
         analysis.render(boards, &mut out);
+        if explain {
+            let moves =
+                explain::clear_component_moves(&mut solver, boards, &analysis).map_err(stopped)?;
+            out.push('\n');
+            for line in explain::clear(boards, &analysis, Some(&moves)).lines() {
+                let _ = writeln!(out, "{line}");
+            }
+        }
         if let Some(steps) = &play {
             out.push('\n');
             render_play_out(boards, steps, &mut out);
