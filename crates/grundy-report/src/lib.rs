@@ -13,6 +13,7 @@
 
 pub mod clear;
 pub mod databases;
+pub mod explain;
 pub mod large;
 pub mod parse;
 pub mod pawn;

@@ -181,6 +181,139 @@ pub fn labelled_grid(rows: usize, cols: usize, mark: impl Fn(usize, usize) -> ch
     out
 }
 
+/// The sign of the nim-sum (XOR) in every explanation.
+pub const XOR: &str = "⊕";
+
+/// `First player wins with best play.`: the verdict of a position, which
+/// holds only if the winner never errs.
+#[must_use]
+pub fn with_best_play(first_wins: bool) -> String {
+    format!("{} wins with best play.", player(usize::from(!first_wins)))
+}
+
+/// `Second player to move.`, for the player to move at `ply` (0-based).
+#[must_use]
+pub fn to_move(ply: usize) -> String {
+    format!("{} to move.", player(ply))
+}
+
+/// A component's letter, as `grundy clear` draws it: `A`..`Z`, `a`..`z`,
+/// then `?`.
+#[must_use]
+pub fn component_letter(index: usize) -> char {
+    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    LETTERS.get(index).map_or('?', |&b| b as char)
+}
+
+/// Values joined by [`XOR`]: `2 ⊕ 1 ⊕ 3`; `0` for none.
+#[must_use]
+pub fn xor_terms(values: &[u32]) -> String {
+    if values.is_empty() {
+        return "0".to_owned();
+    }
+    values
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(&format!(" {XOR} "))
+}
+
+/// The value of a sum as the XOR of its parts' values: `Grundy value 3 =
+/// A ⊕ B = 2 ⊕ 1.`, then what it means for the player to move. `parts`
+/// are the parts' names and values; `total` their XOR.
+#[must_use]
+pub fn value_as_xor(parts: &[(String, u32)], total: u32) -> String {
+    let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
+    let values: Vec<u32> = parts.iter().map(|&(_, v)| v).collect();
+    let sum = match parts.len() {
+        0 => format!("Grundy value {total}: nothing is left to play."),
+        1 => format!("Grundy value {total} = {}, the only part.", names[0]),
+        _ => format!(
+            "Grundy value {total} = {} = {}.",
+            names.join(&format!(" {XOR} ")),
+            xor_terms(&values)
+        ),
+    };
+    let meaning = if total == 0 {
+        "It is 0: every move leaves a non-zero value, so the player to move loses."
+    } else {
+        "It is not 0: the player to move wins by a move that leaves 0."
+    };
+    format!("{sum} {meaning}")
+}
+
+/// Why a move wins: the part it changes, from which value to which, and
+/// the XOR of every part after it: `A: 2 → 1, so 1 ⊕ 1 = 0`. `after_all`
+/// holds every part's value after the move, the changed one included; a
+/// single part reads `A: 2 → 0`.
+#[must_use]
+pub fn winning_arithmetic(part: &str, before: u32, after: u32, after_all: &[u32]) -> String {
+    let total = after_all.iter().fold(0, |acc, v| acc ^ v);
+    if after_all.len() <= 1 {
+        format!("{part}: {before} → {after}")
+    } else {
+        format!(
+            "{part}: {before} → {after}, so {} = {total}",
+            xor_terms(after_all)
+        )
+    }
+}
+
+/// Move lists at most this long are shown value by value; longer ones as
+/// counts per value.
+pub const MEX_LISTED: u64 = 24;
+
+/// The mex of a part: the values its moves leave, sorted, the first missing
+/// one marked. `counts` holds each value left with how many moves leave it,
+/// sorted by value; `mex` is the first value missing. Up to [`MEX_LISTED`]
+/// moves every value is listed (`A: its 4 moves leave 0, 1, 1, [2 missing],
+/// 3, so A = mex = 2.`), beyond as counts (`A: its 225 moves leave 0 ×4,
+/// 1 ×30, ..., [8 missing], 9 ×2, so A = mex = 8.`).
+#[must_use]
+pub fn mex_text(part: &str, counts: &[(u32, u64)], mex: u32) -> String {
+    let moves: u64 = counts.iter().map(|&(_, n)| n).sum();
+    if moves == 0 {
+        return format!("{part}: no moves, so {part} = mex of nothing = 0.");
+    }
+    let listed = moves <= MEX_LISTED;
+    let mut items = Vec::new();
+    let mut marked = false;
+    for &(value, n) in counts {
+        if !marked && value > mex {
+            items.push(format!("[{mex} missing]"));
+            marked = true;
+        }
+        if listed {
+            items.extend(std::iter::repeat_n(value.to_string(), n as usize));
+        } else {
+            items.push(format!("{value} ×{n}"));
+        }
+    }
+    if !marked {
+        items.push(format!("[{mex} missing]"));
+    }
+    let verb = if moves == 1 { "leaves" } else { "leave" };
+    format!(
+        "{part}: its {} {verb} {}, so {part} = mex = {mex}.",
+        count(moves, "move"),
+        items.join(", ")
+    )
+}
+
+/// The values left by some moves, counted per value and sorted, with
+/// their mex (the least value no move leaves).
+#[must_use]
+pub fn mex_counts(values: impl IntoIterator<Item = u32>) -> (Vec<(u32, u64)>, u32) {
+    let mut map = std::collections::BTreeMap::new();
+    for value in values {
+        *map.entry(value).or_insert(0u64) += 1;
+    }
+    let mex = (0..)
+        .find(|v| !map.contains_key(v))
+        .expect("a finite set misses a value");
+    (map.into_iter().collect(), mex)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,6 +370,34 @@ mod tests {
         assert_eq!(
             wide,
             "     1  2  3  4  5  6  7  8  9 10\n  1  .  .  .  .  .  .  .  .  .  .\n"
+        );
+    }
+    #[test]
+    fn explanations_read_as_the_theory() {
+        assert_eq!(xor_terms(&[2, 1, 3]), "2 ⊕ 1 ⊕ 3");
+        assert_eq!(with_best_play(true), "First player wins with best play.");
+        assert_eq!(with_best_play(false), "Second player wins with best play.");
+        assert_eq!(
+            winning_arithmetic("A", 2, 1, &[1, 1]),
+            "A: 2 → 1, so 1 ⊕ 1 = 0"
+        );
+        assert_eq!(winning_arithmetic("A", 2, 0, &[0]), "A: 2 → 0");
+        assert!(value_as_xor(&[("A".into(), 2), ("B".into(), 1)], 3)
+            .starts_with("Grundy value 3 = A ⊕ B = 2 ⊕ 1."));
+        let (counts, mex) = mex_counts([3, 1, 0, 1]);
+        assert_eq!((counts.as_slice(), mex), (&[(0, 1), (1, 2), (3, 1)][..], 2));
+        assert_eq!(
+            mex_text("A", &counts, mex),
+            "A: its 4 moves leave 0, 1, 1, [2 missing], 3, so A = mex = 2."
+        );
+        let (counts, mex) = mex_counts((0..30).map(|i| i % 3));
+        assert_eq!(
+            mex_text("B", &counts, mex),
+            "B: its 30 moves leave 0 ×10, 1 ×10, 2 ×10, [3 missing], so B = mex = 3."
+        );
+        assert_eq!(
+            mex_text("C", &[], 0),
+            "C: no moves, so C = mex of nothing = 0."
         );
     }
 }

@@ -7,7 +7,9 @@
 //! - `GET  /api/v1/games`: the games served;
 //! - `POST /api/v1/{game}/analyze`: value, winner, winning moves, components
 //!   and the value every legal move leads to;
-//! - `POST /api/v1/{game}/play`: the engine's move.
+//! - `POST /api/v1/{game}/play`: the engine's move;
+//! - `POST /api/v1/{game}/parse`: a position pasted as the command line's
+//!   text, read by its format's one parser ([`games::paste`]).
 //!
 //! Each game is one module of [`games`] defining its [`games::WebGame`]; the
 //! server looks `{game}` up in [`games::ALL`] and answers an unknown name
@@ -231,6 +233,10 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             "/api/v1/{game}/play",
             post(play).fallback(method_not_allowed),
         )
+        .route(
+            "/api/v1/{game}/parse",
+            post(parse).fallback(method_not_allowed),
+        )
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(config.max_body_bytes))
         .with_state(state);
@@ -345,6 +351,26 @@ async fn play(
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
     handle(&state, game, Endpoint::Play, body).await
+}
+
+/// Pasted text read by its format's one parser ([`games::paste`]): no
+/// search, answered at once.
+async fn parse(
+    game: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let answer = match (game, body) {
+        (Err(rejection), _) => Err(ApiError::new(rejection.status(), rejection.body_text())),
+        (_, Err(rejection)) => Err(ApiError::new(
+            rejection.status(),
+            format!("cannot read the request body: {}", rejection.body_text()),
+        )),
+        (Ok(Path(game)), Ok(body)) => games::paste::parse_text(&game, &body),
+    };
+    match answer {
+        Ok(json) => json_response(StatusCode::OK, json),
+        Err(err) => err.into_response(),
+    }
 }
 
 async fn handle(

@@ -86,6 +86,26 @@ const clearGame = {
   request(boards) {
     return { boards: boards.map(boardRows) };
   },
+  // A move in a link: "board.top.left.bottom.right", 0-based.
+  encodeMove(mv) {
+    return `${mv.board}.${mv.top}.${mv.left}.${mv.bottom}.${mv.right}`;
+  },
+  decodeMove(text) {
+    const n = text.split('.').map(Number);
+    if (n.length !== 5 || !n.every(Number.isInteger)) return null;
+    const [board, top, left, bottom, right] = n;
+    return { board, top, left, bottom, right };
+  },
+  // A random position: one board of `rows` x `cols`, each cell a one with
+  // probability `density`.
+  random(rows, cols, density) {
+    if (!fitsPage(rows, cols)) throw new Error(`${rows} x ${cols}: the page draws boards up to ${MAX_GRID} x ${MAX_GRID}`);
+    return [{ rows, cols, cells: Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.random() < density)) }];
+  },
+  // The page's form of the server's `parse` answer.
+  fromParsed(json) {
+    return json.boards.map(board);
+  },
   // The `grundy` command that analyses this position (`flags`: more
   // options, e.g. the shape database to read).
   command(boards, flags = '') {
@@ -188,6 +208,28 @@ const pawnGame = {
   },
   request(p) {
     return { blocked: p.walls, pawns: p.pawns, region: [p.w, p.h] };
+  },
+  // A move in a link: "pawn.x.y".
+  encodeMove(mv) {
+    return `${mv.pawn}.${mv.x}.${mv.y}`;
+  },
+  decodeMove(text) {
+    const n = text.split('.').map(Number);
+    if (n.length !== 3 || !n.every(Number.isInteger)) return null;
+    return { pawn: n[0], x: n[1], y: n[2] };
+  },
+  // A random grid: each cell a wall with probability `density`, one pawn
+  // on the free cell farthest from the origin (the longest game).
+  random(rows, cols, density) {
+    if (rows > MAX_GRID || cols > MAX_GRID) throw new Error(`the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
+    const walls = [];
+    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) if (Math.random() < density) walls.push([x, y]);
+    const free = [];
+    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) if (!walls.some(([a, b]) => a === x && b === y)) free.push([x, y]);
+    if (!free.length) return { w: cols, h: rows, walls: walls.slice(1), pawns: [walls[0]] };
+    const far = Math.max(...free.map(([x, y]) => x + y));
+    const pick = free.filter(([x, y]) => x + y === far);
+    return { w: cols, h: rows, walls, pawns: [pick[Math.floor(Math.random() * pick.length)]] };
   },
   command(p) {
     const at = p.pawns.map(([x, y]) => ` --at ${x},${y}`).join('');
@@ -363,6 +405,24 @@ const splitGame = {
   },
   request(p) {
     return { grid: p.cand.map((row) => row.map((on) => (on ? '1' : '0')).join('')), moves: p.moves };
+  },
+  // A move in a link: "row.col", 0-based.
+  encodeMove(mv) {
+    return `${mv.row}.${mv.col}`;
+  },
+  decodeMove(text) {
+    const n = text.split('.').map(Number);
+    if (n.length !== 2 || !n.every(Number.isInteger)) return null;
+    return { row: n[0], col: n[1] };
+  },
+  // A random grid: each cell a candidate with probability `density`.
+  random(rows, cols, density) {
+    if (rows > MAX_GRID || cols > MAX_GRID) throw new Error(`the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
+    return { rows, cols, cand: Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.random() < density)), moves: [] };
+  },
+  fromParsed(json) {
+    const rows = json.grid;
+    return { rows: rows.length, cols: rows[0].length, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
   },
   // After moves the position is a sum of rectangles: one command each (the
   // value is the XOR of theirs).
@@ -551,6 +611,10 @@ const state = {
   optionsDrawn: null, // what the option list was last built for
   requestSeq: 0,
   generation: 0, // bumped whenever the position is replaced (edits, new games)
+  written: null, // the link the page last wrote into the address bar
+  pushNext: false, // the next link written is a new browser-history entry
+  mexPart: null, // the part whose mex the theory card shows
+  armed: null, // a cell game on cells too small for numbers: the cell tapped once
 };
 
 const $ = (id) => document.getElementById(id);
@@ -605,6 +669,8 @@ async function analyse() {
   state.analysis = null;
   state.analysisFor = null;
   state.tooLarge = null;
+  // A new analysis hides the last one's error: "Analysing…" until it answers.
+  state.error = null;
   render();
   try {
     const result = await api('analyze', state.game.request(position));
@@ -716,6 +782,10 @@ function commitMove(mv, by) {
     return;
   }
   state.error = null;
+  // The player's moves are browser-history entries (Back steps through the
+  // game); the engine's reply joins its player's entry, so Back returns to
+  // a position where the player is to move.
+  if (by !== 'engine') state.pushNext = true;
   state.history = state.history.slice(0, state.cursor + 1);
   state.history.push({ boards: state.game.play(position, mv), move: mv, by });
   state.cursor += 1;
@@ -725,6 +795,7 @@ function commitMove(mv, by) {
 
 // A game from the current position (`restart`: from this game's start).
 function startGame(engineFirst, restart = false) {
+  state.pushNext = true;
   state.mode = 'play';
   state.engineSide = engineFirst ? 0 : 1;
   state.vsEngine = true;
@@ -734,6 +805,7 @@ function startGame(engineFirst, restart = false) {
 
 function setMode(mode) {
   if (mode === state.mode) return;
+  state.pushNext = true;
   state.mode = mode;
   // Either way the current position becomes the new start.
   setPosition(boards());
@@ -790,17 +862,44 @@ function resize(index, rows, cols) {
 
 // ---------------------------------------------------------------- the URL hash
 
-function writeHash() {
-  const hash = `#${state.game.name}/${state.game.encode(boards())}`;
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+// The link of the page's state: the game and its start position, then
+// `&moves=` (the moves played, `_`-separated, in the game's move codec),
+// `&at=` (the move shown, when moves were taken back), `&mode=play` with
+// `&engine=first|second|off` (the engine's side, or two players), and
+// `&hints=1`. Reloading it, or opening it elsewhere, shows the same game in
+// the same state.
+function linkHash() {
+  const game = state.game;
+  let hash = `#${game.name}/${game.encode(state.history[0].boards)}`;
+  const moves = state.history.slice(1).map((entry) => game.encodeMove(entry.move));
+  if (moves.length) hash += `&moves=${moves.join('_')}`;
+  if (state.cursor < state.history.length - 1) hash += `&at=${state.cursor}`;
+  if (state.mode === 'play') {
+    hash += `&mode=play&engine=${state.vsEngine ? (state.engineSide === 0 ? 'first' : 'second') : 'off'}`;
+  }
+  if (state.hints) hash += '&hints=1';
+  return hash;
 }
 
-// The game and position of the link: {game, position}, null for no link,
-// or {error} saying in words why it cannot be opened (then the page says so
-// and opens nothing else silently).
+// Writes the link into the address bar: a new browser-history entry after
+// a move of the player, a new game, a pasted or random position; else in
+// place.
+function writeHash() {
+  const hash = linkHash();
+  const push = state.pushNext;
+  state.pushNext = false;
+  state.written = hash;
+  if (location.hash === hash) return;
+  if (push && location.hash) history.pushState(null, '', hash);
+  else history.replaceState(null, '', hash);
+}
+
+// The game and state of the link: {game, position, moves, at, mode, engine,
+// hints}, null for no link, or with {error} saying in words why it cannot
+// be opened (then the page says so and opens nothing else silently).
 function readHash() {
   if (!location.hash || location.hash === '#') return null;
-  const match = /^#([^/]*)(?:\/(.*))?$/s.exec(location.hash);
+  const match = /^#([^/&]*)(?:\/([^&]*))?(&.*)?$/s.exec(location.hash);
   const decode = (text) => {
     try {
       return decodeURIComponent(text);
@@ -808,28 +907,68 @@ function readHash() {
       return null; // a stray '%': said below as an invalid link
     }
   };
-  const name = decode(match[1]);
+  const name = match ? decode(match[1]) : null;
   const game = name !== null && Object.prototype.hasOwnProperty.call(GAMES, name) ? GAMES[name] : null;
   if (!game) {
-    return { error: `This link names no game of this page ("${name === null ? match[1] : name}"); the games are ${Object.keys(GAMES).join(', ')}. Showing ${clearGame.title} instead.` };
+    return { error: `This link names no game of this page ("${name === null ? location.hash.slice(1) : name}"); the games are ${Object.keys(GAMES).join(', ')}. Showing ${clearGame.title} instead.` };
   }
   if (match[2] === undefined || match[2] === '') {
     return { game, error: `This ${game.name} link gives no position (expected #${game.name}/${game.encode(game.defaultPosition())}). Showing the example position instead.` };
   }
   const text = decode(match[2]);
   if (text === null) return { game, error: `This ${game.name} link is invalid: it is not URL-encoded text. Showing the example position instead.` };
+  const params = new URLSearchParams((match[3] || '').slice(1));
+  let position;
   try {
-    return { game, position: game.decode(text) };
+    position = game.decode(text);
   } catch (err) {
     return { game, error: `This ${game.name} link is invalid: ${err.message}. Showing the example position instead.` };
   }
+  const moves = params.get('moves') ? params.get('moves').split('_') : [];
+  const at = params.has('at') ? Number(params.get('at')) : null;
+  const engine = params.get('engine');
+  return {
+    game,
+    position,
+    moves,
+    at: Number.isInteger(at) && at >= 0 ? at : null,
+    mode: params.get('mode') === 'play' ? 'play' : 'edit',
+    vsEngine: engine !== 'off',
+    engineSide: engine === 'first' ? 0 : 1,
+    hints: params.get('hints') === '1',
+  };
 }
 
-// Opens the link's game and position, or says why it cannot.
-function openHash(link) {
+// Puts the link's game and state into `state` (no drawing, no request).
+function applyLink(link) {
   state.notice = link.error || null;
   state.game = link.game || clearGame;
-  state.mode = 'edit';
+  state.mode = link.mode || 'edit';
+  state.vsEngine = link.vsEngine !== false;
+  state.engineSide = link.engineSide === 0 ? 0 : 1;
+  state.hints = Boolean(link.hints);
+  $('hints').checked = state.hints;
+  $('vs-engine').checked = state.vsEngine;
+  const game = state.game;
+  const history = linkHistory(game, link.position || game.defaultPosition());
+  (link.moves || []).some((text, i) => {
+    const at = history[history.length - 1].boards;
+    const mv = game.decodeMove(text);
+    if (!mv || !game.isLegal(at, mv)) {
+      state.notice = `This ${game.name} link's move ${i + 1} ("${text}") is not a legal move there: showing the game before it.`;
+      return true;
+    }
+    const ply = history.length - 1;
+    const by = state.mode === 'play' && state.vsEngine && ply % 2 === state.engineSide ? 'engine' : 'you';
+    history.push({ boards: game.play(at, mv), move: mv, by });
+    return false;
+  });
+  state.history = history;
+  state.cursor = link.at !== null && link.at !== undefined && link.at < history.length ? link.at : history.length - 1;
+}
+
+// Opens the link's game and state, or says why it cannot.
+function openHash(link) {
   // Nothing of the previous position or game survives: its analysis, a
   // request or engine move in flight (their answers are dropped by the
   // sequence and generation checks), the selection, the list state.
@@ -845,8 +984,11 @@ function openHash(link) {
   state.hoverCell = null;
   state.hoverMove = null;
   state.picked = null;
-  state.history = linkHistory(state.game, link.position || state.game.defaultPosition());
-  state.cursor = state.history.length - 1;
+  state.mexPart = null;
+  state.armed = null;
+  // The link opened is the one shown (a bad one stays until a change).
+  state.written = location.hash;
+  applyLink(link);
   if (link.error) {
     // Keep the bad link in the address bar until the user changes something.
     render();
@@ -856,11 +998,20 @@ function openHash(link) {
   afterChange();
 }
 
-// The history a link's position stands for: a split link holds the moves
-// played, so they are listed and can be undone; other links are a start.
+// The history a link's position stands for: a split position holds the
+// moves played (links before `&moves=` carried them there), so they are
+// listed and can be undone; other positions are a start.
 function linkHistory(game, position) {
   if (!game.replay) return [{ boards: position, move: null, by: null }];
   return game.replay(position);
+}
+
+// The address changed (Back, Forward, a link typed in the open tab): open
+// it, unless it is the link the page wrote itself.
+function onLocation() {
+  if (location.hash === state.written) return;
+  const next = readHash();
+  if (next) openHash(next);
 }
 
 // ---------------------------------------------------------------- pointer input
@@ -878,7 +1029,7 @@ function onPointerDown(event) {
   event.preventDefault();
   state.notice = null;
   if (state.game.cellGame) {
-    cellGameClick(cell);
+    cellGameClick(cell, event.pointerType === 'touch');
     return;
   }
   if (state.mode === 'edit') {
@@ -937,8 +1088,10 @@ function onPointerUp(event) {
   render();
 }
 
-// A click on a cell game's grid: an edit, or a move.
-function cellGameClick(cell) {
+// A click on a cell game's grid: an edit, or a move. A tap (`touch`) on
+// cells too small for numbers, with hints on, first shows the cell's value
+// (in the readout under the board); a second tap on it plays.
+function cellGameClick(cell, touch = false) {
   const game = state.game;
   if (state.mode === 'edit') {
     const next = game.edit(boards(), cell.r, cell.c, state.tool);
@@ -946,6 +1099,15 @@ function cellGameClick(cell) {
     return;
   }
   if (state.busy || isEngineTurn(state.cursor)) return;
+  const tiny = document.querySelector('.grid.tiny') !== null;
+  const again = state.armed && state.armed.r === cell.r && state.armed.c === cell.c;
+  if (touch && tiny && state.hints && !again) {
+    state.armed = cell;
+    state.hoverCell = cell;
+    render();
+    return;
+  }
+  state.armed = null;
   const mv = game.moveAt(boards(), cell.r, cell.c);
   if (mv) {
     commitMove(mv, 'you');
@@ -1024,12 +1186,19 @@ function previewMove() {
   return null;
 }
 
-// The colour of a move leaving `value`: green for 0 (it wins), else orange
-// to dark red, darker for larger values (6 and above share one shade).
+// The colour of a move leaving `value`: green for 0 (it wins), else light
+// yellow to near black, darker for larger values (6 and above share one
+// shade). Their lightness steps evenly (CIE L* about 92, 77, 66, 53 for the
+// green 0, 42, 28, 14), so a greyscale print or screenshot tells them
+// apart too; a winning mark also has a ring of its own.
+const SHADES = ['#19914b', 'hsl(50, 95%, 80%)', 'hsl(40, 92%, 62%)', 'hsl(28, 88%, 55%)', 'hsl(8, 72%, 42%)', 'hsl(350, 70%, 30%)', 'hsl(330, 60%, 16%)'];
 function shade(value) {
-  if (value === 0) return 'var(--win)';
-  const k = Math.min(value, 6) - 1;
-  return `hsl(${32 - k * 7}, 85%, ${60 - k * 5}%)`;
+  return SHADES[Math.min(value, 6)];
+}
+
+// The text colour on a mark of `value`: dark on the two light shades.
+function ink(value) {
+  return value === 1 || value === 2 ? '#1b1b1b' : '#fff';
 }
 
 // The move marks with hints on: for each cell, the value its move leaves
@@ -1071,6 +1240,9 @@ function lastMove() {
 
 const LABEL_W = 20;
 
+// Cells narrower than this (px) are too small for numbers.
+const TINY = 14;
+
 function gapFor(cols) {
   return cols > 20 ? 1 : cols > 12 ? 2 : 3;
 }
@@ -1092,7 +1264,7 @@ function drawGrid(spec) {
   const { rows, cols, size } = spec;
   const gap = gapFor(cols);
   const grid = el('div', {
-    class: `grid mode-${state.mode}${size >= 22 ? ' roomy' : ''}${size < 14 ? ' tiny' : ''}`,
+    class: `grid mode-${state.mode}${size >= 22 ? ' roomy' : ''}${size < TINY ? ' tiny' : ''}`,
     'data-board': String(spec.board),
   });
   grid.style.setProperty('--cell', `${size}px`);
@@ -1137,8 +1309,12 @@ function drawGrid(spec) {
       if (view.label) node.append(el('span', { class: 'mark', text: view.label }));
       if (view.corner) node.append(el('span', { class: 'corner', text: view.corner }));
       if (view.mark !== undefined) {
-        const dot = el('span', { class: `mv${view.mark === 0 ? ' win' : ''}`, text: size >= 22 ? String(view.mark) : '', 'data-value': String(view.mark) });
+        // The number where the cell has room for it (a tap shows it on
+        // smaller cells: see the readout under the board).
+        const text = size >= TINY ? (view.markText === undefined ? String(view.mark) : view.markText) : '';
+        const dot = el('span', { class: `mv${view.mark === 0 ? ' win' : ''}`, text, 'data-value': String(view.mark) });
         dot.style.background = shade(view.mark);
+        dot.style.color = ink(view.mark);
         node.append(dot);
       }
       if (view.badge) node.append(el('span', { class: 'badge', text: view.badge }));
@@ -1266,6 +1442,11 @@ function drawBoards() {
           : `; the best rectangle through it leaves ${value}${wins ? ` (${plural(wins, 'winning rectangle')} through it)` : ''}`;
         return {
           cls: on ? 'on' : '',
+          // A green mark (a winning rectangle passes through the cell) says
+          // how many do: on a board with many winning moves (a full 5 x 5)
+          // a wall of green 0s would tell nothing, the counts show where
+          // the winning rectangles crowd.
+          markText: value === 0 ? String(wins) : undefined,
           // The letter on every cell; on the component's first cell also
           // its value, where the cell has room for it.
           letter: on && i !== undefined
@@ -1357,6 +1538,16 @@ function renderCellBoard() {
   });
   grid.firstChild.classList.add('cell-grid', `game-${game.name}`);
   const parts = [title, controls, grid];
+  if (size < TINY && state.hints && a && a.moves) {
+    // Cells too small for numbers: the value of the cell pointed at or
+    // tapped, in words.
+    const at = state.armed || state.hoverCell;
+    const node = at && grid.querySelector(`.cell[data-r="${at.r}"][data-c="${at.c}"]`);
+    parts.push(el('p', {
+      class: 'readout',
+      text: node ? `${node.getAttribute('aria-label')}${state.armed ? ' (tap again to play it)' : ''}` : 'The cells are too small for numbers: point at a cell, or tap it in a game, to read the value its move leaves.',
+    }));
+  }
   const summary = game.summary(p, a);
   if (summary) parts.push(el('p', { class: 'summary', text: summary }));
   return el('div', { class: 'board-card' }, parts);
@@ -1386,7 +1577,13 @@ function renderLegend() {
     }
     const what = game === clearGame ? 'a rectangle through it' : 'a move there';
     for (const v of values) {
-      items.push(swatch('dot', shade(v), v === 0 ? `${what} leaves 0: it wins` : `leaves ${v}${v === 6 ? ' or more' : ''}`));
+      const text = v === 0
+        ? game === clearGame ? 'a winning rectangle passes through it (the number: how many)' : `${what} leaves 0: it wins`
+        : `leaves ${v}${v === 6 ? ' or more' : ''}`;
+      const s = swatch(`dot${v === 0 ? ' win' : ''}`, shade(v), text);
+      s.firstChild.textContent = v === 0 && game === clearGame ? '✓' : String(v);
+      s.firstChild.style.color = ink(v);
+      items.push(s);
     }
     if (game === clearGame) {
       if (state.picked) items.push(swatch('ring pick', null, 'the move picked in the list'));
@@ -1438,14 +1635,16 @@ function renderStatus() {
   } else if (a) {
     const moverWins = a.grundy === null ? a.winner === 'first' : a.grundy !== 0;
     const firstWins = moverWins === (ply % 2 === 0);
-    winner = `${firstWins ? 'First' : 'Second'} player wins`;
-    if (state.mode === 'play' && state.vsEngine) winner = `${playerName(firstWins ? 0 : 1)} wins`;
+    // A verdict of best play, not a result: the winner must not err. In a
+    // game of two players the heading also says whose turn it is.
+    winner = `${playerName(firstWins ? 0 : 1)} wins with best play`;
+    if (state.mode === 'play' && !state.vsEngine) winner = `${playerName(ply)} to move: ${winner.replace('First', 'first').replace('Second', 'second')}`;
     value = a.grundy === null
       ? `Grundy value unknown within the server's budget, but a winning move is proven by pairs of equal shapes (X xor X = 0). ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`
       : `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
   if (known && !a && !over) {
-    winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins`;
+    winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins with best play`;
     value = `Known grundy value ${known.grundy} (from ${known.source}); too large to analyse on this server.`;
   }
   $('winner').textContent = winner;
@@ -1592,6 +1791,109 @@ function renderHints() {
   }
 }
 
+// The theory card, from the server's `explain` (grundy-report's one
+// formatter, as `--explain` prints it): the verdict with best play, the
+// value as the XOR of the parts' values, each winning move with the
+// arithmetic that makes the XOR 0, and on request (a click on a part) the
+// part's value as the mex of the values its moves leave. Shown while
+// setting up, and in a game with Hints on (it names the winning moves).
+function renderTheory() {
+  const card = $('theory');
+  const a = state.analysis;
+  const x = a && a.explain;
+  card.hidden = !x || !(state.mode === 'edit' || state.hints) || !state.game.hasMoves(boards());
+  if (card.hidden) return;
+  $('theory-value').textContent = x.value;
+  const parts = $('theory-parts');
+  const chips = x.parts.map((part) => el('button', {
+    type: 'button',
+    class: 'part-chip',
+    'aria-pressed': String(state.mexPart === part.name),
+    title: `Why ${part.name} = ${part.grundy}: the mex of the values its moves leave`,
+    text: `${part.name} = ${part.grundy}`,
+    onclick: () => {
+      state.mexPart = state.mexPart === part.name ? null : part.name;
+      renderTheory();
+    },
+  }));
+  parts.replaceChildren(...(chips.length && x.mex.length ? [el('span', { class: 'muted', text: 'Why this value? ' }), ...chips] : chips));
+  const mex = x.mex.find((m) => m.part === state.mexPart);
+  $('theory-mex').hidden = !mex;
+  $('theory-mex').textContent = mex ? mex.text : '';
+  const win = $('theory-winning');
+  win.replaceChildren();
+  if (!x.winning.length) return;
+  win.append(el('p', { text: `Each winning move makes the XOR 0 (${plural(x.winning.length, 'move')}):` }));
+  const ul = el('ul');
+  x.winning.slice(0, 40).forEach((text, i) => {
+    const mv = a.winning_moves[i];
+    ul.append(el('li', {
+      class: 'winning-move',
+      text,
+      onmouseenter: () => { state.hoverMove = mv; renderBoards(); },
+      onmouseleave: () => { state.hoverMove = null; renderBoards(); },
+    }));
+  });
+  win.append(ul);
+  if (x.winning.length > 40) win.append(el('p', { class: 'muted', text: `… and ${x.winning.length - 40} more.` }));
+}
+
+// The setup panel (Edit mode): a paste box read by the server's parser of
+// the command line's format, and a random position of a chosen size and
+// density.
+function renderSetup() {
+  const game = state.game;
+  $('setup').hidden = state.mode !== 'edit';
+  const paste = Boolean(game.fromParsed);
+  $('paste-part').hidden = !paste;
+  $('paste-none').hidden = paste;
+  $('paste-format').hidden = game !== splitGame;
+  $('paste-label').textContent = game === clearGame
+    ? 'Paste boards as grundy clear reads them: rows of 0/1 (or . and #), a blank line between boards'
+    : 'Paste a grid as grundy split reads it';
+  $('rand-what').textContent = game === pawnGame ? 'Walls' : game === splitGame ? 'Candidates' : 'Ones';
+  $('rand-density-text').textContent = `${$('rand-density').value}%`;
+}
+
+function setupError(message) {
+  $('setup-error').hidden = !message;
+  $('setup-error').textContent = message || '';
+}
+
+// A new start position from the setup panel: a new browser-history entry.
+function newStart(position) {
+  setupError(null);
+  state.mode = 'edit';
+  state.notice = null;
+  state.pushNext = true;
+  setPosition(position);
+}
+
+async function pastePosition() {
+  const game = state.game;
+  const body = { text: $('paste-text').value };
+  if (game === splitGame) body.format = $('paste-format').value;
+  try {
+    newStart(game.fromParsed(await api('parse', body, game)));
+  } catch (err) {
+    setupError(`Cannot read the pasted text: ${err.message}`);
+  }
+}
+
+function randomPosition() {
+  const rows = Number($('rand-rows').value);
+  const cols = Number($('rand-cols').value);
+  if (!Number.isInteger(rows) || !Number.isInteger(cols) || rows < 1 || cols < 1) {
+    setupError('Rows and columns are whole numbers from 1.');
+    return;
+  }
+  try {
+    newStart(state.game.random(rows, cols, Number($('rand-density').value) / 100));
+  } catch (err) {
+    setupError(`Cannot make that position: ${err.message}.`);
+  }
+}
+
 // Clear's option list: every rectangle with the value it leaves, filtered
 // and sorted as chosen. Rebuilt only when the analysis, the filter or the
 // sort change (not on hover, which would reset its scrolling); hovering or
@@ -1631,6 +1933,7 @@ function renderOptions() {
     const rows = shown.map(({ o, i }) => {
       const value = el('span', { class: 'option-value', text: o.grundy === 0 ? 'leaves 0: wins' : `leaves ${o.grundy}` });
       value.style.background = shade(o.grundy);
+      value.style.color = ink(o.grundy);
       return el('li', {}, [el('button', {
         type: 'button',
         class: `option-row${o.grundy === 0 ? ' win' : ''}`,
@@ -1694,6 +1997,8 @@ function render() {
   renderLegend();
   renderMoves();
   renderHints();
+  renderTheory();
+  renderSetup();
 }
 
 // ---------------------------------------------------------------- start
@@ -1717,6 +2022,7 @@ async function loadGames() {
     state.game = GAMES[select.value];
     state.mode = 'edit';
     state.notice = null;
+    state.pushNext = true;
     setPosition(state.game.defaultPosition());
   });
   render();
@@ -1727,12 +2033,7 @@ function init() {
   $('hints').checked = state.hints;
   $('vs-engine').checked = state.vsEngine;
   const link = readHash();
-  if (link) {
-    state.notice = link.error || null;
-    state.game = link.game || clearGame;
-    state.history = linkHistory(state.game, link.position || state.game.defaultPosition());
-    state.cursor = state.history.length - 1;
-  }
+  if (link) applyLink(link);
   loadGames();
   const boardsNode = $('boards');
   boardsNode.addEventListener('pointerdown', onPointerDown);
@@ -1760,10 +2061,12 @@ function init() {
   });
   $('hints').addEventListener('change', (event) => {
     state.hints = event.target.checked;
+    writeHash();
     render();
   });
   $('vs-engine').addEventListener('change', (event) => {
     state.vsEngine = event.target.checked;
+    writeHash();
     render();
     maybeEngineMove();
   });
@@ -1809,6 +2112,9 @@ function init() {
   $('play-picked').addEventListener('click', () => {
     if (state.picked) commitMove(state.picked, 'you');
   });
+  $('paste-go').addEventListener('click', pastePosition);
+  $('random-go').addEventListener('click', randomPosition);
+  $('rand-density').addEventListener('input', renderSetup);
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
   $('share').addEventListener('click', async () => {
@@ -1834,11 +2140,8 @@ function init() {
   });
   // A link changed in the address bar of the open tab: open it, unless it
   // is the position already shown (the page writes its own link).
-  window.addEventListener('hashchange', () => {
-    const next = readHash();
-    if (!next) return;
-    if (next.error || next.game !== state.game || next.game.encode(next.position) !== state.game.encode(boards())) openHash(next);
-  });
+  window.addEventListener('hashchange', onLocation);
+  window.addEventListener('popstate', onLocation);
   // Cells are sized to the board column: redraw when it changes.
   let pending = false;
   window.addEventListener('resize', () => {

@@ -1303,3 +1303,61 @@ async fn split_errors_are_json() {
     )
     .await;
 }
+
+/// Pasted text goes through the guarded router to the CLI's parser; an
+/// analyze answer's explanation gives each component's mex as the oracle's
+/// value of that component alone, and parts that XOR to the total.
+#[tokio::test]
+async fn parse_reads_pasted_text_and_analyze_explains_with_the_oracles_values() {
+    let addr = start(Config::default()).await;
+    let reply = post(
+        addr,
+        "/api/v1/clear/parse",
+        &json!({"text": "0110\n0000\n\n1 1\n"}),
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.json, json!({"boards": [["0110", "0000"], ["11"]]}));
+    let bad = post(addr, "/api/v1/clear/parse", &json!({"text": "0x\n"})).await;
+    assert_eq!(bad.status, 400);
+    assert!(bad.json["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("line 1, column 2"));
+    let get = send(
+        addr,
+        reqwest::Method::GET,
+        "/api/v1/clear/parse",
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(get.status, 405);
+
+    let rows = ["0110", "0011", "1000"];
+    let reply = post(addr, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
+    assert_eq!(reply.status, 200);
+    let explain = &reply.json["explain"];
+    let mut memo = HashMap::new();
+    let mut xor = 0;
+    for (i, comp) in reply.json["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let mut alone = vec![vec!['0'; 4]; 3];
+        for cell in comp["cells"].as_array().unwrap() {
+            let (r, c) = (cell[0].as_u64().unwrap(), cell[1].as_u64().unwrap());
+            alone[r as usize][c as usize] = '1';
+        }
+        let alone: Vec<String> = alone
+            .into_iter()
+            .map(|row| row.into_iter().collect())
+            .collect();
+        let value = brute(&parse_board(&alone).unwrap(), &mut memo).value();
+        assert_eq!(explain["mex"][i]["grundy"], json!(value));
+        assert_eq!(explain["parts"][i]["grundy"], json!(value));
+        xor ^= value;
+    }
+    assert_eq!(reply.json["grundy"], json!(xor));
+}

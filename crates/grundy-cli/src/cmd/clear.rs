@@ -24,7 +24,7 @@ use grundy::{Budget, Nimber};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
 use grundy_report::large::{EngineMoveReport, LargeReport};
 use grundy_report::parse::clear::parse_large_boards;
-use grundy_report::{words, ValuedMove};
+use grundy_report::{explain, words, ValuedMove};
 
 use crate::output::{read_source, solver_progress, UsageError, WithPlay};
 use crate::shape_tables::TablesArgs;
@@ -57,6 +57,12 @@ pub struct Args {
     /// then is printed, and the exit code is 3.
     #[arg(long, default_value_t = 100, value_name = "N")]
     max_listed: usize,
+    /// Also say why, in Sprague-Grundy terms: the value as the XOR of the
+    /// components' values, each winning move with the arithmetic that
+    /// makes it win, and each component's value as the mex of the values
+    /// its moves leave.
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -134,7 +140,14 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let small: Option<Vec<Board>> = large.iter().map(LargeBoard::to_board).collect();
     match small {
-        Some(boards) => analyse(&boards, args.json, args.play, &args.budget, &args.tables),
+        Some(boards) => analyse(
+            &boards,
+            args.json,
+            args.play,
+            &args.budget,
+            &args.tables,
+            args.explain,
+        ),
         None if args.play => Err(UsageError(
             "--play plays boards of at most 64 cells out; for a larger board, --move gives the engine's move".into(),
         )
@@ -221,6 +234,7 @@ pub fn run_default() -> anyhow::Result<ExitCode> {
         true,
         &budget,
         &TablesArgs::default(),
+        false,
     )
 }
 
@@ -230,6 +244,7 @@ fn analyse(
     play: bool,
     budget: &BudgetArgs,
     tables: &TablesArgs,
+    explain: bool,
 ) -> anyhow::Result<ExitCode> {
     let shapes = tables.lookup()?;
     let (bar, progress) = solver_progress("solving", &budget.budget());
@@ -274,6 +289,14 @@ fn analyse(
         .to_line()?;
     } else {
         analysis.render(boards, &mut out);
+        if explain {
+            let moves =
+                explain::clear_component_moves(&mut solver, boards, &analysis).map_err(stopped)?;
+            out.push('\n');
+            for line in explain::clear(boards, &analysis, Some(&moves)).lines() {
+                let _ = writeln!(out, "{line}");
+            }
+        }
         if let Some(steps) = &play {
             out.push('\n');
             render_play_out(boards, steps, &mut out);

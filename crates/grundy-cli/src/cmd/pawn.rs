@@ -20,7 +20,7 @@ use grundy::Nimber;
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
 use grundy_report::pawn::{engine_move, Analysis, AnalysisError, MoveReport};
-use grundy_report::{words, ValuedMove};
+use grundy_report::{explain, words, ValuedMove};
 
 use crate::output::{read_source, UsageError, WithPlay};
 
@@ -52,6 +52,12 @@ pub struct Args {
     /// with --json, as `play`: each move with the total value it leaves).
     #[arg(long)]
     play: bool,
+    /// Also say why, in Sprague-Grundy terms: losing cells (no move to a
+    /// losing cell), the value as the XOR of the pawns' values, each
+    /// winning move's arithmetic, and each pawn's value as the mex of the
+    /// values its moves leave.
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -150,6 +156,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         if !args.at.is_empty() {
             let has_moves = engine_move(&analysis, &outcomes, &args.at)?.is_some();
             render(&analysis, &args.at, has_moves, &mut out);
+            if args.explain {
+                out.push('\n');
+                for line in explain::pawn(&analysis, &args.at)?.lines() {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
         }
         if let Some(picture) = picture {
             if !args.at.is_empty() {

@@ -16,7 +16,7 @@ use grundy_cli::grids::{parse_cells, parse_map, parse_matrix, ParsedGrid};
 use grundy_cli::input::{ParseError, ParseErrorKind};
 use grundy_report::split::{Analysis, CellReport};
 use grundy_report::words::{self, count};
-use grundy_report::ValuedMove;
+use grundy_report::{explain, ValuedMove};
 
 use crate::output::{read_source, solver_progress, WithPlay};
 
@@ -42,6 +42,12 @@ pub struct Args {
     /// `play`: each move with the value it leaves).
     #[arg(long)]
     play: bool,
+    /// Also say why, in Sprague-Grundy terms: the value as the XOR of the
+    /// rectangles in play, each winning move with the parts it leaves and
+    /// the arithmetic that makes it win, and each rectangle's value as the
+    /// mex of the values its moves leave.
+    #[arg(long, conflicts_with = "json")]
+    explain: bool,
     #[command(flatten)]
     budget: SplitBudgetArgs,
 }
@@ -150,6 +156,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             Vec::new()
         };
         render(&position, value, &winning, &reasons, &mut out);
+        if args.explain {
+            out.push('\n');
+            for line in explain::split(&mut solver, &position, &analysis)?.lines() {
+                let _ = writeln!(out, "{line}");
+            }
+        }
         if args.play {
             out.push('\n');
             let steps = play_out(&mut solver, &position)?;

@@ -5,6 +5,7 @@ mod check;
 mod clear;
 mod common;
 mod conventions;
+mod explain;
 mod judge;
 mod large;
 mod pawn;

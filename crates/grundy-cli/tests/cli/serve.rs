@@ -166,13 +166,21 @@ fn analyze_answers_the_same_json_as_the_cli() {
         }
         web
     };
-    let moves = ["moves", "moves_total", "moves_complete"];
+    // The theory's explanation (`explain`) is the API's addition to every
+    // game's answer.
+    let moves = ["moves", "moves_total", "moves_complete", "explain"];
     let web = post(
         "/api/v1/clear/analyze",
         r#"{"boards": [["0110", "0000", "0000", "0001"], ["111", "101"]]}"#,
     );
     // The page's option list is the API's own addition too.
-    let clear_extras = ["moves", "moves_total", "moves_complete", "options"];
+    let clear_extras = [
+        "moves",
+        "moves_total",
+        "moves_complete",
+        "options",
+        "explain",
+    ];
     assert_eq!(without(web, &clear_extras), cli);
 
     // The pawn: a sum of two pawns with walls, as `grundy pawn --json`.
@@ -218,7 +226,8 @@ fn analyze_answers_the_same_json_as_the_cli() {
                 "moves_total",
                 "moves_complete",
                 "rects",
-                "explanations"
+                "explanations",
+                "explain"
             ]
         ),
         cli

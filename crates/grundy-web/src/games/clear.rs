@@ -187,6 +187,10 @@ struct AnalyzeResponse {
     #[serde(flatten)]
     moves: MoveValues<MoveReport>,
     options: Options,
+    /// Why, in Sprague-Grundy terms ([`grundy_report::explain`]), with
+    /// every component's mex; absent when the budget ran out first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<grundy_report::explain::Explanation>,
 }
 
 /// The `analyze` answer for a sum with a board past 64 cells.
@@ -218,6 +222,10 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, 
         Ok((analysis, options))
     });
     let (analysis, options) = answer.map_err(|err| too_large(err, &position.boards))?;
+    let explain =
+        grundy_report::explain::clear_component_moves(&mut solver, &position.boards, &analysis)
+            .ok()
+            .map(|moves| grundy_report::explain::clear(&position.boards, &analysis, Some(&moves)));
     let several = position.boards.len() > 1;
     let moves = MoveValues::new(
         options
@@ -235,6 +243,7 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, 
         report: analysis.report(&position.boards),
         moves,
         options,
+        explain,
     })
 }
 

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use crate::ApiError;
 
 pub mod clear;
+pub mod paste;
 pub mod pawn;
 pub mod split;
 

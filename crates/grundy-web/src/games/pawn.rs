@@ -171,6 +171,9 @@ struct AnalyzeResponse {
     moves: Option<MoveValues<MoveReport>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     losing: Option<Vec<[u32; 2]>>,
+    /// Why, in Sprague-Grundy terms ([`grundy_report::explain`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<grundy_report::explain::Explanation>,
 }
 
 fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<String, ApiError> {
@@ -190,10 +193,12 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<String, A
         }
         cells
     });
+    let explain = grundy_report::explain::pawn(&analysis, &position.pawns).ok();
     to_json(&AnalyzeResponse {
         report: analysis.report(&position.pawns, None),
         moves,
         losing,
+        explain,
     })
 }
 

@@ -163,6 +163,9 @@ struct AnalyzeResponse {
     explanations: Vec<Explanation>,
     #[serde(flatten)]
     moves: MoveValues<CellReport>,
+    /// Why, in Sprague-Grundy terms ([`grundy_report::explain`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    explain: Option<grundy_report::explain::Explanation>,
 }
 
 fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, ApiError> {
@@ -192,11 +195,13 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, A
             others: others.value(),
         });
     }
+    let explain = grundy_report::explain::split(&mut solver, &request.position, &analysis).ok();
     to_json(&AnalyzeResponse {
         report: analysis.report(&request.position),
         rects: valued_rects(&mut solver, &request.position)?,
         explanations,
         moves: analysis.move_values(max_listed_moves),
+        explain,
     })
 }
 

@@ -1,0 +1,489 @@
+//! Why a position has its value and why a move wins, in the words of
+//! Sprague-Grundy theory: the value as the XOR of its parts' values, each
+//! winning move with the arithmetic that makes the XOR 0, and each part's
+//! value as the mex of the values its moves leave. `grundy clear --explain`,
+//! `grundy pawn --explain`, `grundy split --explain` print it and the web
+//! API sends it (`explain` of an `analyze` answer); every sentence comes
+//! from [`words`].
+//!
+//! The parts: a clear board's 4-connected components (a sum's components
+//! named by board and letter, `2A`), the pawns of a sum, the splitting
+//! game's rectangles still in play. A move changes one part, so a winning
+//! move takes part `p` from `v_p` to `v_p ^ total`.
+
+use grundy::clear::{Bitboard, Board, ClearSolver};
+use grundy::pawn::{Cell as PawnCell, CellKind, PawnError};
+use grundy::split::{Position, SplitSolver};
+use grundy::{Nimber, SolveError};
+use serde::Serialize;
+
+use crate::{clear, pawn, split, words};
+
+/// One part of a position with its value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Part {
+    /// Its name: `A`, `2A` (board 2's component A), `pawn 1`,
+    /// `(1,1)-(3,4)`.
+    pub name: String,
+    /// Its value.
+    pub grundy: u32,
+}
+
+/// A part's value as the mex of the values its moves leave.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mex {
+    /// The part's name.
+    pub part: String,
+    /// The mex: the least value no move of the part leaves, which is the
+    /// part's value.
+    pub grundy: u32,
+    /// How many moves the part has.
+    pub moves: u64,
+    /// Each value its moves leave (of the part alone) and how many leave
+    /// it, sorted by value.
+    pub counts: Vec<ValueCount>,
+    /// The same in words ([`words::mex_text`]).
+    pub text: String,
+}
+
+/// How many moves leave a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ValueCount {
+    /// The value left.
+    pub grundy: u32,
+    /// How many moves leave it.
+    pub count: u64,
+}
+
+impl Mex {
+    /// The mex of part `part` whose moves leave `values`.
+    #[must_use]
+    pub fn of(part: &str, values: impl IntoIterator<Item = u32>) -> Mex {
+        let (counts, mex) = words::mex_counts(values);
+        Mex {
+            part: part.to_owned(),
+            grundy: mex,
+            moves: counts.iter().map(|&(_, n)| n).sum(),
+            text: words::mex_text(part, &counts, mex),
+            counts: counts
+                .into_iter()
+                .map(|(grundy, count)| ValueCount { grundy, count })
+                .collect(),
+        }
+    }
+}
+
+/// Why a position has its value and why its winning moves win.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Explanation {
+    /// `First player wins with best play.`
+    pub heading: String,
+    /// The value as the XOR of the parts' values, and what it means.
+    pub value: String,
+    /// The parts, with their values.
+    pub parts: Vec<Part>,
+    /// Each winning move with the arithmetic that makes it win, in the
+    /// order of the report's `winning_moves`: `clear (1,2)-(1,2): A: 2 →
+    /// 1, so 1 ⊕ 1 = 0`.
+    pub winning: Vec<String>,
+    /// Each part's value as a mex, in the order of `parts`, when asked
+    /// for.
+    pub mex: Vec<Mex>,
+}
+
+impl Explanation {
+    fn new(first_wins: bool, parts: Vec<Part>, total: u32) -> Explanation {
+        let named: Vec<(String, u32)> = parts.iter().map(|p| (p.name.clone(), p.grundy)).collect();
+        Explanation {
+            heading: words::with_best_play(first_wins),
+            value: words::value_as_xor(&named, total),
+            parts,
+            winning: Vec::new(),
+            mex: Vec::new(),
+        }
+    }
+
+    /// The reason of a move that takes part `index` to `after`: every
+    /// part's value after it, XORed.
+    fn arithmetic(&self, index: usize, after: u32) -> String {
+        let after_all: Vec<u32> = self
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| if i == index { after } else { p.grundy })
+            .collect();
+        let part = &self.parts[index];
+        words::winning_arithmetic(&part.name, part.grundy, after, &after_all)
+    }
+
+    /// The explanation as text lines, as `--explain` prints it.
+    #[must_use]
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![
+            format!("Why, in Sprague-Grundy terms: {}", self.heading),
+            format!("  {}", self.value),
+        ];
+        if !self.winning.is_empty() {
+            lines.push("  Each winning move makes the XOR 0:".to_owned());
+            lines.extend(self.winning.iter().map(|w| format!("    {w}")));
+        }
+        if !self.mex.is_empty() {
+            lines.push(
+                "  Each part's value is the mex (least value missing) of the values its moves leave:"
+                    .to_owned(),
+            );
+            lines.extend(self.mex.iter().map(|m| format!("    {}", m.text)));
+        }
+        lines
+    }
+}
+
+/// The name of component `component` of board `board` (0-based): its
+/// letter, after the board's number (1-based) in a sum.
+#[must_use]
+pub fn component_name(several: bool, board: usize, component: usize) -> String {
+    let letter = words::component_letter(component);
+    if several {
+        format!("{}{letter}", board + 1)
+    } else {
+        letter.to_string()
+    }
+}
+
+/// Every move of every component of `boards` as `(board, component,
+/// value left of that component)`, valued by `solver`; the component's own
+/// search solved these shapes, so they are memo hits or table lookups.
+///
+/// # Errors
+///
+/// [`SolveError`] when the solver's budget runs out.
+pub fn clear_component_moves(
+    solver: &mut ClearSolver,
+    boards: &[Board],
+    analysis: &clear::Analysis,
+) -> Result<Vec<(usize, usize, u32)>, SolveError> {
+    let mut out = Vec::new();
+    for (index, (board, analysed)) in boards.iter().zip(&analysis.boards).enumerate() {
+        let mut rects = Vec::new();
+        board.for_each_rect(|rect, mask| rects.push((rect, mask)));
+        for (_, mask) in rects {
+            let Some(component) = analysed
+                .components
+                .iter()
+                .position(|(cells, _)| cells.contains(mask))
+            else {
+                continue;
+            };
+            let cells = analysed.components[component].0;
+            let left = solver.value(&board.crop(Bitboard(cells.0 & !mask.0)))?;
+            out.push((index, component, left.value()));
+        }
+    }
+    Ok(out)
+}
+
+/// The explanation of a clear position (one board or a sum) from its
+/// analysis; with `component_moves` (from [`clear_component_moves`], or
+/// the web server's options) also each component's mex.
+#[must_use]
+pub fn clear(
+    boards: &[Board],
+    analysis: &clear::Analysis,
+    component_moves: Option<&[(usize, usize, u32)]>,
+) -> Explanation {
+    let several = boards.len() > 1;
+    let mut parts = Vec::new();
+    let mut first_part = Vec::with_capacity(analysis.boards.len());
+    for (index, board) in analysis.boards.iter().enumerate() {
+        first_part.push(parts.len());
+        for (component, &(_, value)) in board.components.iter().enumerate() {
+            parts.push(Part {
+                name: component_name(several, index, component),
+                grundy: value.value(),
+            });
+        }
+    }
+    let total = analysis.total.value();
+    let mut explanation = Explanation::new(total != 0, parts, total);
+    explanation.winning = analysis
+        .winning
+        .iter()
+        .map(|m| {
+            let phrase = words::clear_move(several.then_some(m.board), m.rect);
+            let why = explanation.arithmetic(first_part[m.board] + m.component, m.after.value());
+            format!("{phrase}: {why}")
+        })
+        .collect();
+    if let Some(moves) = component_moves {
+        explanation.mex = explanation
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(part, p)| {
+                let values = moves
+                    .iter()
+                    .filter(|&&(b, c, _)| first_part[b] + c == part)
+                    .map(|&(_, _, v)| v);
+                Mex::of(&p.name, values)
+            })
+            .collect();
+    }
+    explanation
+}
+
+/// The name of pawn `index` (0-based): `pawn 2` in a sum, `the pawn`
+/// alone.
+fn pawn_name(several: bool, index: usize) -> String {
+    if several {
+        format!("pawn {}", index + 1)
+    } else {
+        "the pawn".to_owned()
+    }
+}
+
+/// The explanation of pawns from their analysis: with values (pawns below
+/// 4096 x 4096) the XOR of the pawns' values and each pawn's mex; a single
+/// pawn far away in terms of losing cells only (a losing cell is one with
+/// no move to a losing cell).
+///
+/// # Errors
+///
+/// [`PawnError`] when a pawn is off the value table.
+pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation, PawnError> {
+    let several = pawns.len() > 1;
+    let Some(total) = analysis.total else {
+        // One pawn beyond the values: outcomes only.
+        let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0);
+        let (kind, at) = (analysis.pawns.first().map(|p| p.0), pawns.first());
+        explanation.value = match (kind, at) {
+            (Some(CellKind::Losing), Some(at)) => format!(
+                "{at} is a losing cell: no move from it reaches a losing cell (a losing cell is one with no move to a losing cell)."
+            ),
+            (Some(_), Some(at)) => format!(
+                "{at} is a winning cell: a move from it reaches a losing cell (a losing cell is one with no move to a losing cell)."
+            ),
+            _ => "No pawn.".to_owned(),
+        };
+        explanation.winning = analysis
+            .moves
+            .iter()
+            .map(|m| {
+                format!(
+                    "{}: {} is a losing cell",
+                    words::pawn_move(None, pawns[m.pawn], m.to),
+                    m.to
+                )
+            })
+            .collect();
+        return Ok(explanation);
+    };
+    let parts: Vec<Part> = analysis
+        .pawns
+        .iter()
+        .enumerate()
+        .map(|(i, &(_, v))| Part {
+            name: pawn_name(several, i),
+            grundy: v.map_or(0, Nimber::value),
+        })
+        .collect();
+    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value());
+    if !several {
+        if let (Some(&(kind, _)), Some(at)) = (analysis.pawns.first(), pawns.first()) {
+            let cell = if kind == CellKind::Losing {
+                "a losing cell: no move from it reaches a losing cell"
+            } else {
+                "a winning cell: a move from it reaches a losing cell"
+            };
+            explanation.value = format!(
+                "{} {at} is {cell} (a losing cell is one of value 0: no move to a losing cell).",
+                explanation.value
+            );
+        }
+    }
+    explanation.winning = analysis
+        .moves
+        .iter()
+        .map(|m| {
+            let phrase = words::pawn_move(several.then_some(m.pawn), pawns[m.pawn], m.to);
+            let after = m.after.map_or(0, Nimber::value);
+            let mut why = explanation.arithmetic(m.pawn, after);
+            if !several {
+                why = format!("{why}: {} is a losing cell", m.to);
+            }
+            format!("{phrase}: {why}")
+        })
+        .collect();
+    if let Some(table) = &analysis.table {
+        let mut mex = Vec::with_capacity(pawns.len());
+        for (index, &at) in pawns.iter().enumerate() {
+            let mut values = Vec::new();
+            table.for_each_move(at, |_, v| values.push(v.value()))?;
+            mex.push(Mex::of(&pawn_name(several, index), values));
+        }
+        explanation.mex = mex;
+    }
+    Ok(explanation)
+}
+
+/// Winning moves of the splitting game explained part by part, at most
+/// this many (each costs the values of the parts it leaves).
+pub const MAX_SPLIT_EXPLAINED: usize = 64;
+
+/// The explanation of a splitting-game position from its analysis: the
+/// rectangles in play holding a candidate are the parts; each winning move
+/// (up to [`MAX_SPLIT_EXPLAINED`]) takes its rectangle to the XOR of the
+/// parts it leaves there; each rectangle's mex from the analysis's options.
+///
+/// # Errors
+///
+/// [`SolveError`] when the solver's budget runs out.
+pub fn split(
+    solver: &mut SplitSolver,
+    position: &Position,
+    analysis: &split::Analysis,
+) -> Result<Explanation, SolveError> {
+    let values = solver.rect_values(position)?;
+    let rects = position.rects();
+    // Rectangles without a candidate are worth 0 and take no move: left
+    // out of the sum.
+    let live: Vec<usize> = (0..rects.len())
+        .filter(|&i| position.grid().candidates_in(rects[i]).next().is_some())
+        .collect();
+    let parts: Vec<Part> = live
+        .iter()
+        .map(|&i| Part {
+            name: rects[i].to_string(),
+            grundy: values[i].value(),
+        })
+        .collect();
+    let total = analysis.value;
+    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value());
+    let part_of = |cell| {
+        position
+            .rect_of(cell)
+            .and_then(|r| live.iter().position(|&i| i == r))
+    };
+    for cell in analysis
+        .winning_moves()
+        .into_iter()
+        .take(MAX_SPLIT_EXPLAINED)
+    {
+        let Some(part) = part_of(cell) else { continue };
+        let after = position.play_unchecked(cell);
+        let after_values = solver.rect_values(&after)?;
+        let left: Vec<(String, u32)> = after
+            .rects()
+            .iter()
+            .zip(&after_values)
+            .filter(|(r, _)| !rects.contains(*r))
+            .map(|(r, v)| (r.to_string(), v.value()))
+            .collect();
+        let rect_after = left.iter().fold(0, |acc, (_, v)| acc ^ v);
+        let why = explanation.arithmetic(part, rect_after);
+        let pieces = if left.is_empty() {
+            "it leaves no rectangle there".to_owned()
+        } else {
+            let named: Vec<String> = left.iter().map(|(r, v)| format!("{r} = {v}")).collect();
+            format!("it leaves {}", named.join(", "))
+        };
+        explanation
+            .winning
+            .push(format!("{}: {why} ({pieces})", words::split_move(cell)));
+    }
+    explanation.mex = live
+        .iter()
+        .zip(&explanation.parts)
+        .map(|(&rect, part)| {
+            let before = values[rect];
+            let moves = analysis
+                .options
+                .iter()
+                .filter(|(cell, _)| position.rect_of(*cell) == Some(rect))
+                .map(|&(_, left)| (left ^ total ^ before).value());
+            Mex::of(&part.name, moves)
+        })
+        .collect();
+    Ok(explanation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::clear::Clear;
+    use grundy::MexSet;
+    use proptest::prelude::*;
+
+    /// Plain mex recursion over whole boards: the oracle.
+    fn brute(board: &Board) -> Nimber {
+        let mut seen = MexSet::new();
+        board.for_each_rect(|rect, _| seen.insert(brute(&board.play_unchecked(rect))));
+        seen.mex()
+    }
+
+    fn small_board() -> impl Strategy<Value = Board> {
+        (1usize..=3, 1usize..=4, any::<u64>()).prop_map(|(rows, cols, bits)| {
+            Board::new(rows, cols, bits & Bitboard::below((rows * cols) as u32).0).unwrap()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Each component's mex is its brute-force value; the parts XOR to
+        /// the brute-force total; each winning move's arithmetic ends in 0
+        /// and names the value the brute force gives what is left.
+        #[test]
+        fn clear_explanations_match_brute_force(boards in proptest::collection::vec(small_board(), 1..3)) {
+            let mut solver = Clear::solver();
+            let analysis = clear::Analysis::of(&mut solver, &boards).unwrap();
+            let moves = clear_component_moves(&mut solver, &boards, &analysis).unwrap();
+            let explanation = clear(&boards, &analysis, Some(&moves));
+            let total: Nimber = boards.iter().map(brute).sum();
+            let parts = explanation.parts.iter().fold(0, |acc, p| acc ^ p.grundy);
+            prop_assert_eq!(parts, total.value());
+            let mut part = 0;
+            for (board, analysed) in boards.iter().zip(&analysis.boards) {
+                for &(cells, _) in &analysed.components {
+                    let alone = brute(&board.crop(cells));
+                    prop_assert_eq!(explanation.mex[part].grundy, alone.value());
+                    prop_assert_eq!(explanation.parts[part].grundy, alone.value());
+                    part += 1;
+                }
+            }
+            prop_assert_eq!(explanation.winning.len(), analysis.winning.len());
+            for (m, text) in analysis.winning.iter().zip(&explanation.winning) {
+                let after = boards[m.board].play_unchecked(m.rect);
+                let (cells, _) = analysis.boards[m.board].components[m.component];
+                let left = brute(&after.crop(Bitboard(cells.0 & after.cells().0)));
+                prop_assert_eq!(left, m.after);
+                if explanation.parts.len() > 1 {
+                    prop_assert!(text.ends_with(" = 0"), "{}", text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_seed_example_reads_as_the_theory() {
+        let boards = [grundy::board!["0110", "0000", "0000", "0001"]];
+        let mut solver = Clear::solver();
+        let analysis = clear::Analysis::of(&mut solver, &boards).unwrap();
+        let moves = clear_component_moves(&mut solver, &boards, &analysis).unwrap();
+        let explanation = clear(&boards, &analysis, Some(&moves));
+        assert_eq!(explanation.heading, "First player wins with best play.");
+        assert!(explanation
+            .value
+            .starts_with("Grundy value 3 = A ⊕ B = 2 ⊕ 1."));
+        assert_eq!(
+            explanation.winning,
+            [
+                "clear (1,2)-(1,2): A: 2 → 1, so 1 ⊕ 1 = 0",
+                "clear (1,3)-(1,3): A: 2 → 1, so 1 ⊕ 1 = 0"
+            ]
+        );
+        assert_eq!(
+            explanation.mex[0].text,
+            "A: its 3 moves leave 0, 1, 1, [2 missing], so A = mex = 2."
+        );
+    }
+}
