@@ -290,14 +290,49 @@ try {
   await expectCount(page, '#move-list li', 1, 'a new game');
   await expectText(page, '#turn', 'To move: Second player (you)');
 
-  // The page takes every board the API takes: 4 x 16 (64 cells).
+  // The page takes boards up to 32 x 32 (the API takes any size): a 4 x 16
+  // board, and a 32 x 32 one whose steppers stop there.
   const wide = Array(4).fill('1'.repeat(16)).join('-');
   await open(page, url, `#clear/${wide}`);
   if (await page.locator('#notice').isVisible()) fail(`a 4 x 16 board was refused: ${await page.textContent('#notice')}`);
   await expectCount(page, '.cell', 64, 'a 4 x 16 board');
   await expectText(page, '.board-title', '4 × 16');
-  // The rows stepper stops at 64 cells.
-  if (!(await page.locator('button[aria-label="more rows"]').isDisabled())) fail('a fifth row of 16 would exceed 64 cells');
+  const big = Array(32).fill('10'.repeat(16)).join('-');
+  await open(page, url, `#clear/${big}`);
+  if (await page.locator('#notice').isVisible()) fail(`a 32 x 32 board was refused: ${await page.textContent('#notice')}`);
+  await expectCount(page, '.cell', 1024, 'a 32 x 32 board');
+  if (!(await page.locator('button[aria-label="more rows"]').isDisabled())) fail('the rows stepper goes past 32');
+  if (!(await page.locator('button[aria-label="more cols"]').isDisabled())) fail('the columns stepper goes past 32');
+  // 32 x 32 of 16 vertical lines of 32: the value is known at once
+  // (16 lines of 32 cancel in pairs), so the page says who wins.
+  await expectText(page, '#winner', 'Second player wins with best play');
+  await page.screenshot({ path: resolve(outDir, 'clear-32x32-laptop.png'), fullPage: true });
+
+  // A full 8 x 8 board without its corners, played to the end against the
+  // engine moving first, at both widths: it halves the board (proven: two
+  // equal halves), then answers every move by its mirror image at once.
+  for (const [size, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(size);
+    const rows = Array(8).fill('11111111');
+    rows[0] = '01111110';
+    rows[7] = '01111110';
+    await open(page, url, `#clear/${rows.join('-')}`);
+    await page.click('#start-engine');
+    await expectText(page, '#move-list', 'Engine: clear (4,1)-(5,8)');
+    await expectText(page, '#turn', 'proven winning: leaves two equal halves');
+    if (width === 'phone') await page.screenshot({ path: resolve(outDir, 'clear-8x8-engine-phone.png'), fullPage: true });
+    for (let i = 0; i < 40 && (await page.locator('#game-over').isHidden()); i++) {
+      const n = await page.locator('#move-list li').count();
+      await page.locator('.cell.on').first().click();
+      await page.locator('.cell.on').first().click();
+      await page.waitForFunction((k) => document.querySelectorAll('#move-list li').length >= k + 2 || !document.querySelector('#game-over').hidden, n, { timeout: 15000 })
+        .catch(() => fail(`8 x 8 at ${width}: the engine did not answer move ${i + 1}`));
+      if (await page.locator('#game-over').isHidden()) await expectText(page, '#turn', 'proven winning');
+    }
+    await expectText(page, '#value', 'Game over: Second player (you) cannot move and loses.');
+    await page.screenshot({ path: resolve(outDir, `clear-8x8-engine-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
 
   // A position beyond the server's budget: what was found and the exact
   // command to run it locally; never "raise a limit".
