@@ -1,5 +1,5 @@
 //! A bounded abuse test over loopback, for issue 25's two server goals.
-//! It measures; it asserts nothing (the tests in `tests/hardening.rs` do).
+//! It measures; it asserts nothing (the tests in `tests/web/hardening.rs` do).
 //!
 //! - `trickle`: `--slow N` connections send a request's headers one byte a
 //!   second from `--sources K` addresses (127.0.0.2, 127.0.0.3, ...; all of
