@@ -311,7 +311,7 @@ pub fn render(analysis: &LargeAnalysis, max_moves: usize) -> String {
     }
     match analysis.first_player_wins {
         Some(first) => {
-            let _ = writeln!(out, "{} (with best play)", words::winner_sentence(first));
+            let _ = writeln!(out, "{}", words::with_best_play(first));
         }
         None => {
             let _ = writeln!(out, "Winner: unknown within the budget.");

@@ -136,7 +136,7 @@ fn text_output_summarises_large_boards() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.starts_with("Board (80 x 80): "), "{stdout}");
     assert!(stdout.contains("Components by size and value:"), "{stdout}");
-    assert!(stdout.contains("(with best play)"), "{stdout}");
+    assert!(stdout.contains("wins with best play."), "{stdout}");
     // No drawing past 64 columns: no row of column numbers.
     assert!(!stdout.contains(" 80\n"), "{stdout}");
 }
