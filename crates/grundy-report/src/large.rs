@@ -480,7 +480,7 @@ pub fn reason(choice: &EngineChoice) -> String {
             "proven winning: leaves two equal halves: X xor X = 0".to_owned()
         }
         MoveReason::Pairs { halves: false } => {
-            "proven winning: every shape left has an equal partner (mirrors the last move): X xor X = 0".to_owned()
+            "proven winning: every shape left has an equal partner: X xor X = 0".to_owned()
         }
         MoveReason::Losing { leaves: Some(v) } => format!(
             "losing position: the total is 0, so every move loses; this one leaves {v}, the hardest to answer"
