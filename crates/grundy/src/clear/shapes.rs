@@ -39,11 +39,9 @@
 //! A component that fits 4 x 4, 4 x 5 or 2 x 8 (boxes over 20 cells, see
 //! [`SMALL_TABLES_ABOVE`]) or is a straight line is valued by a table load;
 //! any other costs a canonical form of one orientation (both only for a
-//! square bounding box) and a probe of an earlier tier. Measured by
-//! callgrind on the 5 x 5 box: 10.2 G instructions at `b201dd7`, 6.7 G
-//! now; on 5 x 6 and above most of a shape's time is its options' flood
-//! fills, extents and table loads, not the probes (about a third of the
-//! options need one).
+//! square bounding box) and a probe of an earlier tier. On 5 x 6 and
+//! above most of a shape's time is its options' flood fills, extents and
+//! table loads, not the probes (about a third of the options need one).
 
 use super::bits::square::{anchor_8x8, canonical_8x8, extent_8x8};
 use super::frame::{Frame, Square, Wide};
@@ -608,7 +606,7 @@ impl ClearShapes {
             "a position is one connected shape"
         );
         let tables = if SMALL {
-            Some(SmallTables::get())
+            Some(SmallTables::shared())
         } else {
             None
         };
@@ -658,7 +656,7 @@ impl ClearShapes {
                         rest ^= part;
                         open &= !part;
                         parts[count] = part;
-                        values[count] = self.part_value::<F>(tables.as_ref(), part);
+                        values[count] = self.part_value::<F>(tables, part);
                         count += 1;
                         // Alone (no shorter rectangle to derive from it),
                         // the rest is valued whole when a table holds it.
@@ -695,7 +693,7 @@ impl ClearShapes {
                             }
                         }
                         parts[kept] = joined;
-                        values[kept] = self.part_value::<F>(tables.as_ref(), joined);
+                        values[kept] = self.part_value::<F>(tables, joined);
                         count = kept + 1;
                         emit(&values[..count]);
                     }
@@ -724,6 +722,17 @@ fn emit_option<O: FnMut(Nimber, &[u64])>(values: &[u64], lookups: &mut [u64; 16]
         }
     }
     option(Nimber::new(known), &lookups[..count]);
+}
+
+impl ClearShapes {
+    /// The tier of the shapes of `cells` cells (at least 1): tier
+    /// `cells - 1` (see [`TierGame::tier_of`]).
+    #[must_use]
+    pub fn tier_of_cells(&self, cells: usize) -> Tier {
+        debug_assert!(cells >= 1, "a shape has a cell");
+        // A box has at most 64 cells.
+        cells.saturating_sub(1) as Tier
+    }
 }
 
 impl TierGame for ClearShapes {
