@@ -43,7 +43,7 @@ pub fn clear_5x5() -> DbSet {
 #[cfg(test)]
 mod tests {
     use grundy::clear::shapes::{ClearShapes, ShapeBox};
-    use grundy::tier::{solve_tiers, TierControl, TierError};
+    use grundy::tier::{solve_tiers, Entry, TierControl, TierError};
 
     /// The built-in database equals a fresh build of the 5 x 5 box.
     #[test]
@@ -63,12 +63,7 @@ mod tests {
         // back (its keys regenerated), against the tables in memory.
         let mut tiers = 0;
         set.for_each_tier(|tier, entries| {
-            let mut expected: Vec<u64> = fresh[tier - 1]
-                .slots()
-                .iter()
-                .copied()
-                .filter(|&s| s != 0)
-                .collect();
+            let mut expected: Vec<Entry> = fresh[tier - 1].entries().collect();
             expected.sort_unstable();
             assert_eq!(entries, &expected[..], "tier {tier}");
             tiers += 1;

@@ -24,9 +24,9 @@ use std::time::Instant;
 
 use grundy::clear::shapes::ClearShapes;
 use grundy::clear::Board;
-use grundy::tier::table::slot_key;
 use grundy::tier::{
-    generate_keys, solve_tier, CompactTier, LineTier, TierControl, TierGame, TierTable, TierValues,
+    generate_keys, solve_tier, CompactTier, Entry, LineTier, TierControl, TierGame, TierTable,
+    TierValues,
 };
 use grundy_db::store::TierBytes;
 use grundy_db::Database;
@@ -152,10 +152,10 @@ fn lines_of<B: AsRef<[u8]>>(
         let values: Vec<u16> = table
             .slots()
             .iter()
-            .map(|&s| match s {
-                0 => Ok(0),
-                s => stored
-                    .get(slot_key(s))
+            .map(|&s| match Entry::from_word(s) {
+                None => Ok(0),
+                Some(entry) => stored
+                    .get(entry.key())
                     .map(|v| v.value() as u16)
                     .ok_or_else(|| format!("tier {}: a key the database lacks", t + 1)),
             })

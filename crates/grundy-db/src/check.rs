@@ -25,7 +25,7 @@ use std::path::Path;
 
 use grundy::clear::shapes::ShapeBox;
 use grundy::clear::Clear;
-use grundy::tier::{CompactError, CompactTier, MAX_VALUE, VALUE_BITS};
+use grundy::tier::{CompactError, CompactTier, Entry};
 use grundy::{Budget, Nimber, SolveError, Solver};
 use rayon::prelude::*;
 
@@ -127,8 +127,8 @@ pub fn census(set: &DbSet) -> Result<Census, DbError> {
         .map(|chunk| {
             chunk
                 .iter()
-                .filter(|&&s| s != 0)
-                .map(|&s| shape_box.placements(s >> VALUE_BITS, rows, cols))
+                .filter_map(|&word| Entry::from_word(word))
+                .map(|e| shape_box.placements(e.key(), rows, cols))
                 .sum::<u64>()
         })
         .sum();
@@ -141,8 +141,8 @@ pub fn census(set: &DbSet) -> Result<Census, DbError> {
 /// Lists of entries with their tier (1-based), from [`tier_entries`].
 pub type TierEntries<'a> = Vec<(usize, Cow<'a, [u64]>)>;
 
-/// Every tier's entries (`key << VALUE_BITS | value`, 0 for an empty
-/// slot) with its tier (1-based), one list a part and tier: borrowed from
+/// Every tier's entries (as [`Entry::word`]s, 0 for an empty slot) with
+/// its tier (1-based), one list a part and tier: borrowed from
 /// the slots of a version-1 file, regenerated from a compact one
 /// ([`DbSet::for_each_tier`], which requires every shape of the box to be
 /// answered, one list a tier).
@@ -161,18 +161,10 @@ pub fn tier_entries(set: &DbSet) -> Result<TierEntries<'_>, DbError> {
     }
     let mut all = Vec::new();
     set.for_each_tier(|tier, entries| {
-        all.push((tier, Cow::Owned(entries.to_vec())));
+        all.push((tier, Cow::Owned(entries.iter().map(|e| e.word()).collect())));
         Ok::<(), DbError>(())
     })?;
     Ok(all)
-}
-
-/// The key and the stored value of an occupied slot.
-fn entry(slot: u64) -> (u64, Nimber) {
-    (
-        slot >> VALUE_BITS,
-        Nimber::new((slot & u64::from(MAX_VALUE)) as u32),
-    )
 }
 
 /// The outcome of [`full_boards`].
@@ -265,13 +257,12 @@ pub fn samples(set: &DbSet, count: u64, seed: u64, positions: u64) -> Result<Che
             })
             .expect("pick < total");
         let slots = tier.1;
-        let slot = loop {
-            let s = slots[rng.random_range(0..slots.len())];
-            if s != 0 {
-                break s;
+        let entry = loop {
+            if let Some(entry) = Entry::from_word(slots[rng.random_range(0..slots.len())]) {
+                break entry;
             }
         };
-        let (key, stored) = entry(slot);
+        let (key, stored) = (entry.key(), entry.value());
         let Some(board) = shape_box.board(key) else {
             return Err(CheckError::Outside { key, shape_box });
         };
@@ -336,11 +327,11 @@ pub fn tiers(
         .fold(
             || (fresh(), Tally::default()),
             |(mut solver, mut tally), chunk| {
-                for &slot in chunk.iter().filter(|&&s| s != 0) {
+                for entry in chunk.iter().filter_map(|&word| Entry::from_word(word)) {
                     if tally.bad.is_some() {
                         break;
                     }
-                    let (key, stored) = entry(slot);
+                    let (key, stored) = (entry.key(), entry.value());
                     let Some(board) = shape_box.board(key) else {
                         tally.bad = Some(CheckError::Outside { key, shape_box });
                         break;
@@ -422,10 +413,10 @@ pub fn merge(set: &DbSet, out: &Path) -> Result<Header, MergeError> {
     let lists = tier_entries(set).map_err(MergeError::Read)?;
     let mut writer = Writer::create_compact(out, shape_box).map_err(MergeError::Create)?;
     for tier in 1..=shape_box.cells() {
-        let entries: Vec<u64> = lists
+        let entries: Vec<Entry> = lists
             .iter()
             .filter(|(t, _)| *t == tier)
-            .flat_map(|(_, e)| e.iter().copied().filter(|&s| s != 0))
+            .flat_map(|(_, e)| e.iter().filter_map(|&word| Entry::from_word(word)))
             .collect();
         let bytes = CompactTier::build_from_entries(&entries)
             .map_err(|error| MergeError::Tier { tier, error })?;

@@ -112,7 +112,7 @@ use std::sync::Arc;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
 use grundy::clear::ShapeKey;
-use grundy::tier::{capacity_for, owner, CompactTier, GameId, TierGame, TierTable};
+use grundy::tier::{capacity_for, owner, CompactTier, Entry, GameId, TierGame, TierTable};
 use grundy::Nimber;
 
 /// The file's first 8 bytes.
@@ -1665,7 +1665,7 @@ impl DbSet {
     pub fn tier(&self, tier: usize) -> impl Iterator<Item = &TierTable<Slots>> + '_ {
         self.parts
             .iter()
-            .filter_map(move |p| p.tables().and_then(|t| t.tiers().get(tier.wrapping_sub(1))))
+            .filter_map(move |p| p.tables().and_then(|t| t.tiers().get(tier.checked_sub(1)?)))
     }
 
     /// The format version of the parts (all the same, as opening checked).
@@ -1679,7 +1679,7 @@ impl DbSet {
     pub fn positions(&self, tier: usize) -> u64 {
         self.parts
             .iter()
-            .filter_map(|p| p.header().tiers.get(tier.wrapping_sub(1)))
+            .filter_map(|p| p.header().tiers.get(tier.checked_sub(1)?))
             .map(|t| t.positions)
             .sum()
     }
@@ -1748,7 +1748,7 @@ impl DbSet {
     }
 
     /// Calls `f(tier, entries)` for every tier in order, with the tier's
-    /// entries over all parts, `key << VALUE_BITS | value`, sorted by key.
+    /// entries over all parts, sorted by key.
     /// A compact (version 2) database holds no keys: they are regenerated
     /// tier by tier, as a build generates them (each tier from the one
     /// before, no values needed), and each is looked up in its part. A
@@ -1760,7 +1760,7 @@ impl DbSet {
     /// [`DbError::Corrupt`], or what `f` returns.
     pub fn for_each_tier<E: From<DbError>>(
         &self,
-        mut f: impl FnMut(usize, &[u64]) -> std::result::Result<(), E>,
+        mut f: impl FnMut(usize, &[Entry]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
         use grundy::clear::shapes::ClearShapes;
         use grundy::tier::{generate_tier, TierControl};
@@ -1772,10 +1772,8 @@ impl DbSet {
         };
         if self.version() == VERSION_SLOTS {
             for tier in 1..=shape_box.cells() {
-                let mut entries: Vec<u64> = self
-                    .tier(tier)
-                    .flat_map(|t| t.slots().iter().copied().filter(|&s| s != 0))
-                    .collect();
+                let mut entries: Vec<Entry> =
+                    self.tier(tier).flat_map(TierTable::entries).collect();
                 entries.par_sort_unstable();
                 f(tier, &entries)?;
             }
@@ -1785,7 +1783,9 @@ impl DbSet {
         let parts = self.parts.len() as u32;
         let mut parent: Option<TierTable> = None;
         for tier in 1..=shape_box.cells() {
-            let table = generate_tier(&game, tier as u32, parent.as_ref(), &TierControl::new())
+            // The engine's tier of the shapes of `tier` cells.
+            let index = game.tier_of_cells(tier);
+            let table = generate_tier(&game, index, parent.as_ref(), &TierControl::new())
                 .map_err(|e| corrupt(&self.path, format!("tier {tier}: {e}")))?;
             if table.positions() != self.positions(tier) {
                 return Err(corrupt(
@@ -1798,17 +1798,15 @@ impl DbSet {
                 )
                 .into());
             }
-            let mut entries: Vec<u64> = table
-                .slots()
+            let keys: Vec<u64> = table.keys().collect();
+            let mut entries: Vec<Entry> = keys
                 .par_iter()
-                .filter(|&&s| s != 0)
-                .map(|&s| {
-                    let key = grundy::tier::table::slot_key(s);
+                .map(|&key| {
                     let part = &self.parts[owner(key, parts) as usize];
                     part.compact_tiers()
                         .and_then(|tiers| tiers.get(tier - 1))
                         .and_then(|t| t.get(key))
-                        .map(|v| grundy::tier::table::slot(key, v.value()))
+                        .and_then(|v| Entry::new(key, v.value()))
                         .ok_or_else(|| {
                             corrupt(
                                 part.path(),
@@ -1866,8 +1864,8 @@ impl DbSet {
 
     /// A CRC-32 over the content in a canonical order, independent of the
     /// number of parts, of the layout and of the format version: tier by
-    /// tier, each tier's entries (`key << 12 | value`, little-endian
-    /// `u64`) sorted by key.
+    /// tier, each tier's entries (as [`Entry::word`]s, little-endian `u64`)
+    /// sorted by key.
     ///
     /// # Errors
     ///
@@ -1875,7 +1873,8 @@ impl DbSet {
     pub fn content_crc(&self) -> Result<u32> {
         let mut hasher = crc32fast::Hasher::new();
         self.for_each_tier(|_, entries| {
-            hasher.update(bytemuck::cast_slice(entries));
+            let words: Vec<u64> = entries.iter().map(|e| e.word()).collect();
+            hasher.update(bytemuck::cast_slice(&words));
             Ok::<(), DbError>(())
         })?;
         Ok(hasher.finalize())

@@ -35,7 +35,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::{io, DbError, DbSet, Result};
-use grundy::tier::table::{slot_key, slot_value};
 
 /// Tag of the metadata record, so a reader knows what it holds.
 pub const METADATA_FORMAT: &str = "grundy-box-metadata";
@@ -369,7 +368,7 @@ pub fn export_csv(set: &DbSet, out: &mut impl Write) -> std::io::Result<u64> {
     let mut written = 0u64;
     set.for_each_tier(|tier, entries| {
         for &entry in entries {
-            let (key, value) = (slot_key(entry), slot_value(entry));
+            let (key, value) = (entry.key(), entry.value());
             let (height, width, shape) = shape_rows(key, shape_box.cols());
             writeln!(out, "{tier},{key},{value},{height},{width},{shape}")?;
             written += 1;

@@ -7,12 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::table::slot;
 use grundy::tier::{
     build as build_tiers, BuildConfig, BuildError, Solo, Tier, TierControl, TierError, TierReport,
     TierStore, TierTable, TierValues,
 };
-use grundy::tier::{CompactTier, LineTier};
+use grundy::tier::{CompactTier, Entry, LineTier};
 use rayon::prelude::*;
 
 use crate::solving::{remove_beside, Solving};
@@ -389,7 +388,7 @@ impl TierStore for FileStore {
         }
         // A chunk's keys are read between two asks of `stop`; `None`:
         // stopped (the build loop reports the stop, not this error).
-        let entries: Result<Vec<u64>, Option<u64>> = keys
+        let entries: Result<Vec<Entry>, Option<u64>> = keys
             .par_chunks(1 << 16)
             .flat_map_iter(|chunk| {
                 let stopped = stop();
@@ -399,7 +398,7 @@ impl TierStore for FileStore {
                     .into_iter()
                     .chain(chunk.iter().map(|&key| {
                         TierValues::value(compact, key)
-                            .map(|value| slot(key, value))
+                            .and_then(|value| Entry::new(key, value))
                             .ok_or(Some(key))
                     }))
             })

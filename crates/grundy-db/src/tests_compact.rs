@@ -5,7 +5,7 @@ use super::tests::{box_of, build, reseal};
 use super::*;
 use grundy::clear::shapes::ClearShapes;
 use grundy::clear::ShapeKey;
-use grundy::tier::table::{slot_key, slot_value};
+use grundy::tier::Entry;
 use grundy::tier::{solve_tiers, TierControl, TierError};
 
 /// Builds `shape_box` into `path` in the compact format with the one
@@ -35,7 +35,7 @@ fn build_compact(path: &Path, shape_box: ShapeBox, stop_after: Option<usize>) {
 }
 
 /// Every tier's entries, sorted, through [`DbSet::for_each_tier`].
-fn entries_of(set: &DbSet) -> Vec<Vec<u64>> {
+fn entries_of(set: &DbSet) -> Vec<Vec<Entry>> {
     let mut all = Vec::new();
     set.for_each_tier(|_, entries| {
         all.push(entries.to_vec());
@@ -97,8 +97,8 @@ fn convert_keeps_every_value_on_the_5x5_and_4x6_boxes() {
         let mut shapes = 0u64;
         for tier in entries_of(&old) {
             for entry in tier {
-                let key = slot_key(entry);
-                assert_eq!(new.get(key).map(|v| v.value()), Some(slot_value(entry)));
+                let key = entry.key();
+                assert_eq!(new.get(key).map(|v| v.value()), Some(entry.value().value()));
                 shapes += 1;
             }
         }
@@ -251,7 +251,7 @@ fn value_counts_without_keys_equal_the_shapes_values() {
     v2.for_each_tier(|tier, entries| {
         let mut expected: Vec<u64> = Vec::new();
         for &entry in entries {
-            let value = slot_value(entry) as usize;
+            let value = entry.value().value() as usize;
             if expected.len() <= value {
                 expected.resize(value + 1, 0);
             }
@@ -300,8 +300,8 @@ fn tiers_held_in_lines_value_every_shape_as_tables_do() {
         .any(|t| t.len() as u64 >= crate::store::LINES_FROM));
     for entry in tiers.into_iter().flatten() {
         assert_eq!(
-            v2.get(slot_key(entry)).map(|v| v.value()),
-            Some(slot_value(entry))
+            v2.get(entry.key()).map(|v| v.value()),
+            Some(entry.value().value())
         );
     }
 }
@@ -328,7 +328,7 @@ fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
     for (tier, entries) in tiers.iter().enumerate().take(14) {
         let view = &mut views[tier];
         assert!(matches!(view, StoredTier::Compact(_)), "tier {}", tier + 1);
-        let keys: Vec<u64> = entries.iter().map(|&e| slot_key(e)).collect();
+        let keys: Vec<u64> = entries.iter().map(|e| e.key()).collect();
         let large = keys.len() as u64 >= LINES_FROM;
         // Told to stop, a large tier gives up and stays as it was.
         let stopped = store.regenerated(tier as u32, view, &keys, &|| true);
@@ -345,7 +345,7 @@ fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
         );
         held_in_lines += usize::from(large);
         for &entry in entries {
-            assert_eq!(view.value(slot_key(entry)), Some(slot_value(entry)));
+            assert_eq!(view.value(entry.key()), Some(entry.value().value()));
         }
     }
     assert!(held_in_lines > 0);

@@ -123,20 +123,23 @@ impl<'c, C: Comm> Ranks<'c, C> {
     ///
     /// `(rank, message)` of the first rank that failed.
     pub fn agree<T>(&self, local: Result<T, String>) -> Result<T, (u32, String)> {
+        self.agree_bytes(local.map_err(String::into_bytes))
+            .map_err(|(rank, bytes)| (rank, String::from_utf8_lossy(&bytes).into_owned()))
+    }
+
+    /// [`Ranks::agree`] of a failure given as bytes.
+    ///
+    /// # Errors
+    ///
+    /// `(rank, bytes)` of the first rank that failed.
+    pub fn agree_bytes<T>(&self, local: Result<T, Vec<u8>>) -> Result<T, (u32, Vec<u8>)> {
         let mine: Vec<u8> = match &local {
             Ok(_) => Vec::new(),
-            Err(message) => {
-                let mut b = vec![1u8];
-                b.extend_from_slice(message.as_bytes());
-                b
-            }
+            Err(message) => [&[1u8], &message[..]].concat(),
         };
         let all = self.all_gather_bytes(&mine);
         if let Some((rank, bytes)) = all.iter().enumerate().find(|(_, b)| !b.is_empty()) {
-            return Err((
-                rank as u32,
-                String::from_utf8_lossy(&bytes[1..]).into_owned(),
-            ));
+            return Err((rank as u32, bytes[1..].to_vec()));
         }
         local.map_err(|_| unreachable!("a failure is seen by every rank"))
     }

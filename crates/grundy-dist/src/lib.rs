@@ -41,8 +41,8 @@ use std::time::{Duration, Instant};
 
 pub use grundy::tier::Exchange;
 use grundy::tier::{
-    build as build_tiers, owner, BuildConfig, BuildError, Distribution, Tier, TierControl,
-    TierError, TierGame, TierProgress, TierReport, TierStore, TierTable, TierValues, VALUE_BITS,
+    build as build_tiers, owner, BuildConfig, BuildError, Distribution, PartStop, Tier,
+    TierControl, TierError, TierGame, TierProgress, TierReport, TierStore, TierTable, TierValues,
 };
 use grundy_db::Part;
 
@@ -312,9 +312,11 @@ impl<C: Comm> Distribution for Ranks<'_, C> {
         self.all_gather_u64(x)
     }
 
-    fn agree(&self, failed: Option<&str>) -> Option<(u32, String)> {
-        let local = failed.map_or(Ok(()), |m| Err(m.to_owned()));
-        Ranks::agree(self, local).err()
+    fn agree(&self, stopped: Option<&PartStop>) -> Option<(u32, PartStop)> {
+        let local = stopped.map_or(Ok(()), |s| Err(s.to_bytes()));
+        Ranks::agree_bytes(self, local)
+            .err()
+            .map(|(rank, bytes)| (rank, PartStop::from_bytes(&bytes)))
     }
 
     fn exchange_words(&self, send: &[Vec<u64>]) -> Vec<Vec<u64>> {
@@ -596,17 +598,6 @@ fn fresh_id() -> u64 {
     let x =
         (nanos ^ u64::from(std::process::id()).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (x ^ (x >> 31)).max(1)
-}
-
-/// Entries of a tier, `key << 12 | value`, as a check can compare them.
-#[must_use]
-pub fn entries(table: &TierTable<impl AsRef<[u64]>>) -> Vec<u64> {
-    table
-        .slots()
-        .iter()
-        .copied()
-        .filter(|&s| s >> VALUE_BITS != 0)
-        .collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::{solve_tiers, TierControl, TierError, TierTable};
+use grundy::tier::{solve_tiers, Entry, TierControl, TierError, TierTable};
 use grundy::Nimber;
 use grundy_db::DbSet;
 
@@ -71,10 +71,10 @@ fn assert_same(out: &Path, expected: &[TierTable]) {
     assert_eq!(set.shape_box().cells(), expected.len());
     let lists = grundy_db::check::tier_entries(&set).unwrap();
     for (i, want) in expected.iter().enumerate() {
-        let joined: Vec<u64> = lists
+        let joined: Vec<Entry> = lists
             .iter()
             .filter(|(t, _)| *t == i + 1)
-            .flat_map(|(_, e)| e.iter().copied().filter(|&s| s != 0))
+            .flat_map(|(_, e)| e.iter().filter_map(|&word| Entry::from_word(word)))
             .collect();
         let joined = TierTable::from_entries(joined).unwrap();
         assert_eq!(joined.slots(), want.slots(), "tier {}", i + 1);

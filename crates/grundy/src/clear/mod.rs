@@ -67,12 +67,13 @@ pub use memo::ShapeTable;
 pub mod table;
 pub use table::{value2x8, value4x4, value4x5};
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::{Game, Nimber, OptionPart, Solver};
 use bits::{square, wide};
 use frame::{Frame, OptionCells, Square, Wide};
 use shapes::ShapeLookup;
+use table::SmallTables;
 
 /// The rules of rectangle clearing, for the [`Solver`].
 ///
@@ -94,6 +95,11 @@ pub struct Clear {
     /// The 4 x 4 table when known values are on (held here so a lookup
     /// skips the table's lazy initialisation check).
     table4x4: Option<&'static [u8; 1 << 16]>,
+    /// The 4 x 5 and 2 x 8 tables once these rules (or a clone) have
+    /// taken them: on their first search with a shape database (until
+    /// then the database answers those shapes), on their first lookup of
+    /// such a shape without one.
+    small: Arc<OnceLock<&'static SmallTables>>,
     /// Shape databases, shared with whoever else holds them (a server's
     /// handlers, a Python object); dropped with the last holder.
     shapes: Option<Arc<dyn ShapeLookup>>,
@@ -103,6 +109,7 @@ impl Default for Clear {
     fn default() -> Self {
         Clear {
             table4x4: Some(table::table()),
+            small: Arc::default(),
             shapes: None,
         }
     }
@@ -131,6 +138,7 @@ impl Clear {
     pub fn without_known_values() -> Clear {
         Clear {
             table4x4: None,
+            small: Arc::default(),
             shapes: None,
         }
     }
@@ -139,13 +147,28 @@ impl Clear {
     /// ([`shapes::ShapeTables`], a database, or a list of them), asked by
     /// [`ShapeKey`]: a component whose shape a table holds is one lookup
     /// instead of a search. The rules share the tables with whoever else
-    /// holds them; they are dropped with the last holder.
+    /// holds them; they are dropped with the last holder. The 4 x 5 and
+    /// 2 x 8 tables are taken only once a search starts: listing the moves
+    /// of a position the database holds builds nothing.
     #[must_use]
     pub fn with_shapes(shapes: Arc<dyn ShapeLookup>) -> Clear {
         Clear {
             shapes: Some(shapes),
             ..Clear::default()
         }
+    }
+
+    /// Whether these rules have taken the 4 x 5 and 2 x 8 tables (see
+    /// [`Clear::with_shapes`]): a search does, listing the moves of a
+    /// position a shape database holds does not.
+    #[must_use]
+    pub fn small_tables_taken(&self) -> bool {
+        self.small.get().is_some()
+    }
+
+    /// The 4 x 5 and 2 x 8 tables, taken now if they were not.
+    fn take_small_tables(&self) -> &'static SmallTables {
+        self.small.get_or_init(SmallTables::shared)
     }
 
     /// A fresh solver with these rules (see [`Clear::solver`]).
@@ -195,11 +218,9 @@ impl Game for Clear {
         // tables now, which pays within it. A position a shape database
         // knows is expanded only to list its moves, whose options the
         // database answers too.
-        if self.shapes.is_some()
-            && !table::small_tables_ready()
-            && self.known_value(board).is_none()
+        if self.shapes.is_some() && !self.small_tables_taken() && self.known_value(board).is_none()
         {
-            table::warm_small_tables();
+            self.take_small_tables();
         }
         let (geometry, cells) = (board.geometry(), board.cells().0);
         let in_frame = if geometry == board::SQUARE {
@@ -279,19 +300,19 @@ impl Clear {
         // two bytes (this takes in the straight lines of the frame too).
         if rows <= 4 && cols <= 5 {
             let index = square::corner_4x5(anchored);
-            return self.small_table(table::built_4x5(), index, (anchored, rows, cols), value4x5);
+            return self.small_table(index, (anchored, rows, cols), SmallTables::value_4x5);
         }
         if rows <= 5 && cols <= 4 {
             let index = square::corner_4x5(square::transpose_8x8(anchored));
-            return self.small_table(table::built_4x5(), index, (anchored, rows, cols), value4x5);
+            return self.small_table(index, (anchored, rows, cols), SmallTables::value_4x5);
         }
         if rows <= 2 {
             let index = anchored & 0xFFFF;
-            return self.small_table(table::built_2x8(), index, (anchored, rows, cols), value2x8);
+            return self.small_table(index, (anchored, rows, cols), SmallTables::value_2x8);
         }
         if cols <= 2 {
             let index = square::transpose_8x8(anchored) & 0xFFFF;
-            return self.small_table(table::built_2x8(), index, (anchored, rows, cols), value2x8);
+            return self.small_table(index, (anchored, rows, cols), SmallTables::value_2x8);
         }
         let Some(shapes) = self.shapes.as_deref() else {
             return Err(None);
@@ -311,25 +332,24 @@ impl Clear {
         shapes.lookup(&ShapeKey::from_canonical_8x8(canonical, rows, cols))
     }
 
-    /// The value at `index` of a small table when it is built. Until then a
-    /// shape database answers the shape (see `for_each_option_part`, which
-    /// builds the tables once a search starts), so listing the moves of a
-    /// position the database holds costs lookups, not a 20 ms build; without
-    /// a database, `build_and_read` builds the table.
+    /// The value at `index` of a small table (`read` of the tables) once
+    /// these rules have taken the tables. Until then a shape database
+    /// answers the shape (see `for_each_option_part`, which takes the
+    /// tables once a search starts), so listing the moves of a position the
+    /// database holds costs lookups, not a 20 ms build; without a database
+    /// the tables are taken now.
     #[inline(always)]
     fn small_table(
         &self,
-        built: Option<&'static [u8]>,
         index: u64,
         (anchored, rows, cols): (u64, usize, usize),
-        build_and_read: fn(u64) -> Nimber,
+        read: fn(&SmallTables, u64) -> Nimber,
     ) -> Result<Nimber, Option<u64>> {
-        Ok(match built {
-            // Every index is below the table's length (20 or 16 bits).
-            Some(values) => Nimber::new(u32::from(values[index as usize])),
+        Ok(match self.small.get() {
+            Some(tables) => read(tables, index),
             None => self
                 .shapes_8x8(anchored, rows, cols)
-                .unwrap_or_else(|| build_and_read(index)),
+                .unwrap_or_else(|| read(self.take_small_tables(), index)),
         })
     }
 
@@ -362,7 +382,7 @@ impl Clear {
     where
         F: FnMut(OptionPart<Board, MemoKey>),
     {
-        if self.table4x4.is_none() || (self.shapes.is_some() && !table::small_tables_ready()) {
+        if self.table4x4.is_none() || (self.shapes.is_some() && !self.small_tables_taken()) {
             return false;
         }
         let (anchored, rows, cols) = square::anchor_and_extent_8x8(rest);

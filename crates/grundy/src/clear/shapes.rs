@@ -607,7 +607,7 @@ impl ClearShapes {
             "a position is one connected shape"
         );
         let tables = if SMALL {
-            Some(SmallTables::get())
+            Some(SmallTables::shared())
         } else {
             None
         };
@@ -657,7 +657,7 @@ impl ClearShapes {
                         rest ^= part;
                         open &= !part;
                         parts[count] = part;
-                        values[count] = self.part_value::<F>(tables.as_ref(), part);
+                        values[count] = self.part_value::<F>(tables, part);
                         count += 1;
                         // Alone (no shorter rectangle to derive from it),
                         // the rest is valued whole when a table holds it.
@@ -694,7 +694,7 @@ impl ClearShapes {
                             }
                         }
                         parts[kept] = joined;
-                        values[kept] = self.part_value::<F>(tables.as_ref(), joined);
+                        values[kept] = self.part_value::<F>(tables, joined);
                         count = kept + 1;
                         emit(&values[..count]);
                     }
@@ -723,6 +723,17 @@ fn emit_option<O: FnMut(Nimber, &[u64])>(values: &[u64], lookups: &mut [u64; 16]
         }
     }
     option(Nimber::new(known), &lookups[..count]);
+}
+
+impl ClearShapes {
+    /// The tier of the shapes of `cells` cells (at least 1): tier
+    /// `cells - 1` (see [`TierGame::tier_of`]).
+    #[must_use]
+    pub fn tier_of_cells(&self, cells: usize) -> Tier {
+        debug_assert!(cells >= 1, "a shape has a cell");
+        // A box has at most 64 cells.
+        cells.saturating_sub(1) as Tier
+    }
 }
 
 impl TierGame for ClearShapes {

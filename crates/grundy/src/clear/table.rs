@@ -1,4 +1,11 @@
-//! The value of every 4 x 4 board, built once.
+//! The value of every set of cells of a small box (4 x 4, 4 x 5, 2 x 8),
+//! each table built by a DP over the subsets.
+//!
+//! [`SmallTables`] is the value the solvers hold. Each table is a pure
+//! function of its box, so one copy per process is kept ([`table`],
+//! [`SmallTables::shared`]) and built on first use; whether it is built
+//! yet is never asked: a [`Clear`](super::Clear) keeps its own note of
+//! whether it has taken the 4 x 5 and 2 x 8 tables.
 
 use std::sync::OnceLock;
 
@@ -135,12 +142,9 @@ pub fn build() -> Box<[u8; 1 << 16]> {
     table.try_into().expect("65,536 entries")
 }
 
-static TABLE_4X5: OnceLock<Box<[u8]>> = OnceLock::new();
-static TABLE_2X8: OnceLock<Box<[u8]>> = OnceLock::new();
-
 /// The value of a 4 x 5 board given as 20 bits, bit `5 * row + col` (any
 /// set of cells: the value of several components is the XOR of theirs).
-/// The first call builds the 1,048,576-entry table ([`build_box`], some
+/// The first call builds the small tables ([`SmallTables::shared`], some
 /// milliseconds); later calls are one load.
 ///
 /// # Examples
@@ -158,37 +162,18 @@ pub fn value4x5(cells: u64) -> Nimber {
 /// The whole 4 x 5 table (see [`value4x5`]).
 #[must_use]
 pub fn table_4x5() -> &'static [u8] {
-    TABLE_4X5.get_or_init(|| build_box(4, 5))
+    &SmallTables::shared().t4x5[..]
 }
 
-/// Whether the 4 x 5 and 2 x 8 tables are built. [`Clear`](super::Clear)
-/// with a shape database reads small shapes from the database until they are
-/// (a one-off analysis whose options the database answers then builds
-/// nothing), and builds them as soon as it has to search.
-#[must_use]
-pub fn small_tables_ready() -> bool {
-    TABLE_4X5.get().is_some() && TABLE_2X8.get().is_some()
-}
-
-/// The 4 x 5 table if it is built, without building it.
-pub fn built_4x5() -> Option<&'static [u8]> {
-    TABLE_4X5.get().map(|t| &t[..])
-}
-
-/// The 2 x 8 table if it is built, without building it.
-pub fn built_2x8() -> Option<&'static [u8]> {
-    TABLE_2X8.get().map(|t| &t[..])
-}
-
-/// Builds the 4 x 5 and 2 x 8 tables now (both, about 20 ms), if they are
-/// not built yet: for servers, before they take requests, and for searches.
+/// Builds the small tables now ([`SmallTables::shared`], about 20 ms), if
+/// they are not built yet: for servers, before they take requests.
 pub fn warm_small_tables() {
-    let _ = (table_4x5(), table_2x8());
+    let _ = SmallTables::shared();
 }
 
 /// The value of a 2 x 8 board given as 16 bits, bit `8 * row + col` (any
-/// set of cells). The first call builds the 65,536-entry table
-/// ([`build_box`], about a millisecond); later calls are one load. Shapes of
+/// set of cells). The first call builds the small tables
+/// ([`SmallTables::shared`]); later calls are one load. Shapes of
 /// two rows are most of a 2 x n board's components.
 ///
 /// # Examples
@@ -206,7 +191,7 @@ pub fn value2x8(cells: u64) -> Nimber {
 /// The whole 2 x 8 table (see [`value2x8`]).
 #[must_use]
 pub fn table_2x8() -> &'static [u8] {
-    TABLE_2X8.get_or_init(|| build_box(2, 8))
+    &SmallTables::shared().t2x8[..]
 }
 
 /// The value of every set of cells of a `rows x cols` box (bit
@@ -288,25 +273,61 @@ pub fn build_box(rows: usize, cols: usize) -> Box<[u8]> {
     table
 }
 
-/// The 4 x 4, 4 x 5 and 2 x 8 tables together, built, for a loop that values
-/// millions of components (the tier build): one load each, with no lazy
-/// initialisation check per lookup.
-#[derive(Clone, Copy)]
-pub(crate) struct SmallTables {
+/// The 4 x 4, 4 x 5 and 2 x 8 tables together, built: the value of every
+/// set of cells of those boxes, one load each with no lazy initialisation
+/// check per lookup (the tier build values millions of components by them,
+/// [`Clear`](super::Clear) its small components).
+pub struct SmallTables {
     t4x4: &'static [u8; 1 << 16],
-    t4x5: &'static [u8],
-    t2x8: &'static [u8],
+    t4x5: Box<[u8; 1 << 20]>,
+    t2x8: Box<[u8; 1 << 16]>,
 }
 
+impl std::fmt::Debug for SmallTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SmallTables { 4 x 4, 4 x 5, 2 x 8 }")
+    }
+}
+
+static SHARED: OnceLock<SmallTables> = OnceLock::new();
+
 impl SmallTables {
-    /// The three tables, built now if they are not yet (about 20 ms once a
-    /// process).
-    pub(crate) fn get() -> SmallTables {
+    /// The three tables, built now (about 20 ms on one core).
+    #[must_use]
+    pub fn build() -> SmallTables {
         SmallTables {
             t4x4: table(),
-            t4x5: table_4x5(),
-            t2x8: table_2x8(),
+            t4x5: build_box(4, 5).try_into().expect("2^20 entries"),
+            t2x8: build_box(2, 8).try_into().expect("2^16 entries"),
         }
+    }
+
+    /// The process's one copy of the tables, built on the first call (a
+    /// pure value: every call gets the same tables).
+    #[must_use]
+    pub fn shared() -> &'static SmallTables {
+        SHARED.get_or_init(SmallTables::build)
+    }
+
+    /// The value of a 4 x 4 set of cells, bit `4 * row + col`.
+    #[inline(always)]
+    #[must_use]
+    pub fn value_4x4(&self, index: u64) -> Nimber {
+        Nimber::new(u32::from(self.t4x4[(index & 0xFFFF) as usize]))
+    }
+
+    /// The value of a 4 x 5 set of cells, bit `5 * row + col`.
+    #[inline(always)]
+    #[must_use]
+    pub fn value_4x5(&self, index: u64) -> Nimber {
+        Nimber::new(u32::from(self.t4x5[(index & 0xF_FFFF) as usize]))
+    }
+
+    /// The value of a 2 x 8 set of cells, bit `8 * row + col`.
+    #[inline(always)]
+    #[must_use]
+    pub fn value_2x8(&self, index: u64) -> Nimber {
+        Nimber::new(u32::from(self.t2x8[(index & 0xFFFF) as usize]))
     }
 
     /// The value of a set of cells anchored at the top-left of the 8 x 8
@@ -318,22 +339,19 @@ impl SmallTables {
     pub(crate) fn value_8x8(&self, anchored: u64, rows: usize, cols: usize) -> Option<u32> {
         use super::bits::square::{corner_4x4, corner_4x5, transpose_8x8};
         let index = if rows <= 4 && cols <= 4 {
-            return Some(u32::from(self.t4x4[corner_4x4(anchored) as usize]));
+            return Some(self.value_4x4(corner_4x4(anchored)).value());
         } else if rows <= 4 && cols <= 5 {
             corner_4x5(anchored)
         } else if rows <= 5 && cols <= 4 {
             corner_4x5(transpose_8x8(anchored))
         } else if rows <= 2 {
-            return Some(u32::from(self.t2x8[(anchored & 0xFFFF) as usize]));
+            return Some(self.value_2x8(anchored).value());
         } else if cols <= 2 {
-            return Some(u32::from(
-                self.t2x8[(transpose_8x8(anchored) & 0xFFFF) as usize],
-            ));
+            return Some(self.value_2x8(transpose_8x8(anchored)).value());
         } else {
             return None;
         };
-        // A 4 x 5 index has 20 bits: below the table's length.
-        Some(u32::from(self.t4x5[index as usize]))
+        Some(self.value_4x5(index).value())
     }
 }
 

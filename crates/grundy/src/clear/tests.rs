@@ -531,3 +531,95 @@ proptest! {
         }
     }
 }
+
+/// The small tables are taken by the rules on demand, and only for a
+/// search: with a shape database that holds a position, its moves and
+/// their values come from the database and the rules take no table (a
+/// full 5 x 5 board answered by the CLI in about the time of a 4 x 4 one).
+/// The oracle for the database's answers is the tables themselves, which
+/// the tests above check against brute force.
+mod small_tables_on_demand {
+    use std::sync::Arc;
+
+    use super::super::shapes::{ClearShapes, ShapeBox, ShapeLookup, ShapeTables};
+    use super::super::{Board, Clear, Rect};
+    use crate::tier::{solve_tiers, TierControl, TierError};
+    use crate::Nimber;
+
+    /// Every tier of a box, solved in memory.
+    fn database(rows: usize, cols: usize) -> Arc<dyn ShapeLookup> {
+        let shape_box = ShapeBox::new(rows, cols).expect("a box");
+        let mut tiers = Vec::new();
+        solve_tiers::<_, TierError, _>(
+            &ClearShapes::new(shape_box),
+            &mut tiers,
+            &TierControl::new(),
+            |_, _| Ok(()),
+        )
+        .expect("no budget");
+        Arc::new(ShapeTables::new(shape_box, tiers).expect("every tier"))
+    }
+
+    /// Boards of a 4 x 5 grid, full and random (a fixed xorshift, so the
+    /// run is the same every time), with about 3 of 4 cells set.
+    fn boards() -> Vec<Board> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut out = vec![Board::new(4, 5, (1 << 20) - 1).expect("4 x 5")];
+        for _ in 0..200 {
+            let cells = (next() | next()) & ((1 << 20) - 1);
+            out.push(Board::new(4, 5, cells).expect("4 x 5"));
+        }
+        out
+    }
+
+    type Options = Vec<(Rect, Nimber)>;
+
+    /// The value and the valued options of `board` under `clear` (a clone:
+    /// the rules' note of the tables is shared with it).
+    fn options(clear: &Clear, board: &Board) -> (Nimber, Options) {
+        let mut solver = clear.clone().into_solver();
+        let value = solver.value(board).expect("no budget");
+        let moves = solver
+            .options_with_values(board)
+            .expect("no budget")
+            .into_iter()
+            .map(|(mv, _, value)| (mv, value))
+            .collect();
+        (value, moves)
+    }
+
+    #[test]
+    fn a_database_answers_without_the_tables_and_a_search_takes_them() {
+        let with_4x5 = Clear::with_shapes(database(4, 5));
+        let boards = boards();
+        let from_database: Vec<_> = boards.iter().map(|b| options(&with_4x5, b)).collect();
+        assert!(
+            !with_4x5.small_tables_taken(),
+            "the database holds every shape of these boards: no table taken"
+        );
+
+        // A full 5 x 5 board with a database of a smaller box is searched,
+        // and the search takes the tables.
+        let board = Board::new(5, 5, (1 << 25) - 1).expect("5 x 5");
+        let with_2x3 = Clear::with_shapes(database(2, 3));
+        let searched = with_2x3.clone().into_solver().value(&board);
+        assert!(with_2x3.small_tables_taken(), "a search takes the tables");
+        assert!(!with_4x5.small_tables_taken(), "other rules keep their own");
+        assert_eq!(searched, Clear::new().into_solver().value(&board));
+
+        let plain = Clear::new();
+        for (board, got) in boards.iter().zip(&from_database) {
+            assert_eq!(*got, options(&plain, board), "{board:?}");
+        }
+        assert!(
+            plain.small_tables_taken(),
+            "without a database, on first use"
+        );
+    }
+}

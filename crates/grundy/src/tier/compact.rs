@@ -62,7 +62,8 @@
 
 use rayon::prelude::*;
 
-use super::table::{odd_inverse, slot_key, slot_value};
+use super::hash::{compact_hash, fastrange, pilot_hash, pilot_slot};
+use super::table::{slot_key, slot_value, Entry};
 use super::values::TierValues;
 use super::TierTable;
 use crate::Nimber;
@@ -115,46 +116,6 @@ fn layout(what: impl Into<String>) -> CompactError {
     CompactError::Layout { what: what.into() }
 }
 
-/// SplitMix64's finaliser: a bijection of `u64` that mixes every bit.
-#[inline]
-pub(super) fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The inverse of [`splitmix`]: each xor-shift undone by xoring its
-/// shifts back in (doubling the shift until it passes 64 bits), each
-/// multiplication by the constant's inverse modulo 2^64.
-pub(super) fn unsplitmix(h: u64) -> u64 {
-    const fn unshift(y: u64, s: u32) -> u64 {
-        let mut x = y;
-        let mut shift = s;
-        while shift < 64 {
-            x ^= x >> shift;
-            shift *= 2;
-        }
-        x
-    }
-    let mut z = unshift(h, 31);
-    z = unshift(
-        z.wrapping_mul(const { odd_inverse(0x94D0_49BB_1331_11EB) }),
-        27,
-    );
-    z = unshift(
-        z.wrapping_mul(const { odd_inverse(0xBF58_476D_1CE4_E5B9) }),
-        30,
-    );
-    z.wrapping_sub(0x9E37_79B9_7F4A_7C15)
-}
-
-/// `⌊h · n / 2^64⌋`: a hash reduced to `0..n` without a division.
-#[inline]
-pub(super) fn fastrange(h: u64, n: u64) -> u64 {
-    ((u128::from(h) * u128::from(n)) >> 64) as u64
-}
-
 /// Parts of a tier of `positions` keys.
 #[must_use]
 pub const fn parts_for(positions: u64) -> u64 {
@@ -196,30 +157,16 @@ pub const fn part_slots(keys: u64, seed: u8) -> u64 {
 /// The part and bucket of a key.
 #[inline]
 fn place(key: u64, parts: u64) -> (u64, usize) {
-    place_hashed(splitmix(key), parts)
+    place_hashed(compact_hash(key), parts)
 }
 
-/// [`place`] of a key hashed by [`splitmix`]: the part from the high bits,
+/// [`place`] of a key hashed by [`compact_hash`]: the part from the high bits,
 /// the bucket from bits 0 to 31.
 #[inline]
 fn place_hashed(h: u64, parts: u64) -> (u64, usize) {
     let part = fastrange(h, parts);
     let bucket = ((h & 0xFFFF_FFFF) * BUCKETS as u64) >> 32;
     (part, bucket as usize)
-}
-
-#[inline]
-fn pilot_hash(seed: u8, pilot: u8) -> u64 {
-    // As PtrHash: a multiple of a constant that spreads every bit.
-    (1 << 16 | u64::from(seed) << 8 | u64::from(pilot)).wrapping_mul(0x517C_C1B7_2722_0A95)
-}
-
-/// The slot of `key` (hashed: `h = splitmix(key)`) in a part of `slots`
-/// slots, under a pilot's hash: one multiplication, whose high bits
-/// depend on every bit of `h ^ pilot_hash`.
-#[inline]
-fn slot_in_part(h: u64, pilot_hash: u64, slots: u64) -> u64 {
-    fastrange((h ^ pilot_hash).wrapping_mul(0x9E37_79B9_7F4A_7C15), slots)
 }
 
 /// The fingerprint of `key` (hashed: `h`) in `bits` bits: bits 32 and up
@@ -309,15 +256,14 @@ impl CompactTier<Vec<u8>> {
         CompactTier::build_entries_until(table.slots(), stop)
     }
 
-    /// As [`CompactTier::build`], from entries `key << 12 | value` as a
-    /// [`TierTable`] holds them (distinct keys, any order; entries of key 0,
-    /// such as a table's empty slots, are skipped).
+    /// As [`CompactTier::build`], from entries (distinct keys, any order).
     ///
     /// # Errors
     ///
     /// As [`CompactTier::build`].
-    pub fn build_from_entries(entries: &[u64]) -> Result<Vec<u8>, CompactError> {
-        CompactTier::build_entries_until(entries, &|| false)
+    pub fn build_from_entries(entries: &[Entry]) -> Result<Vec<u8>, CompactError> {
+        let words: Vec<u64> = entries.iter().map(|e| e.word()).collect();
+        CompactTier::build_entries_until(&words, &|| false)
     }
 
     fn build_entries_until(
@@ -468,7 +414,7 @@ fn build_part(
         next[b] += 1;
     }
     // Each key hashed once: the pilot search below hashes them 256 times.
-    let hashed: Vec<u64> = sorted.iter().map(|&e| splitmix(slot_key(e))).collect();
+    let hashed: Vec<u64> = sorted.iter().map(|&e| compact_hash(slot_key(e))).collect();
     let buckets: Vec<&[u64]> = (0..BUCKETS)
         .map(|b| &hashed[starts[b]..starts[b + 1]])
         .collect();
@@ -533,13 +479,13 @@ fn build_part(
                 }
                 let ph = pilot_hash(seed, pilot);
                 for &h in buckets[b] {
-                    let s = slot_in_part(h, ph, slots) as usize;
+                    let s = pilot_slot(h, ph, slots) as usize;
                     let o = owner[s];
                     if o != NONE {
                         // Evict bucket `o` whole.
                         let oph = pilot_hash(seed, pilots[o as usize]);
                         for &oh in buckets[o as usize] {
-                            owner[slot_in_part(oh, oph, slots) as usize] = NONE;
+                            owner[pilot_slot(oh, oph, slots) as usize] = NONE;
                         }
                         queue.push((buckets[o as usize].len(), std::cmp::Reverse(o as usize)));
                     }
@@ -551,7 +497,7 @@ fn build_part(
             for &b in &order {
                 let ph = pilot_hash(seed, pilots[b]);
                 for (&h, &e) in buckets[b].iter().zip(&sorted[starts[b]..starts[b + 1]]) {
-                    let s = slot_in_part(h, ph, slots) as usize;
+                    let s = pilot_slot(h, ph, slots) as usize;
                     let fp = fingerprint(h, fp_bits);
                     fields[s] = (u64::from(slot_value(e)) | fp << value_bits) as u16;
                 }
@@ -625,7 +571,7 @@ fn best_pilot(
         let mut cost = 0usize;
         let mut evicted = 0u64;
         for &h in keys {
-            let s = slot_in_part(h, ph, slots) as usize;
+            let s = pilot_slot(h, ph, slots) as usize;
             if taken.marks[s] == tick {
                 continue 'pilot;
             }
@@ -800,7 +746,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
         self.lookup(key).map(Nimber::new)
     }
 
-    /// The slot of a key hashed by [`splitmix`] (`h`), read from its
+    /// The slot of a key hashed by [`compact_hash`] (`h`), read from its
     /// part's record; `None` when its part is empty or the record points
     /// outside the entries.
     #[inline]
@@ -818,7 +764,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
             return None;
         }
         let ph = pilot_hash(record[6], record[7 + bucket]);
-        Some(start + slot_in_part(h, ph, part_slots(count, record[6])))
+        Some(start + pilot_slot(h, ph, part_slots(count, record[6])))
     }
 
     /// The byte at which slot `slot`'s field starts, and its bit shift.
@@ -858,7 +804,7 @@ impl<B: AsRef<[u8]>> CompactTier<B> {
 
     #[inline]
     fn lookup(&self, key: u64) -> Option<u32> {
-        let h = splitmix(key);
+        let h = compact_hash(key);
         self.read_hashed(h, self.slot_of_hashed(h)?)
     }
 }
@@ -911,10 +857,10 @@ impl<B: AsRef<[u8]> + Sync> TierValues for CompactTier<B> {
         self.positions
     }
 
-    /// A compact tier probes with the key's hash ([`splitmix`]), made once.
+    /// A compact tier probes with the key's hash ([`compact_hash`]), made once.
     #[inline]
     fn probe_key(&self, key: u64) -> u64 {
-        splitmix(key)
+        compact_hash(key)
     }
 
     #[inline]
@@ -956,18 +902,6 @@ mod tests {
     use super::*;
     use crate::tier::table::slot;
 
-    #[test]
-    fn unsplitmix_undoes_splitmix() {
-        let mut x = 1u64;
-        for _ in 0..10_000 {
-            assert_eq!(unsplitmix(splitmix(x)), x);
-            x = x.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(7);
-        }
-        for x in [0, 1, u64::MAX, 1 << 63, (1 << 52) - 1] {
-            assert_eq!(unsplitmix(splitmix(x)), x);
-        }
-    }
-
     /// A part of 226 keys of the 4 x 9 box's tier of 19 cells (about 4
     /// standard deviations over the average part), which no seed places in
     /// 3% spare slots: it is placed as a wide part, and every key reads
@@ -988,9 +922,9 @@ mod tests {
         assert_eq!(fields.len() as u64, wide_slots_for(226));
         let mut seen = vec![false; fields.len()];
         for &k in &keys {
-            let h = splitmix(k);
+            let h = compact_hash(k);
             let bucket = place_hashed(h, 1).1;
-            let s = slot_in_part(h, pilot_hash(seed, pilots[bucket]), fields.len() as u64) as usize;
+            let s = pilot_slot(h, pilot_hash(seed, pilots[bucket]), fields.len() as u64) as usize;
             assert!(!seen[s], "two keys in slot {s}");
             seen[s] = true;
             let field = u64::from(fields[s]);

@@ -28,7 +28,7 @@
 //! second level's too only for those 3%), where a compact tier reads a
 //! part's record and then the entry. Valuing the 6 x 6 tier of 26 cells
 //! with 2 threads: 8.35 µs a shape against 9.45 and 9.50 with the compact
-//! tiers (`docs/plan-tier-engine.md`, status 2026-11-27).
+//! tiers.
 //!
 //! **Why it is correct.** A key of the tier kept in its line has a
 //! fingerprint no other key of the line shares (the seed was chosen so),
@@ -42,7 +42,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use rayon::prelude::*;
 
-use super::compact::{fastrange, splitmix, unsplitmix, CompactError};
+use super::compact::CompactError;
+use super::hash::{compact_hash, compact_unhash, fastrange};
 use super::table::{slot_key, slot_value};
 use super::values::TierValues;
 use super::TierTable;
@@ -149,7 +150,7 @@ impl LineTier<Vec<u8>> {
         let positions = table.positions();
         let lines = positions.div_ceil(per_line).max(1);
         let line_count = usize::try_from(lines).map_err(|_| too_large.clone())?;
-        let line_of = |slot: u64| fastrange(splitmix(slot_key(slot)), lines) as usize;
+        let line_of = |slot: u64| fastrange(compact_hash(slot_key(slot)), lines) as usize;
         // Counting sort of the slots by line: counts, starts, then each
         // slot's index scattered into its line's range (in no fixed order
         // within a line; each line sorts its few keys by hash below).
@@ -207,7 +208,7 @@ impl LineTier<Vec<u8>> {
                     keys.clear();
                     for at in &order[starts[l] as usize..starts[l + 1] as usize] {
                         let slot = slots[at.load(Ordering::Relaxed) as usize];
-                        keys.push((splitmix(slot_key(slot)), slot));
+                        keys.push((compact_hash(slot_key(slot)), slot));
                     }
                     keys.sort_unstable();
                     fill_line(line, &keys, value_bits, capacity, &mut bumped);
@@ -217,7 +218,7 @@ impl LineTier<Vec<u8>> {
             .collect::<Result<_, _>>()?;
         drop(order);
         let overflow =
-            TierTable::from_entries(bumped.concat()).map_err(|e| CompactError::Layout {
+            TierTable::from_slot_words(bumped.concat()).map_err(|e| CompactError::Layout {
                 what: e.to_string(),
             })?;
         Ok(LineTier {
@@ -354,13 +355,10 @@ impl<B: AsRef<[u8]>> LineTier<B> {
     /// lowest flag among the line's `count` keys is the match:
     /// fingerprints are distinct within a line, so there is at most one.
     ///
-    /// Why vectors: before, eight bytes a word (the borrow trick, and a
-    /// multiplication to gather each word's flags). `valgrind
-    /// --tool=callgrind grundy tables build --box 4x6 --threads 1`, built
-    /// for `x86-64-v2`, with every tier of 20,000 shapes or more held in
-    /// lines (a throw-away switch): the instructions of this file in the
-    /// valuing loop fell from 376 M to 223 M, the build's from 8,013 M to
-    /// 7,595 M (-5.2%), the same file written.
+    /// Why vectors: they take about 40% fewer instructions in the valuing
+    /// loop than eight bytes a word (the borrow trick, and a
+    /// multiplication to gather each word's flags), counted by callgrind
+    /// on a 4 x 6 build with every large tier held in lines.
     #[inline]
     fn find(&self, line: &[u8], h: u64) -> Result<u32, bool> {
         let (Some(head), Some(fingerprints)) = (line.get(..HEAD), line.get(HEAD..HEAD + SEARCHED))
@@ -395,7 +393,7 @@ impl<B: AsRef<[u8]> + Sync> TierValues for LineTier<B> {
 
     #[inline]
     fn probe_key(&self, key: u64) -> u64 {
-        splitmix(key)
+        compact_hash(key)
     }
 
     #[inline]
@@ -417,7 +415,7 @@ impl<B: AsRef<[u8]> + Sync> TierValues for LineTier<B> {
     fn value_at(&self, h: u64, line: usize) -> Option<u32> {
         match self.find(self.line(line), h) {
             Ok(value) => Some(value),
-            Err(true) => self.overflow.get(unsplitmix(h)).map(|v| v.value()),
+            Err(true) => self.overflow.get(compact_unhash(h)).map(|v| v.value()),
             Err(false) => None,
         }
     }
@@ -440,7 +438,7 @@ mod tests {
                 )
             })
             .collect();
-        TierTable::from_entries(entries).expect("distinct keys")
+        TierTable::from_slot_words(entries).expect("distinct keys")
     }
 
     /// Every key of the table reads back its value from the lines, by the
@@ -537,7 +535,7 @@ mod tests {
             per_line in prop_oneof![Just(0u64), 1u64..400],
         ) {
             let entries: Vec<u64> = keys.iter().zip(&values).map(|(&k, &v)| slot(k, v)).collect();
-            let table = TierTable::from_entries(entries).expect("distinct keys");
+            let table = TierTable::from_slot_words(entries).expect("distinct keys");
             let lines = if per_line == 0 {
                 LineTier::build_until(&table, &|| false)
             } else {

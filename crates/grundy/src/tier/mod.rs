@@ -39,6 +39,7 @@
 //! [`exchange`] is where a part gets earlier tiers' values (its own,
 //! replicas, or queries to owners);
 //! [`partition`] splits a tier between parts (owners and option batches);
+//! [`hash`] names every hash the engine uses, each once;
 //! [`control`] holds the budgets and progress hooks every loop checks.
 
 use std::time::Duration;
@@ -49,6 +50,7 @@ pub mod compact;
 pub mod control;
 pub mod distribution;
 pub mod exchange;
+pub mod hash;
 pub mod lines;
 pub mod partition;
 pub mod schedule;
@@ -59,12 +61,12 @@ pub mod worker;
 
 pub use compact::{CompactError, CompactTier};
 pub use control::{TierControl, TierProgress};
-pub use distribution::{Distribution, Solo};
+pub use distribution::{Distribution, PartStop, Solo};
 pub use lines::LineTier;
 pub use partition::{owner, OptionBatch};
 pub use schedule::{build, solve_tiers, BuildConfig, BuildError, Built, Exchange, TierReport};
 pub use store::{MemoryStore, TierStore};
-pub use table::{capacity_for, TierTable};
+pub use table::{capacity_for, Entry, TierTable};
 pub use values::TierValues;
 pub use worker::{generate_keys, generate_tier, solve_slots, solve_tier};
 

@@ -2,21 +2,19 @@
 //! options whose components are looked up elsewhere before the positions
 //! are valued.
 
+use super::hash::{fastrange, owner_hash};
 use super::table::{slot_key, slot_value_set};
 use super::{Tier, TierError, TierGame, TierTable, MAX_VALUE};
 use crate::{MexSet, Nimber};
 
 /// The part (`0..parts`) that owns `key` in a build partitioned into
-/// `parts` parts (MPI ranks). The hash is independent of the one that lays
-/// out a table, so each part's keys still spread over its whole table.
+/// `parts` parts (MPI ranks), by [`owner_hash`]: independent of the hash
+/// that lays out a table, so each part's keys still spread over its whole
+/// table.
 #[must_use]
 pub fn owner(key: u64, parts: u32) -> u32 {
-    // splitmix64's finaliser: a different mixing than `mix`.
-    let mut x = key.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^= x >> 31;
-    ((u128::from(x) * u128::from(parts)) >> 64) as u32
+    // Below `parts`, so it fits a u32.
+    fastrange(owner_hash(key), u64::from(parts)) as u32
 }
 
 impl TierTable<Vec<u64>> {

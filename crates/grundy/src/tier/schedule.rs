@@ -39,8 +39,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::control::{TierControl, TierProgress};
-use super::distribution::{Distribution, Solo};
+use super::distribution::{Distribution, PartStop, Solo};
 pub use super::exchange::Exchange;
+use super::exchange::{PartExchange, ValueExchange};
 use super::partition::owner;
 use super::store::{MemoryStore, TierStore};
 use super::table::slot;
@@ -60,7 +61,7 @@ pub struct BuildConfig<'a> {
     /// loses at most. The default, 2^24 slots (about 12.6 million
     /// positions), is about a minute of the 2 cores on a 4 x 10 box's
     /// largest tiers, and saving it (2 bytes a slot) takes well under a
-    /// second; a tier of fewer slots is solved in one stretch, as before.
+    /// second; a tier of fewer slots is solved in one stretch.
     pub progress_slots: usize,
     /// The id of a fresh build (part 0's is used): the parts' stores
     /// resume only from tiers written under one id.
@@ -149,29 +150,25 @@ impl<E> From<TierError> for BuildError<E> {
     }
 }
 
-/// Tags of the agreed stops, so every part reports the same typed reason.
-const STOP_TIME: &str = "\u{1}stop:time";
-const STOP_CANCEL: &str = "\u{1}stop:cancel";
-
-pub(super) struct Loop<'a, G, S: TierStore, D> {
-    pub(super) game: &'a G,
-    pub(super) store: &'a mut S,
-    pub(super) dist: &'a D,
-    pub(super) config: &'a BuildConfig<'a>,
-    pub(super) control: &'a TierControl<'a>,
-    pub(super) me: u32,
-    pub(super) parts: u32,
+/// The state of one part's build between its steps.
+struct Loop<'a, G, S: TierStore, D> {
+    game: &'a G,
+    store: &'a mut S,
+    dist: &'a D,
+    config: &'a BuildConfig<'a>,
+    control: &'a TierControl<'a>,
+    me: u32,
+    parts: u32,
     /// This part's view of each sealed tier.
-    pub(super) own: Vec<S::Values>,
+    own: Vec<S::Values>,
     /// Solved and written tiers not yet sealed (their keys still needed).
-    pub(super) pending: Vec<Option<TierTable>>,
+    pending: Vec<Option<TierTable>>,
     /// Keys of sealed (or resumed) tiers still needed as parents.
-    pub(super) parent_keys: Vec<Option<Vec<u64>>>,
+    parent_keys: Vec<Option<Vec<u64>>>,
     /// Per tier: the last tier generated from it.
-    pub(super) last_child: Vec<Option<usize>>,
-    /// Tiers with every position, on every part (partitioned builds).
-    pub(super) replicas: Vec<Option<TierTable>>,
-    pub(super) replicate_more: bool,
+    last_child: Vec<Option<usize>>,
+    /// Where values of other parts' positions come from.
+    exchange: PartExchange<'a, D>,
 }
 
 impl<G, S, D> Loop<'_, G, S, D>
@@ -182,47 +179,61 @@ where
 {
     /// Agrees on a step's outcome: this part's own error stays typed; a
     /// stop seen elsewhere becomes the same [`TierError`] here.
-    pub(super) fn agree<T>(
-        &self,
-        local: Result<T, BuildError<S::Error>>,
-    ) -> Result<T, BuildError<S::Error>> {
+    fn agree<T>(&self, local: Result<T, BuildError<S::Error>>) -> Result<T, BuildError<S::Error>> {
         if self.parts == 1 {
             return local;
         }
-        let message = match &local {
+        let stop = match &local {
             Ok(_) => None,
-            Err(BuildError::Tier(TierError::TimeBudget { .. })) => Some(STOP_TIME.to_owned()),
-            Err(BuildError::Tier(TierError::Cancelled)) => Some(STOP_CANCEL.to_owned()),
-            Err(e) => Some(e.to_string()),
+            Err(BuildError::Tier(TierError::TimeBudget { .. })) => Some(PartStop::TimeBudget),
+            Err(BuildError::Tier(TierError::Cancelled)) => Some(PartStop::Cancelled),
+            Err(e) => Some(PartStop::Failed(e.to_string())),
         };
-        match (self.dist.agree(message.as_deref()), local) {
+        match (self.dist.agree(stop.as_ref()), local) {
             (_, Err(e)) => Err(e),
             (None, Ok(x)) => Ok(x),
-            (Some((part, message)), Ok(_)) => Err(match message.as_str() {
-                STOP_TIME => BuildError::Tier(TierError::TimeBudget {
+            (Some((part, stop)), Ok(_)) => Err(match stop {
+                PartStop::TimeBudget => BuildError::Tier(TierError::TimeBudget {
                     limit: self.control.max_time.unwrap_or_default(),
                 }),
-                STOP_CANCEL => BuildError::Tier(TierError::Cancelled),
-                _ => BuildError::Part { part, message },
+                PartStop::Cancelled => BuildError::Tier(TierError::Cancelled),
+                PartStop::Failed(message) => BuildError::Part { part, message },
             }),
         }
     }
 
     /// A checkpoint between steps: budgets and cancellation, agreed.
-    pub(super) fn checkpoint(&self) -> Result<(), BuildError<S::Error>> {
+    fn checkpoint(&self) -> Result<(), BuildError<S::Error>> {
         self.agree(self.control.check().map_err(BuildError::Tier))
     }
 
-    pub(super) fn sum(&self, x: u64) -> u64 {
+    fn sum(&self, x: u64) -> u64 {
         self.dist.all_gather(x).into_iter().sum()
     }
 
-    pub(super) fn min(&self, x: u64) -> u64 {
+    fn min(&self, x: u64) -> u64 {
         self.dist.all_gather(x).into_iter().min().unwrap_or(x)
     }
 
-    pub(super) fn max(&self, x: u64) -> u64 {
+    fn max(&self, x: u64) -> u64 {
         self.dist.all_gather(x).into_iter().max().unwrap_or(x)
+    }
+
+    /// Replicates tier `t` (its entries, from `entries`) if the value
+    /// exchange says so; once a tier is not, no later one is.
+    fn maybe_replicate(
+        &mut self,
+        t: usize,
+        positions: u64,
+        entries: impl FnOnce() -> Vec<u64>,
+    ) -> Result<bool, BuildError<S::Error>> {
+        if !self.exchange.should_replicate(positions) {
+            return Ok(false);
+        }
+        let table = self.exchange.gather(entries());
+        let table = self.agree(table.map_err(BuildError::Tier))?;
+        self.exchange.hold(t, table);
+        Ok(true)
     }
 
     /// This part's keys of tier `t`, generated from this part's keys of its
@@ -298,8 +309,10 @@ where
         // Parts agree between rounds of a batch each.
         let chunk = (self.config.batch.max(1) * 4).div_ceil(3) + 1;
         let rounds = self.max(len.div_ceil(chunk) as u64) as usize;
-        let local = (0..t).all(|e| self.replicas[e].is_some());
-        let replicas: Vec<Option<&TierTable>> = self.replicas.iter().map(Option::as_ref).collect();
+        let local = (0..t).all(|e| self.exchange.replica(e).is_some());
+        let replicas: Vec<Option<&TierTable>> = (0..self.pending.len())
+            .map(|e| self.exchange.replica(e))
+            .collect();
         for round in 0..rounds {
             if let Some(hook) = self.config.on_round {
                 hook(tier, round, rounds);
@@ -309,7 +322,9 @@ where
                 solve_slots(self.game, tier, table, range, &replicas, self.control)
                     .map_err(BuildError::Tier)
             } else {
-                self.query_round(t, table, range)
+                self.exchange
+                    .query_round(self.game, &self.own, tier, table, range)
+                    .map_err(BuildError::Tier)
             };
             self.agree(outcome)?;
             self.checkpoint()?;
@@ -363,6 +378,202 @@ where
     }
 }
 
+impl<'a, G, S, D> Loop<'a, G, S, D>
+where
+    G: TierGame,
+    S: TierStore,
+    D: Distribution,
+{
+    /// The loop of a fresh build, before it looks at the store.
+    ///
+    /// # Errors
+    ///
+    /// [`TierError::MissingParent`] when a tier's parent does not come
+    /// before it.
+    fn new(
+        game: &'a G,
+        store: &'a mut S,
+        dist: &'a D,
+        config: &'a BuildConfig<'a>,
+        control: &'a TierControl<'a>,
+    ) -> Result<Self, TierError> {
+        let n = game.tier_count();
+        let mut last_child = vec![None; n];
+        for t in 0..n {
+            if let Some(p) = game.parent_tier(t as Tier) {
+                if p as usize >= t {
+                    return Err(TierError::MissingParent {
+                        tier: t as Tier,
+                        parent: p,
+                    });
+                }
+                last_child[p as usize] = Some(t);
+            }
+        }
+        Ok(Loop {
+            game,
+            store,
+            dist,
+            config,
+            control,
+            me: dist.part(),
+            parts: dist.parts(),
+            own: Vec::new(),
+            pending: vec![None; n],
+            parent_keys: vec![None; n],
+            last_child,
+            exchange: PartExchange::new(dist, config.exchange, config.replica_budget, n),
+        })
+    }
+
+    /// Resumes from the tiers every part's store holds under one build id:
+    /// their views, and the keys (regenerated, never re-solved) of those
+    /// still needed as parents or to be replicated. Returns how many.
+    fn resume(&mut self) -> Result<usize, BuildError<S::Error>> {
+        let n = self.pending.len();
+        let stored = self.store.stored().min(n) as u64;
+        let stored_id = self.store.build_id();
+        let fresh = self.config.build_id;
+        let leader_id = self
+            .dist
+            .all_gather(if stored == 0 { fresh } else { stored_id })[0];
+        let mine = if self.parts == 1 || stored_id == leader_id {
+            stored
+        } else {
+            0
+        };
+        let resumed = self.min(mine) as usize;
+        let build_id = if resumed == 0 {
+            self.dist.all_gather(fresh)[0]
+        } else {
+            leader_id
+        };
+        let views = self.store.resume(resumed, build_id);
+        self.own = self.agree(views.map_err(BuildError::Store))?;
+        if resumed > 0 {
+            self.control
+                .report(TierProgress::Resuming { stored: resumed });
+        }
+        for t in 0..resumed {
+            self.regenerate(t)?;
+        }
+        Ok(resumed)
+    }
+
+    /// Regenerates the keys of stored tier `t`: kept when `t` is still a
+    /// parent, replicated when the value exchange says so.
+    fn regenerate(&mut self, t: usize) -> Result<(), BuildError<S::Error>> {
+        let control = self.control;
+        let keys = self.generate(t)?;
+        let stop = || control.check().is_err();
+        let reheld = self
+            .store
+            .regenerated(t as Tier, &mut self.own[t], &keys, &stop);
+        let reheld = reheld.map_err(|e| match control.check() {
+            Err(stopped) => BuildError::Tier(stopped),
+            Ok(()) => BuildError::Store(e),
+        });
+        self.agree(reheld)?;
+        for p in 0..t {
+            if self.last_child[p].is_none_or(|c| c <= t) {
+                self.parent_keys[p] = None;
+            }
+        }
+        let positions = self.sum(keys.len() as u64);
+        let own = &self.own[t];
+        let entries: Vec<u64> = if self.exchange.may_replicate() {
+            keys.iter()
+                .filter_map(|&k| own.value(k).map(|v| slot(k, v)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.maybe_replicate(t, positions, || entries)?;
+        if self.last_child[t].is_some() {
+            self.parent_keys[t] = Some(keys);
+        }
+        Ok(())
+    }
+
+    /// Builds tier `t`: generate, seal what is no longer needed, solve
+    /// (from what a stopped build kept), store, maybe replicate.
+    fn build_tier(&mut self, t: usize) -> Result<TierReport, BuildError<S::Error>> {
+        let (control, dist) = (self.control, self.dist);
+        self.checkpoint()?;
+        let started = Instant::now();
+        let sent_before = dist.sent();
+        control.report(TierProgress::Generating { tier: t as Tier });
+        let keys = self.generate(t)?;
+        // The parents' tables have served once the keys exist: sealed (and
+        // freed) before the table is laid out, so a build's peak holds the
+        // new tier's keys and table but not its parent's table too.
+        self.seal_after_generating(t)?;
+        let mut table = self.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
+        let positions = self.sum(table.positions());
+        // A tier solved in one stretch has nothing kept to restore.
+        let kept = if self.parts == 1 && table.slots().len() > self.config.progress_slots.max(1) {
+            self.store
+                .solved_prefix(t as Tier, &mut table)
+                .map_err(BuildError::Store)?
+        } else {
+            0
+        };
+        if kept > 0 {
+            control.report(TierProgress::Restored {
+                tier: t as Tier,
+                slots: kept,
+                of: table.slots().len(),
+            });
+        }
+        let queried = self.solve(t, &mut table, kept)?;
+        self.write(t, &table)?;
+        let own_positions = table.positions();
+        let replicated = {
+            let tbl = &table;
+            self.maybe_replicate(t, positions, || {
+                tbl.slots().iter().copied().filter(|&s| s != 0).collect()
+            })?
+        };
+        self.pending[t] = Some(table);
+        let sent = self.sum(dist.sent() - sent_before);
+        let report = TierReport {
+            tier: t as Tier,
+            positions,
+            own: own_positions,
+            queried,
+            replicated,
+            elapsed: started.elapsed(),
+            sent,
+        };
+        control.report(TierProgress::Stored(report));
+        Ok(report)
+    }
+
+    /// Hands solved tier `t` to the store, agreed.
+    fn write(&mut self, t: usize, table: &TierTable) -> Result<(), BuildError<S::Error>> {
+        let control = self.control;
+        let asked_to_stop = AtomicBool::new(false);
+        let stop = || {
+            let stop = control.check().is_err();
+            if stop {
+                asked_to_stop.store(true, Ordering::Relaxed);
+            }
+            stop
+        };
+        let written = self.store.write(t as Tier, table, &stop);
+        // A store that failed once told to stop gave up for the budget (or
+        // a cancellation): reported as that, so the build ends as stopped.
+        let written =
+            written.map_err(
+                |e| match (asked_to_stop.load(Ordering::Relaxed), control.check()) {
+                    (true, Err(stopped)) => BuildError::Tier(stopped),
+                    _ => BuildError::Store(e),
+                },
+            );
+        self.agree(written)
+    }
+}
+
 /// Builds (or resumes) every tier of `game` into `store`, as part
 /// `dist.part()` of `dist.parts()`: the one build loop (see the module
 /// documentation). Every part calls it with the same game and config.
@@ -384,162 +595,17 @@ where
     S: TierStore,
     D: Distribution,
 {
+    let mut b = Loop::new(game, store, dist, config, control)?;
+    let resumed = b.resume()?;
     let n = game.tier_count();
-    let mut last_child = vec![None; n];
-    for t in 0..n {
-        if let Some(p) = game.parent_tier(t as Tier) {
-            if p as usize >= t {
-                return Err(BuildError::Tier(TierError::MissingParent {
-                    tier: t as Tier,
-                    parent: p,
-                }));
-            }
-            last_child[p as usize] = Some(t);
-        }
-    }
-    let (me, parts) = (dist.part(), dist.parts());
-    let mut b = Loop {
-        game,
-        store,
-        dist,
-        config,
-        control,
-        me,
-        parts,
-        own: Vec::new(),
-        pending: vec![None; n],
-        parent_keys: vec![None; n],
-        last_child,
-        replicas: vec![None; n],
-        replicate_more: true,
-    };
-
-    // Resume from the tiers every part holds, under one build id.
-    let stored = b.store.stored().min(n) as u64;
-    let stored_id = b.store.build_id();
-    let fresh = config.build_id;
-    let leader_id = dist.all_gather(if stored == 0 { fresh } else { stored_id })[0];
-    let mine = if parts == 1 || stored_id == leader_id {
-        stored
-    } else {
-        0
-    };
-    let resumed = b.min(mine) as usize;
-    let build_id = if resumed == 0 {
-        dist.all_gather(fresh)[0]
-    } else {
-        leader_id
-    };
-    let views = b.store.resume(resumed, build_id);
-    b.own = b.agree(views.map_err(BuildError::Store))?;
-    if resumed > 0 {
-        control.report(TierProgress::Resuming { stored: resumed });
-    }
-    // The stored tiers' keys, regenerated (never re-solved): for the
-    // tiers still needed as parents, and to replicate stored tiers.
-    for t in 0..resumed {
-        let keys = b.generate(t)?;
-        let stop = || control.check().is_err();
-        let reheld = b.store.regenerated(t as Tier, &mut b.own[t], &keys, &stop);
-        let reheld = reheld.map_err(|e| match control.check() {
-            Err(stopped) => BuildError::Tier(stopped),
-            Ok(()) => BuildError::Store(e),
-        });
-        b.agree(reheld)?;
-        for p in 0..t {
-            if b.last_child[p].is_none_or(|c| c <= t) {
-                b.parent_keys[p] = None;
-            }
-        }
-        let positions = b.sum(keys.len() as u64);
-        let own = &b.own[t];
-        let entries: Vec<u64> = if b.parts > 1 && b.replicate_more {
-            keys.iter()
-                .filter_map(|&k| own.value(k).map(|v| slot(k, v)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        b.maybe_replicate(t, positions, || entries)?;
-        if b.last_child[t].is_some() {
-            b.parent_keys[t] = Some(keys);
-        }
-    }
-
-    let mut reports = Vec::new();
-    for t in resumed..n {
-        b.checkpoint()?;
-        let started = Instant::now();
-        let sent_before = dist.sent();
-        control.report(TierProgress::Generating { tier: t as Tier });
-        let keys = b.generate(t)?;
-        // The parents' tables have served once the keys exist: sealed (and
-        // freed) before the table is laid out, so a build's peak holds the
-        // new tier's keys and table but not its parent's table too.
-        b.seal_after_generating(t)?;
-        let mut table = b.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
-        let positions = b.sum(table.positions());
-        // A tier solved in one stretch has nothing kept to restore.
-        let kept = if parts == 1 && table.slots().len() > config.progress_slots.max(1) {
-            b.store
-                .solved_prefix(t as Tier, &mut table)
-                .map_err(BuildError::Store)?
-        } else {
-            0
-        };
-        if kept > 0 {
-            control.report(TierProgress::Restored {
-                tier: t as Tier,
-                slots: kept,
-                of: table.slots().len(),
-            });
-        }
-        let queried = b.solve(t, &mut table, kept)?;
-        let asked_to_stop = AtomicBool::new(false);
-        let stop = || {
-            let stop = control.check().is_err();
-            if stop {
-                asked_to_stop.store(true, Ordering::Relaxed);
-            }
-            stop
-        };
-        let written = b.store.write(t as Tier, &table, &stop);
-        // A store that failed once told to stop gave up for the budget (or
-        // a cancellation): reported as that, so the build ends as stopped.
-        let written =
-            written.map_err(
-                |e| match (asked_to_stop.load(Ordering::Relaxed), control.check()) {
-                    (true, Err(stopped)) => BuildError::Tier(stopped),
-                    _ => BuildError::Store(e),
-                },
-            );
-        b.agree(written)?;
-        let own_positions = table.positions();
-        let replicated = {
-            let tbl = &table;
-            b.maybe_replicate(t, positions, || {
-                tbl.slots().iter().copied().filter(|&s| s != 0).collect()
-            })?
-        };
-        b.pending[t] = Some(table);
-        let sent = b.sum(dist.sent() - sent_before);
-        let report = TierReport {
-            tier: t as Tier,
-            positions,
-            own: own_positions,
-            queried,
-            replicated,
-            elapsed: started.elapsed(),
-            sent,
-        };
-        control.report(TierProgress::Stored(report));
-        reports.push(report);
-    }
+    let tiers = (resumed..n)
+        .map(|t| b.build_tier(t))
+        .collect::<Result<Vec<_>, _>>()?;
     b.seal_after_generating(n)?;
-    let replica_bytes = b.replica_bytes();
+    let replica_bytes = b.exchange.replica_bytes();
     Ok(Built {
         resumed,
-        tiers: reports,
+        tiers,
         own: b.own,
         replica_bytes,
     })

@@ -1,46 +1,104 @@
 //! One tier's positions and values in memory: a static linear-probing hash
 //! table of 8-byte slots, `key << VALUE_BITS | value`. The slot encoding is
-//! read and written here only ([`slot`], [`slot_key`], [`slot_value`]).
+//! read and written in the engine only ([`slot`], [`slot_key`],
+//! [`slot_value`]); other crates see an [`Entry`].
 
 use rayon::prelude::*;
 
+use super::hash::{fastrange, table_hash, table_unhash};
 use super::{TierError, MAX_KEY, MAX_VALUE, VALUE_BITS};
 use crate::Nimber;
 
 /// The slot holding `key` with `value` (the one place slots are encoded).
 #[inline]
 #[must_use]
-pub const fn slot(key: u64, value: u32) -> u64 {
+pub(crate) const fn slot(key: u64, value: u32) -> u64 {
     key << VALUE_BITS | value as u64
 }
 
 /// The key of an occupied slot.
 #[inline]
 #[must_use]
-pub const fn slot_key(slot: u64) -> u64 {
+pub(crate) const fn slot_key(slot: u64) -> u64 {
     slot >> VALUE_BITS
 }
 
 /// The value of an occupied slot.
 #[inline]
 #[must_use]
-pub const fn slot_value(slot: u64) -> u32 {
+pub(crate) const fn slot_value(slot: u64) -> u32 {
     (slot & MAX_VALUE as u64) as u32
 }
 
 /// `slot` with its value replaced by `value` (at most [`MAX_VALUE`]).
 #[inline]
 #[must_use]
-pub const fn slot_value_set(slot: u64, value: u32) -> u64 {
+pub(crate) const fn slot_value_set(slot: u64, value: u32) -> u64 {
     (slot & !(MAX_VALUE as u64)) | value as u64
+}
+
+/// A position of a tier with its value: what a table's slot holds. Entries
+/// order by key (keys of a tier are distinct).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Entry(u64);
+
+impl Entry {
+    /// The entry of position `key` (in `1..=MAX_KEY`) with `value` (at most
+    /// [`MAX_VALUE`]); `None` out of those ranges.
+    #[must_use]
+    pub fn new(key: u64, value: u32) -> Option<Entry> {
+        (key != 0 && key <= MAX_KEY && value <= MAX_VALUE).then_some(Entry(slot(key, value)))
+    }
+
+    /// The position.
+    #[inline]
+    #[must_use]
+    pub const fn key(self) -> u64 {
+        slot_key(self.0)
+    }
+
+    /// Its value.
+    #[inline]
+    #[must_use]
+    pub fn value(self) -> Nimber {
+        Nimber::new(slot_value(self.0))
+    }
+
+    /// The entry as one 64-bit word, the form file formats and checksums
+    /// carry it in (its slot in a [`TierTable`]); [`Entry::from_word`]
+    /// reads it back.
+    #[inline]
+    #[must_use]
+    pub const fn word(self) -> u64 {
+        self.0
+    }
+
+    /// The entry [`Entry::word`] gave; `None` for a word no entry gives
+    /// (key 0: an empty slot).
+    #[inline]
+    #[must_use]
+    pub const fn from_word(word: u64) -> Option<Entry> {
+        if slot_key(word) == 0 {
+            None
+        } else {
+            Some(Entry(word))
+        }
+    }
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Entry({:#x}: {})", self.key(), slot_value(self.0))
+    }
 }
 
 /// One tier's positions and values: a static linear-probing hash table of
 /// 8-byte slots, `key << 12 | value`, 0 for an empty slot.
 ///
-/// Position `key` has home slot `⌊mix(key) · capacity / 2^64⌋` and lies at
-/// the first slot from its home holding it; slots are laid out in order of
-/// `mix(key)` (a bijection), so the layout depends only on the set of keys,
+/// Position `key` has home slot `⌊table_hash(key) · capacity / 2^64⌋` and
+/// lies at the first slot from its home holding it; slots are laid out in
+/// order of [`table_hash`] (a bijection), so the layout depends only on the
+/// set of keys,
 /// never on the order they were found in, and a build resumed or repeated
 /// writes the same bytes. The array ends with at least one empty slot, so a
 /// probe always stops without wrapping around.
@@ -51,17 +109,11 @@ pub struct TierTable<S = Vec<u64>> {
     slots: S,
 }
 
-/// Multiplier of the mixing hash (odd, so the map is a bijection of `u64`).
-pub(super) const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
-pub(super) fn mix(key: u64) -> u64 {
-    let x = key.wrapping_mul(MIX);
-    x ^ (x >> 29)
-}
-
-/// The home slot of a mixed key in a table of `capacity` slots.
+/// The home slot of a key hashed by [`table_hash`] in a table of
+/// `capacity` slots.
+#[inline]
 pub(super) fn home(mixed: u64, capacity: u64) -> u64 {
-    ((u128::from(mixed) * u128::from(capacity)) >> 64) as u64
+    fastrange(mixed, capacity)
 }
 
 /// The capacity (home slots) for `positions` keys: a load factor of 3/4;
@@ -140,7 +192,7 @@ impl TierTable<Vec<u64>> {
         }
         let positions = keys.len() as u64;
         let capacity = capacity_in_memory(positions);
-        keys.par_iter_mut().for_each(|k| *k = mix(*k));
+        keys.par_iter_mut().for_each(|k| *k = table_hash(*k));
         keys.par_sort_unstable();
         let mut slots = vec![0u64; capacity as usize + 1];
         let mut next = 0u64;
@@ -149,7 +201,7 @@ impl TierTable<Vec<u64>> {
             if at as usize + 1 >= slots.len() {
                 slots.resize(at as usize + 2, 0);
             }
-            slots[at as usize] = slot(unmix(mixed), 0);
+            slots[at as usize] = slot(table_unhash(mixed), 0);
             next = at + 1;
         }
         Ok(TierTable {
@@ -161,16 +213,25 @@ impl TierTable<Vec<u64>> {
 }
 
 impl TierTable<Vec<u64>> {
-    /// A table of the given entries, `key << VALUE_BITS | value` as
-    /// [`TierTable::slots`] holds them, with distinct keys in
-    /// `1..=MAX_KEY`. The layout is the one [`TierTable::from_keys`] gives
-    /// for the same keys, whatever the order of `entries`, so a tier joined
-    /// from the parts of a partitioned build equals a single build's.
+    /// A table of the given entries, with distinct keys. The layout is the
+    /// one [`TierTable::from_keys`] gives for the same keys, whatever the
+    /// order of `entries`, so a tier joined from the parts of a partitioned
+    /// build equals a single build's.
+    ///
+    /// # Errors
+    ///
+    /// None in fact: an [`Entry`]'s key is in range.
+    pub fn from_entries(entries: Vec<Entry>) -> Result<TierTable, TierError> {
+        // Same size and layout: the collect reuses the vector.
+        TierTable::from_slot_words(entries.into_iter().map(Entry::word).collect())
+    }
+
+    /// [`TierTable::from_entries`] of entries as occupied slots.
     ///
     /// # Errors
     ///
     /// [`TierError::BadKey`] for an entry with key 0.
-    pub fn from_entries(mut entries: Vec<u64>) -> Result<TierTable, TierError> {
+    pub(crate) fn from_slot_words(mut entries: Vec<u64>) -> Result<TierTable, TierError> {
         if let Some(&entry) = entries.iter().find(|&&e| slot_key(e) == 0) {
             return Err(TierError::BadKey {
                 key: slot_key(entry),
@@ -180,11 +241,11 @@ impl TierTable<Vec<u64>> {
         let capacity = capacity_in_memory(positions);
         // Sorting by the mixed key in the comparator keeps the values in
         // place without a second array.
-        entries.par_sort_unstable_by_key(|&e| mix(slot_key(e)));
+        entries.par_sort_unstable_by_key(|&e| table_hash(slot_key(e)));
         let mut slots = vec![0u64; capacity as usize + 1];
         let mut next = 0u64;
         for &entry in &entries {
-            let at = home(mix(slot_key(entry)), capacity).max(next);
+            let at = home(table_hash(slot_key(entry)), capacity).max(next);
             if at as usize + 1 >= slots.len() {
                 slots.resize(at as usize + 2, 0);
             }
@@ -197,31 +258,6 @@ impl TierTable<Vec<u64>> {
             slots,
         })
     }
-}
-
-/// The inverse of [`mix`].
-pub(super) fn unmix(mixed: u64) -> u64 {
-    // x ^ (x >> 29) is undone by xoring the shift back in twice (29 * 3 > 64).
-    let mut x = mixed;
-    x ^= x >> 29;
-    x ^= x >> 58;
-    x.wrapping_mul(MIX_INVERSE)
-}
-
-/// The multiplicative inverse of [`MIX`] modulo 2^64.
-pub(super) const MIX_INVERSE: u64 = odd_inverse(MIX);
-
-/// The inverse of an odd `u64` modulo 2^64 (every odd number has one).
-pub(super) const fn odd_inverse(odd: u64) -> u64 {
-    // Newton's iteration doubles the correct low bits each step: the seed
-    // is right to 3 bits, so six steps give 3 * 2^6 > 64.
-    let mut inv = odd;
-    let mut i = 0;
-    while i < 6 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inv)));
-        i += 1;
-    }
-    inv
 }
 
 impl<S: AsRef<[u64]>> TierTable<S> {
@@ -273,7 +309,7 @@ impl<S: AsRef<[u64]>> TierTable<S> {
     #[inline]
     #[must_use]
     pub fn get(&self, key: u64) -> Option<Nimber> {
-        self.probe(key, home(mix(key), self.capacity) as usize)
+        self.probe(key, home(table_hash(key), self.capacity) as usize)
             .map(Nimber::new)
     }
 
@@ -310,7 +346,7 @@ impl<S: AsRef<[u64]>> TierTable<S> {
                 continue;
             }
             let key = slot_key(slot);
-            let mixed = mix(key);
+            let mixed = table_hash(key);
             let at_home = home(mixed, self.capacity) as usize;
             // The previous slot is occupied (by a key of an earlier home,
             // whose own run is checked) whenever this one is past its home.
@@ -321,6 +357,15 @@ impl<S: AsRef<[u64]>> TierTable<S> {
             last = Some(mixed);
         }
         Ok(())
+    }
+
+    /// Every entry, in slot order.
+    pub fn entries(&self) -> impl Iterator<Item = Entry> + '_ {
+        self.slots
+            .as_ref()
+            .iter()
+            .filter(|&&s| s != 0)
+            .map(|&s| Entry(s))
     }
 
     /// Every `(key, value)`, in slot order.

@@ -1,13 +1,13 @@
-use super::table::{mix, slot, slot_key, slot_value, unmix, MIX, MIX_INVERSE};
+use super::hash::{table_hash, table_unhash};
+use super::table::{slot, slot_key, slot_value};
 use super::*;
 use crate::Nimber;
 
 #[test]
-fn unmix_inverts_mix() {
+fn table_unhash_inverts_table_hash() {
     for key in [1u64, 2, 3, 0xdead_beef, MAX_KEY, 1 << 40, 12345678901] {
-        assert_eq!(unmix(mix(key)), key);
+        assert_eq!(table_unhash(table_hash(key)), key);
     }
-    assert_eq!(MIX.wrapping_mul(MIX_INVERSE), 1);
 }
 
 #[test]
@@ -111,7 +111,7 @@ fn from_entries_lays_out_as_from_keys() {
         .map(|&k| slot(k, (k % 7) as u32))
         .collect();
     entries.rotate_left(1234);
-    let by_entries = TierTable::from_entries(entries).unwrap();
+    let by_entries = TierTable::from_slot_words(entries).unwrap();
     for (a, b) in by_keys.slots().iter().zip(by_entries.slots()) {
         assert_eq!(slot_key(*a), slot_key(*b));
         if *b != 0 {
@@ -119,7 +119,26 @@ fn from_entries_lays_out_as_from_keys() {
         }
     }
     assert_eq!(by_keys.slots().len(), by_entries.slots().len());
-    assert!(TierTable::from_entries(vec![5]).is_err());
+    assert!(TierTable::from_slot_words(vec![5]).is_err());
+    let mut typed: Vec<Entry> = by_entries.entries().collect();
+    typed.reverse();
+    let by_typed = TierTable::from_entries(typed).unwrap();
+    assert_eq!(by_typed.slots(), by_entries.slots());
+}
+
+#[test]
+fn an_entry_holds_its_key_and_value() {
+    for (key, value) in [(1, 0), (MAX_KEY, MAX_VALUE), (0x1234, 7)] {
+        let entry = Entry::new(key, value).unwrap();
+        assert_eq!((entry.key(), entry.value().value()), (key, value));
+        assert_eq!(Entry::from_word(entry.word()), Some(entry));
+    }
+    assert_eq!(Entry::new(0, 1), None);
+    assert_eq!(Entry::new(MAX_KEY + 1, 1), None);
+    assert_eq!(Entry::new(1, MAX_VALUE + 1), None);
+    assert_eq!(Entry::from_word(5), None);
+    let low = Entry::new(2, MAX_VALUE).unwrap();
+    assert!(low < Entry::new(3, 0).unwrap(), "entries order by key");
 }
 
 #[test]
@@ -314,7 +333,7 @@ mod compact {
                 slot(key, (key % u64::from(top)) as u32)
             })
             .collect();
-        TierTable::from_entries(entries).unwrap()
+        TierTable::from_slot_words(entries).unwrap()
     }
 
     #[test]
@@ -357,7 +376,7 @@ mod compact {
         let a = one.install(|| CompactTier::build(&table).unwrap());
         let b = four.install(|| CompactTier::build(&table).unwrap());
         assert_eq!(a, b);
-        let mut entries: Vec<u64> = table.slots().iter().copied().filter(|&s| s != 0).collect();
+        let mut entries: Vec<super::Entry> = table.entries().collect();
         entries.reverse();
         assert_eq!(CompactTier::build_from_entries(&entries).unwrap(), a);
     }
