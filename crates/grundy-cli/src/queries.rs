@@ -18,8 +18,8 @@
 
 use grundy::clear::Board;
 
-use crate::boards::parse_boards;
-use crate::input::{char_at, Found, ParseError, ParseErrorKind};
+use grundy_report::parse::clear::parse_boards;
+use grundy_report::parse::{char_at, Found, ParseError, ParseErrorKind};
 
 /// One query, with indices already checked and made 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -11,8 +11,8 @@ use std::process::ExitCode;
 
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber};
-use grundy_cli::boards::{parse_boards, ParsedBoard};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
+use grundy_report::parse::clear::{parse_boards, ParsedBoard};
 use grundy_report::{words, ValuedMove};
 
 use crate::output::{read_source, solver_progress, WithPlay};

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use grundy::clear::{Clear, ShapeTable};
 use grundy::sum::GameSum;
-use grundy_cli::boards::parse_boards;
 use grundy_cli::queries::{Query, QueryReader};
+use grundy_report::parse::clear::parse_boards;
 
 use crate::cmd::clear::{stopped, BudgetArgs};
 use crate::output::{read_source, solver_progress, UsageError};
@@ -102,7 +102,7 @@ fn answer(
     queries: QueryReader<'_>,
     json: bool,
     out: &mut impl Write,
-) -> anyhow::Result<Result<(), grundy_cli::input::ParseError>> {
+) -> anyhow::Result<Result<(), grundy_report::parse::ParseError>> {
     for query in queries {
         let query = match query {
             Ok(query) => query,
