@@ -7,7 +7,7 @@
 #![no_main]
 
 use grundy::clear::value4x4;
-use grundy_cli::input::ParseError;
+use grundy_report::parse::ParseError;
 use grundy_cli::judge::{pshtbrth, skip_bom, JudgeError};
 use grundy_fuzz::{check_answers, check_error};
 use libfuzzer_sys::fuzz_target;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
+use grundy_report::parse::pawn::{parse_blocked, parse_cell, parse_region};
 use grundy_fuzz::check_error;
 use libfuzzer_sys::fuzz_target;
 

@@ -5,7 +5,7 @@
 //! must be whole lines of its answer words. A broken invariant panics, which
 //! libFuzzer reports as a crash with the input that caused it.
 
-use grundy_cli::input::ParseError;
+use grundy_report::parse::ParseError;
 
 /// The lines of `input` as the parsers count them: split at `\n` (a final
 /// line end opens one more, empty, line).
@@ -16,7 +16,7 @@ fn lines(input: &[u8]) -> Vec<&[u8]> {
 /// Checks that `err` lies inside `input` (1-based line and column, the
 /// column at most one past the end of its line, counted in characters with
 /// invalid UTF-8 as one replacement character per bad sequence, as
-/// [`grundy_cli::input::line_col`] does) and that it displays as
+/// [`grundy_report::parse::line_col`] does) and that it displays as
 /// `line:col: message`.
 ///
 /// # Panics

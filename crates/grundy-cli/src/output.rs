@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use grundy::SolveError;
-use grundy_cli::input::ParseError;
+use grundy_report::parse::ParseError;
 
 /// A parse error in a named source: displays as `<file>:<line>:<col>: <what>`.
 #[derive(Debug, thiserror::Error)]
@@ -51,7 +51,7 @@ impl Source {
 /// UTF-8 byte order mark.
 pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
     let mut source = read_raw(path)?;
-    grundy_cli::input::strip_bom(&mut source.bytes);
+    grundy_report::parse::strip_bom(&mut source.bytes);
     Ok(source)
 }
 

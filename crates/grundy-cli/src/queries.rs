@@ -18,8 +18,8 @@
 
 use grundy::clear::large::LargeBoard;
 
-use crate::input::{char_at, Found, ParseError, ParseErrorKind};
 use grundy_report::parse::clear::parse_large_boards;
+use grundy_report::parse::{char_at, Found, ParseError, ParseErrorKind};
 
 /// One query, with indices already checked and made 0-based.
 #[derive(Clone, Debug, PartialEq, Eq)]

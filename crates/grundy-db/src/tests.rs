@@ -1,6 +1,12 @@
 use super::*;
+use crate::format::{DIRECTORY, ENTRY_LEN};
+use crate::header::max_shapes;
 use grundy::clear::shapes::ClearShapes;
+use grundy::clear::shapes::{ShapeBox, ShapeLookup};
+use grundy::clear::ShapeKey;
 use grundy::tier::{solve_tiers, TierControl, TierError};
+use grundy::Nimber;
+use std::path::Path;
 
 /// Builds `shape_box` into `path`, stopping after `stop_after` tiers when
 /// given (as a build killed there would).

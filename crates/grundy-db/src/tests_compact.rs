@@ -3,10 +3,13 @@
 
 use super::tests::{box_of, build, reseal};
 use super::*;
+use crate::format::{DIRECTORY, ENTRY_LEN};
 use grundy::clear::shapes::ClearShapes;
+use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::ShapeKey;
 use grundy::tier::Entry;
 use grundy::tier::{solve_tiers, TierControl, TierError};
+use std::path::Path;
 
 /// Builds `shape_box` into `path` in the compact format with the one
 /// build entry ([`crate::build`], as `tables build` does), cancelled once

@@ -340,14 +340,9 @@ fn mem_available() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Peak resident memory of this process, from `/proc/self/status` (bytes).
-#[must_use]
-pub fn peak_rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+/// Peak resident memory of this process (bytes): the databases' own
+/// measure, so that a distributed build reports what a single one does.
+pub use grundy_db::meta::peak_rss;
 
 fn rank_error((rank, message): (u32, String)) -> DistError {
     match message.strip_prefix(NO_SPACE) {

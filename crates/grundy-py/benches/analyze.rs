@@ -20,11 +20,12 @@ fn analyze_4x4(c: &mut Criterion) {
     ] {
         c.bench_function(&format!("clear_analyze_4x4/{name}"), |b| {
             b.iter(|| {
-                let boards: Vec<_> = grundy_cli::boards::parse_boards(black_box(text.as_bytes()))
-                    .unwrap()
-                    .into_iter()
-                    .map(|p| p.board)
-                    .collect();
+                let boards: Vec<_> =
+                    grundy_report::parse::clear::parse_boards(black_box(text.as_bytes()))
+                        .unwrap()
+                        .into_iter()
+                        .map(|p| p.board)
+                        .collect();
                 let mut solver = Clear::new().into_solver();
                 Analysis::of(&mut solver, &boards).unwrap()
             });

@@ -140,11 +140,7 @@ fn clear_analyze(
     tables: Option<&Bound<'_, tables::Database>>,
 ) -> PyResult<ClearAnalysis> {
     let boards = parse::all_boards(&texts)?;
-    let limits = Limits {
-        max_positions,
-        max_time,
-        max_memory,
-    };
+    let limits = Limits::new(max_positions, max_time, max_memory);
     let shapes = tables::lookup(tables);
     let outcome = interrupt::run(py, |pending| {
         let mut solver = solver(shapes.clone(), &limits, pending);

@@ -2,7 +2,7 @@
 //! abi3 for CPython 3.9 and later). The Python half (`python/grundy/`) turns
 //! lists, strings and numpy arrays into the text formats the command line
 //! reads and checks keyword arguments; this half parses them with the CLI's
-//! own parsers (the `parse` module), runs the engine with the GIL released, and
+//! own parsers (`grundy_report::parse`, see [`parse`]), runs the engine with the GIL released, and
 //! returns frozen result objects whose coordinates follow the README's
 //! conventions (0-based `row`/`col`, inclusive rectangle corners, pawns by
 //! `x`/`y`, boards and pawns numbered from 0).
@@ -32,6 +32,19 @@ pub(crate) struct Limits {
 }
 
 impl Limits {
+    /// The limits of the keyword arguments of the same names.
+    pub fn new(
+        max_positions: Option<u64>,
+        max_time: Option<f64>,
+        max_memory: Option<u64>,
+    ) -> Limits {
+        Limits {
+            max_positions,
+            max_time,
+            max_memory,
+        }
+    }
+
     pub fn budget(&self) -> grundy::Budget {
         grundy::Budget {
             max_positions: self.max_positions,
@@ -85,6 +98,16 @@ pub(crate) fn budget_exceeded(
     let message = format!("the search stopped early: {err} (raise {name} to search further)");
     match class.call1((message, name, limit, found)) {
         Ok(instance) => PyErr::from_value(instance),
+        Err(e) => e,
+    }
+}
+
+/// [`budget_exceeded`] for a search that found nothing to hand back but
+/// the count of positions it solved (`positions_solved`).
+pub(crate) fn stopped_after(py: Python<'_>, err: &grundy::SolveError, solved: u64) -> PyErr {
+    let dict = pyo3::types::PyDict::new(py);
+    match dict.set_item("positions_solved", solved) {
+        Ok(()) => budget_exceeded(py, err, dict),
         Err(e) => e,
     }
 }

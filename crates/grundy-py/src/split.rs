@@ -5,13 +5,11 @@
 //! value.
 
 use grundy::split::{Cell, Position, SplitSolver};
-use grundy::SolveError;
 use grundy_report::split::Analysis;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 use crate::interrupt::{self, Pending};
-use crate::{budget_exceeded, parse, Limits};
+use crate::{parse, stopped_after, Limits};
 
 /// A candidate cell `(row, col)`, 0-based: the move that deletes its row
 /// and column from the rectangle holding it.
@@ -70,14 +68,6 @@ fn solver(limits: &Limits, pending: &Pending) -> SplitSolver {
     solver
 }
 
-fn stopped(py: Python<'_>, err: &SolveError, solved: u64) -> PyErr {
-    let dict = PyDict::new(py);
-    match dict.set_item("positions_solved", solved) {
-        Ok(()) => budget_exceeded(py, err, dict),
-        Err(e) => e,
-    }
-}
-
 /// Analyses a grid given as text: `cells` selects the `--cells` format (`R
 /// C`, then `row col` per candidate), else rows of 0/1.
 #[pyfunction]
@@ -96,17 +86,13 @@ fn split_analyze(
     } else {
         parse::matrix(text, source)?
     };
-    let limits = Limits {
-        max_positions,
-        max_time,
-        max_memory,
-    };
+    let limits = Limits::new(max_positions, max_time, max_memory);
     let position = Position::new(grid);
     let outcome = interrupt::run(py, |pending| {
         let mut solver = solver(&limits, pending);
         Analysis::of(&mut solver, &position).map_err(|e| (e, solver.positions_solved()))
     })?;
-    let analysis = outcome.map_err(|(err, solved)| stopped(py, &err, solved))?;
+    let analysis = outcome.map_err(|(err, solved)| stopped_after(py, &err, solved))?;
     Ok(SplitAnalysis {
         rows: position.grid().rows(),
         cols: position.grid().cols(),
@@ -178,7 +164,7 @@ impl SplitAnalysis {
                 }
             }
         })?;
-        outcome.map_err(|(err, solved)| stopped(py, &err, solved))
+        outcome.map_err(|(err, solved)| stopped_after(py, &err, solved))
     }
 
     fn __repr__(&self) -> String {

@@ -70,11 +70,7 @@ impl BoardSum {
         tables: Option<&Bound<'_, tables::Database>>,
     ) -> PyResult<BoardSum> {
         let boards = parse::all_boards(&texts)?;
-        let limits = Limits {
-            max_positions,
-            max_time,
-            max_memory,
-        };
+        let limits = Limits::new(max_positions, max_time, max_memory);
         let shapes = tables::lookup(tables);
         let outcome = interrupt::run(py, |pending| {
             let mut sum = new_sum(shapes.clone(), &limits, pending);

@@ -26,7 +26,7 @@ use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 
 use crate::interrupt;
-use crate::{budget_exceeded, parse, Limits};
+use crate::{budget_exceeded, parse, stopped_after, Limits};
 
 /// The built-in 5 x 5 database ([`grundy_builtin`]), owned by the caller:
 /// its bytes are compiled in, and opening them checks the header and the
@@ -206,11 +206,7 @@ impl Database {
         max_memory: Option<u64>,
     ) -> PyResult<u32> {
         let boards = parse::all_boards(&texts)?;
-        let limits = Limits {
-            max_positions,
-            max_time,
-            max_memory,
-        };
+        let limits = Limits::new(max_positions, max_time, max_memory);
         let lookup = self.lookup.clone();
         let outcome = interrupt::run(py, |pending| {
             let mut solver = crate::clear::solver(lookup, &limits, pending);
@@ -222,13 +218,7 @@ impl Database {
             }
             Ok(total.value())
         })?;
-        outcome.map_err(|(err, solved): (grundy::SolveError, u64)| {
-            let dict = PyDict::new(py);
-            match dict.set_item("positions_solved", solved) {
-                Ok(()) => budget_exceeded(py, &err, dict),
-                Err(e) => e,
-            }
-        })
+        outcome.map_err(|(err, solved): (grundy::SolveError, u64)| stopped_after(py, &err, solved))
     }
 
     /// The values of `count` boards of `rows x cols`, each given as a
@@ -252,11 +242,7 @@ impl Database {
                 "internal: packed boards of the wrong length",
             ));
         }
-        let limits = Limits {
-            max_positions,
-            max_time,
-            max_memory,
-        };
+        let limits = Limits::new(max_positions, max_time, max_memory);
         let lookup = &self.lookup;
         // Boards solved per task: large enough that a worker's solver (and
         // its memo) is reused over many boards.

@@ -39,8 +39,10 @@ use std::ops::{Bound, RangeBounds};
 use crate::{Game, HashTable, Nimber, Outcome, SolveError, Solver, Table};
 
 mod segment_tree;
+mod xor_prefixes;
 
 pub use segment_tree::SegmentTree;
+pub use xor_prefixes::XorPrefixes;
 
 /// A value type with an associative operation that has an identity.
 ///

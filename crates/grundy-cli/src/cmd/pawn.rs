@@ -17,8 +17,8 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable, MAX_REGION_SIDE};
 use grundy::Nimber;
-use grundy_cli::input::{ParseError, ParseErrorKind};
-use grundy_cli::pawns::{parse_blocked, parse_cell, parse_region};
+use grundy_report::parse::pawn::{parse_blocked, parse_cell, parse_region};
+use grundy_report::parse::{ParseError, ParseErrorKind};
 use grundy_report::pawn::{engine_move, Analysis, AnalysisError, MoveReport};
 use grundy_report::{explain, words, ValuedMove};
 

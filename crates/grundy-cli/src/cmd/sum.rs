@@ -133,7 +133,7 @@ fn answer(
     queries: QueryReader<'_>,
     json: bool,
     out: &mut impl Write,
-) -> anyhow::Result<Result<(), grundy_cli::input::ParseError>> {
+) -> anyhow::Result<Result<(), grundy_report::parse::ParseError>> {
     for query in queries {
         let query = match query {
             Ok(query) => query,

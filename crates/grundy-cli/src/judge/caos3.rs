@@ -9,7 +9,7 @@ use std::io::Write;
 use grundy::split::{Grid, Position, SplitSolver};
 
 use super::{answering, skip_bom, Answers, JudgeError};
-use crate::input::{char_at, Found, ParseErrorKind, Scanner};
+use grundy_report::parse::{char_at, Found, ParseErrorKind, Scanner};
 
 /// The most rows or columns of a test.
 pub const MAX_SIDE: usize = 20;
@@ -152,7 +152,7 @@ mod tests {
         }
     }
 
-    fn error(input: &[u8], out: &mut Vec<u8>) -> crate::input::ParseError {
+    fn error(input: &[u8], out: &mut Vec<u8>) -> grundy_report::parse::ParseError {
         run(input, &mut *out)
             .unwrap_err()
             .input()

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::{answering, skip_bom, JudgeError};
-use crate::input::{char_at, Found, ParseError, ParseErrorKind, Scanner};
+use grundy_report::parse::{char_at, Found, ParseError, ParseErrorKind, Scanner};
 
 /// Answers one board.
 ///

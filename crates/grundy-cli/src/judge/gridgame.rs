@@ -19,10 +19,10 @@ use std::io::Write;
 
 use grundy::pawn::{Blocked, Cell, CellKind, LosingLines, PawnError, MAX_COORD};
 
-use super::pshtbrth::{digit_run, swar_value, DIGIT_ZEROS};
+use super::scan::{digit_run, swar_value, DIGIT_ZEROS};
 use super::{answering, skip_bom, Answers, JudgeError};
-use crate::input::{ParseError, ParseErrorKind, Scanner};
-use crate::pawns::scan_coordinate;
+use grundy_report::parse::pawn::scan_coordinate;
+use grundy_report::parse::{ParseError, ParseErrorKind, Scanner};
 
 /// The most tests.
 pub const MAX_TESTS: usize = 10_000;
@@ -222,7 +222,7 @@ fn duplicate(input: &[u8], cells_start: usize, err: &PawnError) -> ParseError {
         nth_pair_offset(input, cells_start, first),
         nth_pair_offset(input, cells_start, second),
     ];
-    let (line, _) = crate::input::line_col(input, offsets[0]);
+    let (line, _) = grundy_report::parse::line_col(input, offsets[0]);
     ParseError::at(
         input,
         offsets[1],
@@ -283,5 +283,21 @@ mod tests {
             judge("1\n2\n1 1\n4 2\n1\n000000000001 2\n").unwrap(),
             "Bob\n"
         );
+    }
+
+    proptest::proptest! {
+        /// Never panics, whatever the bytes (the pawn file format's own
+        /// test, in grundy-report, covers its parser alone).
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(b'1'), proptest::strategy::Just(b'0'),
+                proptest::strategy::Just(b' '), proptest::strategy::Just(b'\n'),
+                proptest::strategy::Just(b'-'), proptest::strategy::Just(b'#'),
+                proptest::prelude::any::<u8>()
+            ], 0..80)) {
+            let mut out = Vec::new();
+            let _ = run(&bytes, &mut out);
+        }
     }
 }

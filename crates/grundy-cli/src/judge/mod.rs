@@ -21,12 +21,13 @@
 
 use std::io::Write;
 
-use crate::input::ParseError;
+use grundy_report::parse::ParseError;
 
 pub mod caos3;
 pub mod gfg;
 pub mod gridgame;
 pub mod pshtbrth;
+mod scan;
 
 /// The UTF-8 byte order mark, which some editors put at the start of a file.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";

@@ -265,7 +265,7 @@ fn too_large_at(input: &[u8], layout: &Layout) -> ParseError {
 /// As [`parse_boards`]; also no row at all, a row holding no cell (a board
 /// has no blank row), and a line break inside a row.
 pub fn parse_board_rows<S: AsRef<str>>(rows: &[S]) -> Result<Board, ParseError> {
-    let text = rows_text(rows)?;
+    let text = super::rows::joined(rows, "0 or 1 (or . and #)", "board")?;
     let mut boards = parse_boards(text.as_bytes())?;
     // No blank row and no line break inside one: the rows are one board.
     debug_assert_eq!(boards.len(), 1);
@@ -282,57 +282,10 @@ pub fn parse_large_board_rows<S: AsRef<str>>(
     rows: &[S],
     max_bytes: Option<u64>,
 ) -> Result<LargeBoard, ParseError> {
-    let text = rows_text(rows)?;
+    let text = super::rows::joined(rows, "0 or 1 (or . and #)", "board")?;
     let mut boards = parse_large_boards(text.as_bytes(), max_bytes)?;
     debug_assert_eq!(boards.len(), 1);
     Ok(boards.swap_remove(0).board)
-}
-
-/// The rows of a JSON board as the text of one board, each row checked to
-/// be one line with cells.
-fn rows_text<S: AsRef<str>>(rows: &[S]) -> Result<String, ParseError> {
-    let mut text = String::new();
-    for (index, row) in rows.iter().enumerate() {
-        let row = row.as_ref();
-        let located = |col: usize, kind: ParseErrorKind| ParseError {
-            line: index + 1,
-            col,
-            kind,
-        };
-        if let Some((col, c)) = row
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| matches!(c, '\n' | '\r' | '\u{FEFF}'))
-        {
-            return Err(located(
-                col + 1,
-                ParseErrorKind::UnexpectedChar {
-                    found: Found(c),
-                    expected:
-                        "a cell: 0 or 1 (or . and #); a row is one line, without a byte order mark"
-                            .into(),
-                },
-            ));
-        }
-        if row.chars().all(|c| c == ' ' || c == '\t') {
-            return Err(located(
-                1,
-                ParseErrorKind::Invalid("empty row: every row of a board holds cells".into()),
-            ));
-        }
-        text.push_str(row);
-        text.push('\n');
-    }
-    if rows.is_empty() {
-        return Err(ParseError {
-            line: 1,
-            col: 1,
-            kind: ParseErrorKind::Empty {
-                expected: "a board: rows of 0 and 1".into(),
-            },
-        });
-    }
-    Ok(text)
 }
 
 fn too_large(input: &[u8], offset: usize, cols: usize, rows: usize) -> ParseError {

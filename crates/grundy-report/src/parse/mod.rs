@@ -6,7 +6,8 @@
 //! already depends on this crate for its reports and its wording
 //! ([`crate::words`]); a separate crate would have exactly the same
 //! dependents and dependencies. [`clear`] reads rectangle-clearing boards,
-//! [`split`] the splitting game's grids; the judge formats (in the command
+//! [`split`] the splitting game's grids, [`pawn`] the pawn game's impassable
+//! cells and coordinates; the judge formats (in the command
 //! line's `judge` module) use the same [`ParseError`] and [`Scanner`].
 //! (`grundy::clear::Board::from_rows`, behind the engine's `board!` macro,
 //! reads literals in source code at compile time and panics on a bad one:
@@ -17,6 +18,8 @@
 //! input pays nothing for good error messages.
 
 pub mod clear;
+pub mod pawn;
+mod rows;
 pub mod split;
 
 use std::fmt;

@@ -259,37 +259,7 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
 /// As [`parse_matrix`]; also no row at all, a row holding no cell, and a
 /// line break inside a row.
 pub fn parse_matrix_rows<S: AsRef<str>>(rows: &[S]) -> Result<Grid, ParseError> {
-    let mut text = String::new();
-    for (index, row) in rows.iter().enumerate() {
-        let row = row.as_ref();
-        let located = |col: usize, kind: ParseErrorKind| ParseError {
-            line: index + 1,
-            col,
-            kind,
-        };
-        if let Some((col, c)) = row
-            .chars()
-            .enumerate()
-            .find(|&(_, c)| matches!(c, '\n' | '\r' | '\u{FEFF}'))
-        {
-            return Err(located(
-                col + 1,
-                ParseErrorKind::UnexpectedChar {
-                    found: Found(c),
-                    expected: "a cell: 1 or x (candidate), 0 or . (plain); a row is one line, without a byte order mark"
-                        .into(),
-                },
-            ));
-        }
-        if row.chars().all(|c| c == ' ' || c == '\t') {
-            return Err(located(
-                1,
-                ParseErrorKind::Invalid("empty row: every row of a grid holds cells".into()),
-            ));
-        }
-        text.push_str(row);
-        text.push('\n');
-    }
+    let text = super::rows::joined(rows, "1 or x (candidate), 0 or . (plain)", "grid")?;
     Ok(parse_matrix(text.as_bytes())?.grid)
 }
 

@@ -143,7 +143,7 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
                 return Some(choice);
             }
         }
-        Some(_) => return Some(losing_move(&analysis, analyzer)),
+        Some(_) => return Some(losing_move(&mut analysis, analyzer)),
         None => {}
     }
     Some(unproven_move(&analysis, analyzer))
@@ -209,14 +209,25 @@ fn winning_by_values(
 /// the largest value (then the smallest rectangle), as the small boards'
 /// engine plays; without them, one cell of the largest component, which
 /// keeps the most to play for.
-fn losing_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineChoice {
+fn losing_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> EngineChoice {
     let total = analysis.value.unwrap_or(Nimber::ZERO);
     let mut best: Option<(Nimber, u64, LargeRect, u32)> = None;
     for index in 0..analysis.components.len() {
         let info = analysis.components[index];
-        let Some(value) = analysis.classes[info.class as usize].value else {
-            best = None;
-            break;
+        // The classes that cancel were not valued for the total.
+        let class = info.class as usize;
+        let value = match analysis.classes[class].value {
+            Some(value) => value,
+            None => match analyzer.value(&analysis.part(index)) {
+                Ok(value) => {
+                    analysis.classes[class].value = Some(value);
+                    value
+                }
+                Err(_) => {
+                    best = None;
+                    break;
+                }
+            },
         };
         match analyzer.options_with_values(&analysis.part(index)) {
             Ok(options) => {

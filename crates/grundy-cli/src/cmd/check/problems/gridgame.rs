@@ -1,0 +1,310 @@
+//! `gridgame`'s test cases: tests of impassable cells and starting cells.
+
+use std::collections::HashSet;
+
+use grundy_cli::judge::{self, JudgeError};
+use rand::rngs::StdRng;
+use rand::RngExt as _;
+
+use super::*;
+
+/// One test: its impassable cells and its starting cells.
+#[derive(Clone, Debug)]
+pub struct Field {
+    cells: Vec<(u32, u32)>,
+    starts: Vec<(u32, u32)>,
+}
+
+impl Field {
+    fn valid(&self) -> bool {
+        let blocked: HashSet<(u32, u32)> = self.cells.iter().copied().collect();
+        blocked.len() == self.cells.len() && self.starts.iter().all(|s| !blocked.contains(s))
+    }
+}
+
+/// `gridgame`: tests of impassable cells and starting cells.
+#[derive(Clone, Debug)]
+pub struct Gridgame {
+    tests: Vec<Field>,
+    layout: Layout,
+}
+
+impl Case for Gridgame {
+    const NAME: &'static str = "gridgame";
+    const WORDS: [&'static str; 2] = ["Alice", "Bob"];
+    const TIME_LIMIT: f64 = 1.0;
+    const EDGES: &'static [&'static str] = &[
+        "a single test",
+        "cells near the largest coordinate",
+        "cells at the origin",
+        "many tests of one cell and one start",
+        "starts on the diagonal",
+    ];
+    const ELEMENTS: &'static str = "dropping any one test, impassable cell or start, lowering any \
+         one coordinate, or making the whitespace plainer";
+    type Test = Field;
+
+    fn generate(rng: &mut StdRng, gen: &Gen) -> Gridgame {
+        let size = gen.size.max(1);
+        let max = gen.max_coord;
+        let tests = match gen.edge {
+            Some(3) => size.min(judge::gridgame::MAX_TESTS),
+            Some(0) => 1,
+            _ => rng.random_range(1..=size.clamp(1, 3)),
+        };
+        let per_test = (size / tests).max(1);
+        let tests = (0..tests)
+            .map(|_| {
+                let (n, q) = if gen.edge == Some(3) {
+                    (1, 1)
+                } else {
+                    (
+                        rng.random_range(1..=per_test),
+                        rng.random_range(1..=per_test),
+                    )
+                };
+                // A square window holding the cells at about a third of its
+                // area, so that they interact, somewhere in the grid.
+                let width =
+                    (((3 * (n + q)) as f64).sqrt().ceil() as u64 + 2).min(u64::from(max) + 1);
+                let room = u64::from(max) + 1 - width;
+                let origin = |rng: &mut StdRng| match gen.edge {
+                    Some(1) => room as u32,
+                    Some(2) => 0,
+                    _ if rng.random_bool(0.5) => 0,
+                    _ => rng.random_range(0..=room) as u32,
+                };
+                let (ox, oy) = (origin(rng), origin(rng));
+                let point = |rng: &mut StdRng| {
+                    (
+                        ox + rng.random_range(0..width) as u32,
+                        oy + rng.random_range(0..width) as u32,
+                    )
+                };
+                let mut blocked = HashSet::new();
+                let mut cells = Vec::new();
+                // Bounded: the window has room for every cell and start.
+                while cells.len() < n && blocked.len() as u64 + 1 < width * width {
+                    let cell = point(rng);
+                    if blocked.insert(cell) {
+                        cells.push(cell);
+                    }
+                }
+                if cells.is_empty() {
+                    cells.push((max, max));
+                    blocked.insert((max, max));
+                }
+                let mut starts = Vec::new();
+                for _ in 0..q * 4 {
+                    if starts.len() == q {
+                        break;
+                    }
+                    let mut start = point(rng);
+                    if gen.edge == Some(4) {
+                        start.1 = start.0.saturating_sub(ox).saturating_add(oy).min(max);
+                    } else if rng.random_bool(0.05) {
+                        start = (rng.random_range(0..=max), rng.random_range(0..=max));
+                    }
+                    if !blocked.contains(&start) {
+                        starts.push(start);
+                    }
+                }
+                if starts.is_empty() {
+                    // The window has a free cell: the loop above left one.
+                    let side = width as u32;
+                    let free = (0..side * side)
+                        .map(|i| (ox + i % side, oy + i / side))
+                        .find(|cell| !blocked.contains(cell))
+                        .expect("a free cell in the window");
+                    starts.push(free);
+                }
+                Field { cells, starts }
+            })
+            .collect();
+        Gridgame {
+            tests,
+            layout: Layout::random(rng, gen.layouts),
+        }
+    }
+
+    fn render(&self) -> Vec<u8> {
+        let mut text = Text::new(self.layout);
+        text.line(&[&self.tests.len()]);
+        for test in &self.tests {
+            text.line(&[&test.cells.len()]);
+            for (x, y) in &test.cells {
+                text.line(&[x, y]);
+            }
+            text.line(&[&test.starts.len()]);
+            for (x, y) in &test.starts {
+                text.line(&[x, y]);
+            }
+        }
+        text.finish()
+    }
+
+    fn edits(&self, coarse: bool) -> Vec<Edit> {
+        let mut edits: Vec<Edit> = chunks(self.tests.len(), coarse)
+            .into_iter()
+            .filter(|r| keeps_one(self.tests.len(), r))
+            .map(Edit::DropTests)
+            .collect();
+        for (t, test) in self.tests.iter().enumerate() {
+            for (list, len) in [
+                (List::Cells, test.cells.len()),
+                (List::Queries, test.starts.len()),
+            ] {
+                edits.extend(
+                    chunks(len, coarse)
+                        .into_iter()
+                        .filter(|r| keeps_one(len, r))
+                        .map(|range| Edit::Drop {
+                            test: t,
+                            list,
+                            range,
+                        }),
+                );
+            }
+        }
+        if coarse {
+            return edits;
+        }
+        for t in 0..self.tests.len() {
+            edits.push(Edit::Shift { test: t, y: false });
+            edits.push(Edit::Shift { test: t, y: true });
+        }
+        let points: usize = self
+            .tests
+            .iter()
+            .map(|t| t.cells.len() + t.starts.len())
+            .sum();
+        if points <= 100 {
+            for (t, test) in self.tests.iter().enumerate() {
+                for (list, points) in [(List::Cells, &test.cells), (List::Queries, &test.starts)] {
+                    for (item, &(x, y)) in points.iter().enumerate() {
+                        for (v, is_y) in [(x, false), (y, true)] {
+                            edits.extend(lowerings(v).into_iter().map(|to| Edit::Lower {
+                                test: t,
+                                list,
+                                item,
+                                y: is_y,
+                                to,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        edits.extend(self.layout.edits());
+        edits
+    }
+
+    fn edit(&mut self, edit: &Edit) -> Option<()> {
+        match edit {
+            Edit::Drop { test, list, range } => {
+                let field = &mut self.tests[*test];
+                let points = match list {
+                    List::Cells => &mut field.cells,
+                    _ => &mut field.starts,
+                };
+                if !keeps_one(points.len(), range) {
+                    return None;
+                }
+                points.drain(range.clone());
+            }
+            &Edit::Shift { test, y } => {
+                let field = &mut self.tests[test];
+                let coord = |p: &(u32, u32)| if y { p.1 } else { p.0 };
+                let least = field.cells.iter().chain(&field.starts).map(coord).min()?;
+                if least == 0 {
+                    return None;
+                }
+                for p in field.cells.iter_mut().chain(field.starts.iter_mut()) {
+                    if y {
+                        p.1 -= least;
+                    } else {
+                        p.0 -= least;
+                    }
+                }
+            }
+            &Edit::Lower {
+                test,
+                list,
+                item,
+                y,
+                to,
+            } => {
+                let field = &mut self.tests[test];
+                let point = match list {
+                    List::Cells => &mut field.cells[item],
+                    _ => &mut field.starts[item],
+                };
+                if y {
+                    point.1 = to;
+                } else {
+                    point.0 = to;
+                }
+                if !field.valid() {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+
+    fn tests_mut(&mut self) -> Option<&mut Vec<Field>> {
+        Some(&mut self.tests)
+    }
+
+    fn read(input: &[u8]) -> Option<Gridgame> {
+        let mut reader = Reader::new(input);
+        let points = |reader: &mut Reader<'_>| -> Option<Vec<(u32, u32)>> {
+            (0..reader.num()?)
+                .map(|_| Some((reader.num()? as u32, reader.num()? as u32)))
+                .collect()
+        };
+        let tests = (0..reader.num()?)
+            .map(|_| {
+                Some(Field {
+                    cells: points(&mut reader)?,
+                    starts: points(&mut reader)?,
+                })
+            })
+            .collect::<Option<_>>()?;
+        Some(Gridgame {
+            tests,
+            layout: Layout::default(),
+        })
+    }
+
+    fn size(&self) -> String {
+        let cells: usize = self.tests.iter().map(|t| t.cells.len()).sum();
+        let starts: usize = self.tests.iter().map(|t| t.starts.len()).sum();
+        let largest = self
+            .tests
+            .iter()
+            .flat_map(|t| t.cells.iter().chain(&t.starts))
+            .map(|&(x, y)| x.max(y))
+            .max()
+            .unwrap_or(0);
+        format!(
+            "{}, {}, {}, coordinates up to {largest}",
+            plural(self.tests.len(), "test"),
+            plural(cells, "impassable cell"),
+            plural(starts, "start")
+        )
+    }
+
+    fn judge(input: &[u8], out: &mut Vec<u8>) -> Result<(), JudgeError> {
+        judge::gridgame::run(input, out)
+    }
+
+    fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    fn layout_mut(&mut self) -> &mut Layout {
+        &mut self.layout
+    }
+}
