@@ -89,7 +89,7 @@ impl Database {
     /// # Errors
     ///
     /// [`DbError::Incomplete`] for a build that has not finished, and the
-    /// errors of [`Header::decode`] and [`Database::verify_checksums`].
+    /// errors of [`Header::decode`] and of the sections' checksums.
     pub fn open(path: &Path) -> Result<Database> {
         let file = File::open(path).map_err(io(path))?;
         let len = file.metadata().map_err(io(path))?.len();

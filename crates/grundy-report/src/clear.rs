@@ -4,7 +4,7 @@
 //! sum's value the XOR of its boards' values (Sprague-Grundy). A winning move
 //! exists when the total is non-zero: on board `i`, it is a move to a board
 //! of value `value_i ^ total`, so the total becomes 0. Winning moves are
-//! searched among each board's legal moves ([`Solver::moves_to`]), never
+//! searched among each board's legal moves ([`Solver::moves_to`](grundy::Solver::moves_to)), never
 //! guessed from values. [`move_values`] gives the total reached by every
 //! legal move (or an evenly spread sample of them), and [`engine_move`] the
 //! move a computer player makes. Everything runs on the caller's solver, so

@@ -102,7 +102,7 @@ impl XorPrefixes {
 
     /// XORs `delta` into the value at `index`: into every later prefix in
     /// its block, at each level. Branch-free: the whole block of 64 is
-    /// XORed with `delta` under a mask from [`LATER`] (a loop of 0 to 63
+    /// XORed with `delta` under a mask from `LATER` (a loop of 0 to 63
     /// bytes costs a mispredicted branch per level; the levels are padded
     /// to whole blocks for this).
     ///

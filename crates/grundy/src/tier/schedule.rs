@@ -6,13 +6,13 @@
 //!
 //! **Per tier** `t` (in solving order, `0..tier_count()`):
 //! 1. *Generate* `t`'s positions from this part's positions of its parent
-//!    tier ([`generate_keys`]: every position exactly once over all parts)
+//!    tier ([`generate_keys`](super::generate_keys): every position exactly once over all parts)
 //!    and send each to its [`owner`] (one part: no exchange).
 //! 2. *Seal* the tiers whose keys are no longer needed: the store hands
 //!    back their read views ([`TierStore::seal`]).
 //! 3. *Solve* `t`: locally ([`solve_slots`]) when every earlier tier is in
 //!    this part's memory (one part, or replicated on every part), else in
-//!    rounds of [`OptionBatch`]es whose components are asked of their
+//!    rounds of [`OptionBatch`](super::OptionBatch)es whose components are asked of their
 //!    owners in two exchanges.
 //! 4. *Store* `t` ([`TierStore::write`]) and, if the values source says
 //!    so, replicate it on every part.

@@ -38,7 +38,7 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `tables convert OLD NEW`: [`grundy_db::convert`].
+/// `tables convert OLD NEW`: [`grundy_db::convert()`].
 pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     refuse_directory(&args.new)?;
