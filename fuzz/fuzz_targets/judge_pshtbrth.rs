@@ -7,9 +7,9 @@
 #![no_main]
 
 use grundy::clear::value4x4;
-use grundy_report::parse::ParseError;
 use grundy_cli::judge::{pshtbrth, skip_bom, JudgeError};
 use grundy_fuzz::{check_answers, check_error};
+use grundy_report::parse::ParseError;
 use libfuzzer_sys::fuzz_target;
 
 fn straightforward(input: &[u8]) -> String {

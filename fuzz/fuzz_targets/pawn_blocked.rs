@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use grundy_report::parse::pawn::{parse_blocked, parse_cell, parse_region};
 use grundy_fuzz::check_error;
+use grundy_report::parse::pawn::{parse_blocked, parse_cell, parse_region};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|input: &[u8]| {
