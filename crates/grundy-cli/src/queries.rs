@@ -11,7 +11,7 @@
 //! Indices are 1-based and inclusive, as in the contest problems:
 //! `1 <= L <= R <= N`, `1 <= P <= N`. Words are separated by spaces or tabs;
 //! blank lines and CRLF line ends are fine. The board after `set P` is in the
-//! human format of [`crate::boards`] (rows of `0`/`1` or `.`/`#`) and ends at
+//! human format of [`grundy_report::parse::clear`] (rows of `0`/`1` or `.`/`#`) and ends at
 //! a blank line, at the next query (a line that starts with a letter) or at
 //! the end of the file. Queries are read one at a time ([`QueryReader`] is an
 //! iterator), so the answers before a bad line can be printed.

@@ -211,7 +211,7 @@ impl Database {
 
     /// The tables of 8-byte slots of a version-1 file, served from its
     /// bytes; `None` for a version-2 (compact) file, which holds no keys
-    /// (see [`DbSet::for_each_tier`] to read every shape of either).
+    /// (see [`DbSet::for_each_tier`](crate::DbSet::for_each_tier) to read every shape of either).
     #[must_use]
     pub fn tables(&self) -> Option<&ShapeTables<Slots>> {
         match &self.store {

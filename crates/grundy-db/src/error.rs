@@ -133,7 +133,7 @@ pub enum DbError {
 
 pub(crate) type Result<T> = std::result::Result<T, DbError>;
 
-/// For readers that write as they read ([`meta::export_csv`]): a database
+/// For readers that write as they read ([`meta::export_csv`](crate::meta::export_csv)): a database
 /// error met midway is invalid data.
 impl From<DbError> for std::io::Error {
     fn from(e: DbError) -> std::io::Error {

@@ -3,7 +3,7 @@
 //! atomically and resumably by one writer at a time, read back through a
 //! memory map.
 //!
-//! The file format is described in [`format`]; [`Header`] encodes its
+//! The file format is described in [`mod@format`]; [`Header`] encodes its
 //! header, [`Database`] reads a file, [`Writer`] writes one (with its lock)
 //! and [`DbSet`] answers from a whole file or from the parts of a
 //! partitioned build.

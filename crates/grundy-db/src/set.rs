@@ -190,7 +190,7 @@ impl DbSet {
     /// How many shapes of `tier` (1-based) have each value (the index),
     /// over all parts, trailing zeros trimmed. Read from the values alone,
     /// in either version: a compact tier's entries are counted without
-    /// regenerating a key ([`CompactTier::value_counts`]).
+    /// regenerating a key ([`CompactTier::value_counts`](grundy::tier::CompactTier::value_counts)).
     #[must_use]
     pub fn value_counts(&self, tier: usize) -> Vec<u64> {
         let mut counts: Vec<u64> = Vec::new();

@@ -2,7 +2,7 @@
 //! abi3 for CPython 3.9 and later). The Python half (`python/grundy/`) turns
 //! lists, strings and numpy arrays into the text formats the command line
 //! reads and checks keyword arguments; this half parses them with the CLI's
-//! own parsers (`grundy_report::parse`, see [`parse`]), runs the engine with the GIL released, and
+//! own parsers (`grundy_report::parse`, through the `parse` module), runs the engine with the GIL released, and
 //! returns frozen result objects whose coordinates follow the README's
 //! conventions (0-based `row`/`col`, inclusive rectangle corners, pawns by
 //! `x`/`y`, boards and pawns numbered from 0).

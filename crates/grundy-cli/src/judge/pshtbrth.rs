@@ -20,7 +20,7 @@
 //!
 //! The parser is hand-written, because it is the hot path (about 21 MB at
 //! the largest), on the judges' shared byte scanner
-//! ([`scan`](super::scan)): this module adds the board and query tokens.
+//! (`judge/scan.rs`): this module adds the board and query tokens.
 //! Measured choices, each a few percent or more (`cargo bench -p
 //! grundy-cli --bench judge_input`):
 //! - a file (`grundy judge pshtbrth FILE`, or standard input when it is a

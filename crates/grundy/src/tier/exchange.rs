@@ -10,7 +10,7 @@
 //! [`Exchange::Auto`] replicates them and queries only the big top tiers.
 //!
 //! The build loop sees this as the third seam beside [`TierStore`] and
-//! [`Distribution`]: a [`ValueExchange`] holds the replicas and answers a
+//! [`Distribution`]: a `ValueExchange` holds the replicas and answers a
 //! round's lookups; the loop only asks it and agrees on the outcome.
 //! Every method is collective where it says so: all parts call it in the
 //! same order.

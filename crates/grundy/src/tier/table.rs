@@ -1,7 +1,7 @@
 //! One tier's positions and values in memory: a static linear-probing hash
 //! table of 8-byte slots, `key << VALUE_BITS | value`. The slot encoding is
-//! read and written in the engine only ([`slot`], [`slot_key`],
-//! [`slot_value`]); other crates see an [`Entry`].
+//! read and written in the engine only (`slot`, `slot_key`,
+//! `slot_value`); other crates see an [`Entry`].
 
 use rayon::prelude::*;
 
