@@ -271,11 +271,11 @@ try {
   if (await page.locator('#game-over').isHidden()) fail('game over offers no new game');
   await expectCount(page, '.overlay.last', 1, 'the winning move is highlighted');
   await page.screenshot({ path: resolve(outDir, 'clear-game-over-laptop.png'), fullPage: true });
-  // Rematch, sides swapped: the engine moves first now, and wins.
+  // Rematch, sides swapped: the engine moves first now, and wins: the
+  // board is one rectangle, which it clears whole (a proven win).
   await page.click('#rematch');
-  await expectText(page, '#move-list', 'Engine: clear');
+  await expectText(page, '#move-list', 'Engine: clear (1,1)-(2,3)');
   await expectText(page, '#winner', 'First player (engine) wins');
-  await expectText(page, '#turn', 'To move: Second player (you)');
   // Play it out one cell at a time: the engine wins.
   for (let i = 0; i < 6 && (await page.locator('#game-over').isHidden()); i++) {
     const n = await page.locator('#move-list li').count();
@@ -285,10 +285,10 @@ try {
   }
   await expectText(page, '#winner', 'First player (engine) wins');
   await expectText(page, '#value', 'Game over: Second player (you) cannot move and loses.');
-  // New game: the same sides again (the engine first).
+  // New game: the same sides again (the engine first, and it wins at once).
   await page.click('#new-game');
   await expectCount(page, '#move-list li', 1, 'a new game');
-  await expectText(page, '#turn', 'To move: Second player (you)');
+  await expectText(page, '#value', 'Game over: Second player (you) cannot move and loses.');
 
   // The page takes boards up to 32 x 32 (the API takes any size): a 4 x 16
   // board, and a 32 x 32 one whose steppers stop there.
