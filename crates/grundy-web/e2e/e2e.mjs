@@ -319,7 +319,7 @@ try {
     await open(page, url, `#clear/${rows.join('-')}`);
     await page.click('#start-engine');
     await expectText(page, '#move-list', 'Engine: clear (4,1)-(5,8)');
-    await expectText(page, '#turn', 'proven winning: leaves two equal halves');
+    await expectText(page, '#engine-note', 'proven winning: leaves two equal halves');
     if (width === 'phone') await page.screenshot({ path: resolve(outDir, 'clear-8x8-engine-phone.png'), fullPage: true });
     for (let i = 0; i < 40 && (await page.locator('#game-over').isHidden()); i++) {
       const n = await page.locator('#move-list li').count();
@@ -327,7 +327,7 @@ try {
       await page.locator('.cell.on').first().click();
       await page.waitForFunction((k) => document.querySelectorAll('#move-list li').length >= k + 2 || !document.querySelector('#game-over').hidden, n, { timeout: 15000 })
         .catch(() => fail(`8 x 8 at ${width}: the engine did not answer move ${i + 1}`));
-      if (await page.locator('#game-over').isHidden()) await expectText(page, '#turn', 'proven winning');
+      if (await page.locator('#game-over').isHidden()) await expectText(page, '#engine-note', 'proven winning');
     }
     await expectText(page, '#value', 'Game over: Second player (you) cannot move and loses.');
     await page.screenshot({ path: resolve(outDir, `clear-8x8-engine-${width}.png`), fullPage: true });

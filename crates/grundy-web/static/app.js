@@ -1657,11 +1657,17 @@ function renderStatus() {
   let turn = '';
   if (state.mode === 'play' && !over) {
     turn = state.busy ? 'Engine is thinking…' : `To move: ${playerName(ply)}`;
-    if (!state.busy && state.engineReason && ply === state.engineReasonAt) turn += ` — the engine's last move: ${state.engineReason}`;
+
   } else if (state.mode === 'edit') {
     turn = 'Editing: set up a position, then start a game.';
   }
   $('turn').textContent = turn;
+  // Why the engine played its last move (proven, or the budget's best
+  // guess), while that move is the one on the board.
+  const note = state.mode === 'play' && !state.busy && state.engineReason && ply === state.engineReasonAt
+    ? `The engine's last move: ${state.engineReason}` : '';
+  $('engine-note').hidden = !note;
+  $('engine-note').textContent = note;
   $('game-over').hidden = !(over && state.mode === 'play');
   const error = $('error');
   error.hidden = !state.error;
