@@ -178,11 +178,7 @@ fn clear_analyze_large(
     tables: Option<&Bound<'_, tables::Database>>,
 ) -> PyResult<LargeClearAnalysis> {
     let boards = boards_of(&texts, max_memory)?;
-    let limits = Limits {
-        max_positions,
-        max_time,
-        max_memory,
-    };
+    let limits = Limits::new(max_positions, max_time, max_memory);
     let rules = Clear::with_shapes(tables::lookup(tables));
     let budget = budget(&limits, DEFAULT_TIME);
     let analysis = py.detach(move || analyse(&boards, &mut Analyzer::new(rules, budget)));
@@ -204,11 +200,7 @@ fn clear_engine_move<'py>(
     tables: Option<&Bound<'_, tables::Database>>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let boards = boards_of(&texts, max_memory)?;
-    let limits = Limits {
-        max_positions,
-        max_time,
-        max_memory,
-    };
+    let limits = Limits::new(max_positions, max_time, max_memory);
     let rules = Clear::with_shapes(tables::lookup(tables));
     let budget = budget(&limits, DEFAULT_MOVE_TIME);
     let choice = py.detach(move || choose_move(&boards, &mut Analyzer::new(rules, budget)));
