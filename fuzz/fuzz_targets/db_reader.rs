@@ -9,6 +9,7 @@
 //! (version 2) file's shapes are regenerated from the box and looked up.
 #![no_main]
 
+use grundy::tier::Tier;
 use grundy_db::{Database, DbError, DbSet, Header, HEADER_LEN, MAX_TIERS, VERSION_SLOTS};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
@@ -56,7 +57,7 @@ fn read(data: &[u8]) {
     let shape_box = set.shape_box();
     // What `tables info` prints: counts, largest values, full boards.
     let mut shapes = 0u64;
-    for tier in 1..=shape_box.cells() {
+    for tier in Tier::all(shape_box.cells()) {
         shapes = shapes
             .checked_add(set.positions(tier))
             .expect("no overflow");

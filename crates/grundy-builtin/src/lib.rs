@@ -63,7 +63,7 @@ mod tests {
         // back (its keys regenerated), against the tables in memory.
         let mut tiers = 0;
         set.for_each_tier(|tier, entries| {
-            let mut expected: Vec<Entry> = fresh[tier - 1].entries().collect();
+            let mut expected: Vec<Entry> = fresh[tier.index()].entries().collect();
             expected.sort_unstable();
             assert_eq!(entries, &expected[..], "tier {tier}");
             tiers += 1;

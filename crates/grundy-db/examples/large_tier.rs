@@ -25,8 +25,8 @@ use std::time::Instant;
 use grundy::clear::shapes::ClearShapes;
 use grundy::clear::Board;
 use grundy::tier::{
-    generate_keys, solve_tier, CompactTier, Entry, LineTier, TierControl, TierGame, TierTable,
-    TierValues,
+    generate_keys, solve_tier, CompactTier, Entry, LineTier, Tier, TierControl, TierGame,
+    TierTable, TierValues,
 };
 use grundy_db::store::TierBytes;
 use grundy_db::Database;
@@ -75,7 +75,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let keys: Vec<u64> = keys.into_iter().collect();
     let game = ClearShapes::new(shape_box);
-    let tier = (cells - 1) as u32;
+    let tier = Tier::at(cells - 1);
     for mode in modes {
         let started = Instant::now();
         let seconds = match mode.as_str() {
@@ -147,7 +147,7 @@ fn lines_of<B: AsRef<[u8]>>(
     let mut parent: Option<TierTable> = None;
     let mut out = Vec::with_capacity(count);
     for (t, stored) in tiers[..count].iter().enumerate() {
-        let keys = generate_keys(game, t as u32, parent.as_ref(), &control)?;
+        let keys = generate_keys(game, Tier::at(t), parent.as_ref(), &control)?;
         let mut table = TierTable::from_keys(keys)?;
         let values: Vec<u16> = table
             .slots()
@@ -178,7 +178,7 @@ fn lines_of<B: AsRef<[u8]>>(
 /// Seconds to value `keys` against `tiers`; every value checked.
 fn time<V: TierValues>(
     game: &ClearShapes,
-    tier: u32,
+    tier: Tier,
     keys: &[u64],
     tiers: &[V],
     db: &Database,
@@ -189,7 +189,7 @@ fn time<V: TierValues>(
     solve_tier(game, tier, &mut table, &earlier, &TierControl::new())?;
     let seconds = started.elapsed().as_secs_f64();
     for (key, value) in table.iter() {
-        if db.compact_tiers().and_then(|t| t[tier as usize].get(key)) != Some(value) {
+        if db.compact_tiers().and_then(|t| t[tier.index()].get(key)) != Some(value) {
             return Err(format!("shape {key:#x}: {value} here, not the database's").into());
         }
     }

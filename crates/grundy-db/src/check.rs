@@ -25,7 +25,7 @@ use std::path::Path;
 
 use grundy::clear::shapes::ShapeBox;
 use grundy::clear::Clear;
-use grundy::tier::{CompactError, CompactTier, Entry};
+use grundy::tier::{CompactError, CompactTier, Entry, Tier};
 use grundy::{Budget, Nimber, SolveError, Solver};
 use rayon::prelude::*;
 
@@ -75,9 +75,9 @@ pub enum CheckError {
     #[error("--tiers {first}-{last}: the {shape_box} box has tiers 1 to {}", shape_box.cells())]
     Tiers {
         /// The first tier asked for.
-        first: usize,
+        first: Tier,
         /// The last tier asked for.
-        last: usize,
+        last: Tier,
         /// The box.
         shape_box: ShapeBox,
     },
@@ -138,11 +138,11 @@ pub fn census(set: &DbSet) -> Result<Census, DbError> {
     })
 }
 
-/// Lists of entries with their tier (1-based), from [`tier_entries`].
-pub type TierEntries<'a> = Vec<(usize, Cow<'a, [u64]>)>;
+/// Lists of entries with their tier, from [`tier_entries`].
+pub type TierEntries<'a> = Vec<(Tier, Cow<'a, [u64]>)>;
 
 /// Every tier's entries (as [`Entry::word`]s, 0 for an empty slot) with
-/// its tier (1-based), one list a part and tier: borrowed from
+/// its tier, one list a part and tier: borrowed from
 /// the slots of a version-1 file, regenerated from a compact one
 /// ([`DbSet::for_each_tier`], which requires every shape of the box to be
 /// answered, one list a tier).
@@ -152,7 +152,7 @@ pub type TierEntries<'a> = Vec<(usize, Cow<'a, [u64]>)>;
 /// What [`DbSet::for_each_tier`] finds wrong.
 pub fn tier_entries(set: &DbSet) -> Result<TierEntries<'_>, DbError> {
     if set.version() == crate::VERSION_SLOTS {
-        return Ok((1..=set.shape_box().cells())
+        return Ok(Tier::all(set.shape_box().cells())
             .flat_map(|tier| {
                 set.tier(tier)
                     .map(move |t| (tier, Cow::Borrowed(t.slots())))
@@ -293,14 +293,9 @@ pub fn samples(set: &DbSet, count: u64, seed: u64, positions: u64) -> Result<Che
 ///
 /// [`CheckError::Tiers`] for tiers the box lacks; [`CheckError::Wrong`] or
 /// [`CheckError::Outside`] for a bad shape.
-pub fn tiers(
-    set: &DbSet,
-    first: usize,
-    last: usize,
-    positions: u64,
-) -> Result<Checked, CheckError> {
+pub fn tiers(set: &DbSet, first: Tier, last: Tier, positions: u64) -> Result<Checked, CheckError> {
     let shape_box = set.shape_box();
-    if first == 0 || first > last || last > shape_box.cells() {
+    if first > last || last.index() >= shape_box.cells() {
         return Err(CheckError::Tiers {
             first,
             last,
@@ -393,7 +388,7 @@ pub enum MergeError {
     #[error("tier {tier}: {error}")]
     Tier {
         /// The tier.
-        tier: usize,
+        tier: Tier,
         /// What is wrong.
         error: CompactError,
     },
@@ -412,7 +407,7 @@ pub fn merge(set: &DbSet, out: &Path) -> Result<Header, MergeError> {
     let shape_box = set.shape_box();
     let lists = tier_entries(set).map_err(MergeError::Read)?;
     let mut writer = Writer::create_compact(out, shape_box).map_err(MergeError::Create)?;
-    for tier in 1..=shape_box.cells() {
+    for tier in Tier::all(shape_box.cells()) {
         let entries: Vec<Entry> = lists
             .iter()
             .filter(|(t, _)| *t == tier)
@@ -429,6 +424,7 @@ pub fn merge(set: &DbSet, out: &Path) -> Result<Header, MergeError> {
 mod tests {
     use super::*;
     use grundy::clear::shapes::ClearShapes;
+    use grundy::tier::Tier;
     use grundy::tier::{solve_tiers, TierControl, TierError};
 
     /// A database in format version 1 (8-byte slots, as the parts of a
@@ -479,8 +475,8 @@ mod tests {
                 skipped: 0
             }
         );
-        let all = tiers(&set, 1, 12, 1_000_000).unwrap();
-        let shapes: u64 = (1..=12).map(|t| set.positions(t)).sum();
+        let all = tiers(&set, Tier::FIRST, Tier::new(11), 1_000_000).unwrap();
+        let shapes: u64 = Tier::all(12).map(|t| set.positions(t)).sum();
         assert_eq!(
             all,
             Checked {
@@ -489,7 +485,7 @@ mod tests {
             }
         );
         assert!(matches!(
-            tiers(&set, 3, 13, 10),
+            tiers(&set, Tier::new(2), Tier::new(12), 10),
             Err(CheckError::Tiers { .. })
         ));
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use grundy::clear::shapes::ShapeTables;
-use grundy::tier::{CompactTier, TierTable};
+use grundy::tier::{CompactTier, Tier, TierTable};
 use grundy::Nimber;
 
 use crate::error::*;
@@ -159,7 +159,7 @@ impl Database {
                     TierTable::from_parts(t.positions, t.capacity, slots).map_err(|what| {
                         DbError::Corrupt {
                             path: path.to_owned(),
-                            what: format!("tier {}: {what}", i + 1),
+                            what: format!("tier {}: {what}", Tier::at(i)),
                         }
                     })
                 })
@@ -183,7 +183,7 @@ impl Database {
                     };
                     CompactTier::from_bytes(section).map_err(|e| DbError::Corrupt {
                         path: path.to_owned(),
-                        what: format!("tier {}: {e}", i + 1),
+                        what: format!("tier {}: {e}", Tier::at(i)),
                     })
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -270,11 +270,11 @@ pub(crate) fn check_sections(path: &Path, all: &[u8], header: &Header) -> Result
         if crc32fast::hash(section) != t.crc32 {
             return Err(DbError::Checksum {
                 path: path.to_owned(),
-                section: format!("tier {}", i + 1),
+                section: format!("tier {}", Tier::at(i)),
             });
         }
         check_section(header.version, t, section)
-            .map_err(|what| corrupt(format!("section tier {}: {what}", i + 1)))?;
+            .map_err(|what| corrupt(format!("section tier {}: {what}", Tier::at(i))))?;
         let next = header.tiers.get(i + 1).map_or(t.end(), |next| next.offset);
         if all[t.end() as usize..next as usize].iter().any(|&b| b != 0) {
             return Err(corrupt(format!(

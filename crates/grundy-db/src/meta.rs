@@ -34,6 +34,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use grundy::tier::Tier;
+
 use crate::{io, DbError, DbSet, Result};
 
 /// Tag of the metadata record, so a reader knows what it holds.
@@ -257,7 +259,7 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
     let shape_box = set.shape_box();
     let mut tiers = Vec::with_capacity(shape_box.cells());
     let mut values: Vec<u64> = Vec::new();
-    for tier in 1..=shape_box.cells() {
+    for tier in Tier::all(shape_box.cells()) {
         let histogram = set.value_counts(tier);
         if values.len() < histogram.len() {
             values.resize(histogram.len(), 0);
@@ -266,7 +268,7 @@ pub fn describe(set: &DbSet) -> Result<Metadata> {
             *total += count;
         }
         tiers.push(TierMetadata {
-            tier,
+            tier: tier.number() as usize,
             shapes: set.positions(tier),
             largest_value: histogram.len().saturating_sub(1) as u32,
             values: histogram,

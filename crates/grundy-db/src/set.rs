@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::ShapeKey;
-use grundy::tier::{owner, Entry, TierTable};
+use grundy::tier::{owner, Entry, Tier, TierTable};
 use grundy::Nimber;
 
 use crate::database::*;
@@ -142,12 +142,12 @@ impl DbSet {
         self.parts[0].header().shape_box
     }
 
-    /// The tables of tier `tier` (1-based), one per part, of a version-1
-    /// database (none for a compact one: see [`DbSet::for_each_tier`]).
-    pub fn tier(&self, tier: usize) -> impl Iterator<Item = &TierTable<Slots>> + '_ {
+    /// The tables of `tier`, one per part, of a version-1 database (none
+    /// for a compact one: see [`DbSet::for_each_tier`]).
+    pub fn tier(&self, tier: Tier) -> impl Iterator<Item = &TierTable<Slots>> + '_ {
         self.parts
             .iter()
-            .filter_map(move |p| p.tables().and_then(|t| t.tiers().get(tier.checked_sub(1)?)))
+            .filter_map(move |p| p.tables().and_then(|t| t.tiers().get(tier.index())))
     }
 
     /// The format version of the parts (all the same, as opening checked).
@@ -156,12 +156,20 @@ impl DbSet {
         self.parts[0].header().version
     }
 
-    /// Shapes in tier `tier` (1-based), over all parts.
+    /// Shapes in every tier, over all parts.
     #[must_use]
-    pub fn positions(&self, tier: usize) -> u64 {
+    pub fn shapes(&self) -> u64 {
+        Tier::all(self.shape_box().cells())
+            .map(|tier| self.positions(tier))
+            .sum()
+    }
+
+    /// Shapes in `tier`, over all parts.
+    #[must_use]
+    pub fn positions(&self, tier: Tier) -> u64 {
         self.parts
             .iter()
-            .filter_map(|p| p.header().tiers.get(tier.checked_sub(1)?))
+            .filter_map(|p| p.header().tiers.get(tier.index()))
             .map(|t| t.positions)
             .sum()
     }
@@ -187,12 +195,12 @@ impl DbSet {
         self.parts[part].value_of_key(key)
     }
 
-    /// How many shapes of `tier` (1-based) have each value (the index),
+    /// How many shapes of `tier` have each value (the index),
     /// over all parts, trailing zeros trimmed. Read from the values alone,
     /// in either version: a compact tier's entries are counted without
     /// regenerating a key ([`CompactTier::value_counts`](grundy::tier::CompactTier::value_counts)).
     #[must_use]
-    pub fn value_counts(&self, tier: usize) -> Vec<u64> {
+    pub fn value_counts(&self, tier: Tier) -> Vec<u64> {
         let mut counts: Vec<u64> = Vec::new();
         let mut add = |value: usize, n: u64| {
             if counts.len() <= value {
@@ -203,14 +211,14 @@ impl DbSet {
         for part in &self.parts {
             match &part.store {
                 Store::Slots(tables) => {
-                    if let Some(table) = tier.checked_sub(1).and_then(|i| tables.tiers().get(i)) {
+                    if let Some(table) = tables.tiers().get(tier.index()) {
                         for (_, value) in table.iter() {
                             add(value.value() as usize, 1);
                         }
                     }
                 }
                 Store::Compact(tiers) => {
-                    if let Some(compact) = tier.checked_sub(1).and_then(|i| tiers.get(i)) {
+                    if let Some(compact) = tiers.get(tier.index()) {
                         for (value, &n) in compact.value_counts().iter().enumerate() {
                             add(value, n);
                         }
@@ -242,7 +250,7 @@ impl DbSet {
     /// [`DbError::Corrupt`], or what `f` returns.
     pub fn for_each_tier<E: From<DbError>>(
         &self,
-        mut f: impl FnMut(usize, &[Entry]) -> std::result::Result<(), E>,
+        mut f: impl FnMut(Tier, &[Entry]) -> std::result::Result<(), E>,
     ) -> std::result::Result<(), E> {
         use grundy::clear::shapes::ClearShapes;
         use grundy::tier::{generate_tier, TierControl};
@@ -253,7 +261,7 @@ impl DbSet {
             what,
         };
         if self.version() == VERSION_SLOTS {
-            for tier in 1..=shape_box.cells() {
+            for tier in Tier::all(shape_box.cells()) {
                 let mut entries: Vec<Entry> =
                     self.tier(tier).flat_map(TierTable::entries).collect();
                 entries.par_sort_unstable();
@@ -264,10 +272,8 @@ impl DbSet {
         let game = ClearShapes::new(shape_box);
         let parts = self.parts.len() as u32;
         let mut parent: Option<TierTable> = None;
-        for tier in 1..=shape_box.cells() {
-            // The engine's tier of the shapes of `tier` cells.
-            let index = game.tier_of_cells(tier);
-            let table = generate_tier(&game, index, parent.as_ref(), &TierControl::new())
+        for tier in Tier::all(shape_box.cells()) {
+            let table = generate_tier(&game, tier, parent.as_ref(), &TierControl::new())
                 .map_err(|e| corrupt(&self.path, format!("tier {tier}: {e}")))?;
             if table.positions() != self.positions(tier) {
                 return Err(corrupt(
@@ -286,7 +292,7 @@ impl DbSet {
                 .map(|&key| {
                     let part = &self.parts[owner(key, parts) as usize];
                     part.compact_tiers()
-                        .and_then(|tiers| tiers.get(tier - 1))
+                        .and_then(|tiers| tiers.get(tier.index()))
                         .and_then(|t| t.get(key))
                         .and_then(|v| Entry::new(key, v.value()))
                         .ok_or_else(|| {
@@ -325,14 +331,14 @@ impl DbSet {
                 continue;
             };
             for (i, table) in tables.tiers().iter().enumerate() {
-                let tier = i + 1;
+                let tier = Tier::at(i);
                 let corrupt = |what: String| DbError::Corrupt {
                     path: part.path().to_owned(),
                     what: format!("tier {tier}: {what}"),
                 };
                 table.check_layout().map_err(corrupt)?;
                 if let Some((key, _)) = table.iter().find(|&(key, _)| {
-                    key.count_ones() as usize != tier || owner(key, parts) as usize != index
+                    key.count_ones() != tier.number() || owner(key, parts) as usize != index
                 }) {
                     return Err(corrupt(format!(
                         "shape {key:#x} does not belong in this tier{}",

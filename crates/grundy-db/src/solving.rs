@@ -80,7 +80,7 @@ fn header(shape_box: ShapeBox, tier: Tier, table: &TierTable) -> Vec<u8> {
         VERSION,
         shape_box.rows() as u32,
         shape_box.cols() as u32,
-        tier,
+        tier.get(),
     ] {
         bytes.extend_from_slice(&word.to_le_bytes());
     }

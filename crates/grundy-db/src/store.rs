@@ -358,8 +358,7 @@ impl TierStore for FileStore {
         match &mut self.solving {
             Some(solving) if solving.tier() == tier => solving.keep(table, solved),
             _ => Err(self.corrupt(format!(
-                "tier {}: a stretch kept before the tier was opened",
-                tier + 1
+                "tier {tier}: a stretch kept before the tier was opened"
             ))),
         }
     }
@@ -405,8 +404,7 @@ impl TierStore for FileStore {
             .collect();
         let entries = entries.map_err(|key| match key {
             Some(key) => self.corrupt(format!(
-                "tier {}: the regenerated shape {key:#x} has no value in the file",
-                tier + 1
+                "tier {tier}: the regenerated shape {key:#x} has no value in the file"
             )),
             None => self.corrupt("stopped while reading a tier back".to_owned()),
         })?;
@@ -439,7 +437,7 @@ impl TierStore for FileStore {
                     path: self.writer.partial().to_owned(),
                     error,
                 }),
-            _ => Err(self.corrupt(format!("tier {} sealed before it was written", tier + 1))),
+            _ => Err(self.corrupt(format!("tier {tier} sealed before it was written"))),
         }
     }
 }

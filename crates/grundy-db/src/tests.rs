@@ -4,7 +4,7 @@ use crate::header::max_shapes;
 use grundy::clear::shapes::ClearShapes;
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::ShapeKey;
-use grundy::tier::{solve_tiers, TierControl, TierError};
+use grundy::tier::{solve_tiers, Tier, TierControl, TierError};
 use grundy::Nimber;
 use std::path::Path;
 
@@ -559,7 +559,7 @@ fn a_db_set_answers_shape_keys_and_refuses_shapes_outside_its_box() {
     build(&path, shape_box, None).unwrap();
     let set = DbSet::open(&path).unwrap();
     let mut shapes = 0;
-    for tier in 1..=shape_box.cells() {
+    for tier in Tier::all(shape_box.cells()) {
         for table in set.tier(tier) {
             for (key, value) in table.iter() {
                 let board = shape_box.board(key).unwrap();
@@ -673,7 +673,7 @@ fn a_cancelled_build_resumes_to_the_same_bytes() {
     let cancel = AtomicBool::new(false);
     let stop = |p: grundy::tier::TierProgress| {
         if let grundy::tier::TierProgress::Stored(t) = p {
-            if t.tier == 6 {
+            if t.tier == Tier::new(6) {
                 cancel.store(true, Ordering::Relaxed);
             }
         }
@@ -717,10 +717,10 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
     let whole = dir.path().join("whole.gdb");
     crate::build(&whole, box_of(3, 5), &TierControl::new(), |_| {}).unwrap();
     let whole = std::fs::read(&whole).unwrap();
-    let (stop_tier, stop_round, stretch) = (8, 3, 32usize);
+    let (stop_tier, stop_round, stretch) = (Tier::new(8), 3, 32usize);
     let cancel = AtomicBool::new(false);
     let rounds = Mutex::new(Vec::new());
-    let on_round = |tier: u32, round: usize, _: usize| {
+    let on_round = |tier: Tier, round: usize, _: usize| {
         rounds.lock().unwrap().push((tier, round));
         if (tier, round) == (stop_tier, stop_round) {
             cancel.store(true, Ordering::Relaxed);
@@ -752,7 +752,7 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
                 else {
                     unreachable!()
                 };
-                assert_eq!((reason, kept), (TierError::Cancelled, stop_tier as usize));
+                assert_eq!((reason, kept), (TierError::Cancelled, stop_tier.index()));
                 let (solved, _) = under_way.expect("stretches kept");
                 assert_eq!(solved, stop_round * stretch);
                 assert!(

@@ -8,7 +8,7 @@ use grundy::clear::shapes::ClearShapes;
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::ShapeKey;
 use grundy::tier::Entry;
-use grundy::tier::{solve_tiers, TierControl, TierError};
+use grundy::tier::{solve_tiers, Tier, TierControl, TierError};
 use std::path::Path;
 
 /// Builds `shape_box` into `path` in the compact format with the one
@@ -20,7 +20,7 @@ fn build_compact(path: &Path, shape_box: ShapeBox, stop_after: Option<usize>) {
     let cancel = AtomicBool::new(false);
     let stop = |p: TierProgress| {
         if let TierProgress::Stored(t) = p {
-            if stop_after == Some(t.tier as usize + 1) {
+            if stop_after == Some(t.tier.number() as usize) {
                 cancel.store(true, Ordering::Relaxed);
             }
         }
@@ -65,7 +65,7 @@ fn a_compact_database_gives_every_shape_its_value_and_resumes_to_the_same_bytes(
     )
     .unwrap();
     for (tier, table) in tables.iter().enumerate() {
-        assert_eq!(set.positions(tier + 1), table.positions());
+        assert_eq!(set.positions(Tier::at(tier)), table.positions());
         for (key, value) in table.iter() {
             assert_eq!(set.get(key), Some(value), "{key:#x}");
             let shape = ShapeKey::of_board(&shape_box.board(key).unwrap()).unwrap();
@@ -267,7 +267,7 @@ fn value_counts_without_keys_equal_the_shapes_values() {
     })
     .unwrap();
     assert_eq!(tiers, 20);
-    assert!(v2.value_counts(0).is_empty() && v2.value_counts(21).is_empty());
+    assert!(v2.value_counts(Tier::new(20)).is_empty());
 }
 
 /// The size `tables build` warns with before a build ([`estimated_size`]
@@ -334,11 +334,11 @@ fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
         let keys: Vec<u64> = entries.iter().map(|e| e.key()).collect();
         let large = keys.len() as u64 >= LINES_FROM;
         // Told to stop, a large tier gives up and stays as it was.
-        let stopped = store.regenerated(tier as u32, view, &keys, &|| true);
+        let stopped = store.regenerated(Tier::at(tier), view, &keys, &|| true);
         assert_eq!(stopped.is_err(), large, "tier {}", tier + 1);
         assert!(matches!(view, StoredTier::Compact(_)));
         store
-            .regenerated(tier as u32, view, &keys, &|| false)
+            .regenerated(Tier::at(tier), view, &keys, &|| false)
             .unwrap();
         assert_eq!(
             matches!(view, StoredTier::Lines(_)),

@@ -520,7 +520,7 @@ where
         if owner(key, parts) == me {
             let value = built
                 .own
-                .get(game.tier_of(key) as usize)
+                .get(game.tier_of(key).index())
                 .and_then(|t| t.value(key));
             if let Some(v) = value {
                 found.extend_from_slice(&(i as u64).to_le_bytes());
@@ -566,7 +566,7 @@ where
 fn tier_line(t: &TierReport) -> String {
     format!(
         "tier {:>2}: {:>12} shapes in {:>8.2} s, {} {}, {} bytes exchanged",
-        t.tier + 1,
+        t.tier.number(),
         t.positions,
         t.elapsed.as_secs_f64(),
         if t.queried {

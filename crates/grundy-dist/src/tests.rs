@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::{solve_tiers, Entry, TierControl, TierError, TierTable};
+use grundy::tier::{solve_tiers, Entry, Tier, TierControl, TierError, TierTable};
 use grundy::Nimber;
 use grundy_db::DbSet;
 
@@ -73,7 +73,7 @@ fn assert_same(out: &Path, expected: &[TierTable]) {
     for (i, want) in expected.iter().enumerate() {
         let joined: Vec<Entry> = lists
             .iter()
-            .filter(|(t, _)| *t == i + 1)
+            .filter(|(t, _)| *t == Tier::at(i))
             .flat_map(|(_, e)| e.iter().filter_map(|&word| Entry::from_word(word)))
             .collect();
         let joined = TierTable::from_entries(joined).unwrap();
@@ -364,14 +364,14 @@ impl TierGame for Kayles {
         self.pins as usize
     }
     fn tier_of(&self, position: u64) -> Tier {
-        position.count_ones() - 1
+        Tier::new(position.count_ones() - 1)
     }
     fn parent_tier(&self, _tier: Tier) -> Option<Tier> {
         None
     }
     fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
         let mut all = Vec::new();
-        Kayles::partitions(tier + 1, tier + 1, &mut Vec::new(), &mut all);
+        Kayles::partitions(tier.number(), tier.number(), &mut Vec::new(), &mut all);
         for rows in all {
             emit(Kayles::key(&rows));
         }
@@ -436,7 +436,7 @@ fn a_second_game_builds_single_and_partitioned() {
     )
     .unwrap();
     for (key, &v) in keys.iter().zip(&want) {
-        let tier = &built.own[game.tier_of(*key) as usize];
+        let tier = &built.own[game.tier_of(*key).index()];
         assert_eq!(
             tier.get(*key),
             Some(Nimber::new(v)),

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::Board;
-use grundy::tier::{TierControl, TierError, TierProgress};
+use grundy::tier::{Tier, TierControl, TierError, TierProgress};
 use grundy_db::{BuildFailed, DbSet};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -139,7 +139,7 @@ impl Database {
         dict.set_item("path", set.path())?;
         dict.set_item("format_version", set.version())?;
         dict.set_item("box", (shape_box.rows(), shape_box.cols()))?;
-        dict.set_item("shapes", (1..=tiers).map(|t| set.positions(t)).sum::<u64>())?;
+        dict.set_item("shapes", set.shapes())?;
         dict.set_item(
             "parts",
             set.parts()
@@ -153,7 +153,7 @@ impl Database {
             let entries: Vec<grundy_db::TierEntry> =
                 set.parts().iter().map(|p| p.header().tiers[t]).collect();
             let tier = PyDict::new(py);
-            tier.set_item("tier", t + 1)?;
+            tier.set_item("tier", Tier::at(t).number())?;
             tier.set_item("shapes", entries.iter().map(|e| e.positions).sum::<u64>())?;
             let max = entries.iter().map(|e| e.max_value).max().unwrap_or(0);
             largest = largest.max(max);
@@ -180,7 +180,7 @@ impl Database {
         dict.set_item("content_crc32", crc)?;
         if values {
             let mut counts = vec![0u64; grundy::tier::MAX_VALUE as usize + 1];
-            for tier in 1..=set.shape_box().cells() {
+            for tier in Tier::all(set.shape_box().cells()) {
                 for (value, n) in set.value_counts(tier).iter().enumerate() {
                     counts[value] += n;
                 }
@@ -337,7 +337,7 @@ fn tables_build(
     let finished_lines = Mutex::new(Vec::<String>::new());
     let report = |p: TierProgress| match p {
         TierProgress::Generating { tier } => {
-            tier_now.store(u64::from(tier) + 1, Ordering::Relaxed);
+            tier_now.store(u64::from(tier.number()), Ordering::Relaxed);
             done.store(0, Ordering::Relaxed);
             total.store(0, Ordering::Relaxed);
         }
@@ -346,7 +346,7 @@ fn tables_build(
             done: d,
             total: t,
         } => {
-            tier_now.store(u64::from(tier) + 1, Ordering::Relaxed);
+            tier_now.store(u64::from(tier.number()), Ordering::Relaxed);
             done.store(d, Ordering::Relaxed);
             total.store(t, Ordering::Relaxed);
         }
@@ -355,7 +355,7 @@ fn tables_build(
             .unwrap_or_else(|e| e.into_inner())
             .push(format!(
                 "tier {:>2}: {:>12} shapes in {:>8.2} s",
-                t.tier + 1,
+                t.tier,
                 t.positions,
                 t.elapsed.as_secs_f64()
             )),
@@ -364,7 +364,7 @@ fn tables_build(
             .unwrap_or_else(|e| e.into_inner())
             .push(format!(
                 "tier {:>2}: {:.0}% restored from its solved stretches",
-                tier + 1,
+                tier,
                 100.0 * slots as f64 / of.max(1) as f64
             )),
         TierProgress::Resuming { stored } => {

@@ -731,8 +731,7 @@ impl ClearShapes {
     #[must_use]
     pub fn tier_of_cells(&self, cells: usize) -> Tier {
         debug_assert!(cells >= 1, "a shape has a cell");
-        // A box has at most 64 cells.
-        cells.saturating_sub(1) as Tier
+        Tier::at(cells.saturating_sub(1))
     }
 }
 
@@ -751,11 +750,11 @@ impl TierGame for ClearShapes {
     /// A shape of `k` cells is in tier `k - 1` (clearing's rule: a move
     /// leaves components of fewer cells).
     fn tier_of(&self, position: u64) -> Tier {
-        position.count_ones() - 1
+        Tier::new(position.count_ones() - 1)
     }
 
     fn parent_tier(&self, tier: Tier) -> Option<Tier> {
-        tier.checked_sub(1)
+        tier.previous()
     }
 
     fn generate<E: FnMut(u64)>(&self, _tier: Tier, parent_key: Option<u64>, emit: E) {

@@ -579,7 +579,7 @@ mod tier_build {
                     for c0 in 0..cols {
                         for c1 in c0 + 1..=cols {
                             let key = tiers::SplitRects::key(r0, r1, c0, c1);
-                            let tier = &built.own[game.tier_of(key) as usize];
+                            let tier = &built.own[game.tier_of(key).index()];
                             let want = brute.value(r0 as usize, r1 as usize, c0 as usize, c1 as usize);
                             prop_assert_eq!(tier.get(key), Some(Nimber::new(want)));
                             checked += 1;

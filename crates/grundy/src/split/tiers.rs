@@ -89,7 +89,7 @@ impl TierGame for SplitRects {
 
     fn tier_of(&self, position: u64) -> Tier {
         let (r0, r1, c0, c1) = SplitRects::rect(position);
-        (r1 - r0) * (c1 - c0) - 1
+        Tier::new((r1 - r0) * (c1 - c0) - 1)
     }
 
     fn parent_tier(&self, _tier: Tier) -> Option<Tier> {
@@ -97,7 +97,7 @@ impl TierGame for SplitRects {
     }
 
     fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
-        let area = tier + 1;
+        let area = tier.number();
         for height in (1..=self.rows).filter(|h| area % h == 0) {
             let width = area / height;
             if width > self.cols {

@@ -188,7 +188,7 @@ impl<D: Distribution> ValueExchange for PartExchange<'_, D> {
         let mut requests = vec![Vec::new(); parts as usize];
         for batch in &batches {
             for &key in batch.keys() {
-                if full(game.tier_of(key) as usize).is_some() {
+                if full(game.tier_of(key).index()).is_some() {
                     continue;
                 }
                 let o = owner(key, parts);
@@ -207,7 +207,7 @@ impl<D: Distribution> ValueExchange for PartExchange<'_, D> {
             .map(|keys| {
                 keys.iter()
                     .map(|&k| {
-                        own.get(game.tier_of(k) as usize)
+                        own.get(game.tier_of(k).index())
                             .and_then(|v| v.value(k))
                             .map_or(u16::MAX, |v| v as u16)
                     })
@@ -228,7 +228,7 @@ impl<D: Distribution> ValueExchange for PartExchange<'_, D> {
         let answered = TierTable::from_slot_words(answered)?;
         let answered = &answered;
         let lookup = |key: u64| -> Option<u32> {
-            let kt = game.tier_of(key) as usize;
+            let kt = game.tier_of(key).index();
             if let Some(full) = full(kt) {
                 return full.get(key).map(crate::Nimber::value);
             }

@@ -42,6 +42,7 @@
 //! [`hash`] names every hash the engine uses, each once;
 //! [`control`] holds the budgets and progress hooks every loop checks.
 
+use std::fmt;
 use std::time::Duration;
 
 use crate::Nimber;
@@ -70,8 +71,79 @@ pub use table::{capacity_for, Entry, TierTable};
 pub use values::TierValues;
 pub use worker::{generate_keys, generate_tier, solve_slots, solve_tier};
 
-/// A tier: an index `0..tier_count()` of [`TierGame`], in solving order.
-pub type Tier = u32;
+/// A tier: an index `0..tier_count()` of [`TierGame`], in solving order,
+/// the engine's one numbering (per-tier arrays, files' directories, every
+/// crate's API). It is shown as the index plus one ([`fmt::Display`]), the
+/// project's 1-based convention for people; for rectangle clearing that is
+/// the shapes' cell count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Tier(u32);
+
+impl Tier {
+    /// The first tier solved.
+    pub const FIRST: Tier = Tier(0);
+
+    /// Tier `index` (0-based).
+    #[must_use]
+    pub const fn new(index: u32) -> Self {
+        Tier(index)
+    }
+
+    /// Tier `index` (0-based) of a per-tier array.
+    ///
+    /// # Panics
+    ///
+    /// When `index` does not fit 32 bits: no game has that many tiers.
+    #[must_use]
+    pub fn at(index: usize) -> Self {
+        Tier(u32::try_from(index).expect("a tier index fits 32 bits"))
+    }
+
+    /// The tier shown as `number` to people (1-based), `None` for 0.
+    #[must_use]
+    pub const fn from_number(number: u32) -> Option<Self> {
+        match number.checked_sub(1) {
+            Some(index) => Some(Tier(index)),
+            None => None,
+        }
+    }
+
+    /// The 0-based index, as stored in files.
+    #[must_use]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
+    /// The 0-based index into a per-tier array.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// The tier before this one, `None` for the first.
+    #[must_use]
+    pub const fn previous(self) -> Option<Self> {
+        Tier::from_number(self.0)
+    }
+
+    /// The 1-based number people see.
+    #[must_use]
+    pub const fn number(self) -> u32 {
+        self.0 + 1
+    }
+
+    /// The tiers `0..count`, in solving order.
+    pub fn all(count: usize) -> impl DoubleEndedIterator<Item = Tier> + ExactSizeIterator {
+        (0..count).map(Tier::at)
+    }
+}
+
+impl fmt::Display for Tier {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Through u32's formatting, so widths and alignment apply.
+        fmt::Display::fmt(&self.number(), f)
+    }
+}
 
 /// Bits of a slot that hold the value.
 pub const VALUE_BITS: u32 = 12;
@@ -179,7 +251,7 @@ pub enum TierError {
     #[error("stopped on request")]
     Cancelled,
     /// A value does not fit a table slot.
-    #[error("a value of {value} in tier {} exceeds the table's {MAX_VALUE}", .tier + 1)]
+    #[error("a value of {value} in tier {tier} exceeds the table's {MAX_VALUE}")]
     ValueTooLarge {
         /// The tier.
         tier: Tier,
@@ -187,7 +259,7 @@ pub enum TierError {
         value: u32,
     },
     /// The game named an option component that no earlier table holds.
-    #[error("position {position:#x} of tier {} has an option component {child:#x} that no earlier tier holds", .tier + 1)]
+    #[error("position {position:#x} of tier {tier} has an option component {child:#x} that no earlier tier holds")]
     MissingChild {
         /// The tier being solved.
         tier: Tier,
@@ -197,7 +269,7 @@ pub enum TierError {
         child: u64,
     },
     /// A tier's parent tier is not solved before it.
-    #[error("tier {} grows from tier {}, which is not solved before it", .tier + 1, .parent + 1)]
+    #[error("tier {tier} grows from tier {parent}, which is not solved before it")]
     MissingParent {
         /// The tier.
         tier: Tier,

@@ -239,13 +239,13 @@ where
     /// This part's keys of tier `t`, generated from this part's keys of its
     /// parent and gathered from every part by owner.
     fn generate(&self, t: usize) -> Result<Vec<u64>, BuildError<S::Error>> {
-        let tier = t as Tier;
+        let tier = Tier::at(t);
         let keys = match self.game.parent_tier(tier) {
             // A first tier grows from nothing, the same on every part: part 0's.
             None if self.me == 0 => generate_from(self.game, tier, None, self.control),
             None => Ok(Vec::new()),
             Some(p) => {
-                let p = p as usize;
+                let p = p.index();
                 match (&self.pending[p], &self.parent_keys[p]) {
                     (Some(table), _) => {
                         generate_from(self.game, tier, Some((table.slots(), true)), self.control)
@@ -255,7 +255,7 @@ where
                     }
                     (None, None) => Err(TierError::MissingParent {
                         tier,
-                        parent: p as Tier,
+                        parent: Tier::at(p),
                     }),
                 }
             }
@@ -282,7 +282,7 @@ where
                 if self.last_child[p].is_some_and(|c| c > t) {
                     self.parent_keys[p] = Some(table.iter().map(|(k, _)| k).collect());
                 }
-                let sealed = self.store.seal(p as Tier, table);
+                let sealed = self.store.seal(Tier::at(p), table);
                 let sealed = self.agree(sealed.map_err(BuildError::Store))?;
                 debug_assert_eq!(self.own.len(), p);
                 self.own.push(sealed);
@@ -304,7 +304,7 @@ where
             self.solve_alone(t, table, kept)?;
             return Ok(false);
         }
-        let tier = t as Tier;
+        let tier = Tier::at(t);
         let len = table.slots().len();
         // Parts agree between rounds of a batch each.
         let chunk = (self.config.batch.max(1) * 4).div_ceil(3) + 1;
@@ -343,7 +343,7 @@ where
         table: &mut TierTable,
         kept: usize,
     ) -> Result<(), BuildError<S::Error>> {
-        let tier = t as Tier;
+        let tier = Tier::at(t);
         let len = table.slots().len();
         let chunk = self.config.progress_slots.max(1);
         let rounds = len.div_ceil(chunk).max(1);
@@ -400,14 +400,14 @@ where
         let n = game.tier_count();
         let mut last_child = vec![None; n];
         for t in 0..n {
-            if let Some(p) = game.parent_tier(t as Tier) {
-                if p as usize >= t {
+            if let Some(p) = game.parent_tier(Tier::at(t)) {
+                if p.index() >= t {
                     return Err(TierError::MissingParent {
-                        tier: t as Tier,
+                        tier: Tier::at(t),
                         parent: p,
                     });
                 }
-                last_child[p as usize] = Some(t);
+                last_child[p.index()] = Some(t);
             }
         }
         Ok(Loop {
@@ -468,7 +468,7 @@ where
         let stop = || control.check().is_err();
         let reheld = self
             .store
-            .regenerated(t as Tier, &mut self.own[t], &keys, &stop);
+            .regenerated(Tier::at(t), &mut self.own[t], &keys, &stop);
         let reheld = reheld.map_err(|e| match control.check() {
             Err(stopped) => BuildError::Tier(stopped),
             Ok(()) => BuildError::Store(e),
@@ -502,7 +502,7 @@ where
         self.checkpoint()?;
         let started = Instant::now();
         let sent_before = dist.sent();
-        control.report(TierProgress::Generating { tier: t as Tier });
+        control.report(TierProgress::Generating { tier: Tier::at(t) });
         let keys = self.generate(t)?;
         // The parents' tables have served once the keys exist: sealed (and
         // freed) before the table is laid out, so a build's peak holds the
@@ -513,14 +513,14 @@ where
         // A tier solved in one stretch has nothing kept to restore.
         let kept = if self.parts == 1 && table.slots().len() > self.config.progress_slots.max(1) {
             self.store
-                .solved_prefix(t as Tier, &mut table)
+                .solved_prefix(Tier::at(t), &mut table)
                 .map_err(BuildError::Store)?
         } else {
             0
         };
         if kept > 0 {
             control.report(TierProgress::Restored {
-                tier: t as Tier,
+                tier: Tier::at(t),
                 slots: kept,
                 of: table.slots().len(),
             });
@@ -537,7 +537,7 @@ where
         self.pending[t] = Some(table);
         let sent = self.sum(dist.sent() - sent_before);
         let report = TierReport {
-            tier: t as Tier,
+            tier: Tier::at(t),
             positions,
             own: own_positions,
             queried,
@@ -560,7 +560,7 @@ where
             }
             stop
         };
-        let written = self.store.write(t as Tier, table, &stop);
+        let written = self.store.write(Tier::at(t), table, &stop);
         // A store that failed once told to stop gave up for the budget (or
         // a cancellation): reported as that, so the build ends as stopped.
         let written =

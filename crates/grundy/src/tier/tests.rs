@@ -60,13 +60,13 @@ impl TierGame for Take123 {
         self.heaps as usize
     }
     fn tier_of(&self, position: u64) -> Tier {
-        position as Tier - 1
+        Tier::at(position as usize - 1)
     }
     fn parent_tier(&self, tier: Tier) -> Option<Tier> {
-        tier.checked_sub(1)
+        tier.previous()
     }
     fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
-        emit(u64::from(tier) + 1);
+        emit(u64::from(tier.number()));
     }
     fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, mut option: F) {
         for take in 1..=3.min(position) {
@@ -84,8 +84,8 @@ fn solves_a_subtraction_game() {
     let game = Take123 { heaps: 40 };
     let control = TierControl::new();
     let mut tables: Vec<TierTable> = Vec::new();
-    for tier in 0..game.tier_count() as Tier {
-        let parent = game.parent_tier(tier).map(|t| &tables[t as usize]);
+    for tier in Tier::all(game.tier_count()) {
+        let parent = game.parent_tier(tier).map(|t| &tables[t.index()]);
         let mut table = generate_tier(&game, tier, parent, &control).unwrap();
         let earlier: Vec<Option<&TierTable>> = tables.iter().map(Some).collect();
         solve_tier(&game, tier, &mut table, &earlier, &control).unwrap();
@@ -168,7 +168,7 @@ fn option_batches_value_as_solve_tier() {
             batch.push(&game, key);
         }
         let values = batch
-            .values(i as Tier, |child| {
+            .values(Tier::at(i), |child| {
                 tables[child as usize - 1].get(child).map(Nimber::value)
             })
             .unwrap();
@@ -179,7 +179,7 @@ fn option_batches_value_as_solve_tier() {
     let mut batch = OptionBatch::new();
     batch.push(&game, 9);
     assert!(matches!(
-        batch.values(9, |_| None),
+        batch.values(Tier::new(9), |_| None),
         Err(TierError::MissingChild { .. })
     ));
 }
@@ -220,10 +220,10 @@ fn a_parent_after_its_tier_is_refused() {
             2
         }
         fn tier_of(&self, _: u64) -> Tier {
-            0
+            Tier::FIRST
         }
         fn parent_tier(&self, tier: Tier) -> Option<Tier> {
-            (tier == 0).then_some(1)
+            (tier == Tier::FIRST).then_some(Tier::new(1))
         }
         fn generate<E: FnMut(u64)>(&self, _: Tier, _: Option<u64>, _: E) {}
         fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, _: u64, _: F) {}
@@ -257,17 +257,17 @@ fn a_parent_two_tiers_back_is_kept_and_regenerated() {
             20
         }
         fn tier_of(&self, position: u64) -> Tier {
-            position as Tier - 1
+            Tier::at(position as usize - 1)
         }
         fn parent_tier(&self, tier: Tier) -> Option<Tier> {
-            match tier {
+            match tier.get() {
                 0 => None,
-                1 => Some(0),
-                t => Some(t - 2),
+                1 => Some(Tier::FIRST),
+                t => Some(Tier::new(t - 2)),
             }
         }
         fn generate<E: FnMut(u64)>(&self, tier: Tier, _parent: Option<u64>, mut emit: E) {
-            emit(u64::from(tier) + 1);
+            emit(u64::from(tier.number()));
         }
         fn for_each_option<F: FnMut(Nimber, &[u64])>(&self, position: u64, option: F) {
             Take123 { heaps: 20 }.for_each_option(position, option);
@@ -552,7 +552,7 @@ fn a_budget_spent_while_a_tier_is_written_stops_the_build() {
     let mut store = Cancelling {
         inner: CompactStore::default(),
         cancel: &cancel,
-        at: 12,
+        at: Tier::new(12),
         asked: false,
     };
     let stopped = build(&game, &mut store, &Solo, &BuildConfig::default(), &control);
@@ -675,7 +675,7 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
     )
     .unwrap()
     .own;
-    let (stop_tier, stop_round) = (10, 3);
+    let (stop_tier, stop_round) = (Tier::new(10), 3);
     let cancel = AtomicBool::new(false);
     let rounds = Mutex::new(Vec::new());
     let on_round = |tier: Tier, round: usize, of: usize| {
@@ -805,8 +805,8 @@ impl<G: TierGame> TierGame for Ordered<G> {
 fn solve_all<G: TierGame>(game: &G) -> Vec<TierTable> {
     let control = TierControl::new();
     let mut tables: Vec<TierTable> = Vec::new();
-    for tier in 0..game.tier_count() as Tier {
-        let parent = game.parent_tier(tier).map(|t| &tables[t as usize]);
+    for tier in Tier::all(game.tier_count()) {
+        let parent = game.parent_tier(tier).map(|t| &tables[t.index()]);
         let mut table = generate_tier(game, tier, parent, &control).unwrap();
         let earlier: Vec<Option<&TierTable>> = tables.iter().map(Some).collect();
         solve_tier(game, tier, &mut table, &earlier, &control).unwrap();
@@ -860,4 +860,18 @@ fn the_solve_order_changes_no_value() {
             Some(Nimber::new((n % 4) as u32))
         );
     }
+}
+
+/// The one tier numbering: indices from 0 in the API, shown from 1.
+#[test]
+fn tiers_are_indices_shown_from_one() {
+    let all: Vec<Tier> = Tier::all(3).collect();
+    assert_eq!(all, [Tier::new(0), Tier::new(1), Tier::new(2)]);
+    assert_eq!(all.iter().map(|t| t.index()).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(format!("{:>3}", Tier::FIRST), "  1");
+    assert_eq!(Tier::from_number(0), None);
+    assert_eq!(Tier::from_number(5), Some(Tier::at(4)));
+    assert_eq!(Tier::FIRST.previous(), None);
+    assert_eq!(Tier::new(7).previous(), Some(Tier::new(6)));
+    assert_eq!(Tier::new(7).number(), 8);
 }

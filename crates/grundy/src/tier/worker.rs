@@ -294,7 +294,7 @@ struct Scratch {
     /// with ([`TierValues::probe_key`]) and their located index
     /// ([`TierValues::locate`]) once resolved.
     keys: Vec<u64>,
-    homes: Vec<(u32, u64, usize)>,
+    homes: Vec<(Tier, u64, usize)>,
     seen: MexSet,
 }
 
@@ -346,7 +346,7 @@ where
     for &key in keys.iter() {
         let t = game.tier_of(key);
         let table = earlier
-            .get(t as usize)
+            .get(t.index())
             .copied()
             .flatten()
             .ok_or_else(|| missing(key))?;
@@ -356,7 +356,7 @@ where
     }
     // Pass 1: each key's home slot, and a prefetch of that slot.
     for home in homes.iter_mut() {
-        let table = earlier[home.0 as usize].expect("resolved in pass 0");
+        let table = earlier[home.0.index()].expect("resolved in pass 0");
         let at = table.locate(home.1);
         table.prefetch(at);
         home.2 = at;
@@ -367,7 +367,7 @@ where
         let mut value = known;
         for i in first..end {
             let (t, probe, at) = homes[i];
-            let table = earlier[t as usize].expect("resolved in pass 0");
+            let table = earlier[t.index()].expect("resolved in pass 0");
             value ^= table.value_at(probe, at).ok_or_else(|| missing(keys[i]))?;
         }
         first = end;

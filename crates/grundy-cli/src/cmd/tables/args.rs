@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use grundy::clear::shapes::ShapeBox;
+use grundy::tier::Tier;
 
 use grundy_report::words::{self};
 
@@ -199,7 +200,7 @@ pub(super) struct VerifyArgs {
     pub(super) all: bool,
     /// As --all, for the tiers (shape sizes in cells) A-B or A only.
     #[arg(long, value_name = "A-B", value_parser = parse_tiers)]
-    pub(super) tiers: Option<(usize, usize)>,
+    pub(super) tiers: Option<(Tier, Tier)>,
     /// Also check that the box holds every shape once: the placements of
     /// its shapes in the ROWS x COLS grid must add up to the grid's connected
     /// cell sets (OEIS A287151), counted independently by a transfer matrix.
@@ -207,12 +208,13 @@ pub(super) struct VerifyArgs {
     pub(super) census: bool,
 }
 
-/// Parses `A-B` or `A` (tiers, at least 1).
-pub(super) fn parse_tiers(text: &str) -> Result<(usize, usize), String> {
-    let number = |s: &str| -> Result<usize, String> {
-        match s.trim().parse::<usize>() {
-            Ok(n) if n >= 1 => Ok(n),
-            _ => Err(format!(
+/// Parses `A-B` or `A` (tiers as people number them, from 1: a shape's
+/// cells).
+pub(super) fn parse_tiers(text: &str) -> Result<(Tier, Tier), String> {
+    let number = |s: &str| -> Result<Tier, String> {
+        match s.trim().parse::<u32>().ok().and_then(Tier::from_number) {
+            Some(tier) => Ok(tier),
+            None => Err(format!(
                 "`{s}` is not a tier (a number of cells, 1 or more)"
             )),
         }

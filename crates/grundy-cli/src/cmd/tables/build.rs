@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::{TierControl, TierProgress};
+use grundy::tier::{Tier, TierControl, TierProgress};
 use grundy::Nimber;
 use grundy_db::check;
 use grundy_db::{BuildFailed, DbError};
@@ -76,10 +76,10 @@ impl BuildBar {
         match progress {
             TierProgress::Generating { tier } => {
                 self.bar
-                    .set_prefix(format!("tier {}/{} generating", tier + 1, self.tiers));
+                    .set_prefix(format!("tier {tier}/{} generating", self.tiers));
             }
             TierProgress::Solving { tier, done, total } => {
-                let tier = u64::from(tier) + 1;
+                let tier = u64::from(tier.number());
                 if self.last_tier.swap(tier, Ordering::Relaxed) != tier {
                     let finished = self.tier_total.swap(total, Ordering::Relaxed);
                     self.done_before.fetch_add(finished, Ordering::Relaxed);
@@ -97,7 +97,7 @@ impl BuildBar {
             TierProgress::Stored(report) => {
                 let line = format!(
                     "tier {:>2}: {:>19} in {:>8.2} s",
-                    report.tier + 1,
+                    report.tier,
                     count(report.positions, "shape"),
                     report.elapsed.as_secs_f64()
                 );
@@ -110,7 +110,7 @@ impl BuildBar {
             TierProgress::Restored { tier, slots, of } => {
                 let line = format!(
                     "tier {:>2}: {:.0}% restored from its solved stretches",
-                    tier + 1,
+                    tier,
                     100.0 * slots as f64 / of.max(1) as f64
                 );
                 if self.bar.is_hidden() {
@@ -376,7 +376,7 @@ pub(super) fn dist_options<'a>(
         let (rank, tier) = v.split_once(':')?;
         Some(Fault {
             rank: rank.parse().ok()?,
-            tier: tier.parse::<u32>().ok()?.checked_sub(1)?,
+            tier: Tier::from_number(tier.parse().ok()?)?,
         })
     });
     opts

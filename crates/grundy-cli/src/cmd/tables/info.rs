@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use grundy::clear::shapes::ShapeBox;
+use grundy::tier::Tier;
 use grundy::Nimber;
 use grundy_db::check;
 use grundy_db::DbSet;
@@ -47,7 +48,7 @@ pub(super) fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     let set = open(&args.path)?;
     let shape_box = set.shape_box();
     let tiers = shape_box.cells();
-    let shapes: u64 = (1..=tiers).map(|t| set.positions(t)).sum();
+    let shapes = set.shapes();
     writeln!(out, "{}", set.path().display())?;
     writeln!(
         out,
@@ -114,7 +115,7 @@ pub(super) fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
 /// How many shapes have each value.
 pub(super) fn value_counts(set: &DbSet) -> anyhow::Result<Vec<u64>> {
     let mut counts: Vec<u64> = Vec::new();
-    for tier in 1..=set.shape_box().cells() {
+    for tier in Tier::all(set.shape_box().cells()) {
         let tier_counts = set.value_counts(tier);
         if counts.len() < tier_counts.len() {
             counts.resize(tier_counts.len(), 0);

@@ -82,9 +82,7 @@ pub(super) fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     let out = &mut stdout;
     let set = open(&args.path)?;
-    let shapes: u64 = (1..=set.shape_box().cells())
-        .map(|t| set.positions(t))
-        .sum();
+    let shapes = set.shapes();
     writeln!(
         out,
         "{:08x}  {} ({} box, {}, {}; content crc32: tiers in order, shapes sorted by key)",

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use grundy::tier::Tier;
 use grundy_db::check::{self, CheckError};
 use grundy_db::DbSet;
 
@@ -132,7 +133,9 @@ pub(super) fn verify_tiers(
     set: &DbSet,
 ) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let (first, last) = args.tiers.unwrap_or((1, set.shape_box().cells()));
+    let (first, last) = args
+        .tiers
+        .unwrap_or((Tier::FIRST, Tier::at(set.shape_box().cells() - 1)));
     let tally = check::tiers(set, first, last, args.board_positions)
         .map_err(|err| check_error(&args.path, err))?;
     writeln!(
