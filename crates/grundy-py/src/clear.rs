@@ -51,6 +51,17 @@ impl Move {
 }
 
 impl Move {
+    /// Clear `top..=bottom` x `left..=right` of board `board`.
+    pub(crate) fn at(board: usize, top: u8, left: u8, bottom: u8, right: u8) -> Move {
+        Move {
+            board,
+            top,
+            left,
+            bottom,
+            right,
+        }
+    }
+
     pub(crate) fn of(board: usize, rect: grundy::clear::Rect) -> Move {
         Move {
             board,

@@ -21,7 +21,7 @@ const DEFAULT_BOARD_MEMORY: u64 = 8 << 30;
 
 /// The time an analysis or a move takes at most when `max_time` is not
 /// given, as the command line's defaults.
-const DEFAULT_TIME: f64 = 30.0;
+pub(crate) const DEFAULT_TIME: f64 = 30.0;
 const DEFAULT_MOVE_TIME: f64 = 5.0;
 
 /// A move of a board of any size: clear rows `top..=bottom` and columns
@@ -47,7 +47,7 @@ impl LargeMove {
 }
 
 impl LargeMove {
-    fn of(board: u32, rect: grundy::clear::large::LargeRect) -> LargeMove {
+    pub(crate) fn of(board: u32, rect: grundy::clear::large::LargeRect) -> LargeMove {
         LargeMove {
             board,
             top: rect.top,
@@ -96,7 +96,10 @@ impl LargeClearAnalysis {
     }
 }
 
-fn boards_of(texts: &[(String, String)], max_memory: Option<u64>) -> PyResult<Vec<LargeBoard>> {
+pub(crate) fn boards_of(
+    texts: &[(String, String)],
+    max_memory: Option<u64>,
+) -> PyResult<Vec<LargeBoard>> {
     let limit = max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
     let mut all = Vec::new();
     for (text, source) in texts {

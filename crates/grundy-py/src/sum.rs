@@ -1,8 +1,15 @@
-//! `grundy.sum`: a row of rectangle-clearing boards with point updates,
-//! range values and winning moves (the engine's `GameSum`, the structure
-//! behind `grundy sum`). Indices are 0-based and ranges half-open, as
-//! Python's slices: `value(i, j)` is the XOR of boards `i..j`.
+//! `grundy.sum`: a row of rectangle-clearing boards of any size with point
+//! updates, range values and winning moves (the engine's `GameSum` over
+//! [`LargeClear`], the structure behind `grundy sum`). Indices are 0-based
+//! and ranges half-open, as Python's slices: `value(i, j)` is the XOR of
+//! boards `i..j`. A move on a board of at most 64 cells is a
+//! `grundy.clear.ClearMove`, past that a `grundy.clear.LargeMove`, as
+//! `grundy.clear.analyze` gives them.
 
+use std::time::{Duration, Instant};
+
+use grundy::clear::large::game::DEFAULT_MAX_OPTION_BYTES;
+use grundy::clear::large::{LargeBoard, LargeClear, LargeRect, Part};
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
 use pyo3::exceptions::{PyIndexError, PyValueError};
@@ -12,12 +19,15 @@ use std::sync::Mutex;
 
 use crate::clear::{rows_of, Move};
 use crate::interrupt::{self, Pending};
-use crate::{budget_exceeded, parse, tables, Limits};
+use crate::large::{boards_of, LargeMove, DEFAULT_TIME};
+use crate::{budget_exceeded, tables, Limits};
 
 /// A row of boards played side by side.
 #[pyclass(module = "grundy.sum")]
 pub struct BoardSum {
-    sum: Mutex<GameSum<Clear, grundy::clear::ShapeTable>>,
+    sum: Mutex<GameSum<LargeClear>>,
+    /// The budget of every call: each search starts its clock afresh.
+    limits: Limits,
 }
 
 fn stopped(py: Python<'_>, err: &grundy::SolveError, board: Option<usize>) -> PyErr {
@@ -42,23 +52,97 @@ impl BoardSum {
         Ok((start, stop))
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, GameSum<Clear, grundy::clear::ShapeTable>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, GameSum<LargeClear>> {
         self.sum.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The sum, its budget armed for one call: the solver's count and clock
+    /// and the large boards' listing deadline start now.
+    /// True when a board of `start..stop` has more than 64 cells.
+    fn any_large(&self, start: usize, stop: usize) -> bool {
+        self.lock().positions()[start..stop]
+            .iter()
+            .any(|part| matches!(part, Part::Large(_)))
+    }
+
+    fn armed(&self, large: bool) -> std::sync::MutexGuard<'_, GameSum<LargeClear>> {
+        let mut sum = self.lock();
+        arm(&mut sum, &self.limits, large);
+        sum
+    }
+}
+
+/// Sets the budget of the next call on `sum`: `limits`, with the command
+/// line's 30 s when no time is given and a board past 64 cells is in play
+/// (`large`), as `grundy sum` does.
+fn arm(sum: &mut GameSum<LargeClear>, limits: &Limits, large: bool) {
+    let mut budget = limits.budget();
+    if large && budget.max_time.is_none() {
+        budget.max_time = Some(Duration::from_secs_f64(DEFAULT_TIME));
+    }
+    let solver = sum.solver_mut();
+    solver.set_budget(budget);
+    // One expansion of a large board lists every rectangle: the clock and
+    // the memory budget bound it too.
+    let deadline = budget.max_time.map(|limit| (Instant::now() + limit, limit));
+    solver.game_mut().set_limits(
+        deadline,
+        budget.max_memory.unwrap_or(DEFAULT_MAX_OPTION_BYTES),
+    );
 }
 
 fn new_sum(
     shapes: std::sync::Arc<dyn grundy::clear::shapes::ShapeLookup>,
-    limits: &Limits,
     pending: &Pending,
-) -> GameSum<Clear, grundy::clear::ShapeTable> {
-    GameSum::new(crate::clear::solver(shapes, limits, pending))
+) -> GameSum<LargeClear> {
+    let rules = LargeClear::new(Clear::with_shapes(shapes));
+    GameSum::new(grundy::Solver::new(rules).with_progress(pending.callback()))
+}
+
+fn is_large(board: &LargeBoard) -> bool {
+    u64::from(board.rows()) * u64::from(board.cols()) > 64
+}
+
+/// The board of a part as rows of `0`/`1`.
+fn part_rows(part: &Part) -> Vec<String> {
+    match part {
+        Part::Small(board) => rows_of(board),
+        Part::Large(board) => (0..board.rows())
+            .map(|r| {
+                (0..board.cols())
+                    .map(|c| if board.get(r, c) { '1' } else { '0' })
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// A move of board `index` as Python gets it: a `ClearMove` on a board of
+/// at most 64 cells (every coordinate then fits), else a `LargeMove`.
+fn move_of(py: Python<'_>, part: &Part, index: usize, rect: LargeRect) -> PyResult<Py<PyAny>> {
+    let small = || {
+        let c = |v: u32| u8::try_from(v).ok();
+        Some(Move::at(
+            index,
+            c(rect.top)?,
+            c(rect.left)?,
+            c(rect.bottom)?,
+            c(rect.right)?,
+        ))
+    };
+    match (part, small()) {
+        (Part::Small(_), Some(small)) => Ok(small.into_pyobject(py)?.into_any().unbind()),
+        _ => Ok(LargeMove::of(index as u32, rect)
+            .into_pyobject(py)?
+            .into_any()
+            .unbind()),
+    }
 }
 
 #[pymethods]
 impl BoardSum {
     /// The sum of the boards in `texts` (`(text, source)` pairs in the
-    /// board format).
+    /// board format, any size).
     #[new]
     #[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
     fn new(
@@ -69,19 +153,21 @@ impl BoardSum {
         max_memory: Option<u64>,
         tables: Option<&Bound<'_, tables::Database>>,
     ) -> PyResult<BoardSum> {
-        let boards = parse::all_boards(&texts)?;
+        let boards = boards_of(&texts, max_memory)?;
         let limits = Limits::new(max_positions, max_time, max_memory);
         let shapes = tables::lookup(tables);
         let outcome = interrupt::run(py, |pending| {
-            let mut sum = new_sum(shapes.clone(), &limits, pending);
+            let mut sum = new_sum(shapes.clone(), pending);
             for (index, board) in boards.into_iter().enumerate() {
-                sum.push(board).map_err(|e| (e, index))?;
+                arm(&mut sum, &limits, is_large(&board));
+                sum.push(Part::of(board)).map_err(|e| (e, index))?;
             }
             Ok(sum)
         })?;
         let sum = outcome.map_err(|(err, index)| stopped(py, &err, Some(index)))?;
         Ok(BoardSum {
             sum: Mutex::new(sum),
+            limits,
         })
     }
 
@@ -100,7 +186,7 @@ impl BoardSum {
         let sum = self.lock();
         sum.positions()
             .get(index)
-            .map(rows_of)
+            .map(part_rows)
             .ok_or_else(|| PyIndexError::new_err(format!("board {index} of {}", sum.len())))
     }
 
@@ -130,11 +216,23 @@ impl BoardSum {
         py: Python<'_>,
         start: usize,
         stop: Option<usize>,
-    ) -> PyResult<Option<(Move, u32, u32)>> {
+    ) -> PyResult<Option<(Py<PyAny>, u32, u32)>> {
         let (start, stop) = self.range(start, stop)?;
-        let found = py.detach(|| self.lock().winning_move(start..stop));
+        let found = py.detach(|| {
+            let mut sum = self.armed(self.any_large(start, stop));
+            let found = sum.winning_move(start..stop)?;
+            Ok(found.map(|m| (sum.positions()[m.index].clone(), m)))
+        });
         let found = found.map_err(|e| stopped(py, &e, None))?;
-        Ok(found.map(|m| (Move::of(m.index, m.mv), m.from.value(), m.to.value())))
+        found
+            .map(|(part, m)| {
+                Ok((
+                    move_of(py, &part, m.index, m.mv)?,
+                    m.from.value(),
+                    m.to.value(),
+                ))
+            })
+            .transpose()
     }
 
     /// Every winning move in boards `start..stop`.
@@ -144,16 +242,29 @@ impl BoardSum {
         py: Python<'_>,
         start: usize,
         stop: Option<usize>,
-    ) -> PyResult<Vec<Move>> {
+    ) -> PyResult<Vec<Py<PyAny>>> {
         let (start, stop) = self.range(start, stop)?;
-        let found = py.detach(|| self.lock().winning_moves(start..stop));
+        let found = py.detach(|| {
+            let mut sum = self.armed(self.any_large(start, stop));
+            let found = sum.winning_moves(start..stop)?;
+            Ok(found
+                .into_iter()
+                .map(|m| (sum.positions()[m.index].clone(), m))
+                .collect::<Vec<_>>())
+        });
         let found = found.map_err(|e| stopped(py, &e, None))?;
-        Ok(found.iter().map(|m| Move::of(m.index, m.mv)).collect())
+        found
+            .iter()
+            .map(|(part, m)| move_of(py, part, m.index, m.mv))
+            .collect()
     }
 
     /// Replaces board `index` with the board in `text`; returns its value.
     fn set_text(&self, py: Python<'_>, index: usize, text: &str, source: &str) -> PyResult<u32> {
-        let mut boards = parse::boards(text, source)?;
+        let mut boards = boards_of(
+            &[(text.to_owned(), source.to_owned())],
+            self.limits.max_memory,
+        )?;
         if boards.len() != 1 {
             return Err(PyValueError::new_err(format!(
                 "{source}: one board expected, found {}",
@@ -165,7 +276,8 @@ impl BoardSum {
         if index >= len {
             return Err(PyIndexError::new_err(format!("board {index} of {len}")));
         }
-        let value = py.detach(|| self.lock().set(index, board));
+        let large = is_large(&board);
+        let value = py.detach(|| self.armed(large).set(index, Part::of(board)));
         value
             .map(|v| v.value())
             .map_err(|e| stopped(py, &e, Some(index)))

@@ -79,3 +79,56 @@ def test_out_of_time_the_value_is_none_but_a_move_is_given():
     answer = grundy.clear.engine_move(dense, max_time=0.001)
     assert answer["move"] is not None
     assert answer["kind"] in ("unproven", "winning", "losing")
+
+
+def test_board_sum_takes_boards_of_any_size(tmp_path):
+    """A sum holding boards past 64 cells: each board's value is
+    grundy.clear.analyze's, the range values are their XOR, a winning move
+    on a large board is a LargeMove that leaves the board 0 (checked by
+    playing it with set), and the sum answers as `grundy sum` does on the
+    same boards and queries."""
+    rng = np.random.default_rng(11)
+    large = rng.random((12, 30)) < 0.2
+    large_rows = ["".join("1" if v else "0" for v in row) for row in large]
+    small = ["111", "010"]
+    blocks = block_pair_and_line()
+    boards = [large_rows, small, blocks]
+    s = grundy.sum.BoardSum([large, small, blocks], max_time=20)
+    values = [grundy.clear.analyze(b, max_time=20).value for b in boards]
+    assert s.values == values
+    assert s.value() == values[0] ^ values[1] ^ values[2]
+    assert s[0] == large_rows
+    assert isinstance(s.winning_move(1, 2)[0], grundy.clear.Move)
+    bin_path = os.environ.get("GRUNDY_BIN")
+    if bin_path:
+        (tmp_path / "b.txt").write_text("\n\n".join("\n".join(b) for b in boards) + "\n")
+        (tmp_path / "q.txt").write_text("value 1 3\nvalue 1 1\nmove 1 1\nmove 3 3\n")
+        out = subprocess.run(
+            [bin_path, "sum", "--json", "--queries", str(tmp_path / "q.txt"), str(tmp_path / "b.txt")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        answers = [json.loads(line) for line in out.stdout.splitlines()]
+        assert [a["grundy"] for a in answers[:2]] == [s.value(), s.value(0, 1)]
+        for answer, (start, stop) in zip(answers[2:], [(0, 1), (2, 3)]):
+            found = s.winning_move(start, stop)
+            if answer["move"] is None:
+                assert found is None
+            else:
+                m, a = found[0], answer["move"]
+                assert (m.board, m.top, m.left, m.bottom, m.right) == (
+                    a["board"], a["top"], a["left"], a["bottom"], a["right"],
+                )
+    found = s.winning_move(0, 1)
+    if values[0] == 0:
+        assert found is None
+        return
+    move, before, after = found
+    assert isinstance(move, grundy.clear.LargeMove)
+    assert (move.board, before, after) == (0, values[0], 0)
+    played = large.copy()
+    assert played[move.top : move.bottom + 1, move.left : move.right + 1].all()
+    played[move.top : move.bottom + 1, move.left : move.right + 1] = False
+    assert s.set(0, played) == 0
+    assert s.value(0, 1) == 0

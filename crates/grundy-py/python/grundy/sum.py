@@ -1,5 +1,8 @@
-"""A row of rectangle-clearing boards played side by side, with point
-updates, range values and winning moves (``grundy sum``'s structure).
+"""A row of rectangle-clearing boards of any size played side by side,
+with point updates, range values and winning moves (``grundy sum``'s
+structure). A move on a board of at most 64 cells is a
+:class:`grundy.clear.Move`, past that a :class:`grundy.clear.LargeMove`,
+as :func:`grundy.clear.analyze` gives them.
 
 Indices count from 0 and ranges are half-open, as Python slices:
 ``s.value(1, 3)`` is the value of boards 1 and 2 (``grundy sum``'s query
@@ -10,11 +13,11 @@ Indices count from 0 and ranges are half-open, as Python slices:
 >>> s.value(), s.winning_move()
 """
 
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple, Union
 
 from . import _grundy
 from ._inputs import board_text, check_limits
-from .clear import DEFAULT_MAX_POSITIONS, Move
+from .clear import DEFAULT_MAX_POSITIONS, LargeMove, Move
 
 if TYPE_CHECKING:
     from .tables import Database
@@ -24,9 +27,12 @@ class BoardSum:
     """Boards played as one sum; each is solved once when put in.
 
     Args:
-        boards: a list of boards (each as ``grundy.clear.analyze`` takes one).
-        max_positions, max_time, max_memory: the search budget for every
-            board put in and every winning move searched.
+        boards: a list of boards of any size (each as
+            ``grundy.clear.analyze`` takes one).
+        max_positions, max_time, max_memory: the search budget of every
+            board put in and every winning move searched, each call afresh;
+            a call on a range holding a board past 64 cells gets 30 seconds
+            when ``max_time`` is not given, as ``grundy sum``.
         tables: a :class:`grundy.tables.Database` consulted first.
     """
 
@@ -40,7 +46,7 @@ class BoardSum:
         tables: "Optional[Database]" = None,
     ) -> None:
         limits = check_limits(max_positions, max_time, max_memory)
-        texts = [board_text(b, f"boards[{i}]") for i, b in enumerate(boards)]
+        texts = [board_text(b, f"boards[{i}]", limit=None) for i, b in enumerate(boards)]
         self._sum = _grundy.BoardSum(texts, *limits, None if tables is None else tables._db)
 
     def __len__(self) -> int:
@@ -72,19 +78,21 @@ class BoardSum:
 
     def winning_move(
         self, start: int = 0, stop: Optional[int] = None
-    ) -> Optional[Tuple[Move, int, int]]:
+    ) -> Optional[Tuple[Union[Move, LargeMove], int, int]]:
         """A winning move in boards ``start..stop`` as ``(move, before,
         after)``, the board's value before and after; ``None`` when the
         player to move loses."""
         return self._sum.winning_move(start, stop)
 
-    def winning_moves(self, start: int = 0, stop: Optional[int] = None) -> List[Move]:
+    def winning_moves(
+        self, start: int = 0, stop: Optional[int] = None
+    ) -> List[Union[Move, LargeMove]]:
         """Every winning move in boards ``start..stop``."""
         return self._sum.winning_moves(start, stop)
 
     def set(self, index: int, board: Any) -> int:
         """Replace board ``index``; returns its value."""
-        text, source = board_text(board, f"boards[{index}]")
+        text, source = board_text(board, f"boards[{index}]", limit=None)
         return self._sum.set_text(index, text, source)
 
     def __repr__(self) -> str:
