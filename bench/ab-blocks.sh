@@ -1,0 +1,68 @@
+#!/bin/bash
+# Top-down search on dense blocks, two `grundy` binaries side by side (issue
+# 41's benchmark): COUNT random connected blocks in a 7 x 7 box of 23 to 35
+# cells, grown cell by cell from a fixed seed (Python's random), so every
+# run reads the same blocks. Each block is valued by `grundy clear --json`
+# of both binaries at once, each pinned to its own core, the cores swapped
+# every round; prints each block's user CPU seconds and peak memory for
+# both, stops if the values differ, and prints the totals, the ratio new /
+# old of each round and their geometric mean.
+#
+# usage: bench/ab-blocks.sh OLD_GRUNDY NEW_GRUNDY [ROUNDS [SEED [COUNT]]]
+#   defaults: 2 rounds, seed 41, 10 blocks (about 2 minutes a round).
+set -euo pipefail
+. "$(dirname "$0")"/side-by-side.sh
+need_args 2 "OLD_GRUNDY NEW_GRUNDY [ROUNDS [SEED [COUNT]]]" "$@"
+old=$1
+new=$2
+rounds=${3:-2}
+seed=${4:-41}
+count=${5:-10}
+side_by_side_setup
+python3 - "$dir" "$seed" "$count" <<'PY'
+import random, sys
+out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rng = random.Random(seed)
+for b in range(count):
+    cells = rng.randint(23, 35)
+    shape = {(rng.randrange(7), rng.randrange(7))}
+    while len(shape) < cells:
+        r, c = rng.choice(sorted(shape))
+        dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+        if 0 <= r + dr < 7 and 0 <= c + dc < 7:
+            shape.add((r + dr, c + dc))
+    with open(f"{out}/block{b + 1}.txt", "w") as f:
+        for r in range(7):
+            f.write("".join("1" if (r, c) in shape else "0" for c in range(7)) + "\n")
+PY
+value_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["grundy"])' "$1"; }
+for round in $(seq 1 "$rounds"); do
+  cores_of_round "$round"
+  echo "round $round (old on core $a, new on core $b)"
+  old_total=0
+  new_total=0
+  for k in $(seq 1 "$count"); do
+    block="$dir/block$k.txt"
+    /usr/bin/time -f "%U %M" -o "$dir/old.time" taskset -c $a "$old" clear --json "$block" >"$dir/old.json" &
+    /usr/bin/time -f "%U %M" -o "$dir/new.time" taskset -c $b "$new" clear --json "$block" >"$dir/new.json" &
+    wait
+    read -r old_user old_peak <"$dir/old.time"
+    read -r new_user new_peak <"$dir/new.time"
+    old_value=$(value_of "$dir/old.json")
+    new_value=$(value_of "$dir/new.json")
+    if [ "$old_value" != "$new_value" ]; then
+      echo "block $k: values differ (old $old_value, new $new_value)" >&2
+      cat "$block" >&2
+      exit 1
+    fi
+    printf 'block %2d (%s, %2d cells, value %s): old %6.2f s %7d KB, new %6.2f s %7d KB\n' \
+      "$k" "$(paste -sd/ "$block")" "$(tr -cd 1 <"$block" | wc -c)" "$new_value" \
+      "$old_user" "$old_peak" "$new_user" "$new_peak"
+    old_total=$(awk -v t="$old_total" -v u="$old_user" 'BEGIN { print t + u }')
+    new_total=$(awk -v t="$new_total" -v u="$new_user" 'BEGIN { print t + u }')
+  done
+  ratio=$(awk -v n="$new_total" -v o="$old_total" 'BEGIN { printf "%.3f", n / o }')
+  echo "round $round: old $old_total s, new $new_total s, new/old $ratio"
+  echo "$ratio" >>"$dir/ratios"
+done
+python3 -c 'import math,sys; r=[float(x) for x in open(sys.argv[1])]; print(f"geometric mean of new/old: {math.exp(sum(map(math.log,r))/len(r)):.3f}")' "$dir/ratios"
