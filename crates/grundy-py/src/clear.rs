@@ -33,13 +33,7 @@ impl Move {
     #[new]
     #[pyo3(signature = (top, left, bottom, right, board = 0))]
     fn new(top: u8, left: u8, bottom: u8, right: u8, board: usize) -> Move {
-        Move {
-            board,
-            top,
-            left,
-            bottom,
-            right,
-        }
+        Move::at(board, top, left, bottom, right)
     }
 
     fn __repr__(&self) -> String {
