@@ -47,10 +47,11 @@ run() {
       echo "$name: exit $rc ($(head -c 300 "$work/err"))"
       continue
     fi
-    [ "$rc" -eq 3 ] && name="$name (exit 3: $(grep -o 'gave up[^;]*' "$work/err" | head -1))"
+    local label=$name
+    [ "$rc" -eq 3 ] && label="$name (exit 3: $(grep -o 'gave up[^;]*' "$work/err" | head -1))"
 
     read -r wall user sys kb < <(tail -1 "$work/time")
-    awk -v n="$name" -v w="$wall" -v u="$user" -v s="$sys" -v kb="$kb" -v c="$cells" -v o="$(wc -c <"$work/out")" \
+    awk -v n="$label" -v w="$wall" -v u="$user" -v s="$sys" -v kb="$kb" -v c="$cells" -v o="$(wc -c <"$work/out")" \
       'BEGIN { printf "%-34s wall %6.3f s  cpu %6.3f s  peak %8.1f MB  %6.1f bytes a cell  output %d bytes\n", n, w, u + s, kb / 1024, kb * 1024 / c, o }'
   done
 }
