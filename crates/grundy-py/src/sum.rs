@@ -56,8 +56,6 @@ impl BoardSum {
         self.sum.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The sum, its budget armed for one call: the solver's count and clock
-    /// and the large boards' listing deadline start now.
     /// True when a board of `start..stop` has more than 64 cells.
     fn any_large(&self, start: usize, stop: usize) -> bool {
         self.lock().positions()[start..stop]
@@ -65,6 +63,8 @@ impl BoardSum {
             .any(|part| matches!(part, Part::Large(_)))
     }
 
+    /// The sum, its budget armed for one call: the solver's count and clock
+    /// and the large boards' listing deadline start now.
     fn armed(&self, large: bool) -> std::sync::MutexGuard<'_, GameSum<LargeClear>> {
         let mut sum = self.lock();
         arm(&mut sum, &self.limits, large);
