@@ -53,9 +53,9 @@ use grundy_report::parse::{ParseError, ParseErrorKind};
 use super::scan::{Reader, Source};
 use super::{answering, Answers, JudgeError};
 
-/// The value of every 4 x 4 board, bit `4 * row + col`: the engine's
-/// table, built at compile time by `build.rs`.
-static VALUES: &[u8; 1 << 16] = include_bytes!(concat!(env!("OUT_DIR"), "/table4x4.bin"));
+// The value of every 4 x 4 board, bit `4 * row + col`: the engine's table,
+// compiled in by grundy-builtin rather than rebuilt on every run.
+use grundy_builtin::TABLE_4X4 as VALUES;
 
 /// How many bytes are read at a time.
 pub const CHUNK: usize = 1 << 18;

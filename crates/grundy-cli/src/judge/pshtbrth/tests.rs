@@ -323,11 +323,6 @@ fn answers_across_batches() {
     );
 }
 
-#[test]
-fn the_embedded_table_is_the_engines() {
-    assert_eq!(VALUES, grundy::clear::table::table());
-}
-
 const SAMPLE: &str = "1\n3 6\n0110\n0000\n0000\n0001\n\n0000\n0000\n0000\n0000\n\n1000\n1000\n0000\n0000\n\n1 1 1\n1 2 2\n1 3 3\n1 1 3\n2 2\n0001\n0010\n0100\n1000\n1 1 3\n";
 
 fn error_of(input: &str) -> (String, String) {
