@@ -20,9 +20,20 @@
 //! ```
 
 use std::collections::BTreeMap;
+use std::net::{SocketAddr, ToSocketAddrs as _};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+// The tests' client; this example reads only the status of an answer.
+#[path = "../tests/web/client.rs"]
+#[allow(dead_code)]
+mod client;
+
+use client::{Client, Method};
+
+/// The endpoint every request goes to.
+const ENDPOINT: &str = "/api/v1/clear/analyze";
 
 fn usage() -> ! {
     eprintln!(
@@ -108,22 +119,10 @@ impl Tally {
 }
 
 /// Sends one POST and records its latency and status (or the error).
-async fn send(client: &reqwest::Client, endpoint: &str, body: String, tally: &Mutex<Tally>) {
+async fn send(client: &mut Client, body: String, tally: &Mutex<Tally>) {
     let sent = Instant::now();
-    let status = match client
-        .post(endpoint)
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-    {
-        Ok(response) => {
-            let status = response.status();
-            match response.bytes().await {
-                Ok(_) => status.as_u16().to_string(),
-                Err(_) => "body error".to_owned(),
-            }
-        }
+    let status = match client.send(Method::POST, ENDPOINT, body.into_bytes()).await {
+        Ok(response) => response.status.to_string(),
         Err(_) => "connection error".to_owned(),
     };
     tally.lock().expect("tally").record(sent.elapsed(), status);
@@ -154,18 +153,27 @@ fn main() {
     if requests == 0 || concurrency == 0 || max_seconds == 0 {
         usage();
     }
-    let base = match url {
+    let addr: SocketAddr = match url {
         Some(url) => {
-            let host = url
+            let authority = url
                 .trim_start_matches("http://")
-                .split(['/', ':'])
+                .split('/')
                 .next()
                 .unwrap_or("");
+            let host = authority
+                .rsplit_once(':')
+                .map_or(authority, |(host, _)| host);
             if !matches!(host, "127.0.0.1" | "localhost" | "[::1]") {
                 eprintln!("load: loopback only (got {url})");
                 std::process::exit(2);
             }
-            url.trim_end_matches('/').to_owned()
+            match authority.to_socket_addrs().ok().and_then(|mut a| a.next()) {
+                Some(addr) => addr,
+                None => {
+                    eprintln!("load: no address with a port in {url}");
+                    std::process::exit(2);
+                }
+            }
         }
         None => {
             // An in-process server on its own runtime thread.
@@ -180,10 +188,9 @@ fn main() {
                         .unwrap();
                 });
             });
-            format!("http://{}", rx.recv().expect("server address"))
+            rx.recv().expect("server address")
         }
     };
-    let endpoint = format!("{base}/api/v1/clear/analyze");
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -199,23 +206,21 @@ fn main() {
         // requests start; they go on until the light ones are done.
         let mut heavy_workers = Vec::new();
         if heavy > 0 {
-            let client = reqwest::Client::new();
             for _ in 0..heavy {
-                let (client, endpoint) = (client.clone(), endpoint.clone());
+                let mut client = Client::new(addr);
                 let (done, tally) = (light_done.clone(), heavy_tally.clone());
                 heavy_workers.push(tokio::spawn(async move {
                     while !done.load(Ordering::Relaxed) {
-                        send(&client, &endpoint, heavy_body(), &tally).await;
+                        send(&mut client, heavy_body(), &tally).await;
                     }
                 }));
             }
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
         let light_started = Instant::now();
-        let client = reqwest::Client::new();
         let mut workers = Vec::new();
         for _ in 0..concurrency {
-            let (client, endpoint) = (client.clone(), endpoint.clone());
+            let mut client = Client::new(addr);
             let (next, tally) = (next.clone(), light.clone());
             workers.push(tokio::spawn(async move {
                 loop {
@@ -223,7 +228,7 @@ fn main() {
                     if i >= requests {
                         break;
                     }
-                    send(&client, &endpoint, board_body(i as u64), &tally).await;
+                    send(&mut client, board_body(i as u64), &tally).await;
                     if !interval.is_zero() {
                         tokio::time::sleep(interval).await;
                     }

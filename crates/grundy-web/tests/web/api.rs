@@ -11,6 +11,8 @@ use grundy_web::games::clear::parse_board;
 use grundy_web::Config;
 use serde_json::{json, Value};
 
+use crate::client::{Client, Method};
+
 async fn start(config: Config) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -24,37 +26,18 @@ struct Reply {
     json: Value,
 }
 
-async fn send(addr: SocketAddr, method: reqwest::Method, path: &str, body: Vec<u8>) -> Reply {
-    let response = reqwest::Client::new()
-        .request(method, format!("http://{addr}{path}"))
-        .header("content-type", "application/json")
-        .body(body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    let text = response.text().await.unwrap();
-    let json = serde_json::from_str(&text).unwrap_or(Value::Null);
+async fn send(addr: SocketAddr, method: Method, path: &str, body: Vec<u8>) -> Reply {
+    let response = Client::new(addr).send(method, path, body).await.unwrap();
+    let json = serde_json::from_slice(&response.body).unwrap_or(Value::Null);
     Reply {
-        status,
-        content_type,
+        status: response.status,
+        content_type: response.content_type,
         json,
     }
 }
 
 async fn post(addr: SocketAddr, path: &str, body: &Value) -> Reply {
-    send(
-        addr,
-        reqwest::Method::POST,
-        path,
-        body.to_string().into_bytes(),
-    )
-    .await
+    send(addr, Method::POST, path, body.to_string().into_bytes()).await
 }
 
 /// Plain mex recursion over whole boards: the oracle.
@@ -461,13 +444,7 @@ async fn errors_are_json_with_the_right_status() {
     )
     .await;
     assert_error(
-        send(
-            addr,
-            reqwest::Method::GET,
-            "/api/v1/clear/analyze",
-            Vec::new(),
-        )
-        .await,
+        send(addr, Method::GET, "/api/v1/clear/analyze", Vec::new()).await,
         405,
         "POST",
     )
@@ -475,7 +452,7 @@ async fn errors_are_json_with_the_right_status() {
     assert_error(
         send(
             addr,
-            reqwest::Method::POST,
+            Method::POST,
             "/api/v1/clear/analyze",
             b"{not json".to_vec(),
         )
@@ -491,13 +468,7 @@ async fn errors_are_json_with_the_right_status() {
     )
     .await;
     assert_error(
-        send(
-            addr,
-            reqwest::Method::POST,
-            "/api/v1/clear/play",
-            vec![b' '; 2048],
-        )
-        .await,
+        send(addr, Method::POST, "/api/v1/clear/play", vec![b' '; 2048]).await,
         413,
         "too large",
     )
@@ -870,26 +841,19 @@ async fn idle_keep_alive_connections_are_closed() {
 #[tokio::test]
 async fn serves_the_page_and_the_game_list() {
     let addr = start(Config::default()).await;
-    let client = reqwest::Client::new();
+    let mut client = Client::new(addr);
     for (path, kind, needle) in [
         ("/", "text/html", "grundy playground"),
         ("/app.js", "text/javascript", "/api/v1/"),
         ("/style.css", "text/css", ".grid"),
     ] {
-        let response = client
-            .get(format!("http://{addr}{path}"))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status().as_u16(), 200);
-        let content_type = response.headers()["content-type"]
-            .to_str()
-            .unwrap()
-            .to_owned();
+        let response = client.send(Method::GET, path, Vec::new()).await.unwrap();
+        assert_eq!(response.status, 200);
+        let content_type = &response.content_type;
         assert!(content_type.starts_with(kind), "{path}: {content_type}");
-        assert!(response.text().await.unwrap().contains(needle), "{path}");
+        assert!(response.text().contains(needle), "{path}");
     }
-    let reply = send(addr, reqwest::Method::GET, "/api/v1/games", Vec::new()).await;
+    let reply = send(addr, Method::GET, "/api/v1/games", Vec::new()).await;
     assert_eq!(reply.json["games"][0]["name"], "clear");
 }
 
@@ -1324,13 +1288,7 @@ async fn parse_reads_pasted_text_and_analyze_explains_with_the_oracles_values() 
         .as_str()
         .unwrap()
         .starts_with("line 1, column 2"));
-    let get = send(
-        addr,
-        reqwest::Method::GET,
-        "/api/v1/clear/parse",
-        Vec::new(),
-    )
-    .await;
+    let get = send(addr, Method::GET, "/api/v1/clear/parse", Vec::new()).await;
     assert_eq!(get.status, 405);
 
     let rows = ["0110", "0011", "1000"];
