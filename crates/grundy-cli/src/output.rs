@@ -62,7 +62,7 @@ pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
 /// Reading a judge's input whole faults in a page of fresh memory per 4 KB
 /// and copies every byte; mapping it takes the page-cache pages as they
 /// are. With the environment variable `GRUNDY_NO_MAP` set, nothing is
-/// mapped, for measurements: `cargo bench -p grundy-cli --bench
+/// mapped, for measurements: `cargo bench -p grundy-bench --bench
 /// judge_input` runs the judges on their largest inputs both ways.
 ///
 /// # Errors

@@ -1,6 +1,6 @@
 """Speed of the Python API (a benchmark, not a test): Database.values on
 10^6 random 5 x 5 boards with the built-in database, and clear.analyze on
-4 x 4 boards (compare with `cargo bench -p grundy-py --bench analyze`).
+4 x 4 boards (compare with `cargo bench -p grundy-bench --bench analyze`).
 
     python crates/grundy-py/benches/bench.py
 """

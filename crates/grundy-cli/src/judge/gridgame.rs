@@ -8,7 +8,7 @@
 //! queries by row (a radix sort, [`grundy::radix`]) and answers them with
 //! one forward walk over the rows' pieces ([`grundy::pawn::LineCursor`]).
 //! Coordinates are read a word at a time; a file is parsed in place,
-//! memory-mapped (`grundy judge`; `cargo bench -p grundy-cli --bench
+//! memory-mapped (`grundy judge`; `cargo bench -p grundy-bench --bench
 //! judge_input`, one run: 38.0 ms read into fresh memory, 26.2 ms mapped,
 //! on the largest input). A repeated impassable
 //! cell or a start on an impassable cell is an error at its place, not a

@@ -22,7 +22,7 @@
 //! the largest), on the judges' shared byte scanner
 //! (`judge/scan.rs`): this module adds the board and query tokens.
 //! Measured choices, each a few percent or more (`cargo bench -p
-//! grundy-cli --bench judge_input`):
+//! grundy-bench --bench judge_input`):
 //! - a file (`grundy judge pshtbrth FILE`, or standard input when it is a
 //!   file) is mapped and parsed in place ([`run`]): no copy at all, where
 //!   the kernel's copy is a large part of the time;

@@ -5,7 +5,7 @@
 //! the built-in 5 x 5 database first; a 4 x 4 board never reaches it (the
 //! engine's 4 x 4 table answers first), so the plain solver is the same work.
 //!
-//! `cargo bench -p grundy-py --bench analyze`
+//! `cargo bench -p grundy-bench --bench analyze`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use grundy::clear::Clear;

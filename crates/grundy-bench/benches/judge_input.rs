@@ -8,10 +8,17 @@
 //! the cost that mapping saves is a fresh process's page faults and copy,
 //! which a loop inside one process would not pay again (its allocator
 //! reuses the memory).
+//!
+//! The binary is the release build's, beside this benchmark's directory
+//! (`cargo build --release` first), or `GRUNDY_BIN`:
+//!
+//! ```sh
+//! cargo build --release && cargo bench -p grundy-bench --bench judge_input
+//! ```
 
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -92,10 +99,31 @@ fn pshtbrth_input() -> Vec<u8> {
     out.into_bytes()
 }
 
+/// The `grundy` binary: `GRUNDY_BIN`, or the one in the target directory
+/// of this benchmark (`target/release/deps/judge_input-*` runs it from
+/// `target/release/grundy`).
+fn grundy_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("GRUNDY_BIN") {
+        return PathBuf::from(path);
+    }
+    let exe = std::env::current_exe().expect("the benchmark's own path");
+    let path = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(|dir| dir.join("grundy"))
+        .expect("the benchmark runs from target/PROFILE/deps");
+    assert!(
+        path.is_file(),
+        "{} not found: run `cargo build --release` first, or set GRUNDY_BIN",
+        path.display()
+    );
+    path
+}
+
 /// Runs `grundy judge PROBLEM` with standard input from `path`, mapped or,
 /// with `GRUNDY_NO_MAP` set, read into memory.
-fn judge(problem: &str, path: &Path, mapped: bool) {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"));
+fn judge(grundy: &Path, problem: &str, path: &Path, mapped: bool) {
+    let mut command = std::process::Command::new(grundy);
     command
         .args(["judge", problem])
         .stdin(File::open(path).expect("the input"))
@@ -107,6 +135,7 @@ fn judge(problem: &str, path: &Path, mapped: bool) {
 }
 
 fn bench_inputs(c: &mut Criterion) {
+    let grundy = grundy_binary();
     let dir = tempfile::tempdir().expect("a temporary directory");
     let inputs = [
         ("gridgame", "judge_input/gridgame_1e5", gridgame_input()),
@@ -119,8 +148,10 @@ fn bench_inputs(c: &mut Criterion) {
             .expect("written");
         let mut group = c.benchmark_group(name);
         group.sample_size(30);
-        group.bench_function("read", |b| b.iter(|| judge(problem, &path, false)));
-        group.bench_function("mapped", |b| b.iter(|| judge(problem, &path, true)));
+        group.bench_function("read", |b| b.iter(|| judge(&grundy, problem, &path, false)));
+        group.bench_function("mapped", |b| {
+            b.iter(|| judge(&grundy, problem, &path, true))
+        });
         group.finish();
     }
 }
