@@ -409,22 +409,9 @@ pub fn split(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::{brute, small_board};
     use grundy::clear::Clear;
-    use grundy::MexSet;
     use proptest::prelude::*;
-
-    /// Plain mex recursion over whole boards: the oracle.
-    fn brute(board: &Board) -> Nimber {
-        let mut seen = MexSet::new();
-        board.for_each_rect(|rect, _| seen.insert(brute(&board.play_unchecked(rect))));
-        seen.mex()
-    }
-
-    fn small_board() -> impl Strategy<Value = Board> {
-        (1usize..=3, 1usize..=4, any::<u64>()).prop_map(|(rows, cols, bits)| {
-            Board::new(rows, cols, bits & Bitboard::below((rows * cols) as u32).0).unwrap()
-        })
-    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]

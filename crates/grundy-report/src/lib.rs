@@ -15,6 +15,8 @@ pub mod clear;
 pub mod databases;
 pub mod explain;
 pub mod large;
+#[cfg(test)]
+mod oracle;
 pub mod parse;
 pub mod pawn;
 pub mod split;
