@@ -22,16 +22,9 @@ use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
-struct Stream(u64);
+mod common;
 
-impl Stream {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+use common::Stream;
 
 /// One test of 10^5 impassable cells and 10^5 starts, coordinates up to
 /// 10^9, a third of the starts near the diagonal (as

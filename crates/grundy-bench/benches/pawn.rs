@@ -8,16 +8,9 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 use grundy::pawn::{Blocked, Cell, LosingLines, Outcomes, ValueTable, MAX_COORD};
 
-struct Stream(u64);
+mod common;
 
-impl Stream {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+use common::Stream;
 
 /// `count` distinct cells below `max` on both axes, 30% on shared lines.
 fn walls(count: usize, max: u64, seed: u64) -> Blocked {
