@@ -310,8 +310,14 @@ proptest! {
         analyzer.start();
         let mut analysis = classify(std::slice::from_ref(&board));
         value_unpaired(&mut analysis, &mut analyzer);
-        let mut memo = HashMap::new();
-        prop_assert_eq!(analysis.value, Some(brute_value(&cells, &mut memo)));
+        // The whole board's brute force, where it is cheap: its positions
+        // are pairs of the two copies' sub-positions, so a copy of 9 cells
+        // or more makes it take seconds to minutes (the copies cancel
+        // whatever their size, which the second check asserts).
+        if cells_of(&shape).len() <= 8 {
+            let mut memo = HashMap::new();
+            prop_assert_eq!(analysis.value, Some(brute_value(&cells, &mut memo)));
+        }
         prop_assert_eq!(analysis.value, Some(Nimber::new(line)));
     }
 
