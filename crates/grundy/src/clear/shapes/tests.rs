@@ -178,6 +178,7 @@ fn connected_grid_subsets(rows: usize, cols: usize) -> Vec<u64> {
 /// checked against brute force over every subset of the grid; every shape's
 /// value agrees with the plain brute force and with the top-down solver.
 #[test]
+#[ignore = "exhaustive, 7 to 12 s: CI runs it (.ci/run, the ignored tests)"]
 fn wide_boxes_agree_with_brute_force_and_top_down() {
     for (rows, cols) in [(1, 20), (2, 10), (3, 9)] {
         let shape_box = ShapeBox::new(rows, cols).unwrap();
@@ -302,6 +303,7 @@ fn small_shapes_agree_with_brute_force_and_top_down() {
 /// On all of 5 x 5, shape by shape: the tier solver against the plain brute
 /// force over all 2^25 subsets and against the top-down solver.
 #[test]
+#[ignore = "exhaustive, 7 to 12 s: CI runs it (.ci/run, the ignored tests)"]
 fn every_5x5_shape_agrees_with_brute_force_and_top_down() {
     let shape_box = ShapeBox::new(5, 5).unwrap();
     let brute = brute_force_all(5, 5);
