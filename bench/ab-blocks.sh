@@ -19,22 +19,7 @@ rounds=${3:-2}
 seed=${4:-41}
 count=${5:-10}
 side_by_side_setup
-python3 - "$dir" "$seed" "$count" <<'PY'
-import random, sys
-out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-rng = random.Random(seed)
-for b in range(count):
-    cells = rng.randint(23, 35)
-    shape = {(rng.randrange(7), rng.randrange(7))}
-    while len(shape) < cells:
-        r, c = rng.choice(sorted(shape))
-        dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
-        if 0 <= r + dr < 7 and 0 <= c + dc < 7:
-            shape.add((r + dr, c + dc))
-    with open(f"{out}/block{b + 1}.txt", "w") as f:
-        for r in range(7):
-            f.write("".join("1" if (r, c) in shape else "0" for c in range(7)) + "\n")
-PY
+dense_blocks "$dir" "$seed" "$count"
 value_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["grundy"])' "$1"; }
 for round in $(seq 1 "$rounds"); do
   cores_of_round "$round"

@@ -97,3 +97,26 @@ report_mean() {
   [ -s "$dir/ratios" ] || return 0
   awk '{ s += log($1); n++ } END { if (n) printf "geometric mean of %d rounds: %.3f\n", n, exp(s / n) }' "$dir/ratios"
 }
+
+# Writes COUNT random connected blocks in a 7 x 7 box of 23 to 35 cells,
+# grown cell by cell from seed SEED (Python's random), to
+# "$1/block1.txt".. (so every run reads the same blocks): the dense
+# components of issue 41.
+dense_blocks() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import random, sys
+out, seed, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rng = random.Random(seed)
+for b in range(count):
+    cells = rng.randint(23, 35)
+    shape = {(rng.randrange(7), rng.randrange(7))}
+    while len(shape) < cells:
+        r, c = rng.choice(sorted(shape))
+        dr, dc = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+        if 0 <= r + dr < 7 and 0 <= c + dc < 7:
+            shape.add((r + dr, c + dc))
+    with open(f"{out}/block{b + 1}.txt", "w") as f:
+        for r in range(7):
+            f.write("".join("1" if (r, c) in shape else "0" for c in range(7)) + "\n")
+PY
+}

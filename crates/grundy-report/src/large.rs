@@ -476,6 +476,9 @@ pub fn reason(choice: &EngineChoice) -> String {
         } => format!(
             "proven winning: the total is {total}; this component goes from {before} to {after}, so the total becomes {total} xor {before} xor {after} = 0"
         ),
+        MoveReason::LeavesZero => {
+            "proven winning: leaves a total of 0; an outcome search showed that every reply has an answer back to 0, without computing the values".to_owned()
+        }
         MoveReason::Pairs { halves: true } => {
             "proven winning: leaves two equal halves: X xor X = 0".to_owned()
         }

@@ -85,6 +85,16 @@ pub trait Game {
     fn interrupted(&self) -> Option<crate::SolveError> {
         None
     }
+
+    /// A rough measure of the work a component takes to decide, smaller
+    /// first: the outcome search ([`crate::Solver::component_is_zero`])
+    /// tries the options of cheaper parts first, as a move to 0 found there
+    /// ends the search sooner. Only the order of the search depends on it,
+    /// never an answer. The default, 0 for all, keeps the game's order.
+    fn search_cost(&self, component: &Self::Position) -> u64 {
+        let _ = component;
+        0
+    }
 }
 
 /// The default [`Game::for_each_option_part`], for games that override it

@@ -34,4 +34,6 @@ pub mod tier;
 
 pub use game::{Game, OptionPart};
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};
-pub use solver::{Budget, HashTable, Moves, Progress, SolveError, Solver, Table, ValuedMoves};
+pub use solver::{
+    Budget, HashTable, MoveAndPosition, Moves, Progress, SolveError, Solver, Table, ValuedMoves,
+};

@@ -252,6 +252,12 @@ impl Game for Clear {
         component.canonical()
     }
 
+    /// The cells: the shapes reachable from a component grow quickly with
+    /// its cells.
+    fn search_cost(&self, component: &Board) -> u64 {
+        u64::from(component.cells().count())
+    }
+
     fn known_value(&self, component: &Board) -> Option<Nimber> {
         self.table4x4?;
         let square = component.cells().0;

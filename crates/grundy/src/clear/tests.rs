@@ -285,6 +285,37 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The outcome search against the brute force: a component is lost
+    /// exactly when its value is 0, and the move it finds is legal and
+    /// leaves value 0, found exactly when the board's value is not 0 (a
+    /// sum of several components goes through its valued branch).
+    #[test]
+    fn outcome_search_matches_brute_force(board in board_strategy(5, 15)) {
+        let mut brute = Brute::new(board.rows(), board.cols());
+        let value = brute.value(board.cells().0);
+        let mut solver = Clear::solver();
+        match solver.move_to_zero(&board).unwrap() {
+            Some((rect, after)) => {
+                prop_assert!(value != 0);
+                prop_assert!(board.is_legal(rect));
+                prop_assert_eq!(board.try_play(rect).unwrap(), after);
+                prop_assert_eq!(brute.value(after.cells().0), 0);
+            }
+            None => prop_assert_eq!(value, 0),
+        }
+        for component in board.components() {
+            let part = board.crop(component);
+            let zero = Brute::new(part.rows(), part.cols()).value(part.cells().0) == 0;
+            prop_assert_eq!(Clear::solver().component_is_zero(part).unwrap(), zero);
+            let mut bare = Solver::new(Clear::without_known_values());
+            prop_assert_eq!(bare.component_is_zero(part).unwrap(), zero);
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// The bit-trick canonical form of shapes up to 8 x 8 names the same

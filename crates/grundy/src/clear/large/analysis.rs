@@ -189,6 +189,30 @@ impl Analyzer {
         }
     }
 
+    /// A move of `part` to a position of value 0, found by outcome search
+    /// ([`Solver::move_to_zero`](crate::Solver::move_to_zero)), or `None`
+    /// when its value is 0.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out.
+    pub fn move_to_zero(&mut self, part: &Part) -> Result<Option<LargeRect>, SolveError> {
+        match part {
+            Part::Small(board) => {
+                self.prepare(false)?;
+                Ok(self
+                    .small
+                    .move_to_zero(board)?
+                    .map(|(rect, _)| LargeRect::from(rect)))
+            }
+            Part::Large(_) => {
+                self.prepare(true)?;
+                let found = self.large.move_to_zero(part);
+                Ok(self.check_large(found)?.map(|(rect, _)| rect))
+            }
+        }
+    }
+
     /// Every move of `part` with the value of the part it leaves.
     ///
     /// # Errors

@@ -19,6 +19,14 @@
 //!   clearing that rectangle restores the pairs. So after a halving move
 //!   the engine answers every reply at once, on any size.
 //!
+//! **Moves proven by outcomes.** When one class does not cancel (a board of
+//! one component, say), the total is that shape's value, and a move in it
+//! to a shape of value 0 wins. The outcome search
+//! ([`Solver::move_to_zero`](crate::Solver::move_to_zero)) looks for one
+//! such move and stops at the first, where a value needs every option's: a
+//! dense 7 x 7 block is answered in milliseconds where its value takes
+//! seconds or minutes. No such move proves the position lost.
+//!
 //! **Moves proven by values.** Otherwise the classes that do not cancel are
 //! valued within the budget; a non-zero total gives a move to 0 in some
 //! component (v → v ⊕ V), a zero total proves the position lost.
@@ -51,6 +59,10 @@ pub enum MoveReason {
         /// The board's value before the move.
         total: Nimber,
     },
+    /// The move wins: the one shape whose copies do not cancel goes to
+    /// value 0, found by outcome search (every move from there has an
+    /// answer back to 0), without the values.
+    LeavesZero,
     /// The move wins: every component left has a congruent partner.
     Pairs {
         /// It cut one shape into two mirror-image halves.
@@ -103,7 +115,7 @@ impl EngineChoice {
     pub fn wins(&self) -> bool {
         matches!(
             self.reason,
-            MoveReason::Values { .. } | MoveReason::Pairs { .. }
+            MoveReason::Values { .. } | MoveReason::LeavesZero | MoveReason::Pairs { .. }
         )
     }
 }
@@ -136,6 +148,13 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
             reason: MoveReason::Pairs { halves },
         });
     }
+    if let Some(choice) = lone_shape_move(&mut analysis, analyzer) {
+        return Some(choice);
+    }
+    if analysis.stopped.is_some() {
+        // The outcome search ran out: a value search costs more.
+        return Some(unproven_move(&analysis, analyzer));
+    }
     value_unpaired(&mut analysis, analyzer);
     match analysis.value {
         Some(total) if !total.is_zero() => {
@@ -147,6 +166,45 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
         None => {}
     }
     Some(unproven_move(&analysis, analyzer))
+}
+
+/// When a single class does not cancel, the total is that shape's value:
+/// a move in it to value 0 wins, and none exists exactly when the total is
+/// 0. The outcome search finds such a move without the values (see the
+/// module docs). `None` when more than one class is left, or when the
+/// budget ran out (noted in the analysis); a lost position is played by
+/// [`losing_move`].
+fn lone_shape_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Option<EngineChoice> {
+    let mut unpaired = (0..analysis.classes.len()).filter(|&c| !analysis.classes[c].cancels());
+    let (Some(class), None) = (unpaired.next(), unpaired.next()) else {
+        return None;
+    };
+    if analysis.classes[class].value.is_some() {
+        return None;
+    }
+    let index = analysis.classes[class].first as usize;
+    match analyzer.move_to_zero(&analysis.part(index)) {
+        Ok(Some(rect)) => {
+            let info = analysis.components[index];
+            analysis.first_player_wins = Some(true);
+            Some(EngineChoice {
+                board: info.board,
+                rect: rect.offset(info.extent.top, info.extent.left),
+                component: index as u32,
+                reason: MoveReason::LeavesZero,
+            })
+        }
+        Ok(None) => {
+            analysis.classes[class].value = Some(Nimber::ZERO);
+            analysis.value = Some(Nimber::ZERO);
+            analysis.first_player_wins = Some(false);
+            Some(losing_move(analysis, analyzer))
+        }
+        Err(err) => {
+            analysis.stopped = Some(err);
+            None
+        }
+    }
 }
 
 /// A winning move from the values: the first component, smallest first,

@@ -253,6 +253,11 @@ impl Game for LargeClear {
         }
     }
 
+    /// The ones, as [`Clear::search_cost`](crate::Game::search_cost).
+    fn search_cost(&self, component: &Part) -> u64 {
+        component.count_ones()
+    }
+
     fn interrupted(&self) -> Option<crate::SolveError> {
         self.stopped.borrow().clone()
     }

@@ -529,3 +529,41 @@ fn two_equal_hard_blocks_and_a_line() {
         }
     );
 }
+
+/// The board of a dense block given as rows of `0`/`1`.
+fn block(rows: &[&str]) -> LargeBoard {
+    let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, cell) in row.bytes().enumerate() {
+            board.set(r as u32, c as u32, cell == b'1');
+        }
+    }
+    board
+}
+
+/// One dense 7 x 7 block of 29 cells (block 1 of `bench/ab-blocks.sh`):
+/// its value is out of reach of a 20,000-position budget, but the outcome
+/// search proves a winning move within it, and the solver values what the
+/// move leaves at 0.
+#[test]
+fn the_outcome_search_proves_a_move_where_the_value_is_out_of_reach() {
+    let rows = [
+        "1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000",
+    ];
+    let board = block(&rows);
+    let budget = Budget::positions(20_000);
+    let small = board.to_board().unwrap();
+    assert!(matches!(
+        Clear::solver().with_budget(budget).value(&small),
+        Err(crate::SolveError::PositionBudget { .. })
+    ));
+    let choice = choose_move(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    )
+    .unwrap();
+    assert_eq!(choice.reason, MoveReason::LeavesZero);
+    assert!(board.is_legal(choice.rect));
+    let after = board.try_play(choice.rect).unwrap().to_board().unwrap();
+    assert!(Clear::solver().value(&after).unwrap().is_zero());
+}

@@ -25,6 +25,8 @@ use rustc_hash::FxHashMap;
 
 use crate::{Game, MexSet, Nimber, OptionPart};
 
+mod outcome;
+
 /// A memo of component values, keyed by [`Game::Key`].
 pub trait Table<K> {
     /// The value stored for `key`, if any.
@@ -106,8 +108,11 @@ pub(crate) fn hash_map_bytes<K, V, S>(map: &std::collections::HashMap<K, V, S>) 
     buckets * (std::mem::size_of::<(K, V)>() + 1) + 16
 }
 
+/// A legal move with the position it leads to.
+pub type MoveAndPosition<G> = (<G as Game>::Move, <G as Game>::Position);
+
 /// Legal moves with the positions they lead to.
-pub type Moves<G> = Vec<(<G as Game>::Move, <G as Game>::Position)>;
+pub type Moves<G> = Vec<MoveAndPosition<G>>;
 
 /// Legal moves with the positions they lead to and those positions' values.
 pub type ValuedMoves<G> = Vec<(<G as Game>::Move, <G as Game>::Position, Nimber)>;
@@ -255,6 +260,9 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     options: Vec<OptionRecord>,
     pending: Vec<(G::Position, G::Key)>,
     spare_sets: Vec<MexSet>,
+    /// Whether a component's value is 0, for components an outcome search
+    /// decided without valuing them (see `outcome.rs`).
+    outcomes: FxHashMap<G::Key, bool>,
 }
 
 impl<G: Game> Solver<G> {
@@ -280,6 +288,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             options: Vec::new(),
             pending: Vec::new(),
             spare_sets: Vec::new(),
+            outcomes: FxHashMap::default(),
         }
     }
 
@@ -327,8 +336,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     /// The bytes this solver holds: the memo table's allocations with its next
-    /// growth step ([`Table::allocated_bytes`], [`Table::growth_bytes`]) and
-    /// the capacity of the search's stack and arena. This is what
+    /// growth step ([`Table::allocated_bytes`], [`Table::growth_bytes`]), the
+    /// capacity of the search's stack and arena, and the outcome memo with its
+    /// next doubling ([`Solver::component_is_zero`]). This is what
     /// [`Budget::max_memory`] bounds.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -338,6 +348,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + self.options.capacity() * size_of::<OptionRecord>()
             + self.pending.capacity() * size_of::<(G::Position, G::Key)>()
             + self.spare_sets.capacity() * size_of::<MexSet>()
+            + 3 * hash_map_bytes(&self.outcomes)
     }
 
     /// Components solved by search so far (not counting known values).
@@ -691,6 +702,56 @@ mod tests {
             Solver::new(Countdown).value(&depth).unwrap(),
             Nimber::new(depth % 2)
         );
+    }
+
+    proptest! {
+        /// The outcome search against the brute force: a heap vector (one
+        /// component of `WholeNim`) is lost exactly when its value is 0, and
+        /// the move found is legal and leaves value 0, found exactly when the
+        /// value is not 0 (by `Nim`'s components, and by `WholeNim`'s one).
+        #[test]
+        fn outcome_search_matches_brute_force(heaps in proptest::collection::vec(0u32..5, 0..4)) {
+            let zero = brute(&heaps).is_zero();
+            prop_assert_eq!(Solver::new(WholeNim).component_is_zero(heaps.clone()).unwrap(), zero);
+            let found = Solver::new(Nim).move_to_zero(&heaps).unwrap();
+            let whole = Solver::new(WholeNim).move_to_zero(&heaps).unwrap();
+            for found in [found, whole] {
+                match found {
+                    Some((mv, after)) => {
+                        prop_assert!(!zero);
+                        prop_assert!(brute(&after).is_zero());
+                        let mut legal = false;
+                        Nim.for_each_option(&heaps, |m, next| legal |= m == mv && next == after);
+                        prop_assert!(legal);
+                    }
+                    None => prop_assert!(zero),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_outcome_searches_hand_over_to_the_value_search() {
+        // Past the outcome search's depth the value search (its stack on the
+        // heap) decides: value n mod 2.
+        let mut solver = Solver::new(Countdown);
+        assert!(solver.component_is_zero(1_000_000).unwrap());
+        assert!(!solver.component_is_zero(999_999).unwrap());
+        assert_eq!(solver.move_to_zero(&7).unwrap(), Some(((), 6)));
+        assert_eq!(solver.move_to_zero(&8).unwrap(), None);
+    }
+
+    #[test]
+    fn budget_stops_the_outcome_search_and_the_memos_resume_it() {
+        // A lost position (1 ^ 2 ^ 3 ^ 4 ^ 4 = 0): every option is refuted.
+        let heaps = vec![1, 2, 3, 4, 4];
+        let mut solver = Solver::new(WholeNim).with_budget(Budget::positions(5));
+        assert_eq!(
+            solver.component_is_zero(heaps.clone()),
+            Err(SolveError::PositionBudget { limit: 5 })
+        );
+        solver.set_budget(Budget::UNLIMITED);
+        assert!(solver.component_is_zero(heaps).unwrap());
     }
 
     #[test]
