@@ -12,6 +12,10 @@
 //! shapes, 261,011 without the 4 x 5 table), and the time of the same solve
 //! is the fairer comparison across such changes.
 //!
+//! `dense_block_25` times the value of a dense 7 x 7 block of 25 cells
+//! against a move to value 0 found by outcome search (`move_to_zero`, the
+//! engine's question), each with a fresh solver.
+//!
 //! `tiers_4x6` builds every shape of the 4 x 6 box bottom-up on one thread
 //! (`ClearShapes` through the tier engine, 263,000 shapes; the throughput
 //! is in shapes), the loop of `grundy tables build`.
@@ -169,8 +173,39 @@ fn bench_tiers_4x6(c: &mut Criterion) {
     group.finish();
 }
 
+/// A dense block of 25 cells (block 7 of `bench/ab-blocks.sh`): its value
+/// (every option valued) against a move to value 0 by outcome search, which
+/// stops at the first (the engine's question).
+fn bench_dense_block(c: &mut Criterion) {
+    let rows = [
+        "0000001", "0000011", "0001110", "0011110", "1010110", "1111110", "0111110",
+    ];
+    let cells = rows
+        .iter()
+        .flat_map(|row| row.bytes())
+        .enumerate()
+        .fold(0u64, |cells, (i, cell)| {
+            cells | u64::from(cell == b'1') << i
+        });
+    let board = Board::new(7, 7, cells).expect("7 x 7");
+    let mut group = c.benchmark_group("clear/dense_block_25");
+    group.sample_size(10);
+    group.bench_function("value", |b| {
+        b.iter(|| Clear::solver().value(black_box(&board)).expect("no budget"))
+    });
+    group.bench_function("move_to_zero", |b| {
+        b.iter(|| {
+            Clear::solver()
+                .move_to_zero(black_box(&board))
+                .expect("no budget")
+        })
+    });
+    group.finish();
+}
+
 criterion_group!(
     benches,
+    bench_dense_block,
     bench_table,
     bench_tiers_4x6,
     bench_full_5x5,

@@ -334,7 +334,8 @@ pub(crate) fn map(file: &File) -> std::io::Result<memmap2::Mmap> {
     // `PATH`, which leaves a mapped old file's inode as it was. Another
     // program truncating the file under us could fault the process; that is
     // the accepted cost of serving gigabyte tables without copying them
-    // (see `benches/open.rs`: mapping a 6 x 6 database and reading one value
-    // against reading the whole file).
+    // (`cargo bench -p grundy-bench --bench open`: opening the 5 x 5
+    // database mapped and reading one value, against reading the file into
+    // memory first; figures in docs/benchmarks.md).
     unsafe { memmap2::Mmap::map(file) }
 }
