@@ -9,6 +9,7 @@ import os
 import subprocess
 
 import numpy as np
+import pytest
 
 import grundy
 
@@ -79,6 +80,21 @@ def test_out_of_time_the_value_is_none_but_a_move_is_given():
     answer = grundy.clear.engine_move(dense, max_time=0.001)
     assert answer["move"] is not None
     assert answer["kind"] in ("unproven", "winning", "losing")
+
+
+def test_engine_move_on_a_dense_block_is_proven_by_outcome_search():
+    # Block 1 of bench/ab-blocks.sh: its value needs more than 20,000
+    # positions, a move to 0 far fewer; the move leaves a value of 0.
+    dense = ["1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000"]
+    with pytest.raises(grundy.BudgetExceeded):
+        grundy.clear.analyze(dense, max_positions=20_000)
+    answer = grundy.clear.engine_move(dense, max_positions=20_000)
+    assert answer["proven"] and answer["kind"] == "winning"
+    assert "leaves a total of 0" in answer["reason"]
+    mv = answer["move"]
+    board = np.array([[c == "1" for c in row] for row in dense])
+    board[mv.top : mv.bottom + 1, mv.left : mv.right + 1] = False
+    assert grundy.clear.analyze(board).value == 0
 
 
 def test_board_sum_takes_boards_of_any_size(tmp_path):

@@ -334,6 +334,20 @@ try {
   }
   await page.setViewportSize(LAPTOP);
 
+  // A dense 7 x 7 block of 29 cells, whose value is far beyond the
+  // server's budget: the engine, moving first, still proves its move by
+  // outcome search (a move to a shape of value 0), at both widths.
+  const dense = ['1111110', '1111110', '1111100', '0111000', '0111000', '0111000', '0111000'];
+  for (const [size, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(size);
+    await open(page, url, `#clear/${dense.join('-')}`);
+    await page.click('#start-engine');
+    await expectText(page, '#move-list', 'Engine: clear');
+    await expectText(page, '#engine-note', 'proven winning: leaves a total of 0');
+    await page.screenshot({ path: resolve(outDir, `clear-dense-engine-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
+
   // A position beyond the server's budget: what was found and the exact
   // command to run it locally; never "raise a limit".
   const full = Array(8).fill('11111111').join('-');

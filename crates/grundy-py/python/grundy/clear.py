@@ -96,9 +96,11 @@ def engine_move(
     Returns:
         ``{"move": LargeMove or None, "proven": bool, "kind": "winning" |
         "losing" | "unproven" | "none", "reason": str}``: ``winning`` moves
-        are proven to win (by the values, or because every shape left has an
-        equal partner); ``losing`` means every move loses; ``unproven`` that
-        the budget ran out before a proof.
+        are proven to win (by the values; by an outcome search, when one
+        shape is left alone, that finds a move to value 0 without the
+        values; or because every shape left has an equal partner);
+        ``losing`` means every move loses; ``unproven`` that the budget ran
+        out before a proof.
     """
     limits = check_limits(max_positions, max_time, max_memory)
     db = None if tables is None else tables._db
