@@ -653,11 +653,25 @@ mod tests {
         }
     }
 
-    /// Plain recursive mex, no memo, no decomposition: the oracle.
+    /// Plain recursive mex over whole positions, no decomposition: the
+    /// oracle. Memoised by position (as given, not sorted), so a case costs
+    /// its distinct positions, not its plays.
     fn brute(heaps: &[u32]) -> Nimber {
-        let mut seen = MexSet::new();
-        Nim.for_each_option(&heaps.to_vec(), |_, next| seen.insert(brute(&next)));
-        seen.mex()
+        fn value(heaps: &[u32], memo: &mut std::collections::HashMap<Vec<u32>, Nimber>) -> Nimber {
+            if let Some(&known) = memo.get(heaps) {
+                return known;
+            }
+            let mut options = Vec::new();
+            Nim.for_each_option(&heaps.to_vec(), |_, next| options.push(next));
+            let mut seen = MexSet::new();
+            for next in options {
+                seen.insert(value(&next, memo));
+            }
+            let mex = seen.mex();
+            memo.insert(heaps.to_vec(), mex);
+            mex
+        }
+        value(heaps, &mut std::collections::HashMap::new())
     }
 
     proptest! {
