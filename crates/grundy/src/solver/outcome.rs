@@ -12,19 +12,21 @@
 //! folded in and equal parts cancelled (`X xor X = 0`):
 //! 1. an option with nothing left and a zero XOR is a move to 0: the
 //!    component is won, and the search stops;
-//! 2. the options of one part are searched for that part's outcome, and the
-//!    first lost part stops the search the same way;
+//! 2. the options of one part are searched for that part's outcome,
+//!    cheapest part first ([`Game::search_cost`]), and the first lost part
+//!    stops the search the same way;
 //! 3. in the options left, parts whose value is 0 drop out; one part left
 //!    alone is not 0, so the option is not either; only then are the parts
-//!    valued, by the solver's value search, and their XOR compared with 0.
+//!    valued, by the solver's value search, cheapest option first, and
+//!    their XOR compared with 0.
 //!
 //! A component none of whose options is 0 is lost. Every outcome is kept
 //! beside the value memo, which is read first (a value of 0 is a loss).
 //!
 //! **Cost.** A won component stops at its first option to 0, where its value
 //! needs every option's: a winning move of a dense 7 x 7 block takes
-//! milliseconds where its value takes seconds (docs/benchmarks.md, "Outcome
-//! search"). A lost one must refute every option, and step 3 values the
+//! milliseconds where its value takes seconds (docs/benchmarks.md, "The
+//! engine on dense blocks"). A lost one must refute every option, and step 3 values the
 //! parts that outcomes alone do not decide: the worst case is the value
 //! search plus the outcomes tried first.
 //!
@@ -74,9 +76,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     /// A legal move from `position` to a position of value 0, with that
     /// position, or `None` when there is none (the value of `position` is 0).
-    /// Moves whose value one component's outcome decides are tried first,
-    /// in the game's order, then the others by value: the move is a winning
-    /// move, not always the first one [`Solver::winning_moves`] lists.
+    /// The moves are tried in the order of the module docs (those whose
+    /// value one component's outcome decides first, cheapest first, then
+    /// the others by value): the move is a winning move, not always the
+    /// first one [`Solver::winning_moves`] lists.
     ///
     /// # Errors
     ///
