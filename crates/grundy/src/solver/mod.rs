@@ -21,7 +21,7 @@
 use std::hash::Hash;
 use std::time::{Duration, Instant};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::{Game, MexSet, Nimber, OptionPart};
 
@@ -96,7 +96,16 @@ impl<K: Eq + Hash> Table<K> for HashTable<K> {
 /// bytes, from its capacity (it keeps a power-of-two number of buckets at
 /// most 7/8 full, and 16 spare control bytes).
 pub(crate) fn hash_map_bytes<K, V, S>(map: &std::collections::HashMap<K, V, S>) -> usize {
-    let capacity = map.capacity();
+    hashbrown_bytes(map.capacity(), std::mem::size_of::<(K, V)>())
+}
+
+/// [`hash_map_bytes`] of a set.
+fn hash_set_bytes<K, S>(set: &std::collections::HashSet<K, S>) -> usize {
+    hashbrown_bytes(set.capacity(), std::mem::size_of::<K>())
+}
+
+/// The bytes of a hashbrown table of `capacity` entries of `entry` bytes.
+fn hashbrown_bytes(capacity: usize, entry: usize) -> usize {
     if capacity == 0 {
         return 0;
     }
@@ -105,7 +114,7 @@ pub(crate) fn hash_map_bytes<K, V, S>(map: &std::collections::HashMap<K, V, S>) 
     } else {
         (capacity * 8 / 7).next_power_of_two()
     };
-    buckets * (std::mem::size_of::<(K, V)>() + 1) + 16
+    buckets * (entry + 1) + 16
 }
 
 /// A legal move with the position it leads to.
@@ -260,9 +269,10 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     options: Vec<OptionRecord>,
     pending: Vec<(G::Position, G::Key)>,
     spare_sets: Vec<MexSet>,
-    /// Whether a component's value is 0, for components an outcome search
-    /// decided without valuing them (see `outcome.rs`).
-    outcomes: FxHashMap<G::Key, bool>,
+    /// Components an outcome search found won (a value other than 0) without
+    /// valuing them; those it found lost have value 0 and are in the table
+    /// (see `outcome.rs`).
+    won: FxHashSet<G::Key>,
 }
 
 impl<G: Game> Solver<G> {
@@ -288,7 +298,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             options: Vec::new(),
             pending: Vec::new(),
             spare_sets: Vec::new(),
-            outcomes: FxHashMap::default(),
+            won: FxHashSet::default(),
         }
     }
 
@@ -337,9 +347,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     /// The bytes this solver holds: the memo table's allocations with its next
     /// growth step ([`Table::allocated_bytes`], [`Table::growth_bytes`]), the
-    /// capacity of the search's stack and arena, and the outcome memo with its
-    /// next doubling ([`Solver::component_is_zero`]). This is what
-    /// [`Budget::max_memory`] bounds.
+    /// capacity of the search's stack and arena, and the set of won
+    /// components with its next doubling ([`Solver::component_is_zero`]).
+    /// This is what [`Budget::max_memory`] bounds.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
         self.table.allocated_bytes()
@@ -348,7 +358,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + self.options.capacity() * size_of::<OptionRecord>()
             + self.pending.capacity() * size_of::<(G::Position, G::Key)>()
             + self.spare_sets.capacity() * size_of::<MexSet>()
-            + 3 * hash_map_bytes(&self.outcomes)
+            + 3 * hash_set_bytes(&self.won)
     }
 
     /// Components solved by search so far (not counting known values).

@@ -20,8 +20,10 @@
 //!    valued, by the solver's value search, cheapest option first, and
 //!    their XOR compared with 0.
 //!
-//! A component none of whose options is 0 is lost. Every outcome is kept
-//! beside the value memo, which is read first (a value of 0 is a loss).
+//! A component none of whose options is 0 is lost: its value is 0, and it
+//! goes into the value memo, where later searches of either kind find it.
+//! A won one is kept in a set beside the memo, which is read first (a value
+//! of 0 is a loss, any other a win).
 //!
 //! **Cost.** A won component stops at its first option to 0, where its value
 //! needs every option's: a winning move of a dense 7 x 7 block takes
@@ -124,15 +126,19 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(value) = self.table.get(&key) {
             return Ok(value.is_zero());
         }
-        if let Some(&zero) = self.outcomes.get(&key) {
-            return Ok(zero);
+        if self.won.contains(&key) {
+            return Ok(false);
         }
         if depth >= MAX_DEPTH {
             return Ok(self.component_value(component)?.is_zero());
         }
         let options = self.option_parts(&component)?;
         let zero = self.first_zero_option(&options, depth)?.is_none();
-        self.outcomes.insert(key, zero);
+        if zero {
+            self.table.insert(key, Nimber::ZERO);
+        } else {
+            self.won.insert(key);
+        }
         self.solved += 1;
         self.check_budget()?;
         Ok(zero)
