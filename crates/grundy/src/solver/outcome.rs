@@ -38,6 +38,7 @@
 //! is decided by the value search, which keeps its own stack on the heap.
 
 use super::{MoveAndPosition, SolveError, Solver, Table};
+use crate::game::option_parts_by_components;
 use crate::{Game, Nimber, OptionPart};
 use std::time::Instant;
 
@@ -92,25 +93,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     ) -> Result<Option<MoveAndPosition<G>>, SolveError> {
         let mut moves = self.options_of(position)?;
         self.started.get_or_insert_with(Instant::now);
-        let mut options = Vec::with_capacity(moves.len());
-        for (_, after) in &moves {
-            let mut known = Nimber::ZERO;
-            let mut unknown = Vec::new();
-            self.game.for_each_component(after, |component| {
-                match self.game.known_value(&component) {
-                    Some(value) => known ^= value,
-                    None => {
-                        let key = self.game.key(&component);
-                        match self.table.get(&key) {
-                            Some(value) => known ^= value,
-                            None => unknown.push((component, key)),
-                        }
-                    }
-                }
-            });
-            cancel_pairs::<G>(&mut unknown);
-            options.push((known, unknown));
-        }
+        // Listed move by move, so that option `i` is `moves[i]`'s.
+        let options = self.option_parts(position, Listing::ByMoves)?;
         Ok(self
             .first_zero_option(&options, 0)?
             .map(|index| moves.swap_remove(index)))
@@ -132,7 +116,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if depth >= MAX_DEPTH {
             return Ok(self.component_value(component)?.is_zero());
         }
-        let options = self.option_parts(&component)?;
+        let options = self.option_parts(&component, Listing::Fast)?;
         let zero = self.first_zero_option(&options, depth)?.is_none();
         if zero {
             self.table.insert(key, Nimber::ZERO);
@@ -210,31 +194,49 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         Ok(None)
     }
 
-    /// Every option of `component` as the XOR of its parts known to the game
+    /// Every option of `position` as the XOR of its parts known to the game
     /// or the value memo, and its other parts, equal ones cancelled.
-    fn option_parts(&self, component: &G::Position) -> Result<Vec<Parts<G>>, SolveError> {
+    fn option_parts(
+        &self,
+        position: &G::Position,
+        listing: Listing,
+    ) -> Result<Vec<Parts<G>>, SolveError> {
         let mut options = Vec::new();
         let mut known = Nimber::ZERO;
         let mut unknown = Vec::new();
         let table = &self.table;
-        self.game
-            .for_each_option_part(component, |part| match part {
-                OptionPart::Known(value) => known ^= value,
-                OptionPart::Unknown(component, key) => match table.get(&key) {
-                    Some(value) => known ^= value,
-                    None => unknown.push((component, key)),
-                },
-                OptionPart::End => {
-                    cancel_pairs::<G>(&mut unknown);
-                    options.push((known, std::mem::take(&mut unknown)));
-                    known = Nimber::ZERO;
-                }
-            });
+        let visit = |part| match part {
+            OptionPart::Known(value) => known ^= value,
+            OptionPart::Unknown(component, key) => match table.get(&key) {
+                Some(value) => known ^= value,
+                None => unknown.push((component, key)),
+            },
+            OptionPart::End => {
+                cancel_pairs::<G>(&mut unknown);
+                options.push((known, std::mem::take(&mut unknown)));
+                known = Nimber::ZERO;
+            }
+        };
+        match listing {
+            Listing::Fast => self.game.for_each_option_part(position, visit),
+            Listing::ByMoves => option_parts_by_components(&self.game, position, visit),
+        }
         match self.game.interrupted() {
             Some(err) => Err(err),
             None => Ok(options),
         }
     }
+}
+
+/// How [`Solver::option_parts`] lists the options.
+#[derive(Clone, Copy)]
+enum Listing {
+    /// The game's own [`Game::for_each_option_part`], in any order: enough
+    /// to decide a component.
+    Fast,
+    /// Move by move, in the order of [`Game::for_each_option`], to name the
+    /// move that wins.
+    ByMoves,
 }
 
 /// Removes the parts that come in equal pairs (`X xor X = 0`), keeping one
