@@ -9,7 +9,7 @@ use std::sync::Arc;
 use grundy::clear::shapes::ShapeLookup;
 use grundy::clear::{Board, Clear, ClearSolver};
 use grundy::SolveError;
-use grundy_report::clear::{engine_move, move_values, Analysis};
+use grundy_report::clear::{engine_move, move_values, Analysis, Partial};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -116,13 +116,56 @@ pub(crate) fn solver(
         .with_progress(pending.callback())
 }
 
-/// What a stopped clear search found: the value of every component solved
-/// before the stop (board, cells, value), and the count of shapes solved.
-fn found<'py>(py: Python<'py>, known: &[Component], solved: u64) -> PyResult<Bound<'py, PyDict>> {
+/// What a stopped clear search found: the value of every component the
+/// memo knows (board, cells, value), the count of shapes solved, and who
+/// wins with the winning moves found when pairs or an outcome search prove
+/// it (`winner` `"first"`, `"second"` or `None`; `value` when known).
+fn found<'py>(py: Python<'py>, partial: &Partial) -> PyResult<Bound<'py, PyDict>> {
+    let analysis = &partial.analysis;
+    let known: Vec<Component> = (0..analysis.components.len())
+        .filter_map(|index| {
+            let info = analysis.components[index];
+            let value = analysis.classes[info.class as usize].value?;
+            let cells = analysis
+                .component_runs(index)
+                .iter()
+                .flat_map(|run| {
+                    (run.start..run.end).map(move |col| (run.row as usize, col as usize))
+                })
+                .collect();
+            Some(Component {
+                board: info.board as usize,
+                cells,
+                value: value.value(),
+            })
+        })
+        .collect();
+    let moves: Vec<Move> = analysis
+        .winning
+        .iter()
+        .map(|m| {
+            let board = analysis.components[m.component as usize].board as usize;
+            Move::of(board, small_rect(m.rect))
+        })
+        .collect();
     let dict = PyDict::new(py);
-    dict.set_item("positions_solved", solved)?;
-    dict.set_item("components", known.to_vec())?;
+    dict.set_item("positions_solved", partial.positions_solved)?;
+    dict.set_item("components", known)?;
+    dict.set_item("winner", grundy_report::large::winner(analysis))?;
+    dict.set_item("value", analysis.value.map(grundy::Nimber::value))?;
+    dict.set_item("winning_moves", moves)?;
     Ok(dict)
+}
+
+/// A rectangle of a board of at most 64 cells, whose sides fit a byte.
+fn small_rect(rect: grundy::clear::large::LargeRect) -> grundy::clear::Rect {
+    let byte = |at: u32| u8::try_from(at).expect("a board of at most 64 cells");
+    grundy::clear::Rect {
+        top: byte(rect.top),
+        left: byte(rect.left),
+        bottom: byte(rect.bottom),
+        right: byte(rect.right),
+    }
 }
 
 fn cells_of(board: &Board, cells: grundy::clear::Bitboard) -> Vec<(usize, usize)> {
@@ -149,26 +192,16 @@ fn clear_analyze(
     let shapes = tables::lookup(tables);
     let outcome = interrupt::run(py, |pending| {
         let mut solver = solver(shapes.clone(), &limits, pending);
-        // Component by component first, so a stop knows what it found.
-        let mut known = Vec::new();
-        for (index, board) in boards.iter().enumerate() {
-            for cells in board.components() {
-                match solver.value(&board.crop(cells)) {
-                    Ok(value) => known.push(Component {
-                        board: index,
-                        cells: cells_of(board, cells),
-                        value: value.value(),
-                    }),
-                    Err(err) => return Err((err, known, solver.positions_solved())),
-                }
-            }
-        }
-        Analysis::of(&mut solver, &boards).map_err(|err| (err, known, solver.positions_solved()))
+        Analysis::of_or_partial(&mut solver, &boards, limits.budget())
     })?;
     let analysis = match outcome {
         Ok(analysis) => analysis,
-        Err((err, known, solved)) => {
-            return Err(budget_exceeded(py, &err, found(py, &known, solved)?))
+        Err(partial) => {
+            return Err(budget_exceeded(
+                py,
+                &partial.values_stopped,
+                found(py, &partial)?,
+            ))
         }
     };
     let components = boards
@@ -198,9 +231,15 @@ fn clear_analyze(
     })
 }
 
+/// The error for a search after the analysis (options, play-out) that ran
+/// out: what it found is the count of shapes solved.
 fn stopped(py: Python<'_>, err: &SolveError, solved: u64) -> PyErr {
-    match found(py, &[], solved) {
-        Ok(dict) => budget_exceeded(py, err, dict),
+    let dict = PyDict::new(py);
+    let filled = dict
+        .set_item("positions_solved", solved)
+        .and_then(|()| dict.set_item("components", Vec::<Component>::new()));
+    match filled {
+        Ok(()) => budget_exceeded(py, err, dict),
         Err(e) => e,
     }
 }

@@ -86,13 +86,28 @@ def test_engine_move_on_a_dense_block_is_proven_by_outcome_search():
     # Block 1 of bench/ab-blocks.sh: its value needs more than 20,000
     # positions, a move to 0 far fewer; the move leaves a value of 0.
     dense = ["1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000"]
-    with pytest.raises(grundy.BudgetExceeded):
-        grundy.clear.analyze(dense, max_positions=20_000)
     answer = grundy.clear.engine_move(dense, max_positions=20_000)
     assert answer["proven"] and answer["kind"] == "winning"
     assert "leaves a total of 0" in answer["reason"]
     mv = answer["move"]
     board = np.array([[c == "1" for c in row] for row in dense])
+    board[mv.top : mv.bottom + 1, mv.left : mv.right + 1] = False
+    assert grundy.clear.analyze(board).value == 0
+
+
+def test_a_stopped_analysis_still_says_who_wins():
+    # The same block: its analysis runs out of positions, and what it found
+    # names the winner and a winning move proven by outcome search, which
+    # leaves a value of 0.
+    dense = ["1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000"]
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.clear.analyze(dense, max_positions=20_000)
+    found = err.value.found
+    assert found["positions_solved"] >= 20_000
+    assert found["winner"] == "first" and found["value"] is None
+    [mv] = found["winning_moves"]
+    board = np.array([[c == "1" for c in row] for row in dense])
+    assert board[mv.top : mv.bottom + 1, mv.left : mv.right + 1].all()
     board[mv.top : mv.bottom + 1, mv.left : mv.right + 1] = False
     assert grundy.clear.analyze(board).value == 0
 

@@ -10,8 +10,13 @@
 //! move a computer player makes. Everything runs on the caller's solver, so
 //! the caller's [`Budget`](grundy::Budget) bounds it.
 
+use std::time::Instant;
+
+use grundy::clear::large::{
+    analyse_after_stop, classify, Analyzer, LargeAnalysis, LargeBoard, OUTCOME_SHARE,
+};
 use grundy::clear::{Bitboard, Board, ClearSolver, Rect};
-use grundy::{Nimber, SolveError};
+use grundy::{Budget, Nimber, SolveError};
 use serde::Serialize;
 
 use crate::{spread, words, MoveValues, ValuedMove};
@@ -38,6 +43,20 @@ pub struct WinningMove {
     pub after: Nimber,
 }
 
+/// What [`Analysis::of_or_partial`] knows when the budget ran out first.
+#[derive(Clone, Debug)]
+pub struct Partial {
+    /// What is known, as the analysis of a board past 64 cells: its
+    /// `stopped` is `None` when the outcome search completed it (the
+    /// position is lost: value 0, no winning move).
+    pub analysis: LargeAnalysis,
+    /// The budget that stopped the values, which the play-out and the
+    /// explanation need.
+    pub values_stopped: SolveError,
+    /// The shapes the value search solved before it stopped.
+    pub positions_solved: u64,
+}
+
 /// The analysis of a sum of boards.
 #[derive(Clone, Debug)]
 pub struct Analysis {
@@ -50,6 +69,50 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// [`Analysis::of`] under `budget`, and when the budget runs out first,
+    /// what the large-board analysis still knows, as `Err`: the values the
+    /// memo holds, and the winner with a proven winning move where moves
+    /// that leave pairs or an outcome search find one
+    /// ([`grundy::clear::large::analysis`], "Who wins without the value").
+    /// When one class of shapes does not cancel and `budget` has a time,
+    /// the value search leaves `1 / OUTCOME_SHARE` of it for that outcome
+    /// search; later searches on `solver` keep the value search's budget.
+    ///
+    /// # Errors
+    ///
+    /// The partial analysis, as above.
+    pub fn of_or_partial(
+        solver: &mut ClearSolver,
+        boards: &[Board],
+        budget: Budget,
+    ) -> Result<Analysis, Box<Partial>> {
+        let started = Instant::now();
+        let large: Vec<LargeBoard> = boards.iter().map(LargeBoard::from_board).collect();
+        let mut first = budget;
+        if classify(&large).lone_class().is_some() {
+            first.max_time = budget.max_time.map(|limit| limit - limit / OUTCOME_SHARE);
+        }
+        solver.set_budget(first);
+        let err = match Analysis::of(solver, boards) {
+            Ok(analysis) => return Ok(analysis),
+            Err(SolveError::TimeBudget { .. }) if budget.max_time.is_some() => {
+                SolveError::TimeBudget {
+                    limit: budget.max_time.unwrap_or_default(),
+                }
+            }
+            Err(err) => err,
+        };
+        let positions_solved = solver.positions_solved();
+        let fresh = solver.game().clone().into_solver();
+        let memo = std::mem::replace(solver, fresh);
+        let mut analyzer = Analyzer::with_small_solver(memo, budget);
+        Err(Box::new(Partial {
+            analysis: analyse_after_stop(&large, &mut analyzer, err.clone(), started),
+            values_stopped: err,
+            positions_solved,
+        }))
+    }
+
     /// Analyses `boards` as a sum.
     ///
     /// # Errors
@@ -343,7 +406,97 @@ pub fn engine_move(
 mod tests {
     use super::*;
     use crate::oracle::{brute, small_board};
+    use grundy::clear::large::{Part, WinReason};
     use proptest::prelude::*;
+
+    /// Checks a partial analysis of `boards`, whose value is `total`,
+    /// against brute force.
+    fn check_partial(
+        boards: &[Board],
+        analysis: &LargeAnalysis,
+        total: Nimber,
+    ) -> Result<(), TestCaseError> {
+        if let Some(value) = analysis.value {
+            prop_assert_eq!(value, total);
+        }
+        if let Some(first) = analysis.first_player_wins {
+            prop_assert_eq!(first, !total.is_zero());
+        }
+        for (index, class) in analysis.classes.iter().enumerate() {
+            if let (Some(value), Part::Small(shape)) =
+                (class.value, analysis.part(class.first as usize))
+            {
+                prop_assert_eq!(value, brute(&shape), "class {}", index);
+            }
+        }
+        for m in &analysis.winning {
+            let board = analysis.components[m.component as usize].board as usize;
+            let after = LargeBoard::from_board(&boards[board])
+                .try_play(m.rect)
+                .unwrap();
+            let reached = total ^ brute(&boards[board]) ^ brute(&after.to_board().unwrap());
+            prop_assert!(reached.is_zero(), "{:?} leaves {}", m, reached);
+        }
+        if analysis.stopped.is_none() {
+            prop_assert!(analysis.value.is_some() && analysis.winning_complete);
+        }
+        Ok(())
+    }
+
+    /// A dense block past a position budget: the value search stops, and
+    /// the outcome search still proves a winning move, which the solver
+    /// confirms leaves value 0.
+    #[test]
+    fn a_stopped_analysis_still_proves_a_winning_move() {
+        let rows = [
+            "1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000",
+        ];
+        let board = grundy_parse_rows(&rows);
+        let mut solver = grundy::clear::Clear::solver();
+        let partial = Analysis::of_or_partial(&mut solver, &[board], Budget::positions(20_000))
+            .expect_err("the value is past 20,000 positions");
+        let analysis = &partial.analysis;
+        assert!(analysis.stopped.is_some());
+        assert_eq!(analysis.first_player_wins, Some(true));
+        let [found] = analysis.winning.as_slice() else {
+            panic!("one winning move: {:?}", analysis.winning)
+        };
+        assert_eq!(found.reason, WinReason::LeavesZero);
+        let after = LargeBoard::from_board(&board).try_play(found.rect).unwrap();
+        let value = grundy::clear::Clear::solver().value(&after.to_board().unwrap());
+        assert!(value.unwrap().is_zero());
+    }
+
+    /// Boards whose value search stops and whose outcome search proves the
+    /// position lost: the analysis is then complete, value 0, as brute force
+    /// says. The first three found among the 3 x 4 boards and small budgets,
+    /// so that the path is taken.
+    #[test]
+    fn an_outcome_search_can_complete_a_stopped_analysis() {
+        let mut completed = 0;
+        for (bits, positions) in (0..1u64 << 12).flat_map(|bits| (1..12).map(move |p| (bits, p))) {
+            let board = Board::new(3, 4, bits).unwrap();
+            let mut solver = grundy::clear::Clear::without_known_values().into_solver();
+            if let Err(partial) =
+                Analysis::of_or_partial(&mut solver, &[board], Budget::positions(positions))
+            {
+                let total = brute(&board);
+                check_partial(&[board], &partial.analysis, total).unwrap();
+                if partial.analysis.stopped.is_none() {
+                    assert!(total.is_zero());
+                    completed += 1;
+                    if completed == 3 {
+                        break;
+                    }
+                }
+            }
+        }
+        assert_eq!(completed, 3, "stopped analyses completed by outcome search");
+    }
+
+    fn grundy_parse_rows(rows: &[&str]) -> Board {
+        crate::parse::clear::parse_board_rows(rows).unwrap()
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
@@ -373,6 +526,23 @@ mod tests {
             }
             let analysis = Analysis::of(&mut solver, &boards).unwrap();
             prop_assert_eq!(analysis.total, total);
+        }
+
+        /// Under any position budget, an analysis that stops says only what
+        /// is true: its values, its winner and its winning moves agree with
+        /// brute force, and one that the outcome search completed has the
+        /// value.
+        #[test]
+        fn partial_analyses_agree_with_brute_force(
+            boards in proptest::collection::vec(small_board(), 1..3),
+            positions in 1u64..60,
+        ) {
+            let total: Nimber = boards.iter().map(brute).sum();
+            let mut solver = grundy::clear::Clear::without_known_values().into_solver();
+            match Analysis::of_or_partial(&mut solver, &boards, Budget::positions(positions)) {
+                Ok(analysis) => prop_assert_eq!(analysis.total, total),
+                Err(partial) => check_partial(&boards, &partial.analysis, total)?,
+            }
         }
 
         /// The engine's move is legal, and wins whenever a win exists.

@@ -45,6 +45,52 @@ pub fn winner(analysis: &LargeAnalysis) -> Option<&'static str> {
         .map(|first| if first { "first" } else { "second" })
 }
 
+/// What a partial analysis proves, for a front-end that shows it beside
+/// its "too large" message: the winner when known, the value when known,
+/// and the winning moves found, each worded by [`winning_line`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Proven {
+    /// `"first"`, `"second"`, or `None` when unknown.
+    pub winner: Option<&'static str>,
+    /// The value, when known.
+    pub grundy: Option<u32>,
+    /// The winning moves found (not always all of them).
+    pub winning_moves: Vec<ProvenMove>,
+}
+
+/// A winning move of [`Proven`], with its words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ProvenMove {
+    /// The move.
+    #[serde(flatten)]
+    pub mv: LargeMoveReport,
+    /// The move and why it wins, as the text report words it.
+    pub text: String,
+}
+
+impl Proven {
+    /// What `analysis` proves.
+    #[must_use]
+    pub fn of(analysis: &LargeAnalysis) -> Proven {
+        let several = analysis.sizes.len() > 1;
+        Proven {
+            winner: winner(analysis),
+            grundy: analysis.value.map(Nimber::value),
+            winning_moves: analysis
+                .winning
+                .iter()
+                .map(|m| ProvenMove {
+                    mv: LargeMoveReport::new(
+                        analysis.components[m.component as usize].board,
+                        m.rect,
+                    ),
+                    text: winning_line(analysis, m, several),
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A move of a large board in JSON: `board`, then the rectangle's corners,
 /// 0-based and inclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -365,7 +411,13 @@ fn plural_shapes(n: usize, one: &str, many: &str) -> String {
 pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: bool) -> String {
     let info = analysis.components[m.component as usize];
     let phrase = words::clear_move(several.then_some(info.board as usize), m.rect);
+    let (height, width) = (
+        m.rect.bottom - m.rect.top + 1,
+        m.rect.right - m.rect.left + 1,
+    );
+    let clears_all = u64::from(height) * u64::from(width) == analysis.ones();
     let why = match m.reason {
+        _ if clears_all => "(it clears every one: the opponent cannot move)".to_owned(),
         WinReason::Values { before, after } => words::change(
             &component_name(analysis, m.component as usize),
             before.value(),
@@ -375,6 +427,13 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
         WinReason::Pairs { halves: false } => {
             "(every shape left has an equal partner: X xor X = 0)".to_owned()
         }
+        WinReason::LeavesZero if analysis.components.len() == 1 => {
+            "(proven by outcome search, without the values)".to_owned()
+        }
+        WinReason::LeavesZero => format!(
+            "({} is the only shape that does not cancel, and the move leaves it a shape of value 0: proven by outcome search, without the values)",
+            component_name(analysis, m.component as usize)
+        ),
     };
     format!("{} {why}", words::leaving(&phrase, 0))
 }

@@ -7,8 +7,9 @@
 // new game and rematch, 32 x 32 grids fitting their column at laptop and
 // phone widths (bounding boxes compared), invalid links, links changed in
 // the open tab (no reload), clear's option list and per-cell summaries,
-// positions too large for the server (the shape database that would answer,
-// and a server that has it answering), split links with moves, keyboard
+// positions too large for the server (who wins when an outcome search
+// proves it, the shape database that would answer, and a server that has
+// it answering), split links with moves, keyboard
 // focus after a move, a strict Content-Security-Policy (no violation), and
 // the page's limits. Saves screenshots of every
 // game at 1280 x 800 and 390 x 844 under target/e2e/. Games survive: a
@@ -341,6 +342,14 @@ try {
   for (const [size, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
     await page.setViewportSize(size);
     await open(page, url, `#clear/${dense.join('-')}`);
+    // Its analysis runs out of the budget, yet says who wins: the outcome
+    // search proves a winning move.
+    await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
+      .catch(async () => fail(`dense block at ${width}: no too-large message: ${await page.textContent('#status')}`));
+    await expectText(page, '#too-large', 'Proven all the same: the player to move wins. A winning move: clear');
+    await expectText(page, '#too-large', 'proven by outcome search');
+    await expectText(page, '#winner', 'First player wins with best play');
+    await page.screenshot({ path: resolve(outDir, `clear-dense-proven-${width}.png`), fullPage: true });
     await page.click('#start-engine');
     await expectText(page, '#move-list', 'Engine: clear');
     await expectText(page, '#engine-note', 'proven winning: leaves a total of 0');

@@ -32,6 +32,22 @@ impl ApiError {
         self
     }
 
+    /// Adds one detail, when it could be put in JSON (a detail that could
+    /// not is left out: the error still says what went wrong).
+    #[must_use]
+    pub fn with_detail(
+        mut self,
+        key: &str,
+        value: Result<serde_json::Value, serde_json::Error>,
+    ) -> ApiError {
+        if let Ok(value) = value {
+            self.details
+                .get_or_insert_with(Default::default)
+                .insert(key.to_owned(), value);
+        }
+        self
+    }
+
     /// 400: the request is malformed or names an impossible position.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)

@@ -682,7 +682,7 @@ async function analyse() {
     if (seq !== state.requestSeq) return;
     if (err.status === 422) {
       state.error = null;
-      state.tooLarge = { message: err.message, found: [], command: state.game.command(position), tables: err.body.tables || null, position };
+      state.tooLarge = { message: err.message, found: [], command: state.game.command(position), tables: err.body.tables || null, proven: err.body.proven || null, position };
       render();
       await findWhatFits(position, seq);
       if (seq !== state.requestSeq) return;
@@ -1622,6 +1622,8 @@ function renderStatus() {
   const over = !state.game.hasMoves(position);
   let winner = state.tooLarge ? 'Too large to analyse here' : state.error ? 'Not analysed' : 'Analysing…';
   const known = state.tooLarge && state.tooLarge.tables && state.tooLarge.tables.known_value;
+  // Who wins, proven within the budget though the value was not found.
+  const proven = state.tooLarge && state.tooLarge.proven && state.tooLarge.proven.winner ? state.tooLarge.proven : null;
   let value = '';
   if (over) {
     const loser = ply % 2;
@@ -1640,18 +1642,25 @@ function renderStatus() {
     winner = `${playerName(firstWins ? 0 : 1)} wins with best play`;
     if (state.mode === 'play' && !state.vsEngine) winner = `${playerName(ply)} to move: ${winner.replace('First', 'first').replace('Second', 'second')}`;
     value = a.grundy === null
-      ? `Grundy value unknown within the server's budget, but a winning move is proven by pairs of equal shapes (X xor X = 0). ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`
+      ? `Grundy value unknown within the server's budget, but a winning move is proven without it (by pairs of equal shapes, X xor X = 0, or by an outcome search). ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`
       : `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
   }
   if (known && !a && !over) {
     winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins with best play`;
     value = `Known grundy value ${known.grundy} (from ${known.source}); too large to analyse on this server.`;
+  } else if (proven && !a && !over) {
+    const moverWins = proven.winner === 'first';
+    winner = `${playerName(moverWins === (ply % 2 === 0) ? 0 : 1)} wins with best play`;
+    value = proven.grundy === null
+      ? `Grundy value unknown within the server's budget, but who wins is proven: ${moverWins ? 'the player to move wins' : 'the player to move loses'}.`
+      : `Grundy value ${proven.grundy}, proven by an outcome search: the player to move loses.`;
   }
   $('winner').textContent = winner;
   let firstWon = null;
   if (over) firstWon = ply % 2 === 1;
   else if (a && (a.grundy !== null || a.winner)) firstWon = (a.grundy === null ? a.winner === 'first' : a.grundy !== 0) === (ply % 2 === 0);
   else if (known) firstWon = (known.grundy !== 0) === (ply % 2 === 0);
+  else if (proven) firstWon = (proven.winner === 'first') === (ply % 2 === 0);
   $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
   $('value').textContent = value;
   let turn = '';
@@ -1695,6 +1704,12 @@ function renderTooLarge(large, t) {
     large.append(el('p', { class: 'known', text: `Known: the full ${known.rows} × ${known.cols} board has grundy value ${known.grundy}, so the ${known.grundy === 0 ? 'second' : 'first'} player wins (from ${known.source}, not computed by this server).` }));
   }
   if (t.found.length) large.append(el('p', { text: `Found: ${t.found.join('; ')}.` }));
+  const proven = t.proven;
+  if (proven && proven.winner) {
+    const moves = proven.winning_moves.map((m) => m.text);
+    const verdict = proven.winner === 'first' ? 'the player to move wins' : 'the player to move loses: every move leaves a non-zero value';
+    large.append(el('p', {}, [el('strong', { text: 'Proven all the same: ' }), `${verdict}${moves.length ? `. A winning move: ${moves.join('; ')}` : ''}.`]));
+  }
   const box = tables && tables.box;
   if (box) {
     const [rows, cols] = box;

@@ -164,25 +164,35 @@ fn analyse_large(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode>
     budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_LARGE_TIME));
     let mut analyzer = Analyzer::new(Clear::with_shapes(shapes), budget);
     let analysis = grundy::clear::large::analyse(boards, &mut analyzer);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
-        serde_json::to_writer(
-            &mut out,
-            &LargeReport {
-                analysis: &analysis,
-            },
-        )
-        .map_err(|err| anyhow::Error::new(err).context("writing JSON"))?;
-        out.write_all(b"\n")?;
-    } else {
-        out.write_all(grundy_report::large::render(&analysis, args.max_listed).as_bytes())?;
-    }
-    out.flush()?;
+    print_large(&analysis, args.json, args.max_listed)?;
     match analysis.stopped {
         Some(err) => Err(stopped(err)),
         None => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// The winning moves the text of a partial analysis lists at most (the
+/// default of `--max-listed`).
+const DEFAULT_MAX_LISTED: usize = 100;
+
+/// Prints the analysis of boards in the form of boards past 64 cells:
+/// JSON, or text listing at most `max_listed` winning moves.
+fn print_large(
+    analysis: &grundy::clear::large::LargeAnalysis,
+    json: bool,
+    max_listed: usize,
+) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if json {
+        serde_json::to_writer(&mut out, &LargeReport { analysis })
+            .map_err(|err| anyhow::Error::new(err).context("writing JSON"))?;
+        out.write_all(b"\n")?;
+    } else {
+        out.write_all(grundy_report::large::render(analysis, max_listed).as_bytes())?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// `--move`: the engine's move within the time budget.
@@ -250,19 +260,31 @@ fn analyse(
     let (bar, progress) = solver_progress("solving", &budget.budget());
     let mut solver = Clear::with_shapes(shapes)
         .into_solver()
-        .with_budget(budget.budget())
         .with_progress(progress);
-    let analysis = Analysis::of(&mut solver, boards);
+    let analysis = Analysis::of_or_partial(&mut solver, boards, budget.budget());
     bar.finish_and_clear();
-    let analysis = analysis.map_err(|err| {
-        // Name the shape database that would answer at once, if one would.
+    // Name the shape database that would answer at once, if one would.
+    let with_hint = |err| {
         let hint = grundy_web::games::clear::TablesHint::of(boards).sentence();
         let err = stopped(err);
         match hint {
             Some(hint) => err.context(format!("{hint}; without it")),
             None => err,
         }
-    })?;
+    };
+    let analysis = match analysis {
+        Ok(analysis) => analysis,
+        Err(partial) => {
+            // What is known, as for a board past 64 cells; the play-out and
+            // the explanation need every value.
+            print_large(&partial.analysis, json, DEFAULT_MAX_LISTED)?;
+            return match partial.analysis.stopped {
+                Some(err) => Err(with_hint(err)),
+                None if play || explain => Err(with_hint(partial.values_stopped)),
+                None => Ok(ExitCode::SUCCESS),
+            };
+        }
+    };
     let play = if play {
         Some(play_out(&mut solver, boards)?)
     } else {

@@ -306,3 +306,52 @@ fn out_of_budget_names_the_database_that_would_answer() {
         .stderr(contains("--max-positions"));
     run(&"11111111\n".repeat(8)).stderr(contains("shape database").not());
 }
+
+/// A search past its budget still says who wins: on a dense 7 x 7 block
+/// whose value is past 20,000 positions, the outcome search proves a
+/// winning move, which the solver confirms leaves 0. The exit code is 3,
+/// as the value is unknown.
+#[test]
+fn a_stopped_analysis_still_names_the_winner_and_a_proven_move() {
+    let rows = [
+        "1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000",
+    ];
+    let input = rows.join("\n") + "\n";
+    let run = |json: bool| {
+        let mut args = vec!["clear", "--max-positions", "20000", "-"];
+        if json {
+            args.insert(1, "--json");
+        }
+        grundy()
+            .args(&args)
+            .env("XDG_DATA_HOME", "/nonexistent")
+            .env("GRUNDY_TABLES", "")
+            .write_stdin(input.clone())
+            .output()
+            .unwrap()
+    };
+    let output = run(true);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-positions"), "{stderr}");
+    let json: Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(json["grundy"], Value::Null);
+    assert_eq!(json["winner"], "first");
+    let moves = json["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{json}");
+    let rect = grundy::clear::Rect {
+        top: moves[0]["top"].as_u64().unwrap() as u8,
+        left: moves[0]["left"].as_u64().unwrap() as u8,
+        bottom: moves[0]["bottom"].as_u64().unwrap() as u8,
+        right: moves[0]["right"].as_u64().unwrap() as u8,
+    };
+    let board =
+        grundy::board!["1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000"];
+    let after = board.try_play(rect).expect("a legal move");
+    assert!(Clear::solver().value(&after).unwrap().is_zero());
+    let text = run(false);
+    assert_eq!(text.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(stdout.contains("First player wins"), "{stdout}");
+    assert!(stdout.contains("proven by outcome search"), "{stdout}");
+}

@@ -10,10 +10,14 @@ class BudgetExceeded(RuntimeError):
         budget: the keyword argument that ran out: ``"max_positions"``,
             ``"max_time"`` or ``"max_memory"``.
         limit: its value.
-        found: what the search found before it stopped, e.g.
-            ``{"positions_solved": 1000, "components": [...]}`` for
-            ``clear.analyze`` (every component valued before the stop), or
-            ``{"tiers": 12, "partial": path}`` for ``tables.build``.
+        found: what the search found before it stopped, e.g. for
+            ``clear.analyze`` ``{"positions_solved": 1000, "components":
+            [...], "winner": "first", "value": None, "winning_moves":
+            [...]}`` (every component whose value was found; who wins, and
+            the winning moves found, when pairs of equal shapes or an
+            outcome search prove them without the value, else ``None`` and
+            ``[]``), or ``{"tiers": 12, "partial": path}`` for
+            ``tables.build``.
     """
 
     def __init__(

@@ -70,7 +70,11 @@ def analyze(
             (``<board>:2:3: ...``), a bad array (ragged, not 2-D, entries
             other than 0/1), or a board whose analysis would need more than
             ``max_memory`` bytes (8 GiB by default).
-        grundy.BudgetExceeded: a budget ran out.
+        grundy.BudgetExceeded: a budget ran out. For boards of at most 64
+            cells its ``found`` says who wins all the same when it is
+            proven (``winner``, ``winning_moves``): where one shape is left
+            alone, an outcome search looks for a move to 0, with a quarter
+            of ``max_time`` kept for it.
         KeyboardInterrupt: Ctrl-C during the search.
     """
     limits = check_limits(max_positions, max_time, max_memory)

@@ -27,7 +27,7 @@ use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber, SolveError};
 use grundy_report::clear::{Analysis, MoveReport, Report};
 use grundy_report::databases::{MeasuredDatabase, MEASURED_DATABASES};
-use grundy_report::large::{EngineMoveReport, LargeMoveReport, LargeReport};
+use grundy_report::large::{EngineMoveReport, LargeMoveReport, LargeReport, Proven};
 use grundy_report::parse::clear::{parse_board_rows, parse_large_board_rows};
 use grundy_report::words;
 use grundy_report::{spread, MoveValues, ValuedMove};
@@ -212,16 +212,16 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, 
             large: true,
         });
     }
-    let mut solver = position
-        .rules
-        .clone()
-        .into_solver()
-        .with_budget(position.budget);
-    let answer = Analysis::of(&mut solver, &position.boards).and_then(|analysis| {
-        let options = options(&mut solver, &position.boards, &analysis, max_listed_moves)?;
-        Ok((analysis, options))
-    });
-    let (analysis, options) = answer.map_err(|err| too_large(err, &position.boards))?;
+    let mut solver = position.rules.clone().into_solver();
+    let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.budget)
+        .map_err(|partial| {
+            too_large(partial.values_stopped, &position.boards).with_detail(
+                "proven",
+                serde_json::to_value(Proven::of(&partial.analysis)),
+            )
+        })?;
+    let options = options(&mut solver, &position.boards, &analysis, max_listed_moves)
+        .map_err(|err| too_large(err, &position.boards))?;
     let explain =
         grundy_report::explain::clear_component_moves(&mut solver, &position.boards, &analysis)
             .ok()

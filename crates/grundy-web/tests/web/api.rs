@@ -342,7 +342,64 @@ async fn too_large_says_which_database_would_answer() {
         assert_eq!(tables["measured"]["cpu_seconds"], 2490.0);
         assert_eq!(tables["known_value"]["grundy"], 8);
         assert_eq!(tables["source"], "docs/results.md");
+        // Who wins is proven all the same: clearing the whole board leaves
+        // the opponent no move (the value 8 above agrees).
+        let proven = &reply.json["proven"];
+        assert_eq!(proven["winner"], "first", "{proven}");
+        assert_eq!(proven["grundy"], Value::Null);
+        let moves = proven["winning_moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 1, "{proven}");
+        assert_eq!(
+            (
+                &moves[0]["top"],
+                &moves[0]["bottom"],
+                &moves[0]["left"],
+                &moves[0]["right"]
+            ),
+            (&json!(0), &json!(5), &json!(0), &json!(5))
+        );
+        let text = moves[0]["text"].as_str().unwrap();
+        assert!(text.starts_with("clear (1,1)-(6,6)"), "{text}");
     }
+}
+
+/// A dense block past the budget: the analysis answers 422, with the
+/// winner and a winning move that the outcome search proved; the solver
+/// confirms that the move leaves 0.
+#[tokio::test]
+async fn too_large_still_proves_who_wins_by_outcome_search() {
+    let addr = start(Config {
+        budget: Budget::positions(20_000),
+        ..Config::default()
+    })
+    .await;
+    let rows = [
+        "1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000",
+    ];
+    let reply = post(addr, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
+    assert_eq!(reply.status, 422, "{:?}", reply.json);
+    let proven = &reply.json["proven"];
+    assert_eq!(proven["winner"], "first", "{proven}");
+    let moves = proven["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{proven}");
+    assert!(moves[0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("proven by outcome search"));
+    let at = |key: &str| moves[0][key].as_u64().unwrap() as u8;
+    let rect = grundy::clear::Rect {
+        top: at("top"),
+        left: at("left"),
+        bottom: at("bottom"),
+        right: at("right"),
+    };
+    let board =
+        grundy::board!["1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000"];
+    let after = board.try_play(rect).expect("a legal move");
+    assert!(grundy::clear::Clear::solver()
+        .value(&after)
+        .unwrap()
+        .is_zero());
 }
 
 #[tokio::test]

@@ -24,6 +24,18 @@
 //! leaves the value unknown (`None`) and the winning moves incomplete, with
 //! the error kept in [`LargeAnalysis::stopped`]: the analysis is then
 //! honest about what it knows rather than failing whole.
+//!
+//! **Who wins without the value.** When one class does not cancel, the
+//! total is that shape's value, and a move in it to a shape of value 0 wins.
+//! If its value search runs out, the outcome search
+//! ([`Solver::move_to_zero`]) still looks for such a move, which is often
+//! thousands of times cheaper (a won shape stops at its first move to 0):
+//! it names the winner and one proven winning move, or proves the shape
+//! lost, which completes the analysis (value 0). So that it has time, the
+//! value search of a lone class gets three quarters of the time left
+//! ([`OUTCOME_SHARE`]). [`analyse_after_stop`] does the same for boards
+//! whose search by another solver stopped, from what that solver's memo
+//! holds.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -33,7 +45,14 @@ use rustc_hash::FxHashMap;
 use super::game::{large_components, LargeClear, Part, ShapeClass};
 use super::grid::{Components, Extent, LargeBoard, LargeRect};
 use crate::clear::{Clear, ClearSolver};
-use crate::{Budget, Game, Nimber, SolveError, Solver};
+use crate::{Budget, Game, Nimber, SolveError, Solver, Table};
+
+/// The share of the time left that the value search of a lone class leaves
+/// for the outcome search, as a fraction `1 / OUTCOME_SHARE`: on the dense
+/// 7 x 7 blocks of `bench/ab-blocks.sh` a winning move takes 5 to 100 times
+/// less time than the value (docs/benchmarks.md, "The engine on dense
+/// blocks"), so a quarter answers most of those the value misses.
+pub const OUTCOME_SHARE: u32 = 4;
 
 /// The most bytes [`analyse`] of a board holds per cell beside its
 /// search memos: labelling keeps a run, its parent and its label (36
@@ -81,9 +100,28 @@ impl Analyzer {
         }
     }
 
+    /// Searches by the rules of `small`, whose memo is kept (what an earlier
+    /// search of it found is known at once), under `budget`.
+    #[must_use]
+    pub fn with_small_solver(small: ClearSolver, budget: Budget) -> Analyzer {
+        let clear = small.game().clone();
+        Analyzer {
+            small,
+            large: Solver::new(LargeClear::new(clear)),
+            budget,
+            deadline: None,
+        }
+    }
+
     /// Starts the budget's clock afresh.
     pub fn start(&mut self) {
-        self.deadline = self.budget.max_time.map(|limit| Instant::now() + limit);
+        self.start_at(Instant::now());
+    }
+
+    /// Starts the budget's clock as if at `at`: a search that goes on from
+    /// another one keeps its deadline.
+    pub fn start_at(&mut self, at: Instant) {
+        self.deadline = self.budget.max_time.map(|limit| at + limit);
     }
 
     /// The budget this analyzer was made with.
@@ -116,6 +154,29 @@ impl Analyzer {
         }
     }
 
+    /// Runs `search` with the deadline brought forward, leaving
+    /// `1 / OUTCOME_SHARE` of the time left for what follows.
+    fn leaving_time_for_outcome<R>(&mut self, search: impl FnOnce(&mut Self) -> R) -> R {
+        let deadline = self.deadline;
+        if let Some(end) = deadline {
+            let now = Instant::now();
+            let left = end.saturating_duration_since(now);
+            self.deadline = Some(now + left - left / OUTCOME_SHARE);
+        }
+        let result = search(self);
+        self.deadline = deadline;
+        result
+    }
+
+    /// The value of `part` when the game or a memo knows it, without search.
+    #[must_use]
+    pub fn known_value(&self, part: &Part) -> Option<Nimber> {
+        match part {
+            Part::Small(board) => known_to(&self.small, board),
+            Part::Large(_) => known_to(&self.large, part),
+        }
+    }
+
     fn prepare(&mut self, large: bool) -> Result<(), SolveError> {
         if self.out_of_time() {
             return Err(self.time_error());
@@ -140,7 +201,7 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn value(&mut self, part: &Part) -> Result<Nimber, SolveError> {
-        match part {
+        let result = match part {
             Part::Small(board) => {
                 if let Some(value) = self.small.game().known_value(board) {
                     return Ok(value);
@@ -153,7 +214,8 @@ impl Analyzer {
                 let value = self.large.value(part);
                 self.check_large(value)
             }
-        }
+        };
+        result.map_err(|err| self.whole_budget(err))
     }
 
     fn check_large<T>(&self, result: Result<T, SolveError>) -> Result<T, SolveError> {
@@ -164,13 +226,22 @@ impl Analyzer {
         }
     }
 
+    /// `err` as the user's budget words it: each search runs under what is
+    /// left of the time, but the limit that ran out is the whole budget's.
+    fn whole_budget(&self, err: SolveError) -> SolveError {
+        match (err, self.budget.max_time) {
+            (SolveError::TimeBudget { .. }, Some(limit)) => SolveError::TimeBudget { limit },
+            (err, _) => err,
+        }
+    }
+
     /// Every move of `part` to a position of value `target`, in move order.
     ///
     /// # Errors
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn moves_to(&mut self, part: &Part, target: Nimber) -> Result<Vec<LargeRect>, SolveError> {
-        match part {
+        let result = match part {
             Part::Small(board) => {
                 self.prepare(false)?;
                 Ok(self
@@ -186,7 +257,8 @@ impl Analyzer {
                 let moves = self.check_large(moves)?;
                 Ok(moves.into_iter().map(|(rect, _)| rect).collect())
             }
-        }
+        };
+        result.map_err(|err| self.whole_budget(err))
     }
 
     /// A move of `part` to a position of value 0, found by outcome search
@@ -197,7 +269,7 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn move_to_zero(&mut self, part: &Part) -> Result<Option<LargeRect>, SolveError> {
-        match part {
+        let result = match part {
             Part::Small(board) => {
                 self.prepare(false)?;
                 Ok(self
@@ -210,7 +282,8 @@ impl Analyzer {
                 let found = self.large.move_to_zero(part);
                 Ok(self.check_large(found)?.map(|(rect, _)| rect))
             }
-        }
+        };
+        result.map_err(|err| self.whole_budget(err))
     }
 
     /// Every move of `part` with the value of the part it leaves.
@@ -222,7 +295,7 @@ impl Analyzer {
         &mut self,
         part: &Part,
     ) -> Result<Vec<(LargeRect, Nimber)>, SolveError> {
-        match part {
+        let result = match part {
             Part::Small(board) => {
                 self.prepare(false)?;
                 Ok(self
@@ -238,7 +311,8 @@ impl Analyzer {
                 let moves = self.check_large(moves)?;
                 Ok(moves.into_iter().map(|(rect, _, v)| (rect, v)).collect())
             }
-        }
+        };
+        result.map_err(|err| self.whole_budget(err))
     }
 
     /// The bytes both memos hold.
@@ -246,6 +320,16 @@ impl Analyzer {
     pub fn memory_bytes(&self) -> usize {
         self.small.memory_bytes() + self.large.memory_bytes()
     }
+}
+
+/// The value of one component that `solver`'s game or memo knows.
+fn known_to<G: Game, T: Table<G::Key>>(
+    solver: &Solver<G, T>,
+    component: &G::Position,
+) -> Option<Nimber> {
+    let game = solver.game();
+    game.known_value(component)
+        .or_else(|| solver.table().get(&game.key(component)))
 }
 
 /// One component of an analysed board.
@@ -301,6 +385,10 @@ pub enum WinReason {
         /// The move cut one shape into two mirror-image halves.
         halves: bool,
     },
+    /// The component is the only shape that does not cancel, and the move
+    /// leaves it a shape of value 0, proven by outcome search without the
+    /// values.
+    LeavesZero,
 }
 
 /// A winning move of a large board.
@@ -335,7 +423,7 @@ pub struct LargeAnalysis {
     pub winning: Vec<LargeWinningMove>,
     /// True when `winning` lists every winning move.
     pub winning_complete: bool,
-    /// The budget that ran out, if one did.
+    /// The budget that ran out before everything was known, if one did.
     pub stopped: Option<SolveError>,
 }
 
@@ -349,6 +437,17 @@ impl LargeAnalysis {
         match LargeBoard::board_from_runs(runs, &extent) {
             Some(board) => Part::Small(board),
             None => Part::Large(std::sync::Arc::new(LargeBoard::from_runs(runs, &extent))),
+        }
+    }
+
+    /// The one class that does not cancel, when exactly one does: the total
+    /// is then its value, and a move of it to 0 wins.
+    #[must_use]
+    pub fn lone_class(&self) -> Option<usize> {
+        let mut unpaired = (0..self.classes.len()).filter(|&c| !self.classes[c].cancels());
+        match (unpaired.next(), unpaired.next()) {
+            (Some(class), None) => Some(class),
+            _ => None,
         }
     }
 
@@ -471,9 +570,88 @@ pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
 pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis {
     analyzer.start();
     let mut analysis = classify(boards);
-    value_unpaired(&mut analysis, analyzer);
+    if analysis.lone_class().is_some() {
+        analyzer.leaving_time_for_outcome(|analyzer| value_unpaired(&mut analysis, analyzer));
+    } else {
+        value_unpaired(&mut analysis, analyzer);
+    }
     winning_moves(&mut analysis, analyzer);
     analysis
+}
+
+/// The analysis of `boards` after a search of them (by the solver that
+/// `analyzer` was made with, [`Analyzer::with_small_solver`]) that began
+/// at `started` stopped with `stopped`: the values its memo holds, no value
+/// searched again, and who wins by pairs or by outcome search as in
+/// [`analyse`], within what is left of `analyzer`'s budget.
+#[must_use]
+pub fn analyse_after_stop(
+    boards: &[LargeBoard],
+    analyzer: &mut Analyzer,
+    stopped: SolveError,
+    started: Instant,
+) -> LargeAnalysis {
+    analyzer.start_at(started);
+    let mut analysis = classify(boards);
+    for class in 0..analysis.classes.len() {
+        let part = analysis.part(analysis.classes[class].first as usize);
+        analysis.classes[class].value = analyzer.known_value(&part);
+    }
+    analysis.stopped = Some(analyzer.whole_budget(stopped));
+    if analysis.unpaired().all(|c| c.value.is_some()) {
+        let total: Nimber = analysis.unpaired().filter_map(|c| c.value).sum();
+        analysis.value = Some(total);
+        analysis.first_player_wins = Some(!total.is_zero());
+    }
+    match analysis.value {
+        Some(total) if total.is_zero() => analysis.winning_complete = true,
+        // A lone class of known value: its move to 0 is found in its memo.
+        Some(_) => {
+            if let Some(found) = lone_outcome(&mut analysis, analyzer) {
+                analysis.winning.push(found);
+            }
+        }
+        None => winning_moves(&mut analysis, analyzer),
+    }
+    analysis
+}
+
+/// When exactly one class does not cancel, a move of its first component
+/// to a shape of value 0, found by outcome search: the total is then 0, so
+/// the move wins (and the player to move wins). When there is none, the
+/// class's value is 0, and so is the total: the analysis is complete, with
+/// no winning move. `None` also when more than one class is left, or when
+/// the budget runs out (kept in `stopped`).
+pub(super) fn lone_outcome(
+    analysis: &mut LargeAnalysis,
+    analyzer: &mut Analyzer,
+) -> Option<LargeWinningMove> {
+    let class = analysis.lone_class()?;
+    let index = analysis.classes[class].first as usize;
+    match analyzer.move_to_zero(&analysis.part(index)) {
+        Ok(Some(rect)) => {
+            let info = analysis.components[index];
+            analysis.first_player_wins = Some(true);
+            Some(LargeWinningMove {
+                rect: rect.offset(info.extent.top, info.extent.left),
+                component: index as u32,
+                reason: WinReason::LeavesZero,
+            })
+        }
+        Ok(None) => {
+            analysis.classes[class].value = Some(Nimber::ZERO);
+            analysis.value = Some(Nimber::ZERO);
+            analysis.first_player_wins = Some(false);
+            analysis.winning.clear();
+            analysis.winning_complete = true;
+            analysis.stopped = None;
+            None
+        }
+        Err(err) => {
+            analysis.stopped = Some(err);
+            None
+        }
+    }
 }
 
 /// Fills in the winning moves (see the module docs).
@@ -487,9 +665,12 @@ pub fn winning_moves(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
         }
         None => {
             // The value is unknown, but a move that leaves only pairs wins
-            // whatever the values are.
+            // whatever the values are, and so does a move to 0 of a shape
+            // left alone.
             if let Some(found) = super::engine::cancelling_move(analysis, analyzer) {
                 analysis.first_player_wins = Some(true);
+                analysis.winning.push(found);
+            } else if let Some(found) = lone_outcome(analysis, analyzer) {
                 analysis.winning.push(found);
             }
         }

@@ -39,8 +39,8 @@
 use std::collections::HashSet;
 
 use super::analysis::{
-    class_of, classify, parts_after, value_unpaired, Analyzer, LargeAnalysis, LargeWinningMove,
-    WinReason,
+    class_of, classify, lone_outcome, parts_after, value_unpaired, Analyzer, LargeAnalysis,
+    LargeWinningMove, WinReason,
 };
 use super::game::{Part, ShapeClass};
 use super::grid::{LargeBoard, LargeRect, Run};
@@ -175,35 +175,15 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
 /// budget ran out (noted in the analysis); a lost position is played by
 /// [`losing_move`].
 fn lone_shape_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Option<EngineChoice> {
-    let mut unpaired = (0..analysis.classes.len()).filter(|&c| !analysis.classes[c].cancels());
-    let (Some(class), None) = (unpaired.next(), unpaired.next()) else {
-        return None;
-    };
-    if analysis.classes[class].value.is_some() {
-        return None;
-    }
-    let index = analysis.classes[class].first as usize;
-    match analyzer.move_to_zero(&analysis.part(index)) {
-        Ok(Some(rect)) => {
-            let info = analysis.components[index];
-            analysis.first_player_wins = Some(true);
-            Some(EngineChoice {
-                board: info.board,
-                rect: rect.offset(info.extent.top, info.extent.left),
-                component: index as u32,
-                reason: MoveReason::LeavesZero,
-            })
-        }
-        Ok(None) => {
-            analysis.classes[class].value = Some(Nimber::ZERO);
-            analysis.value = Some(Nimber::ZERO);
-            analysis.first_player_wins = Some(false);
-            Some(losing_move(analysis, analyzer))
-        }
-        Err(err) => {
-            analysis.stopped = Some(err);
-            None
-        }
+    match lone_outcome(analysis, analyzer) {
+        Some(found) => Some(EngineChoice {
+            board: analysis.components[found.component as usize].board,
+            rect: found.rect,
+            component: found.component,
+            reason: MoveReason::LeavesZero,
+        }),
+        None if analysis.value.is_some() => Some(losing_move(analysis, analyzer)),
+        None => None,
     }
 }
 

@@ -35,8 +35,8 @@ pub mod game;
 pub mod grid;
 
 pub use analysis::{
-    analyse, analysis_bytes, classify, value_unpaired, Analyzer, ClassInfo, ComponentInfo,
-    LargeAnalysis, LargeWinningMove, WinReason,
+    analyse, analyse_after_stop, analysis_bytes, classify, value_unpaired, Analyzer, ClassInfo,
+    ComponentInfo, LargeAnalysis, LargeWinningMove, WinReason, OUTCOME_SHARE,
 };
 pub use engine::{choose_move, EngineChoice, MoveReason};
 pub use game::{LargeClear, Part, ShapeClass};
