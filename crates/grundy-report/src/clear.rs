@@ -76,7 +76,9 @@ impl Analysis {
     /// ([`grundy::clear::large::analysis`], "Who wins without the value").
     /// When one class of shapes does not cancel and `budget` has a time,
     /// the value search leaves `1 / OUTCOME_SHARE` of it for that outcome
-    /// search; later searches on `solver` keep the value search's budget.
+    /// search, and goes on from its memo with the time the outcome search
+    /// leaves; later searches on `solver` keep the budget of the value
+    /// search that finished.
     ///
     /// # Errors
     ///
@@ -106,8 +108,25 @@ impl Analysis {
         let fresh = solver.game().clone().into_solver();
         let memo = std::mem::replace(solver, fresh);
         let mut analyzer = Analyzer::with_small_solver(memo, budget);
+        let analysis = analyse_after_stop(&large, &mut analyzer, err.clone(), started);
+        let left = budget
+            .max_time
+            .and_then(|limit| limit.checked_sub(started.elapsed()));
+        if let (None, Some(left)) = (analysis.value, left) {
+            // The outcome search left time: the value search goes on from
+            // its memo.
+            let mut memo = analyzer.into_small_solver();
+            memo.set_budget(Budget {
+                max_time: Some(left),
+                ..budget
+            });
+            if let Ok(full) = Analysis::of(&mut memo, boards) {
+                *solver = memo;
+                return Ok(full);
+            }
+        }
         Err(Box::new(Partial {
-            analysis: analyse_after_stop(&large, &mut analyzer, err.clone(), started),
+            analysis,
             values_stopped: err,
             positions_solved,
         }))
@@ -528,18 +547,25 @@ mod tests {
             prop_assert_eq!(analysis.total, total);
         }
 
-        /// Under any position budget, an analysis that stops says only what
-        /// is true: its values, its winner and its winning moves agree with
+        /// Under any position budget, with or without a short time budget
+        /// (so that, by the clock, the value search may resume after the
+        /// outcome search or not), an analysis that stops says only what is
+        /// true: its values, its winner and its winning moves agree with
         /// brute force, and one that the outcome search completed has the
         /// value.
         #[test]
         fn partial_analyses_agree_with_brute_force(
             boards in proptest::collection::vec(small_board(), 1..3),
             positions in 1u64..60,
+            micros in proptest::option::of(0u64..2000),
         ) {
             let total: Nimber = boards.iter().map(brute).sum();
             let mut solver = grundy::clear::Clear::without_known_values().into_solver();
-            match Analysis::of_or_partial(&mut solver, &boards, Budget::positions(positions)) {
+            let budget = Budget {
+                max_time: micros.map(std::time::Duration::from_micros),
+                ..Budget::positions(positions)
+            };
+            match Analysis::of_or_partial(&mut solver, &boards, budget) {
                 Ok(analysis) => prop_assert_eq!(analysis.total, total),
                 Err(partial) => check_partial(&boards, &partial.analysis, total)?,
             }

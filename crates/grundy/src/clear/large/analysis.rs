@@ -33,9 +33,10 @@
 //! it names the winner and one proven winning move, or proves the shape
 //! lost, which completes the analysis (value 0). So that it has time, the
 //! value search of a lone class gets three quarters of the time left
-//! ([`OUTCOME_SHARE`]). [`analyse_after_stop`] does the same for boards
-//! whose search by another solver stopped, from what that solver's memo
-//! holds.
+//! ([`OUTCOME_SHARE`]); what the outcome search leaves of that quarter goes
+//! back to the value search, which resumes from its memo. [`analyse_after_stop`]
+//! does the same for boards whose search by another solver stopped, from
+//! what that solver's memo holds.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -111,6 +112,12 @@ impl Analyzer {
             budget,
             deadline: None,
         }
+    }
+
+    /// The small shapes' solver, with its memo.
+    #[must_use]
+    pub fn into_small_solver(self) -> ClearSolver {
+        self.small
     }
 
     /// Starts the budget's clock afresh.
@@ -570,12 +577,30 @@ pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
 pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis {
     analyzer.start();
     let mut analysis = classify(boards);
-    if analysis.lone_class().is_some() {
-        analyzer.leaving_time_for_outcome(|analyzer| value_unpaired(&mut analysis, analyzer));
-    } else {
+    if analysis.lone_class().is_none() {
         value_unpaired(&mut analysis, analyzer);
+        winning_moves(&mut analysis, analyzer);
+        return analysis;
     }
+    analyzer.leaving_time_for_outcome(|analyzer| value_unpaired(&mut analysis, analyzer));
     winning_moves(&mut analysis, analyzer);
+    if analysis.value.is_none() && analyzer.deadline.is_some() && !analyzer.out_of_time() {
+        // The outcome search left time: the value search goes on from its
+        // memo, and the moves by values replace the one proven move when it
+        // finds the value and lists them.
+        let proven = std::mem::take(&mut analysis.winning);
+        let stopped = analysis.stopped.take();
+        value_unpaired(&mut analysis, analyzer);
+        if analysis.value.is_some() {
+            winning_moves(&mut analysis, analyzer);
+        }
+        if analysis.value.is_none() || analysis.winning.is_empty() && !analysis.winning_complete {
+            analysis.winning = proven;
+        }
+        if analysis.value.is_none() {
+            analysis.stopped = analysis.stopped.take().or(stopped);
+        }
+    }
     analysis
 }
 

@@ -572,3 +572,40 @@ fn the_outcome_search_proves_a_move_where_the_value_is_out_of_reach() {
     let after = board.try_play(choice.rect).unwrap().to_board().unwrap();
     assert!(Clear::solver().value(&after).unwrap().is_zero());
 }
+
+/// A board past 64 cells holding one dense block: its value is past a
+/// 20,000-position budget, and the analysis still names the winner with a
+/// move proven by outcome search, which the solver values at 0.
+#[test]
+fn a_large_analysis_past_its_budget_proves_a_move_by_outcome_search() {
+    let rows = [
+        "000000000",
+        "011111100",
+        "011111100",
+        "011111000",
+        "001110000",
+        "001110000",
+        "001110000",
+        "001110000",
+        "000000000",
+    ];
+    let board = block(&rows);
+    let mut analyzer = Analyzer::new(Clear::new(), Budget::positions(20_000));
+    let analysis = analyse(std::slice::from_ref(&board), &mut analyzer);
+    assert!(analysis.value.is_none() && analysis.stopped.is_some());
+    assert_eq!(analysis.first_player_wins, Some(true));
+    let [found] = analysis.winning.as_slice() else {
+        panic!("one winning move: {:?}", analysis.winning)
+    };
+    assert_eq!(found.reason, WinReason::LeavesZero);
+    // What the move leaves, cut to the block's 7 x 7 box, is small.
+    let inner: Vec<&str> = rows[1..8].iter().map(|row| &row[1..8]).collect();
+    let rect = LargeRect {
+        top: found.rect.top - 1,
+        left: found.rect.left - 1,
+        bottom: found.rect.bottom - 1,
+        right: found.rect.right - 1,
+    };
+    let after = block(&inner).try_play(rect).unwrap().to_board().unwrap();
+    assert!(Clear::solver().value(&after).unwrap().is_zero());
+}
