@@ -8,7 +8,7 @@
 //! guessed from values. [`move_values`] gives the total reached by every
 //! legal move (or an evenly spread sample of them), and [`engine_move`] the
 //! move a computer player makes. Everything runs on the caller's solver, so
-//! the caller's [`Budget`](grundy::Budget) bounds it.
+//! the caller's [`Budget`] bounds it.
 
 use std::time::Instant;
 
