@@ -82,7 +82,8 @@ impl Analysis {
     ///
     /// # Errors
     ///
-    /// The partial analysis, as above.
+    /// The partial analysis, as above. The memo went into it, and `solver`
+    /// is left a fresh solver of the same rules.
     pub fn of_or_partial(
         solver: &mut ClearSolver,
         boards: &[Board],
