@@ -82,8 +82,8 @@ impl Analysis {
     ///
     /// # Errors
     ///
-    /// The partial analysis, as above. The memo went into it, and `solver`
-    /// is left a fresh solver of the same rules.
+    /// The partial analysis, as above. `solver` keeps the memo, with what
+    /// every search found (a later search goes on from it).
     pub fn of_or_partial(
         solver: &mut ClearSolver,
         boards: &[Board],
@@ -110,19 +110,18 @@ impl Analysis {
         let memo = std::mem::replace(solver, fresh);
         let mut analyzer = Analyzer::with_small_solver(memo, budget);
         let analysis = analyse_after_stop(&large, &mut analyzer, err.clone(), started);
+        *solver = analyzer.into_small_solver();
         let left = budget
             .max_time
             .and_then(|limit| limit.checked_sub(started.elapsed()));
         if let (None, Some(left)) = (analysis.value, left) {
             // The outcome search left time: the value search goes on from
             // its memo.
-            let mut memo = analyzer.into_small_solver();
-            memo.set_budget(Budget {
+            solver.set_budget(Budget {
                 max_time: Some(left),
                 ..budget
             });
-            if let Ok(full) = Analysis::of(&mut memo, boards) {
-                *solver = memo;
+            if let Ok(full) = Analysis::of(solver, boards) {
                 return Ok(full);
             }
         }

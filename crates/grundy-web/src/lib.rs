@@ -49,6 +49,12 @@
 //! the probe budget is final in the small lane. A request waits at most
 //! [`Config::queue_timeout`] for a lane (503 after, with `Retry-After`).
 //! Every error is `{"error": "..."}` with its status.
+//!
+//! Rectangle clearing's search memos are kept between requests
+//! ([`games::memos`], at most [`Config::kept_memory`] bytes): the page's
+//! `play` of a position it has just analysed, and the `analyze` after a
+//! move, find the values the last search computed, and a heavy run goes on
+//! from its probe.
 #![deny(missing_docs)]
 
 use std::collections::HashSet;
@@ -129,6 +135,9 @@ pub struct Config {
     /// searching (for example those `grundy serve` finds); none by default.
     /// Owned by the server's state and shared by its requests.
     pub databases: Databases,
+    /// The most bytes of rectangle clearing's search memos kept between
+    /// requests, all together ([`games::memos`]); 0 keeps none.
+    pub kept_memory: usize,
 }
 
 impl Default for Config {
@@ -161,6 +170,7 @@ impl Default for Config {
             allow_hosts: Vec::new(),
             allow_origins: Vec::new(),
             databases: Databases::default(),
+            kept_memory: 256 << 20,
         }
     }
 }
@@ -195,6 +205,11 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             max_listed_moves: config.max_listed_moves,
             max_boards: config.max_boards,
             databases: config.databases.clone(),
+            // One kept memo for each search that may run at once.
+            memos: games::memos::Kept::new(
+                config.small_lane.max(1) + config.max_concurrent.max(1),
+                config.kept_memory,
+            ),
         },
         probe: config.probe,
         small: Arc::new(Semaphore::new(config.small_lane.max(1))),

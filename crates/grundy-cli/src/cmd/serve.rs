@@ -52,6 +52,10 @@ struct ServeBudgetArgs {
     /// Most seconds one request may search.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     max_time: Duration,
+    /// Most megabytes of search memos kept between requests, all together:
+    /// what one analysis found answers the next at once (0 keeps none).
+    #[arg(long, default_value_t = 256, value_name = "MB")]
+    kept_memory: u64,
 }
 
 #[derive(Debug, clap::Args)]
@@ -95,6 +99,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         allow_hosts: args.allow_host.clone(),
         allow_origins: args.allow_origin.clone(),
         databases,
+        kept_memory: usize::try_from(args.budget.kept_memory.saturating_mul(1 << 20))
+            .unwrap_or(usize::MAX),
         ..grundy_web::Config::default()
     };
     if let Some(n) = args.max_concurrent {

@@ -33,6 +33,7 @@ use grundy_report::words;
 use grundy_report::{spread, MoveValues, ValuedMove};
 use serde::{Deserialize, Serialize};
 
+use super::memos::{Kept, Lent};
 use super::{
     at_row, job, known_without_search, parse_json, to_json, BudgetRequest, FromTables, Limits,
     WebGame,
@@ -75,6 +76,8 @@ pub struct ClearPosition {
     pub budget: Budget,
     /// The rules, with the server's shape databases.
     pub rules: Clear,
+    /// The server's kept memos, which the search borrows.
+    pub memos: Kept<ClearSolver>,
 }
 
 /// Answered from tables when every component of every board has a known
@@ -84,6 +87,15 @@ pub struct ClearPosition {
 impl FromTables for ClearPosition {
     fn answered_from_tables(&self) -> bool {
         !self.boards.is_empty() && known_without_search(&self.rules, &self.boards)
+    }
+}
+
+impl ClearPosition {
+    /// A solver of these rules under this budget: the server's memo kept
+    /// last, or a fresh one ([`super::memos`]).
+    fn lend_solver(&self) -> Lent<ClearSolver> {
+        self.memos
+            .lend(self.budget, || self.rules.clone().into_solver())
     }
 }
 
@@ -133,6 +145,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
         large,
         budget: request.budget.within(limits.budget),
         rules: limits.databases.clear_rules(),
+        memos: limits.memos.clone(),
     })
 }
 
@@ -202,9 +215,11 @@ struct LargeAnalyzeResponse<'a> {
 }
 
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+    let mut solver = position.lend_solver();
     if position.boards.is_empty() {
-        let mut analyzer = Analyzer::new(position.rules.clone(), position.budget);
+        let mut analyzer = Analyzer::with_small_solver(solver.take(), position.budget);
         let analysis = grundy::clear::large::analyse(&position.large, &mut analyzer);
+        solver.put(analyzer.into_small_solver());
         return to_json(&LargeAnalyzeResponse {
             report: LargeReport {
                 analysis: &analysis,
@@ -212,7 +227,6 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, 
             large: true,
         });
     }
-    let mut solver = position.rules.clone().into_solver();
     let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.budget)
         .map_err(|partial| {
             too_large(partial.values_stopped, &position.boards).with_detail(
@@ -558,9 +572,11 @@ struct PlayResponse {
 }
 
 fn play(position: &ClearPosition) -> Result<String, ApiError> {
-    let mut analyzer = Analyzer::new(position.rules.clone(), position.budget);
+    let mut solver = position.lend_solver();
+    let mut analyzer = Analyzer::with_small_solver(solver.take(), position.budget);
     let mut boards = position.large.clone();
     let chosen = grundy::clear::large::choose_move(&boards, &mut analyzer);
+    solver.put(analyzer.into_small_solver());
     let several = boards.len() > 1;
     let response = match chosen {
         Some(chosen) => {
@@ -615,6 +631,7 @@ mod tests {
             max_listed_moves: 100,
             max_boards: 4,
             databases: super::super::Databases::default(),
+            memos: super::super::memos::Kept::default(),
         }
     }
 

@@ -24,6 +24,7 @@ use serde::Deserialize;
 use crate::ApiError;
 
 pub mod clear;
+pub mod memos;
 pub mod paste;
 pub mod pawn;
 pub mod split;
@@ -48,6 +49,8 @@ pub struct Limits {
     pub max_boards: usize,
     /// The shape databases rectangle clearing consults.
     pub databases: Databases,
+    /// Rectangle clearing's search memos kept between requests.
+    pub memos: memos::Kept<grundy::clear::ClearSolver>,
 }
 
 /// Shape databases the rectangle-clearing endpoints consult before

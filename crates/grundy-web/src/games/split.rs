@@ -268,6 +268,7 @@ mod tests {
             max_listed_moves: 100,
             max_boards: 4,
             databases: super::super::Databases::default(),
+            memos: super::super::memos::Kept::default(),
         }
     }
 

@@ -579,6 +579,111 @@ async fn the_server_budget_bounds_every_request() {
     assert_eq!(reply.json["kind"], "unproven");
 }
 
+/// The rows of a random `rows x cols` board, each cell 1 with probability
+/// `ones` in 256, from a small generator seeded by `seed`.
+fn random_rows(seed: &mut u64, rows: usize, cols: usize, ones: u64) -> Vec<String> {
+    (0..rows)
+        .map(|_| {
+            (0..cols)
+                .map(|_| {
+                    *seed = seed
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    if (*seed >> 56) < ones {
+                        '1'
+                    } else {
+                        '0'
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn kept_memos_change_no_answer() {
+    // The page's requests (analyze, then play, at every ply) on random
+    // 5 x 5 boards, which need a search, sent to a server that keeps its
+    // memos and to one that keeps none: the same analyses, byte for byte,
+    // and the values of brute force.
+    let warm = start(Config::default()).await;
+    let cold = start(Config {
+        kept_memory: 0,
+        ..Config::default()
+    })
+    .await;
+    let mut memo = HashMap::new();
+    let mut seed = 7;
+    let mut searched = 0;
+    for _ in 0..8 {
+        let mut rows = random_rows(&mut seed, 5, 5, 150);
+        for _ply in 0..3 {
+            let body = json!({ "board": rows });
+            let board = parse_board(&rows).unwrap();
+            let analysis = post(warm, "/api/v1/clear/analyze", &body).await;
+            assert_eq!(analysis.status, 200, "{:?}", analysis.json);
+            assert_eq!(
+                analysis.json,
+                post(cold, "/api/v1/clear/analyze", &body).await.json
+            );
+            assert_eq!(analysis.json["grundy"], brute(&board, &mut memo).value());
+            let tight = json!({ "board": rows, "budget": { "max_positions": 1 } });
+            searched +=
+                usize::from(post(cold, "/api/v1/clear/analyze", &tight).await.status == 422);
+            // The engine may find another winning move when the memo holds
+            // more: each is checked against brute force, and so is what it
+            // leaves.
+            let play = post(warm, "/api/v1/clear/play", &body).await;
+            let other = post(cold, "/api/v1/clear/play", &body).await;
+            for reply in [&play, &other] {
+                assert_eq!(reply.status, 200, "{:?}", reply.json);
+                if reply.json["move"].is_null() {
+                    assert_eq!(board.cells().count(), 0);
+                    continue;
+                }
+                let after = boards_of(&reply.json["boards"]);
+                let mut options = Vec::new();
+                board.for_each_rect(|rect, _| options.push(board.play_unchecked(rect)));
+                assert!(options.contains(&after[0]), "a legal move");
+                assert_eq!(reply.json["grundy"], brute(&after[0], &mut memo).value());
+                for key in ["engine_wins", "proven", "kind"] {
+                    assert_eq!(reply.json[key], play.json[key], "{key}");
+                }
+            }
+            if play.json["move"].is_null() {
+                break;
+            }
+            rows = serde_json::from_value(play.json["boards"][0].clone()).unwrap();
+        }
+    }
+    assert!(searched > 0, "some positions needed a search");
+}
+
+#[tokio::test]
+async fn a_kept_memo_answers_the_same_position_again_without_a_search() {
+    let warm = start(Config::default()).await;
+    let cold = start(Config {
+        kept_memory: 0,
+        ..Config::default()
+    })
+    .await;
+    let rows = ["11111", "11110", "11111", "01111", "11101"];
+    let first = post(warm, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
+    assert_eq!(first.status, 200, "{:?}", first.json);
+    // One position of budget is far too little to value this board again,
+    // unless the memo kept its value.
+    let again = json!({ "board": rows, "budget": { "max_positions": 1 } });
+    let reply = post(warm, "/api/v1/clear/analyze", &again).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["grundy"], first.json["grundy"]);
+    assert_error(
+        post(cold, "/api/v1/clear/analyze", &again).await,
+        422,
+        "gave up after solving 1 positions",
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn boards_past_64_cells_are_analysed_and_played() {
     let addr = start(Config::default()).await;
