@@ -8,8 +8,9 @@
 // phone widths (bounding boxes compared), invalid links, links changed in
 // the open tab (no reload), clear's option list and per-cell summaries,
 // positions too large for the server (who wins when an outcome search
-// proves it, the shape database that would answer, and a server that has
-// it answering), split links with moves, keyboard
+// proves it, "Search again" going on from the server's kept memo until the
+// value is found, the shape database that would answer, and a server that
+// has it answering), split links with moves, keyboard
 // focus after a move, a strict Content-Security-Policy (no violation), and
 // the page's limits. Saves screenshots of every
 // game at 1280 x 800 and 390 x 844 under target/e2e/. Games survive: a
@@ -354,6 +355,40 @@ try {
     await expectText(page, '#move-list', 'Engine: clear');
     await expectText(page, '#engine-note', 'proven winning: leaves a total of 0');
     await page.screenshot({ path: resolve(outDir, `clear-dense-engine-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
+
+  // Dense blocks whose value takes a few seconds of search (3 to 4 s of
+  // CPU from the command line): past the budget of one request, but the
+  // server keeps what its searches found, so "Search again" goes on from
+  // there until the value is found. One block at each width, each new to
+  // the server.
+  const slow = {
+    laptop: ['1111111', '1111110', '1111100', '1111100', '0001100', '0000000', '0000000'],
+    phone: ['0000000', '0000000', '0000011', '0011111', '0111111', '0111111', '0111111'],
+  };
+  for (const [size, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(size);
+    await open(page, url, `#clear/${slow[width].join('-')}`);
+    await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
+      .catch(async () => fail(`slow block at ${width}: no too-large message: ${await page.textContent('#status')}`));
+    await expectText(page, '#too-large', 'another one goes on from there (one search so far');
+    await page.screenshot({ path: resolve(outDir, `clear-search-again-${width}.png`), fullPage: true });
+    let searches = 1;
+    while (await page.locator('#too-large').isVisible()) {
+      if (searches === 12) fail(`slow block at ${width}: no value after ${searches} searches`);
+      await page.click('#too-large .search-again button');
+      searches += 1;
+      await page.waitForFunction(
+        (n) => !document.querySelector('#too-large').hidden && document.querySelector('#too-large').textContent.includes(`${n} searches so far`)
+          || document.querySelector('#value').textContent.startsWith('Grundy value '),
+        searches, { timeout: 30000 },
+      ).catch(async () => fail(`slow block at ${width}: search ${searches} did not answer: ${await page.textContent('#status')}`));
+    }
+    await expectText(page, '#value', 'Grundy value ');
+    await expectText(page, '#winner', 'wins with best play');
+    console.log(`e2e: a slow block at ${width} valued after ${searches} searches`);
+    await page.screenshot({ path: resolve(outDir, `clear-search-again-done-${width}.png`), fullPage: true });
   }
   await page.setViewportSize(LAPTOP);
 

@@ -666,6 +666,9 @@ async function analyse() {
     return;
   }
   const seq = ++state.requestSeq;
+  // A search sent again on the same position goes on from what the
+  // server's kept memo holds: count the searches.
+  const searches = state.tooLarge && state.tooLarge.key === key ? state.tooLarge.searches + 1 : 1;
   state.analysis = null;
   state.analysisFor = null;
   state.tooLarge = null;
@@ -682,7 +685,7 @@ async function analyse() {
     if (seq !== state.requestSeq) return;
     if (err.status === 422) {
       state.error = null;
-      state.tooLarge = { message: err.message, found: [], command: state.game.command(position), tables: err.body.tables || null, proven: err.body.proven || null, position };
+      state.tooLarge = { message: err.message, found: [], command: state.game.command(position), tables: err.body.tables || null, proven: err.body.proven || null, position, key, searches };
       render();
       await findWhatFits(position, seq);
       if (seq !== state.requestSeq) return;
@@ -1709,6 +1712,15 @@ function renderTooLarge(large, t) {
     const moves = proven.winning_moves.map((m) => m.text);
     const verdict = proven.winner === 'first' ? 'the player to move wins' : 'the player to move loses: every move leaves a non-zero value';
     large.append(el('p', {}, [el('strong', { text: 'Proven all the same: ' }), `${verdict}${moves.length ? `. A winning move: ${moves.join('; ')}` : ''}.`]));
+  }
+  if (state.game === clearGame) {
+    // The server keeps what its searches found (`--kept-memory`): a search
+    // sent again goes on from there.
+    const done = t.searches === 1 ? 'one search' : `${t.searches} searches`;
+    large.append(el('p', { class: 'search-again' }, [
+      el('button', { type: 'button', text: 'Search again', onclick: () => analyse() }),
+      ` The server keeps what its searches found, so another one goes on from there (${done} so far, each within the budget).`,
+    ]));
   }
   const box = tables && tables.box;
   if (box) {
