@@ -4,7 +4,7 @@
 //! non-zero total plays the first winning move, the other the smallest
 //! rectangle leaving the largest value ([`engine_move`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use grundy::clear::shapes::ShapeLookup;
 use grundy::clear::{Board, Clear, ClearSolver};
@@ -87,12 +87,91 @@ impl Component {
     }
 }
 
+/// A shape memo kept across calls (`grundy.clear.Solver`): what one
+/// search found answers the next at once. Each call takes the solver out
+/// and puts it back when it returns, whether its search finished or ran
+/// out of budget (the memo holds only completed values). A call
+/// interrupted by Ctrl-C drops it, as [`interrupt`] drops every
+/// interrupted solver; so does a call that finds it taken by another
+/// thread's call, which searches with a fresh one and keeps it only if
+/// the memo is still empty when it returns.
+#[pyclass(frozen, module = "grundy.clear")]
+pub struct ClearMemo {
+    shapes: Arc<dyn ShapeLookup>,
+    solver: Arc<Mutex<Option<ClearSolver>>>,
+}
+
+#[pymethods]
+impl ClearMemo {
+    #[new]
+    #[pyo3(signature = (tables))]
+    fn new(tables: Option<&Bound<'_, tables::Database>>) -> ClearMemo {
+        ClearMemo {
+            shapes: tables::lookup(tables),
+            solver: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The bytes the memo holds (as `max_memory` counts them).
+    fn memory_bytes(&self) -> usize {
+        lock(&self.solver)
+            .as_ref()
+            .map_or(0, ClearSolver::memory_bytes)
+    }
+
+    /// Forgets every value.
+    fn clear(&self) {
+        *lock(&self.solver) = None;
+    }
+}
+
+impl ClearMemo {
+    /// The kept solver (or a fresh one) under `limits`, its progress told to
+    /// `pending` (none: no callback).
+    pub(crate) fn take(&self, limits: &Limits, pending: Option<&Pending>) -> ClearSolver {
+        take_solver(&self.solver, &self.shapes, limits, pending)
+    }
+
+    /// Keeps `solver` (see the type's doc).
+    pub(crate) fn put(&self, solver: ClearSolver) {
+        put_solver(&self.solver, solver);
+    }
+}
+
+fn lock(memo: &Mutex<Option<ClearSolver>>) -> std::sync::MutexGuard<'_, Option<ClearSolver>> {
+    // A poisoned lock holds a whole solver or none.
+    memo.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn take_solver(
+    memo: &Mutex<Option<ClearSolver>>,
+    shapes: &Arc<dyn ShapeLookup>,
+    limits: &Limits,
+    pending: Option<&Pending>,
+) -> ClearSolver {
+    let kept = lock(memo).take();
+    let mut solver = kept.unwrap_or_else(|| Clear::with_shapes(shapes.clone()).into_solver());
+    solver.set_budget(limits.budget());
+    solver.set_progress(pending.map(|p| Box::new(p.callback()) as Box<_>));
+    solver
+}
+
+fn put_solver(memo: &Mutex<Option<ClearSolver>>, solver: ClearSolver) {
+    let mut kept = lock(memo);
+    if kept.is_none() {
+        *kept = Some(solver);
+    }
+}
+
 /// The analysis of a board or a sum of boards.
 #[pyclass(frozen, module = "grundy.clear")]
 pub struct ClearAnalysis {
     boards: Vec<Board>,
     shapes: Arc<dyn ShapeLookup>,
     limits: Limits,
+    /// The memo of the `grundy.clear.Solver` that made it, which its
+    /// options and play-out search with.
+    memo: Option<Arc<Mutex<Option<ClearSolver>>>>,
     #[pyo3(get)]
     value: u32,
     #[pyo3(get)]
@@ -177,8 +256,10 @@ fn cells_of(board: &Board, cells: grundy::clear::Bitboard) -> Vec<(usize, usize)
 
 /// Analyses the boards in `texts`: `(text, source)` pairs in the board
 /// format of `grundy clear`, each one board or several, played as one sum.
+/// With `memo`, the search goes on from its memo (and `tables` is the
+/// memo's).
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None))]
 fn clear_analyze(
     py: Python<'_>,
     texts: Vec<(String, String)>,
@@ -186,13 +267,23 @@ fn clear_analyze(
     max_time: Option<f64>,
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
+    memo: Option<&Bound<'_, ClearMemo>>,
 ) -> PyResult<ClearAnalysis> {
     let boards = parse::all_boards(&texts)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let shapes = tables::lookup(tables);
-    let outcome = interrupt::run(py, |pending| {
-        let mut solver = solver(shapes.clone(), &limits, pending);
-        Analysis::of_or_partial(&mut solver, &boards, limits.budget())
+    let memo = memo.map(|m| m.get());
+    let shapes = memo.map_or_else(|| tables::lookup(tables), |m| m.shapes.clone());
+    let outcome = interrupt::run(py, |pending| match memo {
+        Some(memo) => {
+            let mut solver = memo.take(&limits, Some(pending));
+            let outcome = Analysis::of_or_partial(&mut solver, &boards, limits.budget());
+            memo.put(solver);
+            outcome
+        }
+        None => {
+            let mut solver = solver(shapes.clone(), &limits, pending);
+            Analysis::of_or_partial(&mut solver, &boards, limits.budget())
+        }
     })?;
     let analysis = match outcome {
         Ok(analysis) => analysis,
@@ -228,6 +319,7 @@ fn clear_analyze(
         boards,
         shapes,
         limits,
+        memo: memo.map(|m| Arc::clone(&m.solver)),
     })
 }
 
@@ -261,9 +353,10 @@ impl ClearAnalysis {
     /// Every legal move with the total value it leaves (0: a winning move).
     fn options(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = interrupt::run(py, |pending| {
-            let mut solver = solver(self.shapes.clone(), &self.limits, pending);
-            move_values(&mut solver, &self.boards, usize::MAX)
-                .map_err(|e| (e, solver.positions_solved()))
+            self.with_solver(pending, |solver| {
+                move_values(solver, &self.boards, usize::MAX)
+                    .map_err(|e| (e, solver.positions_solved()))
+            })
         })?;
         match outcome {
             Ok(values) => Ok(values
@@ -279,22 +372,7 @@ impl ClearAnalysis {
     /// total value it leaves, the first player's move first.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = interrupt::run(py, |pending| {
-            let mut solver = solver(self.shapes.clone(), &self.limits, pending);
-            let mut boards = self.boards.clone();
-            let mut steps = Vec::new();
-            loop {
-                match engine_move(&mut solver, &boards) {
-                    Ok(Some(chosen)) => {
-                        boards[chosen.board] = chosen.after;
-                        steps.push((
-                            Move::of(chosen.board, chosen.rect),
-                            chosen.total_after.value(),
-                        ));
-                    }
-                    Ok(None) => return Ok(steps),
-                    Err(err) => return Err((err, solver.positions_solved())),
-                }
-            }
+            self.with_solver(pending, |solver| self.play_out(solver))
         })?;
         outcome.map_err(|(err, solved)| stopped(py, &err, solved))
     }
@@ -307,6 +385,42 @@ impl ClearAnalysis {
             self.winning_moves.len(),
             self.boards.len()
         )
+    }
+}
+
+impl ClearAnalysis {
+    /// Runs `work` on the solver of the `grundy.clear.Solver` that made this
+    /// analysis (put back after), or on a fresh one.
+    fn with_solver<R>(&self, pending: &Pending, work: impl FnOnce(&mut ClearSolver) -> R) -> R {
+        match &self.memo {
+            Some(memo) => {
+                let mut solver = take_solver(memo, &self.shapes, &self.limits, Some(pending));
+                let result = work(&mut solver);
+                put_solver(memo, solver);
+                result
+            }
+            None => work(&mut solver(self.shapes.clone(), &self.limits, pending)),
+        }
+    }
+
+    /// An optimal play-out (see `play`), or the error that stopped it with
+    /// the count of shapes solved.
+    fn play_out(&self, solver: &mut ClearSolver) -> Result<Vec<(Move, u32)>, (SolveError, u64)> {
+        let mut boards = self.boards.clone();
+        let mut steps = Vec::new();
+        loop {
+            match engine_move(solver, &boards) {
+                Ok(Some(chosen)) => {
+                    boards[chosen.board] = chosen.after;
+                    steps.push((
+                        Move::of(chosen.board, chosen.rect),
+                        chosen.total_after.value(),
+                    ));
+                }
+                Ok(None) => return Ok(steps),
+                Err(err) => return Err((err, solver.positions_solved())),
+            }
+        }
     }
 }
 
@@ -324,6 +438,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
     m.add_class::<Component>()?;
     m.add_class::<ClearAnalysis>()?;
+    m.add_class::<ClearMemo>()?;
     m.add_function(wrap_pyfunction!(clear_analyze, m)?)?;
     Ok(())
 }

@@ -13,6 +13,7 @@ use grundy_report::parse::clear::parse_large_boards;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::clear::ClearMemo;
 use crate::{tables, Limits};
 
 /// The memory a board may take when `max_memory` is not given, as the
@@ -170,8 +171,9 @@ fn clear_analysis_bytes(rows: u64, cols: u64) -> u64 {
 
 /// Analyses boards of any size (see [`LargeClearAnalysis`]). The GIL is
 /// released while it runs; the budget's time (30 s by default) bounds it.
+/// With `memo`, its small shapes' search goes on from the memo.
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None))]
 fn clear_analyze_large(
     py: Python<'_>,
     texts: Vec<(String, String)>,
@@ -179,13 +181,40 @@ fn clear_analyze_large(
     max_time: Option<f64>,
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
+    memo: Option<&Bound<'_, ClearMemo>>,
 ) -> PyResult<LargeClearAnalysis> {
     let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let rules = Clear::with_shapes(tables::lookup(tables));
     let budget = budget(&limits, DEFAULT_TIME);
-    let analysis = py.detach(move || analyse(&boards, &mut Analyzer::new(rules, budget)));
+    let memo = memo.map(Bound::get);
+    let analyzer = analyzer(tables, memo, &limits, budget);
+    let analysis = py.detach(move || {
+        let mut analyzer = analyzer;
+        let analysis = analyse(&boards, &mut analyzer);
+        keep(memo, analyzer);
+        analysis
+    });
     Ok(report(&analysis))
+}
+
+/// An analyzer on `memo`'s solver, or on a fresh one of `tables`.
+fn analyzer(
+    tables: Option<&Bound<'_, tables::Database>>,
+    memo: Option<&ClearMemo>,
+    limits: &Limits,
+    budget: grundy::Budget,
+) -> Analyzer {
+    match memo {
+        Some(memo) => Analyzer::with_small_solver(memo.take(limits, None), budget),
+        None => Analyzer::new(Clear::with_shapes(tables::lookup(tables)), budget),
+    }
+}
+
+/// Puts the analyzer's small solver back into `memo`, if any.
+fn keep(memo: Option<&ClearMemo>, analyzer: Analyzer) {
+    if let Some(memo) = memo {
+        memo.put(analyzer.into_small_solver());
+    }
 }
 
 /// The engine's move on boards of any size, as `grundy clear --move`: a
@@ -193,7 +222,7 @@ fn clear_analyze_large(
 /// "losing" | "unproven" | "none", "reason": str}`, within the time budget
 /// (5 s by default).
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None))]
 fn clear_engine_move<'py>(
     py: Python<'py>,
     texts: Vec<(String, String)>,
@@ -201,12 +230,19 @@ fn clear_engine_move<'py>(
     max_time: Option<f64>,
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
+    memo: Option<&Bound<'_, ClearMemo>>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let rules = Clear::with_shapes(tables::lookup(tables));
     let budget = budget(&limits, DEFAULT_MOVE_TIME);
-    let choice = py.detach(move || choose_move(&boards, &mut Analyzer::new(rules, budget)));
+    let memo = memo.map(Bound::get);
+    let analyzer = analyzer(tables, memo, &limits, budget);
+    let choice = py.detach(move || {
+        let mut analyzer = analyzer;
+        let choice = choose_move(&boards, &mut analyzer);
+        keep(memo, analyzer);
+        choice
+    });
     let dict = pyo3::types::PyDict::new(py);
     match choice {
         Some(choice) => {

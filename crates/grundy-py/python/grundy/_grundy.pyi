@@ -146,12 +146,20 @@ class Database:
         max_memory: Optional[int],
     ) -> bytes: ...
 
+class ClearMemo:
+    """A shape memo kept across calls (``grundy.clear.Solver``)."""
+
+    def __init__(self, tables: Optional[Database]) -> None: ...
+    def memory_bytes(self) -> int: ...
+    def clear(self) -> None: ...
+
 def clear_analyze(
     texts: List[Text],
     max_positions: Optional[int],
     max_time: Optional[float],
     max_memory: Optional[int],
     tables: Optional[Database],
+    memo: Optional[ClearMemo] = None,
 ) -> ClearAnalysis: ...
 def split_analyze(
     text: str,

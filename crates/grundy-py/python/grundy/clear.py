@@ -2,7 +2,8 @@
 cannot move loses. Boards of any size: up to 64 cells the full analysis
 (``ClearAnalysis``), past that the large boards' (``LargeClearAnalysis``:
 the value when the budget finds it, pairs of equal shapes cancelled, the
-winning moves found); ``engine_move`` plays on any board.
+winning moves found); ``engine_move`` plays on any board. A ``Solver``
+keeps its shape memo across calls.
 
 >>> import grundy
 >>> a = grundy.clear.analyze(["0110", "0000", "0000", "0001"])
@@ -111,9 +112,78 @@ def engine_move(
     return _grundy.clear_engine_move(boards_texts(board, limit=None), *limits, db)
 
 
+class Solver:
+    """A shape memo kept across calls: what one search found answers the
+    next at once. Analyse a family of related positions (the positions of a
+    game, a board with one cell changed), or an analysis's ``options()`` and
+    ``play()``, which search the analysis's options again without it::
+
+        >>> s = grundy.clear.Solver()
+        >>> a = s.analyze(["0110", "0000", "0000", "0001"])
+        >>> a.value, len(s.engine_move(["0110", "0000"])["reason"]) > 0
+        (3, True)
+
+    A budget that runs out keeps what was found, so the same call made again
+    goes on from there. The memo grows with what is searched (its
+    ``memory_bytes``; ``max_memory`` counts it) until ``clear()``: keep one
+    ``Solver`` for related positions, not one per position of a long list.
+    One thread's call at a time uses the memo; a call made while another
+    thread's holds it searches alone.
+
+    Args:
+        tables: a :class:`grundy.tables.Database` consulted before searching
+            (the built-in 5 x 5 database always is).
+    """
+
+    def __init__(self, *, tables: "Optional[Database]" = None) -> None:
+        self._memo = _grundy.ClearMemo(None if tables is None else tables._db)
+
+    def analyze(
+        self,
+        board: Any,
+        *,
+        max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+        max_time: Optional[float] = None,
+        max_memory: Optional[int] = None,
+    ) -> "ClearAnalysis | LargeClearAnalysis":
+        """:func:`analyze`, going on from the memo; the analysis's
+        ``options()`` and ``play()`` search with the memo too."""
+        limits = check_limits(max_positions, max_time, max_memory)
+        texts = boards_texts(board, limit=None)
+        if _grundy.clear_fits_small(texts, limits[2]):
+            return _grundy.clear_analyze(texts, *limits, None, self._memo)
+        return _grundy.clear_analyze_large(texts, *limits, None, self._memo)
+
+    def engine_move(
+        self,
+        board: Any,
+        *,
+        max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+        max_time: Optional[float] = None,
+        max_memory: Optional[int] = None,
+    ) -> Dict[str, Any]:
+        """:func:`engine_move`, going on from the memo."""
+        limits = check_limits(max_positions, max_time, max_memory)
+        texts = boards_texts(board, limit=None)
+        return _grundy.clear_engine_move(texts, *limits, None, self._memo)
+
+    @property
+    def memory_bytes(self) -> int:
+        """The bytes the memo holds, as ``max_memory`` counts them."""
+        return self._memo.memory_bytes()
+
+    def clear(self) -> None:
+        """Forgets every value found."""
+        self._memo.clear()
+
+    def __repr__(self) -> str:
+        return f"Solver(memory_bytes={self.memory_bytes})"
+
+
 __all__ = [
     "analyze",
     "engine_move",
+    "Solver",
     "ClearAnalysis",
     "LargeClearAnalysis",
     "Component",

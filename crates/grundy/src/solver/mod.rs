@@ -328,6 +328,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self
     }
 
+    /// [`Solver::with_progress`] in place, for a solver kept between
+    /// searches whose callback belongs to its caller; `None` removes it.
+    pub fn set_progress(&mut self, progress: Option<Box<dyn FnMut(Progress) + Send>>) {
+        self.progress = progress;
+    }
+
     /// The rules this solver plays by.
     pub fn game(&self) -> &G {
         &self.game
