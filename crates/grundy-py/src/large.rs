@@ -186,35 +186,34 @@ fn clear_analyze_large(
     let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let budget = budget(&limits, DEFAULT_TIME);
-    let memo = memo.map(Bound::get);
-    let analyzer = analyzer(tables, memo, &limits, budget);
-    let analysis = py.detach(move || {
-        let mut analyzer = analyzer;
-        let analysis = analyse(&boards, &mut analyzer);
-        keep(memo, analyzer);
-        analysis
+    let analysis = on_analyzer(py, tables, memo, &limits, budget, |analyzer| {
+        analyse(&boards, analyzer)
     });
     Ok(report(&analysis))
 }
 
-/// An analyzer on `memo`'s solver, or on a fresh one of `tables`.
-fn analyzer(
+/// Runs `work` with the GIL released, on an analyzer of `memo`'s solver
+/// (put back after) or of a fresh one reading `tables`.
+fn on_analyzer<R: Send>(
+    py: Python<'_>,
     tables: Option<&Bound<'_, tables::Database>>,
-    memo: Option<&ClearMemo>,
+    memo: Option<&Bound<'_, ClearMemo>>,
     limits: &Limits,
     budget: grundy::Budget,
-) -> Analyzer {
-    match memo {
+    work: impl FnOnce(&mut Analyzer) -> R + Send,
+) -> R {
+    let memo = memo.map(Bound::get);
+    let mut analyzer = match memo {
         Some(memo) => Analyzer::with_small_solver(memo.take(limits, None), budget),
         None => Analyzer::new(Clear::with_shapes(tables::lookup(tables)), budget),
-    }
-}
-
-/// Puts the analyzer's small solver back into `memo`, if any.
-fn keep(memo: Option<&ClearMemo>, analyzer: Analyzer) {
-    if let Some(memo) = memo {
-        memo.put(analyzer.into_small_solver());
-    }
+    };
+    py.detach(move || {
+        let result = work(&mut analyzer);
+        if let Some(memo) = memo {
+            memo.put(analyzer.into_small_solver());
+        }
+        result
+    })
 }
 
 /// The engine's move on boards of any size, as `grundy clear --move`: a
@@ -235,13 +234,8 @@ fn clear_engine_move<'py>(
     let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let budget = budget(&limits, DEFAULT_MOVE_TIME);
-    let memo = memo.map(Bound::get);
-    let analyzer = analyzer(tables, memo, &limits, budget);
-    let choice = py.detach(move || {
-        let mut analyzer = analyzer;
-        let choice = choose_move(&boards, &mut analyzer);
-        keep(memo, analyzer);
-        choice
+    let choice = on_analyzer(py, tables, memo, &limits, budget, |analyzer| {
+        choose_move(&boards, analyzer)
     });
     let dict = pyo3::types::PyDict::new(py);
     match choice {

@@ -600,18 +600,22 @@ fn random_rows(seed: &mut u64, rows: usize, cols: usize, ones: u64) -> Vec<Strin
         .collect()
 }
 
+/// A server that keeps its memos (the default) and one that keeps none.
+async fn warm_and_cold() -> (SocketAddr, SocketAddr) {
+    let cold = Config {
+        kept_memory: 0,
+        ..Config::default()
+    };
+    (start(Config::default()).await, start(cold).await)
+}
+
 #[tokio::test]
 async fn kept_memos_change_no_answer() {
     // The page's requests (analyze, then play, at every ply) on random
     // 5 x 5 boards, which need a search, sent to a server that keeps its
     // memos and to one that keeps none: the same analyses, byte for byte,
     // and the values of brute force.
-    let warm = start(Config::default()).await;
-    let cold = start(Config {
-        kept_memory: 0,
-        ..Config::default()
-    })
-    .await;
+    let (warm, cold) = warm_and_cold().await;
     let mut memo = HashMap::new();
     let mut seed = 7;
     let mut searched = 0;
@@ -661,12 +665,7 @@ async fn kept_memos_change_no_answer() {
 
 #[tokio::test]
 async fn a_kept_memo_answers_the_same_position_again_without_a_search() {
-    let warm = start(Config::default()).await;
-    let cold = start(Config {
-        kept_memory: 0,
-        ..Config::default()
-    })
-    .await;
+    let (warm, cold) = warm_and_cold().await;
     let rows = ["11111", "11110", "11111", "01111", "11101"];
     let first = post(warm, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
     assert_eq!(first.status, 200, "{:?}", first.json);
