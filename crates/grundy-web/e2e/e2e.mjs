@@ -351,6 +351,14 @@ try {
     await expectText(page, '#too-large', 'proven by outcome search');
     await expectText(page, '#winner', 'First player wins with best play');
     await page.screenshot({ path: resolve(outDir, `clear-dense-proven-${width}.png`), fullPage: true });
+    // With Hints on, the proven move is outlined on the board, as a
+    // winning move.
+    await page.check('#hints');
+    await expectCount(page, '.overlay.preview.pick.wins', 1, 'the proven move outlined with Hints on');
+    await expectText(page, '.overlay.preview.pick.wins', '→ 0 wins');
+    await expectText(page, '#hover-info', 'the winning move proven without the values is outlined on the board');
+    await page.screenshot({ path: resolve(outDir, `clear-dense-proven-hints-${width}.png`), fullPage: true });
+    await page.uncheck('#hints');
     await page.click('#start-engine');
     await expectText(page, '#move-list', 'Engine: clear');
     await expectText(page, '#engine-note', 'proven winning: leaves a total of 0');
@@ -358,37 +366,45 @@ try {
   }
   await page.setViewportSize(LAPTOP);
 
-  // Dense blocks whose value takes a few seconds of search (3 to 4 s of
-  // CPU from the command line): past the budget of one request, but the
-  // server keeps what its searches found, so "Search again" goes on from
-  // there until the value is found. One block at each width, each new to
-  // the server.
+  // Dense blocks whose value takes 400,000 to 600,000 positions of search
+  // (3 to 4 s of CPU from the command line), on a server of its own whose
+  // budget is 100,000 positions a search (and time enough; a request runs
+  // at most three: the value, an outcome search, the value resumed), so
+  // that what each request does is alike on any machine: past one
+  // request, but the server keeps what its searches found, so "Search
+  // again" goes on from there until the value is found. One block at each
+  // width, each new to the server.
   const slow = {
     laptop: ['1111111', '1111110', '1111100', '1111100', '0001100', '0000000', '0000000'],
     phone: ['0000000', '0000000', '0000011', '0011111', '0111111', '0111111', '0111111'],
   };
-  for (const [size, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
-    await page.setViewportSize(size);
-    await open(page, url, `#clear/${slow[width].join('-')}`);
-    await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
-      .catch(async () => fail(`slow block at ${width}: no too-large message: ${await page.textContent('#status')}`));
-    await expectText(page, '#too-large', 'another one goes on from there (one search so far');
-    await page.screenshot({ path: resolve(outDir, `clear-search-again-${width}.png`), fullPage: true });
-    let searches = 1;
-    while (await page.locator('#too-large').isVisible()) {
-      if (searches === 12) fail(`slow block at ${width}: no value after ${searches} searches`);
-      await page.click('#too-large .search-again button');
-      searches += 1;
-      await page.waitForFunction(
-        (n) => !document.querySelector('#too-large').hidden && document.querySelector('#too-large').textContent.includes(`${n} searches so far`)
-          || document.querySelector('#value').textContent.startsWith('Grundy value '),
-        searches, { timeout: 30000 },
-      ).catch(async () => fail(`slow block at ${width}: search ${searches} did not answer: ${await page.textContent('#status')}`));
+  const bounded = await startServer(['--max-positions', '100000', '--max-time', '60']);
+  try {
+    for (const [size, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+      await page.setViewportSize(size);
+      await open(page, bounded.url, `#clear/${slow[width].join('-')}`);
+      await page.waitForSelector('#too-large:not([hidden])', { timeout: 60000 })
+        .catch(async () => fail(`slow block at ${width}: no too-large message: ${await page.textContent('#status')}`));
+      await expectText(page, '#too-large', 'another one goes on from there (one search so far');
+      await page.screenshot({ path: resolve(outDir, `clear-search-again-${width}.png`), fullPage: true });
+      let searches = 1;
+      while (await page.locator('#too-large').isVisible()) {
+        if (searches === 12) fail(`slow block at ${width}: no value after ${searches} searches`);
+        await page.click('#too-large .search-again button');
+        searches += 1;
+        await page.waitForFunction(
+          (n) => !document.querySelector('#too-large').hidden && document.querySelector('#too-large').textContent.includes(`${n} searches so far`)
+            || document.querySelector('#value').textContent.startsWith('Grundy value '),
+          searches, { timeout: 60000 },
+        ).catch(async () => fail(`slow block at ${width}: search ${searches} did not answer: ${await page.textContent('#status')}`));
+      }
+      await expectText(page, '#value', 'Grundy value ');
+      await expectText(page, '#winner', 'wins with best play');
+      console.log(`e2e: a slow block at ${width} valued after ${searches} searches`);
+      await page.screenshot({ path: resolve(outDir, `clear-search-again-done-${width}.png`), fullPage: true });
     }
-    await expectText(page, '#value', 'Grundy value ');
-    await expectText(page, '#winner', 'wins with best play');
-    console.log(`e2e: a slow block at ${width} valued after ${searches} searches`);
-    await page.screenshot({ path: resolve(outDir, `clear-search-again-done-${width}.png`), fullPage: true });
+  } finally {
+    bounded.child.kill();
   }
   await page.setViewportSize(LAPTOP);
 

@@ -1414,6 +1414,14 @@ function drawBoards() {
     const size = fitCell(b.cols, 52, 16);
     const outlines = [];
     if (last && last.mv.board === index) outlines.push({ rect: last.mv, cls: 'last' });
+    // Past the server's budget, no move has a value to mark: with Hints on,
+    // the winning moves an outcome search (or pairs) proved are outlined.
+    const proven = state.hints && !preview && state.tooLarge && state.tooLarge.proven;
+    if (proven) {
+      for (const mv of proven.winning_moves.filter((m) => m.board === index)) {
+        outlines.push({ rect: mv, cls: 'preview pick wins', label: '→ 0 wins' });
+      }
+    }
     // One rectangle at a time: the one hovered or picked in the list, or
     // the one being selected on the board.
     if (preview && preview.board === index && (state.mode === 'play' || state.hoverMove || state.picked)) {
@@ -1785,6 +1793,9 @@ function renderHints() {
     info.textContent = value === null
       ? `${game.describe(preview, p)}: value not listed (large position)`
       : `${game.explain(p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
+  } else if (!a && state.tooLarge && state.tooLarge.proven && state.tooLarge.proven.winning_moves.length) {
+    // Past the budget no move has a value; the proven one is outlined.
+    info.textContent = 'No move has a value within the server\'s budget; the winning move proven without the values is outlined on the board.';
   } else {
     info.textContent = game === clearGame
       ? 'Each cell shows the best value a rectangle through it leaves. Hover or pick a move below to draw it alone on the board.'
