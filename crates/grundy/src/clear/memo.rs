@@ -61,6 +61,19 @@ impl Bucket {
         values: [0; BUCKET_KEYS],
         len: 0,
     };
+
+    /// The place of `key`, if here. All seven keys are compared and the
+    /// matches gathered in a mask, with no early exit: the compiler makes
+    /// that one vector compare, where a search that stops at the match
+    /// branches on where the key is.
+    #[inline(always)]
+    fn find(&self, key: u64) -> Option<usize> {
+        let mut found = 0u32;
+        for (place, &k) in self.keys.iter().enumerate() {
+            found |= u32::from(k == key) << place;
+        }
+        (found != 0).then(|| found.trailing_zeros() as usize)
+    }
 }
 
 #[derive(Clone)]
@@ -92,7 +105,7 @@ impl Segment {
         let mut index = self.home(hash);
         loop {
             let bucket = &self.buckets[index];
-            if let Some(place) = bucket.keys.iter().position(|&k| k == key) {
+            if let Some(place) = bucket.find(key) {
                 return Some(bucket.values[place]);
             }
             if usize::from(bucket.len) < BUCKET_KEYS {
@@ -108,7 +121,7 @@ impl Segment {
         let mut index = self.home(hash);
         loop {
             let bucket = &mut self.buckets[index];
-            if let Some(place) = bucket.keys.iter().position(|&k| k == key) {
+            if let Some(place) = bucket.find(key) {
                 bucket.values[place] = value;
                 return false;
             }
