@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 use std::time::Duration;
 
 use grundy::Budget;
+use grundy_web::games::memos::Kept;
 use grundy_web::games::{find, Databases, Endpoint, Limits};
 use grundy_web::ApiError;
 use libfuzzer_sys::fuzz_target;
@@ -30,6 +31,9 @@ static LIMITS: LazyLock<Limits> = LazyLock::new(|| Limits {
     max_boards: 16,
     // No database: every clearing answer comes from the search itself.
     databases: Databases::default(),
+    // No memo kept between inputs: each input's run is its own, so a
+    // crash reproduces from its input alone.
+    memos: Kept::default(),
 });
 
 fn check_error(game: &str, err: &ApiError) {
