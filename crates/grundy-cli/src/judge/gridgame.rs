@@ -4,9 +4,12 @@
 //! coordinates `0..=10^9`. Prints `Alice` when the first player wins, else
 //! `Bob`, one line per query.
 //!
-//! Each test builds [`LosingLines`] by rows once, O(N log N), then sorts its
-//! queries by row (a radix sort, [`grundy::radix`]) and answers them with
-//! one forward walk over the rows' pieces ([`grundy::pawn::LineCursor`]).
+//! Each test sorts its queries by row (a radix sort, [`grundy::radix`]) and
+//! answers them with one sweep of the rows
+//! ([`LosingLines::classify_by_rows`]), O((N + Q) log N), which keeps none
+//! of the sweep's pieces: measured faster than building [`LosingLines`]
+//! and walking its pieces with a cursor (`../shared/baselines/compare.sh
+//! gridgame`, see docs/benchmarks.md).
 //! Coordinates are read a word at a time; a file is parsed in place,
 //! memory-mapped (`grundy judge`; `cargo bench -p grundy-bench --bench
 //! judge_input`, one run: 38.0 ms read into fresh memory, 26.2 ms mapped,
@@ -47,7 +50,7 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
     let tests = scanner.usize_in("the number of tests T", 1, MAX_TESTS)?;
     let mut cells = Vec::new();
     let (mut order, mut xs, mut answers) = (Vec::new(), Vec::new(), Vec::new());
-    let mut scratch = Vec::new();
+    let (mut scratch, mut sorted) = (Vec::new(), Vec::new());
     for _ in 0..tests {
         let n = scanner.usize_in("the number of impassable cells N", 1, MAX_CELLS)?;
         let cells_start = scanner.position();
@@ -59,12 +62,9 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
             cells.push(Cell::new(u64::from(x), u64::from(y)).expect("in range"));
         }
         let blocked = Blocked::new(&cells).map_err(|err| duplicate(input, cells_start, &err))?;
-        let rows = LosingLines::rows_of(blocked);
         let q = scanner.usize_in("the number of queries Q", 1, MAX_QUERIES)?;
         let queries_start = scanner.position();
-        // Offline: read the queries, sort them by row, and walk the rows'
-        // pieces once with a cursor (measured faster than a binary search
-        // per query: the walk is in cache order).
+        // Offline: read the queries and sort them by row, for the sweep.
         order.clear();
         xs.clear();
         let mut failure = None;
@@ -83,13 +83,18 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
             }
         }
         grundy::radix::sort_by_high_half(&mut order, &mut scratch);
+        sorted.clear();
+        sorted.extend(order.iter().map(|&key| {
+            let x = xs[(key & 0xFFFF_FFFF) as usize];
+            Cell::new(u64::from(x), key >> 32).expect("read in range")
+        }));
+        let kinds = LosingLines::classify_by_rows(&blocked, &sorted)
+            .expect("the queries were sorted by row");
         answers.clear();
         answers.resize(xs.len(), CellKind::Winning);
-        let mut cursor = rows.cursor();
         let mut first_blocked = usize::MAX;
-        for &key in &order {
+        for (&key, &kind) in order.iter().zip(&kinds) {
             let index = (key & 0xFFFF_FFFF) as usize;
-            let kind = cursor.classify((key >> 32) as u32, xs[index]);
             if kind == CellKind::Blocked {
                 first_blocked = first_blocked.min(index);
             }

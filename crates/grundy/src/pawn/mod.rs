@@ -18,7 +18,7 @@
 //! diagonal runs, one per stretch of consecutive free columns. Only the
 //! columns `0`, `b` and `b + 1` for an impassable column `b` can start a
 //! stretch, so the free set is kept as one "first free column" counter per
-//! such *slot* plus a two-level bitset of non-empty slots: every step of the
+//! such *slot* plus a three-level bitset of non-empty slots: every step of the
 //! sweep is O(1) word operations, and the sweep makes O(N) steps. The result,
 //! per row, is either a diagonal run or the list of losing cells of a row with
 //! impassable cells: is `(x, y)` losing is one binary search over those
@@ -87,6 +87,13 @@ pub enum PawnError {
         width: u64,
         /// Rows asked for.
         height: u64,
+    },
+    /// Cells given out of row order where they must come by rows
+    /// ([`LosingLines::classify_by_rows`]).
+    #[error("cell {index} (0-based) is on a lower row than the cell before it")]
+    NotByRows {
+        /// The first cell out of order.
+        index: usize,
     },
     /// A cell outside the region a [`ValueTable`] covers.
     #[error("cell {cell} lies outside the {width} x {height} region of computed values")]
