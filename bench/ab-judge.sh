@@ -1,0 +1,37 @@
+#!/bin/bash
+# Wall time of `grundy judge PROBLEM INPUT` for two or more binaries run in
+# turn (A, B, A, B, ...), ROUNDS times, all on core 1: the median and the
+# least of each, and each median over the first binary's. Every run reads
+# the input file itself (mapped), as `grundy judge PROBLEM FILE` does. The
+# inputs of ../shared/baselines/compare.sh are in ${TMPDIR:-/tmp}/grundy-compare
+# once it has run. On a shared machine only the ratios of one run compare.
+#
+# usage: bench/ab-judge.sh PROBLEM INPUT ROUNDS GRUNDY...
+#   e.g. bench/ab-judge.sh gridgame /tmp/grundy-compare/gridgame.big.in 60 \
+#          /path/to/old/grundy target/release/grundy
+set -euo pipefail
+if [ $# -lt 4 ]; then
+  sed -n '2,12p' "$0" >&2
+  exit 2
+fi
+problem=$1 input=$2 rounds=$3
+shift 3
+for bin in "$@"; do
+  cmp -s <("$1" judge "$problem" "$input") <("$bin" judge "$problem" "$input") ||
+    { echo "$bin: answers differ from $1's" >&2; exit 1; }
+done
+exec python3 - "$problem" "$input" "$rounds" "$@" <<'PY'
+import os, statistics, subprocess, sys, time
+problem, path, rounds, *bins = sys.argv[1:]
+os.sched_setaffinity(0, {1})
+times = {b: [] for b in bins}
+for _ in range(int(rounds)):
+    for b in bins:
+        start = time.perf_counter()
+        subprocess.run([b, "judge", problem, path], stdout=subprocess.DEVNULL, check=True)
+        times[b].append(time.perf_counter() - start)
+first = statistics.median(times[bins[0]])
+for b in bins:
+    m = statistics.median(times[b])
+    print(f"{b}: median {m * 1000:.2f} ms, least {min(times[b]) * 1000:.2f} ms, ratio {m / first:.3f}")
+PY
