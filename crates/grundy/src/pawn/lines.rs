@@ -214,21 +214,10 @@ impl LosingLines {
         let piece = self.piece[index];
         if piece & BLOCKED_LINE == 0 {
             let losing = u64::from(piece) + u64::from(line - self.piece_start[index]);
-            return if losing == u64::from(position) {
-                CellKind::Losing
-            } else {
-                CellKind::Winning
-            };
+            return kind_in_run(losing, position);
         }
         let (keys, losing) = self.blocked_line((piece & !BLOCKED_LINE) as usize);
-        let key = u64::from(line) << 32 | u64::from(position);
-        if keys.binary_search(&key).is_ok() {
-            CellKind::Blocked
-        } else if losing.binary_search(&position).is_ok() {
-            CellKind::Losing
-        } else {
-            CellKind::Winning
-        }
+        kind_on_line(keys, losing, line.into(), position)
     }
 
     /// The first position of the segment of `line` that holds `position`:
@@ -283,6 +272,33 @@ impl LosingLines {
             (losing_before > 0 && u64::from(losing[losing_before - 1]) >= start)
                 .then(|| u64::from(losing[losing_before - 1])),
         )
+    }
+}
+
+/// What the cell at `position` is on a line of a run whose losing position
+/// there is `losing`.
+#[inline]
+fn kind_in_run(losing: u64, position: u32) -> CellKind {
+    if losing == u64::from(position) {
+        CellKind::Losing
+    } else {
+        CellKind::Winning
+    }
+}
+
+/// What the cell at `position` is on blocked line `line`, given its
+/// impassable cells' keys and its losing positions.
+#[inline]
+fn kind_on_line(keys: &[u64], losing: &[u32], line: u64, position: u32) -> CellKind {
+    if keys
+        .binary_search(&(line << 32 | u64::from(position)))
+        .is_ok()
+    {
+        CellKind::Blocked
+    } else if losing.binary_search(&position).is_ok() {
+        CellKind::Losing
+    } else {
+        CellKind::Winning
     }
 }
 
@@ -617,21 +633,10 @@ impl Batch<'_> {
             }
             let kind = match &self.piece {
                 Piece::Run { first, losing } => {
-                    if u64::from(*losing) + (line - first) == u64::from(position) {
-                        CellKind::Losing
-                    } else {
-                        CellKind::Winning
-                    }
+                    kind_in_run(u64::from(*losing) + (line - first), position)
                 }
                 Piece::Line { line, cells } => {
-                    let key = line << 32 | u64::from(position);
-                    if self.keys[cells.clone()].binary_search(&key).is_ok() {
-                        CellKind::Blocked
-                    } else if self.losing.binary_search(&position).is_ok() {
-                        CellKind::Losing
-                    } else {
-                        CellKind::Winning
-                    }
+                    kind_on_line(&self.keys[cells.clone()], &self.losing, *line, position)
                 }
             };
             self.kinds.push(kind);
