@@ -4,7 +4,7 @@
 //! options and play-outs) exist for pawns below 4096 x 4096. The play-out
 //! follows `grundy pawn --play`.
 
-use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable};
+use grundy::pawn::{Blocked, Cell, CellKind, LosingLines, Outcomes, ValueTable};
 use grundy::Nimber;
 use grundy_report::pawn::Analysis;
 use pyo3::exceptions::PyValueError;
@@ -230,9 +230,51 @@ impl PawnAnalysis {
     }
 }
 
+/// What each of `cells` is among the impassable cells of `text`:
+/// `"losing"`, `"winning"` or `"blocked"`, in the order given. One sweep
+/// of the rows answers them all (`LosingLines::classify_by_rows`, the
+/// `gridgame` judge's), after a sort of the cells by row.
+#[pyfunction]
+#[pyo3(signature = (cells, text, source))]
+fn pawn_classify(
+    py: Python<'_>,
+    cells: Vec<(u64, u64)>,
+    text: &str,
+    source: &str,
+) -> PyResult<Vec<&'static str>> {
+    let blocked = if text.trim().is_empty() {
+        Blocked::empty()
+    } else {
+        parse::blocked(text, source)?
+    };
+    let mut checked = Vec::with_capacity(cells.len());
+    for (index, &(x, y)) in cells.iter().enumerate() {
+        checked.push(
+            Cell::new(x, y).map_err(|e| value_error(format!("cell {index} at ({x}, {y}): {e}")))?,
+        );
+    }
+    py.detach(|| {
+        // Stable by row, so the answers map back by the permutation.
+        let mut order: Vec<usize> = (0..checked.len()).collect();
+        order.sort_by_key(|&i| checked[i].y());
+        let by_rows: Vec<Cell> = order.iter().map(|&i| checked[i]).collect();
+        let kinds = LosingLines::classify_by_rows(&blocked, &by_rows).map_err(value_error)?;
+        let mut words = vec![""; checked.len()];
+        for (&i, kind) in order.iter().zip(kinds) {
+            words[i] = match kind {
+                CellKind::Losing => "losing",
+                CellKind::Winning => "winning",
+                CellKind::Blocked => "blocked",
+            };
+        }
+        Ok(words)
+    })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
     m.add_class::<PawnAnalysis>()?;
     m.add_function(wrap_pyfunction!(pawn_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(pawn_classify, m)?)?;
     Ok(())
 }

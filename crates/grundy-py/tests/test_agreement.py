@@ -183,3 +183,53 @@ def test_sum_agrees_with_the_cli(cli, case, tmp_path):
                 # before ^ after.
                 assert s.value(left, right + 1) ^ before ^ after == a["grundy"]
     assert len(answers) == len(steps)
+
+
+def brute_losing(walls, side):
+    """Every free cell of a side x side box: losing when no move (left or
+    down, over free cells) reaches a losing cell. The plain definition,
+    cell by cell."""
+    losing = {}
+    for y in range(side):
+        for x in range(side):
+            if (x, y) in walls:
+                continue
+            moves = []
+            a = x - 1
+            while a >= 0 and (a, y) not in walls:
+                moves.append((a, y))
+                a -= 1
+            b = y - 1
+            while b >= 0 and (x, b) not in walls:
+                moves.append((x, b))
+                b -= 1
+            losing[(x, y)] = not any(losing[m] for m in moves)
+    return losing
+
+
+@pytest.mark.parametrize("case", range(20))
+def test_pawn_classify_agrees_with_a_brute_force(case):
+    rng = random.Random(SEED * 13 + case)
+    side = rng.choice([5, 12, 30])
+    walls = {(rng.randrange(side), rng.randrange(side)) for _ in range(rng.randint(0, side * side // 4))}
+    brute = brute_losing(walls, side)
+    cells = [(x, y) for x in range(side) for y in range(side)]
+    rng.shuffle(cells)
+    expected = ["blocked" if c in walls else "losing" if brute[c] else "winning" for c in cells]
+    assert grundy.pawn.classify(cells, blocked=sorted(walls)) == expected
+
+
+def test_pawn_classify_agrees_with_the_cli_far_out(cli, tmp_path):
+    rng = random.Random(SEED * 17)
+    walls = sorted({(rng.randrange(10**9), rng.randrange(10**9)) for _ in range(40)})
+    path = tmp_path / "walls.txt"
+    path.write_text("".join(f"{x} {y}\n" for x, y in walls))
+    cells = [(rng.randrange(10**9), rng.randrange(10**9)) for _ in range(10)]
+    # Near the diagonal, where the losing cells are.
+    cells += [(d, min(10**9, d + rng.randint(-2, 2))) for d in (rng.randrange(10**9) for _ in range(10))]
+    got = grundy.pawn.classify(cells + [walls[0]], blocked=path.read_text())
+    assert got[-1] == "blocked"
+    for cell, kind in zip(cells, got):
+        expected = cli.json(["pawn", str(path), "--at", f"{cell[0]},{cell[1]}"])["pawns"][0]["losing"]
+        assert kind == ("losing" if expected else "winning"), cell
+    assert "losing" in got and "winning" in got

@@ -78,6 +78,12 @@ def test_bad_pawns_and_impassable_cells():
         grundy.pawn.analyze((2 * 10**9, 2))
     with pytest.raises(ValueError, match="needs Grundy values"):
         grundy.pawn.analyze([(5000, 1), (1, 1)])
+    with pytest.raises(ValueError, match=r"^<blocked>:2:1: "):
+        grundy.pawn.classify([(3, 3)], blocked="1 1\n1 1\n")
+    with pytest.raises(ValueError, match=r"cells\[1\].*coordinates are >= 0"):
+        grundy.pawn.classify([(1, 2), (-1, 2)])
+    with pytest.raises(ValueError, match=r"cell 1 at \(2000000000, 2\)"):
+        grundy.pawn.classify([(1, 2), (2 * 10**9, 2)])
 
 
 def test_bad_split_input():

@@ -7,7 +7,7 @@ cannot move loses. Coordinates up to 10^9.
 >>> a.winner, a.winning_moves
 """
 
-from typing import Iterable, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 from . import _grundy
 from ._inputs import cells_list
@@ -44,15 +44,44 @@ def analyze(
         pawns = cells_list([at], "at")
     else:
         pawns = cells_list(list(at), "at")
+    return _grundy.pawn_analyze(pawns, *_blocked_text(blocked))
+
+
+def classify(
+    cells: Iterable[Cell],
+    blocked: Union[str, Iterable[Cell], None] = None,
+) -> List[str]:
+    """What each cell is: ``"losing"`` (the player to move from there
+    loses), ``"winning"`` or ``"blocked"`` (impassable), in the order given.
+
+    For many cells at once, anywhere up to 10^9: one sweep of the rows
+    answers them all, where :func:`analyze` of each cell would sweep once
+    a cell. Values are not computed.
+
+    >>> grundy.pawn.classify([(2, 1), (1, 1), (2, 2)], blocked=[(1, 1), (4, 2)])
+    ['losing', 'blocked', 'winning']
+
+    Args:
+        cells: ``(x, y)`` pairs.
+        blocked: the impassable cells, as for :func:`analyze`.
+
+    Raises:
+        ValueError: bad coordinates (with the cell's index), a repeated
+            impassable cell.
+    """
+    return _grundy.pawn_classify(cells_list(list(cells), "cells"), *_blocked_text(blocked))
+
+
+def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
+    """The impassable cells as the text of a ``grundy pawn`` file, and the
+    name its errors give."""
     if blocked is None:
-        text, source = "", "<blocked>"
-    elif isinstance(blocked, str):
-        text, source = blocked, "<blocked>"
-    else:
-        cells = cells_list(list(blocked), "blocked")
-        # One cell a line: a located error's line is the list index + 1.
-        text, source = "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
-    return _grundy.pawn_analyze(pawns, text, source)
+        return "", "<blocked>"
+    if isinstance(blocked, str):
+        return blocked, "<blocked>"
+    cells = cells_list(list(blocked), "blocked")
+    # One cell a line: a located error's line is the list index + 1.
+    return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
 
 
-__all__ = ["analyze", "Move", "PawnAnalysis"]
+__all__ = ["analyze", "classify", "Move", "PawnAnalysis"]
