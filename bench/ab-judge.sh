@@ -1,17 +1,26 @@
 #!/bin/bash
 # Wall time of `grundy judge PROBLEM INPUT` for two or more binaries run in
-# turn (A, B, A, B, ...), ROUNDS times, all on core 1: the median and the
-# least of each, and each median over the first binary's. Every run reads
-# the input file itself (mapped), as `grundy judge PROBLEM FILE` does. The
-# inputs of ../shared/baselines/compare.sh are in ${TMPDIR:-/tmp}/grundy-compare
-# once it has run. On a shared machine only the ratios of one run compare.
+# turn, ROUNDS times, the order reversed every other round (A, B, B, A, A,
+# B, ...: a run right after another can be slower, by up to a third for
+# pshtbrth with --stdin, whichever binary it is), all on core 1: the
+# median and the least of each, and each median over the first binary's.
+# Every run reads the input file itself (mapped), as `grundy judge PROBLEM
+# FILE` does. With --stdin, the runs are as ../shared/baselines/compare.sh
+# makes them instead: the input on standard input, on either core. The
+# inputs of compare.sh are in ${TMPDIR:-/tmp}/grundy-compare once it has
+# run. On a shared machine only the ratios of one run compare.
 #
-# usage: bench/ab-judge.sh PROBLEM INPUT ROUNDS GRUNDY...
+# usage: bench/ab-judge.sh [--stdin] PROBLEM INPUT ROUNDS GRUNDY...
 #   e.g. bench/ab-judge.sh gridgame /tmp/grundy-compare/gridgame.big.in 60 \
 #          /path/to/old/grundy target/release/grundy
 set -euo pipefail
+stdin=0
+if [ "${1:-}" = --stdin ]; then
+  stdin=1
+  shift
+fi
 if [ $# -lt 4 ]; then
-  sed -n '2,12p' "$0" >&2
+  sed -n '2,15p' "$0" >&2
   exit 2
 fi
 problem=$1 input=$2 rounds=$3
@@ -20,16 +29,20 @@ for bin in "$@"; do
   cmp -s <("$1" judge "$problem" "$input") <("$bin" judge "$problem" "$input") ||
     { echo "$bin: answers differ from $1's" >&2; exit 1; }
 done
-exec python3 - "$problem" "$input" "$rounds" "$@" <<'PY'
+exec python3 - "$stdin" "$problem" "$input" "$rounds" "$@" <<'PY'
 import os, statistics, subprocess, sys, time
-problem, path, rounds, *bins = sys.argv[1:]
-os.sched_setaffinity(0, {1})
+stdin, problem, path, rounds, *bins = sys.argv[1:]
+stdin = stdin == "1"
+if not stdin:
+    os.sched_setaffinity(0, {1})
 times = {b: [] for b in bins}
-for _ in range(int(rounds)):
-    for b in bins:
-        start = time.perf_counter()
-        subprocess.run([b, "judge", problem, path], stdout=subprocess.DEVNULL, check=True)
-        times[b].append(time.perf_counter() - start)
+for round in range(int(rounds)):
+    for b in bins if round % 2 == 0 else bins[::-1]:
+        with open(path, "rb") as f:
+            args = [b, "judge", problem] + ([] if stdin else [path])
+            start = time.perf_counter()
+            subprocess.run(args, stdin=f if stdin else None, stdout=subprocess.DEVNULL, check=True)
+            times[b].append(time.perf_counter() - start)
 first = statistics.median(times[bins[0]])
 for b in bins:
     m = statistics.median(times[b])

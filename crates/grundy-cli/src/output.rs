@@ -61,11 +61,7 @@ pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
 ///
 /// Reading a judge's input whole faults in a page of fresh memory per 4 KB
 /// and copies every byte; mapping it takes the page-cache pages as they
-/// are. The map is populated as it is made (`MAP_POPULATE`): the kernel
-/// maps every page in one call rather than at a fault per 16 pages as the
-/// parser reaches them (2% less time for `judge pshtbrth` on its 21 MB
-/// input, 1% for `gridgame`: `bench/ab-judge.sh`). With the environment
-/// variable `GRUNDY_NO_MAP` set, nothing is
+/// are. With the environment variable `GRUNDY_NO_MAP` set, nothing is
 /// mapped, for measurements: `cargo bench -p grundy-bench --bench
 /// judge_input` runs the judges on their largest inputs both ways.
 ///
@@ -124,7 +120,7 @@ fn map(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
     // may be wrong (as they would be for a file changed while it is read),
     // and truncating it could fault the process: the accepted cost of
     // reading a judge's input without copying it (see `map_source`).
-    unsafe { memmap2::MmapOptions::new().populate().map(file) }
+    unsafe { memmap2::Mmap::map(file) }
 }
 
 fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
