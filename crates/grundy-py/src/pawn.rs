@@ -45,6 +45,16 @@ fn value_error(err: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(err.to_string())
 }
 
+/// The impassable cells of `text` (the format of `grundy pawn FILE`; blank
+/// text has none), errors located in `source`.
+fn blocked_of(text: &str, source: &str) -> PyResult<Blocked> {
+    if text.trim().is_empty() {
+        Ok(Blocked::empty())
+    } else {
+        Ok(parse::blocked(text, source)?)
+    }
+}
+
 /// Analyses the pawns `at` among the impassable cells of `text` (the
 /// format of `grundy pawn FILE`).
 #[pyfunction]
@@ -55,11 +65,7 @@ fn pawn_analyze(
     text: &str,
     source: &str,
 ) -> PyResult<PawnAnalysis> {
-    let blocked = if text.trim().is_empty() {
-        Blocked::empty()
-    } else {
-        parse::blocked(text, source)?
-    };
+    let blocked = blocked_of(text, source)?;
     let mut pawns = Vec::with_capacity(at.len());
     for (index, &(x, y)) in at.iter().enumerate() {
         let cell =
@@ -242,11 +248,7 @@ fn pawn_classify(
     text: &str,
     source: &str,
 ) -> PyResult<Vec<&'static str>> {
-    let blocked = if text.trim().is_empty() {
-        Blocked::empty()
-    } else {
-        parse::blocked(text, source)?
-    };
+    let blocked = blocked_of(text, source)?;
     let mut checked = Vec::with_capacity(cells.len());
     for (index, &(x, y)) in cells.iter().enumerate() {
         checked.push(
