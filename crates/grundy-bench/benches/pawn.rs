@@ -95,6 +95,17 @@ fn bench_queries(c: &mut Criterion) {
                 .count()
         })
     });
+    group.bench_function("sorted_batch", |b| {
+        let mut sorted = cells.clone();
+        sorted.sort_unstable();
+        b.iter(|| {
+            grundy::pawn::LosingLines::classify_by_rows(&blocked, &sorted)
+                .unwrap()
+                .into_iter()
+                .filter(|&kind| kind == grundy::pawn::CellKind::Losing)
+                .count()
+        })
+    });
     group.finish();
 }
 

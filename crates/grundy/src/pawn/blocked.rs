@@ -164,11 +164,6 @@ impl Blocked {
         &self.row_keys
     }
 
-    /// The row-major keys, strictly increasing, by value.
-    pub(crate) fn into_row_keys(self) -> Vec<u64> {
-        self.row_keys
-    }
-
     /// The column-major keys ([`Cell::column_key`]), strictly increasing.
     pub(crate) fn column_keys(&self) -> Vec<u64> {
         let mut keys: Vec<u64> = self.iter().map(Cell::column_key).collect();

@@ -78,12 +78,6 @@ impl LosingLines {
         LosingLines::from_keys(blocked.row_keys().to_vec())
     }
 
-    /// As [`LosingLines::rows`], consuming the set (no copy of the cells).
-    #[must_use]
-    pub fn rows_of(blocked: super::Blocked) -> LosingLines {
-        LosingLines::from_keys(blocked.into_row_keys())
-    }
-
     /// The losing cells by columns: lines are columns `x`, positions are `y`.
     #[must_use]
     pub fn columns(blocked: &super::Blocked) -> LosingLines {
