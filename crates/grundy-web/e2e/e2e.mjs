@@ -84,6 +84,19 @@ async function expectCount(page, selector, count, what) {
   }
 }
 
+// The move marks of an analysis with hints on are drawn; if not, says what
+// the page shows instead (an error, a verdict still pending).
+async function expectMarks(page, timeout = 30000) {
+  try {
+    await page.waitForSelector('.mv', { timeout });
+  } catch (_) {
+    const shown = await page.evaluate(() => ['#winner', '#error', '#notice', '#too-large']
+      .map((sel) => `${sel}: ${JSON.stringify(document.querySelector(sel)?.textContent ?? null)}`).join(', '))
+      .catch((err) => String(err));
+    fail(`no move marks on ${await page.evaluate(() => location.hash)} after ${timeout} ms (${shown})`);
+  }
+}
+
 // A fresh page load of `hash` (a hash change alone keeps the mode).
 async function open(page, url, hash) {
   await page.goto(`${url}${hash}`);
@@ -1008,13 +1021,16 @@ try {
   // a winner and the old error stays gone.
   await expectText(page, '#winner', 'wins');
   if (await page.locator('#error').isVisible()) fail('the old error came back after the analysis');
-  await page.unroute('**/api/v1/pawn/analyze');
+  // Wait for the delayed requests still held by the route: one let go
+  // after the route is gone could meet the next page load's requests while
+  // the browser stops intercepting, and stall them.
+  await page.unrouteAll({ behavior: 'wait' });
 
   // ------------------------------------------------------------ narrow grids
   // At phone width a grid wider than 12 columns still shows its numbers.
   await page.setViewportSize(PHONE);
   await open(page, url, '#pawn/16x16;2.0_1.3_4.4;15.14&hints=1');
-  await page.waitForSelector('.mv');
+  await expectMarks(page);
   const numbered = await page.evaluate(() => [...document.querySelectorAll('.mv')].filter((m) => m.textContent !== '').length);
   if (numbered === 0) fail('a 16-column grid at phone width shows no numbers');
   await page.screenshot({ path: resolve(outDir, 'pawn-16x16-phone.png'), fullPage: true });
@@ -1026,14 +1042,14 @@ try {
   for (const [hash, game] of [['#clear/0110-0000-0000-0001', 'clear'], ['#pawn/8x8;2.0_1.3_4.4_5.2;6.5_1.1', 'pawn'], ['#split/01100-10010-00100-11001-00110;0.1', 'split']]) {
     await open(page, url, hash);
     await page.check('#hints');
-    await page.waitForSelector('.mv');
+    await expectMarks(page);
     await checkFits(page, `${game} at phone width`);
     await page.screenshot({ path: resolve(outDir, `${game}-phone.png`), fullPage: true });
   }
   // A sparse 4 x 16 board (a full one is beyond the server's budget).
   await open(page, url, '#clear/1110001110001110-1000001000001000-0000000000000000-1111011110111101');
   await page.check('#hints');
-  await page.waitForSelector('.mv');
+  await expectMarks(page);
   if (await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)) fail('a 4 x 16 board scrolls the page sideways at phone width');
   await page.screenshot({ path: resolve(outDir, 'clear-4x16-phone.png'), fullPage: true });
   await open(page, url, '#nim/1');
