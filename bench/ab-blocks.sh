@@ -22,7 +22,11 @@ seed=${4:-41}
 count=${5:-10}
 side_by_side_setup
 dense_blocks "$dir" "$seed" "$count"
-value_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["grundy"])' "$1"; }
+# The value, or None when the block ran past the budget (a binary older
+# than the analysis that still reports then prints nothing).
+value_of() { python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1]))["grundy"])
+except ValueError: print(None)' "$1"; }
 for round in $(seq 1 "$rounds"); do
   cores_of_round "$round"
   echo "round $round (old on core $a, new on core $b)"
