@@ -55,6 +55,12 @@ fn blocked_of(text: &str, source: &str) -> PyResult<Blocked> {
     }
 }
 
+/// Cell `(x, y)`, the `index`th `what` of a call, or the error that names
+/// it.
+fn cell_of(what: &str, index: usize, (x, y): (u64, u64)) -> PyResult<Cell> {
+    Cell::new(x, y).map_err(|e| value_error(format!("{what} {index} at ({x}, {y}): {e}")))
+}
+
 /// Analyses the pawns `at` among the impassable cells of `text` (the
 /// format of `grundy pawn FILE`).
 #[pyfunction]
@@ -68,8 +74,7 @@ fn pawn_analyze(
     let blocked = blocked_of(text, source)?;
     let mut pawns = Vec::with_capacity(at.len());
     for (index, &(x, y)) in at.iter().enumerate() {
-        let cell =
-            Cell::new(x, y).map_err(|e| value_error(format!("pawn {index} at ({x}, {y}): {e}")))?;
+        let cell = cell_of("pawn", index, (x, y))?;
         if blocked.contains(cell) {
             return Err(value_error(format!(
                 "pawn {index} at ({x}, {y}) stands on an impassable cell"
@@ -249,12 +254,11 @@ fn pawn_classify(
     source: &str,
 ) -> PyResult<Vec<&'static str>> {
     let blocked = blocked_of(text, source)?;
-    let mut checked = Vec::with_capacity(cells.len());
-    for (index, &(x, y)) in cells.iter().enumerate() {
-        checked.push(
-            Cell::new(x, y).map_err(|e| value_error(format!("cell {index} at ({x}, {y}): {e}")))?,
-        );
-    }
+    let checked = cells
+        .iter()
+        .enumerate()
+        .map(|(index, &at)| cell_of("cell", index, at))
+        .collect::<PyResult<Vec<Cell>>>()?;
     py.detach(|| {
         // Stable by row, so the answers map back by the permutation.
         let mut order: Vec<usize> = (0..checked.len()).collect();
