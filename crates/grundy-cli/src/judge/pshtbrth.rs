@@ -142,7 +142,13 @@ fn answer<S: Source, W: Write>(
                         scratch[at..at + 8].copy_from_slice(word);
                         at += len;
                     }
-                    Op::Set { index, delta } => prefixes.change(index, delta),
+                    Op::Set { index, delta } => {
+                        // A board replaced by one of the same value changes
+                        // no prefix.
+                        if delta != 0 {
+                            prefixes.change(index, delta);
+                        }
+                    }
                 }
             }
             answers.buffer().extend_from_slice(&scratch[..at]);
