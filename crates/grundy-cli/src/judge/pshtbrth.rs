@@ -44,10 +44,10 @@
 //!   `memchr`'s vectorised count) in each consumed part of the buffer when
 //!   it is dropped (streamed), and up to the error when one is reported;
 //! - board values are looked up apart from the parsing, so that the
-//!   table loads overlap; a query is run as soon as it is parsed, where
-//!   parsing a batch and then running it branched twice on each query's
-//!   type, in an order no predictor can learn (about 12% of the time on
-//!   the largest shared input, docs/benchmarks.md);
+//!   table loads overlap; a query is run as soon as it is parsed, which
+//!   branches once on its type: a batch parsed first and run after would
+//!   branch twice, in an order no predictor can learn (about 12% of the
+//!   time on the largest shared input, docs/benchmarks.md);
 //! - the answers go into one buffer, written out every
 //!   [`crate::judge::FLUSH_AT`] bytes.
 
