@@ -423,4 +423,9 @@ impl ShapeLookup for DbSet {
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
         self.value_of_key(self.shape_box().key(shape)?)
     }
+
+    #[inline]
+    fn holds(&self, shape: &ShapeKey) -> bool {
+        self.shape_box().holds(shape)
+    }
 }

@@ -127,6 +127,14 @@ pub enum OptionPart<P, K> {
     /// A component of the current option whose value is not known, with its
     /// memo key.
     Unknown(P, K),
+    /// A component of the current option whose value the game knows without
+    /// search ([`Game::known_value`] answers it) but did not look up, with
+    /// its memo key. The game's table is then slower to read than the
+    /// caller's memo (a shape database: two dependent cache misses a
+    /// lookup, where the memo's probes are prefetched together), so the
+    /// caller looks the component up in its memo, with the other parts, and
+    /// asks [`Game::known_value`] only when the memo does not hold it.
+    Lookup(P, K),
     /// The current option has no more parts.
     End,
 }

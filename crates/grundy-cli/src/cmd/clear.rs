@@ -74,7 +74,10 @@ pub struct Args {
 pub struct BudgetArgs {
     /// Give up after solving this many distinct shapes. The memo takes 12 to
     /// 24 bytes a shape; measured peak RSS was 140 MB at 8,700,000 shapes
-    /// (16 bytes each), so 20,000,000 shapes stay under about 0.5 GB.
+    /// (16 bytes each), so 20,000,000 shapes stay under about 0.5 GB. The
+    /// memo also keeps the shapes a database (--tables) answered, which this
+    /// count leaves out: up to about twice the memory (560 MB measured at
+    /// 20,000,000 shapes on a 7 x 7 block with the 5 x 6 database).
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.

@@ -26,7 +26,12 @@
 //! a search starts (a position no table knows is expanded); until then the
 //! database answers their shapes, so listing the moves of a position the
 //! database holds (a full 5 x 5 board with the built-in 5 x 5 database)
-//! builds nothing and takes about as long as a 4 x 4 board.
+//! builds nothing and takes about as long as a 4 x 4 board. A larger
+//! component the database holds is listed as a lookup
+//! ([`OptionPart::Lookup`]), not read at once: a database read is two cache
+//! misses one after the other, where the solver's memo probes of a
+//! position's parts are prefetched together, so the solver finds the value
+//! in its memo and reads the database once per distinct shape.
 //! A straight line of `k` cells has value `k`: its options are two lines of
 //! `a + b < k` cells, of value `a ^ b <= a + b < k`, and every `v < k` is
 //! reached by `a = v, b = 0`.
@@ -122,6 +127,15 @@ impl std::fmt::Debug for Clear {
             .field("shapes", &self.shapes.is_some())
             .finish()
     }
+}
+
+/// Why [`Clear::known_8x8_or_key`] gave no value.
+enum Unknown8x8 {
+    /// The shape databases hold the shape (its canonical form) but were not
+    /// asked.
+    Held(u64),
+    /// Nothing knows the shape; its canonical form when it was computed.
+    Unknown(Option<u64>),
 }
 
 impl Clear {
@@ -281,20 +295,21 @@ impl Clear {
     // full 5 x 5 board, counted by cachegrind).
     #[inline(always)]
     fn known_8x8(&self, anchored: u64, rows: usize, cols: usize) -> Option<Nimber> {
-        self.known_8x8_or_key(anchored, rows, cols).ok()
+        self.known_8x8_or_key::<true>(anchored, rows, cols).ok()
     }
 
-    /// [`Clear::known_8x8`], or the canonical form when it was computed for
-    /// the shape databases and they do not hold the shape (the memo key).
+    /// [`Clear::known_8x8`], or why not: the shape databases hold the shape
+    /// but were not asked (`LOOK_UP` false), or nothing knows it; with the
+    /// canonical form when it was computed (the memo key).
     #[inline(always)]
-    fn known_8x8_or_key(
+    fn known_8x8_or_key<const LOOK_UP: bool>(
         &self,
         anchored: u64,
         rows: usize,
         cols: usize,
-    ) -> Result<Nimber, Option<u64>> {
+    ) -> Result<Nimber, Unknown8x8> {
         let Some(table) = self.table4x4 else {
-            return Err(None);
+            return Err(Unknown8x8::Unknown(None));
         };
         if rows <= 4 && cols <= 4 {
             return Ok(Nimber::new(u32::from(
@@ -321,12 +336,19 @@ impl Clear {
             return self.small_table(index, (anchored, rows, cols), SmallTables::value_2x8);
         }
         let Some(shapes) = self.shapes.as_deref() else {
-            return Err(None);
+            return Err(Unknown8x8::Unknown(None));
         };
         let canonical = square::canonical_8x8(anchored, rows, cols);
-        shapes
-            .lookup(&ShapeKey::from_canonical_8x8(canonical, rows, cols))
-            .ok_or(Some(canonical))
+        let shape = ShapeKey::from_canonical_8x8(canonical, rows, cols);
+        if LOOK_UP {
+            shapes
+                .lookup(&shape)
+                .ok_or(Unknown8x8::Unknown(Some(canonical)))
+        } else if shapes.holds(&shape) {
+            Err(Unknown8x8::Held(canonical))
+        } else {
+            Err(Unknown8x8::Unknown(Some(canonical)))
+        }
     }
 
     /// The value the shape databases hold for a `rows x cols` shape
@@ -350,7 +372,7 @@ impl Clear {
         index: u64,
         (anchored, rows, cols): (u64, usize, usize),
         read: fn(&SmallTables, u64) -> Nimber,
-    ) -> Result<Nimber, Option<u64>> {
+    ) -> Result<Nimber, Unknown8x8> {
         Ok(match self.small.get() {
             Some(tables) => read(tables, index),
             None => self
@@ -359,16 +381,22 @@ impl Clear {
         })
     }
 
-    /// A component anchored in the 8 x 8 frame as an option part: its known
-    /// value, or the component with its key (the extent serves both).
+    /// A component anchored in the 8 x 8 frame as an option part: its value
+    /// when a small table knows it, a lookup when the shape databases hold
+    /// it (see [`OptionPart::Lookup`]: the memo's prefetched probes are
+    /// cheaper than the databases' dependent misses, measured in
+    /// `docs/benchmarks.md`), or the component with its key.
     // Always inlined: left to itself the compiler calls it from the
     // option loop (5% more instructions on a full 4 x 6 board with the
     // built-in database, counted by cachegrind).
     #[inline(always)]
     fn part_8x8(&self, anchored: u64, rows: usize, cols: usize) -> OptionPart<Board, MemoKey> {
-        match self.known_8x8_or_key(anchored, rows, cols) {
+        match self.known_8x8_or_key::<false>(anchored, rows, cols) {
             Ok(value) => OptionPart::Known(value),
-            Err(canonical) => OptionPart::Unknown(
+            Err(Unknown8x8::Held(canonical)) => {
+                OptionPart::Lookup(Board::in_frame(board::SQUARE, anchored), (0, 0, canonical))
+            }
+            Err(Unknown8x8::Unknown(canonical)) => OptionPart::Unknown(
                 Board::in_frame(board::SQUARE, anchored),
                 (
                     0,
@@ -438,9 +466,10 @@ impl Clear {
     }
 
     /// A component of a wide frame as an option part: in the 8 x 8 frame
-    /// when it fits, else a line, a shape of the tables, or the component
-    /// anchored in the wide frame with its key (the least image at the cut
-    /// stride, [`Board::canonical`]'s key).
+    /// when it fits, else a line, a lookup when the shape databases hold it
+    /// (as in [`Clear::part_8x8`]), or the component anchored in the wide
+    /// frame with its key (the least image at the cut stride,
+    /// [`Board::canonical`]'s key).
     #[inline]
     fn wide_part<const W: u32>(
         &self,
@@ -465,17 +494,18 @@ impl Clear {
         // memo's, computed once.
         let least = Wide::<W>::canonical(anchored, rows, cols);
         let cut = wide::restride(least, stride, cols, rows);
+        let (board, key) = (
+            Board::in_frame(geometry, anchored),
+            (rows as u8, cols as u8, cut),
+        );
         if self.table4x4.is_some() {
             if let Some(shapes) = self.shapes.as_deref() {
-                if let Some(value) = shapes.lookup(&ShapeKey::from_canonical_cut(rows, cols, cut)) {
-                    return OptionPart::Known(value);
+                if shapes.holds(&ShapeKey::from_canonical_cut(rows, cols, cut)) {
+                    return OptionPart::Lookup(board, key);
                 }
             }
         }
-        OptionPart::Unknown(
-            Board::in_frame(geometry, anchored),
-            (rows as u8, cols as u8, cut),
-        )
+        OptionPart::Unknown(board, key)
     }
 }
 

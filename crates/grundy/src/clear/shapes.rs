@@ -165,6 +165,13 @@ impl ShapeBox {
         square
     }
 
+    /// True when `shape` fits the box: the box's tables hold it.
+    #[inline]
+    #[must_use]
+    pub fn holds(&self, shape: &ShapeKey) -> bool {
+        shape.rows() <= self.rows() && shape.cols() <= self.cols()
+    }
+
     /// The slot key of a shape in this box, or `None` when the box does not
     /// hold it: the key's rows packed at this box's stride (row `r` at bit
     /// `r * cols()`). The [`ShapeKey`] is canonical and landscape already,
@@ -172,7 +179,7 @@ impl ShapeBox {
     #[inline]
     #[must_use]
     pub fn key(&self, shape: &ShapeKey) -> Option<u64> {
-        if shape.rows() > self.rows() || shape.cols() > self.cols() {
+        if !self.holds(shape) {
             return None;
         }
         Some(match shape.square() {
@@ -877,6 +884,12 @@ impl<S: AsRef<[u64]>> ShapeTables<S> {
 pub trait ShapeLookup: Send + Sync {
     /// The value of a shape, or `None` when no table holds it.
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber>;
+
+    /// True when a table holds the shape, so that [`ShapeLookup::lookup`]
+    /// answers it, found without reading any table: a table holds every
+    /// connected shape of its box (by construction, checked by
+    /// `grundy tables verify`), so this is whether the shape fits a box.
+    fn holds(&self, shape: &ShapeKey) -> bool;
 }
 
 impl<S: AsRef<[u64]> + Send + Sync> ShapeLookup for ShapeTables<S> {
@@ -884,11 +897,20 @@ impl<S: AsRef<[u64]> + Send + Sync> ShapeLookup for ShapeTables<S> {
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
         ShapeTables::lookup(self, shape)
     }
+
+    #[inline]
+    fn holds(&self, shape: &ShapeKey) -> bool {
+        self.shape_box.holds(shape)
+    }
 }
 
 impl<T: ShapeLookup> ShapeLookup for [T] {
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
         self.iter().find_map(|t| t.lookup(shape))
+    }
+
+    fn holds(&self, shape: &ShapeKey) -> bool {
+        self.iter().any(|t| t.holds(shape))
     }
 }
 
@@ -896,17 +918,29 @@ impl<T: ShapeLookup + ?Sized> ShapeLookup for Box<T> {
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
         (**self).lookup(shape)
     }
+
+    fn holds(&self, shape: &ShapeKey) -> bool {
+        (**self).holds(shape)
+    }
 }
 
 impl<T: ShapeLookup + ?Sized> ShapeLookup for std::sync::Arc<T> {
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
         (**self).lookup(shape)
     }
+
+    fn holds(&self, shape: &ShapeKey) -> bool {
+        (**self).holds(shape)
+    }
 }
 
 impl<T: ShapeLookup> ShapeLookup for Vec<T> {
     fn lookup(&self, shape: &ShapeKey) -> Option<Nimber> {
         self.as_slice().lookup(shape)
+    }
+
+    fn holds(&self, shape: &ShapeKey) -> bool {
+        self.as_slice().holds(shape)
     }
 }
 

@@ -479,10 +479,17 @@ type OptionSummary = (Nimber, Vec<MemoKey>);
 fn check_option_parts(rules: &Clear, component: &Board) -> Result<(), TestCaseError> {
     let mut parted: Vec<OptionSummary> = vec![(Nimber::ZERO, Vec::new())];
     let mut unknown = Vec::new();
+    let mut lookups = Vec::new();
     rules.for_each_option_part(component, |part| {
         let open = parted.last_mut().expect("an open option");
         match part {
             OptionPart::Known(value) => open.0 ^= value,
+            OptionPart::Lookup(board, key) => {
+                if let Some(value) = rules.known_value(&board) {
+                    open.0 ^= value;
+                }
+                lookups.push((board, key));
+            }
             OptionPart::Unknown(board, key) => {
                 open.1.push(key);
                 unknown.push((board, key));
@@ -498,6 +505,11 @@ fn check_option_parts(rules: &Clear, component: &Board) -> Result<(), TestCaseEr
         prop_assert_eq!(board.components().len(), 1, "{:?}", board);
         prop_assert_eq!(rules.known_value(&board), None);
         prop_assert_eq!(rules.key(&board), key);
+        prop_assert_eq!(board.canonical(), key);
+    }
+    for (board, key) in lookups {
+        prop_assert_eq!(board.components().len(), 1, "{:?}", board);
+        prop_assert!(rules.known_value(&board).is_some(), "{:?}", board);
         prop_assert_eq!(board.canonical(), key);
     }
     let mut plain: Vec<OptionSummary> = Vec::new();
@@ -531,7 +543,11 @@ fn option_parts_of_large_components_are_their_options_components() {
         let full = Board::new(rows, cols, 0).unwrap().geometry().full().0;
         for holes in [0u64, 0x0010_0400_8020_0100, 0x8000_0000_0001_0002] {
             let board = Board::new(rows, cols, full & !holes).unwrap();
-            for rules in [Clear::new(), Clear::without_known_values()] {
+            for rules in [
+                Clear::new(),
+                Clear::without_known_values(),
+                Clear::with_shapes(shape_databases()),
+            ] {
                 let mut components = Vec::new();
                 rules.for_each_component(&board, |component| components.push(component));
                 for component in &components {
@@ -548,18 +564,87 @@ proptest! {
     /// The option parts found from the move (fills that start next to the
     /// rectangle and stop once they hold all its neighbours) are the
     /// options' components, in the 8 x 8 frame, the wide frames and beyond,
-    /// with and without the known values.
+    /// with and without the known values, and with shape databases (whose
+    /// shapes come as lookups).
     #[test]
     fn option_parts_are_the_options_components(
         board in prop_oneof![board_strategy(8, 64), wide_board_strategy(64, 64)]
     ) {
-        for rules in [Clear::new(), Clear::without_known_values()] {
+        for rules in [
+            Clear::new(),
+            Clear::without_known_values(),
+            Clear::with_shapes(shape_databases()),
+        ] {
             let mut components = Vec::new();
             rules.for_each_component(&board, |component| components.push(component));
             for component in &components {
                 check_option_parts(&rules, component)?;
             }
         }
+    }
+}
+
+/// Databases of every shape of 3 x 6 and of 2 x 10, solved once for the
+/// tests: their shapes fit neither small table, so an option part the
+/// databases hold is a lookup, in the 8 x 8 frame and in a wide one.
+fn shape_databases() -> std::sync::Arc<dyn ShapeLookup> {
+    static DATABASES: std::sync::OnceLock<std::sync::Arc<dyn ShapeLookup>> =
+        std::sync::OnceLock::new();
+    DATABASES
+        .get_or_init(|| {
+            std::sync::Arc::new(vec![
+                small_tables_on_demand::database(3, 6),
+                small_tables_on_demand::database(2, 10),
+            ])
+        })
+        .clone()
+}
+
+/// A component the databases hold comes as a lookup, in the 8 x 8 frame
+/// (full 3 x 7 less its last column: a full 3 x 6) and in a wide one (full
+/// 2 x 11 less its last column: a full 2 x 10); without databases the same
+/// parts are unknown.
+#[test]
+fn parts_the_databases_hold_are_lookups() {
+    let lookups = |rules: &Clear, rows: usize, cols: usize| {
+        let board = Board::new(rows, cols, (1 << (rows * cols)) - 1).unwrap();
+        let mut found = 0;
+        rules.for_each_component(&board, |component| {
+            rules.for_each_option_part(&component, |part| {
+                if let OptionPart::Lookup(..) = part {
+                    found += 1;
+                }
+            });
+        });
+        found
+    };
+    for (rows, cols) in [(3, 7), (2, 11)] {
+        assert!(lookups(&Clear::with_shapes(shape_databases()), rows, cols) > 0);
+        assert_eq!(lookups(&Clear::new(), rows, cols), 0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The value search with shape databases, whose shapes it looks up
+    /// through its memo (`OptionPart::Lookup`), finds the values and the
+    /// winning moves of the search without any known value (itself checked
+    /// against brute force above).
+    #[test]
+    fn searches_with_databases_match_searches_without(board in board_strategy(6, 18)) {
+        let mut with = Clear::with_shapes(shape_databases()).into_solver();
+        let mut without = Clear::without_known_values().into_solver();
+        prop_assert_eq!(with.value(&board).unwrap(), without.value(&board).unwrap());
+        let moves = |solver: &mut ClearSolver| {
+            solver
+                .winning_moves(&board)
+                .unwrap()
+                .into_iter()
+                .map(|(mv, _)| mv)
+                .collect::<Vec<_>>()
+        };
+        prop_assert_eq!(moves(&mut with), moves(&mut without));
     }
 }
 
@@ -578,7 +663,7 @@ mod small_tables_on_demand {
     use crate::Nimber;
 
     /// Every tier of a box, solved in memory.
-    fn database(rows: usize, cols: usize) -> Arc<dyn ShapeLookup> {
+    pub(super) fn database(rows: usize, cols: usize) -> Arc<dyn ShapeLookup> {
         let shape_box = ShapeBox::new(rows, cols).expect("a box");
         let mut tiers = Vec::new();
         solve_tiers::<_, TierError, _>(

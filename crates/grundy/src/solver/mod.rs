@@ -8,7 +8,8 @@
 //! one shared arena (no `Vec` per position): the components of every option
 //! are recorded once, those already known (to the game, or in the [`Table`])
 //! are folded into the option's partial XOR at once, and only the unknown ones
-//! are kept. A frame
+//! are kept (with the ones the game listed as lookups, [`OptionPart::Lookup`],
+//! which the game values at once when the table does not hold them). A frame
 //! whose option needs an unknown component pushes it and resumes when it is
 //! done. Every component is solved at most once, so the cost is the number of
 //! distinct component keys reachable, times the cost of generating their
@@ -487,7 +488,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let mut known = Nimber::ZERO;
         game.for_each_option_part(&position, |part| match part {
             OptionPart::Known(value) => known ^= value,
-            OptionPart::Unknown(component, key) => {
+            OptionPart::Unknown(component, key) | OptionPart::Lookup(component, key) => {
                 table.prefetch(&key);
                 pending.push((component, key));
             }
@@ -564,6 +565,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             }
             if let Some(index) = needed {
                 let (position, key) = self.pending[index].clone();
+                // A part the game listed as a lookup is valued once and
+                // kept in the memo, where its later probes find it.
+                if let Some(value) = self.game.known_value(&position) {
+                    self.table.insert(key, value);
+                    continue;
+                }
                 // The same component may appear twice among pending parts;
                 // it is solved once and then found in the table.
                 self.push_frame(position, key);

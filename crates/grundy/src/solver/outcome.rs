@@ -204,9 +204,13 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let mut options = Vec::new();
         let mut known = Nimber::ZERO;
         let mut unknown = Vec::new();
-        let table = &self.table;
+        let (game, table) = (&self.game, &self.table);
         let visit = |part| match part {
             OptionPart::Known(value) => known ^= value,
+            OptionPart::Lookup(component, key) => match game.known_value(&component) {
+                Some(value) => known ^= value,
+                None => unknown.push((component, key)),
+            },
             OptionPart::Unknown(component, key) => match table.get(&key) {
                 Some(value) => known ^= value,
                 None => unknown.push((component, key)),

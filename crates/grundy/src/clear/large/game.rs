@@ -239,6 +239,9 @@ impl Game for LargeClear {
                     OptionPart::Unknown(board, key) => {
                         OptionPart::Unknown(Part::Small(board), ShapeClass::Small(key))
                     }
+                    OptionPart::Lookup(board, key) => {
+                        OptionPart::Lookup(Part::Small(board), ShapeClass::Small(key))
+                    }
                     OptionPart::End => OptionPart::End,
                 });
             }),
