@@ -648,6 +648,29 @@ proptest! {
     }
 }
 
+/// The memory budget bounds a search whose memo fills with the databases'
+/// values as well as with searched shapes: stopped at several budgets, the
+/// memo never holds more than the budget.
+#[test]
+fn the_memory_budget_bounds_a_search_with_databases() {
+    let board = Board::new(6, 6, (1 << 36) - 1).unwrap();
+    for limit in [64 << 10, 256 << 10, 1 << 20] {
+        let mut solver = Clear::with_shapes(shape_databases())
+            .into_solver()
+            .with_budget(crate::Budget {
+                max_memory: Some(limit),
+                ..crate::Budget::default()
+            });
+        let stopped = solver.value(&board);
+        assert!(
+            matches!(stopped, Err(crate::SolveError::MemoryBudget { .. })),
+            "{stopped:?}"
+        );
+        let held = crate::Table::allocated_bytes(solver.table()) as u64;
+        assert!(held <= limit, "{held} bytes held, budget {limit}");
+    }
+}
+
 /// The small tables are taken by the rules on demand, and only for a
 /// search: with a shape database that holds a position, its moves and
 /// their values come from the database and the rules take no table (a

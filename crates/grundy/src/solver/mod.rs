@@ -569,6 +569,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 // kept in the memo, where its later probes find it.
                 if let Some(value) = self.game.known_value(&position) {
                     self.table.insert(key, value);
+                    self.check_memory()?;
                     continue;
                 }
                 // The same component may appear twice among pending parts;
@@ -596,18 +597,25 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
     }
 
-    fn check_budget(&mut self) -> Result<(), SolveError> {
-        if let Some(limit) = self.budget.max_positions {
-            if self.solved >= limit {
-                return Err(SolveError::PositionBudget { limit });
-            }
-        }
+    /// The memory budget alone: checked after every insert into the table,
+    /// so that no run of inserts grows it past the budget unchecked.
+    fn check_memory(&self) -> Result<(), SolveError> {
         if let Some(limit) = self.budget.max_memory {
             let used = self.memory_bytes() as u64;
             if used > limit {
                 return Err(SolveError::MemoryBudget { limit, used });
             }
         }
+        Ok(())
+    }
+
+    fn check_budget(&mut self) -> Result<(), SolveError> {
+        if let Some(limit) = self.budget.max_positions {
+            if self.solved >= limit {
+                return Err(SolveError::PositionBudget { limit });
+            }
+        }
+        self.check_memory()?;
         if self.solved % CHECK_INTERVAL == 0 {
             if let (Some(limit), Some(started)) = (self.budget.max_time, self.started) {
                 if started.elapsed() >= limit {
