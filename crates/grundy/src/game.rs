@@ -125,7 +125,8 @@ pub enum OptionPart<P, K> {
     /// search: they take part in the option's XOR and no further.
     Known(Nimber),
     /// A component of the current option whose value is not known, with its
-    /// memo key.
+    /// memo key: [`Game::known_value`] would not answer it, so the solver
+    /// searches it without asking.
     Unknown(P, K),
     /// A component of the current option whose value the game knows without
     /// search ([`Game::known_value`] answers it) but did not look up, with

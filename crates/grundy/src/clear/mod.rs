@@ -31,7 +31,9 @@
 //! ([`OptionPart::Lookup`]), not read at once: a database read is two cache
 //! misses one after the other, where the solver's memo probes of a
 //! position's parts are prefetched together, so the solver finds the value
-//! in its memo and reads the database once per distinct shape.
+//! in its memo and reads the database once per distinct shape. Which sizes
+//! the databases hold is asked once, when the rules are made, not through
+//! the trait object at each part.
 //! A straight line of `k` cells has value `k`: its options are two lines of
 //! `a + b < k` cells, of value `a ^ b <= a + b < k`, and every `v < k` is
 //! reached by `a = v, b = 0`.
@@ -108,6 +110,34 @@ pub struct Clear {
     /// Shape databases, shared with whoever else holds them (a server's
     /// handlers, a Python object); dropped with the last holder.
     shapes: Option<Arc<dyn ShapeLookup>>,
+    /// The sizes of the 8 x 8 frame that `shapes` holds, bit
+    /// [`held_bit`]`(rows, cols)`: asked of `shapes` once, where asking at
+    /// each part is a call through the trait object.
+    held_8x8: u64,
+}
+
+/// The bit of a `rows x cols` size in [`Clear`]'s `held_8x8`, either way
+/// round (sides from 1 to 8).
+#[inline(always)]
+fn held_bit(rows: usize, cols: usize) -> u32 {
+    (8 * (rows.min(cols) - 1) + rows.max(cols) - 1) as u32
+}
+
+/// The sizes of the 8 x 8 frame that `shapes` holds, as [`Clear`]'s
+/// `held_8x8`: [`ShapeLookup::holds`] depends on the size alone, so the full
+/// rectangle of each size answers for every shape of that size.
+fn held_8x8(shapes: &dyn ShapeLookup) -> u64 {
+    let mut held = 0;
+    for short in 1..=8 {
+        for long in short..=8 {
+            let row = (1u64 << long) - 1;
+            let full = (0..short).fold(0, |cells, r| cells | row << (8 * r));
+            if shapes.holds(&ShapeKey::from_canonical_8x8(full, short, long)) {
+                held |= 1 << held_bit(short, long);
+            }
+        }
+    }
+    held
 }
 
 impl Default for Clear {
@@ -116,6 +146,7 @@ impl Default for Clear {
             table4x4: Some(table::table()),
             small: Arc::default(),
             shapes: None,
+            held_8x8: 0,
         }
     }
 }
@@ -154,6 +185,7 @@ impl Clear {
             table4x4: None,
             small: Arc::default(),
             shapes: None,
+            held_8x8: 0,
         }
     }
 
@@ -167,6 +199,7 @@ impl Clear {
     #[must_use]
     pub fn with_shapes(shapes: Arc<dyn ShapeLookup>) -> Clear {
         Clear {
+            held_8x8: held_8x8(&*shapes),
             shapes: Some(shapes),
             ..Clear::default()
         }
@@ -175,6 +208,7 @@ impl Clear {
     /// Whether these rules have taken the 4 x 5 and 2 x 8 tables (see
     /// [`Clear::with_shapes`]): a search does, listing the moves of a
     /// position a shape database holds does not.
+    #[inline]
     #[must_use]
     pub fn small_tables_taken(&self) -> bool {
         self.small.get().is_some()
@@ -339,12 +373,11 @@ impl Clear {
             return Err(Unknown8x8::Unknown(None));
         };
         let canonical = square::canonical_8x8(anchored, rows, cols);
-        let shape = ShapeKey::from_canonical_8x8(canonical, rows, cols);
         if LOOK_UP {
             shapes
-                .lookup(&shape)
+                .lookup(&ShapeKey::from_canonical_8x8(canonical, rows, cols))
                 .ok_or(Unknown8x8::Unknown(Some(canonical)))
-        } else if shapes.holds(&shape) {
+        } else if self.held_8x8 >> held_bit(rows, cols) & 1 != 0 {
             Err(Unknown8x8::Held(canonical))
         } else {
             Err(Unknown8x8::Unknown(Some(canonical)))

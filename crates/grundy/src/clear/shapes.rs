@@ -888,7 +888,9 @@ pub trait ShapeLookup: Send + Sync {
     /// True when a table holds the shape, so that [`ShapeLookup::lookup`]
     /// answers it, found without reading any table: a table holds every
     /// connected shape of its box (by construction, checked by
-    /// `grundy tables verify`), so this is whether the shape fits a box.
+    /// `grundy tables verify`), so this is whether the shape fits a box. It
+    /// depends on the shape's rows and columns alone: a caller may ask once
+    /// per size (`Clear::with_shapes` does).
     fn holds(&self, shape: &ShapeKey) -> bool;
 }
 

@@ -230,6 +230,17 @@ struct OptionRecord {
     pending_end: usize,
 }
 
+/// A component an expanded frame still needs, with its key, and whether the
+/// game listed it as a lookup ([`OptionPart::Lookup`]): only those are asked
+/// of [`Game::known_value`] before they are searched, so a component the
+/// game already found unknown costs no second try.
+#[derive(Clone)]
+struct Pending<P, K> {
+    position: P,
+    key: K,
+    lookup: bool,
+}
+
 /// Solves positions of one [`Game`], memoising component values in a
 /// [`Table`] that persists across calls.
 ///
@@ -268,7 +279,7 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     // Scratch kept between searches to avoid reallocating.
     stack: Vec<Frame<G::Position, G::Key>>,
     options: Vec<OptionRecord>,
-    pending: Vec<(G::Position, G::Key)>,
+    pending: Vec<Pending<G::Position, G::Key>>,
     spare_sets: Vec<MexSet>,
     /// Components an outcome search found won (a value other than 0) without
     /// valuing them; those it found lost have value 0 and are in the table
@@ -363,7 +374,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + self.table.growth_bytes()
             + self.stack.capacity() * size_of::<Frame<G::Position, G::Key>>()
             + self.options.capacity() * size_of::<OptionRecord>()
-            + self.pending.capacity() * size_of::<(G::Position, G::Key)>()
+            + self.pending.capacity() * size_of::<Pending<G::Position, G::Key>>()
             + self.spare_sets.capacity() * size_of::<MexSet>()
             + 3 * hash_set_bytes(&self.won)
     }
@@ -488,9 +499,21 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let mut known = Nimber::ZERO;
         game.for_each_option_part(&position, |part| match part {
             OptionPart::Known(value) => known ^= value,
-            OptionPart::Unknown(component, key) | OptionPart::Lookup(component, key) => {
+            OptionPart::Unknown(position, key) => {
                 table.prefetch(&key);
-                pending.push((component, key));
+                pending.push(Pending {
+                    position,
+                    key,
+                    lookup: false,
+                });
+            }
+            OptionPart::Lookup(position, key) => {
+                table.prefetch(&key);
+                pending.push(Pending {
+                    position,
+                    key,
+                    lookup: true,
+                });
             }
             OptionPart::End => {
                 options.push(OptionRecord {
@@ -505,7 +528,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let (mut read, mut write) = (part, part);
         for record in &mut options[first_option..] {
             while read < record.pending_end {
-                match table.get(&pending[read].1) {
+                match table.get(&pending[read].key) {
                     Some(value) => record.known ^= value,
                     None => {
                         pending.swap(write, read);
@@ -544,8 +567,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             while frame.option < self.options.len() {
                 let record = &self.options[frame.option];
                 while frame.part < record.pending_end {
-                    let (_, key) = &self.pending[frame.part];
-                    match self.table.get(key) {
+                    match self.table.get(&self.pending[frame.part].key) {
                         Some(value) => {
                             frame.acc ^= value;
                             frame.part += 1;
@@ -564,13 +586,19 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 frame.option += 1;
             }
             if let Some(index) = needed {
-                let (position, key) = self.pending[index].clone();
+                let Pending {
+                    position,
+                    key,
+                    lookup,
+                } = self.pending[index].clone();
                 // A part the game listed as a lookup is valued once and
                 // kept in the memo, where its later probes find it.
-                if let Some(value) = self.game.known_value(&position) {
-                    self.table.insert(key, value);
-                    self.check_memory()?;
-                    continue;
+                if lookup {
+                    if let Some(value) = self.game.known_value(&position) {
+                        self.table.insert(key, value);
+                        self.check_memory()?;
+                        continue;
+                    }
                 }
                 // The same component may appear twice among pending parts;
                 // it is solved once and then found in the table.
