@@ -497,31 +497,29 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         // fetch each key's memory; then the lookups, whose cache misses
         // overlap instead of following one another.
         let mut known = Nimber::ZERO;
-        game.for_each_option_part(&position, |part| match part {
-            OptionPart::Known(value) => known ^= value,
-            OptionPart::Unknown(position, key) => {
-                table.prefetch(&key);
-                pending.push(Pending {
-                    position,
-                    key,
-                    lookup: false,
-                });
-            }
-            OptionPart::Lookup(position, key) => {
-                table.prefetch(&key);
-                pending.push(Pending {
-                    position,
-                    key,
-                    lookup: true,
-                });
-            }
-            OptionPart::End => {
-                options.push(OptionRecord {
-                    known,
-                    pending_end: pending.len(),
-                });
-                known = Nimber::ZERO;
-            }
+        game.for_each_option_part(&position, |part| {
+            let (position, key, lookup) = match part {
+                OptionPart::Known(value) => {
+                    known ^= value;
+                    return;
+                }
+                OptionPart::Unknown(position, key) => (position, key, false),
+                OptionPart::Lookup(position, key) => (position, key, true),
+                OptionPart::End => {
+                    options.push(OptionRecord {
+                        known,
+                        pending_end: pending.len(),
+                    });
+                    known = Nimber::ZERO;
+                    return;
+                }
+            };
+            table.prefetch(&key);
+            pending.push(Pending {
+                position,
+                key,
+                lookup,
+            });
         });
         // Fold the components the table knows into their option's XOR and
         // keep the others, in order.
