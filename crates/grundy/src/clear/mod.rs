@@ -110,30 +110,33 @@ pub struct Clear {
     /// Shape databases, shared with whoever else holds them (a server's
     /// handlers, a Python object); dropped with the last holder.
     shapes: Option<Arc<dyn ShapeLookup>>,
-    /// The sizes of the 8 x 8 frame that `shapes` holds, bit
-    /// [`held_bit`]`(rows, cols)`: asked of `shapes` once, where asking at
-    /// each part is a call through the trait object.
-    held_8x8: u64,
+    /// The sizes that `shapes` holds: bit `long - 1` of entry `short - 1`
+    /// for a box of sides `short <= long` (see [`Clear::holds_size`]),
+    /// asked of `shapes` once, where asking at each part is a call through
+    /// the trait object.
+    held: [u64; 8],
 }
 
-/// The bit of a `rows x cols` size in [`Clear`]'s `held_8x8`, either way
-/// round (sides from 1 to 8).
-#[inline(always)]
-fn held_bit(rows: usize, cols: usize) -> u32 {
-    (8 * (rows.min(cols) - 1) + rows.max(cols) - 1) as u32
-}
-
-/// The sizes of the 8 x 8 frame that `shapes` holds, as [`Clear`]'s
-/// `held_8x8`: [`ShapeLookup::holds`] depends on the size alone, so the full
+/// The sizes that `shapes` holds, as [`Clear`]'s `held`: every size of the
+/// 8 x 8 frame and of the wide frames (short side up to 8, at most 64
+/// cells). [`ShapeLookup::holds`] depends on the size alone, so the full
 /// rectangle of each size answers for every shape of that size.
-fn held_8x8(shapes: &dyn ShapeLookup) -> u64 {
-    let mut held = 0;
+fn held_sizes(shapes: &dyn ShapeLookup) -> [u64; 8] {
+    let mut held = [0; 8];
     for short in 1..=8 {
-        for long in short..=8 {
-            let row = (1u64 << long) - 1;
-            let full = (0..short).fold(0, |cells, r| cells | row << (8 * r));
-            if shapes.holds(&ShapeKey::from_canonical_8x8(full, short, long)) {
-                held |= 1 << held_bit(short, long);
+        for long in short..=64 / short {
+            let full = if long <= 8 {
+                let row = (1u64 << long) - 1;
+                ShapeKey::from_canonical_8x8(
+                    (0..short).fold(0, |c, r| c | row << (8 * r)),
+                    short,
+                    long,
+                )
+            } else {
+                ShapeKey::from_canonical_cut(short, long, u64::MAX >> (64 - short * long))
+            };
+            if shapes.holds(&full) {
+                held[short - 1] |= 1 << (long - 1);
             }
         }
     }
@@ -146,7 +149,7 @@ impl Default for Clear {
             table4x4: Some(table::table()),
             small: Arc::default(),
             shapes: None,
-            held_8x8: 0,
+            held: [0; 8],
         }
     }
 }
@@ -185,7 +188,7 @@ impl Clear {
             table4x4: None,
             small: Arc::default(),
             shapes: None,
-            held_8x8: 0,
+            held: [0; 8],
         }
     }
 
@@ -199,7 +202,7 @@ impl Clear {
     #[must_use]
     pub fn with_shapes(shapes: Arc<dyn ShapeLookup>) -> Clear {
         Clear {
-            held_8x8: held_8x8(&*shapes),
+            held: held_sizes(&*shapes),
             shapes: Some(shapes),
             ..Clear::default()
         }
@@ -212,6 +215,13 @@ impl Clear {
     #[must_use]
     pub fn small_tables_taken(&self) -> bool {
         self.small.get().is_some()
+    }
+
+    /// True when the shape databases hold shapes of `rows x cols` (either
+    /// way round; sides from 1, the short one up to 8).
+    #[inline(always)]
+    fn holds_size(&self, rows: usize, cols: usize) -> bool {
+        self.held[rows.min(cols) - 1] >> (rows.max(cols) - 1) & 1 != 0
     }
 
     /// The 4 x 5 and 2 x 8 tables, taken now if they were not.
@@ -377,7 +387,7 @@ impl Clear {
             shapes
                 .lookup(&ShapeKey::from_canonical_8x8(canonical, rows, cols))
                 .ok_or(Unknown8x8::Unknown(Some(canonical)))
-        } else if self.held_8x8 >> held_bit(rows, cols) & 1 != 0 {
+        } else if self.holds_size(rows, cols) {
             Err(Unknown8x8::Held(canonical))
         } else {
             Err(Unknown8x8::Unknown(Some(canonical)))
@@ -531,12 +541,8 @@ impl Clear {
             Board::in_frame(geometry, anchored),
             (rows as u8, cols as u8, cut),
         );
-        if self.table4x4.is_some() {
-            if let Some(shapes) = self.shapes.as_deref() {
-                if shapes.holds(&ShapeKey::from_canonical_cut(rows, cols, cut)) {
-                    return OptionPart::Lookup(board, key);
-                }
-            }
+        if self.table4x4.is_some() && self.holds_size(rows, cols) {
+            return OptionPart::Lookup(board, key);
         }
         OptionPart::Unknown(board, key)
     }
