@@ -16,6 +16,9 @@ mod shape_tables;
 
 use cmd::{check, clear, judge, pawn, serve, split, sum, tables};
 
+#[global_allocator]
+static ALLOCATOR: alloc::Allocator = alloc::Allocator;
+
 /// Sprague-Grundy values, winners and winning moves of impartial grid games.
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version, after_help = NO_COMMAND_HELP)]

@@ -93,6 +93,10 @@ impl Problem {
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let path = args.problem.file().filter(|p| p.as_os_str() != "-");
     let stdout = std::io::stdout().lock();
+    if let Problem::Gridgame(_) = args.problem {
+        // Its buffers are megabytes of fresh memory (see `crate::alloc`).
+        crate::alloc::arm_judge_region();
+    }
     // The judges with inputs of megabytes parse a file in place, mapped:
     // no copy, and no fresh memory to fault in (see `map_source`).
     if let Problem::Pshtbrth(_) | Problem::Gridgame(_) = args.problem {
