@@ -228,7 +228,9 @@ unsafe impl GlobalAlloc for Allocator {
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let address = ptr as usize;
         let in_region = REGION_BUMP.contains(address);
-        if !in_region && new_size < LARGE {
+        // Unarmed, every block is the system's, and its `realloc` may grow a
+        // block in place (or remap it) where a copy would not.
+        if !in_region && (new_size < LARGE || !REGION_BUMP.is_set()) {
             // SAFETY: `System` allocated `ptr` with `layout`.
             return unsafe { System.realloc(ptr, layout, new_size) };
         }
