@@ -74,6 +74,72 @@ fn judge_gridgame_prints_the_answers_before_an_error() {
     assert!(stdout.starts_with("Bob\n"), "{stdout}");
 }
 
+/// Inputs large enough that the judge's buffers pass 64 KiB, so they come
+/// from its region of huge pages (`crates/grundy-cli/src/alloc.rs`), and
+/// grow there (a piped input is read whole into a growing buffer): the
+/// answers of two tests of 12,000 cells and 12,000 starts each, read from
+/// a file (mapped) and from a pipe, are those of the engine's
+/// [`Outcomes`], built in this process by the system allocator.
+#[test]
+fn judge_gridgame_answers_large_inputs_as_the_engine() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    let (mut input, mut expected) = ("2\n".to_owned(), String::new());
+    for side in [400, 1_000_000_000] {
+        // Dense cells on a small square, then sparse ones on the whole grid.
+        let mut cells = std::collections::HashSet::new();
+        while cells.len() < 12_000 {
+            cells.insert((next(side), next(side)));
+        }
+        let cells: Vec<(u64, u64)> = cells.into_iter().collect();
+        let blocked =
+            Blocked::new(&cells.iter().map(|&(x, y)| cell(x, y)).collect::<Vec<_>>()).unwrap();
+        let outcomes = Outcomes::new(&blocked);
+        input += &format!("{}\n", cells.len());
+        for &(x, y) in &cells {
+            input += &format!("{x} {y}\n");
+        }
+        let mut starts = Vec::new();
+        while starts.len() < 12_000 {
+            let start = (next(side), next(side));
+            if !cells.contains(&start) {
+                starts.push(start);
+            }
+        }
+        input += &format!("{}\n", starts.len());
+        for &(x, y) in &starts {
+            input += &format!("{x} {y}\n");
+            let bob = outcomes.is_losing(cell(x, y));
+            expected += if bob { "Bob\n" } else { "Alice\n" };
+        }
+    }
+    assert!(
+        expected.contains("Bob") && expected.contains("Alice"),
+        "both answers occur"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.in");
+    std::fs::write(&path, &input).unwrap();
+    let from_file = grundy()
+        .args(["judge", "gridgame", &path.display().to_string()])
+        .output()
+        .unwrap();
+    assert_success(&from_file);
+    assert!(from_file.stdout == expected.as_bytes(), "from the file");
+    let from_pipe = grundy()
+        .args(["judge", "gridgame"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_success(&from_pipe);
+    assert!(from_pipe.stdout == expected.as_bytes(), "from a pipe");
+}
+
 /// A file of impassable cells in a temporary directory.
 fn walls_file(text: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
