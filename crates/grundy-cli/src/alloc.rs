@@ -27,9 +27,11 @@
 //! allocators measured no better: `mimalloc` cut the faults to 250 but ran
 //! slower (`docs/design.md`, "Tried and dropped"). The region is a bump
 //! allocator: memory freed there is not reused (a judge process ends once
-//! its input is answered), the last block grows in place (a growing `Vec`
-//! is not copied), and once the region is full, or when it cannot be
-//! reserved, allocations go to the system allocator as before. Every other
+//! its input is answered), so a new block has never been written; the last
+//! block grows in place (a growing `Vec` is not copied) and any block
+//! shrinks in place, keeping its bytes; once the region is full, or when it
+//! cannot be reserved, allocations go to the system allocator as before.
+//! Every other
 //! command allocates from the system as if [`Allocator`] were not there.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -62,8 +64,8 @@ const REGION: usize = 256 << 20;
 const HUGE_PAGE: usize = 2 << 20;
 
 /// A bump allocator over one range of addresses: blocks are handed out in
-/// increasing order and never reused, and the last block can grow or shrink
-/// in place. Thread-safe (a compare-and-swap per block); an empty region
+/// increasing order and never reused (so a new block has never been
+/// written), and the last block can grow in place. Thread-safe (a compare-and-swap per block); an empty region
 /// (`start == end`, before it is armed) hands out nothing.
 struct Bump {
     start: AtomicUsize,
@@ -128,9 +130,13 @@ impl Bump {
     }
 
     /// Resizes the block at `at` of `old` bytes to `new` bytes where it
-    /// lies, when it is the last block handed out and the new size fits:
-    /// true when it did.
+    /// lies: true when it did. A block shrinks in place and keeps its
+    /// bytes, so none is handed out again; it grows when it is the last
+    /// block handed out and the new size fits.
     fn resize_last(&self, at: usize, old: usize, new: usize) -> bool {
+        if new <= old {
+            return true;
+        }
         let end = self.end.load(Ordering::Acquire);
         match at.checked_add(new) {
             Some(new_end) if new_end <= end => self
@@ -313,6 +319,12 @@ mod tests {
             next,
             last + 500,
             "the grown block ends where the next starts"
+        );
+        assert!(bump.resize_last(next, 10, 5), "a block shrinks in place");
+        assert_eq!(
+            bump.take(layout(1, 1)),
+            Some(next + 10),
+            "and gives no byte back: a new block was never written"
         );
     }
 
