@@ -31,8 +31,8 @@
 //! block grows in place (a growing `Vec` is not copied) and any block
 //! shrinks in place, keeping its bytes; once the region is full, or when it
 //! cannot be reserved, allocations go to the system allocator as before.
-//! Every other
-//! command allocates from the system as if [`Allocator`] were not there.
+//! Every other command allocates from the system as if [`Allocator`] were
+//! not there.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
