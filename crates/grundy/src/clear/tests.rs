@@ -313,6 +313,35 @@ proptest! {
             prop_assert_eq!(bare.component_is_zero(part).unwrap(), zero);
         }
     }
+
+    /// The search for one value against the brute force: a component has
+    /// value `t` exactly when the brute force says so, for every `t` up to
+    /// one past its value, asked of one solver in a shuffled order (so the
+    /// values ruled out and proved by one question serve the next), with
+    /// and without the built-in values of small shapes.
+    #[test]
+    fn value_questions_match_brute_force(board in board_strategy(5, 15), seed in any::<u64>()) {
+        for component in board.components() {
+            let part = board.crop(component);
+            let value = Brute::new(part.rows(), part.cols()).value(part.cells().0);
+            let mut targets: Vec<u32> = (0..=value + 1).collect();
+            let mut state = seed | 1;
+            for i in (1..targets.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                targets.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            let mut solver = Clear::solver();
+            let mut bare = Solver::new(Clear::without_known_values());
+            for &target in &targets {
+                let target = Nimber::new(target);
+                let expected = value == target.value();
+                prop_assert_eq!(solver.component_has_value(part, target).unwrap(), expected);
+                prop_assert_eq!(bare.component_has_value(part, target).unwrap(), expected);
+            }
+        }
+    }
 }
 
 proptest! {

@@ -285,6 +285,10 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     /// valuing them; those it found lost have value 0 and are in the table
     /// (see `outcome.rs`).
     won: FxHashSet<G::Key>,
+    /// Other values it proved a component does not have, bit `t` for value
+    /// `t` (1 to 63), kept apart from `won`, which holds most of the
+    /// components ruled out, at two thirds of the bytes an entry.
+    not_values: FxHashMap<G::Key, u64>,
 }
 
 impl<G: Game> Solver<G> {
@@ -311,6 +315,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             pending: Vec::new(),
             spare_sets: Vec::new(),
             won: FxHashSet::default(),
+            not_values: FxHashMap::default(),
         }
     }
 
@@ -365,8 +370,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     /// The bytes this solver holds: the memo table's allocations with its next
     /// growth step ([`Table::allocated_bytes`], [`Table::growth_bytes`]), the
-    /// capacity of the search's stack and arena, and the set of won
-    /// components with its next doubling ([`Solver::component_is_zero`]).
+    /// capacity of the search's stack and arena, and the values the outcome
+    /// search ruled out, with their next doubling
+    /// ([`Solver::component_has_value`]).
     /// This is what [`Budget::max_memory`] bounds.
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
@@ -377,6 +383,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + self.pending.capacity() * size_of::<Pending<G::Position, G::Key>>()
             + self.spare_sets.capacity() * size_of::<MexSet>()
             + 3 * hash_set_bytes(&self.won)
+            + 3 * hash_map_bytes(&self.not_values)
     }
 
     /// Components solved by search so far (not counting known values).
@@ -481,6 +488,97 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self.options.clear();
         self.pending.clear();
         result
+    }
+
+    /// The value of `component` (kept in the memo), or `None` as soon as one
+    /// of its options is found to have value `target`, which proves its
+    /// value is not `target`: the options are valued in turn at the top,
+    /// each by the value search, and those not reached are not searched.
+    fn value_unless_an_option_is(
+        &mut self,
+        component: G::Position,
+        key: G::Key,
+        target: Nimber,
+    ) -> Result<Option<Nimber>, SolveError> {
+        if let Some(value) = self.table.get(&key) {
+            return Ok(Some(value));
+        }
+        self.started.get_or_insert_with(Instant::now);
+        let result = self.top_until(component, key, target);
+        self.stack.clear();
+        self.options.clear();
+        self.pending.clear();
+        result
+    }
+
+    /// [`Solver::value_unless_an_option_is`] on empty scratch: the top frame is
+    /// expanded as the search's are, and kept off the stack, so that each
+    /// of its parts is searched with an empty stack of its own above it.
+    fn top_until(
+        &mut self,
+        top: G::Position,
+        top_key: G::Key,
+        target: Nimber,
+    ) -> Result<Option<Nimber>, SolveError> {
+        self.push_frame(top, top_key);
+        if let Some(err) = self.game.interrupted() {
+            return Err(err);
+        }
+        let Frame {
+            key,
+            first_option,
+            mut part,
+            mut seen,
+            ..
+        } = self.stack.pop().expect("the frame just pushed");
+        // Cheapest option first: small parts have small values, and the
+        // values asked are mostly small.
+        let mut order: Vec<(u64, usize, usize)> = Vec::new();
+        for option in first_option..self.options.len() {
+            let end = self.options[option].pending_end;
+            let cost = self.pending[part..end]
+                .iter()
+                .map(|pending| self.game.search_cost(&pending.position))
+                .max()
+                .unwrap_or(0);
+            order.push((cost, option, part));
+            part = end;
+        }
+        order.sort_unstable();
+        for (_, option, mut part) in order {
+            let OptionRecord { known, pending_end } = self.options[option];
+            let mut total = known;
+            while part < pending_end {
+                let Pending {
+                    position,
+                    key,
+                    lookup,
+                } = self.pending[part].clone();
+                total ^= match self.table.get(&key) {
+                    Some(value) => value,
+                    None => match self.game.known_value(&position).filter(|_| lookup) {
+                        Some(value) => {
+                            self.table.insert(key, value);
+                            self.check_memory()?;
+                            value
+                        }
+                        None => self.search(position, key)?,
+                    },
+                };
+                part += 1;
+            }
+            if total == target {
+                self.spare_sets.push(seen);
+                return Ok(None);
+            }
+            seen.insert(total);
+        }
+        let value = seen.mex();
+        self.spare_sets.push(seen);
+        self.table.insert(key, value);
+        self.solved += 1;
+        self.check_budget()?;
+        Ok(Some(value))
     }
 
     fn push_frame(&mut self, position: G::Position, key: G::Key) {
@@ -799,6 +897,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    proptest! {
+        /// The search for one value against the brute force, on one
+        /// component of `WholeNim` (every option a single part, whose
+        /// questions ask for values other than 0) and on `Nim`'s heaps as
+        /// components (options of several parts, all but the costliest
+        /// valued), every target asked of one solver.
+        #[test]
+        fn value_questions_match_brute_force(heaps in proptest::collection::vec(0u32..6, 0..4)) {
+            let value = brute(&heaps).value();
+            let (mut whole, mut parts) = (Solver::new(WholeNim), Solver::new(Nim));
+            for target in (0..=value + 2).rev() {
+                let expected = value == target;
+                let target = Nimber::new(target);
+                prop_assert_eq!(whole.component_has_value(heaps.clone(), target).unwrap(), expected);
+                prop_assert_eq!(parts.component_has_value(heaps.clone(), target).unwrap(), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn values_past_the_ruled_out_word_go_to_the_value_search() {
+        // One heap of 100 has value 100, past the 64 targets a word of
+        // ruled-out values holds.
+        let mut solver = Solver::new(WholeNim);
+        assert!(!solver
+            .component_has_value(vec![100], Nimber::new(99))
+            .unwrap());
+        assert!(solver
+            .component_has_value(vec![100], Nimber::new(100))
+            .unwrap());
+        assert!(!solver
+            .component_has_value(vec![70, 3], Nimber::new(70))
+            .unwrap());
+        assert!(solver
+            .component_has_value(vec![70, 3], Nimber::new(69))
+            .unwrap());
     }
 
     #[test]

@@ -1,41 +1,56 @@
-//! Outcome search: whether a component's value is 0, and a move to a
-//! position of value 0, found without the value of every option.
+//! Outcome search: whether a component has a given value (above all 0: the
+//! player to move loses), and a move to a position of value 0, found
+//! without the value of every option.
 //!
-//! **Rule.** A component is lost for the player to move (value 0) exactly
-//! when none of its options has value 0. An option's value is the XOR of its
-//! parts' values, so an option whose known parts cancel and which has one
-//! unknown part has value 0 exactly when that part does: its outcome is all
-//! that is asked, not its value.
+//! **Rule.** A component has value `t` exactly when none of its options has
+//! value `t` and every smaller value is some option's; so one option of
+//! value `t` proves that it has not. An option's value is the XOR of its
+//! parts' values: an option with one unknown part beside known parts of
+//! XOR `k` has value `t` exactly when that part has value `t xor k`, again
+//! a question of one value, not a value to compute (Lemoine and Viennot,
+//! "Nimbers are inevitable", 2012, ask the same of a sum beside a nim
+//! heap).
 //!
-//! **Algorithm.** Depth-first over a component's options, each listed once
+//! **Algorithm.** A component's options are listed once
 //! ([`Game::for_each_option_part`]) with the parts the value memo knows
-//! folded in and equal parts cancelled (`X xor X = 0`):
-//! 1. an option with nothing left and a zero XOR is a move to 0: the
-//!    component is won, and the search stops;
-//! 2. the options of one part are searched for that part's outcome,
-//!    cheapest part first ([`Game::search_cost`]), and the first lost part
-//!    stops the search the same way;
-//! 3. in the options left, parts whose value is 0 drop out; one part left
-//!    alone is not 0, so the option is not either; only then are the parts
-//!    valued, by the solver's value search, cheapest option first, and
-//!    their XOR compared with 0.
+//! folded in and equal parts cancelled (`X xor X = 0`). Whether it has value
+//! 0 is searched depth-first, and the first option of value 0 found stops
+//! the search:
+//! 1. an option with every part known, whose XOR is 0;
+//! 2. an option of one part whose known parts cancel: that part's own
+//!    outcome, cheapest part first ([`Game::search_cost`]);
+//! 3. the options left, cheapest first: their parts of value 0 drop out; one
+//!    part left beside known parts of XOR `k` is asked whether it has value
+//!    `k`; of several, all but the costliest are valued by the solver's
+//!    value search, and the costliest is asked for the value that makes the
+//!    XOR 0.
 //!
-//! A component none of whose options is 0 is lost: its value is 0, and it
-//! goes into the value memo, where later searches of either kind find it.
-//! A won one is kept in a set beside the memo, which is read first (a value
-//! of 0 is a loss, any other a win).
+//! Whether it has a value `t` other than 0 is answered no at once when an
+//! option is seen to have value `t`: every part known with XOR `t`, or one
+//! part of value 0 (by the search above) beside known parts of XOR `t`.
+//! Otherwise the value search values its options in turn, cheapest first
+//! (small parts have small values, and the values asked are mostly small),
+//! and stops at the first of value `t`; only when none has is the value
+//! found whole, kept in the memo and compared. Asking every question by
+//! this search recursively, as for 0, measured slower (docs/design.md,
+//! "Tried and dropped").
 //!
-//! **Cost.** A won component stops at its first option to 0, where its value
-//! needs every option's: a winning move of a dense 7 x 7 block takes
+//! A value found goes into the value memo, where later searches of either
+//! kind find it. A value ruled out is kept beside the memo, read first: 0
+//! in a set of won components, the others as bits of a word per component
+//! (values below 64; a larger one is valued at once).
+//!
+//! **Cost.** A won component stops at its first option of value 0, where its
+//! value needs every option's: a winning move of a dense 7 x 7 block takes
 //! milliseconds where its value takes seconds (docs/benchmarks.md, "The
-//! engine on dense blocks"). A lost one must refute every option, and step 3 values the
-//! parts that outcomes alone do not decide: the worst case is the value
-//! search plus the outcomes tried first.
+//! engine on dense blocks"). A lost one must refute every option, and the
+//! questions of step 3 value what outcomes alone do not decide: the worst
+//! case is the value search plus the questions tried first.
 //!
-//! **Bounds.** Each component decided counts as a solved position against
-//! the [`Budget`](super::Budget) and consults it as the value search does.
-//! The recursion is at most [`MAX_DEPTH`] deep; a component deeper than that
-//! is decided by the value search, which keeps its own stack on the heap.
+//! **Bounds.** Each question decided counts as a solved position against the
+//! [`Budget`](super::Budget) and consults it as the value search does. The
+//! recursion is at most [`MAX_DEPTH`] deep; a component deeper than that is
+//! valued by the value search, which keeps its own stack on the heap.
 
 use super::{MoveAndPosition, SolveError, Solver, Table};
 use crate::game::option_parts_by_components;
@@ -49,6 +64,11 @@ const MAX_DEPTH: usize = 256;
 
 /// One option: the XOR of its known parts and its unknown parts.
 type Parts<G> = (Nimber, Vec<(<G as Game>::Position, <G as Game>::Key)>);
+
+/// The bit of `target` in a word of ruled-out values, if it has one.
+fn target_bit(target: Nimber) -> Option<u64> {
+    1u64.checked_shl(target.value())
+}
 
 impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// True when `component` has value 0 (the player to move loses it),
@@ -69,20 +89,47 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// assert!(!solver.component_is_zero(grundy::board!["11"]).unwrap());
     /// ```
     pub fn component_is_zero(&mut self, component: G::Position) -> Result<bool, SolveError> {
+        self.component_has_value(component, Nimber::ZERO)
+    }
+
+    /// True when `component` has value `target`, decided by outcome search
+    /// (see the module docs): a no stops at the first option found to have
+    /// value `target`.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out first. What was found is
+    /// kept, so a later call resumes the work.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use grundy::clear::{Board, Clear};
+    /// use grundy::Nimber;
+    /// let mut solver = Clear::solver();
+    /// // A row of three cells has value 3.
+    /// assert!(solver.component_has_value(grundy::board!["111"], Nimber::new(3)).unwrap());
+    /// assert!(!solver.component_has_value(grundy::board!["111"], Nimber::new(1)).unwrap());
+    /// ```
+    pub fn component_has_value(
+        &mut self,
+        component: G::Position,
+        target: Nimber,
+    ) -> Result<bool, SolveError> {
         if let Some(value) = self.game.known_value(&component) {
-            return Ok(value.is_zero());
+            return Ok(value == target);
         }
         let key = self.game.key(&component);
         self.started.get_or_insert_with(Instant::now);
-        self.is_zero(component, key, 0)
+        self.has_value(component, key, target, 0)
     }
 
     /// A legal move from `position` to a position of value 0, with that
     /// position, or `None` when there is none (the value of `position` is 0).
     /// The moves are tried in the order of the module docs (those whose
     /// value one component's outcome decides first, cheapest first, then
-    /// the others by value): the move is a winning move, not always the
-    /// first one [`Solver::winning_moves`] lists.
+    /// the others): the move is a winning move, not always the first one
+    /// [`Solver::winning_moves`] lists.
     ///
     /// # Errors
     ///
@@ -100,32 +147,88 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             .map(|index| moves.swap_remove(index)))
     }
 
-    /// True when the component of `key` has value 0.
-    fn is_zero(
+    /// True when the component of `key` has value `target`.
+    fn has_value(
         &mut self,
         component: G::Position,
         key: G::Key,
+        target: Nimber,
         depth: usize,
     ) -> Result<bool, SolveError> {
         if let Some(value) = self.table.get(&key) {
-            return Ok(value.is_zero());
+            return Ok(value == target);
         }
-        if self.won.contains(&key) {
+        if self.ruled_out(&key, target) {
             return Ok(false);
         }
-        if depth >= MAX_DEPTH {
-            return Ok(self.component_value(component)?.is_zero());
+        if depth >= MAX_DEPTH || target_bit(target).is_none() {
+            let value = self.value_unless_an_option_is(component, key, target)?;
+            return Ok(value == Some(target));
         }
         let options = self.option_parts(&component, Listing::Fast)?;
-        let zero = self.first_zero_option(&options, depth)?.is_none();
-        if zero {
-            self.table.insert(key, Nimber::ZERO);
+        let has = if target.is_zero() {
+            self.first_zero_option(&options, depth)?.is_none()
+        } else if self.witness_of(&options, target, depth)? {
+            false
         } else {
-            self.won.insert(key);
+            match self.value_unless_an_option_is(component, key.clone(), target)? {
+                Some(value) => return Ok(value == target),
+                None => false,
+            }
+        };
+        if has {
+            self.not_values.remove(&key);
+            self.table.insert(key, target);
+        } else {
+            self.rule_out(key, target);
         }
         self.solved += 1;
         self.check_budget()?;
-        Ok(zero)
+        Ok(has)
+    }
+
+    /// Whether `target` is ruled out as the value of the component of `key`.
+    fn ruled_out(&self, key: &G::Key, target: Nimber) -> bool {
+        if target.is_zero() {
+            return self.won.contains(key);
+        }
+        target_bit(target)
+            .is_some_and(|bit| self.not_values.get(key).is_some_and(|&out| out & bit != 0))
+    }
+
+    /// Keeps that the component of `key` does not have value `target`.
+    fn rule_out(&mut self, key: G::Key, target: Nimber) {
+        if target.is_zero() {
+            self.won.insert(key);
+        } else if let Some(bit) = target_bit(target) {
+            *self.not_values.entry(key).or_default() |= bit;
+        }
+    }
+
+    /// Whether one of `options` has value `target` (not 0) for a reason
+    /// found by outcomes alone: every part known, or one unknown part of
+    /// value 0 beside known parts whose XOR is `target`.
+    fn witness_of(
+        &mut self,
+        options: &[Parts<G>],
+        target: Nimber,
+        depth: usize,
+    ) -> Result<bool, SolveError> {
+        if options
+            .iter()
+            .any(|(known, parts)| parts.is_empty() && *known == target)
+        {
+            return Ok(true);
+        }
+        for (known, parts) in options {
+            if parts.len() == 1 && *known == target {
+                let (component, key) = parts[0].clone();
+                if self.has_value(component, key, Nimber::ZERO, depth + 1)? {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
     }
 
     /// The index of an option of value 0 among `options`, if one is, by
@@ -157,37 +260,43 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         order.sort_unstable();
         for &(_, i) in &order {
             let (component, key) = options[i].1[0].clone();
-            if self.is_zero(component, key, depth + 1)? {
+            if self.has_value(component, key, Nimber::ZERO, depth + 1)? {
                 return Ok(Some(i));
             }
         }
-        // The others: parts of value 0 drop out first; those left are valued
-        // last, cheapest first.
-        let mut valued = Vec::new();
+        // The others: parts of value 0 drop out first; then one part left
+        // is asked for the value that makes the XOR 0, and of several, all
+        // but the costliest are valued and the costliest asked; cheapest
+        // option first.
+        let mut rest = Vec::new();
         for (index, (known, parts)) in options.iter().enumerate() {
             if parts.is_empty() || alone(&options[index]) {
                 continue;
             }
             let mut left = Vec::new();
             for (component, key) in parts {
-                if !self.is_zero(component.clone(), key.clone(), depth + 1)? {
+                if !self.has_value(component.clone(), key.clone(), Nimber::ZERO, depth + 1)? {
                     left.push((component.clone(), key.clone()));
                 }
             }
+            let want = *known;
             match left.len() {
-                0 if known.is_zero() => return Ok(Some(index)),
+                0 if want.is_zero() => return Ok(Some(index)),
                 0 => {}
-                1 if known.is_zero() => {}
-                _ => valued.push((cost(&self.game, &left), index, *known, left)),
+                1 if want.is_zero() => {} // one part, not of value 0
+                _ => rest.push((cost(&self.game, &left), index, want, left)),
             }
         }
-        valued.sort_unstable_by_key(|&(cost, index, _, _)| (cost, index));
-        for (_, index, known, left) in valued {
-            let mut total = known;
-            for (component, _) in left {
-                total ^= self.component_value(component)?;
+        rest.sort_unstable_by_key(|&(cost, index, _, _)| (cost, index));
+        for (_, index, mut want, mut left) in rest {
+            let costliest = (0..left.len())
+                .max_by_key(|&i| self.game.search_cost(&left[i].0))
+                .expect("at least one part");
+            let (component, key) = left.swap_remove(costliest);
+            for (part, _) in left {
+                want ^= self.component_value(part)?;
             }
-            if total.is_zero() {
+            if self.has_value(component, key, want, depth + 1)? {
                 return Ok(Some(index));
             }
         }
