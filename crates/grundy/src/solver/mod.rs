@@ -962,6 +962,25 @@ mod tests {
     }
 
     #[test]
+    fn budget_stops_a_value_question_and_the_memos_resume_it() {
+        // A question of a value other than 0 goes through the stopped value
+        // search (`WholeNim`'s options are one part each): cut short by the
+        // budget, it resumes from what it kept.
+        let heaps = vec![1, 2, 3, 4, 5];
+        let value = brute(&heaps);
+        let mut solver = Solver::new(WholeNim).with_budget(Budget::positions(5));
+        assert_eq!(
+            solver.component_has_value(heaps.clone(), value),
+            Err(SolveError::PositionBudget { limit: 5 })
+        );
+        solver.set_budget(Budget::UNLIMITED);
+        assert!(solver.component_has_value(heaps.clone(), value).unwrap());
+        assert!(!solver
+            .component_has_value(heaps, value ^ Nimber::new(3))
+            .unwrap());
+    }
+
+    #[test]
     fn budget_stops_the_search_and_the_table_resumes_it() {
         let mut solver = Solver::new(Countdown).with_budget(Budget::positions(1000));
         assert_eq!(
