@@ -481,9 +481,14 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(value) = self.table.get(&key) {
             return Ok(value);
         }
+        self.on_empty_scratch(|solver| solver.search(component, key))
+    }
+
+    /// Runs a search that starts on empty scratch (stack, options, pending
+    /// parts), and leaves it empty whether the search finished or gave up.
+    fn on_empty_scratch<R>(&mut self, search: impl FnOnce(&mut Self) -> R) -> R {
         self.started.get_or_insert_with(Instant::now);
-        let result = self.search(component, key);
-        // Leave the scratch empty whether the search finished or gave up.
+        let result = search(self);
         self.stack.clear();
         self.options.clear();
         self.pending.clear();
@@ -503,12 +508,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(value) = self.table.get(&key) {
             return Ok(Some(value));
         }
-        self.started.get_or_insert_with(Instant::now);
-        let result = self.top_until(component, key, target);
-        self.stack.clear();
-        self.options.clear();
-        self.pending.clear();
-        result
+        self.on_empty_scratch(|solver| solver.top_until(component, key, target))
     }
 
     /// [`Solver::value_unless_an_option_is`] on empty scratch: the top frame is
