@@ -355,6 +355,10 @@ enum Listing {
 /// Removes the parts that come in equal pairs (`X xor X = 0`), keeping one
 /// of each odd count.
 fn cancel_pairs<G: Game>(parts: &mut Vec<(G::Position, G::Key)>) {
+    // Most options have one part: nothing to cancel, nothing to allocate.
+    if parts.len() < 2 {
+        return;
+    }
     let mut kept: Vec<(G::Position, G::Key)> = Vec::with_capacity(parts.len());
     for part in parts.drain(..) {
         match kept.iter().position(|(_, key)| *key == part.1) {
