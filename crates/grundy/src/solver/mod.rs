@@ -920,21 +920,16 @@ mod tests {
 
     #[test]
     fn values_past_the_ruled_out_word_go_to_the_value_search() {
-        // One heap of 100 has value 100, past the 64 targets a word of
-        // ruled-out values holds.
+        // Values past the 64 targets a word of ruled-out values holds: one
+        // heap of 100, and heaps of 70 and 3.
         let mut solver = Solver::new(WholeNim);
-        assert!(!solver
-            .component_has_value(vec![100], Nimber::new(99))
-            .unwrap());
-        assert!(solver
-            .component_has_value(vec![100], Nimber::new(100))
-            .unwrap());
-        assert!(!solver
-            .component_has_value(vec![70, 3], Nimber::new(70))
-            .unwrap());
-        assert!(solver
-            .component_has_value(vec![70, 3], Nimber::new(69))
-            .unwrap());
+        for heaps in [vec![100], vec![70, 3]] {
+            let value = brute(&heaps);
+            assert!(value.value() >= 64);
+            let below = Nimber::new(value.value() - 1);
+            assert!(!solver.component_has_value(heaps.clone(), below).unwrap());
+            assert!(solver.component_has_value(heaps, value).unwrap());
+        }
     }
 
     #[test]
