@@ -104,12 +104,15 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// # Examples
     ///
     /// ```
-    /// use grundy::clear::{Board, Clear};
+    /// use grundy::clear::Clear;
     /// use grundy::Nimber;
+    /// // A ring of eight cells: its value by the value search, then asked
+    /// // of a fresh solver, which only answers yes or no.
+    /// let ring = grundy::board!["111", "101", "111"];
+    /// let value = Clear::solver().value(&ring).unwrap();
     /// let mut solver = Clear::solver();
-    /// // A row of three cells has value 3.
-    /// assert!(solver.component_has_value(grundy::board!["111"], Nimber::new(3)).unwrap());
-    /// assert!(!solver.component_has_value(grundy::board!["111"], Nimber::new(1)).unwrap());
+    /// assert!(solver.component_has_value(ring.clone(), value).unwrap());
+    /// assert!(!solver.component_has_value(ring, value ^ Nimber::new(1)).unwrap());
     /// ```
     pub fn component_has_value(
         &mut self,
