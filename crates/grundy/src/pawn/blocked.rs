@@ -28,6 +28,7 @@ impl Cell {
     ///
     /// [`PawnError::CoordinateOutOfRange`] when a coordinate exceeds
     /// [`MAX_COORD`].
+    #[inline]
     pub fn new(x: u64, y: u64) -> Result<Cell, PawnError> {
         for value in [x, y] {
             if value > u64::from(MAX_COORD) {
