@@ -28,6 +28,8 @@ impl Cell {
     ///
     /// [`PawnError::CoordinateOutOfRange`] when a coordinate exceeds
     /// [`MAX_COORD`].
+    // Inlined into other crates: the `gridgame` judge makes 10^5 cells
+    // with it, and a call for each took 4% of its time (docs/benchmarks.md).
     #[inline]
     pub fn new(x: u64, y: u64) -> Result<Cell, PawnError> {
         for value in [x, y] {
