@@ -62,8 +62,36 @@ use std::time::Instant;
 /// thread's stack holds a few hundred bytes a level.
 const MAX_DEPTH: usize = 256;
 
-/// One option: the XOR of its known parts and its unknown parts.
-type Parts<G> = (Nimber, Vec<(<G as Game>::Position, <G as Game>::Key)>);
+/// A part whose value is not known: the component and its key.
+type Part<G> = (<G as Game>::Position, <G as Game>::Key);
+
+/// Every option of a position: for each, the XOR of its known parts and
+/// its unknown parts. The unknown parts of all options share one vector
+/// (each option holds its range of it), so listing a position allocates
+/// twice, not once an option: the outcome search lists every option of
+/// every position it asks about, most of them with one unknown part.
+struct Options<G: Game> {
+    /// Per option: the XOR of its known parts, and where its unknown parts
+    /// start and end in `parts`.
+    options: Vec<(Nimber, u32, u32)>,
+    parts: Vec<Part<G>>,
+}
+
+impl<G: Game> Options<G> {
+    fn len(&self) -> usize {
+        self.options.len()
+    }
+
+    /// Option `index`: the XOR of its known parts, and its unknown parts.
+    fn get(&self, index: usize) -> (Nimber, &[Part<G>]) {
+        let (known, start, end) = self.options[index];
+        (known, &self.parts[start as usize..end as usize])
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Nimber, &[Part<G>])> {
+        (0..self.len()).map(|index| self.get(index))
+    }
+}
 
 /// The bit of `target` in a word of ruled-out values, if it has one.
 fn target_bit(target: Nimber) -> Option<u64> {
@@ -213,18 +241,18 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// value 0 beside known parts whose XOR is `target`.
     fn witness_of(
         &mut self,
-        options: &[Parts<G>],
+        options: &Options<G>,
         target: Nimber,
         depth: usize,
     ) -> Result<bool, SolveError> {
         if options
             .iter()
-            .any(|(known, parts)| parts.is_empty() && *known == target)
+            .any(|(known, parts)| parts.is_empty() && known == target)
         {
             return Ok(true);
         }
-        for (known, parts) in options {
-            if parts.len() == 1 && *known == target {
+        for (known, parts) in options.iter() {
+            if parts.len() == 1 && known == target {
                 let (component, key) = parts[0].clone();
                 if self.has_value(component, key, Nimber::ZERO, depth + 1)? {
                     return Ok(true);
@@ -238,7 +266,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// steps 1 to 3 of the module docs.
     fn first_zero_option(
         &mut self,
-        options: &[Parts<G>],
+        options: &Options<G>,
         depth: usize,
     ) -> Result<Option<usize>, SolveError> {
         if let Some(index) = options
@@ -248,21 +276,21 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             return Ok(Some(index));
         }
         // The options in order of their costliest part, cheapest first.
-        let cost = |game: &G, parts: &[(G::Position, G::Key)]| {
+        let cost = |game: &G, parts: &[Part<G>]| {
             parts
                 .iter()
                 .map(|(component, _)| game.search_cost(component))
                 .max()
                 .unwrap_or(0)
         };
-        let alone = |(known, parts): &Parts<G>| known.is_zero() && parts.len() == 1;
+        let alone = |(known, parts): (Nimber, &[Part<G>])| known.is_zero() && parts.len() == 1;
         let mut order: Vec<(u64, usize)> = (0..options.len())
-            .filter(|&i| alone(&options[i]))
-            .map(|i| (cost(&self.game, &options[i].1), i))
+            .filter(|&i| alone(options.get(i)))
+            .map(|i| (cost(&self.game, options.get(i).1), i))
             .collect();
         order.sort_unstable();
         for &(_, i) in &order {
-            let (component, key) = options[i].1[0].clone();
+            let (component, key) = options.get(i).1[0].clone();
             if self.has_value(component, key, Nimber::ZERO, depth + 1)? {
                 return Ok(Some(i));
             }
@@ -273,7 +301,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         // option first.
         let mut rest = Vec::new();
         for (index, (known, parts)) in options.iter().enumerate() {
-            if parts.is_empty() || alone(&options[index]) {
+            if parts.is_empty() || alone((known, parts)) {
                 continue;
             }
             let mut left = Vec::new();
@@ -282,7 +310,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                     left.push((component.clone(), key.clone()));
                 }
             }
-            let want = *known;
+            let want = known;
             match left.len() {
                 0 if want.is_zero() => return Ok(Some(index)),
                 0 => {}
@@ -312,24 +340,29 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         &self,
         position: &G::Position,
         listing: Listing,
-    ) -> Result<Vec<Parts<G>>, SolveError> {
+    ) -> Result<Options<G>, SolveError> {
         let mut options = Vec::new();
         let mut known = Nimber::ZERO;
-        let mut unknown = Vec::new();
+        let mut parts = Vec::new();
+        let mut start = 0;
         let (game, table) = (&self.game, &self.table);
         let visit = |part| match part {
             OptionPart::Known(value) => known ^= value,
             OptionPart::Lookup(component, key) => match game.known_value(&component) {
                 Some(value) => known ^= value,
-                None => unknown.push((component, key)),
+                None => parts.push((component, key)),
             },
             OptionPart::Unknown(component, key) => match table.get(&key) {
                 Some(value) => known ^= value,
-                None => unknown.push((component, key)),
+                None => parts.push((component, key)),
             },
             OptionPart::End => {
-                cancel_pairs::<G>(&mut unknown);
-                options.push((known, std::mem::take(&mut unknown)));
+                cancel_pairs(&mut parts, start);
+                // A position has fewer than 2^32 parts of options in all:
+                // rectangle clearing's largest board lists about 10^5.
+                let end = parts.len() as u32;
+                options.push((known, start as u32, end));
+                start = parts.len();
                 known = Nimber::ZERO;
             }
         };
@@ -339,7 +372,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
         match self.game.interrupted() {
             Some(err) => Err(err),
-            None => Ok(options),
+            None => Ok(Options { options, parts }),
         }
     }
 }
@@ -355,21 +388,61 @@ enum Listing {
     ByMoves,
 }
 
-/// Removes the parts that come in equal pairs (`X xor X = 0`), keeping one
-/// of each odd count.
-fn cancel_pairs<G: Game>(parts: &mut Vec<(G::Position, G::Key)>) {
-    // Most options have one part: nothing to cancel, nothing to allocate.
-    if parts.len() < 2 {
+/// Removes the parts of `parts[start..]` that come in equal pairs (`X xor
+/// X = 0`), keeping one of each odd count, in place: the kept parts are
+/// gathered at the front of the range, and a part that meets its twin
+/// there takes the twin out (the last kept part moves to its place).
+fn cancel_pairs<P, K: PartialEq>(parts: &mut Vec<(P, K)>, start: usize) {
+    // Most options have one part: nothing to cancel.
+    if parts.len() - start < 2 {
         return;
     }
-    let mut kept: Vec<(G::Position, G::Key)> = Vec::with_capacity(parts.len());
-    for part in parts.drain(..) {
-        match kept.iter().position(|(_, key)| *key == part.1) {
+    let mut kept = start;
+    for next in start..parts.len() {
+        let key = &parts[next].1;
+        match parts[start..kept].iter().position(|(_, k)| k == key) {
             Some(twin) => {
-                kept.swap_remove(twin);
+                parts.swap(start + twin, kept - 1);
+                kept -= 1;
             }
-            None => kept.push(part),
+            None => {
+                parts.swap(kept, next);
+                kept += 1;
+            }
         }
     }
-    *parts = kept;
+    parts.truncate(kept);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The parts after `start` keep each key of odd count once, and
+        /// those before are untouched: against counting each key.
+        #[test]
+        fn cancel_pairs_keeps_the_keys_of_odd_count(
+            before in proptest::collection::vec(0u8..4, 0..3),
+            keys in proptest::collection::vec(0u8..4, 0..9),
+        ) {
+            let mut parts: Vec<(usize, u8)> =
+                before.iter().chain(&keys).copied().enumerate().collect();
+            super::cancel_pairs(&mut parts, before.len());
+            let (head, tail) = parts.split_at(before.len());
+            let head: Vec<u8> = head.iter().map(|&(_, key)| key).collect();
+            prop_assert_eq!(&head, &before);
+            let mut kept: Vec<u8> = tail.iter().map(|&(_, key)| key).collect();
+            kept.sort_unstable();
+            let odd: Vec<u8> = (0..4u8)
+                .filter(|k| keys.iter().filter(|&x| x == k).count() % 2 == 1)
+                .collect();
+            prop_assert_eq!(kept, odd);
+            // Each kept part is one of the range's own, not a copy.
+            for &(index, key) in tail {
+                prop_assert!(index >= before.len());
+                prop_assert_eq!(key, keys[index - before.len()]);
+            }
+        }
+    }
 }
