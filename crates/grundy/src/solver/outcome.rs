@@ -12,8 +12,10 @@
 //! heap).
 //!
 //! **Algorithm.** A component's options are listed once
-//! ([`Game::for_each_option_part`]) with the parts the value memo knows
-//! folded in and equal parts cancelled (`X xor X = 0`). Whether it has value
+//! ([`Game::for_each_option_part`]) into one vector of parts; then the
+//! parts the value memo knows are folded in (their memo lines prefetched
+//! during the listing, so that the misses overlap) and equal parts
+//! cancelled (`X xor X = 0`). Whether it has value
 //! 0 is searched depth-first, and the first option of value 0 found stops
 //! the search:
 //! 1. an option with every part known, whose XOR is 0;
@@ -344,6 +346,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let mut options = Vec::new();
         let mut known = Nimber::ZERO;
         let mut parts = Vec::new();
+        // The parts to look up in the memo, by their index in `parts`:
+        // looked up after the listing, their lines prefetched as they come,
+        // so that the misses overlap.
+        let mut probes: Vec<u32> = Vec::new();
         let mut start = 0;
         let (game, table) = (&self.game, &self.table);
         let visit = |part| match part {
@@ -352,16 +358,15 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 Some(value) => known ^= value,
                 None => parts.push((component, key)),
             },
-            OptionPart::Unknown(component, key) => match table.get(&key) {
-                Some(value) => known ^= value,
-                None => parts.push((component, key)),
-            },
+            OptionPart::Unknown(component, key) => {
+                table.prefetch(&key);
+                probes.push(parts.len() as u32);
+                parts.push((component, key));
+            }
             OptionPart::End => {
-                cancel_pairs(&mut parts, start);
                 // A position has fewer than 2^32 parts of options in all:
                 // rectangle clearing's largest board lists about 10^5.
-                let end = parts.len() as u32;
-                options.push((known, start as u32, end));
+                options.push((known, start as u32, parts.len() as u32));
                 start = parts.len();
                 known = Nimber::ZERO;
             }
@@ -370,10 +375,30 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             Listing::Fast => self.game.for_each_option_part(position, visit),
             Listing::ByMoves => option_parts_by_components(&self.game, position, visit),
         }
-        match self.game.interrupted() {
-            Some(err) => Err(err),
-            None => Ok(Options { options, parts }),
+        if let Some(err) = self.game.interrupted() {
+            return Err(err);
         }
+        // Each option's parts found in the memo join its known XOR; the
+        // others move down over them, and equal ones cancel.
+        let mut write = 0;
+        let mut probe = probes.iter().copied().peekable();
+        for (known, start, end) in &mut options {
+            let first = write;
+            for read in *start as usize..*end as usize {
+                if probe.next_if_eq(&(read as u32)).is_some() {
+                    if let Some(value) = table.get(&parts[read].1) {
+                        *known ^= value;
+                        continue;
+                    }
+                }
+                parts.swap(write, read);
+                write += 1;
+            }
+            write = first + cancel_pairs(&mut parts[first..write]);
+            (*start, *end) = (first as u32, write as u32);
+        }
+        parts.truncate(write);
+        Ok(Options { options, parts })
     }
 }
 
@@ -388,21 +413,21 @@ enum Listing {
     ByMoves,
 }
 
-/// Removes the parts of `parts[start..]` that come in equal pairs (`X xor
-/// X = 0`), keeping one of each odd count, in place: the kept parts are
-/// gathered at the front of the range, and a part that meets its twin
-/// there takes the twin out (the last kept part moves to its place).
-fn cancel_pairs<P, K: PartialEq>(parts: &mut Vec<(P, K)>, start: usize) {
+/// Removes the parts that come in equal pairs (`X xor X = 0`), keeping one
+/// of each odd count, in place: the kept parts are gathered at the front,
+/// and their number returned; a part that meets its twin there takes the
+/// twin out (the last kept part moves to its place).
+fn cancel_pairs<P, K: PartialEq>(parts: &mut [(P, K)]) -> usize {
     // Most options have one part: nothing to cancel.
-    if parts.len() - start < 2 {
-        return;
+    if parts.len() < 2 {
+        return parts.len();
     }
-    let mut kept = start;
-    for next in start..parts.len() {
+    let mut kept = 0;
+    for next in 0..parts.len() {
         let key = &parts[next].1;
-        match parts[start..kept].iter().position(|(_, k)| k == key) {
+        match parts[..kept].iter().position(|(_, k)| k == key) {
             Some(twin) => {
-                parts.swap(start + twin, kept - 1);
+                parts.swap(twin, kept - 1);
                 kept -= 1;
             }
             None => {
@@ -411,7 +436,7 @@ fn cancel_pairs<P, K: PartialEq>(parts: &mut Vec<(P, K)>, start: usize) {
             }
         }
     }
-    parts.truncate(kept);
+    kept
 }
 
 #[cfg(test)]
@@ -419,29 +444,22 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// The parts after `start` keep each key of odd count once, and
-        /// those before are untouched: against counting each key.
+        /// The kept parts are each key of odd count once, each one of the
+        /// parts given: against counting each key.
         #[test]
         fn cancel_pairs_keeps_the_keys_of_odd_count(
-            before in proptest::collection::vec(0u8..4, 0..3),
             keys in proptest::collection::vec(0u8..4, 0..9),
         ) {
-            let mut parts: Vec<(usize, u8)> =
-                before.iter().chain(&keys).copied().enumerate().collect();
-            super::cancel_pairs(&mut parts, before.len());
-            let (head, tail) = parts.split_at(before.len());
-            let head: Vec<u8> = head.iter().map(|&(_, key)| key).collect();
-            prop_assert_eq!(&head, &before);
-            let mut kept: Vec<u8> = tail.iter().map(|&(_, key)| key).collect();
-            kept.sort_unstable();
+            let mut parts: Vec<(usize, u8)> = keys.iter().copied().enumerate().collect();
+            let kept = super::cancel_pairs(&mut parts);
+            let mut kept_keys: Vec<u8> = parts[..kept].iter().map(|&(_, key)| key).collect();
+            kept_keys.sort_unstable();
             let odd: Vec<u8> = (0..4u8)
                 .filter(|k| keys.iter().filter(|&x| x == k).count() % 2 == 1)
                 .collect();
-            prop_assert_eq!(kept, odd);
-            // Each kept part is one of the range's own, not a copy.
-            for &(index, key) in tail {
-                prop_assert!(index >= before.len());
-                prop_assert_eq!(key, keys[index - before.len()]);
+            prop_assert_eq!(kept_keys, odd);
+            for &(index, key) in &parts[..kept] {
+                prop_assert_eq!(key, keys[index]);
             }
         }
     }
