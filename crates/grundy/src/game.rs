@@ -67,6 +67,23 @@ pub trait Game {
         option_parts_by_components(self, component, visit);
     }
 
+    /// [`Game::for_each_option_part`] that stops when `visit` returns true:
+    /// no part after that one is visited. The outcome search stops there at
+    /// the first option that decides its question. The default lists every
+    /// option and visits nothing after the stop; a game may override it to
+    /// stop listing as well, which saves the work of the options left.
+    fn for_each_option_part_until<F>(&self, component: &Self::Position, mut visit: F)
+    where
+        F: FnMut(OptionPart<Self::Position, Self::Key>) -> bool,
+    {
+        let mut stopped = false;
+        self.for_each_option_part(component, |part| {
+            if !stopped {
+                stopped = visit(part);
+            }
+        });
+    }
+
     /// The memo key of a component.
     fn key(&self, component: &Self::Position) -> Self::Key;
 

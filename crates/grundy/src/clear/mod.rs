@@ -272,14 +272,7 @@ impl Game for Clear {
     where
         F: FnMut(OptionPart<Board, MemoKey>),
     {
-        // Expanding a position no table knows is a search: build the small
-        // tables now, which pays within it. A position a shape database
-        // knows is expanded only to list its moves, whose options the
-        // database answers too.
-        if self.shapes.is_some() && !self.small_tables_taken() && self.known_value(board).is_none()
-        {
-            self.take_small_tables();
-        }
+        self.take_small_tables_to_expand(board);
         let (geometry, cells) = (board.geometry(), board.cells().0);
         let in_frame = if geometry == board::SQUARE {
             frame::option_cells::<Square, _>(cells, |found| match found {
@@ -304,6 +297,52 @@ impl Game for Clear {
         if !in_frame {
             crate::game::option_parts_by_components(self, board, visit);
         }
+    }
+
+    /// The 8 x 8 frame's listing of [`Game::for_each_option_part`], which
+    /// stops at the stop: each rectangle left then costs its first fill,
+    /// no canonical form and no lookup. Other boards list every option, as
+    /// the default does. A copy of that listing rather than one generic
+    /// over the stop: the value search's loop is fast only while its
+    /// callbacks are inlined into the rectangle loop (docs/design.md,
+    /// "Where the time goes"), which a shared, stoppable version would put
+    /// at risk for a listing that never stops.
+    fn for_each_option_part_until<F>(&self, board: &Board, mut visit: F)
+    where
+        F: FnMut(OptionPart<Board, MemoKey>) -> bool,
+    {
+        let mut stopped = false;
+        if board.geometry() == board::SQUARE {
+            self.take_small_tables_to_expand(board);
+            let in_frame = frame::option_cells::<Square, _>(board.cells().0, |found| {
+                if stopped {
+                    // Ends the rectangle's components: it is a rest taken.
+                    return true;
+                }
+                match found {
+                    OptionCells::Component(component) => {
+                        let (anchored, rows, cols) = square::anchor_and_extent_8x8(component);
+                        stopped = visit(self.part_8x8(anchored, rows, cols));
+                        false
+                    }
+                    OptionCells::Rest(rest) => {
+                        self.take_small_rest(rest, &mut |part| stopped = visit(part))
+                    }
+                    OptionCells::End => {
+                        stopped = visit(OptionPart::End);
+                        false
+                    }
+                }
+            });
+            if in_frame {
+                return;
+            }
+        }
+        self.for_each_option_part(board, |part| {
+            if !stopped {
+                stopped = visit(part);
+            }
+        });
     }
 
     fn key(&self, component: &Board) -> MemoKey {
@@ -447,6 +486,18 @@ impl Clear {
                     canonical.unwrap_or_else(|| square::canonical_8x8(anchored, rows, cols)),
                 ),
             ),
+        }
+    }
+
+    /// Expanding a position no table knows is a search: builds the small
+    /// tables now, which pays within it. A position a shape database knows
+    /// is expanded only to list its moves, whose options the database
+    /// answers too.
+    #[inline]
+    fn take_small_tables_to_expand(&self, board: &Board) {
+        if self.shapes.is_some() && !self.small_tables_taken() && self.known_value(board).is_none()
+        {
+            self.take_small_tables();
         }
     }
 

@@ -552,6 +552,37 @@ fn check_option_parts(rules: &Clear, component: &Board) -> Result<(), TestCaseEr
         plain.push(summary);
     });
     prop_assert_eq!(parted, plain);
+    check_listing_stops(rules, component)
+}
+
+/// `for_each_option_part_until` visits what `for_each_option_part` does,
+/// in the same order, up to and including the part at which it is told to
+/// stop, and nothing after: stops at parts and at option ends, at the
+/// start, the middle and the end of the listing.
+fn check_listing_stops(rules: &Clear, component: &Board) -> Result<(), TestCaseError> {
+    let mut all = Vec::new();
+    rules.for_each_option_part(component, |part| all.push(part));
+    let n = all.len();
+    for stop in [
+        0,
+        1,
+        2,
+        n / 7,
+        n / 3,
+        n / 2,
+        n.saturating_sub(2),
+        n.saturating_sub(1),
+    ] {
+        if stop >= n {
+            continue;
+        }
+        let mut seen = Vec::new();
+        rules.for_each_option_part_until(component, |part| {
+            seen.push(part);
+            seen.len() == stop + 1
+        });
+        prop_assert_eq!(&seen[..], &all[..=stop], "stop at {} of {}", stop, n);
+    }
     Ok(())
 }
 

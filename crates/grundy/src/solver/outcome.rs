@@ -77,6 +77,10 @@ struct Options<G: Game> {
     /// start and end in `parts`.
     options: Vec<(Nimber, u32, u32)>,
     parts: Vec<Part<G>>,
+    /// An option of the value asked with every part known, at which the
+    /// listing stopped: the options after it were not listed, and only
+    /// those up to it were looked up.
+    hit: Option<usize>,
 }
 
 impl<G: Game> Options<G> {
@@ -174,10 +178,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let mut moves = self.options_of(position)?;
         self.started.get_or_insert_with(Instant::now);
         // Listed move by move, so that option `i` is `moves[i]`'s.
-        let options = self.option_parts(position, Listing::ByMoves)?;
-        Ok(self
-            .first_zero_option(&options, 0)?
-            .map(|index| moves.swap_remove(index)))
+        let options = self.option_parts(position, Listing::ByMoves, Nimber::ZERO)?;
+        let zero = match options.hit {
+            Some(index) => Some(index),
+            None => self.first_zero_option(&options, 0)?,
+        };
+        Ok(zero.map(|index| moves.swap_remove(index)))
     }
 
     /// True when the component of `key` has value `target`.
@@ -198,8 +204,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             let value = self.value_unless_an_option_is(component, key, target)?;
             return Ok(value == Some(target));
         }
-        let options = self.option_parts(&component, Listing::Fast)?;
-        let has = if target.is_zero() {
+        let options = self.option_parts(&component, Listing::Fast, target)?;
+        let has = if options.hit.is_some() {
+            false
+        } else if target.is_zero() {
             self.first_zero_option(&options, depth)?.is_none()
         } else if self.witness_of(&options, target, depth)? {
             false
@@ -337,68 +345,127 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     /// Every option of `position` as the XOR of its parts known to the game
-    /// or the value memo, and its other parts, equal ones cancelled.
+    /// or the value memo, and its other parts, equal ones cancelled; or,
+    /// as soon as one is found, an option of value `target` with every
+    /// part known, and the listing stops there.
     fn option_parts(
         &self,
         position: &G::Position,
         listing: Listing,
+        target: Nimber,
     ) -> Result<Options<G>, SolveError> {
-        let mut options = Vec::new();
+        let mut list = Options {
+            options: Vec::new(),
+            parts: Vec::new(),
+            hit: None,
+        };
         let mut known = Nimber::ZERO;
-        let mut parts = Vec::new();
         // The parts to look up in the memo, by their index in `parts`:
-        // looked up after the listing, their lines prefetched as they come,
-        // so that the misses overlap.
+        // their lines are prefetched as they are listed, and looked up
+        // `LAG` options later, so that the misses overlap.
         let mut probes: Vec<u32> = Vec::new();
+        let mut resolve = Resolve::default();
         let mut start = 0;
         let (game, table) = (&self.game, &self.table);
-        let visit = |part| match part {
-            OptionPart::Known(value) => known ^= value,
-            OptionPart::Lookup(component, key) => match game.known_value(&component) {
-                Some(value) => known ^= value,
-                None => parts.push((component, key)),
-            },
-            OptionPart::Unknown(component, key) => {
-                table.prefetch(&key);
-                probes.push(parts.len() as u32);
-                parts.push((component, key));
+        let mut visit = |part| {
+            match part {
+                OptionPart::Known(value) => known ^= value,
+                OptionPart::Lookup(component, key) => match game.known_value(&component) {
+                    Some(value) => known ^= value,
+                    None => list.parts.push((component, key)),
+                },
+                OptionPart::Unknown(component, key) => {
+                    table.prefetch(&key);
+                    probes.push(list.parts.len() as u32);
+                    list.parts.push((component, key));
+                }
+                OptionPart::End => {
+                    // A position has fewer than 2^32 parts of options in
+                    // all: rectangle clearing's largest board lists about
+                    // 10^5.
+                    let end = list.parts.len() as u32;
+                    list.options.push((known, start, end));
+                    start = end;
+                    known = Nimber::ZERO;
+                    while resolve.options + LAG < list.options.len() {
+                        if resolve.next(&mut list, &probes, table, target) {
+                            return true;
+                        }
+                    }
+                }
             }
-            OptionPart::End => {
-                // A position has fewer than 2^32 parts of options in all:
-                // rectangle clearing's largest board lists about 10^5.
-                options.push((known, start as u32, parts.len() as u32));
-                start = parts.len();
-                known = Nimber::ZERO;
-            }
+            false
         };
         match listing {
-            Listing::Fast => self.game.for_each_option_part(position, visit),
-            Listing::ByMoves => option_parts_by_components(&self.game, position, visit),
+            Listing::Fast => self.game.for_each_option_part_until(position, visit),
+            Listing::ByMoves => {
+                let mut stopped = false;
+                option_parts_by_components(&self.game, position, |part| {
+                    if !stopped {
+                        stopped = visit(part);
+                    }
+                });
+            }
         }
         if let Some(err) = self.game.interrupted() {
             return Err(err);
         }
-        // Each option's parts found in the memo join its known XOR; the
-        // others move down over them, and equal ones cancel.
-        let mut write = 0;
-        let mut probe = probes.iter().copied().peekable();
-        for (known, start, end) in &mut options {
-            let first = write;
-            for read in *start as usize..*end as usize {
-                if probe.next_if_eq(&(read as u32)).is_some() {
-                    if let Some(value) = table.get(&parts[read].1) {
-                        *known ^= value;
-                        continue;
-                    }
-                }
-                parts.swap(write, read);
-                write += 1;
-            }
-            write = first + cancel_pairs(&mut parts[first..write]);
-            (*start, *end) = (first as u32, write as u32);
+        while list.hit.is_none() && resolve.options < list.options.len() {
+            resolve.next(&mut list, &probes, table, target);
         }
-        parts.truncate(write);
-        Ok(Options { options, parts })
+        Ok(list)
+    }
+}
+
+/// How many options after its own an option's memo lookups wait, so that
+/// the lines prefetched when it was listed have arrived.
+const LAG: usize = 4;
+
+/// How far [`Solver::option_parts`] has looked up the options' parts.
+#[derive(Default)]
+struct Resolve {
+    /// The options before this one are looked up.
+    options: usize,
+    /// The parts they keep are `parts[..write]`.
+    write: usize,
+    /// The next entry of the probes.
+    probe: usize,
+}
+
+impl Resolve {
+    /// Looks up the parts of the next option: the parts found in the memo
+    /// join its known XOR, the others move down over them, and equal ones
+    /// cancel. True, with the option as `list.hit`, when it is left with
+    /// no part and value `target`.
+    fn next<G: Game, T: Table<G::Key>>(
+        &mut self,
+        list: &mut Options<G>,
+        probes: &[u32],
+        table: &T,
+        target: Nimber,
+    ) -> bool {
+        let index = self.options;
+        self.options += 1;
+        let (mut known, start, end) = list.options[index];
+        let first = self.write;
+        for read in start as usize..end as usize {
+            if probes.get(self.probe) == Some(&(read as u32)) {
+                self.probe += 1;
+                if let Some(value) = table.get(&list.parts[read].1) {
+                    known ^= value;
+                    continue;
+                }
+            }
+            list.parts.swap(self.write, read);
+            self.write += 1;
+        }
+        self.write = first + cancel_pairs(&mut list.parts[first..self.write]);
+        list.options[index] = (known, first as u32, self.write as u32);
+        if first == self.write && known == target {
+            list.hit = Some(index);
+            return true;
+        }
+        false
     }
 }
 
