@@ -12,13 +12,17 @@
 //! heap).
 //!
 //! **Algorithm.** A component's options are listed once
-//! ([`Game::for_each_option_part`]) into one vector of parts; then the
-//! parts the value memo knows are folded in (their memo lines prefetched
-//! during the listing, so that the misses overlap) and equal parts
-//! cancelled (`X xor X = 0`). Whether it has value
-//! 0 is searched depth-first, and the first option of value 0 found stops
-//! the search:
-//! 1. an option with every part known, whose XOR is 0;
+//! ([`Game::for_each_option_part_until`]) into one vector of parts; the
+//! parts the value memo knows are folded in a few options behind the
+//! listing (their memo lines prefetched as they are listed, so that the
+//! misses overlap) and equal parts cancelled (`X xor X = 0`). The first
+//! option left with no unknown part and the value asked answers the
+//! question, and the listing stops there: most components asked about are
+//! won, and a won one usually shows a move to 0 a third of the way through
+//! its options. Whether a component has value 0 is searched depth-first,
+//! and the first option of value 0 found stops the search:
+//! 1. an option with every part known, whose XOR is 0 (found as the
+//!    options are listed);
 //! 2. an option of one part whose known parts cancel: that part's own
 //!    outcome, cheapest part first ([`Game::search_cost`]);
 //! 3. the options left, cheapest first: their parts of value 0 drop out; one
