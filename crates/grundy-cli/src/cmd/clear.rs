@@ -79,8 +79,8 @@ pub struct BudgetArgs {
     /// count leaves out: up to about twice the memory (560 MB measured at
     /// 20,000,000 shapes on a 7 x 7 block with the 5 x 6 database). With
     /// --move each question the outcome search decides counts as a shape,
-    /// and the values it rules out are kept beside the memo (411 MB
-    /// measured at 20,000,000 on a dense 7 x 7 block).
+    /// and the values it rules out are kept beside the memo (408 to 416
+    /// MB measured at 20,000,000 on a dense 7 x 7 block).
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.
