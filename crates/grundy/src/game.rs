@@ -72,16 +72,11 @@ pub trait Game {
     /// the first option that decides its question. The default lists every
     /// option and visits nothing after the stop; a game may override it to
     /// stop listing as well, which saves the work of the options left.
-    fn for_each_option_part_until<F>(&self, component: &Self::Position, mut visit: F)
+    fn for_each_option_part_until<F>(&self, component: &Self::Position, visit: F)
     where
         F: FnMut(OptionPart<Self::Position, Self::Key>) -> bool,
     {
-        let mut stopped = false;
-        self.for_each_option_part(component, |part| {
-            if !stopped {
-                stopped = visit(part);
-            }
-        });
+        self.for_each_option_part(component, until(visit));
     }
 
     /// The memo key of a component.
@@ -111,6 +106,17 @@ pub trait Game {
     fn search_cost(&self, component: &Self::Position) -> u64 {
         let _ = component;
         0
+    }
+}
+
+/// `visit` as a callback that ignores everything after the call at which
+/// `visit` returned true: a listing that cannot stop, made to look stopped.
+pub(crate) fn until<T>(mut visit: impl FnMut(T) -> bool) -> impl FnMut(T) {
+    let mut stopped = false;
+    move |item| {
+        if !stopped {
+            stopped = visit(item);
+        }
     }
 }
 

@@ -310,9 +310,9 @@ impl Game for Clear {
     where
         F: FnMut(OptionPart<Board, MemoKey>) -> bool,
     {
-        let mut stopped = false;
         if board.geometry() == board::SQUARE {
             self.take_small_tables_to_expand(board);
+            let mut stopped = false;
             let in_frame = frame::option_cells::<Square, _>(board.cells().0, |found| {
                 if stopped {
                     // Ends the rectangle's components: it is a rest taken.
@@ -337,11 +337,7 @@ impl Game for Clear {
                 return;
             }
         }
-        self.for_each_option_part(board, |part| {
-            if !stopped {
-                stopped = visit(part);
-            }
-        });
+        self.for_each_option_part(board, crate::game::until(visit));
     }
 
     fn key(&self, component: &Board) -> MemoKey {

@@ -59,7 +59,7 @@
 //! valued by the value search, which keeps its own stack on the heap.
 
 use super::{MoveAndPosition, SolveError, Solver, Table};
-use crate::game::option_parts_by_components;
+use crate::game::{option_parts_by_components, until};
 use crate::{Game, Nimber, OptionPart};
 use std::time::Instant;
 
@@ -371,7 +371,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         let mut resolve = Resolve::default();
         let mut start = 0;
         let (game, table) = (&self.game, &self.table);
-        let mut visit = |part| {
+        let visit = |part| {
             match part {
                 OptionPart::Known(value) => known ^= value,
                 OptionPart::Lookup(component, key) => match game.known_value(&component) {
@@ -402,14 +402,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         };
         match listing {
             Listing::Fast => self.game.for_each_option_part_until(position, visit),
-            Listing::ByMoves => {
-                let mut stopped = false;
-                option_parts_by_components(&self.game, position, |part| {
-                    if !stopped {
-                        stopped = visit(part);
-                    }
-                });
-            }
+            Listing::ByMoves => option_parts_by_components(&self.game, position, until(visit)),
         }
         if let Some(err) = self.game.interrupted() {
             return Err(err);
