@@ -50,7 +50,7 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
     let tests = scanner.usize_in("the number of tests T", 1, MAX_TESTS)?;
     let mut cells = Vec::new();
     let (mut order, mut xs, mut answers) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut scratch, mut sorted) = (Vec::new(), Vec::new());
+    let mut scratch = Vec::new();
     for _ in 0..tests {
         let n = scanner.usize_in("the number of impassable cells N", 1, MAX_CELLS)?;
         let cells_start = scanner.position();
@@ -65,8 +65,13 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
         let q = scanner.usize_in("the number of queries Q", 1, MAX_QUERIES)?;
         let queries_start = scanner.position();
         // Offline: read the queries and sort them by row, for the sweep.
+        // Room for every query at once: grown by doubling, the two vectors
+        // (pushed in turn) would leave a copy of each size behind in the
+        // judges' region, which never reuses memory (`crate::alloc`).
         order.clear();
+        order.reserve(q);
         xs.clear();
+        xs.reserve(q);
         let mut failure = None;
         for index in 0..q {
             let read = coordinate(&mut scanner, "x coordinate")
@@ -83,12 +88,14 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
             }
         }
         grundy::radix::sort_by_high_half(&mut order, &mut scratch);
-        sorted.clear();
-        sorted.extend(order.iter().map(|&key| {
+        // The impassable cells are in `blocked` now: their vector takes the
+        // starting cells, sorted by row, rather than a fresh one.
+        cells.clear();
+        cells.extend(order.iter().map(|&key| {
             let x = xs[(key & 0xFFFF_FFFF) as usize];
             Cell::new(u64::from(x), key >> 32).expect("read in range")
         }));
-        let kinds = LosingLines::classify_by_rows(&blocked, &sorted)
+        let kinds = LosingLines::classify_by_rows(&blocked, &cells)
             .expect("the queries were sorted by row");
         answers.clear();
         answers.resize(xs.len(), CellKind::Winning);
