@@ -61,7 +61,10 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
             let y = coordinate(&mut scanner, "y coordinate")?;
             cells.push(Cell::new(u64::from(x), u64::from(y)).expect("in range"));
         }
-        let blocked = Blocked::new(&cells).map_err(|err| duplicate(input, cells_start, &err))?;
+        // One scratch for the three radix sorts of a test (and the next
+        // tests'): separate ones would each be fresh memory (`crate::alloc`).
+        let blocked = Blocked::new_with_scratch(&cells, &mut scratch)
+            .map_err(|err| duplicate(input, cells_start, &err))?;
         let q = scanner.usize_in("the number of queries Q", 1, MAX_QUERIES)?;
         let queries_start = scanner.position();
         // Offline: read the queries and sort them by row, for the sweep.
@@ -95,7 +98,7 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
             let x = xs[(key & 0xFFFF_FFFF) as usize];
             Cell::new(u64::from(x), key >> 32).expect("read in range")
         }));
-        let kinds = LosingLines::classify_by_rows(&blocked, &cells)
+        let kinds = LosingLines::classify_by_rows_with_scratch(&blocked, &cells, &mut scratch)
             .expect("the queries were sorted by row");
         answers.clear();
         answers.resize(xs.len(), CellKind::Winning);

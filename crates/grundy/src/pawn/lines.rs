@@ -100,7 +100,7 @@ impl LosingLines {
             losing: Vec::with_capacity(2 * n + 1),
             losing_start: Vec::with_capacity(n + 1),
         };
-        Sweep::run(&keys, &mut out);
+        Sweep::run(&keys, &mut out, &mut Vec::new());
         out.keys_start.push(n as u32);
         out.losing_start.push(out.losing.len() as u32);
         LosingLines {
@@ -145,6 +145,22 @@ impl LosingLines {
         blocked: &super::Blocked,
         cells: &[super::Cell],
     ) -> Result<Vec<CellKind>, PawnError> {
+        LosingLines::classify_by_rows_with_scratch(blocked, cells, &mut Vec::new())
+    }
+
+    /// [`LosingLines::classify_by_rows`] with `scratch` as the working
+    /// space of its sort, as for [`crate::radix::sort_by_high_half`]: its
+    /// contents are replaced, and keeping it between calls saves
+    /// allocating.
+    ///
+    /// # Errors
+    ///
+    /// As [`LosingLines::classify_by_rows`].
+    pub fn classify_by_rows_with_scratch(
+        blocked: &super::Blocked,
+        cells: &[super::Cell],
+        scratch: &mut Vec<u64>,
+    ) -> Result<Vec<CellKind>, PawnError> {
         if let Some(at) = cells.windows(2).position(|w| w[1].y() < w[0].y()) {
             return Err(PawnError::NotByRows { index: at + 1 });
         }
@@ -159,7 +175,7 @@ impl LosingLines {
             },
             losing: Vec::new(),
         };
-        Sweep::run(keys, &mut batch);
+        Sweep::run(keys, &mut batch, scratch);
         batch.answer_below(u64::MAX);
         Ok(batch.kinds)
     }
@@ -391,7 +407,9 @@ struct Entry {
 }
 
 impl Slots {
-    fn new(cells: &[u64]) -> Slots {
+    /// The slots of the impassable cells `cells`, strictly increasing
+    /// keys; `scratch` as for [`crate::radix::sort_by_high_half`].
+    fn new(cells: &[u64], scratch: &mut Vec<u64>) -> Slots {
         let n = cells.len();
         // Positions with their cell index, sorted by position. Indices fit
         // 32 bits and positions 30, so one u64 sort does it.
@@ -400,7 +418,7 @@ impl Slots {
             .enumerate()
             .map(|(i, &k)| (k & 0xFFFF_FFFF) << 32 | i as u64)
             .collect();
-        crate::radix::sort_by_high_half(&mut by_position, &mut Vec::new());
+        crate::radix::sort_by_high_half(&mut by_position, scratch);
         let mut entries = Vec::with_capacity(n + 1);
         let mut rank = vec![0u32; n];
         let mut next = 0u32;
@@ -665,11 +683,12 @@ struct Sweep<'a, P> {
 
 impl<'a, P: Pieces> Sweep<'a, P> {
     /// Sweeps every line given the impassable cells as `line << 32 |
-    /// position`, strictly increasing, both parts at most [`MAX_COORD`].
-    fn run(keys: &'a [u64], out: &'a mut P) {
+    /// position`, strictly increasing, both parts at most [`MAX_COORD`];
+    /// `scratch` as for [`crate::radix::sort_by_high_half`].
+    fn run(keys: &'a [u64], out: &'a mut P, scratch: &mut Vec<u64>) {
         debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
         let mut sweep = Sweep {
-            slots: Slots::new(keys),
+            slots: Slots::new(keys, scratch),
             out,
         };
         let n = keys.len();

@@ -485,6 +485,45 @@ fn large_coordinates_match_the_interval_sweep() {
     assert!(losing > 0 && losing < 8 * 3000, "{losing}");
 }
 
+/// The entry points that take a scratch (the `gridgame` judge's), with one
+/// scratch kept from case to case, dirty and of other sizes, answer as
+/// the oracle does; a repeated cell is still reported.
+#[test]
+fn a_scratch_kept_between_calls_changes_no_answer() {
+    let mut scratch = Vec::new();
+    for (seed, walls) in [(21, 3000), (22, 400), (23, 1500), (24, 300)] {
+        let (walls, queries) = large_case(seed, walls, 1000, u64::from(MAX_COORD));
+        let blocked = Blocked::new_with_scratch(&walls, &mut scratch).unwrap();
+        assert_eq!(blocked, Blocked::new(&walls).unwrap(), "seed {seed}");
+        let mut cells = queries;
+        cells.sort_by_key(|c| c.y());
+        let kinds =
+            LosingLines::classify_by_rows_with_scratch(&blocked, &cells, &mut scratch).unwrap();
+        let pairs = |cells: &[Cell]| -> Vec<(u64, u64)> {
+            cells
+                .iter()
+                .map(|c| (u64::from(c.x()), u64::from(c.y())))
+                .collect()
+        };
+        let expected = oracle(&pairs(&walls), &pairs(&cells));
+        for ((c, kind), losing) in cells.iter().zip(kinds).zip(expected) {
+            let want = if losing {
+                CellKind::Losing
+            } else {
+                CellKind::Winning
+            };
+            assert_eq!(kind, want, "seed {seed} at {c}");
+        }
+        let mut repeated = walls.clone();
+        repeated.push(walls[walls.len() / 2]);
+        assert_eq!(
+            Blocked::new_with_scratch(&repeated, &mut scratch),
+            Blocked::new(&repeated),
+            "seed {seed}"
+        );
+    }
+}
+
 #[test]
 fn walls_at_the_edges_of_the_grid() {
     let m = u64::from(MAX_COORD);
