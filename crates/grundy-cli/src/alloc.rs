@@ -12,15 +12,15 @@
 //! writing the same bytes (compare with `MALLOC_MMAP_THRESHOLD_=131072`,
 //! which sets the same tunable, under `/usr/bin/time -v`).
 //!
-//! **The judges' region.** A judge run lasts about 20 ms, and on the largest
+//! **The judges' region.** A judge run lasts about 13 ms, and on the largest
 //! `gridgame` input its buffers (the cells, the queries, the sorts' scratch)
-//! take about 7 MB, each page of which costs a page fault when first
-//! written: 2,100 faults a run, about a tenth of its time on this machine.
-//! Once [`arm_judge_region`] has run, [`Allocator`] serves every allocation
-//! of 64 KiB and more from one reserved region marked for transparent huge
-//! pages (`madvise(MADV_HUGEPAGE)`), which faults once per 2 MiB: 260
-//! faults a run, and the run takes about 0.92 of the time
-//! (`bench/ab-judge.sh gridgame INPUT 100 OLD NEW`, figures in
+//! take about 6 MB, each page of which costs a page fault when first
+//! written: 1,700 faults a run. Once [`arm_judge_region`] has run,
+//! [`Allocator`] serves every allocation of 64 KiB and more from one
+//! reserved region marked for transparent huge pages
+//! (`madvise(MADV_HUGEPAGE)`), which faults once per 2 MiB: 270 faults a
+//! run, and without it the run takes about 1.17 times as long
+//! (`bench/ab-judge.sh gridgame INPUT 60 WITH WITHOUT`, figures in
 //! `docs/benchmarks.md`). Only `grundy judge gridgame` arms it: the other
 //! judges' memory is their mapped input or a few small buffers, and they
 //! measured the same either way. Hand-written because the crate
