@@ -12,10 +12,10 @@
 //! writing the same bytes (compare with `MALLOC_MMAP_THRESHOLD_=131072`,
 //! which sets the same tunable, under `/usr/bin/time -v`).
 //!
-//! **The judges' region.** A judge run lasts about 13 ms, and on the largest
-//! `gridgame` input its buffers (the cells, the queries, the sorts' scratch)
-//! take about 6 MB, each page of which costs a page fault when first
-//! written: 1,700 faults a run. Once [`arm_judge_region`] has run,
+//! **The judges' region.** A `gridgame` run on the largest input lasts
+//! about 13 ms, and its buffers (the cells, the queries, the sorts'
+//! scratch) take about 6 MB, each page of which costs a page fault when
+//! first written: 1,700 faults a run. Once [`arm_judge_region`] has run,
 //! [`Allocator`] serves every allocation of 64 KiB and more from one
 //! reserved region marked for transparent huge pages
 //! (`madvise(MADV_HUGEPAGE)`), which faults once per 2 MiB: 270 faults a
