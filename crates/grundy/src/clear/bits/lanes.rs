@@ -1,0 +1,171 @@
+//! Eight options of one shape at once in the 8 x 8 frame: the first
+//! component each rectangle leaves, anchored, with its sides and its
+//! canonical form, computed lane by lane over arrays of eight words.
+//!
+//! **Rule.** The same routines as [`super::square`]: the fill that stops
+//! once it holds every cell next to the rectangle, the one-fold anchoring,
+//! the least of the eight anchored images.
+//!
+//! **Algorithm.** Each routine is a loop over the eight lanes with no
+//! branch that depends on a lane, so the compiler turns it into vector
+//! instructions: the fill runs as many steps as its longest lane (a lane
+//! that has stopped keeps its answer), and the canonical form computes both
+//! orientations in every lane and keeps the one the sides choose.
+//!
+//! **Cost.** About the instructions of one scalar option for eight, and no
+//! branch on a fill's length or a shape's sides: those branches, different
+//! from one option to the next, were most of the listing's mispredictions
+//! (docs/design.md, "Where the time goes").
+//!
+//! **Why it is correct.** Each lane computes what the scalar routine
+//! computes, step for step; the tests compare them lane by lane on random
+//! sets.
+
+use super::square::{flip_cols_8x8, flip_rows_8x8, grow_8x8, transpose_8x8};
+
+/// Options worked at once.
+pub(crate) const LANES: usize = 8;
+
+/// One word a lane.
+pub(crate) type Lanes = [u64; LANES];
+
+/// The component of each lane's `within` that holds its `seed`, or all of
+/// `within` once the component holds every cell of `goal` (as
+/// [`crate::clear::frame::Frame::component_touching`] does in one lane).
+#[inline(always)]
+pub(crate) fn fill_touching(seed: Lanes, within: Lanes, goal: Lanes) -> Lanes {
+    let mut component = seed;
+    loop {
+        let mut changed = 0;
+        for lane in 0..LANES {
+            // All ones once the goal is reached, so the lane takes all of
+            // `within`; a mask, not a branch, keeps the loop in vectors.
+            let reached = 0u64.wrapping_sub(u64::from(component[lane] & goal[lane] == goal[lane]));
+            let grown = (grow_8x8(component[lane]) | reached) & within[lane];
+            changed |= grown ^ component[lane];
+            component[lane] = grown;
+        }
+        if changed == 0 {
+            return component;
+        }
+    }
+}
+
+/// Each lane's non-empty set anchored at the corner, with its rows and
+/// columns (as [`super::square::anchor_and_extent_8x8`]).
+#[inline(always)]
+pub(crate) fn anchor_and_extent(cells: Lanes) -> (Lanes, Lanes, Lanes) {
+    let (mut anchored, mut rows, mut cols) = ([0; LANES], [0; LANES], [0; LANES]);
+    for lane in 0..LANES {
+        let set = cells[lane];
+        let mut fold = set | (set >> 32);
+        fold |= fold >> 16;
+        fold |= fold >> 8;
+        let columns = fold & 0xFF;
+        let left = u64::from(columns.trailing_zeros());
+        let shifted = (set >> (u64::from(set.trailing_zeros()) & !7)) >> left;
+        anchored[lane] = shifted;
+        rows[lane] = (64 - u64::from(shifted.leading_zeros())).div_ceil(8);
+        cols[lane] = 64 - u64::from(columns.leading_zeros()) - left;
+    }
+    (anchored, rows, cols)
+}
+
+/// Each lane's canonical form (as [`super::square::canonical_8x8`]): the
+/// four images of both orientations, the orientation chosen by the sides.
+#[inline(always)]
+pub(crate) fn canonical(anchored: Lanes, rows: Lanes, cols: Lanes) -> Lanes {
+    let mut out = [0; LANES];
+    for lane in 0..LANES {
+        let (shape, rows, cols) = (anchored[lane], rows[lane], cols[lane]);
+        let (up, left) = (8 * (8 - rows), 8 - cols);
+        let images = |shape: u64, up: u64, left: u64| {
+            let mirrored = flip_cols_8x8(shape) >> left;
+            shape
+                .min(mirrored)
+                .min(flip_rows_8x8(shape) >> up)
+                .min(flip_rows_8x8(mirrored) >> up)
+        };
+        let straight = images(shape, up, left);
+        let transposed = images(transpose_8x8(shape), 8 * left, up / 8);
+        let straight = if rows > cols { u64::MAX } else { straight };
+        let transposed = if rows < cols { u64::MAX } else { transposed };
+        out[lane] = straight.min(transposed);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clear::bits::square::{anchor_and_extent_8x8, canonical_8x8};
+
+    /// Random sets of the frame: a box of random sides at a random place,
+    /// three in four of its cells on, so that components are large and
+    /// every pair of sides occurs.
+    fn sets(seed: u64) -> impl Iterator<Item = u64> {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            state ^ (state >> 29)
+        };
+        std::iter::repeat_with(move || {
+            let shape = next();
+            let (rows, cols) = (shape % 8 + 1, (shape >> 3) % 8 + 1);
+            let (top, left) = ((shape >> 6) % (9 - rows), (shape >> 9) % (9 - cols));
+            let row = ((1u64 << cols) - 1) << left;
+            let boxed = (0..rows).fold(0, |acc, r| acc | row << (8 * (top + r)));
+            boxed & (next() | next())
+        })
+    }
+
+    /// The scalar fill that stops at its goal, the definition the lanes
+    /// follow.
+    fn fill_touching_one(seed: u64, within: u64, goal: u64) -> u64 {
+        let mut component = seed;
+        loop {
+            if component & goal == goal {
+                return within;
+            }
+            let grown = grow_8x8(component) & within;
+            if grown == component {
+                return component;
+            }
+            component = grown;
+        }
+    }
+
+    #[test]
+    fn lanes_agree_with_the_scalar_routines() {
+        let mut random = sets(7);
+        for _ in 0..20_000 {
+            let cells: Lanes = std::array::from_fn(|_| random.next().unwrap());
+            let holes: Lanes = std::array::from_fn(|_| random.next().unwrap());
+            let within: Lanes =
+                std::array::from_fn(|lane| cells[lane] & !(holes[lane] & 0x0018_3C3C_1800));
+            let goal: Lanes =
+                std::array::from_fn(|lane| grow_8x8(holes[lane] & 0x0018_3C3C_1800) & within[lane]);
+            let seed: Lanes = std::array::from_fn(|lane| goal[lane] & goal[lane].wrapping_neg());
+            let filled = fill_touching(seed, within, goal);
+            for lane in 0..LANES {
+                assert_eq!(
+                    filled[lane],
+                    fill_touching_one(seed[lane], within[lane], goal[lane])
+                );
+            }
+            let nonempty: Lanes = std::array::from_fn(|lane| cells[lane].max(1));
+            let (anchored, rows, cols) = anchor_and_extent(nonempty);
+            let forms = canonical(anchored, rows, cols);
+            for lane in 0..LANES {
+                let (a, r, c) = anchor_and_extent_8x8(nonempty[lane]);
+                assert_eq!(
+                    (anchored[lane], rows[lane], cols[lane]),
+                    (a, r as u64, c as u64)
+                );
+                assert_eq!(forms[lane], canonical_8x8(a, r, c));
+            }
+        }
+    }
+}
