@@ -282,7 +282,7 @@ impl Game for Clear {
         self.take_small_tables_to_expand(board);
         let (geometry, cells) = (board.geometry(), board.cells().0);
         let in_frame = if geometry == board::SQUARE {
-            self.option_parts_8x8(cells, &mut visit)
+            self.option_parts_8x8(cells, &mut visit, &|| false)
         } else if geometry == board::WIDE16 {
             self.wide_option_parts::<16, F>(cells, geometry, &mut visit)
         } else if geometry == board::WIDE32 {
@@ -296,39 +296,21 @@ impl Game for Clear {
     }
 
     /// The 8 x 8 frame's listing of [`Game::for_each_option_part`], which
-    /// stops at the stop: each rectangle left then costs its first fill,
-    /// no canonical form and no lookup. Other boards list every option, as
-    /// the default does. A copy of that listing rather than one generic
-    /// over the stop: the value search, which never stops, ran 2% to 5%
-    /// slower through the stoppable version (docs/design.md, "Tried and
-    /// dropped").
+    /// stops at the stop: the rectangles after it are only counted off,
+    /// with no fill, canonical form or lookup. Other boards list every
+    /// option, as the default does.
     fn for_each_option_part_until<F>(&self, board: &Board, mut visit: F)
     where
         F: FnMut(OptionPart<Board, MemoKey>) -> bool,
     {
         if board.geometry() == board::SQUARE {
             self.take_small_tables_to_expand(board);
-            let mut stopped = false;
-            let in_frame = frame::option_cells::<Square, _>(board.cells().0, |found| {
-                if stopped {
-                    // Ends the rectangle's components: it is a rest taken.
-                    return true;
-                }
-                match found {
-                    OptionCells::Component(component) => {
-                        let (anchored, rows, cols) = square::anchor_and_extent_8x8(component);
-                        stopped = visit(self.part_8x8(anchored, rows, cols));
-                        false
-                    }
-                    OptionCells::Rest(rest) => {
-                        self.take_small_rest(rest, &mut |part| stopped = visit(part))
-                    }
-                    OptionCells::End => {
-                        stopped = visit(OptionPart::End);
-                        false
-                    }
-                }
-            });
+            let stopped = std::cell::Cell::new(false);
+            let in_frame = self.option_parts_8x8(
+                board.cells().0,
+                &mut |part| stopped.set(visit(part)),
+                &|| stopped.get(),
+            );
             if in_frame {
                 return;
             }
@@ -501,12 +483,15 @@ impl Clear {
     /// (anchored, with its sides and canonical form) comes from the lanes
     /// of [`lanes`], and only what is left once it is taken (another
     /// component, or a rest the tables value) is worked one option at a
-    /// time, as [`frame::option_cells`] does. False when `cells` is empty
+    /// time, as [`frame::option_cells`] does. The listing ends at the first
+    /// part after which `stop` is true (the value search's `stop` is never
+    /// true, and the compiler drops its tests). False when `cells` is empty
     /// or not connected.
     #[inline]
-    fn option_parts_8x8<F>(&self, cells: u64, visit: &mut F) -> bool
+    fn option_parts_8x8<F, S>(&self, cells: u64, visit: &mut F, stop: &S) -> bool
     where
         F: FnMut(OptionPart<Board, MemoKey>),
+        S: Fn() -> bool,
     {
         if cells == 0 || square::component_8x8(cells & cells.wrapping_neg(), cells) != cells {
             return false;
@@ -514,31 +499,42 @@ impl Clear {
         let mut batch: Lanes = [0; LANES];
         let mut filled = 0;
         square::rects_8x8(cells, |_, rect| {
+            if stop() {
+                return;
+            }
             batch[filled] = rect.0;
             filled += 1;
             if filled == LANES {
-                self.option_parts_of_lanes(cells, &batch, LANES, visit);
+                self.option_parts_of_lanes(cells, &batch, LANES, visit, stop);
                 filled = 0;
             }
         });
-        if filled > 0 {
+        if filled > 0 && !stop() {
             // The lanes past the last rectangle repeat it, so that every
             // lane holds a rectangle of the shape; their parts are not
             // visited.
             for lane in filled..LANES {
                 batch[lane] = batch[filled - 1];
             }
-            self.option_parts_of_lanes(cells, &batch, filled, visit);
+            self.option_parts_of_lanes(cells, &batch, filled, visit, stop);
         }
         true
     }
 
     /// The option parts of the first `used` of eight rectangles of the
-    /// connected 8 x 8 shape `cells` (see [`Clear::option_parts_8x8`]).
+    /// connected 8 x 8 shape `cells`, up to the first after which `stop` is
+    /// true (see [`Clear::option_parts_8x8`]).
     #[inline(always)]
-    fn option_parts_of_lanes<F>(&self, cells: u64, rects: &Lanes, used: usize, visit: &mut F)
-    where
+    fn option_parts_of_lanes<F, S>(
+        &self,
+        cells: u64,
+        rects: &Lanes,
+        used: usize,
+        visit: &mut F,
+        stop: &S,
+    ) where
         F: FnMut(OptionPart<Board, MemoKey>),
+        S: Fn() -> bool,
     {
         let rest: Lanes = std::array::from_fn(|lane| cells ^ rects[lane]);
         let open: Lanes = std::array::from_fn(|lane| square::grow_8x8(rects[lane]) & rest[lane]);
@@ -553,18 +549,33 @@ impl Clear {
             if rest[lane] != 0 {
                 let (rows, cols) = (rows[lane] as usize, cols[lane] as usize);
                 visit(self.part_8x8_with(anchored[lane], rows, cols, || forms[lane]));
+                if stop() {
+                    return;
+                }
                 let mut left = rest[lane] ^ first[lane];
                 let mut open = open[lane] & !first[lane];
-                while left != 0 && !self.take_small_rest(left, visit) {
+                while left != 0 {
+                    if self.take_small_rest(left, visit) {
+                        if stop() {
+                            return;
+                        }
+                        break;
+                    }
                     let component =
                         Square::component_touching(open & open.wrapping_neg(), left, open);
                     left ^= component;
                     open &= !component;
                     let (anchored, rows, cols) = square::anchor_and_extent_8x8(component);
                     visit(self.part_8x8(anchored, rows, cols));
+                    if stop() {
+                        return;
+                    }
                 }
             }
             visit(OptionPart::End);
+            if stop() {
+                return;
+            }
         }
     }
 
