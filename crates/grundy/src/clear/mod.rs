@@ -545,6 +545,11 @@ impl Clear {
         // answer is not used.
         let (anchored, rows, cols) = lanes::anchor_and_extent(first.map(|set| set.max(1)));
         let forms = lanes::canonical(anchored, rows, cols);
+        let left: Lanes = std::array::from_fn(|lane| rest[lane] ^ first[lane]);
+        let (rest_table, rest_index) = lanes::rest_tables(left.map(|set| set.max(1)));
+        // Once the small tables are taken, the lanes decide whether they
+        // value what is left of an option after its first component.
+        let tables = self.small.get().filter(|_| self.table4x4.is_some());
         for lane in 0..used {
             if rest[lane] != 0 {
                 let (rows, cols) = (rows[lane] as usize, cols[lane] as usize);
@@ -552,15 +557,34 @@ impl Clear {
                 if stop() {
                     return;
                 }
-                let mut left = rest[lane] ^ first[lane];
+                let mut left = left[lane];
                 let mut open = open[lane] & !first[lane];
+                let mut ask_tables = tables.is_none();
+                if left != 0 {
+                    if let Some(tables) = tables {
+                        let index = rest_index[lane];
+                        let value = match rest_table[lane] {
+                            lanes::TABLE_4X5 => Some(tables.value_4x5(index)),
+                            lanes::TABLE_2X8 => Some(tables.value_2x8(index)),
+                            _ => None,
+                        };
+                        if let Some(value) = value {
+                            visit(OptionPart::Known(value));
+                            if stop() {
+                                return;
+                            }
+                            left = 0;
+                        }
+                    }
+                }
                 while left != 0 {
-                    if self.take_small_rest(left, visit) {
+                    if ask_tables && self.take_small_rest(left, visit) {
                         if stop() {
                             return;
                         }
                         break;
                     }
+                    ask_tables = true;
                     let component =
                         Square::component_touching(open & open.wrapping_neg(), left, open);
                     left ^= component;

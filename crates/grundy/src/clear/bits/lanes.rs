@@ -1,6 +1,7 @@
 //! Eight options of one shape at once in the 8 x 8 frame: the first
 //! component each rectangle leaves, anchored, with its sides and its
-//! canonical form, computed lane by lane over arrays of eight words.
+//! canonical form, and which small table values what is left, computed
+//! lane by lane over arrays of eight words.
 //!
 //! **Rule.** The same routines as [`super::square`]: the fill that stops
 //! once it holds every cell next to the rectangle, the one-fold anchoring,
@@ -21,7 +22,7 @@
 //! computes, step for step; the tests compare them lane by lane on random
 //! sets.
 
-use super::square::{flip_cols_8x8, flip_rows_8x8, grow_8x8, transpose_8x8};
+use super::square::{corner_4x5, flip_cols_8x8, flip_rows_8x8, grow_8x8, transpose_8x8};
 
 /// Options worked at once.
 pub(crate) const LANES: usize = 8;
@@ -95,10 +96,45 @@ pub(crate) fn canonical(anchored: Lanes, rows: Lanes, cols: Lanes) -> Lanes {
     out
 }
 
+/// [`rest_tables`]: no small table holds the set.
+pub(crate) const NO_TABLE: u64 = 0;
+/// [`rest_tables`]: the 4 x 5 table holds the set (either way round).
+pub(crate) const TABLE_4X5: u64 = 1;
+/// [`rest_tables`]: the 2 x 8 table holds the set (either way round).
+pub(crate) const TABLE_2X8: u64 = 2;
+
+/// Which small table holds each lane's non-empty set (connected or not),
+/// and its index there: the 4 x 5 table when the set fits 4 x 5 either way
+/// round (a set that fits 4 x 4 too: the tables value every subset of
+/// their box), else the 2 x 8 table when it has at most two rows or two
+/// columns, as `Clear::take_small_rest` chooses.
+#[inline(always)]
+pub(crate) fn rest_tables(cells: Lanes) -> (Lanes, Lanes) {
+    let (anchored, rows, cols) = anchor_and_extent(cells);
+    let (mut table, mut index) = ([0; LANES], [0; LANES]);
+    for lane in 0..LANES {
+        let (shape, rows, cols) = (anchored[lane], rows[lane], cols[lane]);
+        let transposed = transpose_8x8(shape);
+        let fits_4x5 = rows.max(cols) <= 5 && rows.min(cols) <= 4;
+        let fits_2x8 = rows.min(cols) <= 2;
+        let index_4x5 = corner_4x5(if rows <= 4 { shape } else { transposed });
+        let index_2x8 = (if rows <= 2 { shape } else { transposed }) & 0xFFFF;
+        (table[lane], index[lane]) = if fits_4x5 {
+            (TABLE_4X5, index_4x5)
+        } else if fits_2x8 {
+            (TABLE_2X8, index_2x8)
+        } else {
+            (NO_TABLE, 0)
+        };
+    }
+    (table, index)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::clear::bits::square::{anchor_and_extent_8x8, canonical_8x8};
+    use crate::clear::table::SmallTables;
 
     /// Random sets of the frame: a box of random sides at a random place,
     /// three in four of its cells on, so that components are large and
@@ -139,6 +175,7 @@ mod tests {
 
     #[test]
     fn lanes_agree_with_the_scalar_routines() {
+        let tables = SmallTables::shared();
         let mut random = sets(7);
         for _ in 0..20_000 {
             let cells: Lanes = std::array::from_fn(|_| random.next().unwrap());
@@ -158,6 +195,7 @@ mod tests {
             let nonempty: Lanes = std::array::from_fn(|lane| cells[lane].max(1));
             let (anchored, rows, cols) = anchor_and_extent(nonempty);
             let forms = canonical(anchored, rows, cols);
+            let (table, index) = rest_tables(nonempty);
             for lane in 0..LANES {
                 let (a, r, c) = anchor_and_extent_8x8(nonempty[lane]);
                 assert_eq!(
@@ -165,6 +203,12 @@ mod tests {
                     (a, r as u64, c as u64)
                 );
                 assert_eq!(forms[lane], canonical_8x8(a, r, c));
+                let read = match table[lane] {
+                    TABLE_4X5 => Some(tables.value_4x5(index[lane]).value()),
+                    TABLE_2X8 => Some(tables.value_2x8(index[lane]).value()),
+                    _ => None,
+                };
+                assert_eq!(read, tables.value_8x8(a, r, c), "{:#x}", nonempty[lane]);
             }
         }
     }
