@@ -52,8 +52,9 @@
 //! (`bits/lanes.rs`): the first fill, the anchoring and the canonical form
 //! of the eight options run as vector instructions, with no branch on a
 //! fill's length or a shape's sides, and only what is left once the first
-//! component is taken is worked one option at a time (0.82 to 0.85 of the
-//! time on a 7 x 7 block: docs/benchmarks.md, "Eight options at once").
+//! component is taken is worked one option at a time, but for the choice
+//! of the small table that values it, also made in the lanes (measured in
+//! docs/benchmarks.md, "Eight options at once").
 //!
 //! **Cost.** The number of shapes reachable from a component grows quickly
 //! past about 30 cells, so searches take a [`Budget`](crate::Budget).
