@@ -22,7 +22,7 @@
 //! computes, step for step; the tests compare them lane by lane on random
 //! sets.
 
-use super::square::{corner_4x5, flip_cols_8x8, flip_rows_8x8, grow_8x8, transpose_8x8};
+use super::square::{corner_4x5, grow_8x8, least_of_four_8x8, transpose_8x8};
 
 /// Options worked at once.
 pub(crate) const LANES: usize = 8;
@@ -79,16 +79,9 @@ pub(crate) fn canonical(anchored: Lanes, rows: Lanes, cols: Lanes) -> Lanes {
     let mut out = [0; LANES];
     for lane in 0..LANES {
         let (shape, rows, cols) = (anchored[lane], rows[lane], cols[lane]);
-        let (up, left) = (8 * (8 - rows), 8 - cols);
-        let images = |shape: u64, up: u64, left: u64| {
-            let mirrored = flip_cols_8x8(shape) >> left;
-            shape
-                .min(mirrored)
-                .min(flip_rows_8x8(shape) >> up)
-                .min(flip_rows_8x8(mirrored) >> up)
-        };
-        let straight = images(shape, up, left);
-        let transposed = images(transpose_8x8(shape), 8 * left, up / 8);
+        let (up, left) = (8 * (8 - rows as u32), 8 - cols as u32);
+        let straight = least_of_four_8x8(shape, up, left);
+        let transposed = least_of_four_8x8(transpose_8x8(shape), 8 * left, up / 8);
         let straight = if rows > cols { u64::MAX } else { straight };
         let transposed = if rows < cols { u64::MAX } else { transposed };
         out[lane] = straight.min(transposed);

@@ -170,6 +170,20 @@ pub(crate) const fn transpose_8x8(mut square: u64) -> u64 {
     square
 }
 
+/// The least of the four mirror images of a shape anchored at the top-left
+/// of the 8 x 8 frame, each anchored again: itself, mirrored left to right,
+/// top to bottom, and both. `up` is 8 times the rows below the shape in
+/// the frame, `left` the columns right of it: the shifts that anchor an
+/// image mirrored top to bottom or left to right.
+#[inline(always)]
+pub(crate) fn least_of_four_8x8(shape: u64, up: u32, left: u32) -> u64 {
+    let mirrored = flip_cols_8x8(shape) >> left;
+    shape
+        .min(mirrored)
+        .min(flip_rows_8x8(shape) >> up)
+        .min(flip_rows_8x8(mirrored) >> up)
+}
+
 /// The least of the 8 images of a `rows x cols` shape anchored at the
 /// top-left of an 8 x 8 frame, each image anchored again. The anchored bits
 /// determine the bounding box, so the `u64` alone names the shape. About
@@ -184,13 +198,7 @@ pub(crate) const fn transpose_8x8(mut square: u64) -> u64 {
 #[inline]
 pub(crate) fn canonical_8x8(square: u64, rows: usize, cols: usize) -> u64 {
     let (up, left) = (8 * (8 - rows as u32), 8 - cols as u32);
-    let images = |shape: u64, up: u32, left: u32| {
-        let mirrored = flip_cols_8x8(shape) >> left;
-        shape
-            .min(mirrored)
-            .min(flip_rows_8x8(shape) >> up)
-            .min(flip_rows_8x8(mirrored) >> up)
-    };
+    let images = least_of_four_8x8;
     if rows < cols {
         return images(square, up, left);
     }
