@@ -13,10 +13,12 @@
 //! that has stopped keeps its answer), and the canonical form computes both
 //! orientations in every lane and keeps the one the sides choose.
 //!
-//! **Cost.** About the instructions of one scalar option for eight, and no
-//! branch on a fill's length or a shape's sides: those branches, different
-//! from one option to the next, were most of the listing's mispredictions
-//! (docs/design.md, "Where the time goes").
+//! **Cost.** The fill runs as many steps as the longest of its eight lanes;
+//! the rest is a fixed run of vector instructions a batch, with no branch
+//! on a fill's length or a shape's sides (such branches, different from one
+//! option to the next, were most of the one-option-at-a-time listing's
+//! mispredictions: docs/design.md, "Where the time goes"). Measured in
+//! docs/benchmarks.md, "Eight options at once".
 //!
 //! **Why it is correct.** Each lane computes what the scalar routine
 //! computes, step for step; the tests compare them lane by lane on random

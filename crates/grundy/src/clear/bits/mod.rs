@@ -6,7 +6,8 @@
 //! - [`square`]: the 8 x 8 frame (rows are bytes): flood fill, anchoring,
 //!   extent, symmetries, canonical form, rectangles, small-table indices.
 //! - [`lanes`]: eight options of one 8 x 8 shape at once (first fill,
-//!   anchoring, canonical form), as loops the compiler vectorises.
+//!   anchoring, canonical form, the small table of the rest), as loops the
+//!   compiler vectorises.
 //! - [`wide`]: the wide frames (4 rows of 16, 2 rows of 32): the same at a
 //!   wider stride, and the rectangle loop at any stride.
 //!
