@@ -24,7 +24,9 @@
 //! computes, step for step; the tests compare them lane by lane on random
 //! sets.
 
-use super::square::{corner_4x5, grow_8x8, least_of_four_8x8, transpose_8x8};
+use super::square::{
+    anchor_and_extent_8x8, corner_4x5, grow_8x8, least_of_four_8x8, transpose_8x8,
+};
 
 /// Options worked at once.
 pub(crate) const LANES: usize = 8;
@@ -60,16 +62,10 @@ pub(crate) fn fill_touching(seed: Lanes, within: Lanes, goal: Lanes) -> Lanes {
 pub(crate) fn anchor_and_extent(cells: Lanes) -> (Lanes, Lanes, Lanes) {
     let (mut anchored, mut rows, mut cols) = ([0; LANES], [0; LANES], [0; LANES]);
     for lane in 0..LANES {
-        let set = cells[lane];
-        let mut fold = set | (set >> 32);
-        fold |= fold >> 16;
-        fold |= fold >> 8;
-        let columns = fold & 0xFF;
-        let left = u64::from(columns.trailing_zeros());
-        let shifted = (set >> (u64::from(set.trailing_zeros()) & !7)) >> left;
-        anchored[lane] = shifted;
-        rows[lane] = (64 - u64::from(shifted.leading_zeros())).div_ceil(8);
-        cols[lane] = 64 - u64::from(columns.leading_zeros()) - left;
+        let (shape, shape_rows, shape_cols) = anchor_and_extent_8x8(cells[lane]);
+        anchored[lane] = shape;
+        rows[lane] = shape_rows as u64;
+        cols[lane] = shape_cols as u64;
     }
     (anchored, rows, cols)
 }
@@ -128,7 +124,7 @@ pub(crate) fn rest_tables(cells: Lanes) -> (Lanes, Lanes) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clear::bits::square::{anchor_and_extent_8x8, canonical_8x8};
+    use crate::clear::bits::square::canonical_8x8;
     use crate::clear::table::SmallTables;
 
     /// Random sets of the frame: a box of random sides at a random place,
