@@ -11,7 +11,7 @@
 # run. On a shared machine only the ratios of one run compare. With
 # --control, a copy of the first binary (a file of its own, so loaded into
 # other pages) runs as one more: its ratio is the run's noise, against
-# which to read the others' (copies have measured 0.98 to 0.99 of the
+# which to read the others' (copies have measured 0.98 to 1.01 of the
 # binary they copy).
 #
 # usage: bench/ab-judge.sh [--stdin] [--control] PROBLEM INPUT ROUNDS GRUNDY...
