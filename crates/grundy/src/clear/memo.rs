@@ -178,6 +178,12 @@ struct KeyTable {
 }
 
 impl KeyTable {
+    /// [`KeyTable::allocated_bytes`] of a new table, without making one:
+    /// [`Table::growth_bytes`] needs it at every insert under a memory
+    /// budget.
+    const NEW_BYTES: usize =
+        SEGMENTS * (FIRST_BUCKETS * std::mem::size_of::<Bucket>() + std::mem::size_of::<Segment>());
+
     fn new() -> KeyTable {
         let segments = vec![Segment::new(FIRST_BUCKETS); SEGMENTS];
         let largest = segments[0].bytes();
@@ -363,7 +369,7 @@ impl Table<MemoKey> for ShapeTable {
         // creates a wide table, or doubles the side map.
         let segment = 2 * self.frame.largest.max(self.wide_largest);
         segment
-            .max(KeyTable::new().allocated_bytes())
+            .max(KeyTable::NEW_BYTES)
             .max(hash_map_bytes(&self.other))
     }
 
@@ -421,6 +427,12 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The size a new table is counted at is the size a new table has.
+    #[test]
+    fn new_bytes_are_a_new_tables() {
+        assert_eq!(KeyTable::NEW_BYTES, KeyTable::new().allocated_bytes());
     }
 
     #[test]

@@ -1,0 +1,250 @@
+//! A second core on one value search: a helper thread runs the same search
+//! of the same component in the opposite order, and the two share the
+//! values they finish through an [`Exchange`].
+//!
+//! **Algorithm.** The main search expands a frame's unknown parts first to
+//! last; the helper's (a [`Solver`](super::Solver) made with
+//! [`Solver::helping`](super::Solver::helping)) last to first, at every
+//! depth, so the two descend into different shapes and meet in the middle.
+//! Each stores every value it finishes in the exchange, and asks it before
+//! expanding a part its own memo lacks: a hit spares the whole search below
+//! that part. The main search alone decides the answer; the helper only
+//! fills the exchange, and is stopped when the main search is done.
+//!
+//! **Cost.** One probe of the exchange for each part a search is about to
+//! expand, and one store for each shape it finishes, against about fifty
+//! probes of its own memo for each such shape: a few percent. The helper's
+//! memo is a second copy of the shapes it reaches, bounded by its share of
+//! the memory budget.
+//!
+//! **Why it is correct.** A value in the exchange was finished by a search
+//! of the same rules, so it is the value the main search would have found;
+//! the exchange never hands out a key without its value (see
+//! [`WordExchange`]). The order in which a frame's parts are expanded does
+//! not change the frame's value, which is the mex of all its options.
+
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use crate::Nimber;
+
+/// Values shared between searches on different threads, keyed as the
+/// solver's memo is. It may forget or never hold a value: a miss only means
+/// the search finds it itself.
+pub trait Exchange<K>: Send + Sync {
+    /// The value stored for `key`, if any.
+    fn get(&self, key: &K) -> Option<Nimber>;
+    /// Offers the value of `key`, which may be dropped when the exchange is
+    /// full.
+    fn put(&self, key: &K, value: Nimber);
+    /// The bytes the exchange has allocated.
+    fn allocated_bytes(&self) -> usize;
+    /// A hint that `key` is about to be looked up or stored.
+    fn prefetch(&self, key: &K);
+}
+
+/// The other end of a main search's helper: started on each component the
+/// main search is about to search, stopped when it is done.
+pub trait Helper<P>: Send {
+    /// Starts helping with the search of `root`; false when the helper
+    /// declines (a component too small to pay for waking a thread).
+    fn begin(&mut self, root: &P) -> bool;
+    /// Stops the help begun last and waits until the helper has stopped.
+    fn end(&mut self);
+    /// The most bytes the helper may hold while it helps: its memo, its
+    /// scratch and the exchange. The main search keeps its own memory
+    /// within its budget less this.
+    fn memory_bytes(&self) -> usize;
+}
+
+/// Slots of a [`WordExchange`] bucket: five keys and five values fill one
+/// 64-byte cache line.
+const SLOTS: usize = 5;
+/// Buckets a key may be stored in, from its home bucket on.
+const PROBES: usize = 4;
+/// The stored word of a slot whose key is claimed and whose value is not
+/// yet written; a value `v` is stored as `v + 1`, so an empty bucket is all
+/// zeros.
+const PENDING: u32 = 0;
+
+#[repr(C, align(64))]
+struct Bucket {
+    keys: [AtomicU64; SLOTS],
+    values: [AtomicU32; SLOTS],
+}
+
+/// An [`Exchange`] of fixed size keyed by non-zero 64-bit words, safe to
+/// share between threads without locks.
+///
+/// A slot's key is written once, from 0 by compare-and-swap, and never
+/// changes; its value is written after the key, over [`PENDING`], with the
+/// same value by whoever writes it (every writer found it by the same
+/// rules). So a reader that finds a key and a value other than `PENDING`
+/// has that key's value, and one that finds `PENDING` treats it as a miss.
+/// A key whose [`PROBES`] buckets are full is not stored.
+///
+/// Hand-written rather than a concurrent map crate: a lookup here is one
+/// cache line and two plain loads, with nothing to lock or to reclaim,
+/// which a map that supports removal and growth cannot offer.
+pub struct WordExchange {
+    buckets: Box<[Bucket]>,
+    mask: usize,
+}
+
+impl WordExchange {
+    /// An exchange of at most `bytes` bytes (at least [`PROBES`] buckets).
+    #[must_use]
+    pub fn with_bytes(bytes: usize) -> WordExchange {
+        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(PROBES);
+        let count = if wanted.is_power_of_two() {
+            wanted
+        } else {
+            wanted.next_power_of_two() / 2
+        };
+        let buckets = (0..count)
+            .map(|_| Bucket {
+                keys: std::array::from_fn(|_| AtomicU64::new(0)),
+                values: std::array::from_fn(|_| AtomicU32::new(PENDING)),
+            })
+            .collect();
+        WordExchange {
+            buckets,
+            mask: count - 1,
+        }
+    }
+
+    fn home(&self, word: u64) -> usize {
+        // The high bits of a multiplicative hash: canonical shapes differ
+        // mostly in their low bits.
+        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+    }
+
+    /// Asks for the home bucket of `word` to be fetched into the cache.
+    pub fn prefetch_word(&self, word: u64) {
+        crate::prefetch::prefetch_in(&self.buckets, self.home(word));
+    }
+
+    /// The value stored for `word` (non-zero), if any.
+    #[must_use]
+    pub fn get_word(&self, word: u64) -> Option<Nimber> {
+        let home = self.home(word);
+        for step in 0..PROBES {
+            let bucket = &self.buckets[(home + step) & self.mask];
+            for slot in 0..SLOTS {
+                let key = bucket.keys[slot].load(Ordering::Acquire);
+                if key == word {
+                    let value = bucket.values[slot].load(Ordering::Acquire);
+                    return (value != PENDING).then(|| Nimber::new(value - 1));
+                }
+                if key == 0 {
+                    return None;
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores `value` for `word` (non-zero), unless its buckets are full or
+    /// the value is `u32::MAX`, which is not stored.
+    pub fn put_word(&self, word: u64, value: Nimber) {
+        let Some(stored) = value.value().checked_add(1) else {
+            return;
+        };
+        if word == 0 {
+            return;
+        }
+        let home = self.home(word);
+        for step in 0..PROBES {
+            let bucket = &self.buckets[(home + step) & self.mask];
+            for slot in 0..SLOTS {
+                let claimed = match bucket.keys[slot].compare_exchange(
+                    0,
+                    word,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => true,
+                    Err(key) => key == word,
+                };
+                if claimed {
+                    bucket.values[slot].store(stored, Ordering::Release);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The bytes of the buckets.
+    #[must_use]
+    pub fn allocated_bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.buckets)
+    }
+}
+
+impl std::fmt::Debug for WordExchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WordExchange")
+            .field("buckets", &self.buckets.len())
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    proptest! {
+        /// Every value found is the one put for that key; with room to
+        /// spare, every key put is found.
+        #[test]
+        fn finds_what_was_put(entries in proptest::collection::vec((1u64..64, 0u32..100), 0..200)) {
+            let exchange = WordExchange::with_bytes(64 * 64);
+            let mut model = HashMap::new();
+            for &(word, value) in &entries {
+                let value = *model.entry(word).or_insert(value);
+                exchange.put_word(word, Nimber::new(value));
+            }
+            for word in 0..80u64 {
+                prop_assert_eq!(exchange.get_word(word).map(Nimber::value), model.get(&word).copied());
+            }
+        }
+
+        /// A full exchange drops what does not fit and never answers wrong.
+        #[test]
+        fn full_exchange_answers_only_what_it_holds(words in proptest::collection::vec(1u64..u64::MAX, 0..300)) {
+            let exchange = WordExchange::with_bytes(0);
+            for &word in &words {
+                exchange.put_word(word, Nimber::new((word % 7) as u32));
+            }
+            for &word in &words {
+                if let Some(value) = exchange.get_word(word) {
+                    prop_assert_eq!(value.value(), (word % 7) as u32);
+                }
+            }
+        }
+    }
+
+    /// Two threads putting and reading the same keys at once never read a
+    /// value that was not put for the key.
+    #[test]
+    fn threads_never_read_a_torn_entry() {
+        let exchange = WordExchange::with_bytes(1 << 16);
+        let value_of = |word: u64| Nimber::new((word.wrapping_mul(31) % 1000) as u32);
+        std::thread::scope(|scope| {
+            for start in [1u64, 2] {
+                let exchange = &exchange;
+                scope.spawn(move || {
+                    for round in 0..20_000u64 {
+                        let word = (round * start) % 3_000 + 1;
+                        exchange.put_word(word, value_of(word));
+                        let other = (round * 7 + start) % 3_000 + 1;
+                        if let Some(value) = exchange.get_word(other) {
+                            assert_eq!(value, value_of(other));
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
