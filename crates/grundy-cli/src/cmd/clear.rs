@@ -63,6 +63,14 @@ pub struct Args {
     /// its moves leave.
     #[arg(long, conflicts_with = "json")]
     explain: bool,
+    /// Threads for the value searches of components: 1, or 2 for a helper
+    /// thread that searches each component of 20 cells or more with the
+    /// main search, in the opposite order, and shares what it finds. The
+    /// helper holds at most a quarter of --max-memory (of 8 GiB without
+    /// it; an eighth on boards past 64 cells and with --move). Default: 2
+    /// when the process may run on two cores.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
+    threads: Option<u8>,
     #[command(flatten)]
     budget: BudgetArgs,
     #[command(flatten)]
@@ -122,6 +130,40 @@ pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
 /// The seed article's 4 x 4 example: the first player wins.
 const DEFAULT_BOARD: Board = grundy::board!["0110", "0000", "0000", "0001"];
 
+/// The analyzer of boards of any size, whose solver of the components that
+/// fit 64 cells has a helper with `--threads 2`. The analyzer gives that
+/// solver half of the memory budget, so the helper gets an eighth.
+fn analyzer(rules: Clear, budget: Budget, args: &Args) -> Analyzer {
+    let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
+    let small = small_solver(
+        rules,
+        args.threads.unwrap_or_else(default_threads),
+        max_bytes / 8,
+    );
+    Analyzer::with_small_solver(small, budget)
+}
+
+/// The solver of boards of at most 64 cells: with a helper thread that may
+/// hold `helper_bytes` when `threads` is 2.
+fn small_solver(rules: Clear, threads: u8, helper_bytes: u64) -> ClearSolver {
+    if threads > 1 {
+        rules.into_helped_solver(usize::try_from(helper_bytes).unwrap_or(usize::MAX))
+    } else {
+        rules.into_solver()
+    }
+}
+
+/// `--threads` when not given: 2 when the process may run on two cores or
+/// more (`taskset` to one core makes it 1).
+fn default_threads() -> u8 {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if cores >= 2 {
+        2
+    } else {
+        1
+    }
+}
+
 /// The memory a board may take when `--max-memory` is not given: a third of
 /// this project's machines' 24 GiB.
 const DEFAULT_BOARD_MEMORY: u64 = 8 << 30;
@@ -153,6 +195,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             &args.budget,
             &args.tables,
             args.explain,
+            args.threads.unwrap_or_else(default_threads),
         ),
         None if args.play => Err(UsageError(
             "--play plays boards of at most 64 cells out; for a larger board, --move gives the engine's move".into(),
@@ -168,7 +211,7 @@ fn analyse_large(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode>
     let shapes = args.tables.lookup()?;
     let mut budget = args.budget.budget();
     budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_LARGE_TIME));
-    let mut analyzer = Analyzer::new(Clear::with_shapes(shapes), budget);
+    let mut analyzer = analyzer(Clear::with_shapes(shapes), budget, args);
     let analysis = grundy::clear::large::analyse(boards, &mut analyzer);
     print_large(&analysis, args.json, args.max_listed)?;
     match analysis.stopped {
@@ -206,7 +249,7 @@ fn engine_move_of(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode
     let shapes = args.tables.lookup()?;
     let mut budget = args.budget.budget();
     budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
-    let mut analyzer = Analyzer::new(Clear::with_shapes(shapes), budget);
+    let mut analyzer = analyzer(Clear::with_shapes(shapes), budget, args);
     let choice = grundy::clear::large::choose_move(boards, &mut analyzer);
     let mut out = String::new();
     match (&choice, args.json) {
@@ -251,6 +294,7 @@ pub fn run_default() -> anyhow::Result<ExitCode> {
         &budget,
         &TablesArgs::default(),
         false,
+        1,
     )
 }
 
@@ -261,12 +305,13 @@ fn analyse(
     budget: &BudgetArgs,
     tables: &TablesArgs,
     explain: bool,
+    threads: u8,
 ) -> anyhow::Result<ExitCode> {
     let shapes = tables.lookup()?;
     let (bar, progress) = solver_progress("solving", &budget.budget());
-    let mut solver = Clear::with_shapes(shapes)
-        .into_solver()
-        .with_progress(progress);
+    let max_bytes = budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
+    let mut solver =
+        small_solver(Clear::with_shapes(shapes), threads, max_bytes / 4).with_progress(progress);
     let analysis = Analysis::of_or_partial(&mut solver, boards, budget.budget());
     bar.finish_and_clear();
     // Name the shape database that would answer at once, if one would.

@@ -355,3 +355,38 @@ fn a_stopped_analysis_still_names_the_winner_and_a_proven_move() {
     assert!(stdout.contains("First player wins"), "{stdout}");
     assert!(stdout.contains("proven by outcome search"), "{stdout}");
 }
+
+/// `--threads 2` (a helper thread on components of 20 cells or more) prints
+/// what `--threads 1` prints, text and JSON, on boards the helper takes and
+/// on one it does not; `--threads` past 2 is a usage error.
+#[test]
+fn a_helper_thread_changes_nothing_printed() {
+    let boards = [
+        "111011\n110111\n111101\n011111\n",
+        "0111\n1101\n1111\n",
+        "11101\n11111\n10111\n11110\n11011\n\n0111\n1101\n",
+    ];
+    for board in boards {
+        for json in [true, false] {
+            let run = |threads: &str| {
+                let mut cmd = grundy();
+                cmd.args(["clear", "--threads", threads, "-"]);
+                if json {
+                    cmd.arg("--json");
+                }
+                let output = cmd.write_stdin(board).output().unwrap();
+                assert_success(&output);
+                output.stdout
+            };
+            assert_eq!(run("1"), run("2"), "{board}");
+        }
+    }
+    let output = grundy()
+        .args(["clear", "--threads", "3", "-"])
+        .write_stdin("1")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--threads"), "{stderr}");
+}

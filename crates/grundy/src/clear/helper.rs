@@ -5,9 +5,10 @@
 //! finishes through a [`WordExchange`] of the shapes in the 8 x 8 frame.
 //!
 //! **Memory.** The helper holds at most its share, fixed when it is made:
-//! the exchange, then its own memo and scratch in what is left. When its
-//! memo would pass that, it drops the memo and waits for the next
-//! component; the main search is not stopped by the helper's memory.
+//! the exchange, then its own memo and scratch in what is left, and it
+//! solves at most the main search's position budget. When its memo would
+//! pass its share, it drops the memo and waits for the next component; the
+//! main search is not stopped by the helper's memory.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -29,16 +30,21 @@ const EXCHANGE_SHARE: usize = 8;
 /// densest 7 x 7 block reaches.
 const MAX_EXCHANGE_BYTES: usize = 128 << 20;
 
+/// The word of a shape the exchange holds: those of the 8 x 8 frame.
+fn shared(key: &MemoKey) -> Option<u64> {
+    match *key {
+        (0, 0, bits) => Some(bits),
+        _ => None,
+    }
+}
+
 impl Exchange<MemoKey> for WordExchange {
     fn get(&self, key: &MemoKey) -> Option<Nimber> {
-        match *key {
-            (0, 0, bits) => self.get_word(bits),
-            _ => None,
-        }
+        shared(key).and_then(|bits| self.get_word(bits))
     }
 
     fn put(&self, key: &MemoKey, value: Nimber) {
-        if let (0, 0, bits) = *key {
+        if let Some(bits) = shared(key) {
             self.put_word(bits, value);
         }
     }
@@ -48,44 +54,104 @@ impl Exchange<MemoKey> for WordExchange {
     }
 
     fn prefetch(&self, key: &MemoKey) {
-        if let (0, 0, bits) = *key {
+        if let Some(bits) = shared(key) {
             self.prefetch_word(bits);
         }
     }
 }
 
-/// The main solver's end of the helper thread.
+/// The main solver's end of the helper thread, which is started, and the
+/// exchange allocated, at the first component large enough to help with.
 struct ClearHelper {
-    jobs: Option<Sender<Board>>,
+    rules: Clear,
+    exchange: Arc<WordExchange>,
+    /// The helper's own memo and scratch may hold this many bytes.
+    memo_bytes: usize,
+    /// All the helper may hold: its memo and the exchange.
+    bytes: usize,
+    link: Option<Link>,
+    busy: bool,
+}
+
+/// The running helper thread.
+struct Link {
+    jobs: Sender<(Board, Option<u64>)>,
     done: Receiver<()>,
     stop: Arc<AtomicBool>,
-    bytes: usize,
-    busy: bool,
-    thread: Option<JoinHandle<()>>,
+    thread: JoinHandle<()>,
+}
+
+impl ClearHelper {
+    fn start(&self) -> Option<Link> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (jobs, inbox) = mpsc::channel::<(Board, Option<u64>)>();
+        let (finished, done) = mpsc::channel();
+        let rules = self.rules.clone();
+        let (exchange, memo_bytes) = (Arc::clone(&self.exchange), self.memo_bytes);
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::Builder::new()
+            .name("grundy-helper".into())
+            .spawn(move || {
+                let fresh = || {
+                    rules.clone().into_solver().helping(
+                        Arc::clone(&exchange) as Arc<dyn Exchange<MemoKey>>,
+                        Arc::clone(&stopped),
+                    )
+                };
+                let mut solver = fresh();
+                for (root, max_positions) in inbox {
+                    solver.set_budget(Budget {
+                        max_positions,
+                        max_time: None,
+                        max_memory: Some(memo_bytes as u64),
+                    });
+                    // Out of memory, the memo goes: a later component is
+                    // helped from a fresh one.
+                    if let Err(SolveError::MemoryBudget { .. }) = solver.component_value(root) {
+                        solver = fresh();
+                    }
+                    if finished.send(()).is_err() {
+                        return;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Link {
+            jobs,
+            done,
+            stop,
+            thread,
+        })
+    }
 }
 
 impl Helper<Board> for ClearHelper {
-    fn begin(&mut self, root: &Board) -> bool {
+    fn begin(&mut self, root: &Board, budget: &Budget) -> bool {
         if self.busy || root.geometry() != board::SQUARE || root.cells().count() < MIN_HELPED_CELLS
         {
             return false;
         }
-        self.stop.store(false, Ordering::Relaxed);
-        let sent = self
-            .jobs
-            .as_ref()
-            .is_some_and(|jobs| jobs.send(root.clone()).is_ok());
-        self.busy = sent;
-        sent
+        if self.link.is_none() {
+            // Without a thread the search runs alone, and asks again at
+            // the next component.
+            self.link = self.start();
+        }
+        let Some(link) = &self.link else {
+            return false;
+        };
+        self.exchange.allocate();
+        link.stop.store(false, Ordering::Relaxed);
+        self.busy = link.jobs.send((*root, budget.max_positions)).is_ok();
+        self.busy
     }
 
     fn end(&mut self) {
-        if self.busy {
-            self.stop.store(true, Ordering::Relaxed);
+        if let (true, Some(link)) = (self.busy, &self.link) {
+            link.stop.store(true, Ordering::Relaxed);
             // An error means the thread is gone, which also ends the help.
-            let _ = self.done.recv();
-            self.busy = false;
+            let _ = link.done.recv();
         }
+        self.busy = false;
     }
 
     fn memory_bytes(&self) -> usize {
@@ -96,8 +162,9 @@ impl Helper<Board> for ClearHelper {
 impl Drop for ClearHelper {
     fn drop(&mut self) {
         self.end();
-        self.jobs = None;
-        if let Some(thread) = self.thread.take() {
+        if let Some(Link { jobs, thread, .. }) = self.link.take() {
+            // The thread ends when its inbox closes.
+            drop(jobs);
             let _ = thread.join();
         }
     }
@@ -112,51 +179,116 @@ impl Clear {
     pub fn into_helped_solver(self, helper_bytes: usize) -> ClearSolver {
         let exchange_bytes = (helper_bytes / EXCHANGE_SHARE).min(MAX_EXCHANGE_BYTES);
         let exchange = Arc::new(WordExchange::with_bytes(exchange_bytes));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (jobs, inbox) = mpsc::channel::<Board>();
-        let (finished, done) = mpsc::channel();
-        let memo_bytes = helper_bytes.saturating_sub(exchange.allocated_bytes());
-        let rules = self.clone();
-        let shared = (Arc::clone(&exchange), Arc::clone(&stop));
-        let thread = std::thread::Builder::new()
-            .name("grundy-helper".into())
-            .spawn(move || {
-                let (exchange, stop) = shared;
-                let fresh = || {
-                    rules.clone().into_solver().helping(
-                        Arc::clone(&exchange) as Arc<dyn Exchange<MemoKey>>,
-                        Arc::clone(&stop),
-                    )
-                };
-                let mut solver = fresh();
-                for root in inbox {
-                    solver.set_budget(Budget {
-                        max_memory: Some(memo_bytes as u64),
-                        ..Budget::UNLIMITED
-                    });
-                    let r = solver.component_value(root);
-                    if std::env::var_os("GRUNDY_DBG").is_some() { eprintln!("helper job: {r:?} bytes {}", solver.memory_bytes()); }
-                    if let Err(SolveError::MemoryBudget { .. }) = r {
-                        solver = fresh();
-                    }
-                    if finished.send(()).is_err() {
-                        return;
-                    }
-                }
-            });
-        let solver = self.into_solver();
-        let Ok(thread) = thread else {
-            // No thread to be had: the search runs alone.
-            return solver;
-        };
         let helper = ClearHelper {
-            jobs: Some(jobs),
-            done,
-            stop,
-            bytes: helper_bytes,
+            rules: self.clone(),
+            exchange: Arc::clone(&exchange),
+            memo_bytes: helper_bytes.saturating_sub(exchange.allocated_bytes()),
+            bytes: helper_bytes.max(exchange.allocated_bytes()),
+            link: None,
             busy: false,
-            thread: Some(thread),
         };
-        solver.with_helper(Box::new(helper), exchange)
+        self.into_solver().with_helper(Box::new(helper), exchange)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::clear::tests::{board_strategy, Brute};
+
+    /// A dense board of `rows x cols` from `seed`: each cell set with
+    /// probability 7/8, so most have one component of 20 cells or more,
+    /// which the helper takes.
+    fn dense(rows: usize, cols: usize, seed: u64) -> Board {
+        let mut state = seed | 1;
+        let mut cells = 0u64;
+        for i in 0..rows * cols {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state % 8 != 0 {
+                cells |= 1 << i;
+            }
+        }
+        Board::new(rows, cols, cells).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// The helper's own order (parts last to first, values shared)
+        /// against the brute force.
+        #[test]
+        fn a_helpers_search_matches_brute_force(board in board_strategy(5, 15)) {
+            let exchange = Arc::new(WordExchange::with_bytes(1 << 16));
+            exchange.allocate();
+            let mut solver = Clear::solver().helping(exchange, Arc::new(AtomicBool::new(false)));
+            let expected = Brute::new(board.rows(), board.cols()).value(board.cells().0);
+            prop_assert_eq!(solver.value(&board).unwrap().value(), expected);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(8))]
+
+        /// A helped search against the search alone, on dense boards the
+        /// helper takes, with a fresh solver and with one kept across
+        /// boards: the values and the winning moves.
+        #[test]
+        fn a_helped_search_matches_the_search_alone(seeds in proptest::collection::vec(any::<u64>(), 1..4)) {
+            let mut kept = Clear::new().into_helped_solver(64 << 20);
+            let mut alone = Clear::solver();
+            for seed in seeds {
+                let board = dense(4, 6, seed);
+                let value = alone.value(&board).unwrap();
+                let mut fresh = Clear::new().into_helped_solver(64 << 20);
+                prop_assert_eq!(fresh.value(&board).unwrap(), value);
+                prop_assert_eq!(kept.value(&board).unwrap(), value);
+                prop_assert_eq!(kept.winning_moves(&board).unwrap(), alone.winning_moves(&board).unwrap());
+            }
+        }
+    }
+
+    /// The helper's bytes count against the memory budget: a budget below
+    /// them stops the search, which a search alone would finish.
+    #[test]
+    fn the_helpers_bytes_count_in_the_budget() {
+        let board = dense(4, 6, 7);
+        let budget = Budget {
+            max_memory: Some(8 << 20),
+            ..Budget::UNLIMITED
+        };
+        let mut alone = Clear::solver().with_budget(budget);
+        assert!(alone.value(&board).is_ok());
+        let mut helped = Clear::new()
+            .into_helped_solver(16 << 20)
+            .with_budget(budget);
+        assert!(matches!(
+            helped.value(&board),
+            Err(SolveError::MemoryBudget { .. })
+        ));
+        assert!(helped.memory_bytes() >= 16 << 20);
+    }
+
+    /// A small component is searched alone, and the exchange stays
+    /// unallocated.
+    #[test]
+    fn small_components_are_not_helped() {
+        let board = dense(3, 5, 3);
+        assert!(board.cells().count() < MIN_HELPED_CELLS);
+        let exchange = Arc::new(WordExchange::with_bytes(1 << 16));
+        let mut helper = ClearHelper {
+            rules: Clear::new(),
+            exchange: Arc::clone(&exchange),
+            memo_bytes: 1 << 20,
+            bytes: 1 << 20,
+            link: None,
+            busy: false,
+        };
+        assert!(!helper.begin(&board, &Budget::UNLIMITED));
+        assert!(helper.link.is_none());
+        assert_eq!(exchange.get_word(board.cells().0), None);
     }
 }

@@ -68,6 +68,7 @@ mod bits;
 mod board;
 pub mod census;
 mod frame;
+mod helper;
 mod key;
 pub mod large;
 mod memo;

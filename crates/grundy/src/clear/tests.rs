@@ -31,20 +31,20 @@ fn all_rect_masks(rows: usize, cols: usize) -> Vec<u64> {
     masks
 }
 
-struct Brute {
+pub(super) struct Brute {
     rects: Vec<u64>,
     memo: HashMap<u64, u32>,
 }
 
 impl Brute {
-    fn new(rows: usize, cols: usize) -> Brute {
+    pub(super) fn new(rows: usize, cols: usize) -> Brute {
         Brute {
             rects: all_rect_masks(rows, cols),
             memo: HashMap::new(),
         }
     }
 
-    fn value(&mut self, cells: u64) -> u32 {
+    pub(super) fn value(&mut self, cells: u64) -> u32 {
         if let Some(&v) = self.memo.get(&cells) {
             return v;
         }
@@ -214,7 +214,7 @@ fn illegal_moves_are_refused() {
 /// Random boards up to `max_side` on a side with at most `max_ones` ones:
 /// the raw-mask brute force visits up to `2^ones` subsets, so the cap keeps
 /// it to a fraction of a second per case.
-fn board_strategy(max_side: usize, max_ones: u32) -> impl Strategy<Value = Board> {
+pub(super) fn board_strategy(max_side: usize, max_ones: u32) -> impl Strategy<Value = Board> {
     (1..=max_side, 1..=max_side, 0.0..1.0f64, any::<u64>()).prop_map(
         move |(rows, cols, density, seed)| {
             let mut state = seed | 1;

@@ -24,8 +24,9 @@
 //! not change the frame's value, which is the mex of all its options.
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::OnceLock;
 
-use crate::Nimber;
+use crate::{Budget, Nimber};
 
 /// Values shared between searches on different threads, keyed as the
 /// solver's memo is. It may forget or never hold a value: a miss only means
@@ -45,9 +46,11 @@ pub trait Exchange<K>: Send + Sync {
 /// The other end of a main search's helper: started on each component the
 /// main search is about to search, stopped when it is done.
 pub trait Helper<P>: Send {
-    /// Starts helping with the search of `root`; false when the helper
-    /// declines (a component too small to pay for waking a thread).
-    fn begin(&mut self, root: &P) -> bool;
+    /// Starts helping with the search of `root`, which runs under `budget`;
+    /// false when the helper declines (a component too small to pay for
+    /// waking a thread). The helper solves at most `budget`'s positions,
+    /// and holds at most [`Helper::memory_bytes`].
+    fn begin(&mut self, root: &P, budget: &Budget) -> bool;
     /// Stops the help begun last and waits until the helper has stopped.
     fn end(&mut self);
     /// The most bytes the helper may hold while it helps: its memo, its
@@ -82,16 +85,20 @@ struct Bucket {
 /// has that key's value, and one that finds `PENDING` treats it as a miss.
 /// A key whose [`PROBES`] buckets are full is not stored.
 ///
+/// The buckets are allocated by [`WordExchange::allocate`]; until then the
+/// exchange holds nothing and takes nothing.
+///
 /// Hand-written rather than a concurrent map crate: a lookup here is one
 /// cache line and two plain loads, with nothing to lock or to reclaim,
 /// which a map that supports removal and growth cannot offer.
 pub struct WordExchange {
-    buckets: Box<[Bucket]>,
-    mask: usize,
+    buckets: OnceLock<Box<[Bucket]>>,
+    count: usize,
 }
 
 impl WordExchange {
-    /// An exchange of at most `bytes` bytes (at least [`PROBES`] buckets).
+    /// An exchange of at most `bytes` bytes (at least [`PROBES`] buckets),
+    /// not yet allocated.
     #[must_use]
     pub fn with_bytes(bytes: usize) -> WordExchange {
         let wanted = (bytes / std::mem::size_of::<Bucket>()).max(PROBES);
@@ -100,35 +107,44 @@ impl WordExchange {
         } else {
             wanted.next_power_of_two() / 2
         };
-        let buckets = (0..count)
-            .map(|_| Bucket {
-                keys: std::array::from_fn(|_| AtomicU64::new(0)),
-                values: std::array::from_fn(|_| AtomicU32::new(PENDING)),
-            })
-            .collect();
         WordExchange {
-            buckets,
-            mask: count - 1,
+            buckets: OnceLock::new(),
+            count,
         }
+    }
+
+    /// Allocates the buckets, if not done yet.
+    pub fn allocate(&self) {
+        self.buckets.get_or_init(|| {
+            (0..self.count)
+                .map(|_| Bucket {
+                    keys: std::array::from_fn(|_| AtomicU64::new(0)),
+                    values: std::array::from_fn(|_| AtomicU32::new(PENDING)),
+                })
+                .collect()
+        });
     }
 
     fn home(&self, word: u64) -> usize {
         // The high bits of a multiplicative hash: canonical shapes differ
         // mostly in their low bits.
-        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (self.count - 1)
     }
 
     /// Asks for the home bucket of `word` to be fetched into the cache.
     pub fn prefetch_word(&self, word: u64) {
-        crate::prefetch::prefetch_in(&self.buckets, self.home(word));
+        if let Some(buckets) = self.buckets.get() {
+            crate::prefetch::prefetch_in(buckets, self.home(word));
+        }
     }
 
     /// The value stored for `word` (non-zero), if any.
     #[must_use]
     pub fn get_word(&self, word: u64) -> Option<Nimber> {
+        let buckets = self.buckets.get()?;
         let home = self.home(word);
         for step in 0..PROBES {
-            let bucket = &self.buckets[(home + step) & self.mask];
+            let bucket = &buckets[(home + step) & (self.count - 1)];
             for slot in 0..SLOTS {
                 let key = bucket.keys[slot].load(Ordering::Acquire);
                 if key == word {
@@ -143,10 +159,12 @@ impl WordExchange {
         None
     }
 
-    /// Stores `value` for `word` (non-zero), unless its buckets are full or
-    /// the value is `u32::MAX`, which is not stored.
+    /// Stores `value` for `word` (non-zero), unless the exchange is not
+    /// allocated, its buckets are full, or the value is `u32::MAX`, which
+    /// is not stored.
     pub fn put_word(&self, word: u64, value: Nimber) {
-        let Some(stored) = value.value().checked_add(1) else {
+        let (Some(buckets), Some(stored)) = (self.buckets.get(), value.value().checked_add(1))
+        else {
             return;
         };
         if word == 0 {
@@ -154,7 +172,7 @@ impl WordExchange {
         }
         let home = self.home(word);
         for step in 0..PROBES {
-            let bucket = &self.buckets[(home + step) & self.mask];
+            let bucket = &buckets[(home + step) & (self.count - 1)];
             for slot in 0..SLOTS {
                 let claimed = match bucket.keys[slot].compare_exchange(
                     0,
@@ -173,17 +191,18 @@ impl WordExchange {
         }
     }
 
-    /// The bytes of the buckets.
+    /// The bytes of the buckets, allocated or not.
     #[must_use]
     pub fn allocated_bytes(&self) -> usize {
-        std::mem::size_of_val(&*self.buckets)
+        self.count * std::mem::size_of::<Bucket>()
     }
 }
 
 impl std::fmt::Debug for WordExchange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WordExchange")
-            .field("buckets", &self.buckets.len())
+            .field("buckets", &self.count)
+            .field("allocated", &self.buckets.get().is_some())
             .finish_non_exhaustive()
     }
 }
@@ -200,6 +219,7 @@ mod tests {
         #[test]
         fn finds_what_was_put(entries in proptest::collection::vec((1u64..64, 0u32..100), 0..200)) {
             let exchange = WordExchange::with_bytes(64 * 64);
+            exchange.allocate();
             let mut model = HashMap::new();
             for &(word, value) in &entries {
                 let value = *model.entry(word).or_insert(value);
@@ -214,6 +234,7 @@ mod tests {
         #[test]
         fn full_exchange_answers_only_what_it_holds(words in proptest::collection::vec(1u64..u64::MAX, 0..300)) {
             let exchange = WordExchange::with_bytes(0);
+            exchange.allocate();
             for &word in &words {
                 exchange.put_word(word, Nimber::new((word % 7) as u32));
             }
@@ -225,11 +246,23 @@ mod tests {
         }
     }
 
+    /// An exchange not yet allocated holds nothing.
+    #[test]
+    fn holds_nothing_until_allocated() {
+        let exchange = WordExchange::with_bytes(1 << 12);
+        exchange.put_word(5, Nimber::new(3));
+        assert_eq!(exchange.get_word(5), None);
+        exchange.allocate();
+        exchange.put_word(5, Nimber::new(3));
+        assert_eq!(exchange.get_word(5), Some(Nimber::new(3)));
+    }
+
     /// Two threads putting and reading the same keys at once never read a
     /// value that was not put for the key.
     #[test]
     fn threads_never_read_a_torn_entry() {
         let exchange = WordExchange::with_bytes(1 << 16);
+        exchange.allocate();
         let value_of = |word: u64| Nimber::new((word.wrapping_mul(31) % 1000) as u32);
         std::thread::scope(|scope| {
             for start in [1u64, 2] {

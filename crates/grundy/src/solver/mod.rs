@@ -20,13 +20,18 @@
 //! bar without the engine knowing about terminals.
 
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::{Game, MexSet, Nimber, OptionPart};
 
+mod helper;
 mod outcome;
+
+pub use helper::{Exchange, Helper, WordExchange};
 
 /// A memo of component values, keyed by [`Game::Key`].
 pub trait Table<K> {
@@ -188,6 +193,9 @@ pub enum SolveError {
         /// The bytes in use, with the next growth step, when the search stopped.
         used: u64,
     },
+    /// A helper's search was stopped by the search it helps.
+    #[error("stopped by the search it helps")]
+    Stopped,
 }
 
 /// A byte count as MiB with one decimal, for messages.
@@ -221,6 +229,9 @@ struct Frame<P, K> {
     /// XOR of the option's components looked at so far.
     acc: Nimber,
     seen: MexSet,
+    /// A helper's search expands the frame's parts last to first: those
+    /// from here to the end of `pending` are known.
+    tail: usize,
 }
 
 /// One option of an expanded frame: the XOR of its components already known
@@ -289,6 +300,13 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     /// `t` (1 to 63), kept apart from `won`, which holds most of the
     /// components ruled out, at two thirds of the bytes an entry.
     not_values: FxHashMap<G::Key, u64>,
+    /// Values shared with a helper's search, or with the search this one
+    /// helps (`helper.rs`).
+    exchange: Option<Arc<dyn Exchange<G::Key>>>,
+    /// The helper of this solver's value searches.
+    helper: Option<Box<dyn Helper<G::Position>>>,
+    /// Set when this solver is a helper: where it is told to stop.
+    helping: Option<Arc<AtomicBool>>,
 }
 
 impl<G: Game> Solver<G> {
@@ -316,7 +334,34 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             spare_sets: Vec::new(),
             won: FxHashSet::default(),
             not_values: FxHashMap::default(),
+            exchange: None,
+            helper: None,
+            helping: None,
         }
+    }
+
+    /// This solver with a helper for its value searches, which shares
+    /// values through `exchange` (see `helper.rs`). Its own memory is then
+    /// bounded by the budget less [`Helper::memory_bytes`].
+    #[must_use]
+    pub fn with_helper(
+        mut self,
+        helper: Box<dyn Helper<G::Position>>,
+        exchange: Arc<dyn Exchange<G::Key>>,
+    ) -> Self {
+        self.helper = Some(helper);
+        self.exchange = Some(exchange);
+        self
+    }
+
+    /// This solver as a helper: its value searches expand a frame's parts
+    /// last to first, share values through `exchange`, and stop with
+    /// [`SolveError::Stopped`] once `stop` is set.
+    #[must_use]
+    pub fn helping(mut self, exchange: Arc<dyn Exchange<G::Key>>, stop: Arc<AtomicBool>) -> Self {
+        self.exchange = Some(exchange);
+        self.helping = Some(stop);
+        self
     }
 
     /// Sets the limits for later searches. The position count and the clock
@@ -373,8 +418,14 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// capacity of the search's stack and arena, and the values the outcome
     /// search ruled out, with their next doubling
     /// ([`Solver::component_has_value`]).
-    /// This is what [`Budget::max_memory`] bounds.
+    /// With a helper, the most its share may hold
+    /// ([`Helper::memory_bytes`]) too. This is what [`Budget::max_memory`]
+    /// bounds.
     pub fn memory_bytes(&self) -> usize {
+        self.own_memory_bytes() + self.helper.as_ref().map_or(0, |h| h.memory_bytes())
+    }
+
+    fn own_memory_bytes(&self) -> usize {
         use std::mem::size_of;
         self.table.allocated_bytes()
             + self.table.growth_bytes()
@@ -481,7 +532,18 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(value) = self.table.get(&key) {
             return Ok(value);
         }
-        self.on_empty_scratch(|solver| solver.search(component, key))
+        let budget = self.budget;
+        let helped = self
+            .helper
+            .as_mut()
+            .is_some_and(|helper| helper.begin(&component, &budget));
+        let result = self.on_empty_scratch(|solver| solver.search(component, key));
+        if helped {
+            if let Some(helper) = self.helper.as_mut() {
+                helper.end();
+            }
+        }
+        result
     }
 
     /// Runs a search that starts on empty scratch (stack, options, pending
@@ -589,6 +651,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             table,
             options,
             pending,
+            exchange,
             ..
         } = self;
         // First every option's components and keys, asking the table to
@@ -627,6 +690,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 match table.get(&pending[read].key) {
                     Some(value) => record.known ^= value,
                     None => {
+                        if let Some(exchange) = exchange {
+                            exchange.prefetch(&pending[read].key);
+                        }
                         pending.swap(write, read);
                         write += 1;
                     }
@@ -634,6 +700,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 read += 1;
             }
             record.pending_end = write;
+        }
+        if let Some(exchange) = exchange {
+            exchange.prefetch(&key);
         }
         pending.truncate(write);
         let mut seen = self.spare_sets.pop().unwrap_or_default();
@@ -646,6 +715,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             part,
             acc: Nimber::ZERO,
             seen,
+            tail: write,
         });
     }
 
@@ -681,12 +751,20 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 frame.acc = Nimber::ZERO;
                 frame.option += 1;
             }
-            if let Some(index) = needed {
+            if let Some(mut index) = needed {
+                if self.helping.is_some() {
+                    index = self.last_unknown(index);
+                }
                 let Pending {
                     position,
                     key,
                     lookup,
                 } = self.pending[index].clone();
+                if let Some(value) = self.exchange.as_ref().and_then(|ex| ex.get(&key)) {
+                    self.table.insert(key, value);
+                    self.check_memory()?;
+                    continue;
+                }
                 // A part the game listed as a lookup is valued once and
                 // kept in the memo, where its later probes find it.
                 if lookup {
@@ -710,6 +788,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             };
             self.options.truncate(frame.first_option);
             self.pending.truncate(part_start);
+            if let Some(exchange) = &self.exchange {
+                exchange.put(&frame.key, value);
+            }
             self.table.insert(frame.key, value);
             self.spare_sets.push(frame.seen);
             drop(frame.position);
@@ -721,9 +802,34 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
     }
 
+    /// In a helper's search, the last part of the top frame not yet known,
+    /// from `first`, which is not known, on; the frame's `tail` then skips
+    /// the parts found known, so each is probed here once.
+    fn last_unknown(&mut self, first: usize) -> usize {
+        let frame = self.stack.last_mut().expect("the frame that needs a part");
+        let mut index = frame.tail.min(self.pending.len());
+        while index > first {
+            index -= 1;
+            if self.table.get(&self.pending[index].key).is_none() {
+                break;
+            }
+        }
+        frame.tail = index.max(first);
+        frame.tail
+    }
+
     /// The memory budget alone: checked after every insert into the table,
-    /// so that no run of inserts grows it past the budget unchecked.
+    /// so that no run of inserts grows it past the budget unchecked. A
+    /// helped solver counts its helper's bytes too; a helper stops here
+    /// when told to.
     fn check_memory(&self) -> Result<(), SolveError> {
+        if self
+            .helping
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        {
+            return Err(SolveError::Stopped);
+        }
         if let Some(limit) = self.budget.max_memory {
             let used = self.memory_bytes() as u64;
             if used > limit {

@@ -585,7 +585,7 @@ impl SplitSolver {
             SolveError::TimeBudget { .. } => SolveError::TimeBudget {
                 limit: self.budget.max_time.unwrap_or_default(),
             },
-            SolveError::MemoryBudget { .. } => err,
+            SolveError::MemoryBudget { .. } | SolveError::Stopped => err,
         }
     }
 }
