@@ -66,9 +66,9 @@ pub struct Args {
     /// Threads for the value searches of components: 1, or 2 for a helper
     /// thread that searches each component of 20 cells or more with the
     /// main search, in the opposite order, and shares what it finds. The
-    /// helper holds at most a quarter of --max-memory (of 8 GiB without
-    /// it; an eighth on boards past 64 cells and with --move). Default: 2
-    /// when the process may run on two cores.
+    /// helper holds at most a quarter of the memory budget of the search
+    /// it helps (2 GiB without --max-memory). Default: 2 when the process
+    /// may run on two cores.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=2))]
     threads: Option<u8>,
     #[command(flatten)]
@@ -131,23 +131,17 @@ pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
 const DEFAULT_BOARD: Board = grundy::board!["0110", "0000", "0000", "0001"];
 
 /// The analyzer of boards of any size, whose solver of the components that
-/// fit 64 cells has a helper with `--threads 2`. The analyzer gives that
-/// solver half of the memory budget, so the helper gets an eighth.
+/// fit 64 cells has a helper with `--threads 2`.
 fn analyzer(rules: Clear, budget: Budget, args: &Args) -> Analyzer {
-    let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
-    let small = small_solver(
-        rules,
-        args.threads.unwrap_or_else(default_threads),
-        max_bytes / 8,
-    );
+    let small = small_solver(rules, args.threads.unwrap_or_else(default_threads));
     Analyzer::with_small_solver(small, budget)
 }
 
-/// The solver of boards of at most 64 cells: with a helper thread that may
-/// hold `helper_bytes` when `threads` is 2.
-fn small_solver(rules: Clear, threads: u8, helper_bytes: u64) -> ClearSolver {
+/// The solver of boards of at most 64 cells: with a helper thread when
+/// `threads` is 2.
+fn small_solver(rules: Clear, threads: u8) -> ClearSolver {
     if threads > 1 {
-        rules.into_helped_solver(usize::try_from(helper_bytes).unwrap_or(usize::MAX))
+        rules.into_helped_solver()
     } else {
         rules.into_solver()
     }
@@ -309,9 +303,7 @@ fn analyse(
 ) -> anyhow::Result<ExitCode> {
     let shapes = tables.lookup()?;
     let (bar, progress) = solver_progress("solving", &budget.budget());
-    let max_bytes = budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
-    let mut solver =
-        small_solver(Clear::with_shapes(shapes), threads, max_bytes / 4).with_progress(progress);
+    let mut solver = small_solver(Clear::with_shapes(shapes), threads).with_progress(progress);
     let analysis = Analysis::of_or_partial(&mut solver, boards, budget.budget());
     bar.finish_and_clear();
     // Name the shape database that would answer at once, if one would.

@@ -4,11 +4,14 @@
 //! the main solver searches, parts last to first, and shares what it
 //! finishes through a [`WordExchange`] of the shapes in the 8 x 8 frame.
 //!
-//! **Memory.** The helper holds at most its share, fixed when it is made:
-//! the exchange, then its own memo and scratch in what is left, and it
-//! solves at most the main search's position budget. When its memo would
-//! pass its share, it drops the memo and waits for the next component; the
-//! main search is not stopped by the helper's memory.
+//! **Memory.** The helper's share is a quarter of the main search's memory
+//! budget ([`DEFAULT_SHARE`] without one): the exchange, allocated at the
+//! first search helped, then the helper's own memo and scratch in what is
+//! left. The main search counts the whole share as in use, so the two stay
+//! within the budget. The helper also solves at most the main search's
+//! position budget. When its memo would pass its share, it drops the memo
+//! and waits for the next component; the main search is not stopped by
+//! the helper's memory.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -23,12 +26,25 @@ use crate::{Budget, Nimber, SolveError};
 /// search takes about as long as waking a thread.
 const MIN_HELPED_CELLS: u32 = 20;
 
-/// The exchange's share of the helper's memory: an eighth, at most
+/// The helper's share of a memory budget: a quarter.
+const SHARE: u64 = 4;
+/// The helper's share under no memory budget: a quarter of `grundy
+/// clear`'s default budget of 8 GiB.
+const DEFAULT_SHARE: u64 = 2 << 30;
+/// The exchange's part of the helper's share: an eighth, at most
 /// [`MAX_EXCHANGE_BYTES`].
-const EXCHANGE_SHARE: usize = 8;
-/// The largest exchange: 2^21 buckets, 10 million shapes, more than the
-/// densest 7 x 7 block reaches.
-const MAX_EXCHANGE_BYTES: usize = 128 << 20;
+const EXCHANGE_PART: u64 = 8;
+/// The largest exchange: 2^21 buckets, 10 million shapes, as many as the
+/// value search of a dense 7 x 7 block of 30 to 33 cells stores; a larger
+/// one measured no faster (docs/benchmarks.md, "A helper thread").
+const MAX_EXCHANGE_BYTES: u64 = 128 << 20;
+/// A share whose memo part would be below this is not taken.
+const MIN_MEMO_BYTES: u64 = 1 << 20;
+
+/// The helper's share of a main search's memory `budget`.
+fn share(budget: &Budget) -> u64 {
+    budget.max_memory.map_or(DEFAULT_SHARE, |bytes| bytes / SHARE)
+}
 
 /// The word of a shape the exchange holds: those of the 8 x 8 frame.
 fn shared(key: &MemoKey) -> Option<u64> {
@@ -65,17 +81,17 @@ impl Exchange<MemoKey> for WordExchange {
 struct ClearHelper {
     rules: Clear,
     exchange: Arc<WordExchange>,
-    /// The helper's own memo and scratch may hold this many bytes.
-    memo_bytes: usize,
-    /// All the helper may hold: its memo and the exchange.
-    bytes: usize,
     link: Option<Link>,
     busy: bool,
 }
 
+/// A job of the helper thread: the component, the position budget, and
+/// the bytes its memo and scratch may hold.
+type Job = (Board, Option<u64>, u64);
+
 /// The running helper thread.
 struct Link {
-    jobs: Sender<(Board, Option<u64>)>,
+    jobs: Sender<Job>,
     done: Receiver<()>,
     stop: Arc<AtomicBool>,
     thread: JoinHandle<()>,
@@ -84,10 +100,10 @@ struct Link {
 impl ClearHelper {
     fn start(&self) -> Option<Link> {
         let stop = Arc::new(AtomicBool::new(false));
-        let (jobs, inbox) = mpsc::channel::<(Board, Option<u64>)>();
+        let (jobs, inbox) = mpsc::channel::<Job>();
         let (finished, done) = mpsc::channel();
         let rules = self.rules.clone();
-        let (exchange, memo_bytes) = (Arc::clone(&self.exchange), self.memo_bytes);
+        let exchange = Arc::clone(&self.exchange);
         let stopped = Arc::clone(&stop);
         let thread = std::thread::Builder::new()
             .name("grundy-helper".into())
@@ -99,11 +115,11 @@ impl ClearHelper {
                     )
                 };
                 let mut solver = fresh();
-                for (root, max_positions) in inbox {
+                for (root, max_positions, memo_bytes) in inbox {
                     solver.set_budget(Budget {
                         max_positions,
                         max_time: None,
-                        max_memory: Some(memo_bytes as u64),
+                        max_memory: Some(memo_bytes),
                     });
                     // Out of memory, the memo goes: a later component is
                     // helped from a fresh one.
@@ -131,6 +147,16 @@ impl Helper<Board> for ClearHelper {
         {
             return false;
         }
+        let share = share(budget);
+        let exchange_bytes = (share / EXCHANGE_PART).min(MAX_EXCHANGE_BYTES);
+        if self.exchange.allocated_bytes() == 0 && share >= MIN_MEMO_BYTES + exchange_bytes {
+            self.exchange
+                .allocate(usize::try_from(exchange_bytes).unwrap_or(usize::MAX));
+        }
+        let memo_bytes = share.saturating_sub(self.exchange.allocated_bytes() as u64);
+        if memo_bytes < MIN_MEMO_BYTES {
+            return false;
+        }
         if self.link.is_none() {
             // Without a thread the search runs alone, and asks again at
             // the next component.
@@ -139,9 +165,11 @@ impl Helper<Board> for ClearHelper {
         let Some(link) = &self.link else {
             return false;
         };
-        self.exchange.allocate();
         link.stop.store(false, Ordering::Relaxed);
-        self.busy = link.jobs.send((*root, budget.max_positions)).is_ok();
+        self.busy = link
+            .jobs
+            .send((*root, budget.max_positions, memo_bytes))
+            .is_ok();
         self.busy
     }
 
@@ -154,8 +182,12 @@ impl Helper<Board> for ClearHelper {
         self.busy = false;
     }
 
-    fn memory_bytes(&self) -> usize {
-        self.bytes
+    fn memory_bytes(&self, budget: &Budget) -> usize {
+        if self.link.is_some() {
+            usize::try_from(share(budget)).unwrap_or(usize::MAX)
+        } else {
+            0
+        }
     }
 }
 
@@ -173,17 +205,14 @@ impl Drop for ClearHelper {
 impl Clear {
     /// A solver with these rules whose value searches of components of
     /// [`MIN_HELPED_CELLS`] cells or more get a helper thread (see the
-    /// module docs), which holds at most `helper_bytes` of memory. Its
-    /// memory budget, if any, counts those bytes.
+    /// module docs). The helper may hold a quarter of the solver's memory
+    /// budget (2 GiB without one), which the budget counts.
     #[must_use]
-    pub fn into_helped_solver(self, helper_bytes: usize) -> ClearSolver {
-        let exchange_bytes = (helper_bytes / EXCHANGE_SHARE).min(MAX_EXCHANGE_BYTES);
-        let exchange = Arc::new(WordExchange::with_bytes(exchange_bytes));
+    pub fn into_helped_solver(self) -> ClearSolver {
+        let exchange = Arc::new(WordExchange::new());
         let helper = ClearHelper {
             rules: self.clone(),
             exchange: Arc::clone(&exchange),
-            memo_bytes: helper_bytes.saturating_sub(exchange.allocated_bytes()),
-            bytes: helper_bytes.max(exchange.allocated_bytes()),
             link: None,
             busy: false,
         };
@@ -222,8 +251,8 @@ mod tests {
         /// against the brute force.
         #[test]
         fn a_helpers_search_matches_brute_force(board in board_strategy(5, 15)) {
-            let exchange = Arc::new(WordExchange::with_bytes(1 << 16));
-            exchange.allocate();
+            let exchange = Arc::new(WordExchange::new());
+            exchange.allocate(1 << 16);
             let mut solver = Clear::solver().helping(exchange, Arc::new(AtomicBool::new(false)));
             let expected = Brute::new(board.rows(), board.cols()).value(board.cells().0);
             prop_assert_eq!(solver.value(&board).unwrap().value(), expected);
@@ -238,12 +267,12 @@ mod tests {
         /// boards: the values and the winning moves.
         #[test]
         fn a_helped_search_matches_the_search_alone(seeds in proptest::collection::vec(any::<u64>(), 1..4)) {
-            let mut kept = Clear::new().into_helped_solver(64 << 20);
+            let mut kept = Clear::new().into_helped_solver();
             let mut alone = Clear::solver();
             for seed in seeds {
                 let board = dense(4, 6, seed);
                 let value = alone.value(&board).unwrap();
-                let mut fresh = Clear::new().into_helped_solver(64 << 20);
+                let mut fresh = Clear::new().into_helped_solver();
                 prop_assert_eq!(fresh.value(&board).unwrap(), value);
                 prop_assert_eq!(kept.value(&board).unwrap(), value);
                 prop_assert_eq!(kept.winning_moves(&board).unwrap(), alone.winning_moves(&board).unwrap());
@@ -251,25 +280,40 @@ mod tests {
         }
     }
 
-    /// The helper's bytes count against the memory budget: a budget below
-    /// them stops the search, which a search alone would finish.
+    /// The helper's share counts against the memory budget: a budget the
+    /// search alone keeps within stops the helped search, which counts a
+    /// quarter of it as the helper's, and a budget too small to share is
+    /// not shared.
     #[test]
-    fn the_helpers_bytes_count_in_the_budget() {
+    fn the_helpers_share_counts_in_the_budget() {
         let board = dense(4, 6, 7);
+        let mut alone = Clear::solver();
+        alone.value(&board).unwrap();
+        let needed = alone.memory_bytes() as u64;
         let budget = Budget {
-            max_memory: Some(8 << 20),
+            max_memory: Some(needed + needed / 4),
             ..Budget::UNLIMITED
         };
         let mut alone = Clear::solver().with_budget(budget);
         assert!(alone.value(&board).is_ok());
-        let mut helped = Clear::new()
-            .into_helped_solver(16 << 20)
-            .with_budget(budget);
-        assert!(matches!(
-            helped.value(&board),
-            Err(SolveError::MemoryBudget { .. })
-        ));
-        assert!(helped.memory_bytes() >= 16 << 20);
+        let mut helped = Clear::new().into_helped_solver().with_budget(budget);
+        let result = helped.value(&board);
+        assert!(
+            matches!(result, Err(SolveError::MemoryBudget { .. })),
+            "{result:?}"
+        );
+        let small = Budget {
+            max_memory: Some(2 << 20),
+            ..Budget::UNLIMITED
+        };
+        let mut helper = ClearHelper {
+            rules: Clear::new(),
+            exchange: Arc::new(WordExchange::new()),
+            link: None,
+            busy: false,
+        };
+        assert!(!helper.begin(&board, &small));
+        assert_eq!(helper.memory_bytes(&small), 0);
     }
 
     /// A small component is searched alone, and the exchange stays
@@ -278,17 +322,15 @@ mod tests {
     fn small_components_are_not_helped() {
         let board = dense(3, 5, 3);
         assert!(board.cells().count() < MIN_HELPED_CELLS);
-        let exchange = Arc::new(WordExchange::with_bytes(1 << 16));
+        let exchange = Arc::new(WordExchange::new());
         let mut helper = ClearHelper {
             rules: Clear::new(),
             exchange: Arc::clone(&exchange),
-            memo_bytes: 1 << 20,
-            bytes: 1 << 20,
             link: None,
             busy: false,
         };
         assert!(!helper.begin(&board, &Budget::UNLIMITED));
         assert!(helper.link.is_none());
-        assert_eq!(exchange.get_word(board.cells().0), None);
+        assert_eq!(exchange.allocated_bytes(), 0);
     }
 }

@@ -48,15 +48,16 @@ pub trait Exchange<K>: Send + Sync {
 pub trait Helper<P>: Send {
     /// Starts helping with the search of `root`, which runs under `budget`;
     /// false when the helper declines (a component too small to pay for
-    /// waking a thread). The helper solves at most `budget`'s positions,
-    /// and holds at most [`Helper::memory_bytes`].
+    /// waking a thread, or a budget too small to share). The helper solves
+    /// at most `budget`'s positions, and holds at most
+    /// [`Helper::memory_bytes`] of it.
     fn begin(&mut self, root: &P, budget: &Budget) -> bool;
     /// Stops the help begun last and waits until the helper has stopped.
     fn end(&mut self);
-    /// The most bytes the helper may hold while it helps: its memo, its
-    /// scratch and the exchange. The main search keeps its own memory
-    /// within its budget less this.
-    fn memory_bytes(&self) -> usize;
+    /// The most bytes the helper may hold under the main search's `budget`:
+    /// its memo, its scratch and the exchange. The main search keeps its
+    /// own memory within the budget less this.
+    fn memory_bytes(&self, budget: &Budget) -> usize;
 }
 
 /// Slots of a [`WordExchange`] bucket: five keys and five values fill one
@@ -85,38 +86,36 @@ struct Bucket {
 /// has that key's value, and one that finds `PENDING` treats it as a miss.
 /// A key whose [`PROBES`] buckets are full is not stored.
 ///
-/// The buckets are allocated by [`WordExchange::allocate`]; until then the
-/// exchange holds nothing and takes nothing.
+/// The buckets are allocated by [`WordExchange::allocate`], which sets
+/// their number; until then the exchange holds nothing and takes nothing.
 ///
 /// Hand-written rather than a concurrent map crate: a lookup here is one
 /// cache line and two plain loads, with nothing to lock or to reclaim,
 /// which a map that supports removal and growth cannot offer.
 pub struct WordExchange {
     buckets: OnceLock<Box<[Bucket]>>,
-    count: usize,
 }
 
 impl WordExchange {
-    /// An exchange of at most `bytes` bytes (at least [`PROBES`] buckets),
-    /// not yet allocated.
+    /// An exchange not yet allocated.
     #[must_use]
-    pub fn with_bytes(bytes: usize) -> WordExchange {
-        let wanted = (bytes / std::mem::size_of::<Bucket>()).max(PROBES);
-        let count = if wanted.is_power_of_two() {
-            wanted
-        } else {
-            wanted.next_power_of_two() / 2
-        };
+    pub const fn new() -> WordExchange {
         WordExchange {
             buckets: OnceLock::new(),
-            count,
         }
     }
 
-    /// Allocates the buckets, if not done yet.
-    pub fn allocate(&self) {
+    /// Allocates the buckets, at most `bytes` of them (at least [`PROBES`]
+    /// buckets, a power of two), if not done yet.
+    pub fn allocate(&self, bytes: usize) {
         self.buckets.get_or_init(|| {
-            (0..self.count)
+            let wanted = (bytes / std::mem::size_of::<Bucket>()).max(PROBES);
+            let count = if wanted.is_power_of_two() {
+                wanted
+            } else {
+                wanted.next_power_of_two() / 2
+            };
+            (0..count)
                 .map(|_| Bucket {
                     keys: std::array::from_fn(|_| AtomicU64::new(0)),
                     values: std::array::from_fn(|_| AtomicU32::new(PENDING)),
@@ -125,16 +124,17 @@ impl WordExchange {
         });
     }
 
-    fn home(&self, word: u64) -> usize {
+    /// The home bucket of `word` among `count` (a power of two).
+    fn home(word: u64, count: usize) -> usize {
         // The high bits of a multiplicative hash: canonical shapes differ
         // mostly in their low bits.
-        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (self.count - 1)
+        (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & (count - 1)
     }
 
     /// Asks for the home bucket of `word` to be fetched into the cache.
     pub fn prefetch_word(&self, word: u64) {
         if let Some(buckets) = self.buckets.get() {
-            crate::prefetch::prefetch_in(buckets, self.home(word));
+            crate::prefetch::prefetch_in(buckets, Self::home(word, buckets.len()));
         }
     }
 
@@ -142,9 +142,9 @@ impl WordExchange {
     #[must_use]
     pub fn get_word(&self, word: u64) -> Option<Nimber> {
         let buckets = self.buckets.get()?;
-        let home = self.home(word);
+        let home = Self::home(word, buckets.len());
         for step in 0..PROBES {
-            let bucket = &buckets[(home + step) & (self.count - 1)];
+            let bucket = &buckets[(home + step) & (buckets.len() - 1)];
             for slot in 0..SLOTS {
                 let key = bucket.keys[slot].load(Ordering::Acquire);
                 if key == word {
@@ -170,9 +170,9 @@ impl WordExchange {
         if word == 0 {
             return;
         }
-        let home = self.home(word);
+        let home = Self::home(word, buckets.len());
         for step in 0..PROBES {
-            let bucket = &buckets[(home + step) & (self.count - 1)];
+            let bucket = &buckets[(home + step) & (buckets.len() - 1)];
             for slot in 0..SLOTS {
                 let claimed = match bucket.keys[slot].compare_exchange(
                     0,
@@ -191,18 +191,23 @@ impl WordExchange {
         }
     }
 
-    /// The bytes of the buckets, allocated or not.
+    /// The bytes of the buckets, 0 before they are allocated.
     #[must_use]
     pub fn allocated_bytes(&self) -> usize {
-        self.count * std::mem::size_of::<Bucket>()
+        self.buckets.get().map_or(0, |b| std::mem::size_of_val(&**b))
+    }
+}
+
+impl Default for WordExchange {
+    fn default() -> Self {
+        WordExchange::new()
     }
 }
 
 impl std::fmt::Debug for WordExchange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WordExchange")
-            .field("buckets", &self.count)
-            .field("allocated", &self.buckets.get().is_some())
+            .field("buckets", &self.buckets.get().map_or(0, |b| b.len()))
             .finish_non_exhaustive()
     }
 }
@@ -218,8 +223,8 @@ mod tests {
         /// spare, every key put is found.
         #[test]
         fn finds_what_was_put(entries in proptest::collection::vec((1u64..64, 0u32..100), 0..200)) {
-            let exchange = WordExchange::with_bytes(64 * 64);
-            exchange.allocate();
+            let exchange = WordExchange::new();
+            exchange.allocate(64 * 64);
             let mut model = HashMap::new();
             for &(word, value) in &entries {
                 let value = *model.entry(word).or_insert(value);
@@ -233,8 +238,8 @@ mod tests {
         /// A full exchange drops what does not fit and never answers wrong.
         #[test]
         fn full_exchange_answers_only_what_it_holds(words in proptest::collection::vec(1u64..u64::MAX, 0..300)) {
-            let exchange = WordExchange::with_bytes(0);
-            exchange.allocate();
+            let exchange = WordExchange::new();
+            exchange.allocate(0);
             for &word in &words {
                 exchange.put_word(word, Nimber::new((word % 7) as u32));
             }
@@ -249,10 +254,12 @@ mod tests {
     /// An exchange not yet allocated holds nothing.
     #[test]
     fn holds_nothing_until_allocated() {
-        let exchange = WordExchange::with_bytes(1 << 12);
+        let exchange = WordExchange::new();
         exchange.put_word(5, Nimber::new(3));
         assert_eq!(exchange.get_word(5), None);
-        exchange.allocate();
+        assert_eq!(exchange.allocated_bytes(), 0);
+        exchange.allocate(1 << 12);
+        assert_eq!(exchange.allocated_bytes(), 1 << 12);
         exchange.put_word(5, Nimber::new(3));
         assert_eq!(exchange.get_word(5), Some(Nimber::new(3)));
     }
@@ -261,8 +268,8 @@ mod tests {
     /// value that was not put for the key.
     #[test]
     fn threads_never_read_a_torn_entry() {
-        let exchange = WordExchange::with_bytes(1 << 16);
-        exchange.allocate();
+        let exchange = WordExchange::new();
+        exchange.allocate(1 << 16);
         let value_of = |word: u64| Nimber::new((word.wrapping_mul(31) % 1000) as u32);
         std::thread::scope(|scope| {
             for start in [1u64, 2] {

@@ -342,7 +342,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     /// This solver with a helper for its value searches, which shares
     /// values through `exchange` (see `helper.rs`). Its own memory is then
-    /// bounded by the budget less [`Helper::memory_bytes`].
+    /// bounded by the budget less the helper's share of it
+    /// ([`Helper::memory_bytes`]).
     #[must_use]
     pub fn with_helper(
         mut self,
@@ -422,7 +423,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// ([`Helper::memory_bytes`]) too. This is what [`Budget::max_memory`]
     /// bounds.
     pub fn memory_bytes(&self) -> usize {
-        self.own_memory_bytes() + self.helper.as_ref().map_or(0, |h| h.memory_bytes())
+        let budget = &self.budget;
+        self.own_memory_bytes() + self.helper.as_ref().map_or(0, |h| h.memory_bytes(budget))
     }
 
     fn own_memory_bytes(&self) -> usize {
