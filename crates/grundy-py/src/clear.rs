@@ -99,17 +99,22 @@ impl Component {
 pub struct ClearMemo {
     shapes: Arc<dyn ShapeLookup>,
     solver: Arc<Mutex<Option<ClearSolver>>>,
+    threads: u8,
 }
 
 #[pymethods]
 impl ClearMemo {
     #[new]
-    #[pyo3(signature = (tables))]
-    fn new(tables: Option<&Bound<'_, tables::Database>>) -> ClearMemo {
-        ClearMemo {
+    #[pyo3(signature = (tables, threads = None))]
+    fn new(
+        tables: Option<&Bound<'_, tables::Database>>,
+        threads: Option<u8>,
+    ) -> PyResult<ClearMemo> {
+        Ok(ClearMemo {
             shapes: tables::lookup(tables),
             solver: Arc::new(Mutex::new(None)),
-        }
+            threads: threads_or_default(threads)?,
+        })
     }
 
     /// The bytes the memo holds (as `max_memory` counts them).
@@ -129,7 +134,7 @@ impl ClearMemo {
     /// The kept solver (or a fresh one) under `limits`, its progress told to
     /// `pending` (none: no callback).
     pub(crate) fn take(&self, limits: &Limits, pending: Option<&Pending>) -> ClearSolver {
-        take_solver(&self.solver, &self.shapes, limits, pending)
+        take_solver(&self.solver, &self.shapes, limits, pending, self.threads)
     }
 
     /// Keeps `solver` (see the type's doc).
@@ -143,14 +148,27 @@ fn lock(memo: &Mutex<Option<ClearSolver>>) -> std::sync::MutexGuard<'_, Option<C
     memo.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// `threads` as given (1 or 2), or the default of `grundy clear --threads`.
+fn threads_or_default(threads: Option<u8>) -> PyResult<u8> {
+    match threads {
+        None => Ok(grundy::clear::default_threads()),
+        Some(n @ 1..=2) => Ok(n),
+        Some(n) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "threads must be 1 or 2, not {n}"
+        ))),
+    }
+}
+
 fn take_solver(
     memo: &Mutex<Option<ClearSolver>>,
     shapes: &Arc<dyn ShapeLookup>,
     limits: &Limits,
     pending: Option<&Pending>,
+    threads: u8,
 ) -> ClearSolver {
     let kept = lock(memo).take();
-    let mut solver = kept.unwrap_or_else(|| Clear::with_shapes(shapes.clone()).into_solver());
+    let mut solver =
+        kept.unwrap_or_else(|| Clear::with_shapes(shapes.clone()).into_solver_on(threads));
     solver.set_budget(limits.budget());
     solver.set_progress(pending.map(|p| Box::new(p.callback()) as Box<_>));
     solver
@@ -172,6 +190,8 @@ pub struct ClearAnalysis {
     /// The memo of the `grundy.clear.Solver` that made it, which its
     /// options and play-out search with.
     memo: Option<Arc<Mutex<Option<ClearSolver>>>>,
+    /// The threads of its searches.
+    threads: u8,
     #[pyo3(get)]
     value: u32,
     #[pyo3(get)]
@@ -182,15 +202,16 @@ pub struct ClearAnalysis {
     board_values: Vec<u32>,
 }
 
-/// A solver on `shapes` under `limits`, whose progress callback notices
-/// Ctrl-C.
+/// A solver on `shapes` under `limits` on `threads` threads, whose progress
+/// callback notices Ctrl-C.
 pub(crate) fn solver(
     shapes: Arc<dyn ShapeLookup>,
     limits: &Limits,
     pending: &Pending,
+    threads: u8,
 ) -> ClearSolver {
     Clear::with_shapes(shapes)
-        .into_solver()
+        .into_solver_on(threads)
         .with_budget(limits.budget())
         .with_progress(pending.callback())
 }
@@ -259,7 +280,8 @@ fn cells_of(board: &Board, cells: grundy::clear::Bitboard) -> Vec<(usize, usize)
 /// With `memo`, the search goes on from its memo (and `tables` is the
 /// memo's).
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None))]
+#[allow(clippy::too_many_arguments)]
 fn clear_analyze(
     py: Python<'_>,
     texts: Vec<(String, String)>,
@@ -268,10 +290,15 @@ fn clear_analyze(
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
+    threads: Option<u8>,
 ) -> PyResult<ClearAnalysis> {
     let boards = parse::all_boards(&texts)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let memo = memo.map(|m| m.get());
+    let threads = match memo {
+        Some(memo) => memo.threads,
+        None => threads_or_default(threads)?,
+    };
     let shapes = memo.map_or_else(|| tables::lookup(tables), |m| m.shapes.clone());
     let outcome = interrupt::run(py, |pending| match memo {
         Some(memo) => {
@@ -281,7 +308,7 @@ fn clear_analyze(
             outcome
         }
         None => {
-            let mut solver = solver(shapes.clone(), &limits, pending);
+            let mut solver = solver(shapes.clone(), &limits, pending, threads);
             Analysis::of_or_partial(&mut solver, &boards, limits.budget())
         }
     })?;
@@ -320,6 +347,7 @@ fn clear_analyze(
         shapes,
         limits,
         memo: memo.map(|m| Arc::clone(&m.solver)),
+        threads,
     })
 }
 
@@ -394,12 +422,23 @@ impl ClearAnalysis {
     fn with_solver<R>(&self, pending: &Pending, work: impl FnOnce(&mut ClearSolver) -> R) -> R {
         match &self.memo {
             Some(memo) => {
-                let mut solver = take_solver(memo, &self.shapes, &self.limits, Some(pending));
+                let mut solver = take_solver(
+                    memo,
+                    &self.shapes,
+                    &self.limits,
+                    Some(pending),
+                    self.threads,
+                );
                 let result = work(&mut solver);
                 put_solver(memo, solver);
                 result
             }
-            None => work(&mut solver(self.shapes.clone(), &self.limits, pending)),
+            None => work(&mut solver(
+                self.shapes.clone(),
+                &self.limits,
+                pending,
+                self.threads,
+            )),
         }
     }
 

@@ -209,7 +209,7 @@ impl Database {
         let limits = Limits::new(max_positions, max_time, max_memory);
         let lookup = self.lookup.clone();
         let outcome = interrupt::run(py, |pending| {
-            let mut solver = crate::clear::solver(lookup, &limits, pending);
+            let mut solver = crate::clear::solver(lookup, &limits, pending, 1);
             let mut total = grundy::Nimber::ZERO;
             for board in &boards {
                 total ^= solver

@@ -90,3 +90,24 @@ def test_a_solver_keeps_the_memo_of_boards_past_64_cells():
     again = solver.analyze(board, max_positions=1)
     assert again.value == first.value
     assert repr(solver).startswith("Solver(memory_bytes=")
+
+
+def test_a_helper_thread_changes_no_answer():
+    # DENSE has 20 cells: with threads=2 a helper thread searches it too.
+    rng = random.Random(20261130)
+    boards = [DENSE] + [
+        ["".join("1" if rng.random() < 0.85 else "0" for _ in range(6)) for _ in range(4)]
+        for _ in range(3)
+    ]
+    kept = grundy.clear.Solver(threads=2)
+    for board in boards:
+        alone = grundy.clear.analyze(board, threads=1)
+        for helped in (grundy.clear.analyze(board, threads=2), kept.analyze(board)):
+            assert (helped.value, helped.winner) == (alone.value, alone.winner)
+            assert clear_moves(helped.winning_moves) == clear_moves(alone.winning_moves)
+            assert helped.options() == alone.options()
+    for threads in (0, 3):
+        with pytest.raises(ValueError, match="threads must be 1 or 2"):
+            grundy.clear.analyze(DENSE, threads=threads)
+        with pytest.raises(ValueError, match="threads must be 1 or 2"):
+            grundy.clear.Solver(threads=threads)

@@ -133,29 +133,17 @@ const DEFAULT_BOARD: Board = grundy::board!["0110", "0000", "0000", "0001"];
 /// The analyzer of boards of any size, whose solver of the components that
 /// fit 64 cells has a helper with `--threads 2`.
 fn analyzer(rules: Clear, budget: Budget, args: &Args) -> Analyzer {
-    let small = small_solver(rules, args.threads.unwrap_or_else(default_threads));
+    let small = small_solver(
+        rules,
+        args.threads.unwrap_or_else(grundy::clear::default_threads),
+    );
     Analyzer::with_small_solver(small, budget)
 }
 
 /// The solver of boards of at most 64 cells: with a helper thread when
 /// `threads` is 2.
 fn small_solver(rules: Clear, threads: u8) -> ClearSolver {
-    if threads > 1 {
-        rules.into_helped_solver()
-    } else {
-        rules.into_solver()
-    }
-}
-
-/// `--threads` when not given: 2 when the process may run on two cores or
-/// more (`taskset` to one core makes it 1).
-fn default_threads() -> u8 {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    if cores >= 2 {
-        2
-    } else {
-        1
-    }
+    rules.into_solver_on(threads)
 }
 
 /// The memory a board may take when `--max-memory` is not given: a third of
@@ -189,7 +177,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             &args.budget,
             &args.tables,
             args.explain,
-            args.threads.unwrap_or_else(default_threads),
+            args.threads.unwrap_or_else(grundy::clear::default_threads),
         ),
         None if args.play => Err(UsageError(
             "--play plays boards of at most 64 cells out; for a larger board, --move gives the engine's move".into(),

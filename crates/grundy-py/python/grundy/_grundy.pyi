@@ -149,7 +149,7 @@ class Database:
 class ClearMemo:
     """A shape memo kept across calls (``grundy.clear.Solver``)."""
 
-    def __init__(self, tables: Optional[Database]) -> None: ...
+    def __init__(self, tables: Optional[Database], threads: Optional[int] = None) -> None: ...
     def memory_bytes(self) -> int: ...
     def clear(self) -> None: ...
 
@@ -160,6 +160,7 @@ def clear_analyze(
     max_memory: Optional[int],
     tables: Optional[Database],
     memo: Optional[ClearMemo] = None,
+    threads: Optional[int] = None,
 ) -> ClearAnalysis: ...
 def split_analyze(
     text: str,

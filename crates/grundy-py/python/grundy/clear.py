@@ -38,6 +38,7 @@ def analyze(
     max_time: Optional[float] = None,
     max_memory: Optional[int] = None,
     tables: "Optional[Database]" = None,
+    threads: Optional[int] = None,
 ) -> "ClearAnalysis | LargeClearAnalysis":
     """Analyse a board, or a list of boards played as a sum.
 
@@ -52,6 +53,12 @@ def analyze(
         max_memory: give up before the shape memo would pass this many bytes.
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
+        threads: 1, or 2 for a helper thread on boards of at most 64 cells,
+            as ``grundy clear --threads``: it searches each component of 20
+            cells or more with the main search, in the opposite order, and
+            shares what it finds; it may hold a quarter of ``max_memory``
+            (2 GiB without it). ``None``: 2 when the process may run on two
+            cores.
 
     Returns:
         For boards of at most 64 cells, a :class:`ClearAnalysis`:
@@ -82,7 +89,7 @@ def analyze(
     texts = boards_texts(board, limit=None)
     db = None if tables is None else tables._db
     if _grundy.clear_fits_small(texts, limits[2]):
-        return _grundy.clear_analyze(texts, *limits, db)
+        return _grundy.clear_analyze(texts, *limits, db, threads=threads)
     return _grundy.clear_analyze_large(texts, *limits, db)
 
 
@@ -133,10 +140,14 @@ class Solver:
     Args:
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
+        threads: the threads of its analyses of boards of at most 64
+            cells, as :func:`analyze`'s.
     """
 
-    def __init__(self, *, tables: "Optional[Database]" = None) -> None:
-        self._memo = _grundy.ClearMemo(None if tables is None else tables._db)
+    def __init__(
+        self, *, tables: "Optional[Database]" = None, threads: Optional[int] = None
+    ) -> None:
+        self._memo = _grundy.ClearMemo(None if tables is None else tables._db, threads)
 
     def analyze(
         self,

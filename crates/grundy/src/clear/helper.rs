@@ -43,7 +43,9 @@ const MIN_MEMO_BYTES: u64 = 1 << 20;
 
 /// The helper's share of a main search's memory `budget`.
 fn share(budget: &Budget) -> u64 {
-    budget.max_memory.map_or(DEFAULT_SHARE, |bytes| bytes / SHARE)
+    budget
+        .max_memory
+        .map_or(DEFAULT_SHARE, |bytes| bytes / SHARE)
 }
 
 /// The word of a shape the exchange holds: those of the 8 x 8 frame.
@@ -202,7 +204,31 @@ impl Drop for ClearHelper {
     }
 }
 
+/// The threads a clearing value search uses when the user does not say: 2
+/// (the search and its helper) when the process may run on two cores or
+/// more, which `taskset` to one core, for one, makes 1.
+#[must_use]
+pub fn default_threads() -> u8 {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if cores >= 2 {
+        2
+    } else {
+        1
+    }
+}
+
 impl Clear {
+    /// A solver with these rules on `threads` threads: with a helper
+    /// ([`Clear::into_helped_solver`]) from 2 on, which is all it uses.
+    #[must_use]
+    pub fn into_solver_on(self, threads: u8) -> ClearSolver {
+        if threads >= 2 {
+            self.into_helped_solver()
+        } else {
+            self.into_solver()
+        }
+    }
+
     /// A solver with these rules whose value searches of components of
     /// [`MIN_HELPED_CELLS`] cells or more get a helper thread (see the
     /// module docs). The helper may hold a quarter of the solver's memory

@@ -77,6 +77,7 @@ pub mod shapes;
 pub use bitboard::{Bitboard, Cells, Subsets};
 pub use bits::Rect;
 pub use board::{Board, BoardError, Geometry, GrowMasks, MAX_CELLS};
+pub use helper::default_threads;
 pub use key::{KeyError, ShapeKey};
 pub use memo::ShapeTable;
 pub mod table;

@@ -194,7 +194,9 @@ impl WordExchange {
     /// The bytes of the buckets, 0 before they are allocated.
     #[must_use]
     pub fn allocated_bytes(&self) -> usize {
-        self.buckets.get().map_or(0, |b| std::mem::size_of_val(&**b))
+        self.buckets
+            .get()
+            .map_or(0, |b| std::mem::size_of_val(&**b))
     }
 }
 
