@@ -230,7 +230,7 @@ impl Clear {
     }
 
     /// A solver with these rules whose value searches of components of
-    /// [`MIN_HELPED_CELLS`] cells or more get a helper thread (see the
+    /// 20 cells or more get a helper thread (see the
     /// module docs). The helper may hold a quarter of the solver's memory
     /// budget (2 GiB without one), which the budget counts.
     #[must_use]

@@ -80,11 +80,11 @@ struct Bucket {
 /// share between threads without locks.
 ///
 /// A slot's key is written once, from 0 by compare-and-swap, and never
-/// changes; its value is written after the key, over [`PENDING`], with the
-/// same value by whoever writes it (every writer found it by the same
-/// rules). So a reader that finds a key and a value other than `PENDING`
-/// has that key's value, and one that finds `PENDING` treats it as a miss.
-/// A key whose [`PROBES`] buckets are full is not stored.
+/// changes; its value is written after the key, over 0 ("not yet"), by
+/// whoever writes it, as `v + 1` for the value `v` every writer found by
+/// the same rules. So a reader that finds a key and a value other than 0
+/// has that key's value, and one that finds 0 treats it as a miss. A key
+/// whose four buckets are full is not stored.
 ///
 /// The buckets are allocated by [`WordExchange::allocate`], which sets
 /// their number; until then the exchange holds nothing and takes nothing.
@@ -105,7 +105,7 @@ impl WordExchange {
         }
     }
 
-    /// Allocates the buckets, at most `bytes` of them (at least [`PROBES`]
+    /// Allocates the buckets, at most `bytes` of them (at least four
     /// buckets, a power of two), if not done yet.
     pub fn allocate(&self, bytes: usize) {
         self.buckets.get_or_init(|| {
