@@ -64,8 +64,9 @@ pub struct Args {
     #[arg(long, conflicts_with = "json")]
     explain: bool,
     /// Threads for the value searches of components: 1, or 2 for a helper
-    /// thread that searches each component of 20 cells or more with the
-    /// main search, in the opposite order, and shares what it finds. The
+    /// thread that joins each search once it has solved 65,536 shapes
+    /// (about a tenth of a second), searches the same component in the
+    /// opposite order, and shares what it finds. The
     /// helper holds at most a quarter of the memory budget of the search
     /// it helps (2 GiB without --max-memory). Default: 2 when the process
     /// may run on two cores.

@@ -356,12 +356,19 @@ fn a_stopped_analysis_still_names_the_winner_and_a_proven_move() {
     assert!(stdout.contains("proven by outcome search"), "{stdout}");
 }
 
-/// `--threads 2` (a helper thread on components of 20 cells or more) prints
-/// what `--threads 1` prints, text and JSON, on boards the helper takes and
-/// on one it does not; `--threads` past 2 is a usage error.
+/// `--threads 2` (a helper thread woken once a value search has solved
+/// 65,536 shapes) prints what `--threads 1` prints, text and JSON, on a
+/// board whose search wakes it (block 7 of `bench/ab-blocks.sh`, 25 cells)
+/// and on boards whose searches do not; `--threads` past 2 is a usage
+/// error.
+/// Block 7 of `bench/ab-blocks.sh` (seed 41): its value search solves more
+/// than 65,536 shapes.
+const BLOCK7: &str = "0000001\n0000011\n0001110\n0011110\n1010110\n1111110\n0111110\n";
+
 #[test]
 fn a_helper_thread_changes_nothing_printed() {
     let boards = [
+        BLOCK7,
         "111011\n110111\n111101\n011111\n",
         "0111\n1101\n1111\n",
         "11101\n11111\n10111\n11110\n11011\n\n0111\n1101\n",

@@ -54,11 +54,11 @@ def analyze(
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
         threads: 1, or 2 for a helper thread on boards of at most 64 cells,
-            as ``grundy clear --threads``: it searches each component of 20
-            cells or more with the main search, in the opposite order, and
-            shares what it finds; it may hold a quarter of ``max_memory``
-            (2 GiB without it). ``None``: 2 when the process may run on two
-            cores.
+            as ``grundy clear --threads``: it joins each search once it has
+            solved 65,536 shapes, searches the same component in the
+            opposite order, and shares what it finds; it may hold a quarter
+            of ``max_memory`` (2 GiB without it). ``None``: 2 when the
+            process may run on two cores.
 
     Returns:
         For boards of at most 64 cells, a :class:`ClearAnalysis`:

@@ -22,10 +22,6 @@ use super::{board, Board, Clear, ClearSolver, MemoKey};
 use crate::solver::{Exchange, Helper, WordExchange};
 use crate::{Budget, Nimber, SolveError};
 
-/// Components of fewer cells are searched without the helper: their
-/// search takes about as long as waking a thread.
-const MIN_HELPED_CELLS: u32 = 20;
-
 /// The helper's share of a memory budget: a quarter.
 const SHARE: u64 = 4;
 /// The helper's share under no memory budget: a quarter of `grundy
@@ -144,12 +140,16 @@ impl ClearHelper {
 }
 
 impl Helper<Board> for ClearHelper {
-    fn begin(&mut self, root: &Board, budget: &Budget) -> bool {
-        if self.busy || root.geometry() != board::SQUARE || root.cells().count() < MIN_HELPED_CELLS
-        {
+    fn begin(&mut self, root: &Board, budget: &Budget, free: Option<usize>) -> bool {
+        // The exchange holds the shapes of the 8 x 8 frame only.
+        if self.busy || root.geometry() != board::SQUARE {
             return false;
         }
         let share = share(budget);
+        let needed = if self.link.is_some() { 0 } else { share };
+        if free.is_some_and(|free| needed > free as u64) {
+            return false;
+        }
         let exchange_bytes = (share / EXCHANGE_PART).min(MAX_EXCHANGE_BYTES);
         if self.exchange.allocated_bytes() == 0 && share >= MIN_MEMO_BYTES + exchange_bytes {
             self.exchange
@@ -229,8 +229,8 @@ impl Clear {
         }
     }
 
-    /// A solver with these rules whose value searches of components of
-    /// 20 cells or more get a helper thread (see the
+    /// A solver with these rules whose long value searches get a helper
+    /// thread (see the
     /// module docs). The helper may hold a quarter of the solver's memory
     /// budget (2 GiB without one), which the budget counts.
     #[must_use]
@@ -254,8 +254,7 @@ mod tests {
     use crate::clear::tests::{board_strategy, Brute};
 
     /// A dense board of `rows x cols` from `seed`: each cell set with
-    /// probability 7/8, so most have one component of 20 cells or more,
-    /// which the helper takes.
+    /// probability 7/8, so most have one component of 20 cells or more.
     fn dense(rows: usize, cols: usize, seed: u64) -> Board {
         let mut state = seed | 1;
         let mut cells = 0u64;
@@ -268,6 +267,11 @@ mod tests {
             }
         }
         Board::new(rows, cols, cells).unwrap()
+    }
+
+    /// A helped solver that wakes its helper at once.
+    fn helped() -> ClearSolver {
+        Clear::new().into_helped_solver().help_after(1)
     }
 
     proptest! {
@@ -293,12 +297,12 @@ mod tests {
         /// boards: the values and the winning moves.
         #[test]
         fn a_helped_search_matches_the_search_alone(seeds in proptest::collection::vec(any::<u64>(), 1..4)) {
-            let mut kept = Clear::new().into_helped_solver();
+            let mut kept = helped();
             let mut alone = Clear::solver();
             for seed in seeds {
                 let board = dense(4, 6, seed);
                 let value = alone.value(&board).unwrap();
-                let mut fresh = Clear::new().into_helped_solver();
+                let mut fresh = helped();
                 prop_assert_eq!(fresh.value(&board).unwrap(), value);
                 prop_assert_eq!(kept.value(&board).unwrap(), value);
                 prop_assert_eq!(kept.winning_moves(&board).unwrap(), alone.winning_moves(&board).unwrap());
@@ -306,28 +310,24 @@ mod tests {
         }
     }
 
-    /// The helper's share counts against the memory budget: a budget the
-    /// search alone keeps within stops the helped search, which counts a
-    /// quarter of it as the helper's, and a budget too small to share is
-    /// not shared.
+    /// The helper's share counts against the memory budget, and a budget
+    /// the search alone keeps within, but not with the share, sends the
+    /// helper away: the search finishes alone. A budget without room for
+    /// the share does not wake the helper.
     #[test]
     fn the_helpers_share_counts_in_the_budget() {
         let board = dense(4, 6, 7);
         let mut alone = Clear::solver();
-        alone.value(&board).unwrap();
+        let value = alone.value(&board).unwrap();
         let needed = alone.memory_bytes() as u64;
         let budget = Budget {
             max_memory: Some(needed + needed / 4),
             ..Budget::UNLIMITED
         };
-        let mut alone = Clear::solver().with_budget(budget);
-        assert!(alone.value(&board).is_ok());
-        let mut helped = Clear::new().into_helped_solver().with_budget(budget);
-        let result = helped.value(&board);
-        assert!(
-            matches!(result, Err(SolveError::MemoryBudget { .. })),
-            "{result:?}"
-        );
+        let mut helped = helped().with_budget(budget);
+        assert_eq!(helped.value(&board).unwrap(), value);
+        assert!((helped.memory_bytes() as u64) <= needed + needed / 4);
+        assert!(!helped.has_helper(), "the helper went");
         let small = Budget {
             max_memory: Some(2 << 20),
             ..Budget::UNLIMITED
@@ -338,25 +338,21 @@ mod tests {
             link: None,
             busy: false,
         };
-        assert!(!helper.begin(&board, &small));
+        assert!(!helper.begin(&board, &small, None));
+        assert!(!helper.begin(&board, &Budget::UNLIMITED, Some(1 << 20)));
         assert_eq!(helper.memory_bytes(&small), 0);
     }
 
-    /// A small component is searched alone, and the exchange stays
-    /// unallocated.
+    /// A search shorter than [`HELP_AFTER`](crate::solver) shapes runs
+    /// alone: no thread, no exchange, no share of the memory counted.
     #[test]
-    fn small_components_are_not_helped() {
-        let board = dense(3, 5, 3);
-        assert!(board.cells().count() < MIN_HELPED_CELLS);
-        let exchange = Arc::new(WordExchange::new());
-        let mut helper = ClearHelper {
-            rules: Clear::new(),
-            exchange: Arc::clone(&exchange),
-            link: None,
-            busy: false,
-        };
-        assert!(!helper.begin(&board, &Budget::UNLIMITED));
-        assert!(helper.link.is_none());
-        assert_eq!(exchange.allocated_bytes(), 0);
+    fn short_searches_are_not_helped() {
+        let board = dense(3, 6, 3);
+        let mut alone = Clear::solver();
+        let value = alone.value(&board).unwrap();
+        assert!(alone.positions_solved() < 1 << 16);
+        let mut helped = Clear::new().into_helped_solver();
+        assert_eq!(helped.value(&board).unwrap(), value);
+        assert_eq!(helped.memory_bytes(), alone.memory_bytes());
     }
 }

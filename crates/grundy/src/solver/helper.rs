@@ -9,7 +9,9 @@
 //! Each stores every value it finishes in the exchange, and asks it before
 //! expanding a part its own memo lacks: a hit spares the whole search below
 //! that part. The main search alone decides the answer; the helper only
-//! fills the exchange, and is stopped when the main search is done.
+//! fills the exchange. It is woken once the main search has run a while
+//! (65,536 shapes solved), so short searches pay nothing for it, and it is
+//! stopped when the main search is done.
 //!
 //! **Cost.** One probe of the exchange for each part a search is about to
 //! expand, and one store for each shape it finishes, against about fifty
@@ -46,12 +48,12 @@ pub trait Exchange<K>: Send + Sync {
 /// The other end of a main search's helper: started on each component the
 /// main search is about to search, stopped when it is done.
 pub trait Helper<P>: Send {
-    /// Starts helping with the search of `root`, which runs under `budget`;
-    /// false when the helper declines (a component too small to pay for
-    /// waking a thread, or a budget too small to share). The helper solves
-    /// at most `budget`'s positions, and holds at most
-    /// [`Helper::memory_bytes`] of it.
-    fn begin(&mut self, root: &P, budget: &Budget) -> bool;
+    /// Starts helping with the search of `root`, which runs under `budget`
+    /// with `free` bytes of it left (`None`: no memory budget); false when
+    /// the helper declines (a component it cannot help with, or no room
+    /// for its share). The helper solves at most `budget`'s positions, and
+    /// holds at most [`Helper::memory_bytes`] of it.
+    fn begin(&mut self, root: &P, budget: &Budget, free: Option<usize>) -> bool;
     /// Stops the help begun last and waits until the helper has stopped.
     fn end(&mut self);
     /// The most bytes the helper may hold under the main search's `budget`:

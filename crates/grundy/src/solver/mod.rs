@@ -217,6 +217,17 @@ pub struct Progress {
 /// nothing.
 const CHECK_INTERVAL: u64 = 4096;
 
+/// A helper, and the exchange it shares with the search it helps.
+type HelperAndExchange<G> = (
+    Box<dyn Helper<<G as Game>::Position>>,
+    Arc<dyn Exchange<<G as Game>::Key>>,
+);
+
+/// A value search wakes its helper once it has solved this many shapes
+/// (about a tenth of a second on a dense block), so that a search shorter
+/// than that pays nothing for the thread and the exchange.
+const HELP_AFTER: u64 = 1 << 16;
+
 struct Frame<P, K> {
     position: P,
     key: K,
@@ -300,11 +311,16 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     /// `t` (1 to 63), kept apart from `won`, which holds most of the
     /// components ruled out, at two thirds of the bytes an entry.
     not_values: FxHashMap<G::Key, u64>,
-    /// Values shared with a helper's search, or with the search this one
-    /// helps (`helper.rs`).
+    /// Values shared with a helper's search while it helps, or with the
+    /// search this one helps (`helper.rs`).
     exchange: Option<Arc<dyn Exchange<G::Key>>>,
-    /// The helper of this solver's value searches.
-    helper: Option<Box<dyn Helper<G::Position>>>,
+    /// The helper of this solver's value searches, with its exchange.
+    helper: Option<HelperAndExchange<G>>,
+    /// The component of the value search under way, until its helper is
+    /// woken, and the count of solved shapes at which it is.
+    help_root: Option<(G::Position, u64)>,
+    /// [`HELP_AFTER`], or less in tests.
+    help_after: u64,
     /// Set when this solver is a helper: where it is told to stop.
     helping: Option<Arc<AtomicBool>>,
 }
@@ -336,6 +352,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             not_values: FxHashMap::default(),
             exchange: None,
             helper: None,
+            help_root: None,
+            help_after: HELP_AFTER,
             helping: None,
         }
     }
@@ -350,9 +368,22 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         helper: Box<dyn Helper<G::Position>>,
         exchange: Arc<dyn Exchange<G::Key>>,
     ) -> Self {
-        self.helper = Some(helper);
-        self.exchange = Some(exchange);
+        self.helper = Some((helper, exchange));
         self
+    }
+
+    /// This solver waking its helper after `shapes` solved shapes in place
+    /// of [`HELP_AFTER`], so that tests help small searches.
+    #[cfg(test)]
+    pub(crate) fn help_after(mut self, shapes: u64) -> Self {
+        self.help_after = shapes;
+        self
+    }
+
+    /// Whether this solver still has its helper.
+    #[cfg(test)]
+    pub(crate) fn has_helper(&self) -> bool {
+        self.helper.is_some()
     }
 
     /// This solver as a helper: its value searches expand a frame's parts
@@ -424,7 +455,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// bounds.
     pub fn memory_bytes(&self) -> usize {
         let budget = &self.budget;
-        self.own_memory_bytes() + self.helper.as_ref().map_or(0, |h| h.memory_bytes(budget))
+        self.own_memory_bytes()
+            + self
+                .helper
+                .as_ref()
+                .map_or(0, |(helper, _)| helper.memory_bytes(budget))
     }
 
     fn own_memory_bytes(&self) -> usize {
@@ -534,18 +569,37 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(value) = self.table.get(&key) {
             return Ok(value);
         }
-        let budget = self.budget;
-        let helped = self
-            .helper
-            .as_mut()
-            .is_some_and(|helper| helper.begin(&component, &budget));
+        if self.helper.is_some() {
+            self.help_root = Some((component.clone(), self.solved + self.help_after));
+        }
         let result = self.on_empty_scratch(|solver| solver.search(component, key));
-        if helped {
-            if let Some(helper) = self.helper.as_mut() {
+        self.help_root = None;
+        if self.exchange.take().is_some() {
+            if let Some((helper, _)) = self.helper.as_mut() {
                 helper.end();
             }
         }
         result
+    }
+
+    /// Wakes the helper on the component of the value search under way, if
+    /// the memory budget leaves room for its share; from then on the search
+    /// shares values through the exchange.
+    fn wake_helper(&mut self) {
+        let Some((root, _)) = self.help_root.take() else {
+            return;
+        };
+        let free = self.budget.max_memory.map(|limit| {
+            usize::try_from(limit)
+                .unwrap_or(usize::MAX)
+                .saturating_sub(self.memory_bytes())
+        });
+        let budget = self.budget;
+        if let Some((helper, exchange)) = self.helper.as_mut() {
+            if helper.begin(&root, &budget, free) {
+                self.exchange = Some(Arc::clone(exchange));
+            }
+        }
     }
 
     /// Runs a search that starts on empty scratch (stack, options, pending
@@ -797,6 +851,13 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             self.spare_sets.push(frame.seen);
             drop(frame.position);
             self.solved += 1;
+            if self
+                .help_root
+                .as_ref()
+                .is_some_and(|(_, at)| self.solved >= *at)
+            {
+                self.wake_helper();
+            }
             if self.stack.is_empty() {
                 return Ok(value);
             }
@@ -822,9 +883,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     /// The memory budget alone: checked after every insert into the table,
     /// so that no run of inserts grows it past the budget unchecked. A
-    /// helped solver counts its helper's bytes too; a helper stops here
-    /// when told to.
-    fn check_memory(&self) -> Result<(), SolveError> {
+    /// helped solver counts its helper's share too, and when the two would
+    /// pass the budget the helper goes (its thread, memo and exchange) and
+    /// the search goes on alone; a helper stops here when told to.
+    fn check_memory(&mut self) -> Result<(), SolveError> {
         if self
             .helping
             .as_ref()
@@ -833,7 +895,13 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             return Err(SolveError::Stopped);
         }
         if let Some(limit) = self.budget.max_memory {
-            let used = self.memory_bytes() as u64;
+            let mut used = self.memory_bytes() as u64;
+            if used > limit && self.helper.is_some() {
+                self.exchange = None;
+                self.help_root = None;
+                self.helper = None;
+                used = self.memory_bytes() as u64;
+            }
             if used > limit {
                 return Err(SolveError::MemoryBudget { limit, used });
             }
