@@ -214,20 +214,27 @@ fn illegal_moves_are_refused() {
 /// Random boards up to `max_side` on a side with at most `max_ones` ones:
 /// the raw-mask brute force visits up to `2^ones` subsets, so the cap keeps
 /// it to a fraction of a second per case.
+/// The cells of a `rows x cols` board (row-major), each set with
+/// probability `density`, drawn from `seed` by xorshift: a cheap, seedable
+/// stream, so proptest can shrink the seed.
+pub(super) fn random_cells(rows: usize, cols: usize, density: f64, seed: u64) -> u64 {
+    let mut state = seed | 1;
+    let mut cells = 0u64;
+    for i in 0..rows * cols {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        if (state % 1000) as f64 / 1000.0 < density {
+            cells |= 1 << i;
+        }
+    }
+    cells
+}
+
 pub(super) fn board_strategy(max_side: usize, max_ones: u32) -> impl Strategy<Value = Board> {
     (1..=max_side, 1..=max_side, 0.0..1.0f64, any::<u64>()).prop_map(
         move |(rows, cols, density, seed)| {
-            let mut state = seed | 1;
-            let mut cells = 0u64;
-            for i in 0..rows * cols {
-                // xorshift: a cheap, seedable stream so proptest can shrink the seed
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                if (state % 1000) as f64 / 1000.0 < density {
-                    cells |= 1 << i;
-                }
-            }
+            let mut cells = random_cells(rows, cols, density, seed);
             while cells.count_ones() > max_ones {
                 cells &= cells - 1;
             }

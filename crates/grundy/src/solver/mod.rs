@@ -380,12 +380,6 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self
     }
 
-    /// Whether this solver still has its helper.
-    #[cfg(test)]
-    pub(crate) fn has_helper(&self) -> bool {
-        self.helper.is_some()
-    }
-
     /// This solver as a helper: its value searches expand a frame's parts
     /// last to first, share values through `exchange`, and stop with
     /// [`SolveError::Stopped`] once `stop` is set.
