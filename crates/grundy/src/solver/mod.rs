@@ -568,8 +568,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
         let result = self.on_empty_scratch(|solver| solver.search(component, key));
         self.help_root = None;
-        if self.exchange.take().is_some() {
-            if let Some((helper, _)) = self.helper.as_mut() {
+        // A helped search's exchange is its own only while its helper
+        // helps; a helper keeps its exchange for the next search.
+        if let Some((helper, _)) = self.helper.as_mut() {
+            if self.exchange.take().is_some() {
                 helper.end();
             }
         }
