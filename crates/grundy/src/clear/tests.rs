@@ -397,16 +397,7 @@ fn wide_board_strategy(max_long: usize, max_ones: u32) -> impl Strategy<Value = 
         .prop_map(move |(long, short, tall, density, seed)| {
             let short = short.min(64 / long);
             let (rows, cols) = if tall { (long, short) } else { (short, long) };
-            let mut state = seed | 1;
-            let mut cells = 0u64;
-            for i in 0..rows * cols {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                if (state % 1000) as f64 / 1000.0 < density {
-                    cells |= 1 << i;
-                }
-            }
+            let mut cells = random_cells(rows, cols, density, seed);
             while cells.count_ones() > max_ones {
                 cells &= cells - 1;
             }
