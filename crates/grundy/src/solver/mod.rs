@@ -1157,4 +1157,86 @@ mod tests {
         let mut solver = solver.with_budget(Budget::UNLIMITED);
         assert_eq!(solver.value(&5000).unwrap(), Nimber::new(0));
     }
+
+    /// A helper that helps with nothing: once begun it holds `share` bytes
+    /// of the budget, and it tells when it was begun and when let go.
+    struct IdleHelper {
+        share: usize,
+        begun: Arc<AtomicBool>,
+        dropped: Arc<AtomicBool>,
+    }
+
+    impl<P> Helper<P> for IdleHelper {
+        fn begin(&mut self, _root: &P, _budget: &Budget, free: Option<usize>) -> bool {
+            let begun = free.is_none_or(|free| free >= self.share);
+            self.begun.store(begun, Ordering::Relaxed);
+            begun
+        }
+
+        fn end(&mut self) {}
+
+        fn memory_bytes(&self, _budget: &Budget) -> usize {
+            if self.begun.load(Ordering::Relaxed) {
+                self.share
+            } else {
+                0
+            }
+        }
+    }
+
+    impl Drop for IdleHelper {
+        fn drop(&mut self) {
+            self.dropped.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// An exchange that never holds anything.
+    struct NoExchange;
+
+    impl<K> Exchange<K> for NoExchange {
+        fn get(&self, _key: &K) -> Option<Nimber> {
+            None
+        }
+        fn put(&self, _key: &K, _value: Nimber) {}
+        fn allocated_bytes(&self) -> usize {
+            0
+        }
+        fn prefetch(&self, _key: &K) {}
+    }
+
+    /// When the search's own memory and its helper's share would pass the
+    /// memory budget, the helper is let go and the search finishes alone,
+    /// within the budget. The search's own memory is what the search alone
+    /// holds (the exchange never answers), so at the end the two together
+    /// pass the budget, which the search alone needed exactly.
+    #[test]
+    fn a_helper_is_let_go_when_the_budget_needs_its_share() {
+        // Three heaps of 30, not decomposed: 5,456 positions, whose memo
+        // grows as they are solved.
+        let start = vec![30, 30, 30];
+        let mut alone = Solver::new(WholeNim);
+        let value = alone.value(&start).unwrap();
+        let needed = alone.memory_bytes();
+        let (begun, dropped) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let helper = IdleHelper {
+            share: needed / 2,
+            begun: Arc::clone(&begun),
+            dropped: Arc::clone(&dropped),
+        };
+        let mut helped = Solver::new(WholeNim)
+            .with_helper(Box::new(helper), Arc::new(NoExchange))
+            .help_after(1)
+            .with_budget(Budget {
+                max_memory: Some(needed as u64),
+                ..Budget::UNLIMITED
+            });
+        assert_eq!(helped.value(&start).unwrap(), value);
+        assert!(begun.load(Ordering::Relaxed), "the helper was woken");
+        assert!(dropped.load(Ordering::Relaxed), "the helper was let go");
+        assert!(helped.memory_bytes() <= needed);
+        assert_eq!(helped.memory_bytes(), needed);
+    }
 }
