@@ -149,7 +149,7 @@ fn lock(memo: &Mutex<Option<ClearSolver>>) -> std::sync::MutexGuard<'_, Option<C
 }
 
 /// `threads` as given (1 or 2), or the default of `grundy clear --threads`.
-fn threads_or_default(threads: Option<u8>) -> PyResult<u8> {
+pub(crate) fn threads_or_default(threads: Option<u8>) -> PyResult<u8> {
     match threads {
         None => Ok(grundy::clear::default_threads()),
         Some(n @ 1..=2) => Ok(n),

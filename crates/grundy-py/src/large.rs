@@ -13,7 +13,7 @@ use grundy_report::parse::clear::parse_large_boards;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::clear::ClearMemo;
+use crate::clear::{threads_or_default, ClearMemo};
 use crate::{tables, Limits};
 
 /// The memory a board may take when `max_memory` is not given, as the
@@ -173,7 +173,9 @@ fn clear_analysis_bytes(rows: u64, cols: u64) -> u64 {
 /// released while it runs; the budget's time (30 s by default) bounds it.
 /// With `memo`, its small shapes' search goes on from the memo.
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None))]
+// The keyword arguments of the Python function, one for one.
+#[allow(clippy::too_many_arguments)]
 fn clear_analyze_large(
     py: Python<'_>,
     texts: Vec<(String, String)>,
@@ -182,22 +184,27 @@ fn clear_analyze_large(
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
+    threads: Option<u8>,
 ) -> PyResult<LargeClearAnalysis> {
+    let threads = threads_or_default(threads)?;
     let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let budget = budget(&limits, DEFAULT_TIME);
-    let analysis = on_analyzer(py, tables, memo, &limits, budget, |analyzer| {
+    let analysis = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
         analyse(&boards, analyzer)
     });
     Ok(report(&analysis))
 }
 
 /// Runs `work` with the GIL released, on an analyzer of `memo`'s solver
-/// (put back after) or of a fresh one reading `tables`.
+/// (put back after, on the memo's threads) or of a fresh one reading
+/// `tables`, on `threads` (a helper thread for the components of at most
+/// 64 cells with 2, as `grundy clear --threads`).
 fn on_analyzer<R: Send>(
     py: Python<'_>,
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
+    threads: u8,
     limits: &Limits,
     budget: grundy::Budget,
     work: impl FnOnce(&mut Analyzer) -> R + Send,
@@ -205,7 +212,10 @@ fn on_analyzer<R: Send>(
     let memo = memo.map(Bound::get);
     let mut analyzer = match memo {
         Some(memo) => Analyzer::with_small_solver(memo.take(limits, None), budget),
-        None => Analyzer::new(Clear::with_shapes(tables::lookup(tables)), budget),
+        None => Analyzer::with_small_solver(
+            Clear::with_shapes(tables::lookup(tables)).into_solver_on(threads),
+            budget,
+        ),
     };
     py.detach(move || {
         let result = work(&mut analyzer);
@@ -221,7 +231,9 @@ fn on_analyzer<R: Send>(
 /// "losing" | "unproven" | "none", "reason": str}`, within the time budget
 /// (5 s by default).
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None))]
+// The keyword arguments of the Python function, one for one.
+#[allow(clippy::too_many_arguments)]
 fn clear_engine_move<'py>(
     py: Python<'py>,
     texts: Vec<(String, String)>,
@@ -230,11 +242,13 @@ fn clear_engine_move<'py>(
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
+    threads: Option<u8>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let threads = threads_or_default(threads)?;
     let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let budget = budget(&limits, DEFAULT_MOVE_TIME);
-    let choice = on_analyzer(py, tables, memo, &limits, budget, |analyzer| {
+    let choice = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
         choose_move(&boards, analyzer)
     });
     let dict = pyo3::types::PyDict::new(py);

@@ -114,3 +114,22 @@ def test_a_helper_thread_changes_no_answer():
             grundy.clear.analyze(DENSE, threads=threads)
         with pytest.raises(ValueError, match="threads must be 1 or 2"):
             grundy.clear.Solver(threads=threads)
+
+
+def test_a_helper_thread_changes_no_answer_past_64_cells():
+    # Block 7 and a row of three cells on a 9 x 9 board (the large boards'
+    # analysis): the block's value search, 25 cells, wakes the helper.
+    block7 = ["0000001", "0000011", "0001110", "0011110", "1010110", "1111110", "0111110"]
+    board = [row + "00" for row in block7] + ["0" * 9, "111000000"]
+    alone = grundy.clear.analyze(board, threads=1)
+    helped = grundy.clear.analyze(board, threads=2)
+    assert alone.value is not None
+    assert (helped.value, helped.winner) == (alone.value, alone.winner)
+    assert helped.winning_moves == alone.winning_moves
+    assert helped.components == alone.components
+    assert grundy.clear.engine_move(board, threads=2) == grundy.clear.engine_move(board, threads=1)
+    for threads in (0, 3):
+        with pytest.raises(ValueError, match="threads must be 1 or 2"):
+            grundy.clear.analyze(board, threads=threads)
+        with pytest.raises(ValueError, match="threads must be 1 or 2"):
+            grundy.clear.engine_move(board, threads=threads)

@@ -53,12 +53,13 @@ def analyze(
         max_memory: give up before the shape memo would pass this many bytes.
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
-        threads: 1, or 2 for a helper thread on boards of at most 64 cells,
-            as ``grundy clear --threads``: it joins each search once it has
-            solved 65,536 shapes, searches the same component in the
-            opposite order, and shares what it finds; it may hold a quarter
-            of ``max_memory`` (2 GiB without it). ``None``: 2 when the
-            process may run on two cores.
+        threads: 1, or 2 for a helper thread, as ``grundy clear
+            --threads``: it joins each search of a shape of at most 64 cells
+            (the whole board, or a component of a larger one) once it has
+            solved 65,536 shapes, searches the same shape in the opposite
+            order, and shares what it finds; it may hold a quarter of
+            ``max_memory`` (2 GiB without it). ``None``: 2 when the process
+            may run on two cores.
 
     Returns:
         For boards of at most 64 cells, a :class:`ClearAnalysis`:
@@ -90,7 +91,7 @@ def analyze(
     db = None if tables is None else tables._db
     if _grundy.clear_fits_small(texts, limits[2]):
         return _grundy.clear_analyze(texts, *limits, db, threads=threads)
-    return _grundy.clear_analyze_large(texts, *limits, db)
+    return _grundy.clear_analyze_large(texts, *limits, db, threads=threads)
 
 
 def engine_move(
@@ -100,10 +101,13 @@ def engine_move(
     max_time: Optional[float] = None,
     max_memory: Optional[int] = None,
     tables: "Optional[Database]" = None,
+    threads: Optional[int] = None,
 ) -> Dict[str, Any]:
     """The engine's move for the player to move, on a board of any size, as
     ``grundy clear --move``: always a move within the time budget
-    (``max_time``, 5 s by default), and whether it is proven.
+    (``max_time``, 5 s by default), and whether it is proven. ``threads``
+    as for :func:`analyze`: a helper joins the long value searches of the
+    shapes left.
 
     Returns:
         ``{"move": LargeMove or None, "proven": bool, "kind": "winning" |
@@ -116,7 +120,9 @@ def engine_move(
     """
     limits = check_limits(max_positions, max_time, max_memory)
     db = None if tables is None else tables._db
-    return _grundy.clear_engine_move(boards_texts(board, limit=None), *limits, db)
+    return _grundy.clear_engine_move(
+        boards_texts(board, limit=None), *limits, db, threads=threads
+    )
 
 
 class Solver:
