@@ -81,7 +81,8 @@ pub struct Args {
 /// Search limits shared by the commands that run a search.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BudgetArgs {
-    /// Give up after solving this many distinct shapes. The memo takes 12 to
+    /// Give up after solving this many distinct shapes (with --threads 2,
+    /// those the helper thread solved too). The memo takes 12 to
     /// 24 bytes a shape; measured peak RSS was 140 MB at 8,700,000 shapes
     /// (16 bytes each), so 20,000,000 shapes stay under about 0.5 GB. The
     /// memo also keeps the shapes a database (--tables) answered, which this

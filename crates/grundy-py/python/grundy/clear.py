@@ -47,8 +47,8 @@ def analyze(
             strings; a 2-D numpy array of bools or 0/1 ints; a list of lists
             of 0/1; the text of a board file (boards separated by blank lines
             are a sum); or a list of such boards, played as a sum.
-        max_positions: give up after solving this many distinct shapes
-            (``None``: no limit).
+        max_positions: give up after solving this many distinct shapes,
+            counting the helper thread's (``None``: no limit).
         max_time: give up after this many seconds.
         max_memory: give up before the shape memo would pass this many bytes.
         tables: a :class:`grundy.tables.Database` consulted before searching

@@ -56,6 +56,10 @@ pub trait Helper<P>: Send {
     fn begin(&mut self, root: &P, budget: &Budget, free: Option<usize>) -> bool;
     /// Stops the help begun last and waits until the helper has stopped.
     fn end(&mut self);
+    /// The shapes the helper has solved since it was made, as it last told
+    /// (every few thousand shapes, and at the end of each search): they
+    /// count in the position budget of the search it helps.
+    fn solved(&self) -> u64;
     /// The most bytes the helper may hold under the main search's `budget`:
     /// its memo, its scratch and the exchange. The main search keeps its
     /// own memory within the budget less this.

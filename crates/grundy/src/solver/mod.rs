@@ -136,7 +136,7 @@ pub type ValuedMoves<G> = Vec<(<G as Game>::Move, <G as Game>::Position, Nimber)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// Stop after solving this many components (each one is a table entry,
-    /// so this also bounds memory).
+    /// so this also bounds memory), counting those a helper solved.
     pub max_positions: Option<u64>,
     /// Stop after this much wall time.
     pub max_time: Option<Duration>,
@@ -206,7 +206,7 @@ fn mebibytes(bytes: u64) -> String {
 /// A snapshot of a running search, passed to the progress callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
-    /// Components solved so far by this solver.
+    /// Components solved so far by this solver and its helper.
     pub positions: u64,
     /// Current depth of the search stack.
     pub depth: usize,
@@ -323,6 +323,10 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     help_after: u64,
     /// Set when this solver is a helper: where it is told to stop.
     helping: Option<Arc<AtomicBool>>,
+    /// The shapes the helper solved since the count started, as last read,
+    /// and its own count when the count started.
+    helped: u64,
+    helper_start: u64,
 }
 
 impl<G: Game> Solver<G> {
@@ -355,6 +359,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             help_root: None,
             help_after: HELP_AFTER,
             helping: None,
+            helped: 0,
+            helper_start: 0,
         }
     }
 
@@ -368,6 +374,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         helper: Box<dyn Helper<G::Position>>,
         exchange: Arc<dyn Exchange<G::Key>>,
     ) -> Self {
+        self.helper_start = helper.solved();
+        self.helped = 0;
         self.helper = Some((helper, exchange));
         self
     }
@@ -394,9 +402,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     /// start at the first search after this call.
     #[must_use]
     pub fn with_budget(mut self, budget: Budget) -> Self {
-        self.budget = budget;
-        self.started = None;
-        self.solved = 0;
+        self.set_budget(budget);
         self
     }
 
@@ -406,6 +412,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self.budget = budget;
         self.started = None;
         self.solved = 0;
+        self.helped = 0;
+        self.helper_start = self
+            .helper
+            .as_ref()
+            .map_or(0, |(helper, _)| helper.solved());
     }
 
     /// Sets a callback that is told about progress every few thousand solved
@@ -468,9 +479,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + 3 * hash_map_bytes(&self.not_values)
     }
 
-    /// Components solved by search so far (not counting known values).
+    /// Components solved by search so far (not counting known values), by
+    /// this solver and its helper, since the budget was set: what
+    /// [`Budget::max_positions`] bounds.
     pub fn positions_solved(&self) -> u64 {
-        self.solved
+        self.solved + self.helped
     }
 
     /// The value of a position: the XOR of its components' values.
@@ -906,8 +919,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     fn check_budget(&mut self) -> Result<(), SolveError> {
+        if let Some((helper, _)) = &self.helper {
+            self.helped = helper.solved().saturating_sub(self.helper_start);
+        }
         if let Some(limit) = self.budget.max_positions {
-            if self.solved >= limit {
+            if self.solved + self.helped >= limit {
                 return Err(SolveError::PositionBudget { limit });
             }
         }
@@ -920,7 +936,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             }
             if let Some(progress) = self.progress.as_mut() {
                 progress(Progress {
-                    positions: self.solved,
+                    positions: self.solved + self.helped,
                     depth: self.stack.len(),
                 });
             }
@@ -1159,11 +1175,29 @@ mod tests {
     }
 
     /// A helper that helps with nothing: once begun it holds `share` bytes
-    /// of the budget, and it tells when it was begun and when let go.
+    /// of the budget and says it solved `solved` shapes, and it tells when
+    /// it was begun and when let go.
     struct IdleHelper {
         share: usize,
+        solved: u64,
         begun: Arc<AtomicBool>,
         dropped: Arc<AtomicBool>,
+    }
+
+    impl IdleHelper {
+        fn new(share: usize, solved: u64) -> (IdleHelper, Arc<AtomicBool>, Arc<AtomicBool>) {
+            let (begun, dropped) = (
+                Arc::new(AtomicBool::new(false)),
+                Arc::new(AtomicBool::new(false)),
+            );
+            let helper = IdleHelper {
+                share,
+                solved,
+                begun: Arc::clone(&begun),
+                dropped: Arc::clone(&dropped),
+            };
+            (helper, begun, dropped)
+        }
     }
 
     impl<P> Helper<P> for IdleHelper {
@@ -1174,6 +1208,14 @@ mod tests {
         }
 
         fn end(&mut self) {}
+
+        fn solved(&self) -> u64 {
+            if self.begun.load(Ordering::Relaxed) {
+                self.solved
+            } else {
+                0
+            }
+        }
 
         fn memory_bytes(&self, _budget: &Budget) -> usize {
             if self.begun.load(Ordering::Relaxed) {
@@ -1217,15 +1259,7 @@ mod tests {
         let mut alone = Solver::new(WholeNim);
         let value = alone.value(&start).unwrap();
         let needed = alone.memory_bytes();
-        let (begun, dropped) = (
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicBool::new(false)),
-        );
-        let helper = IdleHelper {
-            share: needed / 2,
-            begun: Arc::clone(&begun),
-            dropped: Arc::clone(&dropped),
-        };
+        let (helper, begun, dropped) = IdleHelper::new(needed / 2, 0);
         let mut helped = Solver::new(WholeNim)
             .with_helper(Box::new(helper), Arc::new(NoExchange))
             .help_after(1)
@@ -1238,5 +1272,34 @@ mod tests {
         assert!(dropped.load(Ordering::Relaxed), "the helper was let go");
         assert!(helped.memory_bytes() <= needed);
         assert_eq!(helped.memory_bytes(), needed);
+    }
+
+    /// The shapes a helper solved count in the position budget of the
+    /// search it helps: a budget the search alone needed exactly stops it,
+    /// and one larger by the helper's count does not.
+    #[test]
+    fn a_helpers_shapes_count_in_the_position_budget() {
+        let start = vec![30, 30, 30];
+        let mut alone = Solver::new(WholeNim);
+        let value = alone.value(&start).unwrap();
+        let needed = alone.positions_solved();
+        let by_helper = 1000;
+        let helped = |limit: u64| {
+            let (helper, begun, _) = IdleHelper::new(0, by_helper);
+            let solver = Solver::new(WholeNim)
+                .with_helper(Box::new(helper), Arc::new(NoExchange))
+                .help_after(1)
+                .with_budget(Budget::positions(limit));
+            (solver, begun)
+        };
+        let (mut short, begun) = helped(needed);
+        assert_eq!(
+            short.value(&start),
+            Err(SolveError::PositionBudget { limit: needed })
+        );
+        assert!(begun.load(Ordering::Relaxed), "the helper was woken");
+        let (mut enough, _) = helped(needed + by_helper + 1);
+        assert_eq!(enough.value(&start).unwrap(), value);
+        assert_eq!(enough.positions_solved(), needed + by_helper);
     }
 }
