@@ -1246,6 +1246,19 @@ mod tests {
         fn prefetch(&self, _key: &K) {}
     }
 
+    /// Three heaps of 30, not decomposed: 5,456 positions, whose memo grows
+    /// as they are solved.
+    const HEAPS: [u32; 3] = [30, 30, 30];
+
+    /// A solver of [`WholeNim`] under `budget` with `helper`, which it wakes
+    /// after its first solved position.
+    fn helped_by(helper: IdleHelper, budget: Budget) -> Solver<WholeNim> {
+        Solver::new(WholeNim)
+            .with_helper(Box::new(helper), Arc::new(NoExchange))
+            .help_after(1)
+            .with_budget(budget)
+    }
+
     /// When the search's own memory and its helper's share would pass the
     /// memory budget, the helper is let go and the search finishes alone,
     /// within the budget. The search's own memory is what the search alone
@@ -1253,20 +1266,16 @@ mod tests {
     /// pass the budget, which the search alone needed exactly.
     #[test]
     fn a_helper_is_let_go_when_the_budget_needs_its_share() {
-        // Three heaps of 30, not decomposed: 5,456 positions, whose memo
-        // grows as they are solved.
-        let start = vec![30, 30, 30];
+        let start = HEAPS.to_vec();
         let mut alone = Solver::new(WholeNim);
         let value = alone.value(&start).unwrap();
         let needed = alone.memory_bytes();
         let (helper, begun, dropped) = IdleHelper::new(needed / 2, 0);
-        let mut helped = Solver::new(WholeNim)
-            .with_helper(Box::new(helper), Arc::new(NoExchange))
-            .help_after(1)
-            .with_budget(Budget {
-                max_memory: Some(needed as u64),
-                ..Budget::UNLIMITED
-            });
+        let budget = Budget {
+            max_memory: Some(needed as u64),
+            ..Budget::UNLIMITED
+        };
+        let mut helped = helped_by(helper, budget);
         assert_eq!(helped.value(&start).unwrap(), value);
         assert!(begun.load(Ordering::Relaxed), "the helper was woken");
         assert!(dropped.load(Ordering::Relaxed), "the helper was let go");
@@ -1279,18 +1288,14 @@ mod tests {
     /// and one larger by the helper's count does not.
     #[test]
     fn a_helpers_shapes_count_in_the_position_budget() {
-        let start = vec![30, 30, 30];
+        let start = HEAPS.to_vec();
         let mut alone = Solver::new(WholeNim);
         let value = alone.value(&start).unwrap();
         let needed = alone.positions_solved();
         let by_helper = 1000;
         let helped = |limit: u64| {
             let (helper, begun, _) = IdleHelper::new(0, by_helper);
-            let solver = Solver::new(WholeNim)
-                .with_helper(Box::new(helper), Arc::new(NoExchange))
-                .help_after(1)
-                .with_budget(Budget::positions(limit));
-            (solver, begun)
+            (helped_by(helper, Budget::positions(limit)), begun)
         };
         let (mut short, begun) = helped(needed);
         assert_eq!(
