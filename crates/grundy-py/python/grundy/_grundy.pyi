@@ -32,6 +32,21 @@ class LargeMove:
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
 
+class LargeClearAnalysis:
+    """The analysis of a board (or a sum) of any size; ``value`` and
+    ``winner`` are ``None`` when the budget ran out first, and ``stopped``
+    then says which budget."""
+
+    value: Optional[int]
+    winner: Optional[str]
+    winning_moves: List[LargeMove]
+    winning_moves_complete: bool
+    components: List[Tuple[int, List[Tuple[int, int]], Optional[int]]]
+    """Each component: ``(board, cells, value or None)``, cells ``(row, col)``."""
+    classes: List[Tuple[int, int, Optional[int]]]
+    """Each class of congruent components: ``(cells, count, value or None)``."""
+    stopped: Optional[str]
+
 class Component:
     """A 4-connected component of ones: cells as (row, col), its value."""
 
@@ -162,6 +177,26 @@ def clear_analyze(
     memo: Optional[ClearMemo] = None,
     threads: Optional[int] = None,
 ) -> ClearAnalysis: ...
+def clear_fits_small(texts: List[Text], max_memory: Optional[int]) -> bool: ...
+def clear_analysis_bytes(rows: int, cols: int) -> int: ...
+def clear_analyze_large(
+    texts: List[Text],
+    max_positions: Optional[int],
+    max_time: Optional[float],
+    max_memory: Optional[int],
+    tables: Optional[Database],
+    memo: Optional[ClearMemo] = None,
+    threads: Optional[int] = None,
+) -> LargeClearAnalysis: ...
+def clear_engine_move(
+    texts: List[Text],
+    max_positions: Optional[int],
+    max_time: Optional[float],
+    max_memory: Optional[int],
+    tables: Optional[Database],
+    memo: Optional[ClearMemo] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, Any]: ...
 def split_analyze(
     text: str,
     source: str,

@@ -1,0 +1,41 @@
+"""The type stub `_grundy.pyi` against the native module it describes: every
+name the module exports is declared, and every public attribute and method
+of its classes, so that a type checker sees what the package has."""
+
+import ast
+import pathlib
+
+import grundy
+import grundy._grundy as native
+
+
+def stub_tree():
+    return ast.parse(pathlib.Path(grundy.__file__).with_name("_grundy.pyi").read_text())
+
+
+def public(names):
+    return {name for name in names if not name.startswith("_")}
+
+
+def test_the_stub_declares_every_name_of_the_native_module():
+    declared = set()
+    for node in stub_tree().body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            declared.add(node.name)
+        elif isinstance(node, ast.Assign):
+            declared.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    assert public(dir(native)) - declared == set()
+
+
+def test_the_stub_declares_every_attribute_of_the_native_classes():
+    for node in stub_tree().body:
+        if not isinstance(node, ast.ClassDef) or not hasattr(native, node.name):
+            continue
+        declared = set()
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef):
+                declared.add(item.name)
+            elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                declared.add(item.target.id)
+        actual = public(dir(getattr(native, node.name)))
+        assert actual - declared == set(), node.name
