@@ -113,9 +113,9 @@ pub(crate) fn boards_of(
 
 fn budget(limits: &Limits, default_time: f64) -> grundy::Budget {
     let mut budget = limits.budget();
-    budget.max_time = Some(std::time::Duration::from_secs_f64(
-        limits.max_time.unwrap_or(default_time),
-    ));
+    if limits.max_time.is_none() {
+        budget.max_time = Some(std::time::Duration::from_secs_f64(default_time));
+    }
     budget
 }
 

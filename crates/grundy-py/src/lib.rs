@@ -48,10 +48,18 @@ impl Limits {
     pub fn budget(&self) -> grundy::Budget {
         grundy::Budget {
             max_positions: self.max_positions,
-            max_time: self.max_time.map(std::time::Duration::from_secs_f64),
+            max_time: self.max_time.and_then(time_budget),
             max_memory: self.max_memory,
         }
     }
+}
+
+/// The time budget of `max_time` seconds (the Python half refuses
+/// negatives and NaN): no limit for infinity and for spans past what a
+/// `Duration` holds, so that `max_time=math.inf` asks for none, also where
+/// leaving it out gives a default.
+pub(crate) fn time_budget(seconds: f64) -> Option<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(seconds.max(0.0)).ok()
 }
 
 /// `grundy.BudgetExceeded(message, budget, limit, found)`: the name of the

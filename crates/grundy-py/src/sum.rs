@@ -77,14 +77,14 @@ impl BoardSum {
 /// (`large`), as `grundy sum` does.
 fn arm(sum: &mut GameSum<LargeClear>, limits: &Limits, large: bool) {
     let mut budget = limits.budget();
-    if large && budget.max_time.is_none() {
+    if large && limits.max_time.is_none() {
         budget.max_time = Some(Duration::from_secs_f64(DEFAULT_TIME));
     }
     let solver = sum.solver_mut();
     solver.set_budget(budget);
     // One expansion of a large board lists every rectangle: the clock and
     // the memory budget bound it too.
-    let deadline = budget.max_time.map(|limit| (Instant::now() + limit, limit));
+    let deadline = budget.deadline(Instant::now());
     solver.game_mut().set_limits(
         deadline,
         budget.max_memory.unwrap_or(DEFAULT_MAX_OPTION_BYTES),

@@ -372,7 +372,7 @@ fn tables_build(
         }
     };
     let mut control = TierControl::new();
-    control.max_time = max_time.map(Duration::from_secs_f64);
+    control.max_time = max_time.and_then(crate::time_budget);
     control.cancel = Some(&cancel);
     control.progress = Some(&report);
     let bar =

@@ -2,6 +2,8 @@
 messages for text (the CLI's own), shapes and entries for arrays, and
 budgets that run out."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -65,6 +67,41 @@ def test_negative_and_wrongly_typed_budgets():
         grundy.split.analyze(["11"], max_time=-1)
     with pytest.raises(ValueError, match="must be >= 0"):
         grundy.tables.build((2, 2), "x.gdb", max_time=-1)
+
+
+@pytest.mark.parametrize("endless", [math.inf, 1e300, 1e19])
+def test_an_endless_time_budget_is_no_time_limit(endless, tmp_path):
+    """``math.inf``, and spans past what the clock can count, ask for no
+    time limit: every call answers as it does with no time given, on small
+    and large boards alike, and none raises (not even a PanicException)."""
+    small = ["0110", "1111", "0110"]
+    large = ["1110000000", "0000000000", "0000000111"] + ["0" * 10] * 6 + ["1111100000"]
+
+    def same(call):
+        return call(max_time=endless) == call(max_time=None)
+
+    def analysis(board):
+        def call(**budget):
+            a = grundy.clear.analyze(board, **budget)
+            return a.value, a.winner, [str(m) for m in a.winning_moves]
+
+        return call
+
+    assert same(analysis(small))
+    assert same(analysis(large))
+    for board in (small, large):
+        assert same(lambda **b: str(grundy.clear.engine_move(board, **b)))
+    assert same(lambda **b: grundy.clear.Solver().analyze(small, **b).value)
+    assert same(lambda **b: grundy.split.analyze(["111", "111"], **b).value)
+    assert same(lambda **b: grundy.sum.BoardSum([small, large], **b).values)
+    paths = iter([tmp_path / "endless.gdb", tmp_path / "none.gdb"])
+
+    def build(**budget):
+        path = next(paths)
+        grundy.tables.build((2, 3), path, progress=False, **budget)
+        return path.read_bytes()
+
+    assert same(build)
 
 
 def test_bad_pawns_and_impassable_cells():

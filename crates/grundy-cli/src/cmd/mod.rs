@@ -11,7 +11,14 @@ pub mod tables;
 
 use std::time::Duration;
 
-/// Parses a `--max-time` value: a positive, finite number of seconds.
+/// The most seconds a flag takes: about 31 years, longer than any search
+/// is run for. The bound keeps every deadline (`now + limit`) and every
+/// sum of limits (a checked program's twice its time limit and a second)
+/// within what `Instant` and `Duration` hold, where they would panic.
+pub const MAX_SECONDS: u64 = 1_000_000_000;
+
+/// Parses a `--max-time` value (and the other seconds flags): a positive,
+/// finite number of seconds, at most [`MAX_SECONDS`].
 ///
 /// # Errors
 ///
@@ -21,9 +28,14 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
         .parse()
         .map_err(|_| "not a number of seconds".to_owned())?;
     if !(seconds.is_finite() && seconds > 0.0) {
-        return Err("must be a positive number of seconds".to_owned());
+        return Err("must be a positive, finite number of seconds".to_owned());
     }
-    Duration::try_from_secs_f64(seconds).map_err(|err| err.to_string())
+    if seconds > MAX_SECONDS as f64 {
+        return Err(format!(
+            "must be at most {MAX_SECONDS} seconds (about 31 years)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// Parses a `--max-memory` value: a positive number of bytes, optionally
@@ -110,7 +122,21 @@ mod tests {
     fn seconds_are_positive_finite_numbers() {
         assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_seconds("2"), Ok(Duration::from_secs(2)));
-        for bad in ["0", "-1", "nan", "inf", "", "1s", "1e300"] {
+        assert_eq!(
+            parse_seconds("1e9"),
+            Ok(Duration::from_secs(super::MAX_SECONDS))
+        );
+        for bad in [
+            "0",
+            "-1",
+            "nan",
+            "inf",
+            "",
+            "1s",
+            "1e300",
+            "1e19",
+            "1000000001",
+        ] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
     }

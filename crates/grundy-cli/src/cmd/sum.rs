@@ -95,9 +95,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .with_progress(progress);
     // One expansion of a large shape lists every rectangle: the clock and
     // the memory budget bound it too.
-    let deadline = budget
-        .max_time
-        .map(|limit| (std::time::Instant::now() + limit, limit));
+    let deadline = budget.deadline(std::time::Instant::now());
     solver.game_mut().set_limits(
         deadline,
         budget

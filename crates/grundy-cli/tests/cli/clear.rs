@@ -222,9 +222,39 @@ fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("'--max-time <SECONDS>': must be a positive number of seconds"),
+        stderr.contains("'--max-time <SECONDS>': must be a positive, finite number of seconds"),
         "{stderr}"
     );
+}
+
+/// More than 10^9 seconds (`cmd::MAX_SECONDS`) is refused with exit 2 by
+/// every flag that takes seconds: a deadline that far away would overflow
+/// the clock.
+#[test]
+fn a_time_budget_too_large_for_the_clock_is_a_usage_error() {
+    for (args, stdin) in [
+        (vec!["clear", "--max-time", "1e19", "-"], "1\n"),
+        (vec!["clear", "--move", "--max-time", "1e19", "-"], "1\n"),
+        (vec!["split", "--max-time", "1e19", "-"], "2 2\n1 1\n"),
+        (vec!["sum", "--max-time", "1e19", "--queries", "-", "-"], ""),
+        (
+            vec!["check", "pshtbrth", "--max-time", "1e19", "--", "true"],
+            "",
+        ),
+        (
+            vec!["check", "pshtbrth", "--time-limit", "1e19", "--", "true"],
+            "",
+        ),
+        (vec!["serve", "--idle-timeout", "1e19"], ""),
+    ] {
+        let output = grundy().args(&args).write_stdin(stdin).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("must be at most 1000000000 seconds"),
+            "{args:?}: {stderr}"
+        );
+    }
 }
 
 #[test]

@@ -30,7 +30,14 @@ fn bad_addresses_and_limits_are_usage_errors() {
             &["--max-connections", "0"][..],
             "--max-connections must be at least 1",
         ),
-        (&["--header-timeout", "0"][..], "positive number of seconds"),
+        (
+            &["--header-timeout", "0"][..],
+            "positive, finite number of seconds",
+        ),
+        (
+            &["--body-timeout", "1e19"][..],
+            "must be at most 1000000000 seconds",
+        ),
         (&["--idle-timeout", "x"][..], "not a number of seconds"),
     ] {
         let output = grundy()

@@ -121,7 +121,8 @@ def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
 def check_limits(
     max_positions: Optional[int], max_time: Optional[float], max_memory: Optional[int]
 ) -> Tuple[Optional[int], Optional[float], Optional[int]]:
-    """Budgets: non-negative numbers or None."""
+    """Budgets: non-negative numbers or None (``max_time`` may be
+    ``math.inf``, which the native half reads as no time limit)."""
     for name, value, integral in (
         ("max_positions", max_positions, True),
         ("max_time", max_time, False),

@@ -49,7 +49,9 @@ def analyze(
             are a sum); or a list of such boards, played as a sum.
         max_positions: give up after solving this many distinct shapes,
             counting the helper thread's (``None``: no limit).
-        max_time: give up after this many seconds.
+        max_time: give up after this many seconds (``math.inf``: no time
+            limit, also on boards past 64 cells, where leaving it out
+            gives 30 s).
         max_memory: give up before the shape memo would pass this many bytes.
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
@@ -105,7 +107,8 @@ def engine_move(
 ) -> Dict[str, Any]:
     """The engine's move for the player to move, on a board of any size, as
     ``grundy clear --move``: always a move within the time budget
-    (``max_time``, 5 s by default), and whether it is proven. ``threads``
+    (``max_time``, 5 s by default, ``math.inf`` for none), and whether it
+    is proven. ``threads``
     as for :func:`analyze`: a helper joins the long value searches of the
     shapes left.
 

@@ -38,8 +38,9 @@ def analyze(
         size, cells: instead of ``grid``, a grid of ``size = (rows, cols)``
             (up to 10^9 each) with candidates at ``cells``, ``(row, col)``
             pairs from 0, as ``grundy split --cells``.
-        max_positions, max_time, max_memory: the search budget (``None``:
-            no limit); running out raises :class:`grundy.BudgetExceeded`.
+        max_positions, max_time, max_memory: the search budget (``None``,
+            or ``math.inf`` for ``max_time``: no limit); running out raises
+            :class:`grundy.BudgetExceeded`.
 
     Returns:
         A :class:`SplitAnalysis`: ``.value``, ``.winner``,

@@ -32,7 +32,8 @@ class BoardSum:
         max_positions, max_time, max_memory: the search budget of every
             board put in and every winning move searched, each call afresh;
             a call on a range holding a board past 64 cells gets 30 seconds
-            when ``max_time`` is not given, as ``grundy sum``.
+            when ``max_time`` is not given, as ``grundy sum``
+            (``math.inf``: no time limit).
         tables: a :class:`grundy.tables.Database` consulted first.
     """
 

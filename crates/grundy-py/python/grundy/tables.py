@@ -207,7 +207,8 @@ def build(
             ``False``: none; or a callable ``progress(tier, tiers, done,
             total)`` called a few times a second.
         max_time: stop after this many seconds, keeping the finished tiers
-            (raises :class:`grundy.BudgetExceeded`; call again to resume).
+            (raises :class:`grundy.BudgetExceeded`; call again to resume);
+            ``None`` or ``math.inf``: no limit.
 
     Raises:
         KeyboardInterrupt: Ctrl-C; the finished tiers stay in

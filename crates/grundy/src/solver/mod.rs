@@ -162,6 +162,28 @@ impl Budget {
             ..Budget::UNLIMITED
         }
     }
+
+    /// When the time budget of a search started at `start` runs out, with
+    /// the budget: `None` without a time budget, and also when the end lies
+    /// past what an [`Instant`] can hold (`Duration::MAX`, say), as no clock
+    /// ever reaches it. Adding the two directly would panic there.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use grundy::Budget;
+    /// use std::time::{Duration, Instant};
+    /// let now = Instant::now();
+    /// let budget = Budget { max_time: Some(Duration::from_secs(2)), ..Budget::UNLIMITED };
+    /// assert_eq!(budget.deadline(now), Some((now + Duration::from_secs(2), Duration::from_secs(2))));
+    /// let endless = Budget { max_time: Some(Duration::MAX), ..Budget::UNLIMITED };
+    /// assert_eq!(endless.deadline(now), None);
+    /// ```
+    #[must_use]
+    pub fn deadline(&self, start: Instant) -> Option<(Instant, Duration)> {
+        let limit = self.max_time?;
+        Some((start.checked_add(limit)?, limit))
+    }
 }
 
 /// Why a search stopped before it had an answer.

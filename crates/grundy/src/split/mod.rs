@@ -521,7 +521,7 @@ impl SplitSolver {
         }
         let budget = self.remaining();
         self.guard.arm(Limits {
-            deadline: self.budget.max_time.map(|limit| (started + limit, limit)),
+            deadline: self.budget.deadline(started),
             positions: budget.max_positions.zip(self.budget.max_positions),
             memory: self.max_memory.map(|limit| {
                 let held = self.dense_bytes + TRANSIENT_COPIES * pattern.bytes();

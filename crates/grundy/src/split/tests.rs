@@ -258,6 +258,26 @@ fn budget_stops_a_large_table_and_exit_resumes() {
     assert_eq!(solver.value(&position).unwrap().value(), brute(&raw));
 }
 
+/// A time budget past what the clock can count (it overflows `Instant` when
+/// added to it) is no time limit, on the dense tables' path and on the
+/// generic search's, whose guard then gets no deadline.
+#[test]
+fn a_time_budget_past_the_clock_is_no_limit() {
+    let endless = Budget {
+        max_time: Some(std::time::Duration::MAX),
+        ..Budget::UNLIMITED
+    };
+    let raw = vec![vec![true; 6]; 5];
+    let position = Position::new(to_grid(&raw));
+    for dense_limit in [None, Some(0)] {
+        let mut solver = SplitSolver::new().with_budget(endless);
+        if let Some(limit) = dense_limit {
+            solver = solver.with_dense_limit(limit);
+        }
+        assert_eq!(solver.value(&position).unwrap().value(), brute(&raw));
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

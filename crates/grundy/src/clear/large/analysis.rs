@@ -128,7 +128,7 @@ impl Analyzer {
     /// Starts the budget's clock as if at `at`: a search that goes on from
     /// another one keeps its deadline.
     pub fn start_at(&mut self, at: Instant) {
-        self.deadline = self.budget.max_time.map(|limit| at + limit);
+        self.deadline = self.budget.deadline(at).map(|(end, _)| end);
     }
 
     /// The budget this analyzer was made with.

@@ -535,6 +535,33 @@ fn two_equal_hard_blocks_and_a_line() {
     );
 }
 
+/// A time budget past what the clock can count (`Duration::MAX`, which
+/// overflows `Instant` when added to it) is no time limit: the analysis and
+/// the engine's move are those of a budget without one.
+#[test]
+fn a_time_budget_past_the_clock_is_no_limit() {
+    let mut board = LargeBoard::zeros(9, 12).unwrap();
+    board.set_run(0, 0, 3);
+    board.set_run(4, 5, 9);
+    board.set_run(8, 2, 9);
+    let endless = Budget {
+        max_time: Some(Duration::MAX),
+        ..Budget::UNLIMITED
+    };
+    let boards = std::slice::from_ref(&board);
+    let with = analyse(boards, &mut Analyzer::new(Clear::new(), endless));
+    let without = analyse(boards, &mut Analyzer::new(Clear::new(), Budget::UNLIMITED));
+    // Three lines of 3, 4 and 7 cells: a line of k cells has value k.
+    assert_eq!(with.value, Some(Nimber::new(3 ^ 4 ^ 7)));
+    assert_eq!(with.value, without.value);
+    let chosen = |budget| {
+        choose_move(boards, &mut Analyzer::new(Clear::new(), budget))
+            .unwrap()
+            .rect
+    };
+    assert_eq!(chosen(endless), chosen(Budget::UNLIMITED));
+}
+
 /// The board of a dense block given as rows of `0`/`1`.
 fn block(rows: &[&str]) -> LargeBoard {
     let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
