@@ -321,6 +321,13 @@ fn tables_build(
         .map_err(|e| PyValueError::new_err(format!("box {rows}x{cols}: {e}")))?;
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = threads {
+        // Checked by the Python half too; a direct caller gets the same.
+        if !(1..=grundy::tier::MAX_THREADS).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "threads must be an integer from 1 to {}, got {threads}",
+                grundy::tier::MAX_THREADS
+            )));
+        }
         pool = pool.num_threads(threads);
     }
     let pool = pool
@@ -506,5 +513,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tables_open, m)?)?;
     m.add_function(wrap_pyfunction!(tables_discover, m)?)?;
     m.add_function(wrap_pyfunction!(tables_build, m)?)?;
+    m.add("TABLES_MAX_THREADS", grundy::tier::MAX_THREADS)?;
     Ok(())
 }

@@ -24,6 +24,8 @@ def test_the_stub_declares_every_name_of_the_native_module():
             declared.add(node.name)
         elif isinstance(node, ast.Assign):
             declared.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            declared.add(node.target.id)
     assert public(dir(native)) - declared == set()
 
 

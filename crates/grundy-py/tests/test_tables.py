@@ -84,6 +84,16 @@ def test_bad_boxes_and_threads(tmp_path):
             grundy.tables.build(box, tmp_path / "x.gdb", progress=False)
     with pytest.raises(ValueError, match="threads"):
         grundy.tables.build("3x3", tmp_path / "x.gdb", threads=0)
+    # A mistyped count is refused before any thread starts (2**40 threads
+    # never finished starting), by the Python half and by the native one.
+    assert grundy.tables.MAX_THREADS == grundy._grundy.TABLES_MAX_THREADS >= 64
+    for threads in (grundy.tables.MAX_THREADS + 1, 2**40):
+        with pytest.raises(ValueError, match="threads must be an integer from 1 to"):
+            grundy.tables.build("3x3", tmp_path / "x.gdb", threads=threads)
+        with pytest.raises(ValueError, match="threads must be an integer from 1 to"):
+            grundy._grundy.tables_build(3, 3, str(tmp_path / "x.gdb"), threads, None, False, None)
+    built = grundy.tables.build((2, 2), tmp_path / "many.gdb", threads=grundy.tables.MAX_THREADS, progress=False)
+    assert built.value(["11", "11"]) == grundy.clear.analyze(["11", "11"]).value
 
 
 def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):

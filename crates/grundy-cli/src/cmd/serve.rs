@@ -13,14 +13,17 @@ use std::time::Duration;
 
 use crate::output::UsageError;
 
+/// The most heavy analyses `--max-concurrent` lets run at once.
+const MAX_CONCURRENT: usize = 1024;
+
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Address to listen on: IP:PORT or HOST:PORT (port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
     addr: String,
     /// How many heavy analyses (past the small lane's probe budget) may run
-    /// at once (default: the number of cores less one, which the small lane
-    /// keeps for small analyses; at least 1).
+    /// at once, 1 to 1024 (default: the number of cores less one, which the
+    /// small lane keeps for small analyses; at least 1).
     #[arg(long, value_name = "N")]
     max_concurrent: Option<usize>,
     /// Per-request search limits (requests may ask for less, never more).
@@ -106,6 +109,13 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if let Some(n) = args.max_concurrent {
         if n == 0 {
             return Err(UsageError("--max-concurrent must be at least 1".to_owned()).into());
+        }
+        // Each analysis that may run holds a kept memo and a blocking
+        // thread: a mistyped count would reserve room for that many.
+        if n > MAX_CONCURRENT {
+            return Err(
+                UsageError(format!("--max-concurrent must be at most {MAX_CONCURRENT}")).into(),
+            );
         }
         config.max_concurrent = n;
     }

@@ -38,6 +38,10 @@ fn bad_addresses_and_limits_are_usage_errors() {
             &["--body-timeout", "1e19"][..],
             "must be at most 1000000000 seconds",
         ),
+        (
+            &["--max-concurrent", "1000000000000"][..],
+            "--max-concurrent must be at most 1024",
+        ),
         (&["--idle-timeout", "x"][..], "not a number of seconds"),
     ] {
         let output = grundy()

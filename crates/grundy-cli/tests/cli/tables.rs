@@ -206,6 +206,29 @@ fn damaged_databases_are_named_errors() {
     assert_exit(&output, 2, "missing.gdb");
 }
 
+/// A thread count outside 1..=1024 is refused before any thread starts: a
+/// mistyped million would start that many.
+#[test]
+fn a_thread_count_past_the_bound_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for threads in ["0", "1025", "1000000", "x"] {
+        let output = grundy()
+            .args([
+                "tables",
+                "build",
+                "--box",
+                "2x2",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(dir.path().join("db.gdb"))
+            .output()
+            .unwrap();
+        assert_exit(&output, 2, "expected a number of threads from 1 to 1024");
+    }
+}
+
 #[test]
 fn an_unwritable_output_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();

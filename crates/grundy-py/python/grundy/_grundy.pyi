@@ -211,6 +211,9 @@ def tables_open(path: Optional[Union[str, PathLike[str]]]) -> Database: ...
 def tables_discover(
     paths: List[Union[str, PathLike[str]]],
 ) -> Tuple[List[Database], List[Tuple[str, str]]]: ...
+TABLES_MAX_THREADS: int
+"""The most worker threads `tables_build` takes."""
+
 def tables_build(
     rows: int,
     cols: int,

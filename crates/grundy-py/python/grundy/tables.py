@@ -16,6 +16,11 @@ from . import _grundy
 from ._inputs import MAX_CELLS, boards_texts, check_limits
 from .clear import DEFAULT_MAX_POSITIONS
 
+#: The most worker threads :func:`build` takes (``grundy tables build
+#: --threads`` too): more only slow a build, and a mistyped count would
+#: start that many threads before any work.
+MAX_THREADS: int = _grundy.TABLES_MAX_THREADS
+
 Progress = Callable[[int, int, int, int], None]
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -201,7 +206,8 @@ def build(
             8 (or 16 when the short side is at most 4, 26 when at most 2).
         out: the file; ``OUT.partial`` holds the finished tiers until the
             build completes, and a stopped build resumes from it.
-        threads: worker threads (default: every core).
+        threads: worker threads, 1 to :data:`MAX_THREADS` (1024; default:
+            every core).
         progress: ``True``: a tqdm bar when tqdm is installed, else the
             engine's own (a bar on a terminal, a line per tier elsewhere);
             ``False``: none; or a callable ``progress(tier, tiers, done,
@@ -215,8 +221,10 @@ def build(
             ``OUT.partial`` and the same call resumes from them.
     """
     rows, cols = _parse_box(box)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
-        raise ValueError(f"threads must be a positive integer, got {threads!r}")
+    if threads is not None and (
+        isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS
+    ):
+        raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
     _, max_time, _ = check_limits(None, max_time, None)
     callback: Optional[Progress] = None
     bar: Optional[_Tqdm] = None

@@ -89,7 +89,9 @@ impl<S> Kept<S> {
     pub fn new(slots: usize, bytes: usize) -> Kept<S> {
         Kept {
             inner: Arc::new(Pool {
-                solvers: Mutex::new(Vec::with_capacity(slots)),
+                // Grown as memos are kept: `slots` comes from the
+                // server's configuration, not from a measured size.
+                solvers: Mutex::new(Vec::new()),
                 slots,
                 each: bytes.checked_div(slots).unwrap_or(0),
             }),

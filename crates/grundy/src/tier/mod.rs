@@ -60,6 +60,12 @@ pub mod table;
 pub mod values;
 pub mod worker;
 
+/// The most worker threads a build takes: four times the hardware threads
+/// of a large two-socket server. More only slows a build down, and a count
+/// mistyped by a few digits would start that many threads, each with its
+/// stack, before any work (a million never finished starting).
+pub const MAX_THREADS: usize = 1024;
+
 pub use compact::{CompactError, CompactTier};
 pub use control::{TierControl, TierProgress};
 pub use distribution::{Distribution, PartStop, Solo};

@@ -118,8 +118,8 @@ pub(super) struct BuildArgs {
     /// directory, where the other commands find it).
     #[arg(long, value_name = "PATH")]
     pub(super) out: Option<PathBuf>,
-    /// Worker threads (default: every core).
-    #[arg(long, value_name = "N")]
+    /// Worker threads, at most 1024 (default: every core).
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     pub(super) threads: Option<usize>,
     /// Stop after this many seconds, keeping the finished tiers (exit 3;
     /// run again to resume).
@@ -254,6 +254,15 @@ pub(super) fn parse_box(text: &str) -> Result<ShapeBox, String> {
             grundy::clear::shapes::MAX_SIDE,
         )
     })
+}
+
+/// Parses `--threads`: 1 to [`grundy::tier::MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let max = grundy::tier::MAX_THREADS;
+    match text.parse::<usize>() {
+        Ok(threads) if (1..=max).contains(&threads) => Ok(threads),
+        _ => Err(format!("expected a number of threads from 1 to {max}")),
+    }
 }
 
 #[cfg(test)]

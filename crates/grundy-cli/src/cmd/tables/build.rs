@@ -141,9 +141,6 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let shape_box = args.shape_box;
     let path = build_path(args)?;
     if let Some(threads) = args.threads {
-        if threads == 0 {
-            return Err(UsageError("--threads must be at least 1".into()).into());
-        }
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build_global()
