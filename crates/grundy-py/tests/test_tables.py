@@ -61,6 +61,11 @@ def test_a_missing_file():
         grundy.tables.open("/nonexistent/clear.gdb")
 
 
+def test_a_path_given_to_the_class_names_open():
+    with pytest.raises(TypeError, match=r"use grundy.tables.open\(path\)"):
+        grundy.tables.Database("/nonexistent/clear.gdb")
+
+
 def test_a_damaged_file(db_4x5, tmp_path):
     data = bytearray(open(db_4x5.path, "rb").read())
     data[4096 + 8] ^= 0xFF  # a slot of the first tier's section, after the 4 KiB header

@@ -33,6 +33,11 @@ class Database:
     """
 
     def __init__(self, native: Any) -> None:
+        if not isinstance(native, _grundy.Database):
+            raise TypeError(
+                f"Database wraps an opened database, not {type(native).__name__}: "
+                "use grundy.tables.open(path) to open a file"
+            )
         self._db = native
 
     @property
