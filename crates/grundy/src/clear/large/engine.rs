@@ -384,18 +384,19 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
 }
 
 fn for_each_rect_of(part: &Part, visit: &mut dyn FnMut(LargeRect) -> bool) {
-    let mut going = true;
     match part {
-        Part::Small(board) => board.for_each_rect(|rect, _| {
-            if going {
-                going = visit(LargeRect::from(rect));
-            }
-        }),
-        Part::Large(board) => board.for_each_rect(|rect| {
-            if going {
-                going = visit(rect);
-            }
-        }),
+        // At most 64 cells: a few hundred rectangles, listed whole.
+        Part::Small(board) => {
+            let mut going = true;
+            board.for_each_rect(|rect, _| {
+                if going {
+                    going = visit(LargeRect::from(rect));
+                }
+            });
+        }
+        Part::Large(board) => {
+            board.for_each_rect_while(visit);
+        }
     }
 }
 

@@ -203,17 +203,18 @@ impl Game for LargeClear {
             Part::Large(board) => {
                 let mut listed = 0u64;
                 let each = board.allocated_bytes() as u64 + 64;
-                board.for_each_rect(|rect| {
+                board.for_each_rect_while(|rect| {
                     listed += 1;
                     if listed % 256 == 0 && self.check_limits(listed * each) {
-                        return;
+                        return false;
                     }
                     if self.stopped_now() {
-                        return;
+                        return false;
                     }
                     let mut after = LargeBoard::clone(board);
                     after.play_unchecked(rect);
                     visit(rect, Part::Large(Arc::new(after)));
+                    true
                 });
             }
         }

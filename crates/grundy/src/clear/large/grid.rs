@@ -565,6 +565,17 @@ impl LargeBoard {
     /// left column, then right column, then bottom row (the order of
     /// [`Board::for_each_rect`]). O(cells) to set up, then O(1) a rectangle.
     pub fn for_each_rect<F: FnMut(LargeRect)>(&self, mut visit: F) {
+        self.for_each_rect_while(|rect| {
+            visit(rect);
+            true
+        });
+    }
+
+    /// [`LargeBoard::for_each_rect`] until `visit` returns false; true when
+    /// every rectangle was visited. A caller whose budget runs out stops
+    /// here rather than being handed the rest: a line of `n` cells has
+    /// `n (n + 1) / 2` rectangles, about 3 * 10^10 for `n = 2^18`.
+    pub fn for_each_rect_while<F: FnMut(LargeRect) -> bool>(&self, mut visit: F) -> bool {
         let (rows, cols) = (self.rows as usize, self.cols as usize);
         // `reach[r * cols + c]`: how many ones run right from (r, c).
         let mut reach = vec![0u32; rows * cols];
@@ -599,16 +610,20 @@ impl LargeBoard {
                         if w <= right {
                             break;
                         }
-                        visit(LargeRect {
+                        let going = visit(LargeRect {
                             top: top as u32,
                             left: left as u32,
                             bottom: (top + k) as u32,
                             right: left as u32 + right,
                         });
+                        if !going {
+                            return false;
+                        }
                     }
                 }
             }
         }
+        true
     }
 }
 

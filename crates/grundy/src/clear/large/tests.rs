@@ -562,6 +562,49 @@ fn a_time_budget_past_the_clock_is_no_limit() {
     assert_eq!(chosen(endless), chosen(Budget::UNLIMITED));
 }
 
+/// Listing rectangles stops at the first `false` from the visitor, and
+/// lists all `n (n + 1) / 2` of a line of `n` cells otherwise.
+#[test]
+fn the_rectangle_listing_stops_when_told() {
+    let n = 1000u32;
+    let mut line = LargeBoard::zeros(1, u64::from(n)).unwrap();
+    line.set_run(0, 0, n);
+    let mut visited = 0u64;
+    let finished = line.for_each_rect_while(|_| {
+        visited += 1;
+        visited < 10
+    });
+    assert!(!finished);
+    assert_eq!(visited, 10);
+    let mut all = 0u64;
+    assert!(line.for_each_rect_while(|_| {
+        all += 1;
+        true
+    }));
+    assert_eq!(all, u64::from(n) * u64::from(n + 1) / 2);
+}
+
+/// A large board's options stop at the memory limit of one listing: a line
+/// of 2^16 cells (2^31 rectangles, each option a copy of the board) lists a
+/// few hundred options, and the game says why it stopped.
+#[test]
+fn a_large_listing_stops_at_its_memory_limit() {
+    let n = 1u32 << 16;
+    let mut line = LargeBoard::zeros(1, u64::from(n)).unwrap();
+    line.set_run(0, 0, n);
+    use crate::Game;
+    let part = Part::Large(std::sync::Arc::new(line));
+    let mut game = LargeClear::new(Clear::new());
+    game.set_limits(None, 1 << 20);
+    let mut listed = 0u64;
+    game.for_each_option(&part, |_, _| listed += 1);
+    assert!(listed > 0 && listed <= 256, "{listed}");
+    assert!(matches!(
+        game.interrupted(),
+        Some(crate::SolveError::MemoryBudget { .. })
+    ));
+}
+
 /// The board of a dense block given as rows of `0`/`1`.
 fn block(rows: &[&str]) -> LargeBoard {
     let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
