@@ -687,6 +687,14 @@ pub fn winning_moves(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
         }
         Some(total) => {
             analysis.winning_complete = winning_by_values(analysis, analyzer, total);
+            // The budget ran out before any move was found (a long line's
+            // value is known at once, its options are not): a move that
+            // pairs alone prove still wins.
+            if analysis.winning.is_empty() && !analysis.winning_complete {
+                if let Some(found) = super::engine::cancelling_move(analysis, analyzer) {
+                    analysis.winning.push(found);
+                }
+            }
         }
         None => {
             // The value is unknown, but a move that leaves only pairs wins

@@ -78,29 +78,29 @@ impl ShapeClass {
 }
 
 /// The least image of `shape` under the 8 symmetries, by rows, columns,
-/// then words.
+/// then words. An image whose sides order after the shape's own (a
+/// transpose of a board with fewer rows than columns) is never the least,
+/// so it is not made.
 #[must_use]
 pub fn least_image(shape: &LargeBoard) -> LargeBoard {
-    let order = |b: &LargeBoard| (b.rows(), b.cols());
+    let sides = (shape.rows(), shape.cols());
+    let transposed_sides = (shape.cols(), shape.rows());
     let mut best = shape.clone();
     for symmetry in 1..8u8 {
-        let image = shape.transform(symmetry);
-        let better = match order(&image).cmp(&order(&best)) {
-            std::cmp::Ordering::Less => true,
-            std::cmp::Ordering::Greater => false,
-            std::cmp::Ordering::Equal => words_of(&image) < words_of(&best),
+        let image_sides = if symmetry & 4 != 0 {
+            transposed_sides
+        } else {
+            sides
         };
-        if better {
+        if image_sides > (best.rows(), best.cols()) {
+            continue;
+        }
+        let image = shape.transform(symmetry);
+        if image_sides < (best.rows(), best.cols()) || image.words() < best.words() {
             best = image;
         }
     }
     best
-}
-
-fn words_of(board: &LargeBoard) -> Vec<u64> {
-    (0..board.rows())
-        .flat_map(|row| board.row_words(row).iter().copied())
-        .collect()
 }
 
 /// Rectangle clearing on [`Part`]s: small boards by [`Clear`], large ones
@@ -119,6 +119,10 @@ pub struct LargeClear {
     max_option_bytes: u64,
     stopped: RefCell<Option<crate::SolveError>>,
 }
+
+/// How many bytes of options a large position's listing makes between two
+/// checks of its limits (at most 256 options apart).
+const CHECK_BYTES: u64 = 1 << 20;
 
 /// [`LargeClear`]'s bound on one expansion when the budget gives no memory
 /// limit.
@@ -203,9 +207,14 @@ impl Game for LargeClear {
             Part::Large(board) => {
                 let mut listed = 0u64;
                 let each = board.allocated_bytes() as u64 + 64;
+                // Each option is a copy of the board, labelled and given its
+                // canonical form: on a board of megabytes, 256 options are
+                // seconds and gigabytes, so the limits are then checked at
+                // every option.
+                let interval = (CHECK_BYTES / each).clamp(1, 256);
                 board.for_each_rect_while(|rect| {
                     listed += 1;
-                    if listed % 256 == 0 && self.check_limits(listed * each) {
+                    if listed % interval == 0 && self.check_limits(listed * each) {
                         return false;
                     }
                     if self.stopped_now() {

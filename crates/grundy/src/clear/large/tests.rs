@@ -227,6 +227,25 @@ proptest! {
         }
     }
 
+    /// The word-wise images are the 8 symmetries cell by cell, on boards
+    /// of several words a row and several 64-row bands, with ragged ends.
+    #[test]
+    fn images_move_each_cell_where_the_symmetry_says(rows in 1u32..200, cols in 1u32..200, percent in 0u32..=100, seed: u64, symmetry in 0u8..8) {
+        let board = random_board(rows, cols, percent, seed);
+        let image = board.transform(symmetry);
+        let transposes = symmetry & 4 != 0;
+        prop_assert_eq!((image.rows(), image.cols()), if transposes { (cols, rows) } else { (rows, cols) });
+        prop_assert_eq!(image.count_ones(), board.count_ones());
+        for r in 0..rows {
+            for c in 0..cols {
+                let r2 = if symmetry & 2 != 0 { rows - 1 - r } else { r };
+                let c2 = if symmetry & 1 != 0 { cols - 1 - c } else { c };
+                let (r2, c2) = if transposes { (c2, r2) } else { (r2, c2) };
+                prop_assert_eq!(image.get(r2, c2), board.get(r, c), "cell ({}, {})", r, c);
+            }
+        }
+    }
+
     /// Congruent shapes share a class, and a class is the naive one's.
     #[test]
     fn classes_are_congruence_classes(rows in 1u32..13, cols in 1u32..13, percent in 40u32..90, seed: u64, symmetry in 0u8..8) {
@@ -603,6 +622,59 @@ fn a_large_listing_stops_at_its_memory_limit() {
         game.interrupted(),
         Some(crate::SolveError::MemoryBudget { .. })
     ));
+}
+
+/// On a board of megabytes each option is a copy of that size, so the
+/// memory limit is checked at every option, not every 256th: the listing
+/// stops within one option of the limit.
+#[test]
+fn a_listing_of_large_copies_stops_within_one_of_its_limit() {
+    let n = 1u32 << 23;
+    let mut line = LargeBoard::zeros(1, u64::from(n)).unwrap();
+    line.set_run(0, 0, n);
+    let each = line.allocated_bytes() as u64;
+    use crate::Game;
+    let part = Part::Large(std::sync::Arc::new(line));
+    let mut game = LargeClear::new(Clear::new());
+    game.set_limits(None, 4 * each);
+    let mut listed = 0u64;
+    game.for_each_option(&part, |_, _| listed += 1);
+    assert!((1..=4).contains(&listed), "{listed}");
+    assert!(matches!(
+        game.interrupted(),
+        Some(crate::SolveError::MemoryBudget { .. })
+    ));
+}
+
+/// A line's value is known at once, but its winning moves are past the
+/// memory budget: the analysis still gives the move that pairs alone
+/// prove (clearing the whole line leaves nothing to move).
+#[test]
+fn a_known_value_whose_moves_run_out_still_gets_a_proven_move() {
+    let n = 1u32 << 16;
+    let mut line = LargeBoard::zeros(1, u64::from(n)).unwrap();
+    line.set_run(0, 0, n);
+    let budget = Budget {
+        max_memory: Some(1 << 20),
+        ..Budget::UNLIMITED
+    };
+    let analysis = analyse(
+        std::slice::from_ref(&line),
+        &mut Analyzer::new(Clear::new(), budget),
+    );
+    assert_eq!(analysis.value, Some(Nimber::new(n)));
+    assert!(!analysis.winning_complete);
+    let whole = LargeRect {
+        top: 0,
+        left: 0,
+        bottom: 0,
+        right: n - 1,
+    };
+    let rects: Vec<LargeRect> = analysis.winning.iter().map(|m| m.rect).collect();
+    assert_eq!(rects, [whole]);
+    let mut after = line.clone();
+    after.play_unchecked(whole);
+    assert!(after.is_empty());
 }
 
 /// The board of a dense block given as rows of `0`/`1`.
