@@ -536,9 +536,9 @@ impl LargeBoard {
     ///
     /// Word operations throughout, O(words) and no per-cell work: a row is
     /// mirrored by reversing its words and their bits, and the transpose
-    /// goes by 64 x 64 blocks of bits. A 3000 x 3000 board's canonical form
-    /// takes 7 images, so the cell-by-cell transpose (a strided write per
-    /// one) took seconds where this takes milliseconds.
+    /// goes by 64 x 64 blocks of bits. A canonical form makes seven
+    /// images, and on a 3000 x 3000 board a write a cell would take
+    /// seconds.
     #[must_use]
     pub fn transform(&self, symmetry: u8) -> LargeBoard {
         let mirrored = self.mirrored(symmetry & 1 != 0, symmetry & 2 != 0);
