@@ -538,10 +538,13 @@ pub fn reason(choice: &EngineChoice) -> String {
         MoveReason::LeavesZero => {
             "proven winning: leaves a total of 0; an outcome search showed that every reply has an answer back to 0, without computing the values".to_owned()
         }
-        MoveReason::Pairs { halves: true } => {
+        MoveReason::Pairs {
+            clears_all: true, ..
+        } => "proven winning: it clears every one: the opponent cannot move".to_owned(),
+        MoveReason::Pairs { halves: true, .. } => {
             "proven winning: leaves two equal halves: X xor X = 0".to_owned()
         }
-        MoveReason::Pairs { halves: false } => {
+        MoveReason::Pairs { halves: false, .. } => {
             "proven winning: every shape left has an equal partner: X xor X = 0".to_owned()
         }
         MoveReason::Losing { leaves: Some(v) } => format!(

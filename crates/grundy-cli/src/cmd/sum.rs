@@ -2,22 +2,36 @@
 //! played as sums over ranges, with a query script of range values, winners,
 //! winning moves and replacements (see [`grundy_cli::queries`]). One output
 //! line per query; the answers before a bad line stay printed.
+//!
+//! A board the budget cannot value does not stop the run: the sum holds it
+//! as an empty board (value 0) and remembers it, so every range without it
+//! is answered as usual. A range with it gets `unknown` for its value, and
+//! its winner and move from the engine (`grundy clear --move`'s
+//! `choose_move`), which proves what it can (a move that leaves pairs, an
+//! outcome search) within what is left of the time budget and otherwise
+//! names its best guess as unproven. The run then ends with the budget's
+//! error and exit code 3, after every answer.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use grundy::clear::large::{LargeBoard, LargeClear, Part};
+use std::collections::BTreeSet;
+use std::time::{Duration, Instant};
+
+use grundy::clear::large::{
+    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, Part,
+};
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
-use grundy::Solver;
+use grundy::{Budget, SolveError, Solver};
 use grundy_cli::queries::{Query, QueryReader};
 use grundy_report::parse::clear::parse_large_boards;
 
 use crate::cmd::clear::{stopped, BudgetArgs};
 use crate::output::{read_source, solver_progress, UsageError};
 use crate::shape_tables::TablesArgs;
-use grundy_report::large::LargeMoveReport;
+use grundy_report::large::{EngineMoveReport, LargeMoveReport};
 use grundy_report::{words, ValuedMove};
 
 /// The time a sum with a board past 64 cells takes at most when
@@ -37,7 +51,13 @@ the board file, and L..R includes both ends (1 <= L <= R <= N, 1 <= P <= N).
                blank line, the next query or the end); prints board P: grundy V
 One output line per query. A bad line stops the run with
 error: <file>:<line>:<col>: <what> and exit code 2; answers already printed
-stay printed.";
+stay printed.
+
+A board the budget cannot value (board P: grundy unknown) leaves the value of
+every range holding it unknown; their winner and move come from the engine,
+as `grundy clear --move` plays: first, second or unknown, and the move
+followed by `proven winning: ...`, `losing position: ...` or `unproven: ...`.
+The run then ends with the budget's error and exit code 3.";
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = QUERY_HELP)]
@@ -90,28 +110,39 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_LARGE_TIME));
     }
     let (bar, progress) = solver_progress("solving", &budget);
-    let mut solver = Solver::new(LargeClear::new(Clear::with_shapes(shapes)))
+    let mut solver = Solver::new(LargeClear::new(Clear::with_shapes(shapes.clone())))
         .with_budget(budget)
         .with_progress(progress);
     // One expansion of a large shape lists every rectangle: the clock and
     // the memory budget bound it too.
-    let deadline = budget.deadline(std::time::Instant::now());
+    let started = Instant::now();
+    let deadline = budget.deadline(started);
     solver.game_mut().set_limits(
         deadline,
         budget
             .max_memory
             .unwrap_or(grundy::clear::large::game::DEFAULT_MAX_OPTION_BYTES),
     );
-    let sum = GameSum::with_positions(solver, boards.into_iter().map(Part::of));
+    let mut row = Row {
+        sum: GameSum::new(solver),
+        boards: Vec::with_capacity(boards.len()),
+        unknown: BTreeSet::new(),
+        stopped: None,
+        shapes,
+        budget,
+        deadline: deadline.map(|(at, _)| at),
+    };
+    for board in boards {
+        row.push(board);
+    }
     bar.finish_and_clear();
-    let mut sum = sum.map_err(stopped)?;
-    let count = sum.len();
+    let count = row.boards.len();
 
     // Answers are written out in bounded chunks, as the judges do.
     let mut stdout =
         std::io::BufWriter::with_capacity(grundy_cli::judge::FLUSH_AT, std::io::stdout().lock());
     let result = answer(
-        &mut sum,
+        &mut row,
         QueryReader::new(&query_source.bytes, count),
         args.json,
         &mut stdout,
@@ -119,15 +150,111 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     // Answers already written stay printed, whatever comes next.
     stdout.flush()?;
     match result? {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => match row.stopped {
+            Some(err) => Err(stopped(err)),
+            None => Ok(ExitCode::SUCCESS),
+        },
         Err(err) => Err(query_source.error(err).into()),
+    }
+}
+
+/// The row of boards: their sum, with each board the budget could not value
+/// held as an empty one and listed in `unknown`.
+struct Row {
+    sum: GameSum<LargeClear>,
+    /// The boards as given (the sum holds an empty board for an unknown one).
+    boards: Vec<LargeBoard>,
+    unknown: BTreeSet<usize>,
+    /// The first budget that ran out, for the exit code and the message.
+    stopped: Option<SolveError>,
+    shapes: std::sync::Arc<dyn grundy::clear::shapes::ShapeLookup>,
+    budget: Budget,
+    /// When the run's time budget ends.
+    deadline: Option<Instant>,
+}
+
+/// What the engine said of a range that holds a board of unknown value.
+struct Played {
+    choice: Option<EngineChoice>,
+    /// The first board of the range, 0-based.
+    left: usize,
+}
+
+impl Row {
+    fn empty() -> Part {
+        Part::of(LargeBoard::zeros(1, 1).expect("a 1 x 1 board"))
+    }
+
+    /// Appends `board`, valued if the budget allows.
+    fn push(&mut self, board: LargeBoard) {
+        let index = self.boards.len();
+        if let Err(err) = self.sum.push(Part::of(board.clone())) {
+            self.stop(index, err);
+            self.sum
+                .push(Row::empty())
+                .expect("an empty board needs no search");
+        }
+        self.boards.push(board);
+    }
+
+    /// Replaces board `index`: its value, or `None` when the budget ran out.
+    fn set(&mut self, index: usize, board: LargeBoard) -> Option<grundy::Nimber> {
+        self.boards[index] = board.clone();
+        match self.sum.set(index, Part::of(board)) {
+            Ok(value) => {
+                self.unknown.remove(&index);
+                Some(value)
+            }
+            Err(err) => {
+                self.stop(index, err);
+                self.sum
+                    .set(index, Row::empty())
+                    .expect("an empty board needs no search");
+                None
+            }
+        }
+    }
+
+    fn stop(&mut self, index: usize, err: SolveError) {
+        self.unknown.insert(index);
+        self.stopped.get_or_insert(err);
+    }
+
+    /// True when every board of `left..=right` has a known value.
+    fn known(&self, left: usize, right: usize) -> bool {
+        self.unknown.range(left..=right).next().is_none()
+    }
+
+    /// The engine's move on `left..=right`, within what is left of the time
+    /// budget (a millisecond when none is: the engine always answers).
+    fn play(&mut self, left: usize, right: usize) -> Played {
+        let mut budget = self.budget;
+        if let Some(deadline) = self.deadline {
+            let left_over = deadline.saturating_duration_since(Instant::now());
+            budget.max_time = Some(left_over.max(Duration::from_millis(1)));
+        }
+        let mut analyzer = Analyzer::new(Clear::with_shapes(self.shapes.clone()), budget);
+        let mut choice = choose_move(&self.boards[left..=right], &mut analyzer);
+        if let Some(grundy::clear::large::MoveReason::Unproven {
+            stopped: Some(err), ..
+        }) = choice.as_mut().map(|c| &mut c.reason)
+        {
+            // What ran out is the run's time budget, not the part of it
+            // this move was given.
+            if let (SolveError::TimeBudget { limit }, Some(run)) = (&mut *err, self.budget.max_time)
+            {
+                *limit = run;
+            }
+            self.stopped.get_or_insert(err.clone());
+        }
+        Played { choice, left }
     }
 }
 
 /// Runs every query; the outer error is a failed write or search, the inner
 /// one a bad line of the script.
 fn answer(
-    sum: &mut GameSum<LargeClear>,
+    row: &mut Row,
     queries: QueryReader<'_>,
     json: bool,
     out: &mut impl Write,
@@ -139,8 +266,18 @@ fn answer(
         };
         let winner = |value: grundy::Nimber| if value.is_zero() { "second" } else { "first" };
         match query {
+            Query::Value { left, right } if !row.known(left, right) => {
+                if json {
+                    let line = serde_json::json!({
+                        "query": "value", "left": left, "right": right, "grundy": null,
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "unknown")?;
+                }
+            }
             Query::Value { left, right } => {
-                let value = sum.value(left..=right);
+                let value = row.sum.value(left..=right);
                 if json {
                     let line = serde_json::json!({
                         "query": "value", "left": left, "right": right,
@@ -151,8 +288,25 @@ fn answer(
                     writeln!(out, "{value}")?;
                 }
             }
+            Query::Winner { left, right } if !row.known(left, right) => {
+                let played = row.play(left, right);
+                let who = match played.choice.as_ref().map(grundy_report::large::kind) {
+                    Some("winning") => Some("first"),
+                    Some("losing") | None => Some("second"),
+                    _ => None,
+                };
+                if json {
+                    let line = serde_json::json!({
+                        "query": "winner", "left": left, "right": right,
+                        "grundy": null, "winner": who,
+                    });
+                    writeln!(out, "{line}")?;
+                } else {
+                    writeln!(out, "{}", who.unwrap_or("unknown"))?;
+                }
+            }
             Query::Winner { left, right } => {
-                let value = sum.value(left..=right);
+                let value = row.sum.value(left..=right);
                 if json {
                     let line = serde_json::json!({
                         "query": "winner", "left": left, "right": right,
@@ -164,43 +318,109 @@ fn answer(
                 }
             }
             Query::Move { left, right } => {
-                let win = sum.winning_move(left..=right).map_err(stopped)?;
-                // The move as `grundy clear` words it: the board is always
-                // named (a range of a row of boards), and a winning move
-                // leaves the range 0.
-                let valued = win.as_ref().map(|win| {
-                    let phrase = words::clear_move(Some(win.index), win.mv);
-                    ValuedMove::new(LargeMoveReport::new(win.index as u32, win.mv), &phrase, 0)
-                });
-                if json {
-                    let line = serde_json::json!({
-                        "query": "move", "left": left, "right": right, "move": valued,
-                    });
-                    writeln!(out, "{line}")?;
+                // A range of known values gets its move by values; when a
+                // board is unknown, or the search for the move runs out,
+                // the engine plays.
+                let by_values = if row.known(left, right) {
+                    match row.sum.winning_move(left..=right) {
+                        Ok(win) => Some(win),
+                        Err(err) => {
+                            row.stopped.get_or_insert(err);
+                            None
+                        }
+                    }
                 } else {
-                    match (win, valued) {
-                        (Some(win), Some(valued)) => writeln!(
-                            out,
-                            "{} {}",
-                            valued.text,
-                            words::change("the board", win.from.value(), win.to.value())
-                        )?,
-                        _ => writeln!(out, "none")?,
+                    None
+                };
+                match by_values {
+                    Some(win) => write_valued_move(out, json, left, right, win)?,
+                    None => {
+                        let played = row.play(left, right);
+                        write_engine_move(out, json, left, right, played)?;
                     }
                 }
             }
             Query::Set { index, board } => {
-                let value = sum.set(index, Part::of(board)).map_err(stopped)?;
+                let value = row.set(index, board);
                 if json {
                     let line = serde_json::json!({
-                        "query": "set", "board": index, "grundy": value.value(),
+                        "query": "set", "board": index, "grundy": value.map(grundy::Nimber::value),
                     });
                     writeln!(out, "{line}")?;
                 } else {
-                    writeln!(out, "board {}: grundy {value}", index + 1)?;
+                    match value {
+                        Some(value) => writeln!(out, "board {}: grundy {value}", index + 1)?,
+                        None => writeln!(out, "board {}: grundy unknown", index + 1)?,
+                    }
                 }
             }
         }
     }
     Ok(Ok(()))
+}
+
+/// A winning move found by values, worded as `grundy clear` words moves:
+/// the board is always named (a range of a row of boards), and a winning
+/// move leaves the range 0.
+fn write_valued_move(
+    out: &mut impl Write,
+    json: bool,
+    left: usize,
+    right: usize,
+    win: Option<grundy::sum::SumMove<LargeRect, Part>>,
+) -> std::io::Result<()> {
+    let valued = win.as_ref().map(|win| {
+        let phrase = words::clear_move(Some(win.index), win.mv);
+        ValuedMove::new(LargeMoveReport::new(win.index as u32, win.mv), &phrase, 0)
+    });
+    if json {
+        let line = serde_json::json!({
+            "query": "move", "left": left, "right": right, "move": valued, "proven": true,
+        });
+        return writeln!(out, "{line}");
+    }
+    match (win, valued) {
+        (Some(win), Some(valued)) => writeln!(
+            out,
+            "{} {}",
+            valued.text,
+            words::change("the board", win.from.value(), win.to.value())
+        ),
+        _ => writeln!(out, "none"),
+    }
+}
+
+/// The engine's move on a range, with how it was chosen, as `grundy clear
+/// --move` says it: `proven winning: ...`, `losing position: ...` or
+/// `unproven: ...`.
+fn write_engine_move(
+    out: &mut impl Write,
+    json: bool,
+    left: usize,
+    right: usize,
+    played: Played,
+) -> std::io::Result<()> {
+    let report = played.choice.map(|mut choice| {
+        // The engine numbers the range's boards from 0; the answers name
+        // them in the row, always (as if the sum had several boards).
+        choice.board += played.left as u32;
+        EngineMoveReport::new(&choice, usize::MAX)
+    });
+    if json {
+        let line = serde_json::json!({
+            "query": "move", "left": left, "right": right,
+            "move": report.as_ref().map(|r| serde_json::json!({
+                "board": r.mv.board, "top": r.mv.top, "left": r.mv.left,
+                "bottom": r.mv.bottom, "right": r.mv.right, "text": r.text,
+            })),
+            "proven": report.as_ref().is_none_or(|r| r.proven),
+            "kind": report.as_ref().map_or("none", |r| r.kind),
+            "reason": report.as_ref().map(|r| r.reason.clone()),
+        });
+        return writeln!(out, "{line}");
+    }
+    match report {
+        Some(report) => writeln!(out, "{}: {}", report.text, report.reason),
+        None => writeln!(out, "none"),
+    }
 }

@@ -295,3 +295,71 @@ fn sum_json_lines_give_legal_winning_moves() {
         assert!(total(&after, l, r).is_zero(), "{line}");
     }
 }
+
+/// A board past the budget does not stop the run: the ranges without it are
+/// answered as a run without it answers them, a range with it gets an
+/// unknown value and the engine's winner and move, and the run ends with
+/// the budget's error and exit 3, after every answer.
+#[test]
+fn sum_answers_around_a_board_past_the_budget() {
+    let full = "11111111\n".repeat(8);
+    let queries =
+        "value 1 3\nwinner 2 3\nmove 1 3\nvalue 1 4\nwinner 4 4\nmove 4 4\nset 4\n1\n\nvalue 1 4\n";
+    let run = |boards: &str, queries: &str, json: bool| {
+        let (queries, boards) = (file(queries), file(boards));
+        let mut command = grundy();
+        command.args(["sum", "--max-positions", "10"]);
+        if json {
+            command.arg("--json");
+        }
+        command.arg("--queries").arg(queries.path());
+        command.arg(boards.path()).output().unwrap()
+    };
+    let output = run(&format!("{BOARDS}\n{full}"), queries, false);
+    assert_eq!(output.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("position budget"));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    // The first three queries never touch board 4: the same answers as
+    // the three boards alone give.
+    let alone = run(BOARDS, "value 1 3\nwinner 2 3\nmove 1 3\n", false);
+    assert_success(&alone);
+    assert_eq!(
+        lines[..3].join("\n") + "\n",
+        String::from_utf8(alone.stdout).unwrap()
+    );
+    assert_eq!(lines[3], "unknown");
+    // A full board is won by clearing it whole, which the engine proves
+    // without its value.
+    assert_eq!(lines[4], "first");
+    assert!(
+        lines[5].starts_with("clear (") && lines[5].contains(" on board 4: proven winning: "),
+        "{}",
+        lines[5]
+    );
+    // Once replaced by one cell, board 4 is known again.
+    assert_eq!(lines[6], "board 4: grundy 1");
+    let total = value(&["0110", "0000", "0000", "0001"]) ^ value(&["11", "11"]) ^ value(&["1"]);
+    assert_eq!(lines[7], (total ^ value(&["1"])).to_string());
+
+    let output = run(&format!("{BOARDS}\n{full}"), queries, true);
+    assert_eq!(output.status.code(), Some(3));
+    let json: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(json[3]["grundy"], serde_json::Value::Null);
+    assert_eq!(json[4]["winner"], "first");
+    let mv = &json[5];
+    assert_eq!(
+        (&mv["proven"], &mv["kind"]),
+        (&true.into(), &"winning".into())
+    );
+    assert_eq!(mv["move"]["board"], 3);
+    for side in ["top", "left", "bottom", "right"] {
+        assert!(mv["move"][side].as_u64().unwrap() < 8, "{mv}");
+    }
+    assert_eq!(json[6]["grundy"], 1);
+}

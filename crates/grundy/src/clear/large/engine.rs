@@ -67,6 +67,8 @@ pub enum MoveReason {
     Pairs {
         /// It cut one shape into two mirror-image halves.
         halves: bool,
+        /// It cleared every one: no component is left at all.
+        clears_all: bool,
     },
     /// Every move loses (the value is 0); this one leaves the largest value
     /// (when the values of the options were found) or keeps the largest
@@ -145,7 +147,10 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
             board: analysis.components[found.component as usize].board,
             rect: found.rect,
             component: found.component,
-            reason: MoveReason::Pairs { halves },
+            reason: MoveReason::Pairs {
+                halves,
+                clears_all: found.rect.area() == analysis.ones(),
+            },
         });
     }
     if let Some(choice) = lone_shape_move(&mut analysis, analyzer) {

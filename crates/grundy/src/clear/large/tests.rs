@@ -404,7 +404,10 @@ fn full_boards_are_won_by_halving() {
             );
             assert_eq!(
                 choice.reason,
-                MoveReason::Pairs { halves: true },
+                MoveReason::Pairs {
+                    halves: true,
+                    clears_all: false
+                },
                 "{rows} x {cols}"
             );
             let after = cleared(&cells_of(&board), choice.rect);
