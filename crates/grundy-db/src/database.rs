@@ -92,7 +92,13 @@ impl Database {
     /// errors of [`Header::decode`] and of the sections' checksums.
     pub fn open(path: &Path) -> Result<Database> {
         let file = File::open(path).map_err(io(path))?;
-        let len = file.metadata().map_err(io(path))?.len();
+        let metadata = file.metadata().map_err(io(path))?;
+        if metadata.is_dir() {
+            // Opening a directory succeeds; mapping it fails with a
+            // "no such device" that names no cause.
+            return Err(io(path)(std::io::ErrorKind::IsADirectory.into()));
+        }
+        let len = metadata.len();
         if len < HEADER_LEN as u64 {
             let mut start = Vec::new();
             (&file).read_to_end(&mut start).map_err(io(path))?;

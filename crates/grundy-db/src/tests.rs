@@ -162,6 +162,17 @@ fn truncation_version_and_garbage_are_named() {
 }
 
 #[test]
+fn a_directory_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    match Database::open(dir.path()) {
+        Err(DbError::Io { error, .. }) => {
+            assert_eq!(error.kind(), std::io::ErrorKind::IsADirectory);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn a_partial_build_of_another_box_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("db.gdb");
