@@ -494,9 +494,14 @@ fn describe(verdict: &Verdict, time: Duration, memory: u64) -> String {
         Verdict::Unparsable { what } => format!("output that does not parse: {what}"),
         Verdict::RuntimeError { how } => format!("runtime error: {how}"),
         Verdict::TimeLimit => format!("time limit exceeded ({} s)", time.as_secs_f64()),
+        // A limit given in decimal units (`10MB`) is no whole number of
+        // MiB: rounded to a tenth rather than printed to 16 digits.
+        Verdict::MemoryLimit if memory % (1 << 20) == 0 => {
+            format!("memory limit exceeded ({} MiB)", memory >> 20)
+        }
         Verdict::MemoryLimit => format!(
-            "memory limit exceeded ({} MiB)",
-            memory as f64 / f64::from(1 << 20)
+            "memory limit exceeded ({})",
+            grundy_report::words::bytes(memory)
         ),
         Verdict::OutputLimit => "output limit exceeded (64 MiB)".into(),
     }
@@ -812,4 +817,18 @@ fn replay<C: Case>(args: &Args, bench: &Bench, path: &Path) -> anyhow::Result<Ex
         report(args, bench, &tried, &mut out)?;
     }
     Ok(ExitCode::FAILURE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 10^7 bytes is 9.54 MiB: worded to a tenth, as other sizes are.
+    #[test]
+    fn memory_limits_are_worded_in_mib() {
+        let second = Duration::from_secs(1);
+        let words = |bytes| describe(&Verdict::MemoryLimit, second, bytes);
+        assert_eq!(words(64 << 20), "memory limit exceeded (64 MiB)");
+        assert_eq!(words(10_000_000), "memory limit exceeded (9.5 MiB)");
+    }
 }
