@@ -52,6 +52,22 @@ def test_boards_past_the_memory_limit():
         grundy.tables.open().values(np.ones((1, 5, 13), dtype=bool))
 
 
+def test_bytes_are_text_and_numbers_are_no_board():
+    text = "0110\n0000\n0000\n0001"
+    assert grundy.clear.analyze(text.encode()).value == grundy.clear.analyze(text).value
+    assert grundy.clear.analyze(bytearray(text.encode())).value == grundy.clear.analyze(text).value
+    assert grundy.split.analyze(b"101\n010").value == grundy.split.analyze("101\n010").value
+    with pytest.raises(ValueError, match="board: not UTF-8 text"):
+        grundy.clear.analyze(b"\xff\xfe")
+    for bad in (5, 2.5, object()):
+        with pytest.raises(TypeError, match="board must be a string of rows, a list of rows or a 2-D array"):
+            grundy.clear.analyze(bad)
+    with pytest.raises(TypeError, match="grid must be a string of rows"):
+        grundy.split.analyze(7)
+    with pytest.raises(TypeError, match=r"at must be a pawn \(x, y\) or a list of pawns, not NoneType"):
+        grundy.pawn.analyze(None)
+
+
 def test_a_sum_names_the_board_at_fault():
     with pytest.raises(ValueError, match=r"^<boards\[1\]>:2:1: "):
         grundy.clear.analyze([["11", "11"], ["11", "1"]])

@@ -74,6 +74,22 @@ def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
     return "\n".join("".join("1" if v else "0" for v in row) for row in array.tolist())
 
 
+def _as_text(board: Any, what: str) -> Any:
+    """Bytes (a file read in binary mode) as the text they hold; anything
+    that is no board at all (a number, None) refused by its type."""
+    if isinstance(board, (bytes, bytearray)):
+        try:
+            return bytes(board).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{what}: not UTF-8 text: {err}") from None
+    if not isinstance(board, str) and not _is_array(board) and not hasattr(board, "__iter__"):
+        raise TypeError(
+            f"{what} must be a string of rows, a list of rows or a 2-D array, "
+            f"not {type(board).__name__}"
+        )
+    return board
+
+
 def _is_one_board(board: Any) -> bool:
     """A single board: a string, a 2-D array, or a list of strings or of
     rows of numbers (as opposed to a list of boards)."""
@@ -94,6 +110,7 @@ def _is_one_board(board: Any) -> bool:
 
 def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS) -> Text:
     """One board as `(text, source)`: the source names it in messages."""
+    board = _as_text(board, what)
     if isinstance(board, str):
         return board, f"<{what}>"
     if _is_array(board) or not all(isinstance(r, str) for r in board):
@@ -112,6 +129,7 @@ def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
     of at most `limit` cells (`None`: any size)."""
     if board is None:
         raise ValueError("no board given")
+    board = _as_text(board, "board")
     if _is_one_board(board):
         return [board_text(board, limit=limit)]
     boards = list(board)

@@ -40,6 +40,8 @@ def analyze(
             impassable cell (located, for text), a sum with a pawn beyond the
             region of values.
     """
+    if not hasattr(at, "__len__"):
+        raise TypeError(f"at must be a pawn (x, y) or a list of pawns, not {type(at).__name__}")
     if len(at) == 2 and all(isinstance(v, int) for v in at):
         pawns = cells_list([at], "at")
     else:
