@@ -192,6 +192,50 @@ fn split_host_port(text: &str) -> Option<(&str, Option<u16>)> {
     }
 }
 
+/// An `--allow-host` entry checked: `*`, or a name or address with an
+/// optional port, as a `Host` header names one. The server would drop
+/// anything else without a word, so the command line refuses it.
+///
+/// # Errors
+///
+/// What is wrong with `text`, in words.
+pub fn check_allow_host(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text == ANY || split_host_port(text).is_some() {
+        return Ok(text.to_owned());
+    }
+    Err(format!(
+        "`{text}` is not a host: expected NAME, NAME:PORT (a port from 0 to 65535) or *"
+    ))
+}
+
+/// An `--allow-origin` entry checked and put in the form browsers send
+/// (`http://` or `https://`, a host and an optional port, lower case, no
+/// path): `*`, or the origin. A malformed one would never match a request.
+///
+/// # Errors
+///
+/// What is wrong with `text`, in words.
+pub fn check_allow_origin(text: &str) -> Result<String, String> {
+    let trimmed = text.trim();
+    if trimmed == ANY {
+        return Ok(ANY.to_owned());
+    }
+    let origin = normalise_origin(trimmed);
+    let rest = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    match rest {
+        Some(rest) if split_host_port(rest).is_some() && HeaderValue::from_str(&origin).is_ok() => {
+            Ok(origin)
+        }
+        _ => Err(format!(
+            "`{trimmed}` is not an origin: expected http:// or https://, a host and an optional port, \
+             with no path (for example http://127.0.0.1:3000), or *"
+        )),
+    }
+}
+
 /// An origin for comparison: lower case, without a trailing `/`.
 fn normalise_origin(origin: &str) -> String {
     origin.trim().trim_end_matches('/').to_ascii_lowercase()
@@ -209,7 +253,7 @@ pub(crate) fn cors_layer(allow_origins: &[String]) -> Option<CorsLayer> {
         AllowOrigin::list(
             allow_origins
                 .iter()
-                .filter_map(|o| HeaderValue::from_str(o.trim().trim_end_matches('/')).ok()),
+                .filter_map(|o| HeaderValue::from_str(&normalise_origin(o)).ok()),
         )
     };
     Some(

@@ -82,6 +82,7 @@ mod server;
 
 pub use error::ApiError;
 pub use games::Databases;
+pub use guard::{check_allow_host, check_allow_origin, ANY as ANY_HOST};
 
 use games::{Endpoint, Limits};
 

@@ -35,12 +35,12 @@ pub struct Args {
     /// Also accept requests whose Host header is NAME (any port) or
     /// NAME:PORT; `*` accepts any Host. The bound address and localhost
     /// (with the port) are always accepted. Repeatable.
-    #[arg(long, value_name = "NAME[:PORT]")]
+    #[arg(long, value_name = "NAME[:PORT]", value_parser = grundy_web::check_allow_host)]
     allow_host: Vec<String>,
     /// Accept cross-origin requests from ORIGIN (for example
     /// http://127.0.0.1:3000) and send it CORS headers; `*` accepts every
     /// origin. Repeatable.
-    #[arg(long, value_name = "ORIGIN")]
+    #[arg(long, value_name = "ORIGIN", value_parser = grundy_web::check_allow_origin)]
     allow_origin: Vec<String>,
     #[command(flatten)]
     tables: crate::shape_tables::TablesArgs,
@@ -168,15 +168,22 @@ fn ready_message(addr: SocketAddr, allowed: &[String]) -> String {
         hosts.push(format!("[::1]:{port}"));
     }
     hosts.extend(allowed.iter().cloned());
+    let any_host = allowed.iter().any(|h| h == grundy_web::ANY_HOST);
     let browse = if addr.ip().is_unspecified() {
         format!("localhost:{port}")
     } else {
         format!("{}:{port}", host(addr.ip()))
     };
+    let rule = if any_host {
+        "Requests may name any Host (--allow-host *).".to_owned()
+    } else {
+        format!(
+            "Requests must name one of these in their Host header: {}; others are refused (add names with --allow-host NAME[:PORT], or * for any).",
+            hosts.join(", ")
+        )
+    };
     format!(
-        "grundy playground on http://{browse}/ (listening on {addr}, port {port}; Ctrl-C stops it)\n\
-         Requests must name one of these in their Host header: {}; others are refused (add names with --allow-host NAME[:PORT], or * for any).\n",
-        hosts.join(", ")
+        "grundy playground on http://{browse}/ (listening on {addr}, port {port}; Ctrl-C stops it)\n{rule}\n"
     )
 }
 
@@ -202,4 +209,22 @@ fn resolve(addr: &str) -> Result<Vec<SocketAddr>, UsageError> {
         return Err(usage(format!("{host:?} resolves to no address")));
     }
     Ok(addrs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ready_message_names_the_hosts_or_says_any() {
+        let addr: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        let named = ready_message(addr, &["tools.example".to_owned()]);
+        assert!(
+            named.contains("127.0.0.1:8080, localhost:8080, tools.example; others are refused"),
+            "{named}"
+        );
+        let any = ready_message(addr, &["*".to_owned()]);
+        assert!(any.contains("Requests may name any Host"), "{any}");
+        assert!(!any.contains("others are refused"), "{any}");
+    }
 }

@@ -43,6 +43,17 @@ fn bad_addresses_and_limits_are_usage_errors() {
             "--max-concurrent must be at most 1024",
         ),
         (&["--idle-timeout", "x"][..], "not a number of seconds"),
+        (&["--allow-host", ""][..], "is not a host"),
+        (&["--allow-host", "x.example:99999"][..], "is not a host"),
+        (&["--allow-origin", "not a url"][..], "is not an origin"),
+        (
+            &["--allow-origin", "http://x.example/path"][..],
+            "is not an origin",
+        ),
+        (
+            &["--allow-origin", "ftp://x.example"][..],
+            "is not an origin",
+        ),
     ] {
         let output = grundy()
             .args(["serve", "--addr", "127.0.0.1:0"])

@@ -868,6 +868,13 @@ async fn cross_origin_requests_are_refused_unless_allowed() {
             allow_origins: vec![allowed.to_owned()],
             ..Config::default()
         },
+        // Spelt otherwise: the origin a browser sends is lower case,
+        // without a trailing `/`, and both the guard and the CORS headers
+        // compare with that form.
+        Config {
+            allow_origins: vec!["HTTP://Tools.Example:3000/".to_owned()],
+            ..Config::default()
+        },
     ] {
         let allowing = !config.allow_origins.is_empty();
         let addr = start(config).await;
