@@ -1,7 +1,9 @@
 //! `grundy.pawn`: pawns on a grid of up to 10^9 x 10^9 with impassable
 //! cells. The analysis is grundy-report's (as `grundy pawn --json`): one
-//! pawn anywhere gets its outcome and winning moves; values (and so sums,
-//! options and play-outs) exist for pawns below 4096 x 4096. The play-out
+//! pawn anywhere gets its outcome and winning moves; values (and so sums)
+//! exist for pawns below 4096 x 4096, and beyond for pawns with no
+//! impassable cell at or below-left (`x xor y`); options and play-outs for
+//! pawns below 4096 x 4096. The play-out
 //! follows `grundy pawn --play`.
 
 use grundy::pawn::{Blocked, Cell, CellKind, LosingLines, Outcomes, ValueTable};
@@ -94,13 +96,15 @@ fn pawn_analyze(
 #[pymethods]
 impl PawnAnalysis {
     /// The total value (the XOR of the pawns' values), or `None` for one
-    /// pawn at 4096 or beyond, whose outcome is known but not its value.
+    /// pawn at 4096 or beyond with an impassable cell below-left of it,
+    /// whose outcome is known but not its value.
     #[getter]
     fn value(&self) -> Option<u32> {
         self.analysis.total.map(Nimber::value)
     }
 
-    /// Each pawn's value (`None` beyond 4096 x 4096).
+    /// Each pawn's value (`None` beyond 4096 x 4096 with an impassable cell
+    /// below-left).
     #[getter]
     fn values(&self) -> Vec<Option<u32>> {
         self.analysis
@@ -223,7 +227,7 @@ impl PawnAnalysis {
     fn table(&self) -> PyResult<&ValueTable> {
         self.analysis.table.as_ref().ok_or_else(|| {
             value_error(format!(
-                "moves' values need the pawns' values, computed for cells below {0} x {0}",
+                "moves' values need a table of values, made for pawns below {0} x {0}",
                 grundy::pawn::MAX_REGION_SIDE
             ))
         })

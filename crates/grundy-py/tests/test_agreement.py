@@ -135,6 +135,28 @@ def test_a_far_pawn_agrees_with_the_cli(cli, tmp_path):
     assert [(m.x, m.y) for m in got.winning_moves] == [(m["x"], m["y"]) for m in expected["winning_moves"]]
 
 
+def test_far_pawns_with_no_wall_below_left_are_valued_as_the_cli_does(cli, tmp_path):
+    # Two Nim heaps each: x ^ y, and their sum the XOR.
+    path = tmp_path / "walls.txt"
+    path.write_text("6000 7\n8 999999990\n")
+    pawns = [(10**9, 5), (7, 999999999), (2, 9)]
+    args = ["pawn", str(path)]
+    for x, y in pawns:
+        args += ["--at", f"{x},{y}"]
+    expected = cli.json(args)
+    got = grundy.pawn.analyze(pawns, blocked=path.read_text())
+    total = 0
+    for x, y in pawns:
+        total ^= x ^ y
+    assert got.value == expected["grundy"] == total
+    assert got.values == [x ^ y for x, y in pawns]
+    assert [(m.pawn, m.x, m.y) for m in got.winning_moves] == [
+        (m["pawn"], m["x"], m["y"]) for m in expected["winning_moves"]
+    ]
+    with pytest.raises(ValueError, match="a table of values"):
+        got.options()
+
+
 @pytest.mark.parametrize("case", range(10))
 def test_sum_agrees_with_the_cli(cli, case, tmp_path):
     rng = random.Random(SEED * 11 + case)

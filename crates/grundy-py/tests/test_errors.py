@@ -130,7 +130,7 @@ def test_bad_pawns_and_impassable_cells():
     with pytest.raises(ValueError):
         grundy.pawn.analyze((2 * 10**9, 2))
     with pytest.raises(ValueError, match="needs Grundy values"):
-        grundy.pawn.analyze([(5000, 1), (1, 1)])
+        grundy.pawn.analyze([(5000, 1), (1, 1)], blocked=[(0, 0)])
     with pytest.raises(ValueError, match=r"^<blocked>:2:1: "):
         grundy.pawn.classify([(3, 3)], blocked="1 1\n1 1\n")
     with pytest.raises(ValueError, match=r"cells\[1\].*coordinates are >= 0"):

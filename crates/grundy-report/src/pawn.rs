@@ -7,9 +7,13 @@
 //! [`Outcomes`] (online, no table); when every pawn lies below
 //! [`MAX_REGION_SIDE`] on both axes a [`ValueTable`] covering them gives the
 //! Grundy values, so sums of pawns work and every move's value is known.
+//! Past that region a pawn with no impassable cell at or below-left of it
+//! still has a value, `x xor y` ([`OpenQuadrants`]), so sums of such pawns
+//! work at any size too.
 
 use grundy::pawn::{
-    Blocked, Cell, CellKind, Outcomes, PawnError, PawnSum, ValueTable, MAX_REGION_SIDE,
+    Blocked, Cell, CellKind, OpenQuadrants, Outcomes, PawnError, PawnSum, ValueTable,
+    MAX_REGION_SIDE,
 };
 use grundy::Nimber;
 use serde::Serialize;
@@ -20,10 +24,13 @@ use crate::{spread, words, MoveValues, ValuedMove};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
-    /// A sum of pawns with one beyond the region of computable values.
+    /// A sum of pawns with one beyond the region of computable values (past
+    /// the table, with an impassable cell at or below-left of it).
     #[error(
         "a sum of pawns needs Grundy values, which are computed for cells below \
-         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; pawn {number} at {cell} is beyond",
+         {MAX_REGION_SIDE} x {MAX_REGION_SIDE}, and beyond only for cells with no impassable \
+         cell at or below-left of them (their value is x xor y); pawn {number} at {cell} is \
+         beyond, with impassable cells below-left",
         number = .index + 1
     )]
     SumBeyondRegion {
@@ -79,12 +86,16 @@ impl Analysis {
         let kinds: Vec<CellKind> = pawns.iter().map(|&p| outcomes.classify(p)).collect();
         let beyond = pawns
             .iter()
-            .position(|p| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE);
-        if let Some(index) = beyond {
+            .any(|p| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE);
+        if beyond {
+            let closed = match Analysis::past_the_region(blocked, pawns, &kinds)? {
+                Ok(analysis) => return Ok(analysis),
+                Err(closed) => closed,
+            };
             if pawns.len() > 1 {
                 return Err(AnalysisError::SumBeyondRegion {
-                    index,
-                    cell: pawns[index],
+                    index: closed,
+                    cell: pawns[closed],
                 });
             }
             // One pawn far away: the outcome and the moves to losing cells.
@@ -135,6 +146,69 @@ impl Analysis {
             moves,
             table: Some(table),
         })
+    }
+
+    /// Pawns some of which lie past the region of [`ValueTable`]: their
+    /// values are still known when each such pawn's lower-left quadrant
+    /// is open ([`OpenQuadrants`]: `x xor y`), and those inside the region
+    /// come from a table covering them. `Err` with the index of the first
+    /// pawn past the region that has an impassable cell at or below-left
+    /// of it. No table covers every pawn, so `table` is `None` (no
+    /// per-move values, no play-out).
+    fn past_the_region(
+        blocked: &Blocked,
+        pawns: &[Cell],
+        kinds: &[CellKind],
+    ) -> Result<Result<Analysis, usize>, AnalysisError> {
+        let open = OpenQuadrants::new(blocked);
+        let in_region = |p: &Cell| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE;
+        if let Some(closed) = pawns
+            .iter()
+            .position(|p| !in_region(p) && !open.is_open(*p))
+        {
+            return Ok(Err(closed));
+        }
+        let inside: Vec<Cell> = pawns.iter().copied().filter(in_region).collect();
+        let table = if inside.is_empty() {
+            None
+        } else {
+            Some(ValueTable::covering(blocked, &inside)?)
+        };
+        let mut values = Vec::with_capacity(pawns.len());
+        for &pawn in pawns {
+            let value = match (&table, in_region(&pawn)) {
+                (Some(table), true) => table.value(pawn).ok_or(PawnError::OnBlocked(pawn))?,
+                _ => open.value(pawn).expect("checked open"),
+            };
+            values.push(value);
+        }
+        let total: Nimber = values.iter().copied().sum();
+        let mut moves = Vec::new();
+        if !total.is_zero() {
+            for (index, (&pawn, &value)) in pawns.iter().zip(&values).enumerate() {
+                let target = value ^ total;
+                let found = match (&table, in_region(&pawn)) {
+                    (Some(table), true) => table.moves_to(pawn, target)?,
+                    _ => open.moves_to(pawn, target),
+                };
+                moves.extend(found.into_iter().map(|to| WinningMove {
+                    pawn: index,
+                    to,
+                    after: Some(target),
+                }));
+            }
+        }
+        Ok(Ok(Analysis {
+            pawns: kinds
+                .iter()
+                .copied()
+                .zip(values.into_iter().map(Some))
+                .collect(),
+            total: Some(total),
+            first_wins: !total.is_zero(),
+            moves,
+            table: None,
+        }))
     }
 
     /// The JSON report of `grundy pawn --json`; `picture` is the drawn

@@ -3,7 +3,8 @@
 //! For one pawn anywhere up to 10^9: the winner and the winning moves (the
 //! losing cells it can reach, at most one along its row and one down its
 //! column), from the online structure. When the pawns lie below
-//! 4096 x 4096, also the Grundy values; several pawns are a sum, whose
+//! 4096 x 4096, or beyond with no impassable cell at or below-left of them
+//! (value `x xor y`), also the Grundy values; several pawns are a sum, whose
 //! total is the XOR of their values and whose winning moves say which pawn
 //! goes where. `--draw` pictures a small region; `--play` plays the pawns
 //! out; `--json` prints the same analysis for scripts. Cells are `(x,y)`

@@ -359,7 +359,6 @@ fn bad_arguments_exit_2() {
         vec!["pawn"],
         vec!["pawn", "--draw", "0,0,500,5"],
         vec!["pawn", "--draw", "5,0,4,5"],
-        vec!["pawn", "--at", "5000,1", "--at", "1,1"],
         vec!["pawn", "--blocked", "no/such/file.txt", "--at", "1,1"],
     ] {
         let output = grundy().args(&args).output().unwrap();
@@ -367,6 +366,40 @@ fn bad_arguments_exit_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
     }
+    // A sum with a pawn past the table's region is valued only when no
+    // impassable cell lies at or below-left of it: here (0,0) does.
+    let (_dir, walls) = walls_file("0 0\n");
+    let output = grundy()
+        .args(["pawn", "--at", "5000,1", "--at", "1,1", "--blocked", &walls])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("pawn 1 at (5000,1) is beyond, with impassable cells below-left"),
+        "{stderr}"
+    );
+    // The pawn named is the one with a wall below-left, not the first
+    // past the region.
+    let (_dir2, walls) = walls_file("10 10\n");
+    let output = grundy()
+        .args([
+            "pawn",
+            "--at",
+            "5000,1",
+            "--at",
+            "6000,6000",
+            "--blocked",
+            &walls,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("pawn 2 at (6000,6000) is beyond"),
+        "{stderr}"
+    );
     // A leading minus reaches the coordinate parser, not clap's flag parser.
     let output = grundy().args(["pawn", "--at", "-1,1"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -414,4 +447,39 @@ fn judge_gridgame_matches_the_value_table_on_random_boards() {
         .assert()
         .success()
         .stdout(expected);
+}
+
+/// Far pawns with no impassable cell at or below-left of them are two Nim
+/// heaps each, so a sum of them has a value at any size: the XOR of their
+/// `x xor y`, and each winning move is legal and leaves that XOR 0.
+#[test]
+fn sums_of_far_pawns_with_open_quadrants_are_valued() {
+    let (_dir, walls) = walls_file("6000 7\n8 999999990\n");
+    let blocked = Blocked::new(&[cell(6000, 7), cell(8, 999_999_990)]).unwrap();
+    let outcomes = Outcomes::new(&blocked);
+    let pawns = [(1_000_000_000u64, 5u64), (7, 999_999_999), (2, 9)];
+    let mut args = vec!["pawn", "--json", "--blocked", &walls];
+    let at: Vec<String> = pawns.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    for a in &at {
+        args.extend(["--at", a]);
+    }
+    let json = json(&args);
+    let nim = |(x, y): (u64, u64)| x ^ y;
+    let total = pawns.iter().fold(0, |acc, &p| acc ^ nim(p));
+    assert_eq!(json["grundy"], total);
+    for (i, &p) in pawns.iter().enumerate() {
+        assert_eq!(json["pawns"][i]["grundy"], nim(p));
+    }
+    let moves = json["winning_moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    for mv in moves {
+        let i = mv["pawn"].as_u64().unwrap() as usize;
+        let to = (mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+        let from = cell(pawns[i].0, pawns[i].1);
+        assert!(
+            outcomes.is_legal_move(from, cell(to.0, to.1)),
+            "{from} -> {to:?}"
+        );
+        assert_eq!(total ^ nim(pawns[i]) ^ nim(to), 0, "{from} -> {to:?}");
+    }
 }

@@ -31,7 +31,8 @@ def analyze(
 
     Returns:
         A :class:`PawnAnalysis`: ``.value`` (``None`` for one pawn at 4096 or
-        beyond, whose outcome is known but not its value), ``.values``,
+        beyond with an impassable cell at or below-left of it, whose outcome
+        is known but not its value; with none there, ``x ^ y``), ``.values``,
         ``.losing``, ``.winner``, ``.winning_moves`` (``Move`` with ``pawn``,
         ``x``, ``y``), ``.options()``, ``.play()``.
 

@@ -5,7 +5,7 @@
 //! 0 up to 10^9; a pawn moves left (x decreases) or down (y decreases)):
 //! `{"blocked": [[1, 0]], "pawns": [[3, 2], [0, 4]]}`. Several pawns are a
 //! sum. `analyze` answers the JSON of `grundy pawn --json` plus, when the
-//! values are computed (every pawn below 4096 on both axes), the total value
+//! values come from a table (every pawn below 4096 on both axes), the total value
 //! reached by every legal move (`moves`, `moves_total`, `moves_complete`),
 //! and with `"region": [w, h]` (at most 64 x 64) the losing cells of that
 //! region (`losing`, for the page's hints). `play` answers the engine's move
@@ -137,15 +137,18 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
     })
 }
 
-/// Runs the analysis, refusing a value table larger than the budget.
+/// Runs the analysis, refusing a value table larger than the budget: the
+/// table covers the pawns inside its region (with pawns past it too, when
+/// those have open quadrants and so values without a table).
 fn analysis_of(position: &PawnPosition, outcomes: &Outcomes) -> Result<Analysis, ApiError> {
-    let in_region = position
+    let inside: Vec<_> = position
         .pawns
         .iter()
-        .all(|p| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE);
-    if in_region {
-        let width = position.pawns.iter().map(|p| u64::from(p.x()) + 1).max();
-        let height = position.pawns.iter().map(|p| u64::from(p.y()) + 1).max();
+        .filter(|p| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE)
+        .collect();
+    if !inside.is_empty() {
+        let width = inside.iter().map(|p| u64::from(p.x()) + 1).max();
+        let height = inside.iter().map(|p| u64::from(p.y()) + 1).max();
         let cells = width.unwrap_or(1) * height.unwrap_or(1);
         if let Some(max) = position.budget.max_positions {
             if cells > max {

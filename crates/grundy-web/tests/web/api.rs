@@ -1203,6 +1203,19 @@ async fn pawn_far_away_and_errors() {
     .await;
     assert_eq!(reply.json["pawns"], json!([[5, 5]]));
     assert_eq!(reply.json["engine_wins"], true);
+    // Far pawns with no impassable cell at or below-left are two Nim heaps
+    // each: the sum's value is the XOR of their x xor y.
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[1_000_000_000u64, 5], [7, 999_999_999u64]], "blocked": [[6000, 7]] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(
+        reply.json["grundy"],
+        (1_000_000_000u64 ^ 5) ^ (7 ^ 999_999_999u64)
+    );
     for (body, status, what) in [
         (
             json!({ "pawns": [[1, 1]], "blocked": [[1, 1]] }),
@@ -1210,12 +1223,20 @@ async fn pawn_far_away_and_errors() {
             "impassable",
         ),
         (
-            json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]] }),
+            // (0, 0) lies below-left of the far pawn: no value for it.
+            json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]], "blocked": [[0, 0]] }),
             400,
             "pawn 1 at", // messages number pawns from 1
         ),
         (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
         (json!({ "pawns": [[3000, 3000]] }), 422, "exceed the budget"),
+        // A far pawn valued without a table leaves the table of the others
+        // bounded all the same.
+        (
+            json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]] }),
+            422,
+            "exceed the budget",
+        ),
     ] {
         assert_error(
             post(addr, "/api/v1/pawn/analyze", &body).await,

@@ -50,7 +50,7 @@ mod values;
 pub use blocked::{Blocked, Cell};
 pub use lines::{CellKind, LineCursor, LosingLines};
 pub use outcomes::{Outcomes, WinningMoves};
-pub use values::{PawnSum, ValueTable, MAX_REGION_SIDE};
+pub use values::{OpenQuadrants, PawnSum, ValueTable, MAX_REGION_SIDE};
 
 /// The largest coordinate of a cell (the original problem's bound, 10^9).
 pub const MAX_COORD: u32 = 1_000_000_000;

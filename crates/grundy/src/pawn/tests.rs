@@ -140,6 +140,44 @@ fn small_case(max_side: u32) -> impl Strategy<Value = SmallCase> {
 }
 
 proptest! {
+    /// A few walls in a box up to 40 x 40: wherever `OpenQuadrants` finds
+    /// a cell's lower-left quadrant open (which a scan of the walls
+    /// confirms), its value and its moves to each value are the brute
+    /// force's.
+    #[test]
+    fn open_quadrants_match_brute_force(
+        width in 1u32..=40,
+        height in 1u32..=40,
+        walls in proptest::collection::vec((0u32..40, 0u32..40), 0..6),
+    ) {
+        let walls: HashSet<(u32, u32)> = walls
+            .into_iter()
+            .filter(|&(x, y)| x < width && y < height)
+            .collect();
+        let cells: Vec<Cell> = walls.iter().map(|&(x, y)| cell(u64::from(x), u64::from(y))).collect();
+        let open = OpenQuadrants::new(&Blocked::new(&cells).unwrap());
+        let brute = brute_values(&walls, width, height);
+        for y in 0..height {
+            for x in 0..width {
+                let here = cell(u64::from(x), u64::from(y));
+                let scanned = walls.iter().all(|&(wx, wy)| wx > x || wy > y);
+                prop_assert_eq!(open.is_open(here), scanned, "at {}", here);
+                let Some(value) = open.value(here) else { continue };
+                prop_assert_eq!(Some(value.value()), brute[y as usize][x as usize], "at {}", here);
+                for target in 0..(x + y + 2) {
+                    let expected: Vec<Cell> = brute_moves(&walls, x, y)
+                        .into_iter()
+                        .filter(|&(a, b)| brute[b as usize][a as usize] == Some(target))
+                        .map(|(a, b)| cell(u64::from(a), u64::from(b)))
+                        .collect();
+                    prop_assert_eq!(open.moves_to(here, Nimber::new(target)), expected, "at {} to {}", here, target);
+                }
+            }
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]
 
     /// Outcomes, winning moves and values agree with the brute force on

@@ -312,3 +312,87 @@ impl PawnSum {
         })
     }
 }
+
+/// The values of cells whose lower-left quadrant is open: a pawn on `(x,
+/// y)` with no impassable cell at `(x', y')` for any `x' <= x` and `y' <=
+/// y` reaches only cells of that quadrant, all free, so its game is two Nim
+/// heaps of `x` and `y` and its value `x xor y`, at any size (the table of
+/// [`ValueTable`] stops at [`MAX_REGION_SIDE`]).
+///
+/// Built in O(N) from the impassable cells (the least `x` of those on or
+/// below each row, as the rows come sorted); each question is one binary
+/// search, O(log N).
+///
+/// # Examples
+///
+/// ```
+/// use grundy::pawn::{Blocked, Cell, OpenQuadrants};
+/// use grundy::Nimber;
+/// let cell = |x, y| Cell::new(x, y).unwrap();
+/// let open = OpenQuadrants::new(&Blocked::new(&[cell(5, 5)]).unwrap());
+/// assert_eq!(open.value(cell(1_000_000_000, 4)), Some(Nimber::new(1_000_000_000 ^ 4)));
+/// assert_eq!(open.value(cell(5, 1_000_000_000)), None); // (5, 5) lies below-left
+/// // From (7, 3) to value 0: along the row to (3, 3); down, 7 is past 3.
+/// assert_eq!(open.moves_to(cell(7, 3), Nimber::ZERO), vec![cell(3, 3)]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct OpenQuadrants {
+    /// The rows holding impassable cells, increasing.
+    rows: Vec<u32>,
+    /// Per entry of `rows`: the least `x` of the impassable cells on that
+    /// row or any row below it.
+    least_x: Vec<u32>,
+}
+
+impl OpenQuadrants {
+    /// The open quadrants of `blocked`.
+    #[must_use]
+    pub fn new(blocked: &Blocked) -> OpenQuadrants {
+        let mut rows = Vec::new();
+        let mut least_x: Vec<u32> = Vec::new();
+        for &key in blocked.row_keys() {
+            let (row, x) = ((key >> 32) as u32, key as u32);
+            if rows.last() == Some(&row) {
+                let last = least_x.last_mut().expect("one per row");
+                *last = (*last).min(x);
+            } else {
+                let below = least_x.last().copied().unwrap_or(u32::MAX);
+                rows.push(row);
+                least_x.push(below.min(x));
+            }
+        }
+        OpenQuadrants { rows, least_x }
+    }
+
+    /// True when no impassable cell lies at or below-left of `cell`.
+    #[must_use]
+    pub fn is_open(&self, cell: Cell) -> bool {
+        let on_or_below = self.rows.partition_point(|&row| row <= cell.y());
+        on_or_below == 0 || self.least_x[on_or_below - 1] > cell.x()
+    }
+
+    /// `x xor y` when `cell`'s quadrant is open, else `None`.
+    #[must_use]
+    pub fn value(&self, cell: Cell) -> Option<Nimber> {
+        self.is_open(cell).then(|| Nimber::new(cell.x() ^ cell.y()))
+    }
+
+    /// The moves from `cell`, whose quadrant must be open, to a cell of
+    /// value `target`, in [`ValueTable::for_each_move`]'s order: along the
+    /// row to `x' = target xor y` when that is below `x`, then down the
+    /// column to `y' = target xor x` when that is below `y` (the only cells
+    /// of each line with that value).
+    #[must_use]
+    pub fn moves_to(&self, cell: Cell, target: Nimber) -> Vec<Cell> {
+        debug_assert!(self.is_open(cell));
+        let (x, y, t) = (cell.x(), cell.y(), target.value());
+        let mut moves = Vec::with_capacity(2);
+        if t ^ y < x {
+            moves.push(Cell::from_parts(u64::from(t ^ y), u64::from(y)));
+        }
+        if t ^ x < y {
+            moves.push(Cell::from_parts(u64::from(x), u64::from(t ^ x)));
+        }
+        moves
+    }
+}
