@@ -139,7 +139,7 @@ pub fn parse_large_boards(
     let input = without_bom(input);
     let layouts = layout(input)?;
     let mut total = 0u64;
-    for board in &layouts {
+    for (index, board) in layouts.iter().enumerate() {
         total = total.saturating_add(analysis_bytes(board.rows as u64, board.cols as u64));
         if let Some(limit) = max_bytes {
             if total > limit {
@@ -151,7 +151,7 @@ pub fn parse_large_boards(
                         board.rows,
                         board.cols,
                         crate::words::bytes(analysis_bytes(board.rows as u64, board.cols as u64)),
-                        if layouts.len() > 1 { " (with the boards before it)" } else { "" },
+                        if index > 0 { " (with the boards before it)" } else { "" },
                         crate::words::bytes(limit)
                     )),
                 ));
@@ -312,6 +312,24 @@ mod tests {
         assert_eq!(boards[0].line, 1);
         assert_eq!(boards[1].board, grundy::board!["1"]);
         assert_eq!(boards[1].line, 5);
+    }
+
+    /// The memory limit names the board that passes it, and says "with
+    /// the boards before it" only when there are boards before it.
+    #[test]
+    fn a_board_past_the_memory_limit_is_located() {
+        let input = b"11\n11\n\n111\n111\n";
+        let first = analysis_bytes(2, 2);
+        let err = parse_large_boards(input, Some(first - 1)).unwrap_err();
+        assert_eq!((err.line, err.col), (1, 1));
+        assert!(!err.to_string().contains("boards before it"), "{err}");
+        let err = parse_large_boards(input, Some(first)).unwrap_err();
+        assert_eq!((err.line, err.col), (4, 1));
+        assert!(
+            err.to_string().contains("(with the boards before it)"),
+            "{err}"
+        );
+        assert!(parse_large_boards(input, Some(first + analysis_bytes(2, 3))).is_ok());
     }
 
     #[test]
