@@ -6,6 +6,11 @@
 //! `split_dp_threads`: the dense DP alone on random 60 x 60 and 100 x 100
 //! grids at density 0.5, in rayon pools of 1 and 2 threads, so the two
 //! figures of one run give the speed-up of the second core.
+//!
+//! `split_engine`: the engine's move (`choose_move`) on a point-symmetric
+//! random 121 x 121 grid at density 1/2, far past any table: the pair
+//! search proves the move at the centre first (its cost is the canonical
+//! forms of the rectangles, about 7,000 candidates each way).
 
 use std::hint::black_box;
 
@@ -116,5 +121,33 @@ fn bench_dp_threads(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_split, bench_dp_threads);
+fn bench_engine(c: &mut Criterion) {
+    let side = 121u32;
+    let random = random_grid(side, side, 0.5, 0xC0FFEE);
+    let mut cells: Vec<Cell> = random.grid().candidates().to_vec();
+    cells.extend(
+        random
+            .grid()
+            .candidates()
+            .iter()
+            .map(|c| Cell::new(side - 1 - c.row, side - 1 - c.col)),
+    );
+    cells.push(Cell::new(side / 2, side / 2));
+    cells.sort_by_key(|c| (c.row, c.col));
+    cells.dedup();
+    let position =
+        Position::new(Grid::new(u64::from(side), u64::from(side), cells).expect("valid"));
+    let budget = Budget {
+        max_time: Some(std::time::Duration::from_secs(5)),
+        ..Budget::UNLIMITED
+    };
+    let mut group = c.benchmark_group("split_engine");
+    group.sample_size(10);
+    group.bench_function("symmetric_121x121_d0.5", |b| {
+        b.iter(|| grundy::split::choose_move(black_box(&position), budget, 1 << 30));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_split, bench_dp_threads, bench_engine);
 criterion_main!(benches);

@@ -5,7 +5,7 @@
 //! value.
 
 use grundy::split::{Cell, Position, SplitSolver};
-use grundy_report::split::Analysis;
+use grundy_report::split::{Analysis, EngineMoveReport};
 use pyo3::prelude::*;
 
 use crate::interrupt::{self, Pending};
@@ -107,6 +107,60 @@ fn split_analyze(
     })
 }
 
+/// The engine's move on a grid given as text (as [`split_analyze`] reads
+/// it), as `grundy split --move --json` gives it: `{"move": Move or None,
+/// "proven", "kind", "reason"}`, always within the time budget (5 s when
+/// `max_time` is `None`).
+#[pyfunction]
+#[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory))]
+fn split_engine_move<'py>(
+    py: Python<'py>,
+    text: &str,
+    source: &str,
+    cells: bool,
+    max_positions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory: Option<u64>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let grid = if cells {
+        parse::cells(text, source)?
+    } else {
+        parse::matrix(text, source)?
+    };
+    let limits = Limits::new(max_positions, max_time, max_memory);
+    let mut budget = grundy::Budget {
+        max_memory: None,
+        ..limits.budget()
+    };
+    if limits.max_time.is_none() {
+        budget.max_time = Some(DEFAULT_MOVE_TIME);
+    }
+    let position = Position::new(grid);
+    let choice = interrupt::run(py, |_| {
+        grundy::split::choose_move(&position, budget, limits.max_memory.unwrap_or(u64::MAX))
+    })?;
+    let dict = pyo3::types::PyDict::new(py);
+    match choice.as_ref().map(EngineMoveReport::new) {
+        Some(report) => {
+            dict.set_item("move", Move::new(report.mv.row, report.mv.col))?;
+            dict.set_item("proven", report.proven)?;
+            dict.set_item("kind", report.kind)?;
+            dict.set_item("reason", report.reason)?;
+        }
+        None => {
+            dict.set_item("move", py.None())?;
+            dict.set_item("proven", true)?;
+            dict.set_item("kind", "none")?;
+            dict.set_item("reason", grundy_report::words::NO_MOVES)?;
+        }
+    }
+    Ok(dict)
+}
+
+/// The time [`split_engine_move`] takes at most when `max_time` is `None`,
+/// as `grundy split --move`'s.
+const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
 #[pymethods]
 impl SplitAnalysis {
     /// `"first"` when the player to move wins, else `"second"`.
@@ -183,5 +237,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
     m.add_class::<SplitAnalysis>()?;
     m.add_function(wrap_pyfunction!(split_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(split_engine_move, m)?)?;
     Ok(())
 }

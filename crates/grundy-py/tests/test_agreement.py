@@ -157,6 +157,36 @@ def test_far_pawns_with_no_wall_below_left_are_valued_as_the_cli_does(cli, tmp_p
         got.options()
 
 
+@pytest.mark.parametrize("case", range(8))
+def test_split_engine_move_agrees_with_the_cli(cli, case):
+    rng = random.Random(SEED * 13 + case)
+    rows, cols = rng.randint(1, 7), rng.randint(1, 7)
+    grid = ["".join(rng.choice("01") for _ in range(cols)) for _ in range(rows)]
+    expected = cli.json(["split", "--move", "-"], "\n".join(grid) + "\n")
+    got = grundy.split.engine_move(grid)
+    assert (got["proven"], got["kind"], got["reason"]) == (
+        expected["proven"],
+        expected["kind"],
+        expected["reason"],
+    )
+    if expected["move"] is None:
+        assert got["move"] is None
+        return
+    assert (got["move"].row, got["move"].col) == (expected["move"]["row"], expected["move"]["col"])
+    # A proven winning move leaves 0, by the analysis.
+    if got["kind"] == "winning":
+        options = dict(((m.row, m.col), v) for m, v in grundy.split.analyze(grid).options())
+        assert options[(got["move"].row, got["move"].col)] == 0
+
+
+def test_split_engine_move_guesses_past_its_budget():
+    rng = random.Random(SEED)
+    grid = ["".join(rng.choice("01") for _ in range(120)) for _ in range(120)]
+    got = grundy.split.engine_move(grid, max_time=0.3)
+    assert got["kind"] == "unproven" and not got["proven"]
+    assert grid[got["move"].row][got["move"].col] == "1"
+
+
 @pytest.mark.parametrize("case", range(10))
 def test_sum_agrees_with_the_cli(cli, case, tmp_path):
     rng = random.Random(SEED * 11 + case)

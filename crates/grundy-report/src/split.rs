@@ -5,7 +5,7 @@
 //! legal move of a position with the value it leaves, so a winning move is
 //! a legal move leaving 0, never a guess.
 
-use grundy::split::{Cell, Position, Rect, SplitSolver};
+use grundy::split::{Cell, Position, Rect, SplitChoice, SplitReason, SplitSolver};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
 
@@ -142,6 +142,60 @@ impl Analysis {
                 .map(|(_, &option)| option)
         } else {
             self.options.iter().find(|(_, v)| v.is_zero()).copied()
+        }
+    }
+}
+
+/// The engine's move in JSON, as `grundy split --move --json` prints it and
+/// `grundy.split.engine_move` returns it: `{"move": {"row", "col"},
+/// "proven", "kind", "reason", "text"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineMoveReport {
+    /// The candidate played, 0-based.
+    #[serde(rename = "move")]
+    pub mv: CellReport,
+    /// True when the move is proven best (it wins, or every move loses).
+    pub proven: bool,
+    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
+    pub kind: &'static str,
+    /// Why, in words.
+    pub reason: String,
+    /// The move in words: `split at (2,3)`.
+    pub text: String,
+}
+
+impl EngineMoveReport {
+    /// The report of `choice`.
+    #[must_use]
+    pub fn new(choice: &SplitChoice) -> EngineMoveReport {
+        let kind = match choice.reason {
+            SplitReason::Losing { .. } => "losing",
+            SplitReason::Unproven { .. } => "unproven",
+            _ => "winning",
+        };
+        let reason = match &choice.reason {
+            SplitReason::Values { total } => format!(
+                "proven winning: the value is {total}, and this move leaves 0"
+            ),
+            SplitReason::Pairs {
+                leaves_nothing: true,
+            } => "proven winning: it leaves no candidate: the opponent cannot move".to_owned(),
+            SplitReason::Pairs { .. } => "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0), and those alone have closed-form values whose XOR is 0".to_owned(),
+            SplitReason::Losing { leaves } => format!(
+                "losing position: the value is 0, so every move loses; this one leaves {leaves}, the hardest to answer"
+            ),
+            SplitReason::Unproven { stopped } => format!(
+                "unproven: the budget ran out{}; best guess: the move tried that leaves the fewest candidates in rectangles without a congruent partner",
+                stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default()
+            ),
+            _ => "unproven".to_owned(),
+        };
+        EngineMoveReport {
+            mv: choice.cell.into(),
+            proven: choice.proven(),
+            kind,
+            reason,
+            text: words::split_move(choice.cell),
         }
     }
 }

@@ -48,6 +48,14 @@ pub struct Args {
     /// mex of the values its moves leave.
     #[arg(long, conflicts_with = "json")]
     explain: bool,
+    /// Print only the engine's move for the player to move, on a grid of
+    /// any size, and how it was chosen: `proven winning` (by the values, or
+    /// because the rectangles it leaves pair up), `losing position` (every
+    /// move loses), or `unproven` (the budget ran out first: its best
+    /// guess). Always within the time budget (5 seconds unless --max-time
+    /// is given); exits 0 whenever it prints a move.
+    #[arg(long = "move", conflicts_with_all = ["play", "explain"])]
+    engine_move: bool,
     #[command(flatten)]
     budget: SplitBudgetArgs,
 }
@@ -86,6 +94,47 @@ impl SplitBudgetArgs {
     }
 }
 
+/// The time `--move` takes at most when `--max-time` is not given, as
+/// `grundy clear --move`'s.
+const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `--move`: the engine's move within the time budget.
+fn engine_move_of(position: &Position, args: &Args) -> anyhow::Result<ExitCode> {
+    let mut budget = args.budget.budget();
+    budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
+    let choice = grundy::split::choose_move(position, budget, args.budget.max_memory);
+    let mut out = String::new();
+    match (
+        choice
+            .as_ref()
+            .map(grundy_report::split::EngineMoveReport::new),
+        args.json,
+    ) {
+        (Some(report), true) => {
+            out = serde_json::to_string(&report)?;
+            out.push('\n');
+        }
+        (Some(report), false) => {
+            let _ = writeln!(out, "{}\n{}", report.text, report.reason);
+        }
+        (None, true) => {
+            out = serde_json::json!({
+                "move": null,
+                "proven": true,
+                "kind": "none",
+                "reason": words::NO_MOVES,
+            })
+            .to_string();
+            out.push('\n');
+        }
+        (None, false) => {
+            let _ = writeln!(out, "{}", words::NO_MOVES);
+        }
+    }
+    std::io::stdout().write_all(out.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Grids drawn in the text output at most this wide and tall.
 const DRAW_LIMIT: u32 = 80;
 
@@ -113,6 +162,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         })?;
     }
     let position = Position::new(parsed.grid.clone());
+    if args.engine_move {
+        return engine_move_of(&position, args);
+    }
     let shown = Budget {
         max_memory: Some(args.budget.max_memory),
         ..args.budget.budget()

@@ -448,3 +448,57 @@ fn the_position_budget_bounds_the_generic_search() {
         Duration::from_secs(120),
     );
 }
+
+/// `--move`: on grids the solver values, the engine's move is proven and
+/// right (a winning move leaves 0; in a lost position it says so); on a
+/// grid far past a short budget it is still a legal move, unproven, with
+/// exit 0.
+#[test]
+fn the_engine_move_is_proven_or_a_legal_guess() {
+    for seed in 1..12u64 {
+        let rows = random_matrix(5 + seed as usize % 4, 6, seed * 0x9E37_79B9);
+        let json = json_of(&["--move"], &(rows.join("\n") + "\n"));
+        let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let position = Position::new(Grid::from_rows(&refs));
+        let mut solver = SplitSolver::new();
+        let value = solver.value(&position).unwrap();
+        if position.moves().next().is_none() {
+            assert_eq!(json["move"], Value::Null);
+            continue;
+        }
+        let cell = Cell::new(
+            json["move"]["row"].as_u64().unwrap() as u32,
+            json["move"]["col"].as_u64().unwrap() as u32,
+        );
+        let after = solver
+            .value(&position.try_play(cell).expect("a legal move"))
+            .unwrap();
+        assert_eq!(json["proven"], true, "{json}");
+        if value.is_zero() {
+            assert_eq!(json["kind"], "losing", "{json}");
+        } else {
+            assert_eq!(json["kind"], "winning", "{json}");
+            assert!(after.is_zero(), "{json}");
+        }
+    }
+    let rows = random_matrix(120, 120, 0xDEAD_BEEF);
+    let json = json_of(&["--move", "--max-time", "0.5"], &(rows.join("\n") + "\n"));
+    assert_eq!(
+        (&json["proven"], &json["kind"]),
+        (&false.into(), &"unproven".into()),
+        "{json}"
+    );
+    let refs: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let position = Position::new(Grid::from_rows(&refs));
+    let cell = Cell::new(
+        json["move"]["row"].as_u64().unwrap() as u32,
+        json["move"]["col"].as_u64().unwrap() as u32,
+    );
+    assert!(position.try_play(cell).is_ok(), "{json}");
+    let output = grundy()
+        .args(["split", "--move", "--play", "-"])
+        .write_stdin("1\n")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}

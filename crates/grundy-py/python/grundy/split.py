@@ -7,7 +7,7 @@ column from that rectangle, leaving up to four smaller ones.
 [...]
 """
 
-from typing import Any, Iterable, Optional, Tuple
+from typing import Any, Dict, Iterable, Optional, Tuple
 
 from . import _grundy
 from ._inputs import board_text, cells_list, check_limits
@@ -59,4 +59,48 @@ def analyze(
     return _grundy.split_analyze(text, source, False, *limits)
 
 
-__all__ = ["analyze", "Move", "SplitAnalysis", "DEFAULT_MAX_POSITIONS", "DEFAULT_MAX_MEMORY"]
+def engine_move(
+    grid: Any = None,
+    *,
+    size: Optional[Tuple[int, int]] = None,
+    cells: Optional[Iterable[Tuple[int, int]]] = None,
+    max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
+    max_time: Optional[float] = None,
+    max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
+) -> Dict[str, Any]:
+    """The engine's move on a grid of any size, as ``grundy split --move``:
+    always a move (within ``max_time``, 5 s by default, ``math.inf`` for
+    none), and whether it is proven.
+
+    Args:
+        grid, size, cells: the grid, as for :func:`analyze`.
+        max_positions, max_time, max_memory: the search budget; running out
+            gives an unproven move, never an exception.
+
+    Returns:
+        ``{"move": Move or None, "proven": bool, "kind": "winning" |
+        "losing" | "unproven" | "none", "reason": str}``: ``winning`` moves
+        are proven to win (by the values, or because the rectangles they
+        leave pair up); ``losing`` means every move loses; ``unproven`` that
+        the budget ran out before a proof.
+    """
+    limits = check_limits(max_positions, max_time, max_memory)
+    if (grid is None) == (size is None):
+        raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
+    if size is not None:
+        (rows, cols), = cells_list([size], "size")
+        listed = cells_list(list(cells or []), "cells")
+        text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)
+        return _grundy.split_engine_move(text, "<cells>", True, *limits)
+    text, source = board_text(grid, "grid", limit=None)
+    return _grundy.split_engine_move(text, source, False, *limits)
+
+
+__all__ = [
+    "analyze",
+    "engine_move",
+    "Move",
+    "SplitAnalysis",
+    "DEFAULT_MAX_POSITIONS",
+    "DEFAULT_MAX_MEMORY",
+]

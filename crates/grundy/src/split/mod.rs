@@ -44,8 +44,13 @@
 //! generic search while it lives (`guard.rs`).
 //! Winning moves are found among the legal moves: each candidate's option
 //! value is the XOR of its four parts, read from the same table.
+//!
+//! **The engine** ([`engine::choose_move`]) always answers with a move:
+//! proven by pairs of congruent rectangles, or by the values, or an
+//! unproven guess when the budget runs out first.
 
 mod dense;
+pub mod engine;
 mod game;
 mod grid;
 mod guard;
@@ -62,6 +67,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 pub use dense::{DenseTable, MAX_DENSE_CANDIDATES};
+pub use engine::{choose_move, SplitChoice, SplitReason};
 pub use game::{PartMove, Split};
 pub use grid::{Cell, Compressed, Grid, GridError, Position, Rect, MAX_SIDE};
 pub use pattern::{Block, Pattern};

@@ -612,3 +612,116 @@ mod tier_build {
         }
     }
 }
+
+/// The value the brute force gives the whole grid after a move at `cell`.
+fn brute_after(brute: &mut Brute<'_>, cell: Cell) -> u32 {
+    let (x, y) = (cell.row as usize, cell.col as usize);
+    let rows = brute.grid.len();
+    let cols = brute.grid[0].len();
+    brute.value(0, x, 0, y)
+        ^ brute.value(0, x, y + 1, cols)
+        ^ brute.value(x + 1, rows, 0, y)
+        ^ brute.value(x + 1, rows, y + 1, cols)
+}
+
+/// `raw` made point-symmetric: each candidate's image under the half
+/// turn is a candidate too.
+fn half_turn_symmetric(raw: &Raw) -> Raw {
+    let (rows, cols) = (raw.len(), raw[0].len());
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| raw[r][c] || raw[rows - 1 - r][cols - 1 - c])
+                .collect()
+        })
+        .collect()
+}
+
+proptest! {
+    /// The engine's move, with no budget and with a budget of one
+    /// position (no values: the pair search alone, or a guess), against
+    /// the brute force: a move proven to win leaves 0, a lost position has
+    /// value 0 and the move leaves the largest value, and every move is
+    /// legal.
+    #[test]
+    fn the_engine_move_is_legal_and_right_when_proven(raw in raw_strategy(7), symmetric in any::<bool>()) {
+        let raw = if symmetric { half_turn_symmetric(&raw) } else { raw };
+        let position = Position::new(to_grid(&raw));
+        let mut brute = Brute::new(&raw);
+        let total = brute.whole();
+        for budget in [Budget::UNLIMITED, Budget::positions(1)] {
+            let Some(choice) = choose_move(&position, budget, u64::MAX) else {
+                prop_assert!(position.moves().next().is_none());
+                prop_assert_eq!(total, 0);
+                continue;
+            };
+            prop_assert!(position.rect_of(choice.cell).is_some(), "{:?}", choice);
+            let after = brute_after(&mut brute, choice.cell);
+            match choice.reason {
+                SplitReason::Values { total: t } => {
+                    prop_assert_eq!(t.value(), total);
+                    prop_assert_eq!(after, 0);
+                }
+                SplitReason::Pairs { leaves_nothing } => {
+                    prop_assert_eq!(after, 0);
+                    prop_assert_eq!(leaves_nothing, position.play_unchecked(choice.cell).moves().next().is_none());
+                }
+                SplitReason::Losing { leaves } => {
+                    prop_assert_eq!(total, 0);
+                    prop_assert_eq!(leaves.value(), after);
+                    let most = position.moves().map(|(_, c)| brute_after(&mut brute, c)).max();
+                    prop_assert_eq!(Some(after), most);
+                }
+                SplitReason::Unproven { .. } => {
+                    prop_assert!(budget != Budget::UNLIMITED, "{:?}", choice);
+                }
+            }
+        }
+    }
+}
+
+/// A point-symmetric grid far past a short budget: split at its centre,
+/// its four parts are two pairs of half-turn images, so the move is proven
+/// without a value; a random grid as large gets a legal guess, unproven.
+#[test]
+fn large_grids_get_a_move_within_a_short_budget() {
+    let side = 121;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % 2 == 0
+    };
+    let raw: Raw = (0..side)
+        .map(|_| (0..side).map(|_| random()).collect())
+        .collect();
+    let mut symmetric = half_turn_symmetric(&raw);
+    symmetric[side / 2][side / 2] = true;
+    let budget = Budget {
+        max_time: Some(std::time::Duration::from_millis(200)),
+        ..Budget::positions(1 << 20)
+    };
+    let position = Position::new(to_grid(&symmetric));
+    let choice = choose_move(&position, budget, 1 << 30).unwrap();
+    let centre = Cell::new(side as u32 / 2, side as u32 / 2);
+    assert_eq!(choice.cell, centre, "{choice:?}");
+    assert_eq!(
+        choice.reason,
+        SplitReason::Pairs {
+            leaves_nothing: false
+        }
+    );
+    let parts = position.grid().full().split_at(centre);
+    let class = |rect| position.grid().pattern_in(rect).pattern.canonical();
+    assert_eq!(class(parts[0]), class(parts[3]));
+    assert_eq!(class(parts[1]), class(parts[2]));
+
+    let position = Position::new(to_grid(&raw));
+    let choice = choose_move(&position, budget, 1 << 30).unwrap();
+    assert!(position.rect_of(choice.cell).is_some(), "{choice:?}");
+    assert!(
+        matches!(choice.reason, SplitReason::Unproven { stopped: Some(_) }),
+        "{choice:?}"
+    );
+}
