@@ -12,9 +12,9 @@
 //! rectangles it leaves where it was played (`parts`) and the rectangles in
 //! play after it.
 
-use grundy::split::{Cell, Grid, Position, SplitSolver};
-use grundy::Budget;
-use grundy_report::split::{Analysis, CellReport, RectReport, Report};
+use grundy::split::{choose_move, Cell, Grid, Position, SplitChoice, SplitReason, SplitSolver};
+use grundy::{Budget, Nimber};
+use grundy_report::split::{Analysis, CellReport, EngineMoveReport, RectReport, Report};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
@@ -218,28 +218,70 @@ struct PlayResponse {
     parts: Vec<RectReport>,
     /// The rectangles in play after the move.
     rects: Vec<RectReport>,
-    /// The value after the move.
-    grundy: u32,
-    /// True when the move leaves value 0: the engine wins with best play.
+    /// The value after the move, when known (`null` when the budget ran
+    /// out before the values).
+    grundy: Option<u32>,
+    /// True when the move is proven to leave value 0: the engine wins with
+    /// best play.
     engine_wins: bool,
+    /// True when the move is proven best (it wins, or every move loses).
+    proven: bool,
+    /// `"winning"`, `"losing"`, `"unproven"` or `"none"`, as `grundy split
+    /// --move` says.
+    kind: &'static str,
+    /// Why, in the words of `grundy split --move`.
+    reason: String,
 }
 
+/// The memory a fallback engine move may use for its dense tables: the
+/// solver's default limit on a table (2^28 entries of two bytes).
+const ENGINE_MEMORY: u64 = 2 * grundy::split::DEFAULT_DENSE_LIMIT;
+
 fn play(request: &SplitPosition) -> Result<String, ApiError> {
+    let started = std::time::Instant::now();
     let mut solver = SplitSolver::new().with_budget(request.budget);
-    let analysis = Analysis::of(&mut solver, &request.position)?;
-    let Some((cell, left)) = analysis.engine_move() else {
-        return to_json(&PlayResponse {
-            mv: None,
-            text: None,
-            parts: Vec::new(),
-            rects: rects(&request.position),
-            grundy: analysis.value.value(),
-            engine_wins: false,
-        });
+    let (choice, left) = match Analysis::of(&mut solver, &request.position) {
+        Ok(analysis) => {
+            let Some((cell, left)) = analysis.engine_move() else {
+                return to_json(&PlayResponse {
+                    mv: None,
+                    text: None,
+                    parts: Vec::new(),
+                    rects: rects(&request.position),
+                    grundy: Some(analysis.value.value()),
+                    engine_wins: false,
+                    proven: true,
+                    kind: "none",
+                    reason: words::NO_MOVES.to_owned(),
+                });
+            };
+            let reason = if analysis.value.is_zero() {
+                SplitReason::Losing { leaves: left }
+            } else {
+                SplitReason::Values {
+                    total: analysis.value,
+                }
+            };
+            (SplitChoice { cell, reason }, Some(left))
+        }
+        // The budget ran out before the values: the engine still plays,
+        // within what is left of the request's time.
+        Err(_) => {
+            let mut budget = request.budget;
+            if let Some(limit) = budget.max_time {
+                budget.max_time = Some(limit.saturating_sub(started.elapsed()));
+            }
+            let Some(choice) = choose_move(&request.position, budget, ENGINE_MEMORY) else {
+                return Err(ApiError::internal("a position with candidates has no move"));
+            };
+            let left = matches!(choice.reason, SplitReason::Pairs { .. }).then_some(Nimber::ZERO);
+            (choice, left)
+        }
     };
+    let report = EngineMoveReport::new(&choice);
     let after = request
         .position
-        .try_play(cell)
+        .try_play(choice.cell)
         .map_err(|err| ApiError::internal(format!("the engine's own move: {err}")))?;
     let parts = after
         .rects()
@@ -248,12 +290,18 @@ fn play(request: &SplitPosition) -> Result<String, ApiError> {
         .map(|&r| r.into())
         .collect();
     to_json(&PlayResponse {
-        mv: Some(cell.into()),
-        text: Some(words::leaving(&words::split_move(cell), left.value())),
+        mv: Some(choice.cell.into()),
+        text: Some(match left {
+            Some(left) => words::leaving(&words::split_move(choice.cell), left.value()),
+            None => words::split_move(choice.cell),
+        }),
         parts,
         rects: rects(&after),
-        grundy: left.value(),
-        engine_wins: left.is_zero(),
+        grundy: left.map(Nimber::value),
+        engine_wins: choice.wins(),
+        proven: report.proven,
+        kind: report.kind,
+        reason: report.reason,
     })
 }
 

@@ -1410,6 +1410,11 @@ async fn split_analyze_and_play_agree_with_brute_force() {
         assert_eq!(reply.json["grundy"], reached);
         assert_eq!(reached == 0, total != 0, "wins exactly when it can");
         assert_eq!(reply.json["engine_wins"], reached == 0);
+        assert_eq!(reply.json["proven"], true);
+        assert_eq!(
+            reply.json["kind"],
+            if reached == 0 { "winning" } else { "losing" }
+        );
     }
 }
 
@@ -1457,6 +1462,20 @@ async fn split_errors_are_json() {
         "too large",
     )
     .await;
+    // The engine still plays there: a legal move, unproven, its value
+    // unknown.
+    let reply = post(addr, "/api/v1/split/play", &json!({ "grid": grid })).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let (row, col) = (
+        reply.json["move"]["row"].as_u64().unwrap() as usize,
+        reply.json["move"]["col"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(grid[row].as_bytes()[col], b'1', "{:?}", reply.json);
+    assert_eq!(reply.json["kind"], "unproven", "{:?}", reply.json);
+    assert_eq!(reply.json["proven"], false);
+    assert_eq!(reply.json["grundy"], Value::Null);
+    assert_eq!(reply.json["engine_wins"], false);
+    assert!(reply.json["reason"].as_str().unwrap().starts_with("unproven: "));
 }
 
 /// Pasted text goes through the guarded router to the CLI's parser; an
