@@ -381,6 +381,113 @@ pub fn engine_move(
     Ok(None)
 }
 
+/// The engine's move as `grundy pawn --move` says it: `{"move": {"pawn",
+/// "x", "y"}, "proven", "kind", "reason", "text"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineMoveReport {
+    /// The move: which pawn goes where.
+    #[serde(rename = "move")]
+    pub mv: MoveReport,
+    /// True when the move is proven best (it wins, or every move loses).
+    pub proven: bool,
+    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
+    pub kind: &'static str,
+    /// Why, in words.
+    pub reason: String,
+    /// The move in words: `move pawn (6,5) -> (4,5)`.
+    pub text: String,
+}
+
+/// The engine's move on `pawns` (`None` when no pawn can move), always:
+/// with values or outcomes, [`engine_move`]'s, proven; for a sum with a
+/// pawn past the values ([`AnalysisError::SumBeyondRegion`]), a guess: the
+/// first pawn that wins alone moved to a losing cell (its own game then
+/// lost, which wins when the others cancel), else a one-step move.
+///
+/// # Errors
+///
+/// [`PawnError`] for a pawn on an impassable cell.
+pub fn engine_report(
+    blocked: &Blocked,
+    outcomes: &Outcomes,
+    pawns: &[Cell],
+) -> Result<Option<EngineMoveReport>, PawnError> {
+    let several = pawns.len() > 1;
+    let text = |mv: &MoveReport| {
+        let to = Cell::new(u64::from(mv.x), u64::from(mv.y)).expect("a move lands on the grid");
+        words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], to)
+    };
+    match Analysis::of(blocked, outcomes, pawns) {
+        Ok(analysis) => {
+            let Some((mv, after)) = engine_move(&analysis, outcomes, pawns)? else {
+                return Ok(None);
+            };
+            let (kind, reason) = if analysis.first_wins {
+                let reason = match (analysis.total, analysis.moves.first()) {
+                    (Some(total), Some(first)) => {
+                        let before = analysis.pawns[first.pawn].1.unwrap_or(Nimber::ZERO);
+                        format!(
+                            "proven winning: the total is {total}; this pawn goes from {before} to {}, so the total becomes 0",
+                            before ^ total
+                        )
+                    }
+                    _ => "proven winning: it moves to a losing cell (one with no move to a losing cell)".to_owned(),
+                };
+                ("winning", reason)
+            } else {
+                let reason = match after {
+                    Some(left) => format!(
+                        "losing position: the total is 0, so every move loses; this one leaves {left}, the hardest to answer"
+                    ),
+                    None => "losing position: a losing cell, so every move loses; this one moves a single step".to_owned(),
+                };
+                ("losing", reason)
+            };
+            Ok(Some(EngineMoveReport {
+                text: text(&mv),
+                mv,
+                proven: true,
+                kind,
+                reason,
+            }))
+        }
+        Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => {
+            let mut guess = None;
+            for (index, &pawn) in pawns.iter().enumerate() {
+                if let Some(to) = outcomes.winning_moves(pawn)?.iter().next() {
+                    guess = Some(MoveReport {
+                        pawn: index,
+                        x: to.x(),
+                        y: to.y(),
+                    });
+                    break;
+                }
+            }
+            if guess.is_none() {
+                let empty = Analysis {
+                    pawns: Vec::new(),
+                    total: None,
+                    first_wins: false,
+                    moves: Vec::new(),
+                    table: None,
+                };
+                guess = engine_move(&empty, outcomes, pawns)?.map(|(mv, _)| mv);
+            }
+            Ok(guess.map(|mv| EngineMoveReport {
+                text: text(&mv),
+                mv,
+                proven: false,
+                kind: "unproven",
+                reason: format!(
+                    "unproven: a sum needs every pawn's value, and pawn {} lies past {MAX_REGION_SIDE} x {MAX_REGION_SIDE} with impassable cells below-left; best guess: a pawn that wins alone moved to a losing cell",
+                    closed + 1
+                ),
+            }))
+        }
+        Err(AnalysisError::Pawn(err)) => Err(err),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

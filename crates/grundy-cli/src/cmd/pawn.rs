@@ -59,6 +59,37 @@ pub struct Args {
     /// values its moves leave.
     #[arg(long, conflicts_with = "json")]
     explain: bool,
+    /// Print only the engine's move for the player to move, and how it was
+    /// chosen: `proven winning`, `losing position` (every move loses), or
+    /// `unproven` (a sum with a pawn whose value is out of reach: its best
+    /// guess); exits 0 whenever it prints a move.
+    #[arg(long = "move", conflicts_with_all = ["play", "explain", "draw"])]
+    engine_move: bool,
+}
+
+/// `--move`: the engine's move.
+fn engine_move_of(blocked: &Blocked, outcomes: &Outcomes, args: &Args) -> anyhow::Result<ExitCode> {
+    if args.at.is_empty() {
+        return Err(UsageError("--move needs a pawn: give one with --at X,Y".into()).into());
+    }
+    let report = grundy_report::pawn::engine_report(blocked, outcomes, &args.at)?;
+    let out = match (report, args.json) {
+        (Some(report), true) => serde_json::to_string(&report)? + "\n",
+        (Some(report), false) => format!("{}\n{}\n", report.text, report.reason),
+        (None, true) => {
+            serde_json::json!({
+                "move": null,
+                "proven": true,
+                "kind": "none",
+                "reason": words::NO_MOVES,
+            })
+            .to_string()
+                + "\n"
+        }
+        (None, false) => format!("{}\n", words::NO_MOVES),
+    };
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
@@ -106,6 +137,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     let outcomes = Outcomes::new(&blocked);
+    if args.engine_move {
+        return engine_move_of(&blocked, &outcomes, args);
+    }
     let analysis = Analysis::of(&blocked, &outcomes, &args.at).map_err(|err| match err {
         AnalysisError::SumBeyondRegion { .. } => anyhow::Error::new(UsageError(err.to_string())),
         other => anyhow::Error::new(other),

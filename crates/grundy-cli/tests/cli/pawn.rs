@@ -483,3 +483,73 @@ fn sums_of_far_pawns_with_open_quadrants_are_valued() {
         assert_eq!(total ^ nim(pawns[i]) ^ nim(to), 0, "{from} -> {to:?}");
     }
 }
+
+/// `--move`: the engine's move is legal; proven winning exactly when the
+/// sum's value (by a table of values) is not 0, and then it leaves 0; a
+/// sum with a pawn whose value is out of reach gets an unproven guess.
+#[test]
+fn the_engine_move_is_legal_and_proven_where_values_are_known() {
+    let (_dir, walls) = walls_file("1 1\n4 2\n0 3\n");
+    let blocked = Blocked::new(&[cell(1, 1), cell(4, 2), cell(0, 3)]).unwrap();
+    let outcomes = Outcomes::new(&blocked);
+    let table = grundy::pawn::ValueTable::new(&blocked, 12, 12).unwrap();
+    let value = |c: Cell| table.value(c).unwrap().value();
+    for pawns in [
+        vec![(7u64, 3u64)],
+        vec![(2, 2)],
+        vec![(5, 5), (3, 7)],
+        vec![(6, 6), (6, 6)],
+        vec![(9, 4), (2, 8), (11, 0)],
+    ] {
+        let mut args = vec![
+            "pawn".to_owned(),
+            "--move".into(),
+            "--json".into(),
+            walls.clone(),
+        ];
+        for (x, y) in &pawns {
+            args.extend(["--at".to_owned(), format!("{x},{y}")]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let json = json(&args);
+        let cells: Vec<Cell> = pawns.iter().map(|&(x, y)| cell(x, y)).collect();
+        let total = cells.iter().fold(0, |acc, &c| acc ^ value(c));
+        assert_eq!(json["proven"], true, "{json}");
+        assert_eq!(
+            json["kind"],
+            if total == 0 { "losing" } else { "winning" },
+            "{json}"
+        );
+        let i = json["move"]["pawn"].as_u64().unwrap() as usize;
+        let to = cell(
+            json["move"]["x"].as_u64().unwrap(),
+            json["move"]["y"].as_u64().unwrap(),
+        );
+        assert!(outcomes.is_legal_move(cells[i], to), "{json}");
+        if total != 0 {
+            assert_eq!(total ^ value(cells[i]) ^ value(to), 0, "{json}");
+        }
+    }
+    let json = json(&[
+        "pawn",
+        "--move",
+        "--json",
+        &walls,
+        "--at",
+        "5000,5000",
+        "--at",
+        "2,2",
+    ]);
+    assert_eq!(
+        (&json["proven"], &json["kind"]),
+        (&false.into(), &"unproven".into()),
+        "{json}"
+    );
+    let i = json["move"]["pawn"].as_u64().unwrap() as usize;
+    let from = [cell(5000, 5000), cell(2, 2)][i];
+    let to = cell(
+        json["move"]["x"].as_u64().unwrap(),
+        json["move"]["y"].as_u64().unwrap(),
+    );
+    assert!(outcomes.is_legal_move(from, to), "{json}");
+}

@@ -1475,7 +1475,10 @@ async fn split_errors_are_json() {
     assert_eq!(reply.json["proven"], false);
     assert_eq!(reply.json["grundy"], Value::Null);
     assert_eq!(reply.json["engine_wins"], false);
-    assert!(reply.json["reason"].as_str().unwrap().starts_with("unproven: "));
+    assert!(reply.json["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("unproven: "));
 }
 
 /// Pasted text goes through the guarded router to the CLI's parser; an
