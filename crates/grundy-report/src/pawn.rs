@@ -418,39 +418,7 @@ pub fn engine_report(
         words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], to)
     };
     match Analysis::of(blocked, outcomes, pawns) {
-        Ok(analysis) => {
-            let Some((mv, after)) = engine_move(&analysis, outcomes, pawns)? else {
-                return Ok(None);
-            };
-            let (kind, reason) = if analysis.first_wins {
-                let reason = match (analysis.total, analysis.moves.first()) {
-                    (Some(total), Some(first)) => {
-                        let before = analysis.pawns[first.pawn].1.unwrap_or(Nimber::ZERO);
-                        format!(
-                            "proven winning: the total is {total}; this pawn goes from {before} to {}, so the total becomes 0",
-                            before ^ total
-                        )
-                    }
-                    _ => "proven winning: it moves to a losing cell (one with no move to a losing cell)".to_owned(),
-                };
-                ("winning", reason)
-            } else {
-                let reason = match after {
-                    Some(left) => format!(
-                        "losing position: the total is 0, so every move loses; this one leaves {left}, the hardest to answer"
-                    ),
-                    None => "losing position: a losing cell, so every move loses; this one moves a single step".to_owned(),
-                };
-                ("losing", reason)
-            };
-            Ok(Some(EngineMoveReport {
-                text: text(&mv),
-                mv,
-                proven: true,
-                kind,
-                reason,
-            }))
-        }
+        Ok(analysis) => engine_report_of(&analysis, outcomes, pawns),
         Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => {
             let mut guess = None;
             for (index, &pawn) in pawns.iter().enumerate() {
@@ -486,6 +454,56 @@ pub fn engine_report(
         }
         Err(AnalysisError::Pawn(err)) => Err(err),
     }
+}
+
+/// [`engine_report`] from an analysis already made (by a front-end that
+/// bounds its table first): the move [`engine_move`] chooses, proven.
+///
+/// # Errors
+///
+/// As [`engine_move`].
+pub fn engine_report_of(
+    analysis: &Analysis,
+    outcomes: &Outcomes,
+    pawns: &[Cell],
+) -> Result<Option<EngineMoveReport>, PawnError> {
+    let several = pawns.len() > 1;
+    let text = |mv: &MoveReport| {
+        let to = Cell::new(u64::from(mv.x), u64::from(mv.y)).expect("a move lands on the grid");
+        words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], to)
+    };
+    let Some((mv, after)) = engine_move(analysis, outcomes, pawns)? else {
+        return Ok(None);
+    };
+    let (kind, reason) = if analysis.first_wins {
+        let reason = match (analysis.total, analysis.moves.first()) {
+            (Some(total), Some(first)) => {
+                let before = analysis.pawns[first.pawn].1.unwrap_or(Nimber::ZERO);
+                format!(
+                            "proven winning: the total is {total}; this pawn goes from {before} to {}, so the total becomes 0",
+                            before ^ total
+                        )
+            }
+            _ => "proven winning: it moves to a losing cell (one with no move to a losing cell)"
+                .to_owned(),
+        };
+        ("winning", reason)
+    } else {
+        let reason = match after {
+                    Some(left) => format!(
+                        "losing position: the total is 0, so every move loses; this one leaves {left}, the hardest to answer"
+                    ),
+                    None => "losing position: a losing cell, so every move loses; this one moves a single step".to_owned(),
+                };
+        ("losing", reason)
+    };
+    Ok(Some(EngineMoveReport {
+        text: text(&mv),
+        mv,
+        proven: true,
+        kind,
+        reason,
+    }))
 }
 
 #[cfg(test)]

@@ -17,7 +17,9 @@
 
 use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy::Budget;
-use grundy_report::pawn::{engine_move, move_values, Analysis, MoveReport, Report};
+use grundy_report::pawn::{
+    engine_move, engine_report_of, move_values, Analysis, MoveReport, Report,
+};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
@@ -220,12 +222,21 @@ struct PlayResponse {
     grundy: Option<u32>,
     /// True when the engine wins with best play.
     engine_wins: bool,
+    /// True when the move is proven best (it wins, or every move loses):
+    /// always, as outcomes and values here are exact.
+    proven: bool,
+    /// `"winning"`, `"losing"` or `"none"`, as `grundy pawn --move` says.
+    kind: &'static str,
+    /// Why, in the words of `grundy pawn --move`.
+    reason: String,
 }
 
 fn play(position: &PawnPosition) -> Result<String, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = analysis_of(position, &outcomes)?;
     let chosen = engine_move(&analysis, &outcomes, &position.pawns)
+        .map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let report = engine_report_of(&analysis, &outcomes, &position.pawns)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
     let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
     let grundy = match chosen {
@@ -255,6 +266,9 @@ fn play(position: &PawnPosition) -> Result<String, ApiError> {
         pawns,
         grundy,
         engine_wins: chosen.is_some() && analysis.first_wins,
+        proven: true,
+        kind: report.as_ref().map_or("none", |r| r.kind),
+        reason: report.map_or_else(|| grundy_report::words::NO_MOVES.to_owned(), |r| r.reason),
     })
 }
 

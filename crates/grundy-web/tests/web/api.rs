@@ -1167,6 +1167,11 @@ async fn pawn_analyze_and_play_agree_with_brute_force() {
         assert_eq!(reply.json["grundy"], reached);
         assert_eq!(reached == 0, total != 0, "wins exactly when it can");
         assert_eq!(reply.json["engine_wins"], total != 0);
+        assert_eq!(reply.json["proven"], true);
+        assert_eq!(
+            reply.json["kind"],
+            if total != 0 { "winning" } else { "losing" }
+        );
         let mut after = pawns.clone();
         after[index] = to;
         assert_eq!(
