@@ -251,22 +251,15 @@ fn clear_engine_move<'py>(
     let choice = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
         choose_move(&boards, analyzer)
     });
-    let dict = pyo3::types::PyDict::new(py);
-    match choice {
-        Some(choice) => {
-            dict.set_item("move", LargeMove::of(choice.board, choice.rect))?;
-            dict.set_item("proven", choice.proven())?;
-            dict.set_item("kind", kind(&choice))?;
-            dict.set_item("reason", reason(&choice))?;
-        }
-        None => {
-            dict.set_item("move", py.None())?;
-            dict.set_item("proven", true)?;
-            dict.set_item("kind", "none")?;
-            dict.set_item("reason", grundy_report::words::NO_MOVES)?;
-        }
-    }
-    Ok(dict)
+    let chosen = choice.map(|choice| {
+        (
+            LargeMove::of(choice.board, choice.rect),
+            choice.proven(),
+            kind(&choice),
+            reason(&choice),
+        )
+    });
+    crate::engine_dict(py, chosen)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

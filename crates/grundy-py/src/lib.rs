@@ -62,6 +62,34 @@ pub(crate) fn time_budget(seconds: f64) -> Option<std::time::Duration> {
     std::time::Duration::try_from_secs_f64(seconds.max(0.0)).ok()
 }
 
+/// The engine's move as the `engine_move` functions return it: `{"move",
+/// "proven", "kind", "reason"}`, or `"move": None` and `"kind": "none"`
+/// when the player to move has none.
+pub(crate) fn engine_dict<'py, M>(
+    py: Python<'py>,
+    chosen: Option<(M, bool, &str, String)>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>>
+where
+    M: IntoPyObject<'py>,
+{
+    let dict = pyo3::types::PyDict::new(py);
+    match chosen {
+        Some((mv, proven, kind, reason)) => {
+            dict.set_item("move", mv)?;
+            dict.set_item("proven", proven)?;
+            dict.set_item("kind", kind)?;
+            dict.set_item("reason", reason)?;
+        }
+        None => {
+            dict.set_item("move", py.None())?;
+            dict.set_item("proven", true)?;
+            dict.set_item("kind", "none")?;
+            dict.set_item("reason", grundy_report::words::NO_MOVES)?;
+        }
+    }
+    Ok(dict)
+}
+
 /// `grundy.BudgetExceeded(message, budget, limit, found)`: the name of the
 /// keyword argument that ran out, its value, and what the search found
 /// before it stopped (a dict).

@@ -68,6 +68,16 @@ fn solver(limits: &Limits, pending: &Pending) -> SplitSolver {
     solver
 }
 
+/// A grid given as text: `cells` selects the `--cells` format, else rows
+/// of 0/1.
+fn grid_of(text: &str, source: &str, cells: bool) -> PyResult<grundy::split::Grid> {
+    if cells {
+        parse::cells(text, source)
+    } else {
+        parse::matrix(text, source)
+    }
+}
+
 /// Analyses a grid given as text: `cells` selects the `--cells` format (`R
 /// C`, then `row col` per candidate), else rows of 0/1.
 #[pyfunction]
@@ -81,11 +91,7 @@ fn split_analyze(
     max_time: Option<f64>,
     max_memory: Option<u64>,
 ) -> PyResult<SplitAnalysis> {
-    let grid = if cells {
-        parse::cells(text, source)?
-    } else {
-        parse::matrix(text, source)?
-    };
+    let grid = grid_of(text, source, cells)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let position = Position::new(grid);
     let outcome = interrupt::run(py, |pending| {
@@ -122,11 +128,7 @@ fn split_engine_move<'py>(
     max_time: Option<f64>,
     max_memory: Option<u64>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-    let grid = if cells {
-        parse::cells(text, source)?
-    } else {
-        parse::matrix(text, source)?
-    };
+    let grid = grid_of(text, source, cells)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let mut budget = grundy::Budget {
         max_memory: None,
@@ -139,22 +141,15 @@ fn split_engine_move<'py>(
     let choice = interrupt::run(py, |_| {
         grundy::split::choose_move(&position, budget, limits.max_memory.unwrap_or(u64::MAX))
     })?;
-    let dict = pyo3::types::PyDict::new(py);
-    match choice.as_ref().map(EngineMoveReport::new) {
-        Some(report) => {
-            dict.set_item("move", Move::new(report.mv.row, report.mv.col))?;
-            dict.set_item("proven", report.proven)?;
-            dict.set_item("kind", report.kind)?;
-            dict.set_item("reason", report.reason)?;
-        }
-        None => {
-            dict.set_item("move", py.None())?;
-            dict.set_item("proven", true)?;
-            dict.set_item("kind", "none")?;
-            dict.set_item("reason", grundy_report::words::NO_MOVES)?;
-        }
-    }
-    Ok(dict)
+    let chosen = choice.as_ref().map(EngineMoveReport::new).map(|report| {
+        (
+            Move::new(report.mv.row, report.mv.col),
+            report.proven,
+            report.kind,
+            report.reason,
+        )
+    });
+    crate::engine_dict(py, chosen)
 }
 
 /// The time [`split_engine_move`] takes at most when `max_time` is `None`,

@@ -381,6 +381,13 @@ pub fn engine_move(
     Ok(None)
 }
 
+/// A move in words: `move pawn (6,5) -> (4,5)`, naming the pawn (from 1)
+/// when there are several.
+fn move_text(pawns: &[Cell], mv: &MoveReport) -> String {
+    let to = Cell::new(u64::from(mv.x), u64::from(mv.y)).expect("a move lands on the grid");
+    words::pawn_move((pawns.len() > 1).then_some(mv.pawn), pawns[mv.pawn], to)
+}
+
 /// The engine's move as `grundy pawn --move` says it: `{"move": {"pawn",
 /// "x", "y"}, "proven", "kind", "reason", "text"}`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -412,11 +419,6 @@ pub fn engine_report(
     outcomes: &Outcomes,
     pawns: &[Cell],
 ) -> Result<Option<EngineMoveReport>, PawnError> {
-    let several = pawns.len() > 1;
-    let text = |mv: &MoveReport| {
-        let to = Cell::new(u64::from(mv.x), u64::from(mv.y)).expect("a move lands on the grid");
-        words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], to)
-    };
     match Analysis::of(blocked, outcomes, pawns) {
         Ok(analysis) => engine_report_of(&analysis, outcomes, pawns),
         Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => {
@@ -442,7 +444,7 @@ pub fn engine_report(
                 guess = engine_move(&empty, outcomes, pawns)?.map(|(mv, _)| mv);
             }
             Ok(guess.map(|mv| EngineMoveReport {
-                text: text(&mv),
+                text: move_text(pawns, &mv),
                 mv,
                 proven: false,
                 kind: "unproven",
@@ -467,11 +469,6 @@ pub fn engine_report_of(
     outcomes: &Outcomes,
     pawns: &[Cell],
 ) -> Result<Option<EngineMoveReport>, PawnError> {
-    let several = pawns.len() > 1;
-    let text = |mv: &MoveReport| {
-        let to = Cell::new(u64::from(mv.x), u64::from(mv.y)).expect("a move lands on the grid");
-        words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], to)
-    };
     let Some((mv, after)) = engine_move(analysis, outcomes, pawns)? else {
         return Ok(None);
     };
@@ -498,7 +495,7 @@ pub fn engine_report_of(
         ("losing", reason)
     };
     Ok(Some(EngineMoveReport {
-        text: text(&mv),
+        text: move_text(pawns, &mv),
         mv,
         proven: true,
         kind,

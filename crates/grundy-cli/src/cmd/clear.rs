@@ -235,31 +235,15 @@ fn engine_move_of(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode
     budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
     let mut analyzer = analyzer(Clear::with_shapes(shapes), budget, args);
     let choice = grundy::clear::large::choose_move(boards, &mut analyzer);
-    let mut out = String::new();
-    match (&choice, args.json) {
-        (Some(choice), true) => {
-            out = serde_json::to_string(&EngineMoveReport::new(choice, boards.len()))?;
-            out.push('\n');
-        }
-        (Some(choice), false) => {
-            let report = EngineMoveReport::new(choice, boards.len());
-            let _ = writeln!(out, "{}", report.text);
-            let _ = writeln!(out, "{}", report.reason);
-        }
-        (None, true) => {
-            out = serde_json::json!({
-                "move": null,
-                "proven": true,
-                "kind": "none",
-                "reason": words::NO_MOVES,
-            })
-            .to_string();
-            out.push('\n');
-        }
-        (None, false) => {
-            let _ = writeln!(out, "{}", words::NO_MOVES);
-        }
-    }
+    let report = choice
+        .as_ref()
+        .map(|choice| EngineMoveReport::new(choice, boards.len()));
+    let out = crate::output::engine_move_output(
+        report
+            .as_ref()
+            .map(|r| (r, r.text.as_str(), r.reason.as_str())),
+        args.json,
+    )?;
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

@@ -73,21 +73,12 @@ fn engine_move_of(blocked: &Blocked, outcomes: &Outcomes, args: &Args) -> anyhow
         return Err(UsageError("--move needs a pawn: give one with --at X,Y".into()).into());
     }
     let report = grundy_report::pawn::engine_report(blocked, outcomes, &args.at)?;
-    let out = match (report, args.json) {
-        (Some(report), true) => serde_json::to_string(&report)? + "\n",
-        (Some(report), false) => format!("{}\n{}\n", report.text, report.reason),
-        (None, true) => {
-            serde_json::json!({
-                "move": null,
-                "proven": true,
-                "kind": "none",
-                "reason": words::NO_MOVES,
-            })
-            .to_string()
-                + "\n"
-        }
-        (None, false) => format!("{}\n", words::NO_MOVES),
-    };
+    let out = crate::output::engine_move_output(
+        report
+            .as_ref()
+            .map(|r| (r, r.text.as_str(), r.reason.as_str())),
+        args.json,
+    )?;
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

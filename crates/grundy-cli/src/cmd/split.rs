@@ -103,34 +103,15 @@ fn engine_move_of(position: &Position, args: &Args) -> anyhow::Result<ExitCode> 
     let mut budget = args.budget.budget();
     budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
     let choice = grundy::split::choose_move(position, budget, args.budget.max_memory);
-    let mut out = String::new();
-    match (
-        choice
+    let report = choice
+        .as_ref()
+        .map(grundy_report::split::EngineMoveReport::new);
+    let out = crate::output::engine_move_output(
+        report
             .as_ref()
-            .map(grundy_report::split::EngineMoveReport::new),
+            .map(|r| (r, r.text.as_str(), r.reason.as_str())),
         args.json,
-    ) {
-        (Some(report), true) => {
-            out = serde_json::to_string(&report)?;
-            out.push('\n');
-        }
-        (Some(report), false) => {
-            let _ = writeln!(out, "{}\n{}", report.text, report.reason);
-        }
-        (None, true) => {
-            out = serde_json::json!({
-                "move": null,
-                "proven": true,
-                "kind": "none",
-                "reason": words::NO_MOVES,
-            })
-            .to_string();
-            out.push('\n');
-        }
-        (None, false) => {
-            let _ = writeln!(out, "{}", words::NO_MOVES);
-        }
-    }
+    )?;
     std::io::stdout().write_all(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

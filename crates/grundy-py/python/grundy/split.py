@@ -20,6 +20,21 @@ DEFAULT_MAX_POSITIONS = 300_000_000
 DEFAULT_MAX_MEMORY = 2 * 1024**3
 
 
+def _grid_text(
+    grid: Any, size: Optional[Tuple[int, int]], cells: Optional[Iterable[Tuple[int, int]]]
+) -> Tuple[str, str, bool]:
+    """The grid as the native parsers read it: `(text, source, is a cell
+    list)`, from either `grid` or `size` with `cells`."""
+    if (grid is None) == (size is None):
+        raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
+    if size is not None:
+        (rows, cols), = cells_list([size], "size")
+        listed = cells_list(list(cells or []), "cells")
+        return f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed), "<cells>", True
+    text, source = board_text(grid, "grid", limit=None)
+    return text, source, False
+
+
 def analyze(
     grid: Any = None,
     *,
@@ -48,15 +63,7 @@ def analyze(
         ``.play()``.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    if (grid is None) == (size is None):
-        raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
-    if size is not None:
-        (rows, cols), = cells_list([size], "size")
-        listed = cells_list(list(cells or []), "cells")
-        text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)
-        return _grundy.split_analyze(text, "<cells>", True, *limits)
-    text, source = board_text(grid, "grid", limit=None)
-    return _grundy.split_analyze(text, source, False, *limits)
+    return _grundy.split_analyze(*_grid_text(grid, size, cells), *limits)
 
 
 def engine_move(
@@ -85,15 +92,7 @@ def engine_move(
         the budget ran out before a proof.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    if (grid is None) == (size is None):
-        raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
-    if size is not None:
-        (rows, cols), = cells_list([size], "size")
-        listed = cells_list(list(cells or []), "cells")
-        text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)
-        return _grundy.split_engine_move(text, "<cells>", True, *limits)
-    text, source = board_text(grid, "grid", limit=None)
-    return _grundy.split_engine_move(text, source, False, *limits)
+    return _grundy.split_engine_move(*_grid_text(grid, size, cells), *limits)
 
 
 __all__ = [
