@@ -276,22 +276,22 @@ pub fn solver_progress(
     (bar, callback)
 }
 
-/// What `--move` prints, for every game alike: the engine's move and why
-/// (`report` with its text and reason), or that there is none, as two lines
-/// of text or one line of JSON (`{"move": null, "proven": true, "kind":
-/// "none", ...}` when there is no move).
+/// What `--move` prints, for every game alike: the engine's move and why,
+/// or that there is none, as two lines of text or one line of JSON
+/// (`{"move": null, "proven": true, "kind": "none", ...}` when there is no
+/// move).
 ///
 /// # Errors
 ///
 /// When `report` does not serialise.
-pub fn engine_move_output<R: serde::Serialize>(
-    report: Option<(&R, &str, &str)>,
-    json: bool,
-) -> anyhow::Result<String> {
+pub fn engine_move_output<R>(report: Option<&R>, json: bool) -> anyhow::Result<String>
+where
+    R: serde::Serialize + grundy_report::EngineWords,
+{
     let no_moves = grundy_report::words::NO_MOVES;
     Ok(match (report, json) {
-        (Some((report, _, _)), true) => serde_json::to_string(report)? + "\n",
-        (Some((_, text, reason)), false) => format!("{text}\n{reason}\n"),
+        (Some(report), true) => serde_json::to_string(report)? + "\n",
+        (Some(report), false) => format!("{}\n{}\n", report.text(), report.reason()),
         (None, true) => {
             serde_json::json!({
                 "move": null,

@@ -567,3 +567,13 @@ pub fn reason(choice: &EngineChoice) -> String {
         _ => "unproven".to_owned(),
     }
 }
+
+impl crate::EngineWords for EngineMoveReport {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+}

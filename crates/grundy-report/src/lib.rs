@@ -24,6 +24,15 @@ pub mod words;
 
 use serde::Serialize;
 
+/// An engine's move as every game's `--move` words it: the move, then
+/// why (`proven winning: ...`, `losing position: ...`, `unproven: ...`).
+pub trait EngineWords {
+    /// The move in words.
+    fn text(&self) -> &str;
+    /// Why it was chosen.
+    fn reason(&self) -> &str;
+}
+
 /// A move with the value of the position it leaves (0: a winning move).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ValuedMove<M> {

@@ -503,6 +503,16 @@ pub fn engine_report_of(
     }))
 }
 
+impl crate::EngineWords for EngineMoveReport {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

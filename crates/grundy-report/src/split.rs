@@ -199,3 +199,13 @@ impl EngineMoveReport {
         }
     }
 }
+
+impl crate::EngineWords for EngineMoveReport {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn reason(&self) -> &str {
+        &self.reason
+    }
+}

@@ -238,12 +238,7 @@ fn engine_move_of(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode
     let report = choice
         .as_ref()
         .map(|choice| EngineMoveReport::new(choice, boards.len()));
-    let out = crate::output::engine_move_output(
-        report
-            .as_ref()
-            .map(|r| (r, r.text.as_str(), r.reason.as_str())),
-        args.json,
-    )?;
+    let out = crate::output::engine_move_output(report.as_ref(), args.json)?;
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

@@ -73,12 +73,7 @@ fn engine_move_of(blocked: &Blocked, outcomes: &Outcomes, args: &Args) -> anyhow
         return Err(UsageError("--move needs a pawn: give one with --at X,Y".into()).into());
     }
     let report = grundy_report::pawn::engine_report(blocked, outcomes, &args.at)?;
-    let out = crate::output::engine_move_output(
-        report
-            .as_ref()
-            .map(|r| (r, r.text.as_str(), r.reason.as_str())),
-        args.json,
-    )?;
+    let out = crate::output::engine_move_output(report.as_ref(), args.json)?;
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

@@ -106,12 +106,7 @@ fn engine_move_of(position: &Position, args: &Args) -> anyhow::Result<ExitCode> 
     let report = choice
         .as_ref()
         .map(grundy_report::split::EngineMoveReport::new);
-    let out = crate::output::engine_move_output(
-        report
-            .as_ref()
-            .map(|r| (r, r.text.as_str(), r.reason.as_str())),
-        args.json,
-    )?;
+    let out = crate::output::engine_move_output(report.as_ref(), args.json)?;
     std::io::stdout().write_all(out.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
