@@ -284,14 +284,14 @@ pub fn solver_progress(
 /// # Errors
 ///
 /// When `report` does not serialise.
-pub fn engine_move_output<R>(report: Option<&R>, json: bool) -> anyhow::Result<String>
-where
-    R: serde::Serialize + grundy_report::EngineWords,
-{
+pub fn engine_move_output<M: serde::Serialize>(
+    report: Option<&grundy_report::EngineMove<M>>,
+    json: bool,
+) -> anyhow::Result<String> {
     let no_moves = grundy_report::words::NO_MOVES;
     Ok(match (report, json) {
         (Some(report), true) => serde_json::to_string(report)? + "\n",
-        (Some(report), false) => format!("{}\n{}\n", report.text(), report.reason()),
+        (Some(report), false) => format!("{}\n{}\n", report.text, report.reason),
         (None, true) => {
             serde_json::json!({
                 "move": null,

@@ -485,20 +485,7 @@ fn draw(analysis: &LargeAnalysis, board: usize, on_board: &[usize], out: &mut St
 }
 
 /// The engine's move in JSON: `{"move": {...}, "proven", "kind", "reason"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EngineMoveReport {
-    /// The move, 0-based, corners inclusive.
-    #[serde(rename = "move")]
-    pub mv: LargeMoveReport,
-    /// True when the move is proven best (it wins, or every move loses).
-    pub proven: bool,
-    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
-    pub kind: &'static str,
-    /// Why, in words ([`reason`]).
-    pub reason: String,
-    /// The move in words: `clear (1,2)-(1,3)`.
-    pub text: String,
-}
+pub type EngineMoveReport = crate::EngineMove<LargeMoveReport>;
 
 impl EngineMoveReport {
     /// The report of `choice` on a sum of `boards` boards.
@@ -565,15 +552,5 @@ pub fn reason(choice: &EngineChoice) -> String {
             words::count(*largest, "cell"),
         ),
         _ => "unproven".to_owned(),
-    }
-}
-
-impl crate::EngineWords for EngineMoveReport {
-    fn text(&self) -> &str {
-        &self.text
-    }
-
-    fn reason(&self) -> &str {
-        &self.reason
     }
 }

@@ -24,13 +24,24 @@ pub mod words;
 
 use serde::Serialize;
 
-/// An engine's move as every game's `--move` words it: the move, then
-/// why (`proven winning: ...`, `losing position: ...`, `unproven: ...`).
-pub trait EngineWords {
-    /// The move in words.
-    fn text(&self) -> &str;
-    /// Why it was chosen.
-    fn reason(&self) -> &str;
+/// An engine's move as every game's `--move` gives it, `M` being the
+/// game's move: `{"move": M, "proven", "kind", "reason", "text"}` in JSON;
+/// `text`, then `reason`, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineMove<M> {
+    /// The move, 0-based.
+    #[serde(rename = "move")]
+    pub mv: M,
+    /// True when the move is proven best (it wins, or every move loses).
+    pub proven: bool,
+    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
+    pub kind: &'static str,
+    /// Why it was chosen: `proven winning: ...`, `losing position: ...` or
+    /// `unproven: ...`.
+    pub reason: String,
+    /// The move in words ([`words`]): `clear (1,2)-(1,3)`, `split at
+    /// (2,3)`, `move pawn (6,5) -> (4,5)`.
+    pub text: String,
 }
 
 /// A move with the value of the position it leaves (0: a winning move).

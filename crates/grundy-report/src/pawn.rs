@@ -390,20 +390,7 @@ fn move_text(pawns: &[Cell], mv: &MoveReport) -> String {
 
 /// The engine's move as `grundy pawn --move` says it: `{"move": {"pawn",
 /// "x", "y"}, "proven", "kind", "reason", "text"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EngineMoveReport {
-    /// The move: which pawn goes where.
-    #[serde(rename = "move")]
-    pub mv: MoveReport,
-    /// True when the move is proven best (it wins, or every move loses).
-    pub proven: bool,
-    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
-    pub kind: &'static str,
-    /// Why, in words.
-    pub reason: String,
-    /// The move in words: `move pawn (6,5) -> (4,5)`.
-    pub text: String,
-}
+pub type EngineMoveReport = crate::EngineMove<MoveReport>;
 
 /// The engine's move on `pawns` (`None` when no pawn can move), always:
 /// with values or outcomes, [`engine_move`]'s, proven; for a sum with a
@@ -501,16 +488,6 @@ pub fn engine_report_of(
         kind,
         reason,
     }))
-}
-
-impl crate::EngineWords for EngineMoveReport {
-    fn text(&self) -> &str {
-        &self.text
-    }
-
-    fn reason(&self) -> &str {
-        &self.reason
-    }
 }
 
 #[cfg(test)]

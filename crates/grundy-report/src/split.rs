@@ -149,20 +149,7 @@ impl Analysis {
 /// The engine's move in JSON, as `grundy split --move --json` prints it and
 /// `grundy.split.engine_move` returns it: `{"move": {"row", "col"},
 /// "proven", "kind", "reason", "text"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct EngineMoveReport {
-    /// The candidate played, 0-based.
-    #[serde(rename = "move")]
-    pub mv: CellReport,
-    /// True when the move is proven best (it wins, or every move loses).
-    pub proven: bool,
-    /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
-    pub kind: &'static str,
-    /// Why, in words.
-    pub reason: String,
-    /// The move in words: `split at (2,3)`.
-    pub text: String,
-}
+pub type EngineMoveReport = crate::EngineMove<CellReport>;
 
 impl EngineMoveReport {
     /// The report of `choice`.
@@ -197,15 +184,5 @@ impl EngineMoveReport {
             reason,
             text: words::split_move(choice.cell),
         }
-    }
-}
-
-impl crate::EngineWords for EngineMoveReport {
-    fn text(&self) -> &str {
-        &self.text
-    }
-
-    fn reason(&self) -> &str {
-        &self.reason
     }
 }
