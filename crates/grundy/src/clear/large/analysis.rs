@@ -10,7 +10,8 @@
 //! value `v ⊕ V > v`; so every class is valued and every component's moves
 //! are searched when the moves are asked and the total is not 0 (a
 //! component of a cancelled pair may hold winning moves too), and nothing
-//! is when it is 0 (nothing wins).
+//! is when it is 0 (nothing wins). A class that is not searched still gets
+//! the value a table, a closed form or a memo knows, for the reader.
 //!
 //! **Cost.** One labelling of the board ([`LargeBoard::components`]), one
 //! canonical form and hash per component, one search per class (most
@@ -570,6 +571,20 @@ pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
     }
 }
 
+/// Sets the value of every class that the tables, the closed forms or the
+/// memos know without a search. The total needs no class that cancels, but
+/// a reader of the analysis sees each component's value where it costs
+/// nothing (a lookup a class; the clock is read every 4,096 classes).
+fn known_values(analysis: &mut LargeAnalysis, analyzer: &Analyzer) {
+    for class in 0..analysis.classes.len() {
+        if class % 4096 == 4095 && analyzer.out_of_time() {
+            return;
+        }
+        let part = analysis.part(analysis.classes[class].first as usize);
+        analysis.classes[class].value = analyzer.known_value(&part);
+    }
+}
+
 /// The full analysis: classes, value, and every winning move, each within
 /// `analyzer`'s budget (see the module docs for what is left unknown when
 /// it runs out).
@@ -577,6 +592,7 @@ pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
 pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis {
     analyzer.start();
     let mut analysis = classify(boards);
+    known_values(&mut analysis, analyzer);
     if analysis.lone_class().is_none() {
         value_unpaired(&mut analysis, analyzer);
         winning_moves(&mut analysis, analyzer);
@@ -618,10 +634,7 @@ pub fn analyse_after_stop(
 ) -> LargeAnalysis {
     analyzer.start_at(started);
     let mut analysis = classify(boards);
-    for class in 0..analysis.classes.len() {
-        let part = analysis.part(analysis.classes[class].first as usize);
-        analysis.classes[class].value = analyzer.known_value(&part);
-    }
+    known_values(&mut analysis, analyzer);
     analysis.stopped = Some(analyzer.whole_budget(stopped));
     if analysis.unpaired().all(|c| c.value.is_some()) {
         let total: Nimber = analysis.unpaired().filter_map(|c| c.value).sum();

@@ -367,6 +367,37 @@ proptest! {
     }
 }
 
+/// The classes that cancel need no value for the total, yet the analysis
+/// shows those known without a search: each against the brute force.
+#[test]
+fn classes_that_cancel_show_the_values_known_without_a_search() {
+    // Two copies each of a line of 14 (a closed form), a 2 x 3 block and
+    // an L of 4 (the small tables), on a board of more than 64 cells.
+    let mut cells = Cells::new();
+    for top in [0, 4] {
+        cells.extend((0..14).map(|c| (top, c)));
+        cells.extend((1..3).flat_map(|r| (16..19).map(move |c| (top + r, c))));
+        cells.extend([(top, 21), (top + 1, 21), (top + 2, 21), (top + 2, 22)]);
+    }
+    let board = board_of(8, 24, &cells);
+    let analysis = analyse(std::slice::from_ref(&board), &mut analyzer());
+    assert_eq!(analysis.value, Some(Nimber::ZERO));
+    assert_eq!(analysis.components.len(), 6);
+    let mut memo = HashMap::new();
+    for (index, info) in analysis.components.iter().enumerate() {
+        let shape = match analysis.part(index) {
+            Part::Small(small) => cells_of(&LargeBoard::from_board(&small)),
+            Part::Large(large) => cells_of(&large),
+        };
+        let value = analysis.classes[info.class as usize].value;
+        assert_eq!(
+            value,
+            Some(brute_component(&shape, &mut memo)),
+            "component {index}"
+        );
+    }
+}
+
 /// A full board minus its four corners: symmetric both ways, and no
 /// longer one rectangle.
 fn cornerless(rows: u32, cols: u32) -> LargeBoard {
