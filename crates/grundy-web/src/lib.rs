@@ -33,7 +33,10 @@
 //!   for it) runs every search first under the small [`Config::probe`]
 //!   budget (tens of milliseconds). Most searches people send finish
 //!   within it, and are answered from it;
-//! - a search that runs out of the probe budget is *heavy*: it is prepared
+//! - a search that runs out of the probe budget is *heavy*, whether it
+//!   found nothing to answer (a 422) or answered short of the whole
+//!   answer (an unproven move, a large board's unknown value: see
+//!   `games::Answer`): it is prepared
 //!   again under the request's whole budget and queued for the *heavy
 //!   lane* ([`Config::max_concurrent`] searches at once). At most
 //!   [`Config::max_queued`] heavy requests wait; beyond, a 503 at once.
@@ -453,7 +456,7 @@ async fn handle_inner(
     if job.answered_from_tables() {
         // No search: a few lookups, cheaper than a trip to the blocking
         // pool, and never behind the searches waiting for a slot.
-        return job.run();
+        return job.run().map(|answer| answer.json);
     }
     let key = state
         .hasher
@@ -482,24 +485,26 @@ async fn handle_inner(
         let answer = run_in(&state.small, state.queue_timeout, small_job).await;
         match answer {
             // The probe was the whole budget, or it was enough.
-            _ if probe == asked => return answer,
-            Err(err) if err.status == StatusCode::UNPROCESSABLE_ENTITY => {
-                let mut known = lock(&state.known_heavy);
-                if known.len() >= KNOWN_HEAVY {
-                    known.clear();
-                }
-                // New unless the same request, probed meanwhile, ran out
-                // first (many copies sent at once are one new request).
-                new_heavy = known.insert(key);
-            }
-            _ => return answer,
+            _ if probe == asked => return answer.map(|answer| answer.json),
+            // The probe ran out: with nothing to answer (422), or with an
+            // unproven move or an unknown value that more time may settle.
+            Ok(games::Answer { stopped: true, .. }) => {}
+            Err(err) if err.status == StatusCode::UNPROCESSABLE_ENTITY => {}
+            _ => return answer.map(|answer| answer.json),
         }
+        let mut known = lock(&state.known_heavy);
+        if known.len() >= KNOWN_HEAVY {
+            known.clear();
+        }
+        // New unless the same request, probed meanwhile, ran out first
+        // (many copies sent at once are one new request).
+        new_heavy = known.insert(key);
     }
     // The heavy lane.
     let permit = state.heavy.acquire(new_heavy, state.queue_timeout).await?;
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        job.run()
+        job.run().map(|answer| answer.json)
     })
     .await
     .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?
@@ -622,7 +627,7 @@ async fn run_in(
     lane: &Arc<Semaphore>,
     queue_timeout: Duration,
     job: games::Job,
-) -> Result<String, ApiError> {
+) -> Result<games::Answer, ApiError> {
     let permit = tokio::time::timeout(queue_timeout, lane.clone().acquire_owned())
         .await
         .map_err(|_| busy())?

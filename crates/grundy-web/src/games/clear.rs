@@ -35,8 +35,8 @@ use serde::{Deserialize, Serialize};
 
 use super::memos::{Kept, Lent};
 use super::{
-    at_row, job, known_without_search, parse_json, to_json, BudgetRequest, FromTables, Limits,
-    WebGame,
+    answer, at_row, job, known_without_search, parse_json, Answer, BudgetRequest, FromTables,
+    Limits, WebGame,
 };
 use crate::ApiError;
 
@@ -214,18 +214,21 @@ struct LargeAnalyzeResponse<'a> {
     large: bool,
 }
 
-fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let mut solver = position.lend_solver();
     if position.boards.is_empty() {
         let mut analyzer = Analyzer::with_small_solver(solver.take(), position.budget);
         let analysis = grundy::clear::large::analyse(&position.large, &mut analyzer);
         solver.put(analyzer.into_small_solver());
-        return to_json(&LargeAnalyzeResponse {
-            report: LargeReport {
-                analysis: &analysis,
+        return answer(
+            &LargeAnalyzeResponse {
+                report: LargeReport {
+                    analysis: &analysis,
+                },
+                large: true,
             },
-            large: true,
-        });
+            analysis.stopped.is_some(),
+        );
     }
     let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.budget)
         .map_err(|partial| {
@@ -253,12 +256,15 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<String, 
             .collect(),
         options.total,
     );
-    to_json(&AnalyzeResponse {
-        report: analysis.report(&position.boards),
-        moves,
-        options,
-        explain,
-    })
+    answer(
+        &AnalyzeResponse {
+            report: analysis.report(&position.boards),
+            moves,
+            options,
+            explain,
+        },
+        false,
+    )
 }
 
 /// The 422 for a search over budget, with what would answer it.
@@ -571,7 +577,7 @@ struct PlayResponse {
     reason: String,
 }
 
-fn play(position: &ClearPosition) -> Result<String, ApiError> {
+fn play(position: &ClearPosition) -> Result<Answer, ApiError> {
     let mut solver = position.lend_solver();
     let mut analyzer = Analyzer::with_small_solver(solver.take(), position.budget);
     let mut boards = position.large.clone();
@@ -616,7 +622,8 @@ fn play(position: &ClearPosition) -> Result<String, ApiError> {
             reason: words::NO_MOVES.to_owned(),
         },
     };
-    to_json(&response)
+    let stopped = !response.proven;
+    answer(&response, stopped)
 }
 
 #[cfg(test)]

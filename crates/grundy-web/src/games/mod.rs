@@ -85,10 +85,31 @@ impl std::fmt::Debug for Databases {
     }
 }
 
+/// A job's answer: the response's JSON, and whether a budget stopped the
+/// search short of the whole answer (a move left unproven, a value left
+/// unknown). Under the small lane's probe such an answer is not final: the
+/// server runs the job again under the request's own budget.
+#[derive(Debug)]
+pub struct Answer {
+    /// The response's body.
+    pub json: String,
+    /// True when the budget ran out before the whole answer was found.
+    pub stopped: bool,
+}
+
+/// `value` serialised as an [`Answer`].
+///
+/// # Errors
+///
+/// 500 if serialisation fails (it does not for the report types).
+pub fn answer<T: serde::Serialize>(value: &T, stopped: bool) -> Result<Answer, ApiError> {
+    to_json(value).map(|json| Answer { json, stopped })
+}
+
 /// A prepared answer: the work that returns the response's JSON, and
 /// whether it needs a search.
 pub struct Job {
-    run: Box<dyn FnOnce() -> Result<String, ApiError> + Send>,
+    run: Box<dyn FnOnce() -> Result<Answer, ApiError> + Send>,
     from_tables: bool,
 }
 
@@ -96,7 +117,7 @@ impl Job {
     /// The work `run`; `from_tables` when it needs no search (see
     /// [`FromTables`]).
     pub fn new(
-        run: impl FnOnce() -> Result<String, ApiError> + Send + 'static,
+        run: impl FnOnce() -> Result<Answer, ApiError> + Send + 'static,
         from_tables: bool,
     ) -> Job {
         Job {
@@ -116,8 +137,9 @@ impl Job {
     ///
     /// # Errors
     ///
-    /// [`ApiError`] 422 when the search budget runs out.
-    pub fn run(self) -> Result<String, ApiError> {
+    /// [`ApiError`] 422 when the search budget runs out before anything
+    /// worth answering was found.
+    pub fn run(self) -> Result<Answer, ApiError> {
         (self.run)()
     }
 }
@@ -203,8 +225,8 @@ pub fn job<P: FromTables + Send + 'static>(
     endpoint: Endpoint,
     position: P,
     limits: &Limits,
-    analyze: fn(&P, usize) -> Result<String, ApiError>,
-    play: fn(&P) -> Result<String, ApiError>,
+    analyze: fn(&P, usize) -> Result<Answer, ApiError>,
+    play: fn(&P) -> Result<Answer, ApiError>,
 ) -> Job {
     let max_listed_moves = limits.max_listed_moves;
     let from_tables = position.answered_from_tables();

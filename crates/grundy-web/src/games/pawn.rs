@@ -23,7 +23,7 @@ use grundy_report::pawn::{
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{job, parse_json, to_json, BudgetRequest, FromTables, Limits, WebGame};
+use super::{answer, job, parse_json, Answer, BudgetRequest, FromTables, Limits, WebGame};
 use crate::ApiError;
 
 /// The largest side of the region whose losing cells `analyze` lists.
@@ -181,7 +181,7 @@ struct AnalyzeResponse {
     explain: Option<grundy_report::explain::Explanation>,
 }
 
-fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = analysis_of(position, &outcomes)?;
     let moves = move_values(&analysis, &position.pawns, max_listed_moves)
@@ -199,12 +199,15 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<String, A
         cells
     });
     let explain = grundy_report::explain::pawn(&analysis, &position.pawns).ok();
-    to_json(&AnalyzeResponse {
-        report: analysis.report(&position.pawns, None),
-        moves,
-        losing,
-        explain,
-    })
+    answer(
+        &AnalyzeResponse {
+            report: analysis.report(&position.pawns, None),
+            moves,
+            losing,
+            explain,
+        },
+        false,
+    )
 }
 
 #[derive(Serialize)]
@@ -231,7 +234,7 @@ struct PlayResponse {
     reason: String,
 }
 
-fn play(position: &PawnPosition) -> Result<String, ApiError> {
+fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = analysis_of(position, &outcomes)?;
     let chosen = engine_move(&analysis, &outcomes, &position.pawns)
@@ -260,16 +263,19 @@ fn play(position: &PawnPosition) -> Result<String, ApiError> {
             None => phrase,
         }
     });
-    to_json(&PlayResponse {
-        mv: chosen.map(|(mv, _)| mv),
-        text,
-        pawns,
-        grundy,
-        engine_wins: chosen.is_some() && analysis.first_wins,
-        proven: true,
-        kind: report.as_ref().map_or("none", |r| r.kind),
-        reason: report.map_or_else(|| grundy_report::words::NO_MOVES.to_owned(), |r| r.reason),
-    })
+    answer(
+        &PlayResponse {
+            mv: chosen.map(|(mv, _)| mv),
+            text,
+            pawns,
+            grundy,
+            engine_wins: chosen.is_some() && analysis.first_wins,
+            proven: true,
+            kind: report.as_ref().map_or("none", |r| r.kind),
+            reason: report.map_or_else(|| grundy_report::words::NO_MOVES.to_owned(), |r| r.reason),
+        },
+        false,
+    )
 }
 
 #[cfg(test)]

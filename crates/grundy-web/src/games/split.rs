@@ -18,7 +18,7 @@ use grundy_report::split::{Analysis, CellReport, EngineMoveReport, RectReport, R
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{at_row, job, parse_json, to_json, BudgetRequest, FromTables, Limits, WebGame};
+use super::{answer, at_row, job, parse_json, Answer, BudgetRequest, FromTables, Limits, WebGame};
 use crate::ApiError;
 use grundy_report::parse::split::parse_matrix_rows;
 use grundy_report::words;
@@ -168,7 +168,7 @@ struct AnalyzeResponse {
     explain: Option<grundy_report::explain::Explanation>,
 }
 
-fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, ApiError> {
+fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let mut solver = SplitSolver::new().with_budget(request.budget);
     let analysis = Analysis::of(&mut solver, &request.position)?;
     let before = request.position.rects();
@@ -196,13 +196,16 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<String, A
         });
     }
     let explain = grundy_report::explain::split(&mut solver, &request.position, &analysis).ok();
-    to_json(&AnalyzeResponse {
-        report: analysis.report(&request.position),
-        rects: valued_rects(&mut solver, &request.position)?,
-        explanations,
-        moves: analysis.move_values(max_listed_moves),
-        explain,
-    })
+    answer(
+        &AnalyzeResponse {
+            report: analysis.report(&request.position),
+            rects: valued_rects(&mut solver, &request.position)?,
+            explanations,
+            moves: analysis.move_values(max_listed_moves),
+            explain,
+        },
+        false,
+    )
 }
 
 #[derive(Serialize)]
@@ -237,23 +240,26 @@ struct PlayResponse {
 /// solver's default limit on a table (2^28 entries of two bytes).
 const ENGINE_MEMORY: u64 = 2 * grundy::split::DEFAULT_DENSE_LIMIT;
 
-fn play(request: &SplitPosition) -> Result<String, ApiError> {
+fn play(request: &SplitPosition) -> Result<Answer, ApiError> {
     let started = std::time::Instant::now();
     let mut solver = SplitSolver::new().with_budget(request.budget);
     let (choice, left) = match Analysis::of(&mut solver, &request.position) {
         Ok(analysis) => {
             let Some((cell, left)) = analysis.engine_move() else {
-                return to_json(&PlayResponse {
-                    mv: None,
-                    text: None,
-                    parts: Vec::new(),
-                    rects: rects(&request.position),
-                    grundy: Some(analysis.value.value()),
-                    engine_wins: false,
-                    proven: true,
-                    kind: "none",
-                    reason: words::NO_MOVES.to_owned(),
-                });
+                return answer(
+                    &PlayResponse {
+                        mv: None,
+                        text: None,
+                        parts: Vec::new(),
+                        rects: rects(&request.position),
+                        grundy: Some(analysis.value.value()),
+                        engine_wins: false,
+                        proven: true,
+                        kind: "none",
+                        reason: words::NO_MOVES.to_owned(),
+                    },
+                    false,
+                );
             };
             let reason = if analysis.value.is_zero() {
                 SplitReason::Losing { leaves: left }
@@ -279,6 +285,7 @@ fn play(request: &SplitPosition) -> Result<String, ApiError> {
         }
     };
     let report = EngineMoveReport::new(&choice);
+    let stopped = !report.proven;
     let after = request
         .position
         .try_play(choice.cell)
@@ -289,20 +296,23 @@ fn play(request: &SplitPosition) -> Result<String, ApiError> {
         .filter(|r| !request.position.rects().contains(r))
         .map(|&r| r.into())
         .collect();
-    to_json(&PlayResponse {
-        mv: Some(choice.cell.into()),
-        text: Some(match left {
-            Some(left) => words::leaving(&words::split_move(choice.cell), left.value()),
-            None => words::split_move(choice.cell),
-        }),
-        parts,
-        rects: rects(&after),
-        grundy: left.map(Nimber::value),
-        engine_wins: choice.wins(),
-        proven: report.proven,
-        kind: report.kind,
-        reason: report.reason,
-    })
+    answer(
+        &PlayResponse {
+            mv: Some(choice.cell.into()),
+            text: Some(match left {
+                Some(left) => words::leaving(&words::split_move(choice.cell), left.value()),
+                None => words::split_move(choice.cell),
+            }),
+            parts,
+            rects: rects(&after),
+            grundy: left.map(Nimber::value),
+            engine_wins: choice.wins(),
+            proven: report.proven,
+            kind: report.kind,
+            reason: report.reason,
+        },
+        stopped,
+    )
 }
 
 #[cfg(test)]

@@ -391,6 +391,59 @@ async fn small_searches_are_served_while_the_heavy_lane_is_full() {
     assert_eq!(status_of(&answer), 200, "{answer}");
 }
 
+/// A search whose probe runs out with an answer short of the whole one (an
+/// unproven move, a large board's unknown value) runs again under the
+/// request's budget, as one whose probe ran out with nothing (a 422) does.
+/// The probe here is one position, which none of these three answers.
+#[tokio::test]
+async fn an_answer_the_probe_left_unproven_is_searched_again_in_full() {
+    let addr = start(Config {
+        probe: Budget {
+            max_positions: Some(1),
+            max_time: None,
+            max_memory: None,
+        },
+        ..Config::default()
+    })
+    .await;
+    let ask = |path: &str, body: &str| post(path, &format!("Host: {addr}\r\n"), body);
+    let block = r#"["0110000","0111011","1100110","1111110","0000110","1101100","1111001"]"#;
+    let answer = exchange(
+        connect_from(1, addr).await,
+        &ask("/api/v1/clear/play", &format!(r#"{{"board": {block}}}"#)),
+    )
+    .await;
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    let play = body_json(&answer);
+    assert_eq!(play["proven"], json!(true), "{answer}");
+    assert_eq!(play["kind"], json!("winning"), "{answer}");
+    assert_eq!(play["grundy"], json!(0), "{answer}");
+    // The same block on a board of more than 64 cells: the large-board
+    // analysis, whose value the probe leaves unknown.
+    let padded = r#"["0110000000","0111011000","1100110000","1111110000","0000110000","1101100000","1111001000","0000000000","0000000000","0000000000"]"#;
+    let answer = exchange(
+        connect_from(1, addr).await,
+        &ask(
+            "/api/v1/clear/analyze",
+            &format!(r#"{{"board": {padded}}}"#),
+        ),
+    )
+    .await;
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    let analysis = body_json(&answer);
+    assert!(analysis["grundy"].is_u64(), "{answer}");
+    assert_eq!(analysis["stopped"], Value::Null, "{answer}");
+    let split = r#"{"grid": ["10110101","01101011","11010110","10101101","01011010","10110101","01101011","11010110"]}"#;
+    let answer = exchange(
+        connect_from(1, addr).await,
+        &ask("/api/v1/split/play", split),
+    )
+    .await;
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    let play = body_json(&answer);
+    assert_eq!(play["proven"], json!(true), "{answer}");
+}
+
 /// Item 7's last resort: when every connection is busy with a request,
 /// none can give way, and a new one gets a 503 at once.
 #[tokio::test]
