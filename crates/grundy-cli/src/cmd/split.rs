@@ -124,6 +124,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         parse_matrix(&source.bytes)
     }
     .map_err(|err| source.error(err))?;
+    // The engine plays any grid within its time: it needs no table that
+    // fits (its fallback guesses), so only the analysis is refused here.
+    if args.engine_move {
+        return engine_move_of(&Position::new(parsed.grid), args);
+    }
     if !args.cells {
         check_fits(&parsed, &source.bytes, args.budget.max_memory).map_err(|refusal| {
             match refusal {
@@ -138,9 +143,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         })?;
     }
     let position = Position::new(parsed.grid.clone());
-    if args.engine_move {
-        return engine_move_of(&position, args);
-    }
     let shown = Budget {
         max_memory: Some(args.budget.max_memory),
         ..args.budget.budget()
@@ -256,11 +258,11 @@ fn check_fits(parsed: &ParsedGrid, input: &[u8], max_memory: u64) -> Result<(), 
             input,
             at,
             ParseErrorKind::TooLarge(format!(
-                "grid too large for --max-memory: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} MiB with its scratch; --max-memory allows {} MiB",
+                "grid too large for --max-memory: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} with its scratch; --max-memory allows {}",
                 p.rows(),
                 p.cols(),
-                needs.div_ceil(1 << 20),
-                max_memory >> 20,
+                words::bytes(needs),
+                words::bytes(max_memory),
             )),
         );
         return Err(Refusal::OverBudget(error, needs));
