@@ -259,6 +259,47 @@ impl<'a> Scanner<'a> {
         ParseError::at(self.input, offset, kind)
     }
 
+    /// Skips spaces and tabs (and a carriage return), not line breaks;
+    /// true when the line ends there (a line break or the end of input).
+    /// For formats of one record a line, where the judges' formats see only
+    /// tokens.
+    pub fn line_ends(&mut self) -> bool {
+        while let Some(b' ' | b'\t' | b'\r') = self.input.get(self.pos) {
+            self.pos += 1;
+        }
+        matches!(self.input.get(self.pos), None | Some(b'\n'))
+    }
+
+    /// Requires the line to go on with a token (`what`, the record's next
+    /// field, on the same line as the last).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseErrorKind::Invalid`] at the line's end, naming `record`.
+    pub fn more_on_line(&mut self, what: &str, record: &str) -> Result<(), ParseError> {
+        if self.line_ends() {
+            return Err(self.error(ParseErrorKind::Invalid(format!(
+                "the line ends before {what}: lines are `{record}`"
+            ))));
+        }
+        Ok(())
+    }
+
+    /// Requires the line to end here (after blanks): one record a line.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseErrorKind::UnexpectedChar`] at what follows on the line.
+    pub fn end_of_line(&mut self, record: &str) -> Result<(), ParseError> {
+        if self.line_ends() {
+            return Ok(());
+        }
+        Err(self.error(ParseErrorKind::UnexpectedChar {
+            found: Found(char_at(self.input, self.pos)),
+            expected: format!("the end of the line after `{record}`"),
+        }))
+    }
+
     /// The error for a missing or malformed token at the current position.
     #[must_use]
     pub fn expected(&mut self, expected: &str) -> ParseError {

@@ -219,12 +219,16 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
     }
     let max = u64::from(MAX_SIDE);
     let rows = scanner.u64_in("the number of rows R", 1, max)?;
+    scanner.more_on_line("the number of columns C", "R C")?;
     let cols = scanner.u64_in("the number of columns C", 1, max)?;
+    scanner.end_of_line("R C")?;
     let mut cells = Vec::new();
     while !scanner.at_end() {
         let at = scanner.position();
         let row = scanner.u64_in("row", 0, rows - 1)?;
+        scanner.more_on_line("col", "row col")?;
         let col = scanner.u64_in("col", 0, cols - 1)?;
+        scanner.end_of_line("row col")?;
         cells.push((Cell::new(row as u32, col as u32), at));
     }
     // Sorting by cell then offset puts a repeat right after its first use.
@@ -350,8 +354,30 @@ mod tests {
         assert!(err.to_string().contains("first given on line 2"), "{err}");
         let err = parse_cells(b"0 4\n").unwrap_err();
         assert!(matches!(err.kind, ParseErrorKind::OutOfRange { .. }));
-        let err = parse_cells(b"3 4\n1\n").unwrap_err();
-        assert!(matches!(err.kind, ParseErrorKind::UnexpectedEnd { .. }));
+        let err = parse_cells(b"3 4\n1").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "2:2: the line ends before col: lines are `row col`"
+        );
+        // One record a line: a number too many, or one too few, is an
+        // error where the line goes wrong, never read with the next line.
+        let err = parse_cells(b"10 10\n0 0 7\n1 1 7\n").unwrap_err();
+        assert_eq!((err.line, err.col), (2, 5));
+        assert!(
+            err.to_string().contains("end of the line after `row col`"),
+            "{err}"
+        );
+        let err = parse_cells(b"3 3 1 1\n").unwrap_err();
+        assert_eq!((err.line, err.col), (1, 5));
+        let err = parse_cells(b"3\n3\n").unwrap_err();
+        assert_eq!((err.line, err.col), (1, 2));
+        let err = parse_cells(b"3 3\n1\n1\n").unwrap_err();
+        assert_eq!((err.line, err.col), (2, 2));
+        let parsed = parse_cells(b"3 3\r\n\n1 1\r\n 2\t2 \r\n").unwrap();
+        assert_eq!(
+            parsed.grid.candidates(),
+            &[Cell::new(1, 1), Cell::new(2, 2)]
+        );
         let parsed = parse_cells(b"1000000000 1000000000\n999999999 0\n").unwrap();
         assert_eq!(parsed.grid.candidates(), &[Cell::new(999_999_999, 0)]);
     }
