@@ -71,6 +71,32 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// One pawn's outcome and its moves to losing cells, without its
+    /// value: what a single pawn needs, at any size and for any walls
+    /// ([`Outcomes`] sweeps only the impassable cells' lines).
+    ///
+    /// # Errors
+    ///
+    /// [`PawnError`] for a pawn on an impassable cell.
+    pub fn outcome_only(outcomes: &Outcomes, pawn: Cell) -> Result<Analysis, PawnError> {
+        let kind = outcomes.classify(pawn);
+        let moves = outcomes.winning_moves(pawn)?;
+        Ok(Analysis {
+            pawns: vec![(kind, None)],
+            total: None,
+            first_wins: kind == CellKind::Winning,
+            moves: moves
+                .iter()
+                .map(|to| WinningMove {
+                    pawn: 0,
+                    to,
+                    after: None,
+                })
+                .collect(),
+            table: None,
+        })
+    }
+
     /// Analyses `pawns` (a sum when there are several).
     ///
     /// # Errors
@@ -99,22 +125,7 @@ impl Analysis {
                 });
             }
             // One pawn far away: the outcome and the moves to losing cells.
-            let pawn = pawns[0];
-            let moves = outcomes.winning_moves(pawn)?;
-            return Ok(Analysis {
-                pawns: vec![(kinds[0], None)],
-                total: None,
-                first_wins: kinds[0] == CellKind::Winning,
-                moves: moves
-                    .iter()
-                    .map(|to| WinningMove {
-                        pawn: 0,
-                        to,
-                        after: None,
-                    })
-                    .collect(),
-                table: None,
-            });
+            return Ok(Analysis::outcome_only(outcomes, pawns[0])?);
         }
         if pawns.is_empty() {
             return Ok(Analysis {
@@ -408,41 +419,59 @@ pub fn engine_report(
 ) -> Result<Option<EngineMoveReport>, PawnError> {
     match Analysis::of(blocked, outcomes, pawns) {
         Ok(analysis) => engine_report_of(&analysis, outcomes, pawns),
-        Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => {
-            let mut guess = None;
-            for (index, &pawn) in pawns.iter().enumerate() {
-                if let Some(to) = outcomes.winning_moves(pawn)?.iter().next() {
-                    guess = Some(MoveReport {
-                        pawn: index,
-                        x: to.x(),
-                        y: to.y(),
-                    });
-                    break;
-                }
-            }
-            if guess.is_none() {
-                let empty = Analysis {
-                    pawns: Vec::new(),
-                    total: None,
-                    first_wins: false,
-                    moves: Vec::new(),
-                    table: None,
-                };
-                guess = engine_move(&empty, outcomes, pawns)?.map(|(mv, _)| mv);
-            }
-            Ok(guess.map(|mv| EngineMoveReport {
-                text: move_text(pawns, &mv),
-                mv,
-                proven: false,
-                kind: "unproven",
-                reason: format!(
-                    "unproven: a sum needs every pawn's value, and pawn {} lies past {MAX_REGION_SIDE} x {MAX_REGION_SIDE} with impassable cells below-left; best guess: a pawn that wins alone moved to a losing cell",
-                    closed + 1
-                ),
-            }))
-        }
+        Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => guess_report(
+            outcomes,
+            pawns,
+            format!(
+                "unproven: a sum needs every pawn's value, and pawn {} lies past {MAX_REGION_SIDE} x {MAX_REGION_SIDE} with impassable cells below-left; best guess: a pawn that wins alone moved to a losing cell",
+                closed + 1
+            ),
+        ),
         Err(AnalysisError::Pawn(err)) => Err(err),
     }
+}
+
+/// The engine's guess on a sum of `pawns` whose values are out of reach
+/// (`reason` says why, and what the guess is): the first pawn that wins
+/// alone moved to a losing cell (its own game then lost, which wins when
+/// the others cancel), else a one-step move; `None` when no pawn can move.
+///
+/// # Errors
+///
+/// [`PawnError`] for a pawn on an impassable cell.
+pub fn guess_report(
+    outcomes: &Outcomes,
+    pawns: &[Cell],
+    reason: String,
+) -> Result<Option<EngineMoveReport>, PawnError> {
+    let mut guess = None;
+    for (index, &pawn) in pawns.iter().enumerate() {
+        if let Some(to) = outcomes.winning_moves(pawn)?.iter().next() {
+            guess = Some(MoveReport {
+                pawn: index,
+                x: to.x(),
+                y: to.y(),
+            });
+            break;
+        }
+    }
+    if guess.is_none() {
+        let empty = Analysis {
+            pawns: Vec::new(),
+            total: None,
+            first_wins: false,
+            moves: Vec::new(),
+            table: None,
+        };
+        guess = engine_move(&empty, outcomes, pawns)?.map(|(mv, _)| mv);
+    }
+    Ok(guess.map(|mv| EngineMoveReport {
+        text: move_text(pawns, &mv),
+        mv,
+        proven: false,
+        kind: "unproven",
+        reason,
+    }))
 }
 
 /// [`engine_report`] from an analysis already made (by a front-end that

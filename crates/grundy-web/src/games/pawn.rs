@@ -12,13 +12,17 @@
 //! ([`grundy_report::pawn::engine_move`]) and the pawns after it.
 //!
 //! The value table covering the pawns costs one position per cell: a region
-//! of more cells than the budget's `max_positions` is refused with a 422
-//! before it is built.
+//! of more cells than the budget's `max_positions` is never built. A single
+//! pawn then gets its outcome and its moves to losing cells, which need no
+//! value; a sum gets a 422 from `analyze`, and from `play` the engine's
+//! unproven guess (marked stopped, so the server tries it again under the
+//! request's whole budget).
 
 use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy::Budget;
 use grundy_report::pawn::{
-    engine_move, engine_report_of, move_values, Analysis, MoveReport, Report,
+    engine_move, engine_report_of, guess_report, move_values, Analysis, AnalysisError, MoveReport,
+    Report,
 };
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
@@ -139,10 +143,23 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
     })
 }
 
-/// Runs the analysis, refusing a value table larger than the budget: the
+/// A sum of pawns whose values are out of reach here: why (the error
+/// `analyze` answers), and whether a larger budget reaches them.
+struct OutOfReach {
+    error: ApiError,
+    budget: bool,
+}
+
+/// Runs the analysis, with a value table no larger than the budget: the
 /// table covers the pawns inside its region (with pawns past it too, when
-/// those have open quadrants and so values without a table).
-fn analysis_of(position: &PawnPosition, outcomes: &Outcomes) -> Result<Analysis, ApiError> {
+/// those have open quadrants and so values without a table). A single pawn
+/// needs no value: past the budget it gets its outcome and its moves to
+/// losing cells, as a pawn past the region does.
+fn analysis_of(
+    position: &PawnPosition,
+    outcomes: &Outcomes,
+) -> Result<Result<Analysis, OutOfReach>, ApiError> {
+    let bad = |err: &dyn std::fmt::Display| ApiError::bad_request(err.to_string());
     let inside: Vec<_> = position
         .pawns
         .iter()
@@ -152,20 +169,32 @@ fn analysis_of(position: &PawnPosition, outcomes: &Outcomes) -> Result<Analysis,
         let width = inside.iter().map(|p| u64::from(p.x()) + 1).max();
         let height = inside.iter().map(|p| u64::from(p.y()) + 1).max();
         let cells = width.unwrap_or(1) * height.unwrap_or(1);
-        if let Some(max) = position.budget.max_positions {
-            if cells > max {
-                return Err(ApiError::new(
+        if let Some(max) = position.budget.max_positions.filter(|&max| cells > max) {
+            if let [pawn] = position.pawns[..] {
+                return Ok(Ok(
+                    Analysis::outcome_only(outcomes, pawn).map_err(|e| bad(&e))?
+                ));
+            }
+            return Ok(Err(OutOfReach {
+                error: ApiError::new(
                     axum::http::StatusCode::UNPROCESSABLE_ENTITY,
                     format!(
                         "position too large for this server: the values of the {cells} cells \
                          below the pawns exceed the budget of {max} positions"
                     ),
-                ));
-            }
+                ),
+                budget: true,
+            }));
         }
     }
-    Analysis::of(&position.blocked, outcomes, &position.pawns)
-        .map_err(|err| ApiError::bad_request(err.to_string()))
+    match Analysis::of(&position.blocked, outcomes, &position.pawns) {
+        Ok(analysis) => Ok(Ok(analysis)),
+        Err(err @ AnalysisError::SumBeyondRegion { .. }) => Ok(Err(OutOfReach {
+            error: bad(&err),
+            budget: false,
+        })),
+        Err(err) => Err(bad(&err)),
+    }
 }
 
 #[derive(Serialize)]
@@ -183,7 +212,7 @@ struct AnalyzeResponse {
 
 fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
-    let analysis = analysis_of(position, &outcomes)?;
+    let analysis = analysis_of(position, &outcomes)?.map_err(|out| out.error)?;
     let moves = move_values(&analysis, &position.pawns, max_listed_moves)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
     let losing = position.region.map(|(width, height)| {
@@ -236,7 +265,10 @@ struct PlayResponse {
 
 fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
-    let analysis = analysis_of(position, &outcomes)?;
+    let analysis = match analysis_of(position, &outcomes)? {
+        Ok(analysis) => analysis,
+        Err(out) => return guessed_play(position, &outcomes, &out),
+    };
     let chosen = engine_move(&analysis, &outcomes, &position.pawns)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
     let report = engine_report_of(&analysis, &outcomes, &position.pawns)
@@ -275,6 +307,51 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
             reason: report.map_or_else(|| grundy_report::words::NO_MOVES.to_owned(), |r| r.reason),
         },
         false,
+    )
+}
+
+/// The engine's guess on a sum whose values are out of reach
+/// ([`guess_report`]), marked stopped when a larger budget may value it.
+fn guessed_play(
+    position: &PawnPosition,
+    outcomes: &Outcomes,
+    out: &OutOfReach,
+) -> Result<Answer, ApiError> {
+    let reason = format!(
+        "unproven: {}; best guess: a pawn that wins alone moved to a losing cell",
+        out.error.message
+    );
+    let report = guess_report(outcomes, &position.pawns, reason)
+        .map_err(|err| ApiError::bad_request(err.to_string()))?;
+    let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
+    let Some(report) = report else {
+        return answer(
+            &PlayResponse {
+                mv: None,
+                text: None,
+                pawns,
+                grundy: None,
+                engine_wins: false,
+                proven: true,
+                kind: "none",
+                reason: grundy_report::words::NO_MOVES.to_owned(),
+            },
+            false,
+        );
+    };
+    pawns[report.mv.pawn] = [report.mv.x, report.mv.y];
+    answer(
+        &PlayResponse {
+            mv: Some(report.mv),
+            text: Some(report.text),
+            pawns,
+            grundy: None,
+            engine_wins: false,
+            proven: false,
+            kind: report.kind,
+            reason: report.reason,
+        },
+        out.budget,
     )
 }
 

@@ -1227,14 +1227,25 @@ async fn pawn_far_away_and_errors() {
             400,
             "impassable",
         ),
+        (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
+    ] {
+        assert_error(
+            post(addr, "/api/v1/pawn/analyze", &body).await,
+            status,
+            what,
+        )
+        .await;
+        assert_error(post(addr, "/api/v1/pawn/play", &body).await, status, what).await;
+    }
+    // Sums whose values are out of reach: `analyze` says why, and `play`
+    // still moves, unproven, a pawn that wins alone to a losing cell.
+    for (body, status, what) in [
         (
             // (0, 0) lies below-left of the far pawn: no value for it.
             json!({ "pawns": [[1_000_000_000u64, 5], [1, 1]], "blocked": [[0, 0]] }),
             400,
             "pawn 1 at", // messages number pawns from 1
         ),
-        (json!({ "pawns": [[-1, 1]] }), 400, "invalid request"),
-        (json!({ "pawns": [[3000, 3000]] }), 422, "exceed the budget"),
         // A far pawn valued without a table leaves the table of the others
         // bounded all the same.
         (
@@ -1249,8 +1260,38 @@ async fn pawn_far_away_and_errors() {
             what,
         )
         .await;
-        assert_error(post(addr, "/api/v1/pawn/play", &body).await, status, what).await;
+        let reply = post(addr, "/api/v1/pawn/play", &body).await;
+        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        assert_eq!(reply.json["proven"], false, "{:?}", reply.json);
+        assert_eq!(reply.json["kind"], "unproven", "{:?}", reply.json);
+        assert!(
+            reply.json["reason"].as_str().unwrap().contains(what),
+            "{:?}",
+            reply.json
+        );
+        let (pawn, x, y) = (
+            reply.json["move"]["pawn"].as_u64().unwrap() as usize,
+            reply.json["move"]["x"].as_u64().unwrap(),
+            reply.json["move"]["y"].as_u64().unwrap(),
+        );
+        let from = &body["pawns"][pawn];
+        let (fx, fy) = (from[0].as_u64().unwrap(), from[1].as_u64().unwrap());
+        assert!(x == fx && y < fy || y == fy && x < fx, "{:?}", reply.json);
     }
+    // One pawn past the value budget needs no value: its outcome and moves,
+    // as a pawn past the region gets them. On an empty grid the losing
+    // cells are the diagonal, so (3000, 2999) wins by moving to (2999, 2999).
+    let body = json!({ "pawns": [[3000, 2999]] });
+    let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["winner"], "first");
+    assert_eq!(
+        reply.json["winning_moves"],
+        json!([{"pawn": 0, "x": 2999, "y": 2999}])
+    );
+    let reply = post(addr, "/api/v1/pawn/play", &body).await;
+    assert_eq!(reply.json["pawns"], json!([[2999, 2999]]));
+    assert_eq!(reply.json["proven"], true);
 }
 
 /// Plain mex recursion for a rectangle of the splitting game (brute force):
