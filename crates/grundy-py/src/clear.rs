@@ -117,11 +117,12 @@ impl ClearMemo {
         })
     }
 
-    /// The bytes the memo holds (as `max_memory` counts them).
+    /// The bytes the memo holds now, with what the helper thread holds
+    /// (not the most it may hold, which `max_memory` counts).
     fn memory_bytes(&self) -> usize {
         lock(&self.solver)
             .as_ref()
-            .map_or(0, ClearSolver::memory_bytes)
+            .map_or(0, ClearSolver::held_bytes)
     }
 
     /// Forgets every value.
@@ -407,9 +408,9 @@ impl ClearAnalysis {
 
     fn __repr__(&self) -> String {
         format!(
-            "ClearAnalysis(value={}, winner={:?}, winning_moves={}, boards={})",
+            "ClearAnalysis(value={}, winner={}, winning_moves={}, boards={})",
             self.value,
-            self.winner(),
+            crate::repr_str(self.winner()),
             self.winning_moves.len(),
             self.boards.len()
         )

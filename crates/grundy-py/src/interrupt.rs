@@ -12,7 +12,10 @@
 //! is printed.
 
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use pyo3::prelude::*;
 
@@ -62,5 +65,69 @@ pub(crate) fn run<R: Send>(py: Python<'_>, work: impl FnOnce(&Pending) -> R + Se
                 resume_unwind(payload)
             }
         }
+    }
+}
+
+/// How often [`run_watched`] runs the signal handlers.
+const WATCH_EVERY: Duration = Duration::from_millis(50);
+
+/// A flag that a signal handler raised, for work on threads other than
+/// the main one (rayon's workers), where the handlers cannot run.
+#[derive(Clone, Default)]
+pub(crate) struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    /// Leaves the work (unwinding with [`Interrupted`]) once a handler
+    /// has raised: call it between units of work.
+    pub fn check(&self) {
+        if self.0.load(Ordering::Relaxed) {
+            resume_unwind(Box::new(Interrupted));
+        }
+    }
+
+    /// A progress callback that leaves a search once a handler has raised.
+    pub fn callback(&self) -> impl FnMut(grundy::Progress) + Send + 'static {
+        let stop = self.clone();
+        move |_| stop.check()
+    }
+}
+
+/// Runs `work` on a thread of its own with the GIL released, while this
+/// thread (the main one, where Python's signal handlers run) runs the
+/// handlers every [`WATCH_EVERY`]. When one raises, the work is told by
+/// its [`Stop`] and waited for, and the handler's exception is returned.
+pub(crate) fn run_watched<R: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Stop) -> R + Send,
+) -> PyResult<R> {
+    let stop = Stop::default();
+    let mut raised = None;
+    let outcome = py.detach(|| {
+        std::thread::scope(|scope| {
+            // The worker's end (or its unwinding) closes the channel.
+            let (finished, done) = std::sync::mpsc::channel::<()>();
+            let told = &stop;
+            let worker = scope.spawn(move || {
+                let _finished = finished;
+                work(told)
+            });
+            while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(WATCH_EVERY) {
+                if raised.is_none() {
+                    if let Err(err) = Python::attach(|py| py.check_signals()) {
+                        raised = Some(err);
+                        stop.0.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            worker.join()
+        })
+    });
+    match (outcome, raised) {
+        (Ok(result), None) => Ok(result),
+        (Ok(_), Some(err)) => Err(err),
+        (Err(payload), raised) if payload.is::<Interrupted>() => {
+            Err(raised.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(())))
+        }
+        (Err(payload), _) => resume_unwind(payload),
     }
 }

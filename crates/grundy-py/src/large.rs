@@ -88,9 +88,9 @@ pub struct LargeClearAnalysis {
 impl LargeClearAnalysis {
     fn __repr__(&self) -> String {
         format!(
-            "LargeClearAnalysis(value={:?}, winner={:?}, winning_moves={}, components={})",
-            self.value,
-            self.winner,
+            "LargeClearAnalysis(value={}, winner={}, winning_moves={}, components={})",
+            crate::repr_option(self.value),
+            crate::repr_option(self.winner.map(crate::repr_str)),
             self.winning_moves.len(),
             self.components.len()
         )

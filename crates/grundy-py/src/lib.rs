@@ -54,6 +54,17 @@ impl Limits {
     }
 }
 
+/// `value` as Python's `repr` writes it: `None`, or the value as shown.
+pub(crate) fn repr_option<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| "None".to_owned(), |v| v.to_string())
+}
+
+/// A string as Python's `repr` writes it, in single quotes (a quote or a
+/// backslash in it escaped).
+pub(crate) fn repr_str(text: &str) -> String {
+    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
 /// The time budget of `max_time` seconds (the Python half refuses
 /// negatives and NaN): no limit for infinity and for spans past what a
 /// `Duration` holds, so that `max_time=math.inf` asks for none, also where

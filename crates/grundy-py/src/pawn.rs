@@ -8,7 +8,7 @@
 
 use grundy::pawn::{Blocked, Cell, CellKind, LosingLines, Outcomes, ValueTable};
 use grundy::Nimber;
-use grundy_report::pawn::Analysis;
+use grundy_report::pawn::{Analysis, AnalysisError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -74,6 +74,11 @@ fn pawn_analyze(
     source: &str,
 ) -> PyResult<PawnAnalysis> {
     let blocked = blocked_of(text, source)?;
+    if at.is_empty() {
+        return Err(value_error(
+            "at: no pawns (give a pawn (x, y) or a list of pawns)",
+        ));
+    }
     let mut pawns = Vec::with_capacity(at.len());
     for (index, &(x, y)) in at.iter().enumerate() {
         let cell = cell_of("pawn", index, (x, y))?;
@@ -89,7 +94,20 @@ fn pawn_analyze(
             let outcomes = Outcomes::new(&blocked);
             Analysis::of(&blocked, &outcomes, &pawns)
         })
-        .map_err(value_error)?;
+        .map_err(|err| match err {
+            // Numbered from 0, as Python numbers the pawns (the CLI's text
+            // numbers them from 1).
+            AnalysisError::SumBeyondRegion { index, cell } => value_error(format!(
+                "a sum of pawns needs Grundy values, which are computed for cells below \
+                 {0} x {0}, and beyond only for cells with no impassable cell at or below-left \
+                 of them (their value is x xor y); pawn {index} at ({1}, {2}) is beyond, with \
+                 impassable cells below-left",
+                grundy::pawn::MAX_REGION_SIDE,
+                cell.x(),
+                cell.y()
+            )),
+            err => value_error(err),
+        })?;
     Ok(PawnAnalysis { pawns, analysis })
 }
 
@@ -214,10 +232,10 @@ impl PawnAnalysis {
 
     fn __repr__(&self) -> String {
         format!(
-            "PawnAnalysis(pawns={}, value={}, winner={:?}, winning_moves={})",
+            "PawnAnalysis(pawns={}, value={}, winner={}, winning_moves={})",
             self.pawns.len(),
-            self.value().map_or("None".to_owned(), |v| v.to_string()),
-            self.winner(),
+            crate::repr_option(self.value()),
+            crate::repr_str(self.winner()),
             self.analysis.moves.len()
         )
     }

@@ -218,11 +218,11 @@ impl SplitAnalysis {
 
     fn __repr__(&self) -> String {
         format!(
-            "SplitAnalysis(rows={}, cols={}, value={}, winner={:?}, winning_moves={})",
+            "SplitAnalysis(rows={}, cols={}, value={}, winner={}, winning_moves={})",
             self.rows,
             self.cols,
             self.value,
-            self.winner(),
+            crate::repr_str(self.winner()),
             self.options.iter().filter(|(_, v)| *v == 0).count()
         )
     }

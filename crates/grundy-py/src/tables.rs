@@ -252,32 +252,38 @@ impl Database {
             .geometry()
             .full()
             .0;
-        let outcome: Result<Vec<u8>, (usize, grundy::SolveError)> = py.detach(|| {
-            let chunks: Result<Vec<Vec<u8>>, _> = packed
-                .par_chunks(CHUNK * 8)
-                .enumerate()
-                .map_init(
-                    || {
-                        grundy::clear::Clear::with_shapes(lookup.clone())
-                            .into_solver()
-                            .with_budget(limits.budget())
-                    },
-                    |solver, (chunk, bytes)| {
-                        let mut out = Vec::with_capacity(bytes.len() / 2);
-                        for (i, word) in bytes.chunks_exact(8).enumerate() {
-                            let bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-                            let index = chunk * CHUNK + i;
-                            let board = Board::new(rows, cols, bits & full)
-                                .expect("a valid size, and cells masked to it");
-                            let value = solver.value(&board).map_err(|e| (index, e))?;
-                            out.extend_from_slice(&value.value().to_le_bytes());
-                        }
-                        Ok(out)
-                    },
-                )
-                .collect();
-            chunks.map(|c| c.concat())
-        });
+        // Rayon's workers cannot run Python's signal handlers: this thread
+        // runs them while the workers solve, and a Ctrl-C stops each worker
+        // at its next board or progress report.
+        let outcome: Result<Vec<u8>, (usize, grundy::SolveError)> =
+            interrupt::run_watched(py, |stop| {
+                let chunks: Result<Vec<Vec<u8>>, _> = packed
+                    .par_chunks(CHUNK * 8)
+                    .enumerate()
+                    .map_init(
+                        || {
+                            grundy::clear::Clear::with_shapes(lookup.clone())
+                                .into_solver()
+                                .with_budget(limits.budget())
+                                .with_progress(stop.callback())
+                        },
+                        |solver, (chunk, bytes)| {
+                            let mut out = Vec::with_capacity(bytes.len() / 2);
+                            for (i, word) in bytes.chunks_exact(8).enumerate() {
+                                stop.check();
+                                let bits = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+                                let index = chunk * CHUNK + i;
+                                let board = Board::new(rows, cols, bits & full)
+                                    .expect("a valid size, and cells masked to it");
+                                let value = solver.value(&board).map_err(|e| (index, e))?;
+                                out.extend_from_slice(&value.value().to_le_bytes());
+                            }
+                            Ok(out)
+                        },
+                    )
+                    .collect();
+                chunks.map(|c| c.concat())
+            })?;
         match outcome {
             Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
             Err((index, err)) => {
@@ -291,10 +297,10 @@ impl Database {
     fn __repr__(&self) -> String {
         let b = self.set.shape_box();
         format!(
-            "Database(box=({}, {}), path={:?})",
+            "Database(box=({}, {}), path={})",
             b.rows(),
             b.cols(),
-            self.set.path()
+            crate::repr_str(&self.set.path().display().to_string())
         )
     }
 }

@@ -129,8 +129,10 @@ def test_bad_pawns_and_impassable_cells():
         grundy.pawn.analyze((-1, 2))
     with pytest.raises(ValueError):
         grundy.pawn.analyze((2 * 10**9, 2))
-    with pytest.raises(ValueError, match="needs Grundy values"):
+    with pytest.raises(ValueError, match="needs Grundy values.* pawn 0 at"):
         grundy.pawn.analyze([(5000, 1), (1, 1)], blocked=[(0, 0)])
+    with pytest.raises(ValueError, match="no pawns"):
+        grundy.pawn.analyze([])
     with pytest.raises(ValueError, match=r"^<blocked>:2:1: "):
         grundy.pawn.classify([(3, 3)], blocked="1 1\n1 1\n")
     with pytest.raises(ValueError, match=r"cells\[1\].*coordinates are >= 0"):
@@ -158,6 +160,21 @@ def test_sum_ranges_and_boards():
         s.set(5, ["1"])
     with pytest.raises(ValueError, match=r"<boards\[0\]>"):
         s.set(0, ["1", "11"])
+    # Negative indices count from the end, as a list's; past the boards
+    # is an IndexError either way, however large.
+    s[-1] = ["111"]
+    assert s[1] == ["111"]
+    assert s.value(-1) == s.value(1)
+    assert s.value(0, -1) == s.value(0, 1)
+    for bad in [(0, 2**70), (-3, None), (1, -2)]:
+        with pytest.raises(IndexError):
+            s.value(*bad)
+    with pytest.raises(IndexError):
+        s[-3]
+    with pytest.raises(TypeError):
+        s.value(0.5)
+    with pytest.raises(TypeError):
+        s[True]
 
 
 def test_a_position_budget_says_what_was_found():
@@ -191,3 +208,27 @@ def test_a_split_budget():
     with pytest.raises(grundy.BudgetExceeded) as err:
         grundy.split.analyze(grid.astype(int), max_positions=10)
     assert err.value.budget == "max_positions"
+
+
+def test_inputs_python_hands_over_in_other_forms():
+    """numpy integers for a pawn, and a generator of rows, are taken as
+    the plain ints and the list they stand for."""
+    plain = grundy.pawn.analyze((2, 3), blocked=[(1, 1)])
+    for pawn in [(np.int64(2), np.int64(3)), np.array([2, 3])]:
+        other = grundy.pawn.analyze(pawn, blocked=[(1, 1)])
+        assert (other.value, other.winning_moves) == (plain.value, plain.winning_moves)
+    rows = ["0110", "1111", "0110"]
+    assert grundy.clear.analyze(r for r in rows).value == grundy.clear.analyze(rows).value
+
+
+def test_reprs_show_python_values():
+    """Each analysis' repr shows its fields as Python writes them."""
+    analyses = [
+        grundy.clear.analyze(["11", "11"]),
+        grundy.clear.analyze(np.ones((20, 20), dtype=bool), max_time=0.2),
+        grundy.pawn.analyze((2, 3)),
+        grundy.split.analyze(["101", "000", "101"]),
+    ]
+    for a in analyses:
+        assert f"value={a.value!r}" in repr(a), repr(a)
+        assert f"winner={a.winner!r}" in repr(a), repr(a)

@@ -23,6 +23,19 @@ except KeyboardInterrupt:
 print("finished", flush=True)
 """
 
+VALUES = """
+import sys, numpy as np, grundy
+print("started", flush=True)
+try:
+    # Full 6 x 6 boards: minutes each, on rayon's workers, not the main
+    # thread, where Python's signal handlers run.
+    grundy.tables.open().values(np.ones((2, 6, 6), dtype=bool), max_positions=None)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
 BUILD = """
 import sys, grundy
 print("started", flush=True)
@@ -74,6 +87,11 @@ def interrupt(script, *args, after=1.5, wait_for=None):
 
 def test_ctrl_c_during_a_search():
     code, out, err = interrupt(SEARCH)
+    assert (code, out) == (0, "interrupted"), err
+
+
+def test_ctrl_c_during_many_boards_valued_at_once():
+    code, out, err = interrupt(VALUES)
     assert (code, out) == (0, "interrupted"), err
 
 

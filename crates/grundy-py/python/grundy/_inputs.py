@@ -87,6 +87,10 @@ def _as_text(board: Any, what: str) -> Any:
             f"{what} must be a string of rows, a list of rows or a 2-D array, "
             f"not {type(board).__name__}"
         )
+    if not isinstance(board, str) and not _is_array(board) and iter(board) is board:
+        # A generator or another one-pass iterator: read once, here, as
+        # the checks below look at it more than once.
+        return list(board)
     return board
 
 

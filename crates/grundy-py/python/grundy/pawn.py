@@ -7,7 +7,7 @@ cannot move loses. Coordinates up to 10^9.
 >>> a.winner, a.winning_moves
 """
 
-from typing import Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import _grundy
 from ._inputs import cells_list
@@ -43,11 +43,16 @@ def analyze(
     """
     if not hasattr(at, "__len__"):
         raise TypeError(f"at must be a pawn (x, y) or a list of pawns, not {type(at).__name__}")
-    if len(at) == 2 and all(isinstance(v, int) for v in at):
+    if len(at) == 2 and all(_is_int(v) for v in at):
         pawns = cells_list([at], "at")
     else:
         pawns = cells_list(list(at), "at")
     return _grundy.pawn_analyze(pawns, *_blocked_text(blocked))
+
+
+def _is_int(v: object) -> bool:
+    """An integer as a coordinate (numpy's included), not a bool."""
+    return isinstance(v, SupportsIndex) and not isinstance(v, bool) and not hasattr(v, "__len__")
 
 
 def classify(

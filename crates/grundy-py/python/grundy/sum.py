@@ -4,7 +4,8 @@ structure). A move on a board of at most 64 cells is a
 :class:`grundy.clear.Move`, past that a :class:`grundy.clear.LargeMove`,
 as :func:`grundy.clear.analyze` gives them.
 
-Indices count from 0 and ranges are half-open, as Python slices:
+Indices count from 0 (negatives from the end) and ranges are half-open,
+as Python slices, but a range past the boards is an ``IndexError``:
 ``s.value(1, 3)`` is the value of boards 1 and 2 (``grundy sum``'s query
 ``value 2 3``, whose boards count from 1).
 
@@ -13,7 +14,8 @@ Indices count from 0 and ranges are half-open, as Python slices:
 >>> s.value(), s.winning_move()
 """
 
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Tuple, Union
+import operator
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, SupportsIndex, Tuple, Union
 
 from . import _grundy
 from ._inputs import board_text, check_limits
@@ -53,13 +55,36 @@ class BoardSum:
     def __len__(self) -> int:
         return len(self._sum)
 
+    def _index(self, index: Any) -> int:
+        """``index`` as a list takes it (negatives count from the end)."""
+        if isinstance(index, bool) or not isinstance(index, SupportsIndex):
+            raise TypeError(f"a board index must be an integer, not {type(index).__name__}")
+        index = operator.index(index)
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f"board {index} of {n}")
+        return index + n if index < 0 else index
+
+    def _range(self, start: Any, stop: Any) -> Tuple[int, int]:
+        """``start..stop`` as a slice reads them (negatives count from the
+        end); a range past the boards is an ``IndexError``, not clamped."""
+        n = len(self)
+        bounds = []
+        for name, bound in (("start", start), ("stop", n if stop is None else stop)):
+            if isinstance(bound, bool) or not isinstance(bound, SupportsIndex):
+                raise TypeError(f"{name} must be an integer, not {type(bound).__name__}")
+            bound = operator.index(bound)
+            bounds.append(bound + n if bound < 0 else bound)
+        lo, hi = bounds
+        if not 0 <= lo <= hi <= n:
+            raise IndexError(
+                f"range {start}..{stop} is not within the {n} boards (0 <= start <= stop <= {n})"
+            )
+        return lo, hi
+
     def __getitem__(self, index: int) -> List[str]:
         """Board ``index`` as rows of ``"0"``/``"1"``."""
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(f"board {index} of {len(self)}")
-        return self._sum.board(index)
+        return self._sum.board(self._index(index))
 
     def __setitem__(self, index: int, board: Any) -> None:
         self.set(index, board)
@@ -71,11 +96,11 @@ class BoardSum:
 
     def value(self, start: int = 0, stop: Optional[int] = None) -> int:
         """The value (XOR) of boards ``start..stop``."""
-        return self._sum.value(start, stop)
+        return self._sum.value(*self._range(start, stop))
 
     def winner(self, start: int = 0, stop: Optional[int] = None) -> str:
         """``"first"`` or ``"second"``: who wins boards ``start..stop``."""
-        return self._sum.winner(start, stop)
+        return self._sum.winner(*self._range(start, stop))
 
     def winning_move(
         self, start: int = 0, stop: Optional[int] = None
@@ -83,16 +108,17 @@ class BoardSum:
         """A winning move in boards ``start..stop`` as ``(move, before,
         after)``, the board's value before and after; ``None`` when the
         player to move loses."""
-        return self._sum.winning_move(start, stop)
+        return self._sum.winning_move(*self._range(start, stop))
 
     def winning_moves(
         self, start: int = 0, stop: Optional[int] = None
     ) -> List[Union[Move, LargeMove]]:
         """Every winning move in boards ``start..stop``."""
-        return self._sum.winning_moves(start, stop)
+        return self._sum.winning_moves(*self._range(start, stop))
 
     def set(self, index: int, board: Any) -> int:
         """Replace board ``index``; returns its value."""
+        index = self._index(index)
         text, source = board_text(board, f"boards[{index}]", limit=None)
         return self._sum.set_text(index, text, source)
 

@@ -18,7 +18,7 @@
 //! on two cores; one that finishes counts about as many shapes as the
 //! search alone, as the two threads solve nearly disjoint sets.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -88,6 +88,9 @@ struct ClearHelper {
     busy: bool,
     /// The shapes the thread has solved, as it last told.
     solved: Arc<AtomicU64>,
+    /// The bytes the thread's solver holds, as it last told (at the end
+    /// of each job).
+    held: Arc<AtomicUsize>,
 }
 
 /// A job of the helper thread: the component, the position budget, and
@@ -111,6 +114,7 @@ impl ClearHelper {
         let exchange = Arc::clone(&self.exchange);
         let stopped = Arc::clone(&stop);
         let solved = Arc::clone(&self.solved);
+        let held = Arc::clone(&self.held);
         let thread = std::thread::Builder::new()
             .name("grundy-helper".into())
             .spawn(move || {
@@ -141,6 +145,7 @@ impl ClearHelper {
                     if let Err(SolveError::MemoryBudget { .. }) = result {
                         solver = fresh();
                     }
+                    held.store(solver.memory_bytes(), Ordering::Relaxed);
                     if finished.send(()).is_err() {
                         return;
                     }
@@ -205,6 +210,10 @@ impl Helper<Board> for ClearHelper {
         self.solved.load(Ordering::Relaxed)
     }
 
+    fn held_bytes(&self) -> usize {
+        self.held.load(Ordering::Relaxed) + self.exchange.allocated_bytes()
+    }
+
     fn memory_bytes(&self, budget: &Budget) -> usize {
         if self.link.is_some() {
             usize::try_from(share(budget)).unwrap_or(usize::MAX)
@@ -263,6 +272,7 @@ impl Clear {
             link: None,
             busy: false,
             solved: Arc::new(AtomicU64::new(0)),
+            held: Arc::new(AtomicUsize::new(0)),
         };
         self.into_solver().with_helper(Box::new(helper), exchange)
     }
@@ -322,6 +332,28 @@ mod tests {
         }
     }
 
+    /// What a helped solver holds counts the helper's memo and the
+    /// exchange as they are, not the share they may grow to, which the
+    /// budget counts: the exchange is allocated, the memo is what the
+    /// helper's own solver reported, and the rest of the share is not held.
+    #[test]
+    fn held_bytes_count_what_the_helper_holds() {
+        let mut solver = helped();
+        let mut alone = Clear::solver();
+        let board = dense(4, 6, 3);
+        assert_eq!(solver.value(&board).unwrap(), alone.value(&board).unwrap());
+        let held = solver.held_bytes();
+        let budgeted = solver.memory_bytes();
+        let exchange = (DEFAULT_SHARE / EXCHANGE_PART).min(MAX_EXCHANGE_BYTES) as usize;
+        assert!(held >= exchange, "{held} < {exchange}");
+        assert!(held < budgeted, "{held} >= {budgeted}");
+        // The helper's memo on a board of 24 cells is far below its share.
+        assert!(
+            budgeted - held > (DEFAULT_SHARE as usize) / 2,
+            "{held} of {budgeted}"
+        );
+    }
+
     /// The helper's share counts against the memory budget, and a budget
     /// the search alone keeps within never stops a helped search: the
     /// helper goes when the two would pass it. A budget without room for
@@ -354,6 +386,7 @@ mod tests {
             link: None,
             busy: false,
             solved: Arc::new(AtomicU64::new(0)),
+            held: Arc::new(AtomicUsize::new(0)),
         };
         assert!(!helper.begin(&board, &small, None));
         assert!(!helper.begin(&board, &Budget::UNLIMITED, Some(1 << 20)));

@@ -64,6 +64,9 @@ pub trait Helper<P>: Send {
     /// its memo, its scratch and the exchange. The main search keeps its
     /// own memory within the budget less this.
     fn memory_bytes(&self, budget: &Budget) -> usize;
+    /// The bytes the helper holds now, as it last told: its memo and
+    /// scratch at the end of its last job, and the exchange.
+    fn held_bytes(&self) -> usize;
 }
 
 /// Slots of a [`WordExchange`] bucket: five keys and five values fill one

@@ -489,6 +489,18 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 .map_or(0, |(helper, _)| helper.memory_bytes(budget))
     }
 
+    /// The bytes this solver holds now: its own, as [`Solver::memory_bytes`]
+    /// counts them, and what its helper holds ([`Helper::held_bytes`]) in
+    /// place of the most the helper may hold. What a caller deciding
+    /// whether to drop the memo wants to know.
+    pub fn held_bytes(&self) -> usize {
+        self.own_memory_bytes()
+            + self
+                .helper
+                .as_ref()
+                .map_or(0, |(helper, _)| helper.held_bytes())
+    }
+
     fn own_memory_bytes(&self) -> usize {
         use std::mem::size_of;
         self.table.allocated_bytes()
@@ -1245,6 +1257,10 @@ mod tests {
             } else {
                 0
             }
+        }
+
+        fn held_bytes(&self) -> usize {
+            0
         }
     }
 
