@@ -295,6 +295,7 @@ pub fn engine_move_output<M: serde::Serialize>(
         (None, true) => {
             serde_json::json!({
                 "move": null,
+                "text": null,
                 "proven": true,
                 "kind": "none",
                 "reason": no_moves,

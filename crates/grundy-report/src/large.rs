@@ -506,7 +506,7 @@ impl EngineMoveReport {
 pub fn kind(choice: &EngineChoice) -> &'static str {
     match choice.reason {
         MoveReason::Losing { .. } => "losing",
-        MoveReason::Unproven { .. } => "unproven",
+        MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. } => "unproven",
         _ => "winning",
     }
 }
@@ -550,6 +550,9 @@ pub fn reason(choice: &EngineChoice) -> String {
             stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
             words::count(*unpaired as u64, "shape"),
             words::count(*largest, "cell"),
+        ),
+        MoveReason::Unanalysed { stopped } => format!(
+            "unproven: no analysis ({stopped}); a legal move: the first run of ones, cleared"
         ),
         _ => "unproven".to_owned(),
     }

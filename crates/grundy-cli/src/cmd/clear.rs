@@ -18,12 +18,13 @@ use std::process::ExitCode;
 
 use std::io::Write as _;
 
-use grundy::clear::large::{Analyzer, LargeBoard};
+use grundy::clear::large::{Analyzer, EngineChoice, LargeBoard};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
-use grundy::{Budget, Nimber};
+use grundy::{Budget, Nimber, SolveError};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
 use grundy_report::large::{EngineMoveReport, LargeReport};
 use grundy_report::parse::clear::parse_large_boards;
+use grundy_report::parse::ParseErrorKind;
 use grundy_report::{explain, words, ValuedMove};
 
 use crate::output::{read_source, solver_progress, UsageError, WithPlay};
@@ -164,8 +165,32 @@ const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(5)
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let source = read_source(args.file.as_deref())?;
     let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
-    let parsed =
-        parse_large_boards(&source.bytes, Some(max_bytes)).map_err(|err| source.error(err))?;
+    let parsed = match parse_large_boards(&source.bytes, Some(max_bytes)) {
+        Ok(parsed) => parsed,
+        Err(err) => {
+            let ParseErrorKind::OverMemory {
+                needs,
+                limit,
+                cell_bytes,
+                ..
+            } = err.kind
+            else {
+                return Err(source.error(err).into());
+            };
+            // A budget, not bad input: exit 3, located like a parse error.
+            let refused = SolveError::MemoryBudget { limit, used: needs };
+            if args.engine_move && cell_bytes <= limit {
+                // The engine still plays: the boards fit, their analysis
+                // does not, and a legal move needs none.
+                let parsed =
+                    parse_large_boards(&source.bytes, None).map_err(|err| source.error(err))?;
+                let boards: Vec<LargeBoard> = parsed.into_iter().map(|b| b.board).collect();
+                let choice = grundy::clear::large::unanalysed_move(&boards, refused);
+                return print_engine_move(choice.as_ref(), boards.len(), args.json);
+            }
+            return Err(anyhow::Error::new(refused).context(source.error(err).to_string()));
+        }
+    };
     let large: Vec<LargeBoard> = parsed.into_iter().map(|b| b.board).collect();
     if args.engine_move {
         return engine_move_of(&large, args);
@@ -235,10 +260,17 @@ fn engine_move_of(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode
     budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
     let mut analyzer = analyzer(Clear::with_shapes(shapes), budget, args);
     let choice = grundy::clear::large::choose_move(boards, &mut analyzer);
-    let report = choice
-        .as_ref()
-        .map(|choice| EngineMoveReport::new(choice, boards.len()));
-    let out = crate::output::engine_move_output(report.as_ref(), args.json)?;
+    print_engine_move(choice.as_ref(), boards.len(), args.json)
+}
+
+/// Prints the engine's move on a sum of `boards` boards (exit 0).
+fn print_engine_move(
+    choice: Option<&EngineChoice>,
+    boards: usize,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let report = choice.map(|choice| EngineMoveReport::new(choice, boards));
+    let out = crate::output::engine_move_output(report.as_ref(), json)?;
     print!("{out}");
     Ok(ExitCode::SUCCESS)
 }

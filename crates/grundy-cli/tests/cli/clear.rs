@@ -177,15 +177,37 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         1,
         "empty input",
     );
-    assert_input_error(
-        grundy()
-            .args(["clear", "-", "--max-memory", "4kB"])
-            .write_stdin(format!("\n{row}\n{row}\n", row = "01".repeat(20))),
-        "<stdin>",
-        2,
-        1,
-        "board too large for the memory budget: 2 x 40 needs about",
+    // A board past the memory budget: a budget, so exit 3, located. The
+    // engine still plays it, unproven: a legal move needs no analysis.
+    let board = format!("\n{row}\n{row}\n", row = "01".repeat(20));
+    let output = grundy()
+        .args(["clear", "-", "--max-memory", "4kB"])
+        .write_stdin(board.clone())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains(
+            "error: <stdin>:2:1: board too large for the memory budget: 2 x 40 needs about"
+        ),
+        "{stderr}"
     );
+    let output = grundy()
+        .args(["clear", "-", "--move", "--json", "--max-memory", "4kB"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&json["proven"], &json["kind"]),
+        (&false.into(), &"unproven".into())
+    );
+    let rect = &json["move"];
+    // Row 0 reads 0101...: its first run of ones is its cell 1 alone.
+    let corners = ["top", "left", "bottom", "right"].map(|k| rect[k].as_u64());
+    assert_eq!(corners, [Some(0), Some(1), Some(0), Some(1)], "{json}");
     assert_input_error(
         grundy().args(["clear", "-"]).write_stdin("0000\n000\n"),
         "<stdin>",

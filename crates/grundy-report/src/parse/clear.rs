@@ -143,17 +143,25 @@ pub fn parse_large_boards(
         total = total.saturating_add(analysis_bytes(board.rows as u64, board.cols as u64));
         if let Some(limit) = max_bytes {
             if total > limit {
+                let cell_bytes = layouts.iter().fold(0u64, |sum, b| {
+                    sum.saturating_add(LargeBoard::cell_bytes(b.rows as u64, b.cols as u64))
+                });
                 return Err(ParseError::at(
                     input,
                     board.start,
-                    ParseErrorKind::TooLarge(format!(
-                        "board too large for the memory budget: {} x {} needs about {} to analyse{}, over the limit of {}",
-                        board.rows,
-                        board.cols,
-                        crate::words::bytes(analysis_bytes(board.rows as u64, board.cols as u64)),
-                        if index > 0 { " (with the boards before it)" } else { "" },
-                        crate::words::bytes(limit)
-                    )),
+                    ParseErrorKind::OverMemory {
+                        message: format!(
+                            "board too large for the memory budget: {} x {} needs about {} to analyse{}, over the limit of {}",
+                            board.rows,
+                            board.cols,
+                            crate::words::bytes(analysis_bytes(board.rows as u64, board.cols as u64)),
+                            if index > 0 { " (with the boards before it)" } else { "" },
+                            crate::words::bytes(limit)
+                        ),
+                        needs: total,
+                        limit,
+                        cell_bytes,
+                    },
                 ));
             }
         }

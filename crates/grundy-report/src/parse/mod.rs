@@ -77,6 +77,19 @@ pub enum ParseErrorKind {
     /// A size the game does not support.
     #[error("{0}")]
     TooLarge(String),
+    /// Boards whose analysis needs more memory than the budget allows: a
+    /// budget, not bad input (the command line exits 3).
+    #[error("{message}")]
+    OverMemory {
+        /// The refusal in words.
+        message: String,
+        /// The bytes the analysis of the boards up to here needs.
+        needs: u64,
+        /// The budget.
+        limit: u64,
+        /// The bytes the cells of every board of the input take alone.
+        cell_bytes: u64,
+    },
     /// Any other violation of the format, described in words.
     #[error("{0}")]
     Invalid(String),

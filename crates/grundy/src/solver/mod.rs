@@ -198,7 +198,7 @@ pub enum SolveError {
         limit: u64,
     },
     /// The time budget ran out.
-    #[error("gave up after {limit:?} (the time budget)")]
+    #[error("gave up after {} (the time budget)", seconds(*limit))]
     TimeBudget {
         /// The budget that was reached.
         limit: Duration,
@@ -220,9 +220,24 @@ pub enum SolveError {
     Stopped,
 }
 
-/// A byte count as MiB with one decimal, for messages.
+/// A time span for messages: seconds with at most three decimals
+/// (`2 s`, `0.5 s`), and a span below a millisecond as such.
+pub(crate) fn seconds(span: Duration) -> String {
+    if !span.is_zero() && span < Duration::from_millis(1) {
+        return "less than a millisecond".to_owned();
+    }
+    let text = format!("{:.3}", span.as_secs_f64());
+    format!("{} s", text.trim_end_matches('0').trim_end_matches('.'))
+}
+
+/// A byte count for messages: MiB with one decimal, or KiB or bytes below
+/// a MiB.
 fn mebibytes(bytes: u64) -> String {
-    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+    match bytes {
+        0..1024 => format!("{bytes} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        _ => format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0)),
+    }
 }
 
 /// A snapshot of a running search, passed to the progress callback.
@@ -981,6 +996,28 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
 #[cfg(test)]
 mod tests {
+    /// Messages word spans and sizes as people read them.
+    #[test]
+    fn budgets_are_worded_for_people() {
+        use std::time::Duration;
+        let spans = [
+            (2.0, "2 s"),
+            (0.5, "0.5 s"),
+            (4.999_960_151, "5 s"),
+            (0.0, "0 s"),
+        ];
+        for (secs, text) in spans {
+            assert_eq!(super::seconds(Duration::from_secs_f64(secs)), text);
+        }
+        assert_eq!(
+            super::seconds(Duration::from_nanos(3)),
+            "less than a millisecond"
+        );
+        assert_eq!(super::mebibytes(1000), "1000 bytes");
+        assert_eq!(super::mebibytes(2048), "2.0 KiB");
+        assert_eq!(super::mebibytes(3 << 20), "3.0 MiB");
+    }
+
     use super::*;
     use proptest::prelude::*;
 

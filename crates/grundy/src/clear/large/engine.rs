@@ -88,6 +88,12 @@ pub enum MoveReason {
         /// The budget that ran out.
         stopped: Option<SolveError>,
     },
+    /// The budget refused the analysis itself (the boards need more
+    /// memory to label than it allows): a legal move, found without one.
+    Unanalysed {
+        /// The budget that refused it.
+        stopped: SolveError,
+    },
 }
 
 /// The engine's move.
@@ -109,7 +115,10 @@ impl EngineChoice {
     /// whatever is played.
     #[must_use]
     pub fn proven(&self) -> bool {
-        !matches!(self.reason, MoveReason::Unproven { .. })
+        !matches!(
+            self.reason,
+            MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. }
+        )
     }
 
     /// True when the move is proven to win.
@@ -120,6 +129,36 @@ impl EngineChoice {
             MoveReason::Values { .. } | MoveReason::LeavesZero | MoveReason::Pairs { .. }
         )
     }
+}
+
+/// A legal move found without an analysis (no labelling, no search, no
+/// memory beyond the boards): the first run of ones of the first board
+/// that has one, cleared whole. What the engine plays when `stopped`
+/// refused the analysis itself; `None` when no board has a one.
+#[must_use]
+pub fn unanalysed_move(boards: &[LargeBoard], stopped: SolveError) -> Option<EngineChoice> {
+    for (index, board) in boards.iter().enumerate() {
+        for row in 0..board.rows() {
+            let mut first = None;
+            board.for_each_run(row, |start, end| {
+                first.get_or_insert((start, end));
+            });
+            if let Some((start, end)) = first {
+                return Some(EngineChoice {
+                    board: index as u32,
+                    rect: LargeRect {
+                        top: row,
+                        left: start,
+                        bottom: row,
+                        right: end - 1,
+                    },
+                    component: 0,
+                    reason: MoveReason::Unanalysed { stopped },
+                });
+            }
+        }
+    }
+    None
 }
 
 /// How many unpaired shapes the pair search looks at: past that, a single
