@@ -4,12 +4,13 @@
 //! by the one parser of the board format ([`grundy_report::parse::clear`]).
 
 use grundy::clear::large::{
-    analyse, analysis_bytes, choose_move, Analyzer, LargeAnalysis, LargeBoard,
+    analyse, analysis_bytes, choose_move, unanalysed_move, Analyzer, LargeAnalysis, LargeBoard,
 };
 use grundy::clear::Clear;
-use grundy::Nimber;
+use grundy::{Nimber, SolveError};
 use grundy_report::large::{kind, reason, winner};
 use grundy_report::parse::clear::parse_large_boards;
+use grundy_report::parse::{ParseError, ParseErrorKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -109,6 +110,38 @@ pub(crate) fn boards_of(
         all.extend(parsed.into_iter().map(|b| b.board));
     }
     Ok(all)
+}
+
+/// The boards of `texts` whose analysis passes `max_memory` while their
+/// cells alone fit it, with the budget's refusal; `None` for any other
+/// texts (which [`boards_of`] takes or refuses).
+fn boards_past_analysis(
+    texts: &[(String, String)],
+    max_memory: Option<u64>,
+) -> Option<(Vec<LargeBoard>, SolveError)> {
+    let limit = max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
+    let (mut needs, mut cells) = (0u64, 0u64);
+    let mut boards = Vec::new();
+    for (text, _) in texts {
+        let parsed = match parse_large_boards(text.as_bytes(), Some(limit)) {
+            Ok(parsed) => parsed,
+            Err(ParseError {
+                kind: ParseErrorKind::OverMemory { cell_bytes, .. },
+                ..
+            }) if cells.saturating_add(cell_bytes) <= limit => {
+                parse_large_boards(text.as_bytes(), None).ok()?
+            }
+            Err(_) => return None,
+        };
+        for board in parsed {
+            let (rows, cols) = (u64::from(board.board.rows()), u64::from(board.board.cols()));
+            needs = needs.saturating_add(analysis_bytes(rows, cols));
+            cells = cells.saturating_add(LargeBoard::cell_bytes(rows, cols));
+            boards.push(board.board);
+        }
+    }
+    (needs > limit && cells <= limit)
+        .then_some((boards, SolveError::MemoryBudget { limit, used: needs }))
 }
 
 fn budget(limits: &Limits, default_time: f64) -> grundy::Budget {
@@ -245,12 +278,19 @@ fn clear_engine_move<'py>(
     threads: Option<u8>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let threads = threads_or_default(threads)?;
-    let boards = boards_of(&texts, max_memory)?;
-    let limits = Limits::new(max_positions, max_time, max_memory);
-    let budget = budget(&limits, DEFAULT_MOVE_TIME);
-    let choice = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
-        choose_move(&boards, analyzer)
-    });
+    let choice = match boards_past_analysis(&texts, max_memory) {
+        // The engine still plays boards too large to analyse within the
+        // budget: a legal move needs no analysis.
+        Some((boards, refused)) => unanalysed_move(&boards, refused),
+        None => {
+            let boards = boards_of(&texts, max_memory)?;
+            let limits = Limits::new(max_positions, max_time, max_memory);
+            let budget = budget(&limits, DEFAULT_MOVE_TIME);
+            on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
+                choose_move(&boards, analyzer)
+            })
+        }
+    };
     let chosen = choice.map(|choice| {
         (
             LargeMove::of(choice.board, choice.rect),

@@ -46,8 +46,14 @@ def test_entries_other_than_0_or_1():
 def test_boards_past_the_memory_limit():
     with pytest.raises(ValueError, match="board too large for the memory budget: 9 x 9"):
         grundy.clear.analyze(np.ones((9, 9), dtype=bool), max_memory=1000)
+    # The engine still plays a board whose cells fit the budget, though
+    # its analysis does not: unproven, the first run of ones cleared.
+    played = grundy.clear.engine_move(["0" + "1" * 64, "1" * 65], max_memory=1000)
+    assert (played["kind"], played["proven"]) == ("unproven", False)
+    mv = played["move"]
+    assert (mv.top, mv.left, mv.bottom, mv.right) == (0, 1, 0, 64)
     with pytest.raises(ValueError, match="<board>:1:1: board too large for the memory budget"):
-        grundy.clear.engine_move(["1" * 65], max_memory=1000)
+        grundy.clear.engine_move(["1" * 65], max_memory=8)
     with pytest.raises(ValueError, match="a 5 x 13 board has 65 cells"):
         grundy.tables.open().values(np.ones((1, 5, 13), dtype=bool))
 
