@@ -72,6 +72,8 @@ fn main() -> ExitCode {
             if err.chain().any(|e| {
                 e.downcast_ref::<std::io::Error>()
                     .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+                    || e.downcast_ref::<serde_json::Error>()
+                        .is_some_and(|e| e.io_error_kind() == Some(std::io::ErrorKind::BrokenPipe))
             }) =>
         {
             ExitCode::SUCCESS

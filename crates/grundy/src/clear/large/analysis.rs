@@ -259,7 +259,10 @@ impl Analyzer {
                     .map(|(rect, _)| LargeRect::from(rect))
                     .collect())
             }
-            Part::Large(_) => {
+            Part::Large(board) => {
+                if let Some(moves) = line_moves_to(board, target) {
+                    return Ok(moves);
+                }
                 self.prepare(true)?;
                 let moves = self.large.moves_to(part, target);
                 let moves = self.check_large(moves)?;
@@ -328,6 +331,46 @@ impl Analyzer {
     pub fn memory_bytes(&self) -> usize {
         self.small.memory_bytes() + self.large.memory_bytes()
     }
+}
+
+/// Every move of a straight line of ones (`board`, cut to its box) to a
+/// position of value `target`, without a search; `None` when `board` is no
+/// such line. Clearing cells `a..n - b` of a line of `n` leaves lines of
+/// `a` and `b` cells, of values `a` and `b` (a line's value is its length),
+/// so the move leaves `a xor b`: the moves to `target` are the `a` with
+/// `b = a xor target` and `a + b < n`, `O(n)` where the options are
+/// `O(n^2)`.
+fn line_moves_to(board: &LargeBoard, target: Nimber) -> Option<Vec<LargeRect>> {
+    let (rows, cols) = (board.rows(), board.cols());
+    let n = rows.max(cols);
+    if rows.min(cols) != 1 || board.count_ones() != u64::from(n) {
+        return None;
+    }
+    let target = target.value();
+    let moves = (0..n)
+        .filter_map(|a| {
+            let b = a ^ target;
+            (u64::from(a) + u64::from(b) < u64::from(n)).then(|| {
+                let (first, last) = (a, n - 1 - b);
+                if rows == 1 {
+                    LargeRect {
+                        top: 0,
+                        left: first,
+                        bottom: 0,
+                        right: last,
+                    }
+                } else {
+                    LargeRect {
+                        top: first,
+                        left: 0,
+                        bottom: last,
+                        right: 0,
+                    }
+                }
+            })
+        })
+        .collect();
+    Some(moves)
 }
 
 /// The value of one component that `solver`'s game or memo knows.

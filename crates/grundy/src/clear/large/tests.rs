@@ -637,6 +637,32 @@ fn the_rectangle_listing_stops_when_told() {
     assert_eq!(all, u64::from(n) * u64::from(n + 1) / 2);
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A straight line past 64 cells gets its moves to a value by the
+    /// closed form, the same as the search lists them, either way round.
+    #[test]
+    fn a_lines_moves_to_a_value_are_the_searchs(n in 65u32..160, target in 0u32..200, tall: bool) {
+        let (rows, cols) = if tall { (n, 1) } else { (1, n) };
+        let mut line = LargeBoard::zeros(u64::from(rows), u64::from(cols)).unwrap();
+        for i in 0..n {
+            if tall { line.set(i, 0, true) } else { line.set(0, i, true) }
+        }
+        let part = Part::Large(std::sync::Arc::new(line));
+        let mut got = analyzer().moves_to(&part, Nimber::new(target)).unwrap();
+        let mut searched: Vec<LargeRect> = crate::Solver::new(LargeClear::new(Clear::new()))
+            .moves_to(&part, Nimber::new(target))
+            .unwrap()
+            .into_iter()
+            .map(|(rect, _)| rect)
+            .collect();
+        got.sort();
+        searched.sort();
+        prop_assert_eq!(got, searched);
+    }
+}
+
 /// A large board's options stop at the memory limit of one listing: a line
 /// of 2^16 cells (2^31 rectangles, each option a copy of the board) lists a
 /// few hundred options, and the game says why it stopped.
