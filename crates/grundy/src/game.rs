@@ -32,6 +32,18 @@ pub trait Game {
     /// The memo key of a component.
     type Key: Clone + Eq + Hash;
 
+    /// True when positions or keys hold memory behind a pointer, which
+    /// [`Game::heap_bytes`] counts: the solver then counts it against its
+    /// memory budget (the components and keys it holds pending, and the
+    /// keys of its memo). False by default, at no cost.
+    const HEAP: bool = false;
+
+    /// The bytes `position` and `key` hold behind pointers, beyond their own
+    /// size (only asked when [`Game::HEAP`] is true).
+    fn heap_bytes(&self, _position: Option<&Self::Position>, _key: &Self::Key) -> usize {
+        0
+    }
+
     /// Calls `visit` with every legal move from `position` and the position it
     /// leads to.
     fn for_each_option<F>(&self, position: &Self::Position, visit: F)

@@ -339,6 +339,10 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     stack: Vec<Frame<G::Position, G::Key>>,
     options: Vec<OptionRecord>,
     pending: Vec<Pending<G::Position, G::Key>>,
+    /// The bytes the pending parts and the memo's keys hold behind
+    /// pointers ([`Game::heap_bytes`]; 0 unless [`Game::HEAP`]).
+    pending_heap: usize,
+    memo_heap: usize,
     spare_sets: Vec<MexSet>,
     /// Components an outcome search found won (a value other than 0) without
     /// valuing them; those it found lost have value 0 and are in the table
@@ -388,6 +392,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             stack: Vec::new(),
             options: Vec::new(),
             pending: Vec::new(),
+            pending_heap: 0,
+            memo_heap: 0,
             spare_sets: Vec::new(),
             won: FxHashSet::default(),
             not_values: FxHashMap::default(),
@@ -523,6 +529,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + self.stack.capacity() * size_of::<Frame<G::Position, G::Key>>()
             + self.options.capacity() * size_of::<OptionRecord>()
             + self.pending.capacity() * size_of::<Pending<G::Position, G::Key>>()
+            + self.pending_heap
+            + self.memo_heap
             + self.spare_sets.capacity() * size_of::<MexSet>()
             + 3 * hash_set_bytes(&self.won)
             + 3 * hash_map_bytes(&self.not_values)
@@ -668,6 +676,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self.stack.clear();
         self.options.clear();
         self.pending.clear();
+        self.pending_heap = 0;
         result
     }
 
@@ -699,6 +708,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         self.push_frame(top, top_key);
         if let Some(err) = self.game.interrupted() {
             return Err(err);
+        }
+        if G::HEAP {
+            self.check_memory()?;
         }
         let Frame {
             key,
@@ -734,7 +746,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                     Some(value) => value,
                     None => match self.game.known_value(&position).filter(|_| lookup) {
                         Some(value) => {
-                            self.table.insert(key, value);
+                            self.remember(key, value);
                             self.check_memory()?;
                             value
                         }
@@ -751,10 +763,28 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
         let value = seen.mex();
         self.spare_sets.push(seen);
-        self.table.insert(key, value);
+        self.remember(key, value);
         self.solved += 1;
         self.check_budget()?;
         Ok(Some(value))
+    }
+
+    /// Drops the pending parts from `start` on.
+    fn drop_pending_from(&mut self, start: usize) {
+        if G::HEAP {
+            for part in &self.pending[start.min(self.pending.len())..] {
+                self.pending_heap -= self.game.heap_bytes(Some(&part.position), &part.key);
+            }
+        }
+        self.pending.truncate(start);
+    }
+
+    /// Puts `key`'s value in the memo.
+    fn remember(&mut self, key: G::Key, value: Nimber) {
+        if G::HEAP {
+            self.memo_heap += self.game.heap_bytes(None, &key);
+        }
+        self.table.insert(key, value);
     }
 
     fn push_frame(&mut self, position: G::Position, key: G::Key) {
@@ -765,6 +795,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             table,
             options,
             pending,
+            pending_heap,
             exchange,
             ..
         } = self;
@@ -790,6 +821,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 }
             };
             table.prefetch(&key);
+            if G::HEAP {
+                *pending_heap += game.heap_bytes(Some(&position), &key);
+            }
             pending.push(Pending {
                 position,
                 key,
@@ -818,7 +852,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(exchange) = exchange {
             exchange.prefetch(&key);
         }
-        pending.truncate(write);
+        self.drop_pending_from(write);
         let mut seen = self.spare_sets.pop().unwrap_or_default();
         seen.clear();
         self.stack.push(Frame {
@@ -841,6 +875,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             // the search stops before any of them is used.
             if let Some(err) = self.game.interrupted() {
                 return Err(err);
+            }
+            // Parts held behind pointers grow with every expansion, not only
+            // with the memo: each descent is checked.
+            if G::HEAP {
+                self.check_memory()?;
             }
             let frame = self.stack.last_mut().expect("search stack holds the root");
             let mut needed = None;
@@ -875,7 +914,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                     lookup,
                 } = self.pending[index].clone();
                 if let Some(value) = self.exchange.as_ref().and_then(|ex| ex.get(&key)) {
-                    self.table.insert(key, value);
+                    self.remember(key, value);
                     self.check_memory()?;
                     continue;
                 }
@@ -883,7 +922,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 // kept in the memo, where its later probes find it.
                 if lookup {
                     if let Some(value) = self.game.known_value(&position) {
-                        self.table.insert(key, value);
+                        self.remember(key, value);
                         self.check_memory()?;
                         continue;
                     }
@@ -901,11 +940,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 self.options[frame.first_option - 1].pending_end
             };
             self.options.truncate(frame.first_option);
-            self.pending.truncate(part_start);
+            self.drop_pending_from(part_start);
             if let Some(exchange) = &self.exchange {
                 exchange.put(&frame.key, value);
             }
-            self.table.insert(frame.key, value);
+            self.remember(frame.key, value);
             self.spare_sets.push(frame.seen);
             drop(frame.position);
             self.solved += 1;

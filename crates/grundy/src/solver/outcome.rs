@@ -223,7 +223,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         };
         if has {
             self.not_values.remove(&key);
-            self.table.insert(key, target);
+            self.remember(key, target);
         } else {
             self.rule_out(key, target);
         }

@@ -189,13 +189,17 @@ impl Analyzer {
         if self.out_of_time() {
             return Err(self.time_error());
         }
-        let budget = self.remaining();
+        let mut budget = self.remaining();
         if large {
-            self.large.set_budget(budget);
-            let deadline = self.deadline.zip(self.budget.max_time);
+            // Each large shape the search holds is a board of its own, so
+            // a position budget does not bound its memory: without a memory
+            // budget the large search gets a default one.
             let bytes = budget
                 .max_memory
                 .unwrap_or(super::game::DEFAULT_MAX_OPTION_BYTES);
+            budget.max_memory = Some(bytes);
+            self.large.set_budget(budget);
+            let deadline = self.deadline.zip(self.budget.max_time);
             self.large.game_mut().set_limits(deadline, bytes);
         } else {
             self.small.set_budget(budget);

@@ -124,8 +124,8 @@ pub struct LargeClear {
 /// checks of its limits (at most 256 options apart).
 const CHECK_BYTES: u64 = 1 << 20;
 
-/// [`LargeClear`]'s bound on one expansion when the budget gives no memory
-/// limit.
+/// [`LargeClear`]'s bound on one expansion, and the large-shape search's
+/// memory budget, when the budget gives no memory limit.
 pub const DEFAULT_MAX_OPTION_BYTES: u64 = 1 << 30;
 
 impl LargeClear {
@@ -196,6 +196,25 @@ impl Game for LargeClear {
     type Position = Part;
     type Move = LargeRect;
     type Key = ShapeClass;
+
+    // A large part and a large key are boards behind an `Arc`: the solver
+    // holds one a pending part and one a memoised shape, which its memory
+    // budget must count (a wide shape's expansion lists thousands).
+    const HEAP: bool = true;
+
+    fn heap_bytes(&self, position: Option<&Part>, key: &ShapeClass) -> usize {
+        // The `Arc`'s counts and the board's fields beside its words.
+        const BOARD: usize = 2 * std::mem::size_of::<usize>() + std::mem::size_of::<LargeBoard>();
+        let part = match position {
+            Some(Part::Large(board)) => BOARD + board.allocated_bytes(),
+            _ => 0,
+        };
+        let key = match key {
+            ShapeClass::Large(board) => BOARD + board.allocated_bytes(),
+            ShapeClass::Small(_) => 0,
+        };
+        part + key
+    }
 
     fn for_each_option<F: FnMut(LargeRect, Part)>(&self, position: &Part, mut visit: F) {
         match position {

@@ -706,11 +706,38 @@ fn a_listing_of_large_copies_stops_within_one_of_its_limit() {
     ));
 }
 
-/// A line's value is known at once, but its winning moves are past the
-/// memory budget: the analysis still gives the move that pairs alone
-/// prove (clearing the whole line leaves nothing to move).
+/// The search of a wide shape counts the boards it holds (each pending
+/// part and memoised shape a board of its own) and stops near its memory
+/// budget, not after a descent has passed it many times over.
 #[test]
-fn a_known_value_whose_moves_run_out_still_gets_a_proven_move() {
+fn a_wide_shapes_search_stops_near_its_memory_budget() {
+    let mut wide = LargeBoard::zeros(3, 100).unwrap();
+    for row in 0..3 {
+        wide.set_run(row, 0, 100);
+    }
+    let limit = 16u64 << 20;
+    let budget = Budget {
+        max_memory: Some(2 * limit),
+        ..Budget::UNLIMITED
+    };
+    let analysis = analyse(
+        std::slice::from_ref(&wide),
+        &mut Analyzer::new(Clear::new(), budget),
+    );
+    // The large search holds half of the budget.
+    match analysis.stopped {
+        Some(crate::SolveError::MemoryBudget { used, .. }) => {
+            assert!(used < 2 * limit, "{used} bytes counted against {limit}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A line's value is known at once, and so are its winning moves, within
+/// a memory budget far below its 2^31 options: the moves to 0 leave two
+/// equal lines (X xor X = 0), one for each length below half the line.
+#[test]
+fn a_long_lines_winning_moves_need_no_search() {
     let n = 1u32 << 16;
     let mut line = LargeBoard::zeros(1, u64::from(n)).unwrap();
     line.set_run(0, 0, n);
@@ -723,18 +750,12 @@ fn a_known_value_whose_moves_run_out_still_gets_a_proven_move() {
         &mut Analyzer::new(Clear::new(), budget),
     );
     assert_eq!(analysis.value, Some(Nimber::new(n)));
-    assert!(!analysis.winning_complete);
-    let whole = LargeRect {
-        top: 0,
-        left: 0,
-        bottom: 0,
-        right: n - 1,
-    };
-    let rects: Vec<LargeRect> = analysis.winning.iter().map(|m| m.rect).collect();
-    assert_eq!(rects, [whole]);
-    let mut after = line.clone();
-    after.play_unchecked(whole);
-    assert!(after.is_empty());
+    assert!(analysis.winning_complete);
+    assert_eq!(analysis.winning.len() as u32, n / 2);
+    for m in &analysis.winning {
+        let (left, right) = (m.rect.left, n - 1 - m.rect.right);
+        assert_eq!((m.rect.top, m.rect.bottom, left), (0, 0, right), "{m:?}");
+    }
 }
 
 /// The board of a dense block given as rows of `0`/`1`.
