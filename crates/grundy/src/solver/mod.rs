@@ -711,6 +711,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
         if G::HEAP {
             self.check_memory()?;
+            self.check_time()?;
         }
         let Frame {
             key,
@@ -877,9 +878,11 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 return Err(err);
             }
             // Parts held behind pointers grow with every expansion, not only
-            // with the memo: each descent is checked.
+            // with the memo, and an expansion of such a game is long: each
+            // descent is checked.
             if G::HEAP {
                 self.check_memory()?;
+                self.check_time()?;
             }
             let frame = self.stack.last_mut().expect("search stack holds the root");
             let mut needed = None;
@@ -1006,6 +1009,15 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         Ok(())
     }
 
+    fn check_time(&self) -> Result<(), SolveError> {
+        if let (Some(limit), Some(started)) = (self.budget.max_time, self.started) {
+            if started.elapsed() >= limit {
+                return Err(SolveError::TimeBudget { limit });
+            }
+        }
+        Ok(())
+    }
+
     fn check_budget(&mut self) -> Result<(), SolveError> {
         if let Some((helper, _)) = &self.helper {
             self.helped = helper.solved().saturating_sub(self.helper_start);
@@ -1017,11 +1029,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
         self.check_memory()?;
         if self.solved % CHECK_INTERVAL == 0 {
-            if let (Some(limit), Some(started)) = (self.budget.max_time, self.started) {
-                if started.elapsed() >= limit {
-                    return Err(SolveError::TimeBudget { limit });
-                }
-            }
+            self.check_time()?;
             if let Some(progress) = self.progress.as_mut() {
                 progress(Progress {
                     positions: self.solved + self.helped,
