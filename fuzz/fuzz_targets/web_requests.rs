@@ -127,7 +127,8 @@ fuzz_target!(|data: &[u8]| {
         Err(err) => check_error(name, &err),
         Ok(job) => match job.run() {
             Err(err) => check_error(name, &err),
-            Ok(json) => {
+            Ok(answer) => {
+                let json = answer.json;
                 let value: serde_json::Value = serde_json::from_str(&json)
                     .unwrap_or_else(|e| panic!("{name}: the answer is not JSON ({e}): {json}"));
                 assert!(
