@@ -50,7 +50,7 @@ pub struct Args {
     /// `losing position` (every move loses), or `unproven` (the budget ran
     /// out first: its best guess). Always within the time budget (5 seconds
     /// unless --max-time is given); exits 0 whenever it prints a move.
-    #[arg(long = "move", conflicts_with = "play")]
+    #[arg(long = "move", conflicts_with_all = ["play", "explain"])]
     engine_move: bool,
     /// With text output of boards past 64 cells: list at most this many
     /// winning moves (--json lists every one). Such boards are analysed
@@ -61,7 +61,7 @@ pub struct Args {
     /// Also say why, in Sprague-Grundy terms: the value as the XOR of the
     /// components' values, each winning move with the arithmetic that
     /// makes it win, and each component's value as the mex of the values
-    /// its moves leave.
+    /// its moves leave (boards of at most 64 cells).
     #[arg(long, conflicts_with = "json")]
     explain: bool,
     /// Threads for the value searches of components: 1, or 2 for a helper
@@ -208,6 +208,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         ),
         None if args.play => Err(UsageError(
             "--play plays boards of at most 64 cells out; for a larger board, --move gives the engine's move".into(),
+        )
+        .into()),
+        None if args.explain => Err(UsageError(
+            "--explain explains boards of at most 64 cells; a larger board's report gives each class of shapes, the pairs that cancel and the total".into(),
         )
         .into()),
         None => analyse_large(&large, args),

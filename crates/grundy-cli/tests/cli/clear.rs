@@ -247,6 +247,17 @@ fn usage_errors_exit_2() {
         stderr.contains("'--max-time <SECONDS>': must be a positive, finite number of seconds"),
         "{stderr}"
     );
+    // A flag that would not be honoured is refused, not dropped: --explain
+    // says nothing of the engine's one move, nor of a board past 64 cells.
+    let line = format!("{}\n", "1".repeat(70));
+    for (args, input) in [
+        (vec!["clear", "--move", "--explain", "-"], "0110\n1111\n"),
+        (vec!["clear", "--explain", "-"], line.as_str()),
+    ] {
+        let output = grundy().args(&args).write_stdin(input).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
 }
 
 /// More than 10^9 seconds (`cmd::MAX_SECONDS`) is refused with exit 2 by
