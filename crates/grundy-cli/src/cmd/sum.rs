@@ -5,7 +5,9 @@
 //!
 //! A board the budget cannot value does not stop the run: the sum holds it
 //! as an empty board (value 0) and remembers it, so every range without it
-//! is answered as usual. A range with it gets `unknown` for its value, and
+//! is answered as usual, and so is a range whose unknown boards pair up
+//! (congruent boards have equal values: X xor X = 0). Any other range with
+//! one gets `unknown` for its value, and
 //! its winner and move from the engine (`grundy clear --move`'s
 //! `choose_move`), which proves what it can (a move that leaves pairs, an
 //! outcome search) within what is left of the time budget and otherwise
@@ -16,11 +18,11 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{
-    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, Part,
+    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, Part, ShapeClass,
 };
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
@@ -54,7 +56,8 @@ error: <file>:<line>:<col>: <what> and exit code 2; answers already printed
 stay printed.
 
 A board the budget cannot value (board P: grundy unknown) leaves the value of
-every range holding it unknown; their winner and move come from the engine,
+every range holding it unknown, unless such boards pair up there (congruent
+boards cancel: X xor X = 0); their winner and move come from the engine,
 as `grundy clear --move` plays: first, second or unknown, and the move
 followed by `proven winning: ...`, `losing position: ...` or `unproven: ...`.
 The run then ends with the budget's error and exit code 3.";
@@ -126,7 +129,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut row = Row {
         sum: GameSum::new(solver),
         boards: Vec::with_capacity(boards.len()),
-        unknown: BTreeSet::new(),
+        unknown: BTreeMap::new(),
         stopped: None,
         shapes,
         budget,
@@ -164,7 +167,9 @@ struct Row {
     sum: GameSum<LargeClear>,
     /// The boards as given (the sum holds an empty board for an unknown one).
     boards: Vec<LargeBoard>,
-    unknown: BTreeSet<usize>,
+    /// Each board of unknown value, with its congruence class (`None` for
+    /// an empty board): two of one class cancel.
+    unknown: BTreeMap<usize, Option<ShapeClass>>,
     /// The first budget that ran out, for the exit code and the message.
     stopped: Option<SolveError>,
     shapes: std::sync::Arc<dyn grundy::clear::shapes::ShapeLookup>,
@@ -188,13 +193,13 @@ impl Row {
     /// Appends `board`, valued if the budget allows.
     fn push(&mut self, board: LargeBoard) {
         let index = self.boards.len();
-        if let Err(err) = self.sum.push(Part::of(board.clone())) {
+        self.boards.push(board.clone());
+        if let Err(err) = self.sum.push(Part::of(board)) {
             self.stop(index, err);
             self.sum
                 .push(Row::empty())
                 .expect("an empty board needs no search");
         }
-        self.boards.push(board);
     }
 
     /// Replaces board `index`: its value, or `None` when the budget ran out.
@@ -216,13 +221,23 @@ impl Row {
     }
 
     fn stop(&mut self, index: usize, err: SolveError) {
-        self.unknown.insert(index);
+        let class = self.boards.get(index).and_then(LargeBoard::cut);
+        let class = class.map(|(cut, _, _)| ShapeClass::of_cut(&cut));
+        self.unknown.insert(index, class);
         self.stopped.get_or_insert(err);
     }
 
-    /// True when every board of `left..=right` has a known value.
+    /// True when the value of `left..=right` is known: every board of it
+    /// is valued, or those that are not pair up by congruence (their
+    /// values cancel, and the sum holds each as empty).
     fn known(&self, left: usize, right: usize) -> bool {
-        self.unknown.range(left..=right).next().is_none()
+        let mut odd = std::collections::HashSet::new();
+        for class in self.unknown.range(left..=right).map(|(_, class)| class) {
+            if !odd.remove(class) {
+                odd.insert(class);
+            }
+        }
+        odd.is_empty()
     }
 
     /// The engine's move on `left..=right`, within what is left of the time

@@ -362,4 +362,25 @@ fn sum_answers_around_a_board_past_the_budget() {
         assert!(mv["move"][side].as_u64().unwrap() < 8, "{mv}");
     }
     assert_eq!(json[6]["grundy"], 1);
+
+    // Two congruent boards past the budget (one the other's mirror image)
+    // cancel (X xor X = 0): a range holding both is known, the value of
+    // the rest; one holding one of them alone is not.
+    let mirror: String = full.lines().map(|r| format!("{}0\n", r)).collect();
+    let turned: String = full.lines().map(|r| format!("0{}\n", r)).collect();
+    let boards = format!("{mirror}\n{turned}\n{}", BOARDS);
+    let output = run(
+        &boards,
+        "value 1 2\nwinner 1 2\nvalue 1 3\nvalue 2 3\n",
+        false,
+    );
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..2], ["0", "second"], "{text}");
+    assert_eq!(
+        lines[2],
+        value(&["0110", "0000", "0000", "0001"]).to_string()
+    );
+    assert_eq!(lines[3], "unknown");
 }
