@@ -52,6 +52,15 @@ impl Source {
 pub fn read_source(path: Option<&Path>) -> anyhow::Result<Source> {
     let mut source = read_raw(path)?;
     grundy_report::parse::strip_bom(&mut source.bytes);
+    // The parsers skip one mark too (for text from Python and the web):
+    // a second one here would be skipped silently.
+    if source.bytes.starts_with(grundy_report::parse::BOM) {
+        let kind = grundy_report::parse::ParseErrorKind::Invalid(
+            "a second byte order mark (a file may start with one)".into(),
+        );
+        let error = ParseError::at(&source.bytes, 0, kind);
+        return Err(source.error(error).into());
+    }
     Ok(source)
 }
 

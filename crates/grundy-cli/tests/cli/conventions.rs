@@ -456,6 +456,18 @@ fn a_byte_order_mark_is_skipped_by_every_format() {
         3,
         "unexpected 'x'",
     );
+    // One mark, at the start: a second is an error at its place.
+    for args in [vec!["clear", "-"], vec!["split", "-"]] {
+        assert_input_error(
+            grundy()
+                .args(&args)
+                .write_stdin(bom(&String::from_utf8(bom("1\n")).unwrap())),
+            "<stdin>",
+            1,
+            1,
+            "a second byte order mark",
+        );
+    }
 }
 
 #[test]
