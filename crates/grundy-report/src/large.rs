@@ -344,9 +344,10 @@ pub fn render(analysis: &LargeAnalysis, max_moves: usize) -> String {
         None => {
             let _ = writeln!(
                 out,
-                "Total grundy value: unknown: {} of {} that do not cancel valued before the budget ran out{}",
+                "Total grundy value: unknown: {} of {} that {} not cancel valued before the budget ran out{}",
                 valued,
                 words::count(unpaired as u64, "shape"),
+                if unpaired == 1 { "does" } else { "do" },
                 analysis
                     .stopped
                     .as_ref()
@@ -546,9 +547,10 @@ pub fn reason(choice: &EngineChoice) -> String {
             largest,
             stopped,
         } => format!(
-            "unproven: the budget ran out{} with {valued} of {} that do not cancel valued (the largest has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
+            "unproven: the budget ran out{} with {valued} of {} that {} not cancel valued (the largest has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
             stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
             words::count(*unpaired as u64, "shape"),
+            if *unpaired == 1 { "does" } else { "do" },
             words::count(*largest, "cell"),
         ),
         MoveReason::Unanalysed { stopped } => format!(

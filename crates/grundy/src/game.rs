@@ -12,6 +12,7 @@
 //! symmetry), so positions that are the same game are solved once.
 
 use std::hash::Hash;
+use std::time::Duration;
 
 use crate::Nimber;
 
@@ -43,6 +44,19 @@ pub trait Game {
     fn heap_bytes(&self, _position: Option<&Self::Position>, _key: &Self::Key) -> usize {
         0
     }
+
+    /// How long giving back `bytes` counted by [`Game::heap_bytes`] takes:
+    /// a search stopped by its time budget gives back every part it holds
+    /// pending, so it stops that much before the budget's end (only asked
+    /// when [`Game::HEAP`] is true).
+    fn release_time(&self, _bytes: usize) -> Duration {
+        Duration::ZERO
+    }
+
+    /// Told, before each expansion, the bytes the search holds pending
+    /// (only when [`Game::HEAP`] is true): a game whose expansion checks a
+    /// deadline of its own leaves time to give them back too.
+    fn hold_pending(&self, _bytes: usize) {}
 
     /// Calls `visit` with every legal move from `position` and the position it
     /// leads to.

@@ -205,14 +205,15 @@ pub enum SolveError {
     },
     /// The memory budget ran out: the next step could pass it.
     #[error(
-        "gave up before the search's memory would pass {} (the memory budget; {} in use, counting the next growth step)",
+        "gave up before the search's memory would pass {} (the memory budget; it would need {})",
         mebibytes(*limit),
         mebibytes(*used)
     )]
     MemoryBudget {
         /// The budget that was reached, in bytes.
         limit: u64,
-        /// The bytes in use, with the next growth step, when the search stopped.
+        /// The bytes the search would hold after its next step (what it held
+        /// when it stopped, and the growth that step needs).
         used: u64,
     },
     /// A helper's search was stopped by the search it helps.
@@ -804,6 +805,9 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         // fetch each key's memory; then the lookups, whose cache misses
         // overlap instead of following one another.
         let mut known = Nimber::ZERO;
+        if G::HEAP {
+            game.hold_pending(*pending_heap);
+        }
         game.for_each_option_part(&position, |part| {
             let (position, key, lookup) = match part {
                 OptionPart::Known(value) => {
@@ -1011,7 +1015,12 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     fn check_time(&self) -> Result<(), SolveError> {
         if let (Some(limit), Some(started)) = (self.budget.max_time, self.started) {
-            if started.elapsed() >= limit {
+            let release = if G::HEAP {
+                self.game.release_time(self.pending_heap)
+            } else {
+                Duration::ZERO
+            };
+            if started.elapsed() + release >= limit {
                 return Err(SolveError::TimeBudget { limit });
             }
         }

@@ -152,13 +152,23 @@ impl Analyzer {
     }
 
     /// What is left of the budget for one search of the small or the large
-    /// solver (each holds half of the memory budget).
-    fn remaining(&self) -> Budget {
+    /// solver: the time to the deadline, and the memory the other solver's
+    /// memo does not hold (the two memos together stay within the budget,
+    /// and each may take what the other has not).
+    fn remaining(&self, large: bool) -> Budget {
         let now = Instant::now();
+        let other = if large {
+            self.small.held_bytes()
+        } else {
+            self.large.held_bytes()
+        };
         Budget {
             max_positions: self.budget.max_positions,
             max_time: self.deadline.map(|d| d.saturating_duration_since(now)),
-            max_memory: self.budget.max_memory.map(|m| m / 2),
+            max_memory: self
+                .budget
+                .max_memory
+                .map(|m| m.saturating_sub(other as u64)),
         }
     }
 
@@ -189,7 +199,7 @@ impl Analyzer {
         if self.out_of_time() {
             return Err(self.time_error());
         }
-        let mut budget = self.remaining();
+        let mut budget = self.remaining(large);
         if large {
             // Each large shape the search holds is a board of its own, so
             // a position budget does not bound its memory: without a memory
@@ -239,11 +249,25 @@ impl Analyzer {
     }
 
     /// `err` as the user's budget words it: each search runs under what is
-    /// left of the time, but the limit that ran out is the whole budget's.
+    /// left of the time and of the memory, but the limit that ran out is
+    /// the whole budget's, and the memory in use is both memos'.
     fn whole_budget(&self, err: SolveError) -> SolveError {
-        match (err, self.budget.max_time) {
-            (SolveError::TimeBudget { .. }, Some(limit)) => SolveError::TimeBudget { limit },
-            (err, _) => err,
+        match err {
+            SolveError::TimeBudget { .. } => match self.budget.max_time {
+                Some(limit) => SolveError::TimeBudget { limit },
+                None => err,
+            },
+            SolveError::MemoryBudget { limit, used } => match self.budget.max_memory {
+                Some(whole) => SolveError::MemoryBudget {
+                    limit: whole,
+                    // `used` counts the stopped search's memo with its next
+                    // growth step; the rest of the budget is what the other
+                    // memo held when that search began.
+                    used: used + whole.saturating_sub(limit),
+                },
+                None => err,
+            },
+            err => err,
         }
     }
 

@@ -12,7 +12,7 @@
 //! independent games, and each symmetry maps rectangles of ones to
 //! rectangles of ones.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -117,8 +117,19 @@ pub struct LargeClear {
     /// solver keeps them (a full 100 x 100 board has 25,502,500
     /// rectangles, each leaving a copy).
     max_option_bytes: u64,
+    /// The bytes the search held pending when this listing began
+    /// ([`Game::hold_pending`]).
+    pending_bytes: Cell<usize>,
     stopped: RefCell<Option<crate::SolveError>>,
 }
+
+/// How fast the parts a stopped search held are given back, in bytes as
+/// [`Game::heap_bytes`] counts them a second, with room to spare: each
+/// part is two small allocations (its `Arc` and its words), and freeing
+/// millions of them, with the allocator's consolidation that follows,
+/// takes about 1.2 ms a megabyte of peak memory (docs/results.md, "Wide
+/// and long shapes under a time budget").
+const RELEASED_BYTES_PER_SECOND: f64 = 400e6;
 
 /// How many bytes of options a large position's listing makes between two
 /// checks of its limits (at most 256 options apart).
@@ -137,6 +148,7 @@ impl LargeClear {
             clear,
             deadline: None,
             max_option_bytes: DEFAULT_MAX_OPTION_BYTES,
+            pending_bytes: Cell::new(0),
             stopped: RefCell::new(None),
         }
     }
@@ -161,7 +173,10 @@ impl LargeClear {
                 used: option_bytes,
             });
         } else if let Some((deadline, limit)) = self.deadline {
-            if Instant::now() >= deadline {
+            let held = usize::try_from(option_bytes)
+                .unwrap_or(usize::MAX)
+                .saturating_add(self.pending_bytes.get());
+            if Instant::now() + self.release_time(held) >= deadline {
                 *self.stopped.borrow_mut() = Some(crate::SolveError::TimeBudget { limit });
             }
         }
@@ -214,6 +229,14 @@ impl Game for LargeClear {
             ShapeClass::Small(_) => 0,
         };
         part + key
+    }
+
+    fn release_time(&self, bytes: usize) -> Duration {
+        Duration::from_secs_f64(bytes as f64 / RELEASED_BYTES_PER_SECOND)
+    }
+
+    fn hold_pending(&self, bytes: usize) {
+        self.pending_bytes.set(bytes);
     }
 
     fn for_each_option<F: FnMut(LargeRect, Part)>(&self, position: &Part, mut visit: F) {

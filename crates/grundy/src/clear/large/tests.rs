@@ -724,10 +724,13 @@ fn a_wide_shapes_search_stops_near_its_memory_budget() {
         std::slice::from_ref(&wide),
         &mut Analyzer::new(Clear::new(), budget),
     );
-    // The large search holds half of the budget.
+    // The error names the user's budget, and what both memos held with the
+    // growth step that would have passed it.
     match analysis.stopped {
-        Some(crate::SolveError::MemoryBudget { used, .. }) => {
-            assert!(used < 2 * limit, "{used} bytes counted against {limit}");
+        Some(crate::SolveError::MemoryBudget { used, limit: named }) => {
+            assert_eq!(named, 2 * limit);
+            assert!(used > named, "{used} bytes counted against {named}");
+            assert!(used < 3 * limit, "{used} bytes counted against {named}");
         }
         other => panic!("{other:?}"),
     }
