@@ -8,7 +8,7 @@ use grundy::clear::large::{
 };
 use grundy::clear::Clear;
 use grundy::{Nimber, SolveError};
-use grundy_report::large::{kind, reason, winner};
+use grundy_report::large::winner;
 use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::parse::{ParseError, ParseErrorKind};
 use pyo3::exceptions::PyValueError;
@@ -294,9 +294,7 @@ fn clear_engine_move<'py>(
     let chosen = choice.map(|choice| {
         (
             LargeMove::of(choice.board, choice.rect),
-            choice.proven(),
-            kind(&choice),
-            reason(&choice),
+            grundy_report::large::EngineMoveReport::new(&choice, texts.len()),
         )
     });
     crate::engine_dict(py, chosen)

@@ -74,28 +74,32 @@ pub(crate) fn time_budget(seconds: f64) -> Option<std::time::Duration> {
 }
 
 /// The engine's move as the `engine_move` functions return it: `{"move",
-/// "proven", "kind", "reason"}`, or `"move": None` and `"kind": "none"`
-/// when the player to move has none.
-pub(crate) fn engine_dict<'py, M>(
+/// "proven", "kind", "reason", "text"}` (`text` the move in the command
+/// line's words, as `--move --json` gives it), or `"move": None`, `"kind":
+/// "none"` and `"text": None` when the player to move has none. `mv` is
+/// the Python move for `chosen`'s.
+pub(crate) fn engine_dict<'py, M, R>(
     py: Python<'py>,
-    chosen: Option<(M, bool, &str, String)>,
+    chosen: Option<(M, grundy_report::EngineMove<R>)>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>>
 where
     M: IntoPyObject<'py>,
 {
     let dict = pyo3::types::PyDict::new(py);
     match chosen {
-        Some((mv, proven, kind, reason)) => {
+        Some((mv, report)) => {
             dict.set_item("move", mv)?;
-            dict.set_item("proven", proven)?;
-            dict.set_item("kind", kind)?;
-            dict.set_item("reason", reason)?;
+            dict.set_item("proven", report.proven)?;
+            dict.set_item("kind", report.kind)?;
+            dict.set_item("reason", report.reason)?;
+            dict.set_item("text", report.text)?;
         }
         None => {
             dict.set_item("move", py.None())?;
             dict.set_item("proven", true)?;
             dict.set_item("kind", "none")?;
             dict.set_item("reason", grundy_report::words::NO_MOVES)?;
+            dict.set_item("text", py.None())?;
         }
     }
     Ok(dict)

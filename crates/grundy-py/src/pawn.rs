@@ -60,7 +60,7 @@ fn blocked_of(text: &str, source: &str) -> PyResult<Blocked> {
 /// Cell `(x, y)`, the `index`th `what` of a call, or the error that names
 /// it.
 fn cell_of(what: &str, index: usize, (x, y): (u64, u64)) -> PyResult<Cell> {
-    Cell::new(x, y).map_err(|e| value_error(format!("{what} {index} at ({x}, {y}): {e}")))
+    Cell::new(x, y).map_err(|e| value_error(format!("{what}[{index}] is ({x}, {y}): {e}")))
 }
 
 /// Analyses the pawns `at` among the impassable cells of `text` (the
@@ -81,10 +81,10 @@ fn pawn_analyze(
     }
     let mut pawns = Vec::with_capacity(at.len());
     for (index, &(x, y)) in at.iter().enumerate() {
-        let cell = cell_of("pawn", index, (x, y))?;
+        let cell = cell_of("at", index, (x, y))?;
         if blocked.contains(cell) {
             return Err(value_error(format!(
-                "pawn {index} at ({x}, {y}) stands on an impassable cell"
+                "at[{index}] is ({x}, {y}), an impassable cell: a pawn stands on an open one"
             )));
         }
         pawns.push(cell);
@@ -95,12 +95,12 @@ fn pawn_analyze(
             Analysis::of(&blocked, &outcomes, &pawns)
         })
         .map_err(|err| match err {
-            // Numbered from 0, as Python numbers the pawns (the CLI's text
-            // numbers them from 1).
+            // The pawn named as Python names it, `at[i]` (the CLI's text
+            // numbers them from 1), as the arguments' checks name them.
             AnalysisError::SumBeyondRegion { index, cell } => value_error(format!(
                 "a sum of pawns needs Grundy values, which are computed for cells below \
                  {0} x {0}, and beyond only for cells with no impassable cell at or below-left \
-                 of them (their value is x xor y); pawn {index} at ({1}, {2}) is beyond, with \
+                 of them (their value is x xor y); at[{index}] is ({1}, {2}), beyond, with \
                  impassable cells below-left",
                 grundy::pawn::MAX_REGION_SIDE,
                 cell.x(),
@@ -279,7 +279,7 @@ fn pawn_classify(
     let checked = cells
         .iter()
         .enumerate()
-        .map(|(index, &at)| cell_of("cell", index, at))
+        .map(|(index, &at)| cell_of("cells", index, at))
         .collect::<PyResult<Vec<Cell>>>()?;
     py.detach(|| {
         // Stable by row, so the answers map back by the permutation.

@@ -141,14 +141,10 @@ fn split_engine_move<'py>(
     let choice = interrupt::run(py, |_| {
         grundy::split::choose_move(&position, budget, limits.max_memory.unwrap_or(u64::MAX))
     })?;
-    let chosen = choice.as_ref().map(EngineMoveReport::new).map(|report| {
-        (
-            Move::new(report.mv.row, report.mv.col),
-            report.proven,
-            report.kind,
-            report.reason,
-        )
-    });
+    let chosen = choice
+        .as_ref()
+        .map(EngineMoveReport::new)
+        .map(|report| (Move::new(report.mv.row, report.mv.col), report));
     crate::engine_dict(py, chosen)
 }
 

@@ -158,16 +158,39 @@ def test_far_pawns_with_no_wall_below_left_are_valued_as_the_cli_does(cli, tmp_p
 
 
 @pytest.mark.parametrize("case", range(8))
+def test_clear_engine_move_agrees_with_the_cli(cli, case):
+    rng = random.Random(SEED * 17 + case)
+    boards = [random_board(rng, 6, 6) for _ in range(rng.choice([1, 2, 3]))]
+    text = "\n\n".join("\n".join(b) for b in boards) + "\n"
+    expected = cli.json(["clear", "--move", "-"], text)
+    got = grundy.clear.engine_move(boards[0] if len(boards) == 1 else boards)
+    assert (got["proven"], got["kind"], got["reason"], got["text"]) == (
+        expected["proven"],
+        expected["kind"],
+        expected["reason"],
+        expected["text"],
+    )
+    if expected["move"] is None:
+        assert got["move"] is None
+        return
+    m = got["move"]
+    assert (m.board, m.top, m.left, m.bottom, m.right) == tuple(
+        expected["move"][k] for k in ("board", "top", "left", "bottom", "right")
+    )
+
+
+@pytest.mark.parametrize("case", range(8))
 def test_split_engine_move_agrees_with_the_cli(cli, case):
     rng = random.Random(SEED * 13 + case)
     rows, cols = rng.randint(1, 7), rng.randint(1, 7)
     grid = ["".join(rng.choice("01") for _ in range(cols)) for _ in range(rows)]
     expected = cli.json(["split", "--move", "-"], "\n".join(grid) + "\n")
     got = grundy.split.engine_move(grid)
-    assert (got["proven"], got["kind"], got["reason"]) == (
+    assert (got["proven"], got["kind"], got["reason"], got["text"]) == (
         expected["proven"],
         expected["kind"],
         expected["reason"],
+        expected["text"],
     )
     if expected["move"] is None:
         assert got["move"] is None

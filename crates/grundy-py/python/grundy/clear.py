@@ -115,7 +115,9 @@ def engine_move(
 
     Returns:
         ``{"move": LargeMove or None, "proven": bool, "kind": "winning" |
-        "losing" | "unproven" | "none", "reason": str}``: ``winning`` moves
+        "losing" | "unproven" | "none", "reason": str, "text": str or None}``
+        (``text`` the move in the command line's words, 1-based, as
+        ``--move --json`` gives it): ``winning`` moves
         are proven to win (by the values; by an outcome search, when one
         shape is left alone, that finds a move to value 0 without the
         values; or because every shape left has an equal partner);

@@ -86,7 +86,9 @@ def engine_move(
 
     Returns:
         ``{"move": Move or None, "proven": bool, "kind": "winning" |
-        "losing" | "unproven" | "none", "reason": str}``: ``winning`` moves
+        "losing" | "unproven" | "none", "reason": str, "text": str or None}``
+        (``text`` the move in the command line's words, 1-based, as
+        ``--move --json`` gives it): ``winning`` moves
         are proven to win (by the values, or because the rectangles they
         leave pair up); ``losing`` means every move loses; ``unproven`` that
         the budget ran out before a proof.
