@@ -234,7 +234,9 @@ pub fn value_as_xor(parts: &[(String, u32)], total: u32) -> String {
             xor_terms(&values)
         ),
     };
-    let meaning = if total == 0 {
+    let meaning = if parts.is_empty() {
+        "It is 0: there is no move, so the player to move loses."
+    } else if total == 0 {
         "It is 0: every move leaves a non-zero value, so the player to move loses."
     } else {
         "It is not 0: the player to move wins by a move that leaves 0."

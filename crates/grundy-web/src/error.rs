@@ -74,7 +74,8 @@ impl From<grundy::SolveError> for ApiError {
     fn from(err: grundy::SolveError) -> ApiError {
         let what = match err {
             grundy::SolveError::PositionBudget { limit } => format!(
-                "gave up after solving {limit} positions (the server's position budget per request)"
+                "gave up after solving {} (the server's position budget per request)",
+                grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::TimeBudget { limit } => format!(
                 "gave up after {:.1} s (the server's time budget per request)",

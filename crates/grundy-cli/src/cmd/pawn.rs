@@ -200,6 +200,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             for line in picture {
                 let _ = writeln!(out, "{line}");
             }
+            let _ = writeln!(out, "{}", x_axis(low, high));
             let _ = writeln!(
                 out,
                 "  # impassable   * losing (second player wins)   . winning   {}",
@@ -302,6 +303,25 @@ fn draw(outcomes: &Outcomes, pawns: &[Cell], low: Cell, high: Cell) -> Vec<Strin
         lines.push(line);
     }
     lines
+}
+
+/// The line under [`draw`]'s rows: `x` in the column of the rows' `y`
+/// labels, then the `x` of the first column and of every fifth column after
+/// it (`x` a multiple of 5) where its number fits, each over its column.
+fn x_axis(low: Cell, high: Cell) -> String {
+    let label_width = high.y().to_string().len();
+    let mut line = format!("{:>label_width$} ", "x");
+    let start = line.len();
+    for x in low.x()..=high.x() {
+        let column = start + (x - low.x()) as usize;
+        let first = x == low.x();
+        // One space at least between two numbers.
+        if first || (x % 5 == 0 && line.len() < column) {
+            line.extend(std::iter::repeat_n(' ', column - line.len()));
+            line.push_str(&x.to_string());
+        }
+    }
+    line
 }
 
 /// One move of a play-out.

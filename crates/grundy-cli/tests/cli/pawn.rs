@@ -306,6 +306,13 @@ fn draw_pictures_walls_losing_cells_and_the_pawn() {
         .assert()
         .success()
         .stdout(contains("2 .*..#*"));
+    // The columns are numbered under the rows: the first, then every x
+    // that is a multiple of 5, each over its column, where it fits.
+    grundy()
+        .args(["pawn", "--blocked", &walls, "--draw", "3,0,16,11"])
+        .assert()
+        .success()
+        .stdout(contains("\n 0 ..............\n x 3 5    10   15\n"));
 }
 
 #[test]

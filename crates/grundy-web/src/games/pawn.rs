@@ -244,8 +244,8 @@ struct PlayResponse {
     /// The engine's move, or `null` when no pawn can move (it has lost).
     #[serde(rename = "move")]
     mv: Option<MoveReport>,
-    /// The move in words, as the command line says it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The move in words with the total it leaves, as `--play` words each
+    /// move; `null` without a move.
     text: Option<String>,
     /// The pawns after the move.
     pawns: Vec<[u32; 2]>,

@@ -213,8 +213,8 @@ struct PlayResponse {
     /// The engine's move, or `null` when it has none (it has lost).
     #[serde(rename = "move")]
     mv: Option<CellReport>,
-    /// The move in words, as the command line says it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The move in words with the total it leaves, as `--play` words each
+    /// move; `null` without a move.
     text: Option<String>,
     /// The rectangles the move leaves where it was played (empty ones and
     /// ones without a candidate left out).

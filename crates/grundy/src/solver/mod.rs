@@ -192,7 +192,7 @@ impl Budget {
 pub enum SolveError {
     /// The position budget ran out.
     // No advice here: the front-end names the limit to raise, once.
-    #[error("gave up after solving {limit} positions (the position budget)")]
+    #[error("gave up after solving {} (the position budget)", positions(*limit))]
     PositionBudget {
         /// The budget that was reached.
         limit: u64,
@@ -219,6 +219,15 @@ pub enum SolveError {
     /// A helper's search was stopped by the search it helps.
     #[error("stopped by the search it helps")]
     Stopped,
+}
+
+/// A count of positions for messages: `1 position`, `10 positions`.
+pub(crate) fn positions(count: u64) -> String {
+    if count == 1 {
+        "1 position".to_owned()
+    } else {
+        format!("{count} positions")
+    }
 }
 
 /// A time span for messages: seconds with at most three decimals
