@@ -268,6 +268,32 @@ fn caos3_arm_rule_off_by_one() {
     caught("caos3", "caos3_arm1", &[], "wrong answer");
 }
 
+/// A reader that goes away (`grundy check ... | head -1`) stops neither
+/// the shrinking nor the failure's files, and the exit status still says
+/// that a case failed.
+#[test]
+fn a_failure_is_kept_when_no_one_reads_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["check", "caos3", "--seed", "3", "--out"])
+        .arg(dir.path())
+        .arg("--")
+        .args(python())
+        .arg(script("caos3_arm1"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The report's reader closes at once: every write to it fails.
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    for name in ["failing.in", "expected.out", "received.out"] {
+        assert!(dir.path().join(name).is_file(), "{name}: {stderr}");
+    }
+}
+
 #[test]
 fn caos3_crash_on_a_large_map() {
     caught("caos3", "caos3_crash", &[], "runtime error: exit status 1");

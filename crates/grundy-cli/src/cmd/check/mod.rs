@@ -23,7 +23,7 @@ mod runner;
 mod shrink;
 
 use std::ffi::OsString;
-use std::io::{IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -237,11 +237,21 @@ fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> 
             .map(|id| Scratch::new(&scratch_dir.0, id))
             .collect(),
     };
+    let mut out = Lenient::new(std::io::stdout().lock());
     let result = match &args.replay {
-        Some(path) => replay::<C>(args, &bench, path),
-        None => random_cases::<C>(args, &bench, statement_size, start),
+        Some(path) => replay::<C>(args, &bench, path, &mut out),
+        None => random_cases::<C>(args, &bench, statement_size, start, &mut out),
     };
     drop(scratch_dir);
+    // The verdict stands when no one reads it any more (`| head`), and a
+    // failure's files were written all the same; any other failed write
+    // is an error of its own.
+    let result = match out.error {
+        Some(err) if err.kind() != std::io::ErrorKind::BrokenPipe && result.is_ok() => {
+            Err(anyhow::Error::new(err).context("writing the report to standard output"))
+        }
+        _ => result,
+    };
     result.map_err(|err| {
         if err.downcast_ref::<SpawnError>().is_some() {
             UsageError(err.to_string()).into()
@@ -249,6 +259,40 @@ fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> 
             err
         }
     })
+}
+
+/// Standard output for a check's report: the first failed write is kept
+/// and later output dropped, so that a reader who went away (`| head`)
+/// stops neither the shrinking nor the writing of the failure's files.
+struct Lenient<W> {
+    inner: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: std::io::Write> Lenient<W> {
+    fn new(inner: W) -> Lenient<W> {
+        Lenient { inner, error: None }
+    }
+}
+
+impl<W: std::io::Write> std::io::Write for Lenient<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.error.is_none() {
+            if let Err(err) = self.inner.write_all(buf) {
+                self.error = Some(err);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.error.is_none() {
+            if let Err(err) = self.inner.flush() {
+                self.error = Some(err);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The size bound of case `i` of `n`.
@@ -289,6 +333,7 @@ fn random_cases<C: Case>(
     bench: &Bench,
     statement_size: u64,
     start: Instant,
+    stdout: &mut impl std::io::Write,
 ) -> anyhow::Result<ExitCode> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
@@ -368,7 +413,6 @@ fn random_cases<C: Case>(
     if let Some(err) = state.error {
         return Err(err);
     }
-    let mut stdout = std::io::stdout().lock();
     if let Some(failure) = state.failure {
         let verdict = failure.tried.verdict.clone().expect("a failure");
         writeln!(
@@ -382,7 +426,7 @@ fn random_cases<C: Case>(
             },
             describe(&verdict, bench.limits.time, args.memory_limit),
         )?;
-        shrink_and_report::<C>(args, bench, failure.case, failure.tried, &mut stdout)?;
+        shrink_and_report::<C>(args, bench, failure.case, failure.tried, stdout)?;
         return Ok(ExitCode::FAILURE);
     }
     if state.stopped {
@@ -414,7 +458,7 @@ fn random_cases<C: Case>(
         bytes,
         max_size,
         statement_size,
-        &mut stdout,
+        stdout,
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -586,7 +630,7 @@ fn shrink_and_report<C: Case>(
         }
         Minimality::Coarse => writeln!(
             out,
-            "not shrunk to 1-minimal: a {} depends on the input's size, so only halves and \
+            "not shrunk to 1-minimal: {} depends on the input's size, so only halves and \
              quarters of it were dropped",
             verdict.name()
         )?,
@@ -623,9 +667,11 @@ fn report(
                 "verdict: {} ({:.3} s{})",
                 describe(v, bench.limits.time, args.memory_limit),
                 tried.run.wall.as_secs_f64(),
+                // A run too short for its memory to be read shows none.
                 tried
                     .run
                     .peak_memory
+                    .filter(|&peak| peak > 0)
                     .map_or_else(String::new, |peak| format!(
                         ", peak memory {:.1} MiB",
                         peak as f64 / f64::from(1 << 20)
@@ -765,7 +811,12 @@ fn shell_quote(word: &std::ffi::OsStr) -> String {
 }
 
 /// `--replay FILE`: runs one input; shrinks it if it fails.
-fn replay<C: Case>(args: &Args, bench: &Bench, path: &Path) -> anyhow::Result<ExitCode> {
+fn replay<C: Case>(
+    args: &Args,
+    bench: &Bench,
+    path: &Path,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<ExitCode> {
     let input = std::fs::read(path)
         .map_err(|err| UsageError(format!("{}: cannot read: {err}", path.display())))?;
     // The judge validates it first: a located error, exit 2.
@@ -777,7 +828,6 @@ fn replay<C: Case>(args: &Args, bench: &Bench, path: &Path) -> anyhow::Result<Ex
         .into());
     }
     let tried = bench.try_input::<C>(input.clone(), 0)?;
-    let mut out = std::io::stdout().lock();
     let verdict = match &tried.verdict {
         None => {
             writeln!(out, "stopped: --max-time ran out")?;
@@ -807,14 +857,14 @@ fn replay<C: Case>(args: &Args, bench: &Bench, path: &Path) -> anyhow::Result<Ex
         .as_ref()
         .is_some_and(|v| v.same_kind(&verdict))
     {
-        shrink_and_report::<C>(args, bench, case, plain, &mut out)?;
+        shrink_and_report::<C>(args, bench, case, plain, out)?;
     } else {
         writeln!(
             out,
             "not shrunk: the same input laid out plainly does not fail this way, so the failure \
              depends on this file's whitespace"
         )?;
-        report(args, bench, &tried, &mut out)?;
+        report(args, bench, &tried, out)?;
     }
     Ok(ExitCode::FAILURE)
 }
