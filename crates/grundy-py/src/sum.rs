@@ -88,6 +88,7 @@ fn arm(sum: &mut GameSum<LargeClear>, limits: &Limits, large: bool) {
     solver.game_mut().set_limits(
         deadline,
         budget.max_memory.unwrap_or(DEFAULT_MAX_OPTION_BYTES),
+        budget.max_positions,
     );
 }
 

@@ -53,10 +53,12 @@ pub trait Game {
         Duration::ZERO
     }
 
-    /// Told, before each expansion, the bytes the search holds pending
-    /// (only when [`Game::HEAP`] is true): a game whose expansion checks a
-    /// deadline of its own leaves time to give them back too.
-    fn hold_pending(&self, _bytes: usize) {}
+    /// Told, before each expansion, the bytes the search holds pending and
+    /// all the bytes it holds, as its memory budget counts them (only when
+    /// [`Game::HEAP`] is true): a game whose expansion checks limits of its
+    /// own leaves time to give the pending parts back, and counts what the
+    /// search holds against the memory budget with what it lists.
+    fn hold_pending(&self, _pending: usize, _held: usize) {}
 
     /// Calls `visit` with every legal move from `position` and the position it
     /// leads to.

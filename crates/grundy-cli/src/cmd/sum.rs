@@ -125,6 +125,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         budget
             .max_memory
             .unwrap_or(grundy::clear::large::game::DEFAULT_MAX_OPTION_BYTES),
+        budget.max_positions,
     );
     let mut row = Row {
         sum: GameSum::new(solver),

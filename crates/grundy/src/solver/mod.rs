@@ -799,6 +799,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     fn push_frame(&mut self, position: G::Position, key: G::Key) {
+        if G::HEAP {
+            self.game
+                .hold_pending(self.pending_heap, self.memory_bytes());
+        }
         let first_option = self.options.len();
         let part = self.pending.len();
         let Solver {
@@ -814,9 +818,6 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         // fetch each key's memory; then the lookups, whose cache misses
         // overlap instead of following one another.
         let mut known = Nimber::ZERO;
-        if G::HEAP {
-            game.hold_pending(*pending_heap);
-        }
         game.for_each_option_part(&position, |part| {
             let (position, key, lookup) = match part {
                 OptionPart::Known(value) => {

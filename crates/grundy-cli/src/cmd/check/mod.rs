@@ -321,6 +321,7 @@ fn generate<C: Case>(args: &Args, seed: u64, i: u64, max_size: u64) -> C {
     };
     let gen = Gen {
         size: size_of(i, args.cases, max_size),
+        full: i + 1 == args.cases,
         max_coord: args.max_coord,
         edge,
         layouts: args.whitespace == Whitespace::Any,
@@ -668,14 +669,10 @@ fn report(
                 describe(v, bench.limits.time, args.memory_limit),
                 tried.run.wall.as_secs_f64(),
                 // A run too short for its memory to be read shows none.
-                tried
-                    .run
-                    .peak_memory
-                    .filter(|&peak| peak > 0)
-                    .map_or_else(String::new, |peak| format!(
-                        ", peak memory {:.1} MiB",
-                        peak as f64 / f64::from(1 << 20)
-                    ))
+                tried.run.peak_memory.filter(|&peak| peak > 0).map_or_else(
+                    String::new,
+                    |peak| format!(", peak memory {:.1} MiB", peak as f64 / f64::from(1 << 20))
+                )
             )?;
         }
         None => {}

@@ -203,14 +203,17 @@ impl Analyzer {
         if large {
             // Each large shape the search holds is a board of its own, so
             // a position budget does not bound its memory: without a memory
-            // budget the large search gets a default one.
-            let bytes = budget
-                .max_memory
-                .unwrap_or(super::game::DEFAULT_MAX_OPTION_BYTES);
+            // budget both memos get a default one, less what the small
+            // solver's holds.
+            let bytes = budget.max_memory.unwrap_or_else(|| {
+                super::game::DEFAULT_MAX_OPTION_BYTES.saturating_sub(self.small.held_bytes() as u64)
+            });
             budget.max_memory = Some(bytes);
             self.large.set_budget(budget);
             let deadline = self.deadline.zip(self.budget.max_time);
-            self.large.game_mut().set_limits(deadline, bytes);
+            self.large
+                .game_mut()
+                .set_limits(deadline, bytes, budget.max_positions);
         } else {
             self.small.set_budget(budget);
         }

@@ -117,9 +117,12 @@ pub struct LargeClear {
     /// solver keeps them (a full 100 x 100 board has 25,502,500
     /// rectangles, each leaving a copy).
     max_option_bytes: u64,
-    /// The bytes the search held pending when this listing began
-    /// ([`Game::hold_pending`]).
+    /// The most options one large position's listing makes.
+    max_listed: Option<u64>,
+    /// The bytes the search held pending, and all it held, when this
+    /// listing began ([`Game::hold_pending`]).
     pending_bytes: Cell<usize>,
+    held_bytes: Cell<usize>,
     stopped: RefCell<Option<crate::SolveError>>,
 }
 
@@ -148,29 +151,46 @@ impl LargeClear {
             clear,
             deadline: None,
             max_option_bytes: DEFAULT_MAX_OPTION_BYTES,
+            max_listed: None,
             pending_bytes: Cell::new(0),
+            held_bytes: Cell::new(0),
             stopped: RefCell::new(None),
         }
     }
 
     /// Stops listing options at `deadline` (reported as the time budget
-    /// `limit`), or never for `None`; and once one large position's options
-    /// would hold more than `max_option_bytes`.
-    pub fn set_limits(&mut self, deadline: Option<(Instant, Duration)>, max_option_bytes: u64) {
+    /// `limit`), or never for `None`; once one large position's options,
+    /// with what the search holds, would pass `max_option_bytes`; and once
+    /// one large position has listed more options than `max_positions`
+    /// (the position budget: each option is a position examined, and one
+    /// expansion of a large board can list millions).
+    pub fn set_limits(
+        &mut self,
+        deadline: Option<(Instant, Duration)>,
+        max_option_bytes: u64,
+        max_positions: Option<u64>,
+    ) {
         self.deadline = deadline;
         self.max_option_bytes = max_option_bytes;
+        self.max_listed = max_positions;
         *self.stopped.borrow_mut() = None;
     }
 
     /// True once a limit stopped a listing (and from then on).
-    fn check_limits(&self, option_bytes: u64) -> bool {
+    fn check_limits(&self, listed: u64, option_bytes: u64) -> bool {
         if self.stopped_now() {
             return true;
         }
-        if option_bytes > self.max_option_bytes {
+        if let Some(limit) = self.max_listed.filter(|&limit| listed > limit) {
+            *self.stopped.borrow_mut() = Some(crate::SolveError::PositionBudget { limit });
+            return true;
+        }
+        // What the search holds and what this listing made share one budget.
+        let used = option_bytes.saturating_add(self.held_bytes.get() as u64);
+        if used > self.max_option_bytes {
             *self.stopped.borrow_mut() = Some(crate::SolveError::MemoryBudget {
                 limit: self.max_option_bytes,
-                used: option_bytes,
+                used,
             });
         } else if let Some((deadline, limit)) = self.deadline {
             let held = usize::try_from(option_bytes)
@@ -235,8 +255,9 @@ impl Game for LargeClear {
         Duration::from_secs_f64(bytes as f64 / RELEASED_BYTES_PER_SECOND)
     }
 
-    fn hold_pending(&self, bytes: usize) {
-        self.pending_bytes.set(bytes);
+    fn hold_pending(&self, pending: usize, held: usize) {
+        self.pending_bytes.set(pending);
+        self.held_bytes.set(held);
     }
 
     fn for_each_option<F: FnMut(LargeRect, Part)>(&self, position: &Part, mut visit: F) {
@@ -248,15 +269,20 @@ impl Game for LargeClear {
             }
             Part::Large(board) => {
                 let mut listed = 0u64;
-                let each = board.allocated_bytes() as u64 + 64;
+                // An option leaves at most the board's cells, held twice
+                // while pending: as its parts and as their memo keys (the
+                // canonical images), each a board of its own.
+                let each = 2 * (board.allocated_bytes() as u64 + 64);
                 // Each option is a copy of the board, labelled and given its
                 // canonical form: on a board of megabytes, 256 options are
                 // seconds and gigabytes, so the limits are then checked at
                 // every option.
-                let interval = (CHECK_BYTES / each).clamp(1, 256);
+                let interval = (CHECK_BYTES / each)
+                    .clamp(1, 256)
+                    .min(self.max_listed.map_or(u64::MAX, |limit| limit + 1));
                 board.for_each_rect_while(|rect| {
                     listed += 1;
-                    if listed % interval == 0 && self.check_limits(listed * each) {
+                    if listed % interval == 0 && self.check_limits(listed, listed * each) {
                         return false;
                     }
                     if self.stopped_now() {

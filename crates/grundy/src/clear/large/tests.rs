@@ -674,7 +674,7 @@ fn a_large_listing_stops_at_its_memory_limit() {
     use crate::Game;
     let part = Part::Large(std::sync::Arc::new(line));
     let mut game = LargeClear::new(Clear::new());
-    game.set_limits(None, 1 << 20);
+    game.set_limits(None, 1 << 20, None);
     let mut listed = 0u64;
     game.for_each_option(&part, |_, _| listed += 1);
     assert!(listed > 0 && listed <= 256, "{listed}");
@@ -696,13 +696,34 @@ fn a_listing_of_large_copies_stops_within_one_of_its_limit() {
     use crate::Game;
     let part = Part::Large(std::sync::Arc::new(line));
     let mut game = LargeClear::new(Clear::new());
-    game.set_limits(None, 4 * each);
+    game.set_limits(None, 4 * each, None);
     let mut listed = 0u64;
     game.for_each_option(&part, |_, _| listed += 1);
     assert!((1..=4).contains(&listed), "{listed}");
     assert!(matches!(
         game.interrupted(),
         Some(crate::SolveError::MemoryBudget { .. })
+    ));
+}
+
+/// A position budget bounds one expansion of a large board too: each
+/// option listed is a position examined.
+#[test]
+fn a_listing_stops_at_the_position_budget() {
+    use crate::Game;
+    let mut full = LargeBoard::zeros(100, 100).unwrap();
+    for row in 0..100 {
+        full.set_run(row, 0, 100);
+    }
+    let part = Part::Large(std::sync::Arc::new(full));
+    let mut game = LargeClear::new(Clear::new());
+    game.set_limits(None, u64::MAX, Some(10));
+    let mut listed = 0u64;
+    game.for_each_option(&part, |_, _| listed += 1);
+    assert_eq!(listed, 10);
+    assert!(matches!(
+        game.interrupted(),
+        Some(crate::SolveError::PositionBudget { limit: 10 })
     ));
 }
 

@@ -50,6 +50,7 @@ impl Case for Gridgame {
         let tests = match gen.edge {
             Some(3) => size.min(judge::gridgame::MAX_TESTS),
             Some(0) => 1,
+            _ if gen.full => 1,
             _ => rng.random_range(1..=size.clamp(1, 3)),
         };
         let per_test = (size / tests).max(1);
@@ -57,6 +58,8 @@ impl Case for Gridgame {
             .map(|_| {
                 let (n, q) = if gen.edge == Some(3) {
                     (1, 1)
+                } else if gen.full {
+                    (per_test, per_test)
                 } else {
                     (
                         rng.random_range(1..=per_test),

@@ -39,6 +39,10 @@ pub struct Gen {
     pub edge: Option<usize>,
     /// Whether whitespace variants may be generated.
     pub layouts: bool,
+    /// The run's last case: one test whose every count is the size, so that
+    /// a run reaches the largest indices its sizes allow (a solution that
+    /// fails past board 65,536 is caught at the default 10^5).
+    pub full: bool,
 }
 
 /// A whitespace variant the judges accept (any whitespace between tokens).

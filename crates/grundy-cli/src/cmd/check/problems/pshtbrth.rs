@@ -108,6 +108,7 @@ impl Case for Pshtbrth {
         let tests = match gen.edge {
             Some(5) => 5,
             Some(0) => 1,
+            _ if gen.full => 1,
             _ => rng.random_range(1..=size.clamp(1, 3)),
         };
         let per_test = (size / tests).max(1);
@@ -115,10 +116,16 @@ impl Case for Pshtbrth {
             .map(|_| {
                 let n = if gen.edge == Some(0) {
                     1
+                } else if gen.full {
+                    per_test
                 } else {
                     rng.random_range(1..=per_test)
                 };
-                let m = rng.random_range(1..=per_test);
+                let m = if gen.full {
+                    per_test
+                } else {
+                    rng.random_range(1..=per_test)
+                };
                 let density = match gen.edge {
                     Some(1) => 0.0,
                     Some(2) => 1.0,
