@@ -426,6 +426,7 @@ mod tests {
                 max_coord: [1_000_000_000, 3][i % 2],
                 edge: (i % 3 == 0).then_some(i / 3 % C::EDGES.len()),
                 layouts: true,
+                full: i % 7 == 0,
             };
             let case = C::generate(&mut rng, &gen);
             let input = case.render();
