@@ -263,10 +263,12 @@ fn letter(index: usize) -> char {
 #[must_use]
 pub fn component_name(analysis: &LargeAnalysis, index: usize) -> String {
     let info = analysis.components[index];
+    // Counted to 53 at most: a name is asked for each line listed.
     let on_board = analysis
         .components
         .iter()
         .filter(|c| c.board == info.board)
+        .take(53)
         .count();
     let (rows, cols) = analysis.sizes[info.board as usize];
     if on_board <= 52 && rows <= DRAW_LIMIT && cols <= DRAW_LIMIT {
@@ -416,7 +418,10 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
         m.rect.bottom - m.rect.top + 1,
         m.rect.right - m.rect.left + 1,
     );
-    let clears_all = u64::from(height) * u64::from(width) == analysis.ones();
+    // Only a lone component can be cleared at once (and counting the ones
+    // of millions of components for each line listed would cost seconds).
+    let clears_all = analysis.components.len() == 1
+        && u64::from(height) * u64::from(width) == analysis.ones();
     let why = match m.reason {
         _ if clears_all => "(it clears every one: the opponent cannot move)".to_owned(),
         WinReason::Values { before, after } => words::change(
