@@ -244,6 +244,17 @@ impl Row {
     /// The engine's move on `left..=right`, within what is left of the time
     /// budget (a millisecond when none is: the engine always answers).
     fn play(&mut self, left: usize, right: usize) -> Played {
+        if let (Some(deadline), Some(limit)) = (self.deadline, self.budget.max_time) {
+            if Instant::now() >= deadline {
+                // The run's time is spent: a legal move without analysis,
+                // at once, so that a long script keeps its budget.
+                let err = SolveError::TimeBudget { limit };
+                self.stopped.get_or_insert(err.clone());
+                let choice =
+                    grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
+                return Played { choice, left };
+            }
+        }
         let mut budget = self.budget;
         if let Some(deadline) = self.deadline {
             let left_over = deadline.saturating_duration_since(Instant::now());
@@ -305,6 +316,9 @@ fn answer(
                 }
             }
             Query::Winner { left, right } if !row.known(left, right) => {
+                // The answers so far are out before a search that may be
+                // long (and whose run may be stopped from outside).
+                out.flush()?;
                 let played = row.play(left, right);
                 let who = match played.choice.as_ref().map(grundy_report::large::kind) {
                     Some("winning") => Some("first"),
@@ -351,6 +365,7 @@ fn answer(
                 match by_values {
                     Some(win) => write_valued_move(out, json, left, right, win)?,
                     None => {
+                        out.flush()?;
                         let played = row.play(left, right);
                         write_engine_move(out, json, left, right, played)?;
                     }
