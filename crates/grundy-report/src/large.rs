@@ -420,8 +420,8 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
     );
     // Only a lone component can be cleared at once (and counting the ones
     // of millions of components for each line listed would cost seconds).
-    let clears_all = analysis.components.len() == 1
-        && u64::from(height) * u64::from(width) == analysis.ones();
+    let clears_all =
+        analysis.components.len() == 1 && u64::from(height) * u64::from(width) == analysis.ones();
     let why = match m.reason {
         _ if clears_all => "(it clears every one: the opponent cannot move)".to_owned(),
         WinReason::Values { before, after } => words::change(

@@ -81,6 +81,10 @@ impl From<grundy::SolveError> for ApiError {
                 "gave up after {:.1} s (the server's time budget per request)",
                 limit.as_secs_f64()
             ),
+            grundy::SolveError::MemoryBudget { limit, .. } => format!(
+                "gave up before the search's memory would pass {} (the server's memory budget per request)",
+                grundy_report::words::bytes(limit)
+            ),
             other => other.to_string(),
         };
         ApiError::new(

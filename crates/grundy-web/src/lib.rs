@@ -151,7 +151,7 @@ impl Default for Config {
             budget: Budget {
                 max_positions: Some(2_000_000),
                 max_time: Some(Duration::from_secs(2)),
-                max_memory: None,
+                max_memory: Some(256 << 20),
             },
             // One core is the small lane's; the others run heavy searches.
             max_concurrent: std::thread::available_parallelism()

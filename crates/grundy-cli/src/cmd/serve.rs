@@ -55,6 +55,11 @@ struct ServeBudgetArgs {
     /// Most seconds one request may search.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     max_time: Duration,
+    /// Most megabytes of memory one request's search may hold (its memos
+    /// and the parts it holds pending; a large board past it gets the
+    /// answer so far, as past the time budget).
+    #[arg(long, default_value_t = 256, value_name = "MB")]
+    max_memory: u64,
     /// Most megabytes of search memos kept between requests, all together:
     /// what one analysis found answers the next at once (0 keeps none).
     #[arg(long, default_value_t = 256, value_name = "MB")]
@@ -90,7 +95,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),
-        max_memory: None,
+        max_memory: Some(args.budget.max_memory.saturating_mul(1 << 20)),
     };
     let mut config = grundy_web::Config {
         budget,

@@ -250,8 +250,7 @@ impl Row {
                 // at once, so that a long script keeps its budget.
                 let err = SolveError::TimeBudget { limit };
                 self.stopped.get_or_insert(err.clone());
-                let choice =
-                    grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
+                let choice = grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
                 return Played { choice, left };
             }
         }
