@@ -232,6 +232,25 @@ fn the_position_budget_stops_a_large_search_with_exit_3() {
     assert_position_budget_stops("clear", 50, "11111111\n".repeat(8));
 }
 
+/// A budget that runs out is named as the user gave it, though the value
+/// search of one shape leaves a quarter of it to an outcome search.
+#[test]
+fn the_time_budget_is_named_as_given() {
+    // One dense 8 x 8 shape: its value takes minutes.
+    let board = "11111111\n11111111\n10011101\n11111111\n11111111\n00111101\n11110111\n11111111\n";
+    let output = grundy()
+        .args(["clear", "--max-time", "0.4", "--threads", "1", "-"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("gave up after 0.4 s (the time budget)"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let output = grundy().args(["clear", "--no-such-flag"]).output().unwrap();

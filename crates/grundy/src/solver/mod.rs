@@ -244,6 +244,7 @@ pub(crate) fn seconds(span: Duration) -> String {
 /// a MiB.
 fn mebibytes(bytes: u64) -> String {
     match bytes {
+        1 => "1 byte".to_owned(),
         0..1024 => format!("{bytes} bytes"),
         1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
         _ => format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0)),

@@ -226,20 +226,24 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn value(&mut self, part: &Part) -> Result<Nimber, SolveError> {
-        let result = match part {
-            Part::Small(board) => {
-                if let Some(value) = self.small.game().known_value(board) {
-                    return Ok(value);
+        // Every error of the searches below, `?` ones included, is worded
+        // as the user's budget.
+        let result = (|| -> Result<Nimber, SolveError> {
+            match part {
+                Part::Small(board) => {
+                    if let Some(value) = self.small.game().known_value(board) {
+                        return Ok(value);
+                    }
+                    self.prepare(false)?;
+                    self.small.value(board)
                 }
-                self.prepare(false)?;
-                self.small.value(board)
+                Part::Large(_) => {
+                    self.prepare(true)?;
+                    let value = self.large.value(part);
+                    self.check_large(value)
+                }
             }
-            Part::Large(_) => {
-                self.prepare(true)?;
-                let value = self.large.value(part);
-                self.check_large(value)
-            }
-        };
+        })();
         result.map_err(|err| self.whole_budget(err))
     }
 
@@ -280,26 +284,30 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn moves_to(&mut self, part: &Part, target: Nimber) -> Result<Vec<LargeRect>, SolveError> {
-        let result = match part {
-            Part::Small(board) => {
-                self.prepare(false)?;
-                Ok(self
-                    .small
-                    .moves_to(board, target)?
-                    .into_iter()
-                    .map(|(rect, _)| LargeRect::from(rect))
-                    .collect())
-            }
-            Part::Large(board) => {
-                if let Some(moves) = line_moves_to(board, target) {
-                    return Ok(moves);
+        // Every error of the searches below, `?` ones included, is worded
+        // as the user's budget.
+        let result = (|| -> Result<Vec<LargeRect>, SolveError> {
+            match part {
+                Part::Small(board) => {
+                    self.prepare(false)?;
+                    Ok(self
+                        .small
+                        .moves_to(board, target)?
+                        .into_iter()
+                        .map(|(rect, _)| LargeRect::from(rect))
+                        .collect())
                 }
-                self.prepare(true)?;
-                let moves = self.large.moves_to(part, target);
-                let moves = self.check_large(moves)?;
-                Ok(moves.into_iter().map(|(rect, _)| rect).collect())
+                Part::Large(board) => {
+                    if let Some(moves) = line_moves_to(board, target) {
+                        return Ok(moves);
+                    }
+                    self.prepare(true)?;
+                    let moves = self.large.moves_to(part, target);
+                    let moves = self.check_large(moves)?;
+                    Ok(moves.into_iter().map(|(rect, _)| rect).collect())
+                }
             }
-        };
+        })();
         result.map_err(|err| self.whole_budget(err))
     }
 
@@ -311,20 +319,24 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn move_to_zero(&mut self, part: &Part) -> Result<Option<LargeRect>, SolveError> {
-        let result = match part {
-            Part::Small(board) => {
-                self.prepare(false)?;
-                Ok(self
-                    .small
-                    .move_to_zero(board)?
-                    .map(|(rect, _)| LargeRect::from(rect)))
+        // Every error of the searches below, `?` ones included, is worded
+        // as the user's budget.
+        let result = (|| -> Result<Option<LargeRect>, SolveError> {
+            match part {
+                Part::Small(board) => {
+                    self.prepare(false)?;
+                    Ok(self
+                        .small
+                        .move_to_zero(board)?
+                        .map(|(rect, _)| LargeRect::from(rect)))
+                }
+                Part::Large(_) => {
+                    self.prepare(true)?;
+                    let found = self.large.move_to_zero(part);
+                    Ok(self.check_large(found)?.map(|(rect, _)| rect))
+                }
             }
-            Part::Large(_) => {
-                self.prepare(true)?;
-                let found = self.large.move_to_zero(part);
-                Ok(self.check_large(found)?.map(|(rect, _)| rect))
-            }
-        };
+        })();
         result.map_err(|err| self.whole_budget(err))
     }
 
@@ -337,23 +349,27 @@ impl Analyzer {
         &mut self,
         part: &Part,
     ) -> Result<Vec<(LargeRect, Nimber)>, SolveError> {
-        let result = match part {
-            Part::Small(board) => {
-                self.prepare(false)?;
-                Ok(self
-                    .small
-                    .options_with_values(board)?
-                    .into_iter()
-                    .map(|(rect, _, value)| (LargeRect::from(rect), value))
-                    .collect())
+        // Every error of the searches below, `?` ones included, is worded
+        // as the user's budget.
+        let result = (|| -> Result<Vec<(LargeRect, Nimber)>, SolveError> {
+            match part {
+                Part::Small(board) => {
+                    self.prepare(false)?;
+                    Ok(self
+                        .small
+                        .options_with_values(board)?
+                        .into_iter()
+                        .map(|(rect, _, value)| (LargeRect::from(rect), value))
+                        .collect())
+                }
+                Part::Large(_) => {
+                    self.prepare(true)?;
+                    let moves = self.large.options_with_values(part);
+                    let moves = self.check_large(moves)?;
+                    Ok(moves.into_iter().map(|(rect, _, v)| (rect, v)).collect())
+                }
             }
-            Part::Large(_) => {
-                self.prepare(true)?;
-                let moves = self.large.options_with_values(part);
-                let moves = self.check_large(moves)?;
-                Ok(moves.into_iter().map(|(rect, _, v)| (rect, v)).collect())
-            }
-        };
+        })();
         result.map_err(|err| self.whole_budget(err))
     }
 
