@@ -449,7 +449,7 @@ pub enum BuildFailed {
     /// A budget ran out or the build was cancelled: the partial file keeps
     /// the tiers stored so far (and, beside it, what was solved of the
     /// tier under way), and the same call resumes from them.
-    #[error("{reason}; {} keeps tiers 1 to {kept}{}: run the same command again to resume", partial.display(), kept_of_next(*kept, *under_way))]
+    #[error("{reason}; {} keeps {}{}: run the same command again to resume", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way))]
     Stopped {
         /// Why.
         reason: TierError,
@@ -468,6 +468,16 @@ pub enum BuildFailed {
     /// The file could not be opened or written.
     #[error(transparent)]
     Db(DbError),
+}
+
+/// The tiers a stopped build keeps, in words: `no tier`, `tier 1`,
+/// `tiers 1 to 12`.
+pub fn kept_tiers(kept: usize) -> String {
+    match kept {
+        0 => "no tier".to_owned(),
+        1 => "tier 1".to_owned(),
+        _ => format!("tiers 1 to {kept}"),
+    }
 }
 
 /// The words of [`BuildFailed::Stopped`] on the tier under way.

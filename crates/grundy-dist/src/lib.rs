@@ -227,7 +227,7 @@ pub enum DistError {
     },
     /// A budget ran out or the build was cancelled; the parts keep the
     /// tiers stored so far.
-    #[error("{reason}; every part keeps tiers 1 to {kept}: run the same command again to resume")]
+    #[error("{reason}; every part keeps {}: run the same command again to resume", grundy_db::store::kept_tiers(*kept))]
     Stopped {
         /// Why.
         reason: TierError,
