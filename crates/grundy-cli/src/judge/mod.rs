@@ -51,7 +51,8 @@ pub enum JudgeError {
     #[error(transparent)]
     Input(#[from] ParseError),
     /// Writing the answers failed.
-    #[error("cannot write the answers: {0}")]
+    // The cause follows in the error chain (`: No space left on device`).
+    #[error("cannot write the answers")]
     Write(#[from] std::io::Error),
 }
 
