@@ -15,8 +15,8 @@
 //! judge_input`, one run: 38.0 ms read into fresh memory, 26.2 ms mapped,
 //! on the largest input). A repeated impassable
 //! cell or a start on an impassable cell is an error at its place, not a
-//! silent answer. The limits on the sums of `N` and `Q` over the tests are
-//! not enforced: a larger input is only slower.
+//! silent answer, and so are sums of `N` or of `Q` over the tests past
+//! the statement's 10^5.
 
 use std::io::Write;
 
@@ -51,8 +51,13 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
     let mut cells = Vec::new();
     let (mut order, mut xs, mut answers) = (Vec::new(), Vec::new(), Vec::new());
     let mut scratch = Vec::new();
+    let (mut all_cells, mut all_queries) = (0, 0);
     for _ in 0..tests {
+        scanner.peek_token();
+        let n_at = scanner.position();
         let n = scanner.usize_in("the number of impassable cells N", 1, MAX_CELLS)?;
+        all_cells += n;
+        over_total(&scanner, n_at, all_cells, MAX_CELLS, "impassable cells")?;
         let cells_start = scanner.position();
         cells.clear();
         cells.reserve(n);
@@ -65,7 +70,11 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
         // tests'): separate ones would each be fresh memory (`crate::alloc`).
         let blocked = Blocked::new_with_scratch(&cells, &mut scratch)
             .map_err(|err| duplicate(input, cells_start, &err))?;
+        scanner.peek_token();
+        let q_at = scanner.position();
         let q = scanner.usize_in("the number of queries Q", 1, MAX_QUERIES)?;
+        all_queries += q;
+        over_total(&scanner, q_at, all_queries, MAX_QUERIES, "queries")?;
         let queries_start = scanner.position();
         // Offline: read the queries and sort them by row, for the sweep.
         // Room for every query at once: grown by doubling, the two vectors
@@ -156,6 +165,26 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
 /// unusual (no digit, more digits, no whitespace after, out of range), the
 /// checked reader reads it again and makes the error message.
 #[inline(always)]
+/// The statement's limit on a count summed over the tests: an error at the
+/// count (at offset `at`) that passes it.
+fn over_total(
+    scanner: &Scanner<'_>,
+    at: usize,
+    total: usize,
+    limit: usize,
+    what: &str,
+) -> Result<(), ParseError> {
+    if total <= limit {
+        return Ok(());
+    }
+    Err(scanner.error_at(
+        at,
+        ParseErrorKind::Invalid(format!(
+            "the tests so far have {total} {what} in all, over the statement's limit of {limit}"
+        )),
+    ))
+}
+
 fn coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, ParseError> {
     let input = scanner.input();
     let mut pos = scanner.position();
@@ -271,6 +300,36 @@ mod tests {
             Ok(()) => Ok(String::from_utf8(out).unwrap()),
             Err(err) => Err(err.input().expect("a parse error").clone()),
         }
+    }
+
+    /// The statement bounds the sums of N and of Q over the tests: the
+    /// count that passes one is an error at its place.
+    #[test]
+    fn sums_past_the_statement_are_errors_at_the_count() {
+        let test = |n: usize, q: usize| {
+            let mut text = format!("{n}\n");
+            for x in 0..n {
+                text += &format!("{} 1\n", x + 1);
+            }
+            text += &format!("{q}\n");
+            for y in 0..q {
+                text += &format!("0 {}\n", y + 2);
+            }
+            text
+        };
+        let half = MAX_CELLS / 2;
+        let fits = format!("2\n{}{}", test(half, 1), test(half, 1));
+        assert_eq!(judge(&fits).unwrap().lines().count(), 2);
+        let over = format!("2\n{}{}", test(half, 1), test(half + 1, 1));
+        let e = judge(&over).unwrap_err();
+        // The second test's N: after T, the first test's N, its cells, Q
+        // and its start.
+        assert_eq!((e.line, e.col), (half + 5, 1));
+        assert!(e.to_string().contains("100001 impassable cells"), "{e}");
+        let over = format!("2\n{}{}", test(1, half), test(1, half + 1));
+        let e = judge(&over).unwrap_err();
+        assert_eq!((e.line, e.col), (half + 7, 1));
+        assert!(e.to_string().contains("100001 queries"), "{e}");
     }
 
     #[test]
