@@ -332,6 +332,21 @@ mod tests {
         assert!(e.to_string().contains("100001 queries"), "{e}");
     }
 
+    /// A number of any length is shown by its head and its length, as in
+    /// every judge's messages.
+    #[test]
+    fn a_long_number_is_shown_short() {
+        let digits = "9".repeat(5000);
+        for input in [
+            format!("1\n1\n{digits} 1\n1\n0 0\n"),
+            format!("1\n1\n-{digits} 1\n1\n0 0\n"),
+        ] {
+            let e = judge(&input).unwrap_err().to_string();
+            assert!(e.contains("(5000 digits)"), "{e}");
+            assert!(e.len() < 200, "{e}");
+        }
+    }
+
     #[test]
     fn errors_are_located() {
         let e = judge("1\n2\n1 1\n1 1\n1\n0 0\n").unwrap_err();

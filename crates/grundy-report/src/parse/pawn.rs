@@ -144,8 +144,8 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
             input,
             start,
             ParseErrorKind::Invalid(format!(
-                "negative {what} {}: coordinates are 0..={MAX_COORD}",
-                String::from_utf8_lossy(&input[start..end])
+                "negative {what} -{}: coordinates are 0..={MAX_COORD}",
+                super::shown_number(&input[start + 1..end], end - start - 1)
             )),
         ));
     }
@@ -176,7 +176,7 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
             start,
             ParseErrorKind::OutOfRange {
                 what: what.to_owned(),
-                value: String::from_utf8_lossy(&input[start..end]).into_owned(),
+                value: super::shown_number(&input[start..end], end - start),
                 min: 0,
                 max: u64::from(MAX_COORD),
             },
