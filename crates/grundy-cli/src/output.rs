@@ -132,7 +132,11 @@ fn map(file: &std::fs::File) -> std::io::Result<memmap2::Mmap> {
     unsafe { memmap2::Mmap::map(file) }
 }
 
-fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
+/// Reads a file, or standard input for `None` or `-`, as it is: for the
+/// judges, whose formats skip one leading byte order mark themselves (a
+/// second is then an error at 1:1, whether the input is mapped, streamed or
+/// read whole).
+pub fn read_raw(path: Option<&Path>) -> anyhow::Result<Source> {
     match path {
         None => read_stdin(),
         Some(p) if p == Path::new("-") => read_stdin(),

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use grundy_cli::judge::{self as formats, JudgeError};
 
-use crate::output::{map_source, read_source, InputError, UsageError};
+use crate::output::{map_source, read_raw, InputError, UsageError};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -134,7 +134,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         };
         return finish(result, name);
     }
-    let source = read_source(path)?;
+    let source = read_raw(path)?;
     let result = match args.problem {
         Problem::Gfg(_) => formats::gfg::run(&source.bytes, stdout),
         Problem::Pshtbrth(_) => formats::pshtbrth::run(&source.bytes, stdout),

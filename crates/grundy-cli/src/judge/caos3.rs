@@ -39,35 +39,19 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
                 None => return Err(scanner.expected("a row of '^' and '#'").into()),
             };
             let token = scanner.token().expect("peeked");
-            for (i, &b) in token.iter().enumerate() {
-                match b {
-                    b'^' if i < cols => row[i] = true,
-                    b'#' if i < cols => {}
-                    b'^' | b'#' => {
-                        return Err(scanner
-                            .error_at(
-                                start,
-                                ParseErrorKind::Invalid(format!(
-                                    "row of {} cells, but C is {cols}",
-                                    token.len()
-                                )),
-                            )
-                            .into())
-                    }
-                    _ => {
-                        return Err(scanner
-                            .error_at(
-                                start + i,
-                                ParseErrorKind::UnexpectedChar {
-                                    found: Found(char_at(input, start + i)),
-                                    expected: "a cell: '^' or '#'".into(),
-                                },
-                            )
-                            .into())
-                    }
-                }
+            // A stray byte is named first, at its place; then the length.
+            if let Some(i) = token.iter().position(|&b| b != b'^' && b != b'#') {
+                return Err(scanner
+                    .error_at(
+                        start + i,
+                        ParseErrorKind::UnexpectedChar {
+                            found: Found(char_at(input, start + i)),
+                            expected: "a cell: '^' or '#'".into(),
+                        },
+                    )
+                    .into());
             }
-            if token.len() < cols {
+            if token.len() != cols {
                 return Err(scanner
                     .error_at(
                         start,
@@ -77,6 +61,9 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
                         )),
                     )
                     .into());
+            }
+            for (cell, &b) in row.iter_mut().zip(token) {
+                *cell = b == b'^';
             }
         }
         let grid = Grid::new(rows as u64, cols as u64, candidates(&map))
@@ -168,6 +155,10 @@ mod tests {
         let err = error(b"1\n2 3\n^^^\n^^\n", &mut out);
         assert_eq!((err.line, err.col), (4, 1));
         assert!(err.to_string().contains("row of 2 cells"), "{err}");
+        // A stray byte past the row's length is named at its place.
+        let err = error(b"1\n1 3\n^^^^x\n", &mut out);
+        assert_eq!((err.line, err.col), (3, 5));
+        assert!(err.to_string().contains("'x'"), "{err}");
         let err = error(b"1\n21 3\n", &mut out);
         assert!(matches!(err.kind, ParseErrorKind::OutOfRange { .. }));
         let err = error(b"2\n1 1\n^\n", &mut out);

@@ -468,6 +468,27 @@ fn a_byte_order_mark_is_skipped_by_every_format() {
             "a second byte order mark",
         );
     }
+    // The judges skip one mark themselves, so a second is the one byte their
+    // format does not expect, worded alike whether the input is a file
+    // (mapped) or a pipe.
+    let dir = tempfile::tempdir().unwrap();
+    let twice = dir.path().join("twice.in");
+    std::fs::write(&twice, bom(&String::from_utf8(bom("1\n")).unwrap())).unwrap();
+    let twice = twice.display().to_string();
+    for problem in ["gfg", "pshtbrth", "gridgame", "caos3"] {
+        for piped in [false, true] {
+            let mut cmd = grundy();
+            cmd.args(["judge", problem]);
+            let name = if piped {
+                cmd.write_stdin(std::fs::read(&twice).unwrap());
+                "<stdin>"
+            } else {
+                cmd.arg(&twice);
+                twice.as_str()
+            };
+            assert_input_error(&mut cmd, name, 1, 1, "unexpected '\\u{feff}'");
+        }
+    }
 }
 
 #[test]
