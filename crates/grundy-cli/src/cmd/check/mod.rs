@@ -641,6 +641,22 @@ fn shrink_and_report<C: Case>(
             args.shrink_runs
         )?,
     }
+    // One more run of the final case: a failure that does not repeat makes
+    // the shrinking's "passes" untrustworthy, and the user should know.
+    if !verdict.is_resource() {
+        let again = bench.try_input::<C>(shrunk.case.render(), 0)?;
+        if again
+            .verdict
+            .as_ref()
+            .is_some_and(|v| !v.same_kind(&verdict))
+        {
+            writeln!(
+                out,
+                "note: run again, this case did not fail this way: the solution is not \
+                 deterministic, so the shrinking above may have stopped early"
+            )?;
+        }
+    }
     let one_minimal = matches!(shrunk.minimality, Minimality::OneMinimal { .. });
     if let Some(layout) = shrunk.case.layout().describe().filter(|_| one_minimal) {
         writeln!(
@@ -856,11 +872,27 @@ fn replay<C: Case>(
     {
         shrink_and_report::<C>(args, bench, case, plain, out)?;
     } else {
-        writeln!(
-            out,
-            "not shrunk: the same input laid out plainly does not fail this way, so the failure \
-             depends on this file's whitespace"
-        )?;
+        // Whitespace is to blame only if the file itself fails again: a
+        // solution that answers one input differently from run to run
+        // would be blamed on a layout otherwise.
+        let again = bench.try_input::<C>(input.clone(), 0)?;
+        let repeats = again
+            .verdict
+            .as_ref()
+            .is_some_and(|v| v.same_kind(&verdict));
+        if repeats && case.render() != input {
+            writeln!(
+                out,
+                "not shrunk: the same input laid out plainly does not fail this way, so the \
+                 failure depends on this file's whitespace"
+            )?;
+        } else {
+            writeln!(
+                out,
+                "not shrunk: the failure does not repeat on every run of the same input (the \
+                 solution is not deterministic, or depends on time or memory near a limit)"
+            )?;
+        }
         report(args, bench, &tried, out)?;
     }
     Ok(ExitCode::FAILURE)
