@@ -300,6 +300,29 @@ fn sum_json_lines_give_legal_winning_moves() {
 /// answered as a run without it answers them, a range with it gets an
 /// unknown value and the engine's winner and move, and the run ends with
 /// the budget's error and exit 3, after every answer.
+/// An unproven guess is not a move known to lose: with board 2 past the
+/// budget and board 1 valued (a non-zero value), clearing board 2 whole
+/// would leave board 1 alone, a known win for the opponent.
+#[test]
+fn an_unproven_guess_avoids_a_move_known_to_lose() {
+    let boards = file("0110\n0000\n0000\n0001\n\n11111111\n11111111\n11111111\n");
+    let queries = file("move 1 2\n");
+    assert!(!value(&["0110", "0000", "0000", "0001"]).is_zero());
+    let output = grundy()
+        .args(["sum", "--json", "--max-positions", "10", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let line: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(line["kind"], "unproven", "{line}");
+    let mv = &line["move"];
+    let whole = (mv["board"] == 1)
+        && (mv["top"] == 0 && mv["left"] == 0 && mv["bottom"] == 2 && mv["right"] == 7);
+    assert!(!whole, "{line}");
+}
+
 #[test]
 fn sum_answers_around_a_board_past_the_budget() {
     let full = "11111111\n".repeat(8);

@@ -403,16 +403,34 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
     // the shape (bounded), the one whose parts pair best with the rest.
     let odd = odd_classes(analysis);
     let own = class_of(&part);
-    let mut best: Option<(u64, LargeRect)> = None;
+    // The total of the other unpaired shapes, when each is valued: a move
+    // whose pieces are all known then leaves a known total, and one that
+    // leaves a non-zero total is known to lose (ranked after every other).
+    let others = analysis
+        .unpaired()
+        .filter(|c| c.key != own)
+        .try_fold(Nimber::ZERO, |total, c| c.value.map(|v| total ^ v));
+    let mut best: Option<((bool, u64), LargeRect)> = None;
     let mut tried = 0usize;
     for_each_rect_of(&part, &mut |rect| {
         tried += 1;
         if tried > 2048 || analyzer.out_of_time() {
             return false;
         }
-        let left = unpaired_cells_after(&odd, &own, &part, rect, analysis);
-        if best.is_none_or(|(cells, _)| left < cells) {
-            best = Some((left, rect));
+        let loses = others.is_some_and(|others| {
+            parts_after(&part, rect)
+                .iter()
+                .try_fold(others, |total, piece| {
+                    analyzer.known_value(piece).map(|v| total ^ v)
+                })
+                .is_some_and(|total| !total.is_zero())
+        });
+        let rank = (
+            loses,
+            unpaired_cells_after(&odd, &own, &part, rect, analysis),
+        );
+        if best.is_none_or(|(best, _)| rank < best) {
+            best = Some((rank, rect));
         }
         true
     });
