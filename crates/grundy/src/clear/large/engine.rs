@@ -34,7 +34,8 @@
 //! **Unproven.** When the budget runs out first, the engine still plays:
 //! the rectangle that halves the largest shape left alone if it has one,
 //! else the move of that shape leaving the fewest unpaired cells among
-//! the first ones tried, and says what it could not prove.
+//! the first ones tried (a move whose total after is known and not 0 last:
+//! it is known to lose), and says what it could not prove.
 
 use std::collections::HashSet;
 
