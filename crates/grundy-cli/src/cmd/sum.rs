@@ -132,6 +132,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         boards: Vec::with_capacity(boards.len()),
         unknown: BTreeMap::new(),
         stopped: None,
+        plays_stopped: None,
         shapes,
         budget,
         deadline: deadline.map(|(at, _)| at),
@@ -173,6 +174,9 @@ struct Row {
     unknown: BTreeMap<usize, Option<ShapeClass>>,
     /// The first budget that ran out, for the exit code and the message.
     stopped: Option<SolveError>,
+    /// The budget an engine move's search ran out of: later moves are
+    /// played without one.
+    plays_stopped: Option<SolveError>,
     shapes: std::sync::Arc<dyn grundy::clear::shapes::ShapeLookup>,
     budget: Budget,
     /// When the run's time budget ends.
@@ -244,15 +248,19 @@ impl Row {
     /// The engine's move on `left..=right`, within what is left of the time
     /// budget (a millisecond when none is: the engine always answers).
     fn play(&mut self, left: usize, right: usize) -> Played {
-        if let (Some(deadline), Some(limit)) = (self.deadline, self.budget.max_time) {
-            if Instant::now() >= deadline {
-                // The run's time is spent: a legal move without analysis,
-                // at once, so that a long script keeps its budget.
-                let err = SolveError::TimeBudget { limit };
-                self.stopped.get_or_insert(err.clone());
-                let choice = grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
-                return Played { choice, left };
+        let spent = match (self.deadline, self.budget.max_time) {
+            (Some(deadline), Some(limit)) if Instant::now() >= deadline => {
+                Some(SolveError::TimeBudget { limit })
             }
+            _ => self.plays_stopped.clone(),
+        };
+        if let Some(err) = spent {
+            // The run's time is spent, or an earlier move's search ran out
+            // of the budget (which holds for the whole run): a legal move
+            // without analysis, at once, so that a long script keeps it.
+            self.stopped.get_or_insert(err.clone());
+            let choice = grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
+            return Played { choice, left };
         }
         let mut budget = self.budget;
         if let Some(deadline) = self.deadline {
@@ -272,6 +280,7 @@ impl Row {
                 *limit = run;
             }
             self.stopped.get_or_insert(err.clone());
+            self.plays_stopped.get_or_insert(err.clone());
         }
         Played { choice, left }
     }
