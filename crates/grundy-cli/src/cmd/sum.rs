@@ -98,7 +98,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let board_source = read_source(args.boards.as_deref())?;
     let max_bytes = args.budget.max_memory.unwrap_or(8 << 30);
     let boards: Vec<LargeBoard> = parse_large_boards(&board_source.bytes, Some(max_bytes))
-        .map_err(|err| board_source.error(err))?
+        .map_err(|err| match err.kind {
+            // A budget, not bad input: exit 3, located like a parse error
+            // (as `grundy clear` refuses such a board).
+            grundy_report::parse::ParseErrorKind::OverMemory { needs, limit, .. } => {
+                anyhow::Error::new(SolveError::MemoryBudget { limit, used: needs })
+                    .context(board_source.error(err).to_string())
+            }
+            _ => board_source.error(err).into(),
+        })?
         .into_iter()
         .map(|b| b.board)
         .collect();
