@@ -158,13 +158,6 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
     Ok(())
 }
 
-/// Reads a coordinate. Hand-written fast path (the input is megabytes of
-/// digits): skip whitespace, then, with 16 bytes left, find the digits and
-/// their value a word at a time (8 digits by SWAR, up to 2 more from the
-/// second word: coordinates have at most 10); otherwise, or at anything
-/// unusual (no digit, more digits, no whitespace after, out of range), the
-/// checked reader reads it again and makes the error message.
-#[inline(always)]
 /// The statement's limit on a count summed over the tests: an error at the
 /// count (at offset `at`) that passes it.
 fn over_total(
@@ -185,6 +178,13 @@ fn over_total(
     ))
 }
 
+/// Reads a coordinate. Hand-written fast path (the input is megabytes of
+/// digits): skip whitespace, then, with 16 bytes left, find the digits and
+/// their value a word at a time (8 digits by SWAR, up to 2 more from the
+/// second word: coordinates have at most 10); otherwise, or at anything
+/// unusual (no digit, more digits, no whitespace after, out of range), the
+/// checked reader reads it again and makes the error message.
+#[inline(always)]
 fn coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, ParseError> {
     let input = scanner.input();
     let mut pos = scanner.position();
