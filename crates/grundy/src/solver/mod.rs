@@ -1031,7 +1031,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             } else {
                 Duration::ZERO
             };
-            if started.elapsed() + release >= limit {
+            if started.elapsed().saturating_add(release) >= limit {
                 return Err(SolveError::TimeBudget { limit });
             }
         }

@@ -196,7 +196,8 @@ impl LargeClear {
             let held = usize::try_from(option_bytes)
                 .unwrap_or(usize::MAX)
                 .saturating_add(self.pending_bytes.get());
-            if Instant::now() + self.release_time(held) >= deadline {
+            let stop_at = Instant::now().checked_add(self.release_time(held));
+            if stop_at.is_none_or(|at| at >= deadline) {
                 *self.stopped.borrow_mut() = Some(crate::SolveError::TimeBudget { limit });
             }
         }
