@@ -226,24 +226,29 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn value(&mut self, part: &Part) -> Result<Nimber, SolveError> {
-        // Every error of the searches below, `?` ones included, is worded
-        // as the user's budget.
-        let result = (|| -> Result<Nimber, SolveError> {
-            match part {
-                Part::Small(board) => {
-                    if let Some(value) = self.small.game().known_value(board) {
-                        return Ok(value);
-                    }
-                    self.prepare(false)?;
-                    self.small.value(board)
+        self.worded(|this| match part {
+            Part::Small(board) => {
+                if let Some(value) = this.small.game().known_value(board) {
+                    return Ok(value);
                 }
-                Part::Large(_) => {
-                    self.prepare(true)?;
-                    let value = self.large.value(part);
-                    self.check_large(value)
-                }
+                this.prepare(false)?;
+                this.small.value(board)
             }
-        })();
+            Part::Large(_) => {
+                this.prepare(true)?;
+                let value = this.large.value(part);
+                this.check_large(value)
+            }
+        })
+    }
+
+    /// Runs `search`, each of whose errors (`?` ones included) is then
+    /// worded as the user's budget ([`Analyzer::whole_budget`]).
+    fn worded<T>(
+        &mut self,
+        search: impl FnOnce(&mut Self) -> Result<T, SolveError>,
+    ) -> Result<T, SolveError> {
+        let result = search(self);
         result.map_err(|err| self.whole_budget(err))
     }
 
@@ -284,31 +289,26 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn moves_to(&mut self, part: &Part, target: Nimber) -> Result<Vec<LargeRect>, SolveError> {
-        // Every error of the searches below, `?` ones included, is worded
-        // as the user's budget.
-        let result = (|| -> Result<Vec<LargeRect>, SolveError> {
-            match part {
-                Part::Small(board) => {
-                    self.prepare(false)?;
-                    Ok(self
-                        .small
-                        .moves_to(board, target)?
-                        .into_iter()
-                        .map(|(rect, _)| LargeRect::from(rect))
-                        .collect())
-                }
-                Part::Large(board) => {
-                    if let Some(moves) = line_moves_to(board, target) {
-                        return Ok(moves);
-                    }
-                    self.prepare(true)?;
-                    let moves = self.large.moves_to(part, target);
-                    let moves = self.check_large(moves)?;
-                    Ok(moves.into_iter().map(|(rect, _)| rect).collect())
-                }
+        self.worded(|this| match part {
+            Part::Small(board) => {
+                this.prepare(false)?;
+                Ok(this
+                    .small
+                    .moves_to(board, target)?
+                    .into_iter()
+                    .map(|(rect, _)| LargeRect::from(rect))
+                    .collect())
             }
-        })();
-        result.map_err(|err| self.whole_budget(err))
+            Part::Large(board) => {
+                if let Some(moves) = line_moves_to(board, target) {
+                    return Ok(moves);
+                }
+                this.prepare(true)?;
+                let moves = this.large.moves_to(part, target);
+                let moves = this.check_large(moves)?;
+                Ok(moves.into_iter().map(|(rect, _)| rect).collect())
+            }
+        })
     }
 
     /// A move of `part` to a position of value 0, found by outcome search
@@ -319,25 +319,20 @@ impl Analyzer {
     ///
     /// [`SolveError`] when the budget runs out.
     pub fn move_to_zero(&mut self, part: &Part) -> Result<Option<LargeRect>, SolveError> {
-        // Every error of the searches below, `?` ones included, is worded
-        // as the user's budget.
-        let result = (|| -> Result<Option<LargeRect>, SolveError> {
-            match part {
-                Part::Small(board) => {
-                    self.prepare(false)?;
-                    Ok(self
-                        .small
-                        .move_to_zero(board)?
-                        .map(|(rect, _)| LargeRect::from(rect)))
-                }
-                Part::Large(_) => {
-                    self.prepare(true)?;
-                    let found = self.large.move_to_zero(part);
-                    Ok(self.check_large(found)?.map(|(rect, _)| rect))
-                }
+        self.worded(|this| match part {
+            Part::Small(board) => {
+                this.prepare(false)?;
+                Ok(this
+                    .small
+                    .move_to_zero(board)?
+                    .map(|(rect, _)| LargeRect::from(rect)))
             }
-        })();
-        result.map_err(|err| self.whole_budget(err))
+            Part::Large(_) => {
+                this.prepare(true)?;
+                let found = this.large.move_to_zero(part);
+                Ok(this.check_large(found)?.map(|(rect, _)| rect))
+            }
+        })
     }
 
     /// Every move of `part` with the value of the part it leaves.
@@ -349,28 +344,23 @@ impl Analyzer {
         &mut self,
         part: &Part,
     ) -> Result<Vec<(LargeRect, Nimber)>, SolveError> {
-        // Every error of the searches below, `?` ones included, is worded
-        // as the user's budget.
-        let result = (|| -> Result<Vec<(LargeRect, Nimber)>, SolveError> {
-            match part {
-                Part::Small(board) => {
-                    self.prepare(false)?;
-                    Ok(self
-                        .small
-                        .options_with_values(board)?
-                        .into_iter()
-                        .map(|(rect, _, value)| (LargeRect::from(rect), value))
-                        .collect())
-                }
-                Part::Large(_) => {
-                    self.prepare(true)?;
-                    let moves = self.large.options_with_values(part);
-                    let moves = self.check_large(moves)?;
-                    Ok(moves.into_iter().map(|(rect, _, v)| (rect, v)).collect())
-                }
+        self.worded(|this| match part {
+            Part::Small(board) => {
+                this.prepare(false)?;
+                Ok(this
+                    .small
+                    .options_with_values(board)?
+                    .into_iter()
+                    .map(|(rect, _, value)| (LargeRect::from(rect), value))
+                    .collect())
             }
-        })();
-        result.map_err(|err| self.whole_budget(err))
+            Part::Large(_) => {
+                this.prepare(true)?;
+                let moves = this.large.options_with_values(part);
+                let moves = this.check_large(moves)?;
+                Ok(moves.into_iter().map(|(rect, _, v)| (rect, v)).collect())
+            }
+        })
     }
 
     /// The bytes both memos hold.
