@@ -95,7 +95,7 @@ pub struct BudgetArgs {
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
     pub max_time: Option<std::time::Duration>,
     /// Give up before the shape memo and the search's scratch would pass
     /// this size, counted from their allocations (the process needs a few

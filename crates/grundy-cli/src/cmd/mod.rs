@@ -38,6 +38,25 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// Parses the `--max-time` of a search (`clear`, `sum`, `pawn`, `split`,
+/// `tables build`): as [`parse_seconds`], and also `0`, a budget spent
+/// before the search starts, as Python's `max_time=0` is: the analysis
+/// gives what it knows without searching, and the engine plays a legal
+/// move at once, unproven unless the position is known.
+///
+/// # Errors
+///
+/// A message for clap, which prints it with the option's name and exits 2.
+pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds == 0.0 => Ok(Duration::ZERO),
+        Ok(seconds) if seconds < 0.0 => {
+            Err("must be 0 or a positive, finite number of seconds".to_owned())
+        }
+        _ => parse_seconds(text),
+    }
+}
+
 /// Parses a `--max-memory` value: a positive number of bytes, optionally
 /// with a unit: `B`, `kB`/`MB`/`GB`/`TB` (powers of 1000) or
 /// `KiB`/`MiB`/`GiB`/`TiB` (powers of 1024), case-insensitive, with an
@@ -138,6 +157,18 @@ mod tests {
             "1000000001",
         ] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_search_budget_may_be_zero_seconds() {
+        use super::parse_budget_seconds;
+        for zero in ["0", "0.0", "-0", "0e5"] {
+            assert_eq!(parse_budget_seconds(zero), Ok(Duration::ZERO), "{zero}");
+        }
+        assert_eq!(parse_budget_seconds("0.5"), parse_seconds("0.5"));
+        for bad in ["-1", "-0.001", "nan", "inf", "", "1s", "1000000001"] {
+            assert!(parse_budget_seconds(bad).is_err(), "{bad}");
         }
     }
 }

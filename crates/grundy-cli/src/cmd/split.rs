@@ -68,7 +68,7 @@ pub struct SplitBudgetArgs {
     #[arg(long, default_value_t = 300_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
     pub max_time: Option<std::time::Duration>,
     /// Give up when the search would hold more than this much memory, as
     /// in `2GiB` or `512MiB`: dense tables with their scratch, and the

@@ -251,6 +251,43 @@ fn the_time_budget_is_named_as_given() {
     );
 }
 
+/// `--max-time 0`, as Python's `max_time=0`: the engine plays a legal move
+/// at once, unproven, and the analysis stops with exit 3.
+#[test]
+fn a_zero_time_budget_still_plays_a_legal_move() {
+    let board = "11111111\n11111111\n10011101\n11111111\n11111111\n00111101\n11110111\n11111111\n";
+    let output = grundy()
+        .args(["clear", "--move", "--max-time", "0", "-"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut lines = stdout.lines();
+    let played = lines.next().unwrap();
+    assert!(lines.next().unwrap().starts_with("unproven"), "{stdout}");
+    // `clear (r1,c1)-(r2,c2)`, 1-based: every cell of it must be a one.
+    let corners: Vec<usize> = played
+        .trim_start_matches("clear ")
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse().unwrap())
+        .collect();
+    let rows: Vec<&[u8]> = board.lines().map(str::as_bytes).collect();
+    assert_eq!(corners.len(), 4, "{played}");
+    for row in corners[0]..=corners[2] {
+        for col in corners[1]..=corners[3] {
+            assert_eq!(rows[row - 1][col - 1], b'1', "{played}");
+        }
+    }
+    let output = grundy()
+        .args(["clear", "--max-time", "0", "-"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let output = grundy().args(["clear", "--no-such-flag"]).output().unwrap();
@@ -263,7 +300,8 @@ fn usage_errors_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("'--max-time <SECONDS>': must be a positive, finite number of seconds"),
+        stderr
+            .contains("'--max-time <SECONDS>': must be 0 or a positive, finite number of seconds"),
         "{stderr}"
     );
     // A flag that would not be honoured is refused, not dropped: --explain

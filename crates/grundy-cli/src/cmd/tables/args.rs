@@ -123,7 +123,7 @@ pub(super) struct BuildArgs {
     pub(super) threads: Option<usize>,
     /// Stop after this many seconds, keeping the finished tiers (exit 3;
     /// run again to resume).
-    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
     pub(super) max_time: Option<Duration>,
     /// A tier of more slots than this (a slot is about 0.75 shape) is
     /// solved in stretches of SLOTS, each kept in PATH.partial.solving
