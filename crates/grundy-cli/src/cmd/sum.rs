@@ -271,6 +271,12 @@ impl Row {
             return Played { choice, left };
         }
         let mut budget = self.budget;
+        // The memory budget bounds the run: the move's search gets what the
+        // row's memo does not hold.
+        let held = self.sum.solver_mut().held_bytes() as u64;
+        if let Some(limit) = budget.max_memory.as_mut() {
+            *limit = limit.saturating_sub(held).max(1);
+        }
         if let Some(deadline) = self.deadline {
             let left_over = deadline.saturating_duration_since(Instant::now());
             budget.max_time = Some(left_over.max(Duration::from_millis(1)));
@@ -281,11 +287,15 @@ impl Row {
             stopped: Some(err), ..
         }) = choice.as_mut().map(|c| &mut c.reason)
         {
-            // What ran out is the run's time budget, not the part of it
-            // this move was given.
-            if let (SolveError::TimeBudget { limit }, Some(run)) = (&mut *err, self.budget.max_time)
-            {
-                *limit = run;
+            // What ran out is the run's budget, not the part of it this
+            // move was given.
+            match (&mut *err, self.budget.max_time, self.budget.max_memory) {
+                (SolveError::TimeBudget { limit }, Some(run), _) => *limit = run,
+                (SolveError::MemoryBudget { limit, used }, _, Some(run)) => {
+                    *limit = run;
+                    *used = used.saturating_add(held);
+                }
+                _ => {}
             }
             self.stopped.get_or_insert(err.clone());
             self.plays_stopped.get_or_insert(err.clone());

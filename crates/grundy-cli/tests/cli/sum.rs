@@ -407,3 +407,38 @@ fn sum_answers_around_a_board_past_the_budget() {
     );
     assert_eq!(lines[3], "unknown");
 }
+
+/// The memory budget bounds the whole run: an engine move's search gets
+/// what the row's memo leaves, and its message names the user's budget
+/// with what the run would need in all (the memo's bytes and the move's),
+/// more than that budget.
+#[test]
+fn an_engine_move_shares_the_runs_memory_budget() {
+    let board = "11111111\n11111111\n10011101\n11111111\n11111111\n00111101\n11110111\n11111111\n";
+    let (queries, boards) = (file("value 1 1\nmove 1 1\n"), file(board));
+    let output = grundy()
+        .args(["sum", "--max-memory", "2MB", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let played = text.lines().nth(1).unwrap();
+    let named = "would pass 1.9 MiB (the memory budget; it would need ";
+    let need = played
+        .split_once(named)
+        .unwrap_or_else(|| panic!("{played}"))
+        .1;
+    let (number, unit) = need.split_once(' ').unwrap();
+    let scale = match &unit[..3] {
+        "KiB" => 1 << 10,
+        "MiB" => 1 << 20,
+        "GiB" => 1 << 30,
+        _ => panic!("{played}"),
+    };
+    // As shown, the need is above the budget shown (1.9 MiB): the move's
+    // own search alone stopped near it.
+    let need = number.parse::<f64>().unwrap() * f64::from(scale);
+    assert!(need > 1.9 * f64::from(1 << 20), "{played}");
+}
