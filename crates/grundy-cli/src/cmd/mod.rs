@@ -49,7 +49,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// A message for clap, which prints it with the option's name and exits 2.
 pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
     match text.parse::<f64>() {
-        Ok(seconds) if seconds == 0.0 => Ok(Duration::ZERO),
+        Ok(0.0) => Ok(Duration::ZERO),
         Ok(seconds) if seconds < 0.0 => {
             Err("must be 0 or a positive, finite number of seconds".to_owned())
         }

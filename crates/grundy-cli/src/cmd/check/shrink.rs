@@ -278,7 +278,46 @@ pub fn shrink<C: Case>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::check::problems::Gridgame;
+    use crate::cmd::check::problems::{Gridgame, Pshtbrth};
+
+    /// A failure that needs one query among hundreds and a board far down
+    /// a long list (as a solution that values boards past 65,536 wrongly):
+    /// the queries' halves are tried before the boards' single items, so
+    /// a small run budget takes the queries down to one.
+    #[test]
+    fn a_long_list_does_not_starve_the_others() {
+        let (boards, queries) = (600, 400);
+        let mut input = format!("1\n{boards} {queries}\n");
+        for b in 0..boards {
+            let row = format!("{:04b}\n", b % 16);
+            input += &row.repeat(4);
+        }
+        for q in 0..queries {
+            input += &format!("1 {} {}\n", q + 1, q + 200);
+        }
+        // Fails when some question reaches past board 550.
+        let fails = |case: &Pshtbrth| {
+            let text = String::from_utf8(case.render()).unwrap();
+            text.lines()
+                .filter_map(|line| line.strip_prefix("1 "))
+                .filter_map(|rest| rest.split_once(' '))
+                .any(|(_, right)| right.parse::<u32>().unwrap() > 550)
+        };
+        let run = |case: &Pshtbrth, _worker: usize| -> anyhow::Result<Option<Outcome>> {
+            Ok(Some(if fails(case) {
+                Outcome::Same
+            } else {
+                Outcome::Passes
+            }))
+        };
+        let case = Pshtbrth::read(input.as_bytes()).unwrap();
+        assert!(fails(&case));
+        let shrunk = shrink(case, false, 100, 2, &run).unwrap();
+        let text = String::from_utf8(shrunk.case.render()).unwrap();
+        let asked = text.lines().filter(|line| line.starts_with("1 ")).count();
+        assert_eq!(asked, 1, "{}", &text[..text.len().min(200)]);
+        assert!(fails(&shrunk.case));
+    }
 
     /// With an oracle for "fails" (a start with x + y >= 10 in a test that
     /// has an impassable cell at x = 3), the shrinker ends at the smallest

@@ -73,25 +73,10 @@ impl Case for Caos3 {
     }
 
     fn edits(&self, coarse: bool) -> Vec<Edit> {
-        let mut edits: Vec<Edit> = chunks(self.maps.len(), coarse)
-            .into_iter()
-            .filter(|r| keeps_one(self.maps.len(), r))
-            .map(Edit::DropTests)
+        let lists: Vec<(usize, List, usize)> = (self.maps.iter().enumerate())
+            .flat_map(|(t, map)| [(t, List::Rows, map.len()), (t, List::Cols, map[0].len())])
             .collect();
-        for (t, map) in self.maps.iter().enumerate() {
-            for (list, len) in [(List::Rows, map.len()), (List::Cols, map[0].len())] {
-                edits.extend(
-                    chunks(len, coarse)
-                        .into_iter()
-                        .filter(|r| keeps_one(len, r))
-                        .map(|range| Edit::Drop {
-                            test: t,
-                            list,
-                            range,
-                        }),
-                );
-            }
-        }
+        let mut edits = drops(self.maps.len(), &lists, coarse);
         if coarse {
             return edits;
         }

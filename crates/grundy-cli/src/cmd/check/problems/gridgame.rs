@@ -147,28 +147,15 @@ impl Case for Gridgame {
     }
 
     fn edits(&self, coarse: bool) -> Vec<Edit> {
-        let mut edits: Vec<Edit> = chunks(self.tests.len(), coarse)
-            .into_iter()
-            .filter(|r| keeps_one(self.tests.len(), r))
-            .map(Edit::DropTests)
+        let lists: Vec<(usize, List, usize)> = (self.tests.iter().enumerate())
+            .flat_map(|(t, test)| {
+                [
+                    (t, List::Cells, test.cells.len()),
+                    (t, List::Queries, test.starts.len()),
+                ]
+            })
             .collect();
-        for (t, test) in self.tests.iter().enumerate() {
-            for (list, len) in [
-                (List::Cells, test.cells.len()),
-                (List::Queries, test.starts.len()),
-            ] {
-                edits.extend(
-                    chunks(len, coarse)
-                        .into_iter()
-                        .filter(|r| keeps_one(len, r))
-                        .map(|range| Edit::Drop {
-                            test: t,
-                            list,
-                            range,
-                        }),
-                );
-            }
-        }
+        let mut edits = drops(self.tests.len(), &lists, coarse);
         if coarse {
             return edits;
         }

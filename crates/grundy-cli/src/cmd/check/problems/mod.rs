@@ -255,19 +255,79 @@ impl Edit {
 /// Ranges to drop from a list of `len`: halves, quarters, ... single
 /// items; `coarse`: halves and quarters only.
 fn chunks(len: usize, coarse: bool) -> Vec<Range<usize>> {
+    chunk_levels(len, coarse).concat()
+}
+
+/// The ranges of [`chunks`], one level of sizes a vector: the halves, then
+/// the quarters, and so on.
+fn chunk_levels(len: usize, coarse: bool) -> Vec<Vec<Range<usize>>> {
     let mut out = Vec::new();
     let mut size = len.div_ceil(2).max(1);
     loop {
         if coarse && size * 4 < len {
             break;
         }
-        out.extend((0..len).step_by(size).map(|s| s..(s + size).min(len)));
+        out.push(
+            (0..len)
+                .step_by(size)
+                .map(|s| s..(s + size).min(len))
+                .collect(),
+        );
         if size == 1 {
             break;
         }
         size = size.div_ceil(2);
     }
     out
+}
+
+/// The drops of a case of `tests` tests whose test `t` has a list `list`
+/// of `len` items, for each `(t, list, len)` of `lists`: coarsest first
+/// across all of them (the halves of the tests and of every list, then
+/// their quarters, and so on to single items), each keeping at least one
+/// item. By levels, as delta debugging goes: a long list's single items
+/// (70,000 boards) come after every other list's halves, so one failing
+/// query among thousands is reached in a few dozen runs rather than after
+/// every board was dropped alone.
+fn drops(tests: usize, lists: &[(usize, List, usize)], coarse: bool) -> Vec<Edit> {
+    let test_levels = chunk_levels(tests, coarse);
+    let list_levels: Vec<Vec<Vec<Range<usize>>>> = lists
+        .iter()
+        .map(|&(_, _, len)| chunk_levels(len, coarse))
+        .collect();
+    let depth = list_levels
+        .iter()
+        .map(Vec::len)
+        .chain([test_levels.len()])
+        .max()
+        .unwrap_or(0);
+    let mut edits = Vec::new();
+    for level in 0..depth {
+        if let Some(ranges) = test_levels.get(level) {
+            edits.extend(
+                ranges
+                    .iter()
+                    .filter(|r| keeps_one(tests, r))
+                    .cloned()
+                    .map(Edit::DropTests),
+            );
+        }
+        for (&(test, list, len), levels) in lists.iter().zip(&list_levels) {
+            if let Some(ranges) = levels.get(level) {
+                edits.extend(
+                    ranges
+                        .iter()
+                        .filter(|r| keeps_one(len, r))
+                        .map(|range| Edit::Drop {
+                            test,
+                            list,
+                            range: range.clone(),
+                        }),
+                );
+            }
+        }
+    }
+    edits
 }
 
 /// The cells of a board to keep: all but half of its cells, only half of

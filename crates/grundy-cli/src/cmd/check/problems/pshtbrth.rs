@@ -197,29 +197,15 @@ impl Case for Pshtbrth {
     }
 
     fn edits(&self, coarse: bool) -> Vec<Edit> {
-        let mut edits: Vec<Edit> = chunks(self.tests.len(), coarse)
-            .into_iter()
-            .filter(|r| keeps_one(self.tests.len(), r))
-            .map(Edit::DropTests)
+        let lists: Vec<(usize, List, usize)> = (self.tests.iter().enumerate())
+            .flat_map(|(t, test)| {
+                [
+                    (t, List::Boards, test.boards.len()),
+                    (t, List::Queries, test.queries.len()),
+                ]
+            })
             .collect();
-        for (t, test) in self.tests.iter().enumerate() {
-            for list in [List::Boards, List::Queries] {
-                let len = match list {
-                    List::Boards => test.boards.len(),
-                    _ => test.queries.len(),
-                };
-                edits.extend(
-                    chunks(len, coarse)
-                        .into_iter()
-                        .filter(|r| keeps_one(len, r))
-                        .map(|range| Edit::Drop {
-                            test: t,
-                            list,
-                            range,
-                        }),
-                );
-            }
-        }
+        let mut edits = drops(self.tests.len(), &lists, coarse);
         let elements: usize = self
             .tests
             .iter()
