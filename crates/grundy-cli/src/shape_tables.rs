@@ -39,11 +39,8 @@ impl TablesArgs {
             // One damaged file found in a directory must not stop the
             // commands (the other databases and the built-in one still
             // answer): warn and go on.
-            eprintln!(
-                "warning: skipping {}: {}",
-                skipped.path.display(),
-                skipped.error
-            );
+            // The error starts with the file's path.
+            eprintln!("warning: skipping {}", skipped.error);
         }
         Ok(found.into_lookup(Some(grundy_builtin::clear_5x5())))
     }

@@ -91,17 +91,30 @@ impl Database {
     /// [`DbError::Incomplete`] for a build that has not finished, and the
     /// errors of [`Header::decode`] and of the sections' checksums.
     pub fn open(path: &Path) -> Result<Database> {
-        let file = File::open(path).map_err(io(path))?;
-        let metadata = file.metadata().map_err(io(path))?;
-        if metadata.is_dir() {
-            // Opening a directory succeeds; mapping it fails with a
-            // "no such device" that names no cause.
+        // Looked at before opening: opening a FIFO waits for a writer, and
+        // a device (`/dev/zero`) has no length to bound the read of a
+        // short file. Opening a directory succeeds, and mapping it fails
+        // with a "no such device" that names no cause.
+        let kind = std::fs::metadata(path).map_err(io(path))?.file_type();
+        if kind.is_dir() {
             return Err(io(path)(std::io::ErrorKind::IsADirectory.into()));
         }
+        if !kind.is_file() {
+            return Err(io(path)(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a database is a file that `grundy tables build` wrote)",
+            )));
+        }
+        let file = File::open(path).map_err(io(path))?;
+        let metadata = file.metadata().map_err(io(path))?;
         let len = metadata.len();
         if len < HEADER_LEN as u64 {
+            // At most the header's length, whatever the file became since.
             let mut start = Vec::new();
-            (&file).read_to_end(&mut start).map_err(io(path))?;
+            (&file)
+                .take(HEADER_LEN as u64)
+                .read_to_end(&mut start)
+                .map_err(io(path))?;
             Header::decode(&start, len, path)?;
             return Err(truncated(path, "the header", HEADER_LEN as u64, len));
         }

@@ -94,11 +94,17 @@ impl Search {
                 named: true,
             };
         }
-        if let Some(env) = env.filter(|e| !e.is_empty()) {
-            return Search {
-                paths: std::env::split_paths(env).collect(),
-                named: true,
-            };
+        // Empty entries are left out, as in `PATH`: `GRUNDY_TABLES=$NEW:$GRUNDY_TABLES`
+        // with the variable unset leaves a trailing `:`.
+        let paths: Vec<PathBuf> = env
+            .map(|env| {
+                std::env::split_paths(env)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !paths.is_empty() {
+            return Search { paths, named: true };
         }
         Search {
             paths: default_dir.filter(|d| d.is_dir()).into_iter().collect(),

@@ -63,7 +63,7 @@ pub enum DbError {
         what: String,
     },
     /// The build that writes this file has not finished.
-    #[error("{}: an unfinished build (tiers 1 to {stored} of {tiers}); run `grundy tables build` again to resume it", path.display())]
+    #[error("{}: an unfinished build ({}); run `grundy tables build` again to resume it", path.display(), match stored { 0 => format!("none of its {tiers} tiers yet"), _ => format!("tiers 1 to {stored} of {tiers}") })]
     Incomplete {
         /// The file.
         path: PathBuf,

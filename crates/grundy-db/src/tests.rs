@@ -590,7 +590,8 @@ fn a_db_set_answers_shape_keys_and_refuses_shapes_outside_its_box() {
 /// Discovery opens what each search names: a second search with other
 /// paths finds the other database (no process-wide cache), a damaged file
 /// in a directory is skipped and reported, a damaged file named is an
-/// error, and the fallback answers what the databases found lack.
+/// error, the fallback answers what the databases found lack, and empty
+/// entries of the environment's list are left out.
 #[test]
 fn each_search_opens_its_own_databases() {
     use discover::{DiscoverError, Search};
@@ -644,6 +645,42 @@ fn each_search_opens_its_own_databases() {
         matches!(missing, Err(DiscoverError::Open(_))),
         "{missing:?}"
     );
+    // Empty entries of the environment are left out, as in `PATH`.
+    let mut listed = a.clone().into_os_string();
+    listed.push("::");
+    let found = Search::with_env(&[], Some(&listed), None).open().unwrap();
+    assert_eq!(found.sets.len(), 1);
+    let only_empty = Search::with_env(&[], Some(std::ffi::OsStr::new(":")), None)
+        .open()
+        .unwrap();
+    assert!(only_empty.sets.is_empty());
+}
+
+/// A path that is not a regular file is refused at once: a FIFO (whose
+/// opening would wait for a writer) and a device (whose reads never end)
+/// named, and a FIFO found in a directory skipped.
+#[cfg(unix)]
+#[test]
+fn a_file_that_is_not_regular_is_refused_at_once() {
+    use discover::Search;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo.gdb");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for path in [fifo.as_path(), Path::new("/dev/zero")] {
+        let err = Database::open(path).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+    }
+    build(&dir.path().join("2x3.gdb"), box_of(2, 3), None).unwrap();
+    let found = Search::with_env(&[dir.path().to_owned()], None, None)
+        .open()
+        .unwrap();
+    assert_eq!(found.sets.len(), 1);
+    assert_eq!(found.skipped.len(), 1);
+    assert_eq!(found.skipped[0].path, fifo);
 }
 
 /// A header naming another game (its checksum right) is refused with the
