@@ -651,6 +651,15 @@ fn reseal(bytes: &mut [u8]) {
 /// `db` to `value`, and recomputes the section's and the header's
 /// checksums: a forgery the checksums cannot see.
 fn forge(db: &Path, tier: usize, key: Option<u64>, value: u64) -> u64 {
+    forge_slot(db, tier, key, |slot| {
+        assert_ne!(slot & 0xfff, value, "a different value");
+        (slot & !0xfff) | value
+    })
+}
+
+/// Rewrites the slot of the shape `key` (the first stored, without one) in
+/// tier `tier` as `edit` says, recomputing the checksums; its key.
+fn forge_slot(db: &Path, tier: usize, key: Option<u64>, edit: impl Fn(u64) -> u64) -> u64 {
     let mut bytes = std::fs::read(db).unwrap();
     let header = grundy_db::Header::decode(&bytes, bytes.len() as u64, db).unwrap();
     let t = header.tiers[tier - 1];
@@ -664,8 +673,7 @@ fn forge(db: &Path, tier: usize, key: Option<u64>, value: u64) -> u64 {
         })
         .expect("the shape is stored");
     let slot = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-    assert_ne!(slot & 0xfff, value, "a different value");
-    bytes[at..at + 8].copy_from_slice(&((slot & !0xfff) | value).to_le_bytes());
+    bytes[at..at + 8].copy_from_slice(&edit(slot).to_le_bytes());
     let crc = crc32fast::hash(&bytes[section]);
     let entry = 64 + (tier - 1) * 48;
     bytes[entry + 36..entry + 40].copy_from_slice(&crc.to_le_bytes());
@@ -1060,4 +1068,65 @@ fn convert_rewrites_a_version_1_database_compactly() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("checksum mismatch"));
     assert_eq!(convert(&new, &new).status.code(), Some(2));
+}
+
+/// A full board's key forged away (its checksums recomputed): `info` names
+/// the board not found and exits 2 rather than leave its line out.
+#[test]
+fn a_missing_full_board_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build_v1(dir.path(), 3, 4);
+    let key = grundy::clear::shapes::ShapeBox::new(3, 4)
+        .unwrap()
+        .full_key(3, 4)
+        .unwrap();
+    forge_slot(&db, 12, Some(key), |slot| slot ^ (1 << 12));
+    for args in [vec!["info"], vec!["info", "--json"]] {
+        let output = grundy()
+            .arg("tables")
+            .args(&args)
+            .arg(&db)
+            .output()
+            .unwrap();
+        assert_exit(&output, 2, "the full board 3 x 4 is not found");
+    }
+}
+
+/// `merge` and `convert` refuse to write over a file they read: a part of
+/// the database, or the database itself.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("p.gdb");
+    build_parts(&stem, "3x4", "2", &[]);
+    let part0 = dir.path().join("p.part-0-of-2.gdb");
+    let before = std::fs::read(&part0).unwrap();
+    let output = grundy()
+        .args(["tables", "merge", "--out"])
+        .arg(&part0)
+        .arg(&stem)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "which merge reads; write to another path");
+    let output = grundy()
+        .args(["tables", "convert"])
+        .arg(&stem)
+        .arg(&part0)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "which convert reads; write to another path");
+    assert_eq!(std::fs::read(&part0).unwrap(), before);
+    let whole = build(dir.path(), "2x3");
+    let output = grundy()
+        .args(["tables", "convert"])
+        .arg(&whole)
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "is the database, which convert reads");
+    grundy()
+        .args(["tables", "info"])
+        .arg(&stem)
+        .assert()
+        .success();
 }

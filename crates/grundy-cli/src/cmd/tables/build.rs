@@ -259,11 +259,12 @@ pub(super) fn open_error(err: DbError) -> anyhow::Error {
     }
 }
 
-/// `--out` names the file; a directory is refused before anything starts.
-pub(super) fn refuse_directory(path: &Path) -> anyhow::Result<()> {
+/// The output (`what`: `--out`, or `NEW` of `convert`) names the file; a
+/// directory is refused before anything starts.
+pub(super) fn refuse_directory(path: &Path, what: &str) -> anyhow::Result<()> {
     if path.is_dir() {
         return Err(UsageError(format!(
-            "{}: is a directory; --out names the database file (e.g. {})",
+            "{}: is a directory; {what} names the database file (e.g. {})",
             path.display(),
             path.join("clear.gdb").display()
         ))
@@ -333,7 +334,7 @@ pub(super) fn build_record(
 pub(super) fn build_path(args: &BuildArgs) -> anyhow::Result<PathBuf> {
     Ok(match &args.out {
         Some(out) => {
-            refuse_directory(out)?;
+            refuse_directory(out, "--out")?;
             out.clone()
         }
         None => {

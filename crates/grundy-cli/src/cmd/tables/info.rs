@@ -35,6 +35,30 @@ pub(super) fn print_boards(
     Ok(())
 }
 
+/// Every full board of the box must be in a database; one that is not is
+/// damage the checksums cannot see (a fingerprint changed and the
+/// checksums written again), which `info` names rather than leave its
+/// line out.
+fn check_full_boards(set: &DbSet) -> anyhow::Result<()> {
+    let shape_box = set.shape_box();
+    let missing: Vec<String> = check::full_board_sizes(shape_box)
+        .filter(|&(a, b)| shape_box.full_key(a, b).is_some() && set.full_board(a, b).is_none())
+        .map(|(a, b)| format!("{a} x {b}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    Err(UsageError(format!(
+        "{}: corrupt: the full board {} not found (`grundy tables verify --all` checks every shape)",
+        set.path().display(),
+        match missing.len() {
+            1 => format!("{} is", missing[0]),
+            _ => format!("{} are", missing.join(", ")),
+        }
+    ))
+    .into())
+}
+
 pub(super) fn open(path: &Path) -> anyhow::Result<DbSet> {
     DbSet::open(path).map_err(|e| UsageError(e.to_string()).into())
 }
@@ -101,6 +125,7 @@ pub(super) fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
         .unwrap_or(0);
     writeln!(out, "largest value: {largest}")?;
     print_boards(out, shape_box, |a, b| set.full_board(a, b))?;
+    check_full_boards(&set)?;
     if args.values {
         writeln!(out, "shapes per value:")?;
         for (value, count) in value_counts(&set)?.iter().enumerate() {
@@ -131,6 +156,7 @@ pub(super) fn value_counts(set: &DbSet) -> anyhow::Result<Vec<u64>> {
 /// `tables info --json`: [`grundy_db::meta::describe`], pretty-printed.
 pub(super) fn info_json(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     let set = open(&args.path)?;
+    check_full_boards(&set)?;
     let meta = grundy_db::meta::describe(&set).map_err(|e| UsageError(e.to_string()))?;
     let mut stdout = std::io::stdout().lock();
     serde_json::to_writer_pretty(&mut stdout, &meta)?;

@@ -2,12 +2,14 @@
 //! build, convert a database to the compact format, checksum it, export it.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use grundy_db::check::{self, MergeError};
+use grundy_db::DbSet;
 
-use crate::output::UsageError;
+use crate::output::{NoSpaceError, UsageError};
 use grundy_report::words::count;
 
 use super::*;
@@ -17,7 +19,8 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
-    refuse_directory(&args.out)?;
+    refuse_directory(&args.out, "--out")?;
+    refuse_an_input(&args.out, &set, "merge")?;
     // A fresh output: a merge never resumes a partial file (and never
     // touches one a running build holds).
     let header = check::merge(&set, &args.out).map_err(|err| match err {
@@ -41,15 +44,16 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 /// `tables convert OLD NEW`: [`grundy_db::convert()`].
 pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    refuse_directory(&args.new)?;
-    if args.new == args.old {
-        return Err(UsageError(format!(
-            "{}: convert writes a new file; give another path",
-            args.new.display()
-        ))
-        .into());
-    }
-    let header = grundy_db::convert(&args.old, &args.new).map_err(db_error)?;
+    refuse_directory(&args.new, "NEW")?;
+    refuse_an_input(&args.new, &open(&args.old)?, "convert")?;
+    let header = grundy_db::convert(&args.old, &args.new).map_err(|err| match err {
+        // The output's directory missing or not writable (the error names
+        // the output or its `.partial` beside it): the user's path.
+        grundy_db::DbError::Io { ref path, .. } if path.parent() == args.new.parent() => {
+            UsageError(err.to_string()).into()
+        }
+        err => db_error(err),
+    })?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let bytes = header.end();
     let mut stdout = std::io::stdout().lock();
@@ -65,17 +69,59 @@ pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `tables export`: [`grundy_db::meta::export_csv`] through a buffer.
+/// Refuses an output that is the file of one of the parts of `set`, which
+/// `command` reads (writing it would destroy the database being read).
+fn refuse_an_input(out: &Path, set: &DbSet, command: &str) -> anyhow::Result<()> {
+    let Ok(out_path) = std::fs::canonicalize(out) else {
+        // Not there yet: no input is at that path.
+        return Ok(());
+    };
+    for part in set.parts() {
+        if std::fs::canonicalize(part.path()).is_ok_and(|p| p == out_path) {
+            return Err(UsageError(format!(
+                "{}: is {}, which {command} reads; write to another path",
+                out.display(),
+                if set.parts().len() > 1 {
+                    format!("a part of {}", set.path().display())
+                } else {
+                    "the database".to_owned()
+                }
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// `tables export`: [`grundy_db::meta::export_csv`] through a buffer. A
+/// damaged tier found while writing is exit 2, as `verify` reports it; a
+/// full disk under standard output exit 4.
 pub(super) fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let set = open(&args.path)?;
     match args.format {
         ExportFormat::Csv => {
             let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-            grundy_db::meta::export_csv(&set, &mut out)?;
-            out.flush()?;
+            grundy_db::meta::export_csv(&set, &mut out)
+                .and_then(|_| out.flush())
+                .map_err(export_error)?;
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn export_error(err: std::io::Error) -> anyhow::Error {
+    if err
+        .get_ref()
+        .is_some_and(|inner| inner.is::<grundy_db::DbError>())
+    {
+        return UsageError(err.to_string()).into();
+    }
+    let message = format!("standard output: {err}");
+    if err.kind() == std::io::ErrorKind::StorageFull {
+        NoSpaceError(message).into()
+    } else {
+        anyhow::anyhow!(message)
+    }
 }
 
 pub(super) fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {

@@ -115,8 +115,8 @@ pub(super) fn full_board_check(
             String::new()
         } else {
             format!(
-                "; not checked, over {} positions (--board-positions): {}",
-                args.board_positions,
+                "; not checked, over {} (--board-positions): {}",
+                count(args.board_positions, "position"),
                 over.join(", ")
             )
         },
@@ -140,10 +140,10 @@ pub(super) fn verify_tiers(
         .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
-        "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {} positions) ({:.1} s)",
+        "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {}) ({:.1} s)",
         tally.checked,
         tally.skipped,
-        args.board_positions,
+        count(args.board_positions, "position"),
         started.elapsed().as_secs_f64()
     )?;
     if tally.skipped > 0 {
