@@ -93,9 +93,13 @@ pub(crate) async fn run(
 ) -> io::Result<()> {
     let registry = Arc::new(Mutex::new(Registry::default()));
     let mut http = hyper::server::conn::http1::Builder::new();
+    // `half_close`: a client may shut its sending side once its request
+    // is sent (as `nc -N` does) and still be answered; without it, hyper
+    // drops a connection whose read side ends before the answer is written.
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
-        .keep_alive(true);
+        .keep_alive(true)
+        .half_close(true);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {

@@ -302,3 +302,61 @@ fn a_port_0_server_says_its_port_and_the_host_rule() {
     assert!(rule.contains("Host header"), "{rule}");
     assert!(rule.contains("--allow-host"), "{rule}");
 }
+
+/// A client that shuts its sending side once its request is sent (as
+/// `nc -N` does) gets its answer from the real server, every time.
+#[test]
+fn a_half_closed_request_is_answered() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::{Shutdown, TcpStream};
+    use std::process::{Command, Stdio};
+
+    struct Server(std::process::Child);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut server = Server(
+        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut banner = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut banner)
+        .unwrap();
+    let port: u16 = banner
+        .split("http://127.0.0.1:")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|port| port.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {banner:?}"));
+    for (k, (body, status)) in [(r#"{"board":["0110","1111"]}"#, "200"), ("{", "400")]
+        .iter()
+        .cycle()
+        .take(24)
+        .enumerate()
+    {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let request = format!(
+            "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        stream.shutdown(Shutdown::Write).unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}")),
+            "request {k}: {answer:?}"
+        );
+    }
+}
