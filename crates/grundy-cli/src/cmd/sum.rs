@@ -203,10 +203,34 @@ impl Row {
         Part::of(LargeBoard::zeros(1, 1).expect("a 1 x 1 board"))
     }
 
+    /// Starts one search of the row's solver (a board's value, or the
+    /// move of a range of known values). `--max-positions` bounds each
+    /// search, as it bounds `grundy clear`'s one: a board past it does not
+    /// leave the boards after it unvalued, nor their moves unsearched. The
+    /// time budget stays the run's (what is left of it), and the memory
+    /// budget bounds the memo all searches share.
+    fn fresh_search(&mut self) {
+        let mut budget = self.budget;
+        if let Some(deadline) = self.deadline {
+            budget.max_time = Some(deadline.saturating_duration_since(Instant::now()));
+        }
+        self.sum.solver_mut().set_budget(budget);
+    }
+
+    /// `err` as the run's budget words it: a search given what was left of
+    /// the time ran out of the run's time.
+    fn run_error(&self, mut err: SolveError) -> SolveError {
+        if let (SolveError::TimeBudget { limit }, Some(run)) = (&mut err, self.budget.max_time) {
+            *limit = run;
+        }
+        err
+    }
+
     /// Appends `board`, valued if the budget allows.
     fn push(&mut self, board: LargeBoard) {
         let index = self.boards.len();
         self.boards.push(board.clone());
+        self.fresh_search();
         if let Err(err) = self.sum.push(Part::of(board)) {
             self.stop(index, err);
             self.sum
@@ -218,6 +242,7 @@ impl Row {
     /// Replaces board `index`: its value, or `None` when the budget ran out.
     fn set(&mut self, index: usize, board: LargeBoard) -> Option<grundy::Nimber> {
         self.boards[index] = board.clone();
+        self.fresh_search();
         match self.sum.set(index, Part::of(board)) {
             Ok(value) => {
                 self.unknown.remove(&index);
@@ -234,6 +259,7 @@ impl Row {
     }
 
     fn stop(&mut self, index: usize, err: SolveError) {
+        let err = self.run_error(err);
         let class = self.boards.get(index).and_then(LargeBoard::cut);
         let class = class.map(|(cut, _, _)| ShapeClass::of_cut(&cut));
         self.unknown.insert(index, class);
@@ -260,6 +286,10 @@ impl Row {
             (Some(deadline), Some(limit)) if Instant::now() >= deadline => {
                 Some(SolveError::TimeBudget { limit })
             }
+            // A range of known value is searched again: an unknown board's
+            // spent search says nothing of it, and its own search is
+            // bounded by the budget.
+            _ if self.known(left, right) => None,
             _ => self.plays_stopped.clone(),
         };
         if let Some(err) = spent {
@@ -378,9 +408,11 @@ fn answer(
                 // board is unknown, or the search for the move runs out,
                 // the engine plays.
                 let by_values = if row.known(left, right) {
+                    row.fresh_search();
                     match row.sum.winning_move(left..=right) {
                         Ok(win) => Some(win),
                         Err(err) => {
+                            let err = row.run_error(err);
                             row.stopped.get_or_insert(err);
                             None
                         }
@@ -389,11 +421,27 @@ fn answer(
                     None
                 };
                 match by_values {
-                    Some(win) => write_valued_move(out, json, left, right, win)?,
+                    Some(win) => {
+                        let win = win.map(|win| (win.index, win.mv, win.from, win.to));
+                        write_valued_move(out, json, left, right, win)?;
+                    }
                     None => {
                         out.flush()?;
                         let played = row.play(left, right);
-                        write_engine_move(out, json, left, right, played)?;
+                        // On a range of known value, a proven win is a move
+                        // to a total of 0, worded as one found by values.
+                        match (row.known(left, right), &played.choice) {
+                            (true, Some(choice))
+                                if grundy_report::large::kind(choice) == "winning" =>
+                            {
+                                let index = left + choice.board as usize;
+                                let from = row.sum.value(index..=index);
+                                let to = from ^ row.sum.value(left..=right);
+                                let win = Some((index, choice.rect, from, to));
+                                write_valued_move(out, json, left, right, win)?;
+                            }
+                            _ => write_engine_move(out, json, left, right, played)?,
+                        }
                     }
                 }
             }
@@ -424,11 +472,11 @@ fn write_valued_move(
     json: bool,
     left: usize,
     right: usize,
-    win: Option<grundy::sum::SumMove<LargeRect, Part>>,
+    win: Option<(usize, LargeRect, grundy::Nimber, grundy::Nimber)>,
 ) -> std::io::Result<()> {
-    let valued = win.as_ref().map(|win| {
-        let phrase = words::clear_move(Some(win.index), win.mv);
-        ValuedMove::new(LargeMoveReport::new(win.index as u32, win.mv), &phrase, 0)
+    let valued = win.map(|(index, mv, _, _)| {
+        let phrase = words::clear_move(Some(index), mv);
+        ValuedMove::new(LargeMoveReport::new(index as u32, mv), &phrase, 0)
     });
     if json {
         let line = serde_json::json!({
@@ -437,11 +485,11 @@ fn write_valued_move(
         return writeln!(out, "{line}");
     }
     match (win, valued) {
-        (Some(win), Some(valued)) => writeln!(
+        (Some((_, _, from, to)), Some(valued)) => writeln!(
             out,
             "{} {}",
             valued.text,
-            words::change("the board", win.from.value(), win.to.value())
+            words::change("the board", from.value(), to.value())
         ),
         _ => writeln!(out, "none"),
     }

@@ -442,3 +442,62 @@ fn an_engine_move_shares_the_runs_memory_budget() {
     let need = number.parse::<f64>().unwrap() * f64::from(scale);
     assert!(need > 1.9 * f64::from(1 << 20), "{played}");
 }
+
+/// A range of known value keeps getting its move by values after a board
+/// past the budget spent it (the engine's search of that board ran out):
+/// a proven winning move, worded as found by values, each time.
+#[test]
+fn a_known_range_keeps_its_moves_after_a_board_past_the_budget() {
+    // 12 x 12 (past 64 cells), 85% ones: far past 10 positions.
+    let hard: String = (0..12u64)
+        .map(|r| {
+            let row: String = (0..12u64)
+                .map(|c| if (r * 12 + c) * 7 % 20 < 17 { '1' } else { '0' })
+                .collect();
+            row + "\n"
+        })
+        .collect();
+    let small = ["0110", "0000", "0000", "0001"];
+    let boards = file(&format!("{hard}\n{}\n", small.join("\n")));
+    let queries = file("move 2 2\nmove 1 1\nmove 2 2\nmove 1 2\nmove 2 2\n");
+    let output = grundy()
+        .args(["sum", "--max-positions", "10", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    let suffix = format!(
+        " on board 2, leaving grundy 0 (the board: grundy {} -> 0)",
+        value(&small)
+    );
+    for k in [0, 2, 4] {
+        let corners = lines[k]
+            .strip_prefix("clear (")
+            .and_then(|rest| rest.strip_suffix(suffix.as_str()))
+            .unwrap_or_else(|| panic!("{k}: {}", lines[k]));
+        // The move is legal and leaves the board (the range) at 0.
+        let n: Vec<usize> = corners
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let mut after: Vec<Vec<u8>> = small.iter().map(|r| r.as_bytes().to_vec()).collect();
+        for row in &mut after[n[0] - 1..n[2]] {
+            for cell in &mut row[n[1] - 1..n[3]] {
+                assert_eq!(*cell, b'1', "{}", lines[k]);
+                *cell = b'0';
+            }
+        }
+        let after: Vec<String> = after
+            .into_iter()
+            .map(|r| String::from_utf8(r).unwrap())
+            .collect();
+        let after: Vec<&str> = after.iter().map(String::as_str).collect();
+        assert_eq!(value(&after), Nimber::ZERO, "{}", lines[k]);
+    }
+    assert!(lines[1].contains("unproven"), "{}", lines[1]);
+}
