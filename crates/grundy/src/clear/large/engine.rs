@@ -133,11 +133,24 @@ impl EngineChoice {
 }
 
 /// A legal move found without an analysis (no labelling, no search, no
-/// memory beyond the boards): the first run of ones of the first board
-/// that has one, cleared whole. What the engine plays when `stopped`
-/// refused the analysis itself; `None` when no board has a one.
+/// memory beyond the boards): when the ones of all the boards form one
+/// rectangle, that rectangle, cleared whole (a proven win: the opponent
+/// cannot move); otherwise the first run of ones of the first board that
+/// has one, cleared whole. What the engine plays when `stopped` refused
+/// the analysis itself; `None` when no board has a one.
 #[must_use]
 pub fn unanalysed_move(boards: &[LargeBoard], stopped: SolveError) -> Option<EngineChoice> {
+    if let Some((index, rect)) = one_rectangle(boards) {
+        return Some(EngineChoice {
+            board: index as u32,
+            rect,
+            component: 0,
+            reason: MoveReason::Pairs {
+                halves: false,
+                clears_all: true,
+            },
+        });
+    }
     for (index, board) in boards.iter().enumerate() {
         for row in 0..board.rows() {
             let mut first = None;
@@ -160,6 +173,45 @@ pub fn unanalysed_move(boards: &[LargeBoard], stopped: SolveError) -> Option<Eng
         }
     }
     None
+}
+
+/// The board and the rectangle of the ones of `boards` when they fill one
+/// rectangle of one board, in one pass over the runs.
+fn one_rectangle(boards: &[LargeBoard]) -> Option<(usize, LargeRect)> {
+    let mut found: Option<(usize, LargeRect)> = None;
+    let mut ones = 0u64;
+    for (index, board) in boards.iter().enumerate() {
+        for row in 0..board.rows() {
+            let mut runs = 0u32;
+            let mut clash = false;
+            board.for_each_run(row, |start, end| {
+                runs += 1;
+                ones += u64::from(end - start);
+                match &mut found {
+                    None => {
+                        found = Some((
+                            index,
+                            LargeRect {
+                                top: row,
+                                left: start,
+                                bottom: row,
+                                right: end - 1,
+                            },
+                        ));
+                    }
+                    Some((at, rect)) => {
+                        clash |= *at != index || rect.left != start || rect.right != end - 1;
+                        rect.bottom = row;
+                    }
+                }
+            });
+            if clash || runs > 1 {
+                return None;
+            }
+        }
+    }
+    let (index, rect) = found?;
+    (rect.area() == ones).then_some((index, rect))
 }
 
 /// How many unpaired shapes the pair search looks at: past that, a single

@@ -856,3 +856,57 @@ fn a_large_analysis_past_its_budget_proves_a_move_by_outcome_search() {
     let after = block(&inner).try_play(rect).unwrap().to_board().unwrap();
     assert!(Clear::solver().value(&after).unwrap().is_zero());
 }
+
+proptest! {
+    /// Without an analysis the engine still plays a legal move, and calls
+    /// it proven exactly when the ones of all the boards form one
+    /// rectangle (clearing it leaves the opponent no move), checked
+    /// against the cells: the move then clears every one.
+    #[test]
+    fn an_unanalysed_move_is_legal_and_proven_only_when_it_clears_all(
+        boards in proptest::collection::vec((1u32..6, 1u32..6, 0u32..100, any::<u64>(), any::<bool>()), 1..4)
+    ) {
+        let boards: Vec<LargeBoard> = boards
+            .iter()
+            .map(|&(rows, cols, percent, seed, block)| {
+                if block {
+                    // A rectangle of ones somewhere, or none.
+                    let mut board = LargeBoard::zeros(u64::from(rows), u64::from(cols)).unwrap();
+                    let (top, left) = ((seed % 7) as u32 % rows, (seed / 7 % 7) as u32 % cols);
+                    let (bottom, right) = ((seed / 49 % 7) as u32 % rows, (seed / 343 % 7) as u32 % cols);
+                    for r in top..=bottom {
+                        for c in left..=right {
+                            board.set(r, c, true);
+                        }
+                    }
+                    board
+                } else {
+                    random_board(rows, cols, percent, seed)
+                }
+            })
+            .collect();
+        let stopped = crate::SolveError::PositionBudget { limit: 0 };
+        let ones: usize = boards.iter().map(|b| cells_of(b).len()).sum();
+        match unanalysed_move(&boards, stopped) {
+            None => prop_assert_eq!(ones, 0),
+            Some(choice) => {
+                let board = &boards[choice.board as usize];
+                prop_assert!(board.is_legal(choice.rect));
+                let clears_all = cells_of(board).len() == ones
+                    && cleared(&cells_of(board), choice.rect).is_empty();
+                // The ones form one rectangle exactly when some legal move
+                // clears them all.
+                let one_rectangle = boards.iter().any(|b| {
+                    let cells = cells_of(b);
+                    cells.len() == ones && !cells.is_empty() && {
+                        let (r0, c0) = (cells.iter().map(|p| p.0).min().unwrap(), cells.iter().map(|p| p.1).min().unwrap());
+                        let (r1, c1) = (cells.iter().map(|p| p.0).max().unwrap(), cells.iter().map(|p| p.1).max().unwrap());
+                        ((r1 - r0 + 1) * (c1 - c0 + 1)) as usize == cells.len()
+                    }
+                });
+                prop_assert_eq!(choice.proven(), one_rectangle, "{:?}", choice);
+                prop_assert_eq!(choice.proven(), clears_all, "{:?}", choice);
+            }
+        }
+    }
+}
