@@ -254,6 +254,26 @@ fn analyze_answers_the_same_json_as_the_cli() {
         ),
         cli
     );
+
+    // The engine's move, as `grundy split --move --json` chooses and words
+    // it: here the cheap proof (no candidate left) before the values.
+    for grid in ["100110", "00000/00000/01010/00101/10001"] {
+        let cli = grundy()
+            .args(["split", "--move", "--json", "-"])
+            .write_stdin(grid.replace('/', "\n"))
+            .output()
+            .unwrap();
+        assert!(cli.status.success());
+        let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
+        let rows: Vec<String> = grid.split('/').map(|r| format!("{r:?}")).collect();
+        let web = post(
+            "/api/v1/split/play",
+            &format!(r#"{{"grid": [{}]}}"#, rows.join(", ")),
+        );
+        for key in ["move", "proven", "kind", "reason"] {
+            assert_eq!(web[key], cli[key], "{grid}: {key}");
+        }
+    }
     drop(server);
 }
 

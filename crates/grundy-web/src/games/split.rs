@@ -12,7 +12,7 @@
 //! rectangles it leaves where it was played (`parts`) and the rectangles in
 //! play after it.
 
-use grundy::split::{choose_move, Cell, Grid, Position, SplitChoice, SplitReason, SplitSolver};
+use grundy::split::{choose_move, Cell, Grid, Position, SplitReason, SplitSolver};
 use grundy::{Budget, Nimber};
 use grundy_report::split::{Analysis, CellReport, EngineMoveReport, RectReport, Report};
 use grundy_report::MoveValues;
@@ -241,48 +241,34 @@ struct PlayResponse {
 const ENGINE_MEMORY: u64 = 2 * grundy::split::DEFAULT_DENSE_LIMIT;
 
 fn play(request: &SplitPosition) -> Result<Answer, ApiError> {
-    let started = std::time::Instant::now();
-    let mut solver = SplitSolver::new().with_budget(request.budget);
-    let (choice, left) = match Analysis::of(&mut solver, &request.position) {
-        Ok(analysis) => {
-            let Some((cell, left)) = analysis.engine_move() else {
-                return answer(
-                    &PlayResponse {
-                        mv: None,
-                        text: None,
-                        parts: Vec::new(),
-                        rects: rects(&request.position),
-                        grundy: Some(analysis.value.value()),
-                        engine_wins: false,
-                        proven: true,
-                        kind: "none",
-                        reason: words::NO_MOVES.to_owned(),
-                    },
-                    false,
-                );
-            };
-            let reason = if analysis.value.is_zero() {
-                SplitReason::Losing { leaves: left }
-            } else {
-                SplitReason::Values {
-                    total: analysis.value,
-                }
-            };
-            (SplitChoice { cell, reason }, Some(left))
-        }
-        // The budget ran out before the values: the engine still plays,
-        // within what is left of the request's time.
-        Err(_) => {
-            let mut budget = request.budget;
-            if let Some(limit) = budget.max_time {
-                budget.max_time = Some(limit.saturating_sub(started.elapsed()));
-            }
-            let Some(choice) = choose_move(&request.position, budget, ENGINE_MEMORY) else {
-                return Err(ApiError::internal("a position with candidates has no move"));
-            };
-            let left = matches!(choice.reason, SplitReason::Pairs { .. }).then_some(Nimber::ZERO);
-            (choice, left)
-        }
+    // The engine's move as `grundy split --move` chooses and words it:
+    // the cheap proofs first (no candidate left, pairs), then the values.
+    let memory = request
+        .budget
+        .max_memory
+        .map_or(ENGINE_MEMORY, |limit| limit.min(ENGINE_MEMORY));
+    let Some(choice) = choose_move(&request.position, request.budget, memory) else {
+        return answer(
+            &PlayResponse {
+                mv: None,
+                text: None,
+                parts: Vec::new(),
+                rects: rects(&request.position),
+                // No candidate: the position's value is 0.
+                grundy: Some(0),
+                engine_wins: false,
+                proven: true,
+                kind: "none",
+                reason: words::NO_MOVES.to_owned(),
+            },
+            false,
+        );
+    };
+    // The value the move leaves, when the proof gives it.
+    let left = match choice.reason {
+        SplitReason::Values { .. } | SplitReason::Pairs { .. } => Some(Nimber::ZERO),
+        SplitReason::Losing { leaves } => Some(leaves),
+        _ => None,
     };
     let report = EngineMoveReport::new(&choice);
     let stopped = !report.proven;
