@@ -141,6 +141,22 @@ impl Guard {
             })
     }
 
+    /// The `Access-Control-Allow-Origin` of an answer to a request from
+    /// `origin` that the guard itself rejects after the origin check (a
+    /// body too large, too slow, not JSON), as the CORS layer words it for
+    /// the answers behind the guard: `*` when every origin is allowed, the
+    /// origin when `--allow-origin` names it, none otherwise (the server's
+    /// own origin needs none).
+    fn cors_origin(&self, origin: &str) -> Option<HeaderValue> {
+        if self.any_origin {
+            return Some(HeaderValue::from_static("*"));
+        }
+        self.origins
+            .contains(&normalise_origin(origin))
+            .then(|| HeaderValue::from_str(origin).ok())
+            .flatten()
+    }
+
     fn origin_allowed(&self, origin: &str, host: &str, port: Option<u16>) -> bool {
         if self.any_origin || self.origins.contains(&normalise_origin(origin)) {
             return true;
@@ -340,6 +356,22 @@ pub(crate) async fn check(
             );
         }
     }
+    // A cross-origin page the server allows must be able to read the
+    // rejections below, as it reads the answers behind the guard.
+    let cors_origin = parts
+        .headers
+        .get(header::ORIGIN)
+        .and_then(|origin| origin.to_str().ok())
+        .and_then(|origin| guard.cors_origin(origin));
+    let reject = |status, message| {
+        let mut response = reject(status, message);
+        if let Some(origin) = &cors_origin {
+            let headers = response.headers_mut();
+            headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+            headers.insert(header::VARY, HeaderValue::from_static("origin"));
+        }
+        response
+    };
     if parts.method == Method::POST && !is_json(parts.headers.get(header::CONTENT_TYPE)) {
         return reject(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

@@ -921,6 +921,26 @@ async fn cross_origin_requests_are_refused_unless_allowed() {
                     .contains("access-control-allow-methods"),
                 "{preflight}"
             );
+            // The guard's own rejections (a body not JSON, one too large)
+            // are readable by the allowed page too.
+            let big = format!(r#"{{"board": ["{}"]}}"#, "1".repeat(70_000));
+            for (content_type, body, status) in [
+                ("text/plain", BOARD_4X4, 415),
+                ("application/json", big.as_str(), 413),
+            ] {
+                let headers = format!(
+                    "Host: {addr}\r\nOrigin: {allowed}\r\nContent-Type: {content_type}\r\n"
+                );
+                let answer =
+                    raw(addr, &post_request("/api/v1/clear/analyze", &headers, body)).await;
+                assert_eq!(status_of(&answer), status, "{answer}");
+                assert!(
+                    answer
+                        .to_ascii_lowercase()
+                        .contains(&format!("access-control-allow-origin: {allowed}")),
+                    "{answer}"
+                );
+            }
         } else {
             assert_eq!(status_of(&answer), 403, "{answer}");
         }
