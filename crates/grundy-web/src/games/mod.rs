@@ -297,6 +297,12 @@ impl BudgetRequest {
 /// 400 with serde's message (which gives line and column) when the body is
 /// not JSON or not of the expected shape.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if body.starts_with(b"\xEF\xBB\xBF") {
+        // JSON over HTTP has no byte order mark (RFC 8259, section 8.1).
+        return Err(ApiError::bad_request(
+            "invalid request: the body starts with a byte order mark (EF BB BF); send the JSON object without one",
+        ));
+    }
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
     if first.is_some_and(|&b| b != b'{') {
         return Err(ApiError::bad_request(
@@ -338,6 +344,13 @@ mod tests {
     fn board(rows: usize, cols: usize, cells: u64) -> Board {
         let mask = grundy::clear::Bitboard::below((rows * cols) as u32).0;
         Board::new(rows, cols, cells & mask).unwrap()
+    }
+
+    #[test]
+    fn a_body_with_a_byte_order_mark_is_named_so() {
+        let err = parse_json::<serde_json::Value>(b"\xEF\xBB\xBF{\"board\": [\"1\"]}").unwrap_err();
+        assert!(format!("{err:?}").contains("byte order mark"), "{err:?}");
+        assert!(parse_json::<serde_json::Value>(b" {\"board\": [\"1\"]}").is_ok());
     }
 
     #[test]
