@@ -57,7 +57,9 @@
 //! ([`games::memos`], at most [`Config::kept_memory`] bytes): the page's
 //! `play` of a position it has just analysed, and the `analyze` after a
 //! move, find the values the last search computed, and a heavy run goes on
-//! from its probe.
+//! from its probe. A heavy request answered in full is kept whole
+//! ([`answers`], a sixteenth of the kept memory): the same request sent
+//! again is answered at once, never queued behind other clients' searches.
 #![deny(missing_docs)]
 
 use std::collections::HashSet;
@@ -77,6 +79,7 @@ use grundy::Budget;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
+mod answers;
 mod error;
 pub mod games;
 mod guard;
@@ -187,12 +190,18 @@ struct AppState {
     queue_timeout: Duration,
     /// Hashes of requests whose probe ran out (see the crate comment).
     known_heavy: Mutex<HashSet<u64>>,
+    /// Whole answers of heavy requests ([`answers`]).
+    answers: answers::Answers,
     hasher: RandomState,
 }
 
 /// The most request hashes remembered as heavy; the set is emptied when
 /// full (a forgotten request costs one probe more).
 const KNOWN_HEAVY: usize = 4096;
+
+/// The whole answers of heavy requests ([`answers`]) keep this part of
+/// [`Config::kept_memory`] (16 MB of the default 256), the memos the rest.
+const KEPT_ANSWERS_SHARE: usize = 16;
 
 /// The application with the default [`Config`], as served on `local`.
 pub fn router(local: SocketAddr) -> Router {
@@ -209,10 +218,11 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             max_listed_moves: config.max_listed_moves,
             max_boards: config.max_boards,
             databases: config.databases.clone(),
-            // One kept memo for each search that may run at once.
+            // One kept memo for each search that may run at once, in all
+            // what the whole answers leave of the kept memory.
             memos: games::memos::Kept::new(
                 config.small_lane.max(1) + config.max_concurrent.max(1),
-                config.kept_memory,
+                config.kept_memory - config.kept_memory / KEPT_ANSWERS_SHARE,
             ),
         },
         probe: config.probe,
@@ -227,6 +237,7 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
         }),
         queue_timeout: config.queue_timeout,
         known_heavy: Mutex::new(HashSet::new()),
+        answers: answers::Answers::new(config.kept_memory / KEPT_ANSWERS_SHARE),
         hasher: RandomState::new(),
     });
     let guard = Arc::new(guard::Guard::new(
@@ -458,9 +469,11 @@ async fn handle_inner(
         // pool, and never behind the searches waiting for a slot.
         return job.run().map(|answer| answer.json);
     }
-    let key = state
-        .hasher
-        .hash_one((game, endpoint == Endpoint::Play, &body[..]));
+    let play = endpoint == Endpoint::Play;
+    let key = state.hasher.hash_one((game, play, &body[..]));
+    if let Some(json) = state.answers.get(key, game, play, &body) {
+        return Ok(json);
+    }
     let mut new_heavy = false;
     if !lock(&state.known_heavy).contains(&key) {
         // The small lane, under the probe budget (never above the
@@ -502,12 +515,19 @@ async fn handle_inner(
     }
     // The heavy lane.
     let permit = state.heavy.acquire(new_heavy, state.queue_timeout).await?;
-    tokio::task::spawn_blocking(move || {
+    let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        job.run().map(|answer| answer.json)
+        job.run()
     })
     .await
-    .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?
+    .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))??;
+    if !answer.stopped {
+        // Answered whole: the same request sent again is answered at once.
+        state
+            .answers
+            .put(key, game, play, body.clone(), answer.json.clone());
+    }
+    Ok(answer.json)
 }
 
 /// The heavy lane: at most `max_running` searches at once, and at most

@@ -60,7 +60,8 @@ struct ServeBudgetArgs {
     /// answer so far, as past the time budget).
     #[arg(long, default_value_t = 256, value_name = "MB")]
     max_memory: u64,
-    /// Most megabytes of search memos kept between requests, all together:
+    /// Most megabytes of search memos, and of whole answers of heavy
+    /// requests (a sixteenth of it), kept between requests, all together:
     /// what one analysis found answers the next at once (0 keeps none).
     #[arg(long, default_value_t = 256, value_name = "MB")]
     kept_memory: u64,

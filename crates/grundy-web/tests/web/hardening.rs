@@ -489,3 +489,34 @@ async fn connections_beyond_the_cap_are_refused_when_all_are_busy() {
     let answer = exchange(connect_from(2, addr).await, &request).await;
     assert_eq!(status_of(&answer), 200, "{answer}");
 }
+
+/// A request the heavy lane answered in full is answered again from the
+/// kept memo, through the small lane, while the heavy lane is full: not
+/// queued behind other clients' searches (nor refused with a 503).
+#[tokio::test]
+async fn a_heavy_request_answered_in_full_is_answered_again_at_once() {
+    let addr = start(Config {
+        // One position: every search past a table is heavy.
+        probe: Budget {
+            max_positions: Some(1),
+            max_time: None,
+            max_memory: None,
+        },
+        ..heavy_config()
+    })
+    .await;
+    let analyze = |body: &str| post("/api/v1/clear/analyze", &format!("Host: {addr}\r\n"), body);
+    let block = r#"{"board": ["011011","111111","011110","110110","111100"]}"#;
+    let first = exchange(connect_from(1, addr).await, &analyze(block)).await;
+    assert_eq!(status_of(&first), 200, "{first}");
+    let slow = tokio::spawn({
+        let request = analyze(BOARD_8X8);
+        async move { exchange(connect_from(2, addr).await, &request).await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let again = exchange(connect_from(1, addr).await, &analyze(block)).await;
+    assert_eq!(status_of(&again), 200, "{again}");
+    assert_eq!(body_json(&again)["grundy"], body_json(&first)["grundy"]);
+    assert!(!slow.is_finished());
+    assert_eq!(status_of(&slow.await.unwrap()), 422);
+}
