@@ -628,7 +628,7 @@ try {
       .catch(async () => fail(`3 x 8 on a small budget: ${await page.textContent('#status')}`));
     await expectText(page, '#too-large', 'The 3 × 8 shape database answers it at once');
     await expectText(page, '#too-large', 'grundy tables build --box 3x8 --out clear-3x8.gdb');
-    await expectText(page, '#too-large', '1.7 MB');
+    await expectText(page, '#too-large', '365 KB');
     await expectText(page, '#too-large', 'Known: the full 3 × 8 board has grundy value 15');
     await open(page, withDb.url, three);
     await expectText(page, '#winner', 'First player wins');
