@@ -59,7 +59,7 @@ enum Command {
     Check(check::Args),
     /// Serve the web playground and JSON API (loopback by default).
     Serve(serve::Args),
-    /// Shape databases for rectangle clearing: build, describe, verify.
+    /// Shape databases for rectangle clearing: build, info, verify, merge, convert, checksum, export.
     Tables(tables::Args),
 }
 
