@@ -19,7 +19,7 @@
 use grundy::clear::large::LargeBoard;
 
 use grundy_report::parse::clear::parse_large_boards;
-use grundy_report::parse::{char_at, Found, ParseError, ParseErrorKind};
+use grundy_report::parse::{Found, ParseError, ParseErrorKind};
 
 /// One query, with indices already checked and made 0-based.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ impl<'a> QueryReader<'a> {
                     }
                 } else {
                     ParseErrorKind::UnexpectedChar {
-                        found: Found(char_at(self.input, start)),
+                        found: Found::at(self.input, start),
                         expected: "a board after set P (rows of 0 and 1)".into(),
                     }
                 },
@@ -251,7 +251,7 @@ impl<'a> Words<'a> {
                 self.input,
                 at + i,
                 ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(self.input, at + i)),
+                    found: Found::at(self.input, at + i),
                     expected: format!("a digit in {what}"),
                 },
             ));
@@ -292,7 +292,7 @@ impl<'a> Words<'a> {
                 self.input,
                 at,
                 ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(self.input, at)),
+                    found: Found::at(self.input, at),
                     expected: "the end of the line".into(),
                 },
             )),

@@ -452,7 +452,7 @@ try {
   await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
     .catch(async () => fail(`6 x 6: no too-large message: ${await page.textContent('#status')}`));
   await expectText(page, '#too-large', 'The 6 × 6 shape database answers it at once');
-  await expectText(page, '#too-large', '42 min of CPU (30 min on 2 cores), and the file at 2.19 GB');
+  await expectText(page, '#too-large', '42 min of CPU (30 min on 2 cores), and the file at 395 MB');
   await expectText(page, '#too-large', 'grundy tables build --box 6x6 --out clear-6x6.gdb');
   await expectText(page, '#too-large', "printf '111111\\n111111\\n111111\\n111111\\n111111\\n111111\\n' | grundy clear --tables clear-6x6.gdb -");
   await expectText(page, '#too-large', 'Known: the full 6 × 6 board has grundy value 8, so the first player wins (from docs/results.md');

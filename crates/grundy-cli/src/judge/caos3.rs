@@ -9,7 +9,7 @@ use std::io::Write;
 use grundy::split::{Grid, Position, SplitSolver};
 
 use super::{answering, skip_bom, Answers, JudgeError};
-use grundy_report::parse::{char_at, Found, ParseErrorKind, Scanner};
+use grundy_report::parse::{Found, ParseErrorKind, Scanner};
 
 /// The most rows or columns of a test.
 pub const MAX_SIDE: usize = 20;
@@ -45,7 +45,7 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
                     .error_at(
                         start + i,
                         ParseErrorKind::UnexpectedChar {
-                            found: Found(char_at(input, start + i)),
+                            found: Found::at(input, start + i),
                             expected: "a cell: '^' or '#'".into(),
                         },
                     )

@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::{answering, skip_bom, JudgeError};
-use grundy_report::parse::{char_at, Found, ParseError, ParseErrorKind, Scanner};
+use grundy_report::parse::{Found, ParseError, ParseErrorKind, Scanner};
 
 /// Answers one board.
 ///
@@ -35,7 +35,7 @@ fn winner(input: &[u8]) -> Result<&'static [u8], ParseError> {
             return Err(scanner.error_at(
                 start + 1,
                 ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(input, start + 1)),
+                    found: Found::at(input, start + 1),
                     expected: "whitespace: a cell is one character 0 or 1".into(),
                 },
             ));

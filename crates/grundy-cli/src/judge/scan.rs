@@ -9,7 +9,7 @@ use std::io::Read;
 
 use super::BOM;
 use grundy_report::parse::{
-    char_at, line_col, shown_number, Found, ParseError, ParseErrorKind, SHOWN_DIGITS,
+    line_col, shown_number, Found, ParseError, ParseErrorKind, SHOWN_DIGITS,
 };
 
 /// Where a [`Reader`]'s bytes come from.
@@ -250,7 +250,7 @@ impl<S: Source> Reader<S> {
         } else {
             self.ensure(4);
             self.error(ParseErrorKind::UnexpectedChar {
-                found: Found(char_at(&self.source.buf()[..self.end], self.pos)),
+                found: Found::at(&self.source.buf()[..self.end], self.pos),
                 expected: expected.to_owned(),
             })
         }

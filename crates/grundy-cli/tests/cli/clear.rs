@@ -421,7 +421,7 @@ fn out_of_budget_names_the_database_that_would_answer() {
             "the 6 x 6 shape database would answer at once: build it with `grundy tables build --box 6x6 --out clear-6x6.gdb`",
         ))
         .stderr(contains("then add `--tables clear-6x6.gdb`"))
-        .stderr(contains("2.19 GB, as measured in docs/results.md"))
+        .stderr(contains("395 MB, as measured in docs/results.md"))
         .stderr(contains("docs/results.md gives the full 6 x 6 board the value 8"))
         .stderr(contains("--max-positions"));
     run(&"11111111\n".repeat(8)).stderr(contains("shape database").not());

@@ -20,7 +20,7 @@
 use grundy::clear::large::{analysis_bytes, LargeBoard};
 use grundy::clear::{Board, MAX_CELLS};
 
-use super::{char_at, without_bom, Found, ParseError, ParseErrorKind};
+use super::{without_bom, Found, ParseError, ParseErrorKind};
 
 /// A board as read, with the line it starts on (1-based) for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +61,7 @@ fn cell(input: &[u8], offset: usize) -> Result<Option<bool>, ParseError> {
             input,
             offset,
             ParseErrorKind::UnexpectedChar {
-                found: Found(char_at(input, offset)),
+                found: Found::at(input, offset),
                 expected: "a cell: 0 or 1 (or . and #)".into(),
             },
         )),

@@ -95,19 +95,48 @@ pub enum ParseErrorKind {
     Invalid(String),
 }
 
-/// A character as found in the input, shown quoted (`'x'`) or by name.
+/// What was found in the input: a character, shown quoted (`'x'`) or by
+/// name, or a byte that begins no UTF-8 character (a UTF-16 or Latin-1
+/// file), shown by its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Found(pub char);
+pub enum Found {
+    /// A character.
+    Char(char),
+    /// A byte that is not UTF-8 there.
+    Byte(u8),
+}
+
+impl Found {
+    /// What is at byte `offset` of `input`: the UTF-8 character that
+    /// starts there (a stray `é` is itself), else the byte.
+    #[must_use]
+    pub fn at(input: &[u8], offset: usize) -> Found {
+        let end = (offset + 4).min(input.len());
+        let tail = &input[offset.min(end)..end];
+        let valid = match std::str::from_utf8(tail) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&tail[..e.valid_up_to()]).unwrap_or(""),
+        };
+        match (valid.chars().next(), tail.first()) {
+            (Some(c), _) => Found::Char(c),
+            (None, Some(&byte)) => Found::Byte(byte),
+            (None, None) => Found::Char('\u{FFFD}'),
+        }
+    }
+}
 
 impl fmt::Display for Found {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            '\n' => f.write_str("end of line"),
-            '\r' => f.write_str("carriage return"),
-            '\t' => f.write_str("tab"),
-            ' ' => f.write_str("space"),
-            c if c.is_control() => write!(f, "control character U+{:04X}", c as u32),
-            c => write!(f, "{c:?}"),
+        match *self {
+            Found::Byte(byte) => write!(f, "byte 0x{byte:02X} (not UTF-8 text)"),
+            Found::Char('\n') => f.write_str("end of line"),
+            Found::Char('\r') => f.write_str("carriage return"),
+            Found::Char('\t') => f.write_str("tab"),
+            Found::Char(' ') => f.write_str("space"),
+            Found::Char(c) if c.is_control() => {
+                write!(f, "control character U+{:04X}", c as u32)
+            }
+            Found::Char(c) => write!(f, "{c:?}"),
         }
     }
 }
@@ -168,22 +197,6 @@ pub fn line_col(input: &[u8], offset: usize) -> (usize, usize) {
         .chars()
         .count();
     (line, col)
-}
-
-/// The character at byte `offset` (decoding UTF-8 so that a stray `é` is
-/// reported as itself, not as a byte).
-#[must_use]
-pub fn char_at(input: &[u8], offset: usize) -> char {
-    let end = (offset + 4).min(input.len());
-    let tail = &input[offset..end];
-    match std::str::from_utf8(tail) {
-        Ok(s) => s.chars().next().unwrap_or('\u{FFFD}'),
-        Err(e) if e.valid_up_to() > 0 => std::str::from_utf8(&tail[..e.valid_up_to()])
-            .ok()
-            .and_then(|s| s.chars().next())
-            .unwrap_or('\u{FFFD}'),
-        Err(_) => '\u{FFFD}',
-    }
 }
 
 /// A number of `digits` digits that begin with `prefix`, as an error
@@ -308,7 +321,7 @@ impl<'a> Scanner<'a> {
             return Ok(());
         }
         Err(self.error(ParseErrorKind::UnexpectedChar {
-            found: Found(char_at(self.input, self.pos)),
+            found: Found::at(self.input, self.pos),
             expected: format!("the end of the line after `{record}`"),
         }))
     }
@@ -321,7 +334,7 @@ impl<'a> Scanner<'a> {
                 expected: expected.to_owned(),
             }),
             Some(_) => self.error(ParseErrorKind::UnexpectedChar {
-                found: Found(char_at(self.input, self.pos)),
+                found: Found::at(self.input, self.pos),
                 expected: expected.to_owned(),
             }),
         }
@@ -356,7 +369,7 @@ impl<'a> Scanner<'a> {
         if let Some(&b) = self.input.get(self.pos) {
             if !b.is_ascii_whitespace() {
                 return Err(self.error(ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(self.input, self.pos)),
+                    found: Found::at(self.input, self.pos),
                     expected: format!("a digit or whitespace in {what}"),
                 }));
             }
@@ -441,6 +454,21 @@ mod tests {
             ragged.to_string(),
             "ragged row: 1 cell, but the first row has 3"
         );
+    }
+
+    /// A character is shown as itself, a byte that starts no UTF-8
+    /// character (a UTF-16 or Latin-1 file) by its value.
+    #[test]
+    fn what_was_found_is_a_character_or_a_byte() {
+        assert_eq!(Found::at("1é".as_bytes(), 1), Found::Char('é'));
+        assert_eq!(Found::at(b"1\xE90", 1), Found::Byte(0xE9));
+        assert_eq!(Found::at(b"\xFF\xFE1\x00", 0), Found::Byte(0xFF));
+        assert_eq!(Found::at(b"1\n", 1), Found::Char('\n'));
+        // A character cut by the end of the input is a byte too.
+        assert_eq!(Found::at(&"é".as_bytes()[..1], 0), Found::Byte(0xC3));
+        assert_eq!(Found::Byte(0xFF).to_string(), "byte 0xFF (not UTF-8 text)");
+        assert_eq!(Found::Char('é').to_string(), "'é'");
+        assert_eq!(Found::Char('\u{7}').to_string(), "control character U+0007");
     }
 
     #[test]

@@ -11,7 +11,7 @@
 
 use grundy::pawn::{Blocked, Cell, MAX_COORD};
 
-use super::{char_at, line_col, Found, ParseError, ParseErrorKind, Scanner};
+use super::{line_col, Found, ParseError, ParseErrorKind, Scanner};
 
 /// Impassable cells as read, with where each was written.
 #[derive(Clone, Debug)]
@@ -97,7 +97,7 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
                 input,
                 pos,
                 ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(input, pos)),
+                    found: Found::at(input, pos),
                     expected: "the end of the line after `X Y`".into(),
                 },
             ));
@@ -164,7 +164,7 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
                     expected: what.to_owned(),
                 },
                 Some(_) => ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(input, start)),
+                    found: Found::at(input, start),
                     expected: what.to_owned(),
                 },
             },
@@ -188,7 +188,7 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
                 input,
                 end,
                 ParseErrorKind::UnexpectedChar {
-                    found: Found(char_at(input, end)),
+                    found: Found::at(input, end),
                     expected: format!("a digit or a space after the {what}"),
                 },
             ));
@@ -214,7 +214,7 @@ pub fn scan_coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, Par
     // The judges' formats separate numbers by whitespace only.
     if scanner.input().get(pos) == Some(&b',') {
         return Err(scanner.error(ParseErrorKind::UnexpectedChar {
-            found: Found(char_at(scanner.input(), pos)),
+            found: Found::at(scanner.input(), pos),
             expected: format!("a digit or whitespace in {what}"),
         }));
     }

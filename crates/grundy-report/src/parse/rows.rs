@@ -34,7 +34,7 @@ pub(crate) fn joined<S: AsRef<str>>(
             return Err(located(
                 col + 1,
                 ParseErrorKind::UnexpectedChar {
-                    found: Found(c),
+                    found: Found::Char(c),
                     expected: format!(
                         "a cell: {cells}; a row is one line, without a byte order mark"
                     ),

@@ -22,7 +22,7 @@
 
 use grundy::split::{Cell, Grid, MAX_SIDE};
 
-use super::{char_at, line_col, without_bom, Found, ParseError, ParseErrorKind, Scanner};
+use super::{line_col, without_bom, Found, ParseError, ParseErrorKind, Scanner};
 
 /// A grid as read, with where each candidate was written.
 #[derive(Clone, Debug)]
@@ -106,7 +106,7 @@ fn parse_rows(input: &[u8], layout: Layout) -> Result<ParsedGrid, ParseError> {
                         input,
                         at,
                         ParseErrorKind::UnexpectedChar {
-                            found: Found(char_at(input, at)),
+                            found: Found::at(input, at),
                             expected: expected.into(),
                         },
                     ))

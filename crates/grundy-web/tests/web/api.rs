@@ -338,7 +338,7 @@ async fn too_large_says_which_database_would_answer() {
         assert!(reply.json["error"].as_str().unwrap().contains("too large"));
         let tables = &reply.json["tables"];
         assert_eq!(tables["box"], json!([6, 6]), "{tables}");
-        assert_eq!(tables["measured"]["file_size"], "2.19 GB");
+        assert_eq!(tables["measured"]["file_size"], "395 MB");
         assert_eq!(tables["measured"]["cpu_seconds"], 2490.0);
         assert_eq!(tables["known_value"]["grundy"], 8);
         assert_eq!(tables["source"], "docs/results.md");
