@@ -293,9 +293,10 @@ impl Row {
             _ => self.plays_stopped.clone(),
         };
         if let Some(err) = spent {
-            // The run's time is spent, or an earlier move's search ran out
-            // of the budget (which holds for the whole run): a legal move
-            // without analysis, at once, so that a long script keeps it.
+            // The run's time is spent, or an earlier move's search on a
+            // range of unknown value ran out of the budget (another would
+            // again): a legal move without analysis, at once, so that a
+            // long script keeps its budget.
             self.stopped.get_or_insert(err.clone());
             let choice = grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
             return Played { choice, left };
