@@ -3,6 +3,44 @@
 
 use crate::common::grundy;
 
+/// A `grundy serve` process, stopped when dropped (also when an assertion
+/// fails), and its standard output.
+struct Server {
+    child: std::process::Child,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Server {
+    /// Starts `grundy serve ARGS`.
+    fn start(args: &[&str]) -> Server {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .arg("serve")
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        Server { child, stdout }
+    }
+
+    /// The next line it prints (the first is the banner naming its address).
+    fn line(&mut self) -> String {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        line
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 #[test]
 fn bad_addresses_and_limits_are_usage_errors() {
     let output = grundy()
@@ -77,31 +115,11 @@ fn bad_addresses_and_limits_are_usage_errors() {
 /// serves, with `Host: localhost:PORT` accepted.
 #[test]
 fn addr_takes_a_host_name() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::net::TcpStream;
-    use std::process::{Command, Stdio};
 
-    /// Stops the server even when an assertion fails.
-    struct Server(std::process::Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-
-    let mut server = Server(
-        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-            .args(["serve", "--addr", "localhost:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    let mut banner = String::new();
-    BufReader::new(server.0.stdout.take().unwrap())
-        .read_line(&mut banner)
-        .unwrap();
+    let mut server = Server::start(&["--addr", "localhost:0"]);
+    let banner = server.line();
     let addr: std::net::SocketAddr = banner
         .split("http://")
         .nth(1)
@@ -127,30 +145,11 @@ fn addr_takes_a_host_name() {
 /// CLI's test dependencies as they are.
 #[test]
 fn analyze_answers_the_same_json_as_the_cli() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::net::TcpStream;
-    use std::process::{Command, Stdio};
 
-    /// Stops the server even when an assertion fails.
-    struct Server(std::process::Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-
-    let mut server = Server(
-        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap(),
-    );
-    let mut banner = String::new();
-    BufReader::new(server.0.stdout.take().unwrap())
-        .read_line(&mut banner)
-        .unwrap();
+    let mut server = Server::start(&["--addr", "127.0.0.1:0"]);
+    let banner = server.line();
     let addr = banner
         .split("http://")
         .nth(1)
@@ -281,28 +280,8 @@ fn analyze_answers_the_same_json_as_the_cli() {
 /// port it got, where to browse, and which Host headers it answers.
 #[test]
 fn a_port_0_server_says_its_port_and_the_host_rule() {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-
-    struct Server(std::process::Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut server = Server(
-        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-            .args(["serve", "--addr", "0.0.0.0:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut stdout = BufReader::new(server.0.stdout.take().unwrap());
-    let (mut banner, mut rule) = (String::new(), String::new());
-    stdout.read_line(&mut banner).unwrap();
-    stdout.read_line(&mut rule).unwrap();
+    let mut server = Server::start(&["--addr", "0.0.0.0:0"]);
+    let (banner, rule) = (server.line(), server.line());
     drop(server);
     let port: u16 = banner
         .split("http://localhost:")
@@ -327,29 +306,11 @@ fn a_port_0_server_says_its_port_and_the_host_rule() {
 /// `nc -N` does) gets its answer from the real server, every time.
 #[test]
 fn a_half_closed_request_is_answered() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{Read, Write};
     use std::net::{Shutdown, TcpStream};
-    use std::process::{Command, Stdio};
 
-    struct Server(std::process::Child);
-    impl Drop for Server {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut server = Server(
-        Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut banner = String::new();
-    BufReader::new(server.0.stdout.take().unwrap())
-        .read_line(&mut banner)
-        .unwrap();
+    let mut server = Server::start(&["--addr", "127.0.0.1:0"]);
+    let banner = server.line();
     let port: u16 = banner
         .split("http://127.0.0.1:")
         .nth(1)

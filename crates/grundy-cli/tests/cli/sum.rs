@@ -49,6 +49,19 @@ fn file(text: &str) -> tempfile::NamedTempFile {
 
 const BOARDS: &str = "0110\n0000\n0000\n0001\n\n11\n11\n\n1\n";
 
+/// `grundy sum FLAGS --queries QUERIES BOARDS`, the two written to files.
+fn sum_run(flags: &[&str], queries: &str, boards: &str) -> std::process::Output {
+    let (queries, boards) = (file(queries), file(boards));
+    grundy()
+        .arg("sum")
+        .args(flags)
+        .arg("--queries")
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap()
+}
+
 fn value(rows: &[&str]) -> Nimber {
     let cols = rows[0].len();
     let mut cells = 0u64;
@@ -415,13 +428,7 @@ fn sum_answers_around_a_board_past_the_budget() {
 #[test]
 fn an_engine_move_shares_the_runs_memory_budget() {
     let board = "11111111\n11111111\n10011101\n11111111\n11111111\n00111101\n11110111\n11111111\n";
-    let (queries, boards) = (file("value 1 1\nmove 1 1\n"), file(board));
-    let output = grundy()
-        .args(["sum", "--max-memory", "2MB", "--queries"])
-        .arg(queries.path())
-        .arg(boards.path())
-        .output()
-        .unwrap();
+    let output = sum_run(&["--max-memory", "2MB"], "value 1 1\nmove 1 1\n", board);
     assert_eq!(output.status.code(), Some(3));
     let text = String::from_utf8(output.stdout).unwrap();
     let played = text.lines().nth(1).unwrap();
@@ -458,14 +465,11 @@ fn a_known_range_keeps_its_moves_after_a_board_past_the_budget() {
         })
         .collect();
     let small = ["0110", "0000", "0000", "0001"];
-    let boards = file(&format!("{hard}\n{}\n", small.join("\n")));
-    let queries = file("move 2 2\nmove 1 1\nmove 2 2\nmove 1 2\nmove 2 2\n");
-    let output = grundy()
-        .args(["sum", "--max-positions", "10", "--queries"])
-        .arg(queries.path())
-        .arg(boards.path())
-        .output()
-        .unwrap();
+    let output = sum_run(
+        &["--max-positions", "10"],
+        "move 2 2\nmove 1 1\nmove 2 2\nmove 1 2\nmove 2 2\n",
+        &format!("{hard}\n{}\n", small.join("\n")),
+    );
     assert_eq!(output.status.code(), Some(3));
     let text = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
