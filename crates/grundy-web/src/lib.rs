@@ -58,7 +58,7 @@
 //! `play` of a position it has just analysed, and the `analyze` after a
 //! move, find the values the last search computed, and a heavy run goes on
 //! from its probe. A heavy request answered in full is kept whole
-//! ([`answers`], a sixteenth of the kept memory): the same request sent
+//! (the `answers` module, a sixteenth of the kept memory): the same request sent
 //! again is answered at once, never queued behind other clients' searches.
 #![deny(missing_docs)]
 
@@ -190,7 +190,7 @@ struct AppState {
     queue_timeout: Duration,
     /// Hashes of requests whose probe ran out (see the crate comment).
     known_heavy: Mutex<HashSet<u64>>,
-    /// Whole answers of heavy requests ([`answers`]).
+    /// Whole answers of heavy requests (the `answers` module).
     answers: answers::Answers,
     hasher: RandomState,
 }
@@ -199,7 +199,7 @@ struct AppState {
 /// full (a forgotten request costs one probe more).
 const KNOWN_HEAVY: usize = 4096;
 
-/// The whole answers of heavy requests ([`answers`]) keep this part of
+/// The whole answers of heavy requests (the `answers` module) keep this part of
 /// [`Config::kept_memory`] (16 MB of the default 256), the memos the rest.
 const KEPT_ANSWERS_SHARE: usize = 16;
 
