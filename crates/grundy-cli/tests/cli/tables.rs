@@ -1130,3 +1130,26 @@ fn an_output_that_is_an_input_is_refused() {
         .assert()
         .success();
 }
+
+/// A directory where a build keeps a file beside its output (the solved
+/// stretches of a tier) is the user's to fix: exit 2, naming it.
+#[test]
+fn a_directory_in_the_way_of_the_stretches_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.gdb");
+    std::fs::create_dir(dir.path().join("s.gdb.partial.solving")).unwrap();
+    let output = grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "4x5",
+            "--keep-every",
+            "100",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "s.gdb.partial.solving");
+}

@@ -241,10 +241,22 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// A database error while writing, as the CLI reports it: a full disk is
-/// exit 4, another I/O error exit 1, a file in the way exit 2.
+/// exit 4, a directory or an unwritable file in the way exit 2, another
+/// I/O error exit 1, another file in the way exit 2.
 pub(super) fn db_error(err: DbError) -> anyhow::Error {
+    use std::io::ErrorKind;
     match err {
         DbError::NoSpace { .. } => NoSpaceError(err.to_string()).into(),
+        // A directory, or a file the user may not write, where the build
+        // keeps a file beside its output: the user's to fix.
+        DbError::Io { ref error, .. }
+            if matches!(
+                error.kind(),
+                ErrorKind::IsADirectory | ErrorKind::NotADirectory | ErrorKind::PermissionDenied
+            ) =>
+        {
+            UsageError(err.to_string()).into()
+        }
         DbError::Io { .. } => anyhow::Error::new(err),
         _ => UsageError(err.to_string()).into(),
     }
