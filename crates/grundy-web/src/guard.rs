@@ -363,7 +363,7 @@ pub(crate) async fn check(
         .get(header::ORIGIN)
         .and_then(|origin| origin.to_str().ok())
         .and_then(|origin| guard.cors_origin(origin));
-    let reject = |status, message| {
+    let refuse = |status, message| {
         let mut response = reject(status, message);
         if let Some(origin) = &cors_origin {
             let headers = response.headers_mut();
@@ -373,7 +373,7 @@ pub(crate) async fn check(
         response
     };
     if parts.method == Method::POST && !is_json(parts.headers.get(header::CONTENT_TYPE)) {
-        return reject(
+        return refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "POST bodies must be sent with Content-Type: application/json".to_owned(),
         );
@@ -381,7 +381,7 @@ pub(crate) async fn check(
     let read = axum::body::to_bytes(body, guard.max_body_bytes);
     let bytes = match tokio::time::timeout(guard.body_timeout, read).await {
         Err(_) => {
-            return reject(
+            return refuse(
                 StatusCode::REQUEST_TIMEOUT,
                 format!(
                     "the request body did not arrive within {} ms",
@@ -393,12 +393,12 @@ pub(crate) async fn check(
             let too_large = std::error::Error::source(&err)
                 .is_some_and(|source| source.is::<http_body_util::LengthLimitError>());
             return if too_large {
-                reject(
+                refuse(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     "request body too large".to_owned(),
                 )
             } else {
-                reject(
+                refuse(
                     StatusCode::BAD_REQUEST,
                     format!("cannot read the request body: {err}"),
                 )
