@@ -166,8 +166,17 @@ impl EngineMoveReport {
             ),
             SplitReason::Pairs {
                 leaves_nothing: true,
+                ..
             } => "proven winning: it leaves no candidate: the opponent cannot move".to_owned(),
-            SplitReason::Pairs { .. } => "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0), and those alone have closed-form values whose XOR is 0".to_owned(),
+            SplitReason::Pairs { pairs, alone, .. } => match (pairs, alone) {
+                (_, 0) => "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0)".to_owned(),
+                (0, 1) => "proven winning: the one rectangle with candidates it leaves has the closed-form value 0".to_owned(),
+                (0, _) => "proven winning: the rectangles it leaves have closed-form values whose XOR is 0".to_owned(),
+                (_, 1) => "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0) but for one, whose closed-form value is 0".to_owned(),
+                _ => format!(
+                    "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0) but for {alone}, whose closed-form values have XOR 0"
+                ),
+            },
             SplitReason::Losing { leaves } => format!(
                 "losing position: the value is 0, so every move loses; this one leaves {leaves}, the hardest to answer"
             ),
@@ -183,6 +192,36 @@ impl EngineMoveReport {
             kind,
             reason,
             text: words::split_move(choice.cell),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::split::Cell;
+
+    /// The reason of a move proven by pairs says what the move leaves:
+    /// pairs only when some rectangles pair, closed forms only when some
+    /// are alone.
+    #[test]
+    fn a_pair_proof_says_what_it_leaves() {
+        let reason = |leaves_nothing, pairs, alone| {
+            EngineMoveReport::new(&SplitChoice {
+                cell: Cell::new(0, 0),
+                reason: SplitReason::Pairs {
+                    leaves_nothing,
+                    pairs,
+                    alone,
+                },
+            })
+            .reason
+        };
+        assert!(reason(true, 0, 0).contains("no candidate"));
+        for (pairs, alone) in [(1, 0), (2, 0), (0, 1), (0, 2), (1, 1), (3, 2)] {
+            let text = reason(false, pairs, alone);
+            assert_eq!(text.contains("pair up"), pairs > 0, "{text}");
+            assert_eq!(text.contains("closed-form"), alone > 0, "{text}");
         }
     }
 }

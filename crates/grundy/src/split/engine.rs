@@ -49,6 +49,12 @@ pub enum SplitReason {
     Pairs {
         /// No candidate is left at all: the opponent cannot move.
         leaves_nothing: bool,
+        /// Pairs of congruent rectangles with candidates left (each pair
+        /// cancels: X xor X = 0).
+        pairs: usize,
+        /// Rectangles with candidates left without a congruent partner,
+        /// whose closed-form values have XOR 0.
+        alone: usize,
     },
     /// Every move loses (the value is 0); this one leaves the largest value.
     Losing {
@@ -100,11 +106,15 @@ pub fn choose_move(position: &Position, budget: Budget, max_memory: u64) -> Opti
         .max_time
         .and_then(|limit| started.checked_add(limit / PAIR_SHARE));
     let search = pair_search(position, pair_deadline);
-    if let Some(cell) = search.paired {
+    if let Some((cell, pairs, alone)) = search.paired {
         let leaves_nothing = position.play_unchecked(cell).moves().next().is_none();
         return Some(SplitChoice {
             cell,
-            reason: SplitReason::Pairs { leaves_nothing },
+            reason: SplitReason::Pairs {
+                leaves_nothing,
+                pairs,
+                alone,
+            },
         });
     }
     let mut values_budget = budget;
@@ -150,9 +160,10 @@ pub fn choose_move(position: &Position, budget: Budget, max_memory: u64) -> Opti
     }
 }
 
-/// What the pair search found: a proven move, and the best guess.
+/// What the pair search found: a proven move (with the pairs of congruent
+/// rectangles it leaves and the rectangles left alone), and the best guess.
 struct PairSearch {
-    paired: Option<Cell>,
+    paired: Option<(Cell, usize, usize)>,
     guess: Option<Cell>,
 }
 
@@ -244,13 +255,16 @@ fn pair_search(position: &Position, deadline: Option<Instant>) -> PairSearch {
             }
             let proven = classes.known_total() == Some(Nimber::ZERO);
             let left = classes.unpaired_candidates();
+            // One rectangle of each odd class is alone; the others pair.
+            let alone = classes.odd.len();
+            let pairs = (own.len() - 1 + parts.len() - alone) / 2;
             for part in &parts {
                 classes.toggle(part);
             }
             classes.toggle(&own[index]);
             if proven {
                 return PairSearch {
-                    paired: Some(cell),
+                    paired: Some((cell, pairs, alone)),
                     guess: Some(cell),
                 };
             }

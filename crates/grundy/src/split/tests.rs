@@ -662,9 +662,21 @@ proptest! {
                     prop_assert_eq!(t.value(), total);
                     prop_assert_eq!(after, 0);
                 }
-                SplitReason::Pairs { leaves_nothing } => {
+                SplitReason::Pairs { leaves_nothing, pairs, alone } => {
                     prop_assert_eq!(after, 0);
                     prop_assert_eq!(leaves_nothing, position.play_unchecked(choice.cell).moves().next().is_none());
+                    // The counts are those of the rectangles with candidates
+                    // left, grouped by congruence.
+                    let left = position.play_unchecked(choice.cell);
+                    let grid = left.grid();
+                    let mut classes: HashMap<_, usize> = HashMap::new();
+                    for &rect in left.rects() {
+                        if grid.candidates_in(rect).next().is_some() {
+                            *classes.entry(grid.pattern_in(rect).pattern.canonical()).or_default() += 1;
+                        }
+                    }
+                    prop_assert_eq!(pairs, classes.values().map(|n| n / 2).sum::<usize>());
+                    prop_assert_eq!(alone, classes.values().filter(|&&n| n % 2 == 1).count());
                 }
                 SplitReason::Losing { leaves } => {
                     prop_assert_eq!(total, 0);
@@ -709,7 +721,9 @@ fn large_grids_get_a_move_within_a_short_budget() {
     assert_eq!(
         choice.reason,
         SplitReason::Pairs {
-            leaves_nothing: false
+            leaves_nothing: false,
+            pairs: 2,
+            alone: 0,
         }
     );
     let parts = position.grid().full().split_at(centre);
