@@ -381,7 +381,7 @@ pub fn split(
         let rect_after = left.iter().fold(0, |acc, (_, v)| acc ^ v);
         let why = explanation.arithmetic(part, rect_after);
         let pieces = if left.is_empty() {
-            "it leaves no rectangle there".to_owned()
+            "it leaves no candidate there".to_owned()
         } else {
             let named: Vec<String> = left.iter().map(|(r, v)| format!("{r} = {v}")).collect();
             format!("it leaves {}", named.join(", "))

@@ -429,7 +429,9 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
             before.value(),
             after.value(),
         ),
-        WinReason::Pairs { halves: true } => "(leaves two equal halves: X xor X = 0)".to_owned(),
+        WinReason::Pairs { halves: true } => {
+            "(it cuts a shape into two equal halves, and every shape left has an equal partner: X xor X = 0)".to_owned()
+        }
         WinReason::Pairs { halves: false } => {
             "(every shape left has an equal partner: X xor X = 0)".to_owned()
         }
@@ -535,7 +537,7 @@ pub fn reason(choice: &EngineChoice) -> String {
             clears_all: true, ..
         } => "proven winning: it clears every one: the opponent cannot move".to_owned(),
         MoveReason::Pairs { halves: true, .. } => {
-            "proven winning: leaves two equal halves: X xor X = 0".to_owned()
+            "proven winning: it cuts a shape into two equal halves, and every shape left has an equal partner: X xor X = 0".to_owned()
         }
         MoveReason::Pairs { halves: false, .. } => {
             "proven winning: every shape left has an equal partner: X xor X = 0".to_owned()

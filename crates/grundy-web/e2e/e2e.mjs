@@ -345,7 +345,7 @@ try {
     await open(page, url, `#clear/${rows.join('-')}`);
     await page.click('#start-engine');
     await expectText(page, '#move-list', 'Engine: clear (4,1)-(5,8)');
-    await expectText(page, '#engine-note', 'proven winning: leaves two equal halves');
+    await expectText(page, '#engine-note', 'proven winning: it cuts a shape into two equal halves');
     if (width === 'phone') await page.screenshot({ path: resolve(outDir, 'clear-8x8-engine-phone.png'), fullPage: true });
     for (let i = 0; i < 40 && (await page.locator('#game-over').isHidden()); i++) {
       const n = await page.locator('#move-list li').count();

@@ -403,6 +403,12 @@ fn play_out(solver: &mut SplitSolver, position: &Position) -> anyhow::Result<Vec
 /// The play-out in words, each move followed by the grid (when small).
 fn render_play_out(steps: &[Step], out: &mut String) {
     let _ = writeln!(out, "{}", words::PLAY_OUT_HEADER);
+    if steps.iter().any(|step| step.after.is_some()) {
+        let _ = writeln!(
+            out,
+            "(In the grids: 1 a candidate, . a plain cell, - out of play: on a deleted row or column, or in a rectangle with no candidate left.)"
+        );
+    }
     for (ply, step) in steps.iter().enumerate() {
         let text = words::leaving(&words::split_move(step.cell), step.left.value());
         let _ = writeln!(out, "{}", words::play_line(ply, &text));

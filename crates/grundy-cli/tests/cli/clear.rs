@@ -517,3 +517,22 @@ fn a_helper_thread_changes_nothing_printed() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--threads"), "{stderr}");
 }
+
+/// A move proven by halves says all it leaves: on `101/010/111` clearing
+/// the middle column cuts the lower shape into two cells, and the two top
+/// cells pair too; the reason does not claim two halves are all that is
+/// left.
+#[test]
+fn a_proof_by_halves_says_every_shape_left_pairs() {
+    let output = grundy()
+        .args(["clear", "--move", "-"])
+        .write_stdin("101\n010\n111\n")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("two equal halves, and every shape left has an equal partner"),
+        "{stdout}"
+    );
+}

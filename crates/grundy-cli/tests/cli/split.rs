@@ -155,6 +155,8 @@ fn human_output_and_play_out() {
         .stdout(contains("Grid (3 x 3), 6 candidates:"))
         .stdout(contains("First player wins."))
         .stdout(contains("Play-out"))
+        // The grids' marks are told.
+        .stdout(contains("- out of play: on a deleted row or column"))
         .stdout(contains("Second player cannot move and loses."));
     let position = Position::new(Grid::from_rows(&["110", "011", "101"]));
     let mut solver = SplitSolver::new();
