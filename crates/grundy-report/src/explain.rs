@@ -92,11 +92,13 @@ pub struct Explanation {
 }
 
 impl Explanation {
-    fn new(first_wins: bool, parts: Vec<Part>, total: u32) -> Explanation {
+    /// `has_moves`: whether the player to move has a move at all (a
+    /// component of a board always has one; a pawn at a corner may not).
+    fn new(first_wins: bool, parts: Vec<Part>, total: u32, has_moves: bool) -> Explanation {
         let named: Vec<(String, u32)> = parts.iter().map(|p| (p.name.clone(), p.grundy)).collect();
         Explanation {
             heading: words::with_best_play(first_wins),
-            value: words::value_as_xor(&named, total),
+            value: words::value_as_xor(&named, total, has_moves),
             parts,
             winning: Vec::new(),
             mex: Vec::new(),
@@ -204,7 +206,7 @@ pub fn clear(
         }
     }
     let total = analysis.total.value();
-    let mut explanation = Explanation::new(total != 0, parts, total);
+    let mut explanation = Explanation::new(total != 0, parts, total, true);
     explanation.winning = analysis
         .winning
         .iter()
@@ -253,7 +255,7 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
     let several = pawns.len() > 1;
     let Some(total) = analysis.total else {
         // One pawn beyond the values: outcomes only.
-        let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0);
+        let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0, true);
         let (kind, at) = (analysis.pawns.first().map(|p| p.0), pawns.first());
         explanation.value = match (kind, at) {
             (Some(CellKind::Losing), Some(at)) => format!(
@@ -286,7 +288,15 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
             grundy: v.map_or(0, Nimber::value),
         })
         .collect();
-    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value());
+    // A pawn with no move (at the origin, or walled in) is worded so, not
+    // as one whose every move leaves a non-zero value.
+    let mut has_moves = analysis.table.is_none();
+    if let Some(table) = &analysis.table {
+        for &at in pawns {
+            table.for_each_move(at, |_, _| has_moves = true)?;
+        }
+    }
+    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value(), has_moves);
     if !several {
         if let (Some(&(kind, _)), Some(at)) = (analysis.pawns.first(), pawns.first()) {
             let cell = if kind == CellKind::Losing {
@@ -357,7 +367,7 @@ pub fn split(
         })
         .collect();
     let total = analysis.value;
-    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value());
+    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value(), true);
     let part_of = |cell| {
         position
             .rect_of(cell)

@@ -222,7 +222,7 @@ pub fn xor_terms(values: &[u32]) -> String {
 /// A ⊕ B = 2 ⊕ 1.`, then what it means for the player to move. `parts`
 /// are the parts' names and values; `total` their XOR.
 #[must_use]
-pub fn value_as_xor(parts: &[(String, u32)], total: u32) -> String {
+pub fn value_as_xor(parts: &[(String, u32)], total: u32, has_moves: bool) -> String {
     let names: Vec<&str> = parts.iter().map(|(name, _)| name.as_str()).collect();
     let values: Vec<u32> = parts.iter().map(|&(_, v)| v).collect();
     let sum = match parts.len() {
@@ -234,7 +234,7 @@ pub fn value_as_xor(parts: &[(String, u32)], total: u32) -> String {
             xor_terms(&values)
         ),
     };
-    let meaning = if parts.is_empty() {
+    let meaning = if parts.is_empty() || !has_moves {
         "It is 0: there is no move, so the player to move loses."
     } else if total == 0 {
         "It is 0: every move leaves a non-zero value, so the player to move loses."
@@ -384,7 +384,7 @@ mod tests {
             "A: 2 → 1, so 1 ⊕ 1 = 0"
         );
         assert_eq!(winning_arithmetic("A", 2, 0, &[0]), "A: 2 → 0");
-        assert!(value_as_xor(&[("A".into(), 2), ("B".into(), 1)], 3)
+        assert!(value_as_xor(&[("A".into(), 2), ("B".into(), 1)], 3, true)
             .starts_with("Grundy value 3 = A ⊕ B = 2 ⊕ 1."));
         let (counts, mex) = mex_counts([3, 1, 0, 1]);
         assert_eq!((counts.as_slice(), mex), (&[(0, 1), (1, 2), (3, 1)][..], 2));

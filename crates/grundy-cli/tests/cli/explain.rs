@@ -188,6 +188,25 @@ fn pawn_explains_losing_cells_and_the_sum() {
             ("pawn 2".to_owned(), values[1])
         ]
     );
+    // The report names the pawn a winning move changes, as the sum does.
+    for (k, mv) in report["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        let pawn = mv["pawn"].as_u64().unwrap() + 1;
+        let line = out
+            .lines()
+            .filter(|l| l.starts_with("  move pawn "))
+            .nth(k)
+            .unwrap();
+        assert!(line.contains(&format!("(pawn {pawn}: grundy ")), "{line}");
+    }
+    // A pawn with no move is lost because it has none.
+    let out = run(&["pawn", "--at", "0,0", "--explain"], "");
+    let lines = explanation(&out);
+    assert!(lines[1].contains("It is 0: there is no move"), "{out}");
 }
 
 #[test]
