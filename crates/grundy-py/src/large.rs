@@ -6,7 +6,6 @@
 use grundy::clear::large::{
     analyse, analysis_bytes, choose_move, unanalysed_move, Analyzer, LargeAnalysis, LargeBoard,
 };
-use grundy::clear::Clear;
 use grundy::{Nimber, SolveError};
 use grundy_report::large::winner;
 use grundy_report::parse::clear::parse_large_boards;
@@ -15,6 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::clear::{threads_or_default, ClearMemo};
+use crate::interrupt;
 use crate::{tables, Limits};
 
 /// The memory a board may take when `max_memory` is not given, as the
@@ -225,14 +225,16 @@ fn clear_analyze_large(
     let budget = budget(&limits, DEFAULT_TIME);
     let analysis = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
         analyse(&boards, analyzer)
-    });
+    })?;
     Ok(report(&analysis))
 }
 
 /// Runs `work` with the GIL released, on an analyzer of `memo`'s solver
 /// (put back after, on the memo's threads) or of a fresh one reading
 /// `tables`, on `threads` (a helper thread for the components of at most
-/// 64 cells with 2, as `grundy clear --threads`).
+/// 64 cells with 2, as `grundy clear --threads`). Ctrl-C stops it (the
+/// small solver's progress runs the signal handlers, [`interrupt`]): the
+/// handler's exception is the error, and the memo's solver is dropped.
 fn on_analyzer<R: Send>(
     py: Python<'_>,
     tables: Option<&Bound<'_, tables::Database>>,
@@ -241,16 +243,15 @@ fn on_analyzer<R: Send>(
     limits: &Limits,
     budget: grundy::Budget,
     work: impl FnOnce(&mut Analyzer) -> R + Send,
-) -> R {
+) -> PyResult<R> {
     let memo = memo.map(Bound::get);
-    let mut analyzer = match memo {
-        Some(memo) => Analyzer::with_small_solver(memo.take(limits, None), budget),
-        None => Analyzer::with_small_solver(
-            Clear::with_shapes(tables::lookup(tables)).into_solver_on(threads),
-            budget,
-        ),
-    };
-    py.detach(move || {
+    let shapes = tables::lookup(tables);
+    interrupt::run(py, move |pending| {
+        let small = match memo {
+            Some(memo) => memo.take(limits, Some(pending)),
+            None => crate::clear::solver(shapes, limits, pending, threads),
+        };
+        let mut analyzer = Analyzer::with_small_solver(small, budget);
         let result = work(&mut analyzer);
         if let Some(memo) = memo {
             memo.put(analyzer.into_small_solver());
@@ -288,7 +289,7 @@ fn clear_engine_move<'py>(
             let budget = budget(&limits, DEFAULT_MOVE_TIME);
             on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
                 choose_move(&boards, analyzer)
-            })
+            })?
         }
     };
     let chosen = choice.map(|choice| {

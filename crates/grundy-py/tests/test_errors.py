@@ -74,6 +74,24 @@ def test_bytes_are_text_and_numbers_are_no_board():
         grundy.pawn.analyze(None)
 
 
+def test_rows_as_bytes_lists_of_characters_sets_and_one_board_for_a_sum():
+    """Rows read from a binary file are rows; rows as lists of characters
+    read both as a board and as a sum of columns, so they are refused; a
+    set has no order of rows; a sum is a list of boards, not one board."""
+    rows = ["110", "011"]
+    expected = grundy.clear.analyze(rows).value
+    assert grundy.clear.analyze([r.encode() for r in rows]).value == expected
+    with pytest.raises(ValueError, match="lists of characters"):
+        grundy.clear.analyze([list(r) for r in rows])
+    with pytest.raises(TypeError, match="no order of rows"):
+        grundy.clear.analyze(set(rows))
+    with pytest.raises(TypeError, match="boards must be a list of boards"):
+        grundy.sum.BoardSum("111")
+    # A sum of boards given as lists of row strings is still a sum.
+    pair = grundy.clear.analyze([rows, ["1"]])
+    assert pair.value == expected ^ grundy.clear.analyze(["1"]).value
+
+
 def test_a_sum_names_the_board_at_fault():
     with pytest.raises(ValueError, match=r"^<boards\[1\]>:2:1: "):
         grundy.clear.analyze([["11", "11"], ["11", "1"]])

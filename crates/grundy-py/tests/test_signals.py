@@ -36,6 +36,18 @@ except KeyboardInterrupt:
 print("finished", flush=True)
 """
 
+ENGINE = """
+import sys, grundy
+print("started", flush=True)
+try:
+    # A dense 7 x 7 block whose move takes far longer than the test waits.
+    grundy.clear.engine_move(["1111111"] * 3 + ["1110111"] + ["1111111"] * 3, max_time=600)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
 BUILD = """
 import sys, grundy
 print("started", flush=True)
@@ -87,6 +99,11 @@ def interrupt(script, *args, after=1.5, wait_for=None):
 
 def test_ctrl_c_during_a_search():
     code, out, err = interrupt(SEARCH)
+    assert (code, out) == (0, "interrupted"), err
+
+
+def test_ctrl_c_during_an_engine_move():
+    code, out, err = interrupt(ENGINE)
     assert (code, out) == (0, "interrupted"), err
 
 

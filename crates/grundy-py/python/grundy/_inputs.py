@@ -82,6 +82,12 @@ def _as_text(board: Any, what: str) -> Any:
             return bytes(board).decode("utf-8")
         except UnicodeDecodeError as err:
             raise ValueError(f"{what}: not UTF-8 text: {err}") from None
+    if isinstance(board, (set, frozenset, dict)):
+        # Their order is not the rows' (a set's is arbitrary).
+        raise TypeError(
+            f"{what} must be a string of rows, a list of rows or a 2-D array, "
+            f"not a {type(board).__name__} (it has no order of rows)"
+        )
     if not isinstance(board, str) and not _is_array(board) and not hasattr(board, "__iter__"):
         raise TypeError(
             f"{what} must be a string of rows, a list of rows or a 2-D array, "
@@ -94,17 +100,37 @@ def _as_text(board: Any, what: str) -> Any:
     return board
 
 
+def _is_cell_char(x: Any) -> bool:
+    return isinstance(x, str) and len(x) == 1
+
+
 def _is_one_board(board: Any) -> bool:
-    """A single board: a string, a 2-D array, or a list of strings or of
-    rows of numbers (as opposed to a list of boards)."""
+    """A single board: a string, a 2-D array, or a list of strings (or of
+    bytes) or of rows of numbers (as opposed to a list of boards).
+
+    Rows given as lists of characters (``[list('110'), list('011')]``) are
+    refused: they read as well as a sum of one-column boards, and either
+    reading would be a silent wrong answer for someone."""
     if isinstance(board, str) or _is_array(board):
         return True
     items = list(board)
     if not items:
         return True
     first = items[0]
-    if isinstance(first, str):
+    if isinstance(first, (str, bytes, bytearray)):
         return True
+    if (
+        len(items) > 1
+        and all(isinstance(item, (list, tuple)) for item in items)
+        and len({len(item) for item in items}) == 1
+        and len(first) > 1
+        and all(_is_cell_char(c) for item in items for c in item)
+    ):
+        raise ValueError(
+            "rows given as lists of characters (such as ['1', '1', '0']) read both as one "
+            "board and as a sum of one-column boards: join each row into a string ('110'), "
+            "or give 0/1 numbers"
+        )
     if _is_array(first):
         return first.ndim <= 1
     if isinstance(first, (list, tuple)):
@@ -117,6 +143,9 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
     board = _as_text(board, what)
     if isinstance(board, str):
         return board, f"<{what}>"
+    if not _is_array(board) and all(isinstance(r, (bytes, bytearray)) for r in board):
+        # Rows read from a binary file: the text they hold.
+        board = [_as_text(r, f"{what}[{i}]") for i, r in enumerate(board)]
     if _is_array(board) or not all(isinstance(r, str) for r in board):
         return _rows_from_numbers(board, what, limit), f"<{what}>"
     rows = list(board)

@@ -18,7 +18,7 @@ import operator
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, SupportsIndex, Tuple, Union
 
 from . import _grundy
-from ._inputs import board_text, check_limits
+from ._inputs import _is_array, board_text, check_limits
 from .clear import DEFAULT_MAX_POSITIONS, LargeMove, Move
 
 if TYPE_CHECKING:
@@ -49,6 +49,13 @@ class BoardSum:
         tables: "Optional[Database]" = None,
     ) -> None:
         limits = check_limits(max_positions, max_time, max_memory)
+        if isinstance(boards, (str, bytes, bytearray)) or _is_array(boards):
+            # One board given alone, not a list of boards: a string would
+            # otherwise be read a character a board.
+            raise TypeError(
+                "boards must be a list of boards (BoardSum(['111']) for one board), "
+                f"not a single board given as a {type(boards).__name__}"
+            )
         texts = [board_text(b, f"boards[{i}]", limit=None) for i, b in enumerate(boards)]
         self._sum = _grundy.BoardSum(texts, *limits, None if tables is None else tables._db)
 
