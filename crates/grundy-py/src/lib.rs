@@ -115,7 +115,7 @@ pub(crate) fn budget_exceeded(
 ) -> PyErr {
     use grundy::SolveError;
     let (name, limit): (&str, Py<PyAny>) = match *err {
-        SolveError::PositionBudget { limit } => (
+        SolveError::PositionBudget { limit, .. } => (
             "max_positions",
             limit
                 .into_pyobject(py)

@@ -73,7 +73,15 @@ impl std::error::Error for ApiError {}
 impl From<grundy::SolveError> for ApiError {
     fn from(err: grundy::SolveError) -> ApiError {
         let what = match err {
-            grundy::SolveError::PositionBudget { limit } => format!(
+            grundy::SolveError::PositionBudget {
+                limit,
+                needed: Some(needed),
+            } => format!(
+                "gave up before solving: the search would need at least {}, more than the server's position budget per request, {}",
+                grundy_report::words::count(needed, "position"),
+                grundy_report::words::count(limit, "position")
+            ),
+            grundy::SolveError::PositionBudget { limit, .. } => format!(
                 "gave up after solving {} (the server's position budget per request)",
                 grundy_report::words::count(limit, "position")
             ),

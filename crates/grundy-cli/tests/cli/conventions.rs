@@ -697,7 +697,7 @@ fn the_same_move_reads_the_same_from_every_command() {
     let text = run(&args, b"");
     let winning: Vec<&str> = section(&text, "Winning moves")
         .iter()
-        .map(|line| line.trim().split(" (the pawn").next().unwrap())
+        .map(|line| line.trim().split(" (pawn ").next().unwrap())
         .collect();
     let pawns = [PawnCell::new(6, 5).unwrap(), PawnCell::new(2, 3).unwrap()];
     let blocked = Blocked::empty();

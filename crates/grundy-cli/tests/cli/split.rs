@@ -6,9 +6,7 @@ use grundy::split::{Cell, Grid, Position, SplitSolver};
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::common::{
-    assert_input_error, assert_position_budget_stops, assert_success, check_judge_sample, grundy,
-};
+use crate::common::{assert_input_error, assert_success, check_judge_sample, grundy};
 
 #[test]
 fn judge_caos3_sample() {
@@ -252,7 +250,23 @@ fn the_time_budget_stops_a_large_table_with_exit_3() {
 
 #[test]
 fn the_position_budget_stops_a_large_search_with_exit_3() {
-    assert_position_budget_stops("split", 1000, "11111111111111111111\n".repeat(20));
+    // The full 20 x 20 grid's dense table holds every sub-rectangle,
+    // C(21, 2)^2 = 44,100 of them: refused before solving, and said so.
+    let output = grundy()
+        .args(["split", "--max-positions", "1000", "-"])
+        .write_stdin("11111111111111111111\n".repeat(20))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--max-positions"), "{stderr}");
+    let rectangles = (21 * 20 / 2) * (21 * 20 / 2);
+    assert!(
+        stderr.contains(&format!(
+            "gave up before solving: the search would need at least {rectangles} positions, more than the position budget of 1000 positions"
+        )),
+        "{stderr}"
+    );
 }
 
 /// Runs `grundy split --cells` on `input` with `args`, and checks it stops

@@ -192,10 +192,17 @@ impl Budget {
 pub enum SolveError {
     /// The position budget ran out.
     // No advice here: the front-end names the limit to raise, once.
-    #[error("gave up after solving {} (the position budget)", positions(*limit))]
+    #[error("{}", match needed {
+        Some(needed) => format!("gave up before solving: the search would need at least {}, more than the position budget of {}", positions(*needed), positions(*limit)),
+        None => format!("gave up after solving {} (the position budget)", positions(*limit)),
+    })]
     PositionBudget {
         /// The budget that was reached.
         limit: u64,
+        /// When a table past the budget was refused before it was solved
+        /// (the splitting game's dense tables): the positions the search
+        /// would have solved with it, at least.
+        needed: Option<u64>,
     },
     /// The time budget ran out.
     #[error("gave up after {} (the time budget)", seconds(*limit))]
@@ -1044,7 +1051,10 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         }
         if let Some(limit) = self.budget.max_positions {
             if self.solved + self.helped >= limit {
-                return Err(SolveError::PositionBudget { limit });
+                return Err(SolveError::PositionBudget {
+                    limit,
+                    needed: None,
+                });
             }
         }
         self.check_memory()?;
@@ -1276,7 +1286,10 @@ mod tests {
         let mut solver = Solver::new(WholeNim).with_budget(Budget::positions(5));
         assert_eq!(
             solver.component_is_zero(heaps.clone()),
-            Err(SolveError::PositionBudget { limit: 5 })
+            Err(SolveError::PositionBudget {
+                limit: 5,
+                needed: None
+            })
         );
         solver.set_budget(Budget::UNLIMITED);
         assert!(solver.component_is_zero(heaps).unwrap());
@@ -1292,7 +1305,10 @@ mod tests {
         let mut solver = Solver::new(WholeNim).with_budget(Budget::positions(5));
         assert_eq!(
             solver.component_has_value(heaps.clone(), value),
-            Err(SolveError::PositionBudget { limit: 5 })
+            Err(SolveError::PositionBudget {
+                limit: 5,
+                needed: None
+            })
         );
         solver.set_budget(Budget::UNLIMITED);
         assert!(solver.component_has_value(heaps.clone(), value).unwrap());
@@ -1306,7 +1322,10 @@ mod tests {
         let mut solver = Solver::new(Countdown).with_budget(Budget::positions(1000));
         assert_eq!(
             solver.value(&5000),
-            Err(SolveError::PositionBudget { limit: 1000 })
+            Err(SolveError::PositionBudget {
+                limit: 1000,
+                needed: None
+            })
         );
         let mut solver = solver.with_budget(Budget::UNLIMITED);
         assert_eq!(solver.value(&5000).unwrap(), Nimber::new(0));
@@ -1442,7 +1461,10 @@ mod tests {
         let (mut short, begun) = helped(needed);
         assert_eq!(
             short.value(&start),
-            Err(SolveError::PositionBudget { limit: needed })
+            Err(SolveError::PositionBudget {
+                limit: needed,
+                needed: None
+            })
         );
         assert!(begun.load(Ordering::Relaxed), "the helper was woken");
         let (mut enough, _) = helped(needed + by_helper + 1);

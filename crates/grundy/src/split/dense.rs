@@ -137,7 +137,10 @@ impl DenseTable {
         let entries = DenseTable::entries(rows, cols);
         if let Some(limit) = budget.max_positions {
             if entries > limit {
-                return Err(SolveError::PositionBudget { limit });
+                return Err(SolveError::PositionBudget {
+                    limit,
+                    needed: Some(entries),
+                });
             }
         }
         let tri_cols = cols * (cols + 1) / 2;

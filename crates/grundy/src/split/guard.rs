@@ -107,7 +107,10 @@ impl Guard {
         }
         if let Some((allowed, limit)) = limits.positions {
             if self.examined.load(Ordering::Relaxed) > allowed {
-                *stopped = Some(SolveError::PositionBudget { limit });
+                *stopped = Some(SolveError::PositionBudget {
+                    limit,
+                    needed: None,
+                });
                 return true;
             }
         }

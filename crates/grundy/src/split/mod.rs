@@ -585,8 +585,10 @@ impl SplitSolver {
     /// Reports a sub-search's budget error in terms of the whole budget.
     fn overall(&self, err: SolveError) -> SolveError {
         match err {
-            SolveError::PositionBudget { .. } => SolveError::PositionBudget {
+            SolveError::PositionBudget { needed, .. } => SolveError::PositionBudget {
                 limit: self.budget.max_positions.unwrap_or_default(),
+                // The sub-search's table, on top of what was solved before.
+                needed: needed.map(|n| n.saturating_add(self.solved)),
             },
             SolveError::TimeBudget { .. } => SolveError::TimeBudget {
                 limit: self.budget.max_time.unwrap_or_default(),

@@ -250,9 +250,15 @@ fn budget_stops_a_large_table_and_exit_resumes() {
     let raw = vec![vec![true; 12]; 12];
     let position = Position::new(to_grid(&raw));
     let mut solver = SplitSolver::new().with_budget(Budget::positions(100));
+    // Refused before solving: the dense table holds every sub-rectangle of
+    // the 12 x 12 grid, C(13, 2)^2 of them, past the budget.
+    let rectangles = (13 * 12 / 2) * (13 * 12 / 2);
     assert_eq!(
         solver.value(&position),
-        Err(SolveError::PositionBudget { limit: 100 })
+        Err(SolveError::PositionBudget {
+            limit: 100,
+            needed: Some(rectangles)
+        })
     );
     let mut solver = solver.with_budget(Budget::UNLIMITED);
     assert_eq!(solver.value(&position).unwrap().value(), brute(&raw));
@@ -561,7 +567,13 @@ fn the_position_budget_bounds_the_generic_search() {
         .with_dense_limit(0)
         .with_budget(Budget::positions(limit));
     let result = solver.value(&Position::new(to_grid(&raw)));
-    assert_eq!(result, Err(SolveError::PositionBudget { limit }));
+    assert_eq!(
+        result,
+        Err(SolveError::PositionBudget {
+            limit,
+            needed: None
+        })
+    );
     let examined = solver
         .guard
         .examined

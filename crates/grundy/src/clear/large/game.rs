@@ -182,7 +182,10 @@ impl LargeClear {
             return true;
         }
         if let Some(limit) = self.max_listed.filter(|&limit| listed > limit) {
-            *self.stopped.borrow_mut() = Some(crate::SolveError::PositionBudget { limit });
+            *self.stopped.borrow_mut() = Some(crate::SolveError::PositionBudget {
+                limit,
+                needed: None,
+            });
             return true;
         }
         // What the search holds and what this listing made share one budget.

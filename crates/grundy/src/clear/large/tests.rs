@@ -723,7 +723,10 @@ fn a_listing_stops_at_the_position_budget() {
     assert_eq!(listed, 10);
     assert!(matches!(
         game.interrupted(),
-        Some(crate::SolveError::PositionBudget { limit: 10 })
+        Some(crate::SolveError::PositionBudget {
+            limit: 10,
+            needed: None
+        })
     ));
 }
 
@@ -885,7 +888,7 @@ proptest! {
                 }
             })
             .collect();
-        let stopped = crate::SolveError::PositionBudget { limit: 0 };
+        let stopped = crate::SolveError::PositionBudget { limit: 0, needed: None };
         let ones: usize = boards.iter().map(|b| cells_of(b).len()).sum();
         match unanalysed_move(&boards, stopped) {
             None => prop_assert_eq!(ones, 0),
