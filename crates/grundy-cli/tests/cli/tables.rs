@@ -18,6 +18,24 @@ fn build(dir: &Path, shape_box: &str) -> PathBuf {
     out
 }
 
+/// `tables build --box 4x5 --keep-every 100 --out OUT`: tiers solved in
+/// stretches of 100 shapes kept beside the partial file.
+fn build_4x5_in_stretches(out: &Path) -> std::process::Output {
+    grundy()
+        .args([
+            "tables",
+            "build",
+            "--box",
+            "4x5",
+            "--keep-every",
+            "100",
+            "--out",
+        ])
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
 /// A database of format version 1 (tables of 8-byte slots, still read),
 /// written through the library as builds before version 2 wrote it.
 fn build_v1(dir: &Path, rows: usize, cols: usize) -> PathBuf {
@@ -595,19 +613,7 @@ fn a_build_kept_in_stretches_writes_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let whole = build(dir.path(), "4x5");
     let out = dir.path().join("stretches.gdb");
-    let output = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "4x5",
-            "--keep-every",
-            "100",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = build_4x5_in_stretches(&out);
     assert_success(&output);
     assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
     assert!(!dir.path().join("stretches.gdb.partial.solving").exists());
@@ -1138,18 +1144,6 @@ fn a_directory_in_the_way_of_the_stretches_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.gdb");
     std::fs::create_dir(dir.path().join("s.gdb.partial.solving")).unwrap();
-    let output = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "4x5",
-            "--keep-every",
-            "100",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = build_4x5_in_stretches(&out);
     assert_exit(&output, 2, "s.gdb.partial.solving");
 }
