@@ -92,6 +92,15 @@ def test_rows_as_bytes_lists_of_characters_sets_and_one_board_for_a_sum():
     assert pair.value == expected ^ grundy.clear.analyze(["1"]).value
 
 
+def test_threads_are_one_or_two():
+    for bad, error in [(-1, ValueError), (3, ValueError), (True, TypeError), (1.0, TypeError)]:
+        with pytest.raises(error, match="threads must be 1"):
+            grundy.clear.analyze(["11"], threads=bad)
+        with pytest.raises(error, match="threads must be 1"):
+            grundy.clear.engine_move(["11"], threads=bad)
+    assert grundy.clear.analyze(["11"], threads=2).value == grundy.clear.analyze(["11"]).value
+
+
 def test_a_sum_names_the_board_at_fault():
     with pytest.raises(ValueError, match=r"^<boards\[1\]>:2:1: "):
         grundy.clear.analyze([["11", "11"], ["11", "1"]])

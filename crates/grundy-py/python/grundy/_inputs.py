@@ -196,6 +196,17 @@ def check_limits(
     )
 
 
+def check_threads(threads: Any) -> Optional[int]:
+    """``threads``: None (the default of ``grundy clear``), 1 or 2."""
+    if threads is None:
+        return None
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"threads must be 1, 2 or None, not {type(threads).__name__}")
+    if threads not in (1, 2):
+        raise ValueError(f"threads must be 1 or 2, not {threads!r}")
+    return int(threads)
+
+
 def cells_list(cells: Sequence[Any], what: str) -> List[Tuple[int, int]]:
     """A list of `(a, b)` pairs of non-negative integers."""
     out = []

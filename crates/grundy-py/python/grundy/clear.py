@@ -16,7 +16,7 @@ Move(top=0, left=1, bottom=0, right=1, board=0)
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _grundy
-from ._inputs import boards_texts, check_limits
+from ._inputs import boards_texts, check_limits, check_threads
 
 if TYPE_CHECKING:
     from .tables import Database
@@ -93,8 +93,8 @@ def analyze(
     texts = boards_texts(board, limit=None)
     db = None if tables is None else tables._db
     if _grundy.clear_fits_small(texts, limits[2]):
-        return _grundy.clear_analyze(texts, *limits, db, threads=threads)
-    return _grundy.clear_analyze_large(texts, *limits, db, threads=threads)
+        return _grundy.clear_analyze(texts, *limits, db, threads=check_threads(threads))
+    return _grundy.clear_analyze_large(texts, *limits, db, threads=check_threads(threads))
 
 
 def engine_move(
@@ -127,7 +127,7 @@ def engine_move(
     limits = check_limits(max_positions, max_time, max_memory)
     db = None if tables is None else tables._db
     return _grundy.clear_engine_move(
-        boards_texts(board, limit=None), *limits, db, threads=threads
+        boards_texts(board, limit=None), *limits, db, threads=check_threads(threads)
     )
 
 
@@ -159,7 +159,7 @@ class Solver:
     def __init__(
         self, *, tables: "Optional[Database]" = None, threads: Optional[int] = None
     ) -> None:
-        self._memo = _grundy.ClearMemo(None if tables is None else tables._db, threads)
+        self._memo = _grundy.ClearMemo(None if tables is None else tables._db, check_threads(threads))
 
     def analyze(
         self,
