@@ -92,6 +92,14 @@ def test_rows_as_bytes_lists_of_characters_sets_and_one_board_for_a_sum():
     assert pair.value == expected ^ grundy.clear.analyze(["1"]).value
 
 
+def test_blocked_cells_as_text_bytes_or_with_a_byte_order_mark():
+    """The text of a `grundy pawn` file, as the CLI reads it: a leading
+    byte order mark and CRLF taken, bytes read as the text they hold."""
+    plain = grundy.pawn.analyze((3, 3), blocked=[(1, 1), (2, 2)]).value
+    assert grundy.pawn.analyze((3, 3), blocked="\ufeff1 1\r\n2 2\r\n").value == plain
+    assert grundy.pawn.analyze((3, 3), blocked=b"1 1\n2 2\n").value == plain
+
+
 def test_threads_are_one_or_two():
     for bad, error in [(-1, ValueError), (3, ValueError), (True, TypeError), (1.0, TypeError)]:
         with pytest.raises(error, match="threads must be 1"):

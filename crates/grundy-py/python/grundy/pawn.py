@@ -85,8 +85,16 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
     name its errors give."""
     if blocked is None:
         return "", "<blocked>"
+    if isinstance(blocked, (bytes, bytearray)):
+        # A file read in binary mode: the text it holds (not its bytes as
+        # numbers, which a list of cells would take them for).
+        try:
+            blocked = bytes(blocked).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"blocked: not UTF-8 text: {err}") from None
     if isinstance(blocked, str):
-        return blocked, "<blocked>"
+        # A leading byte order mark, as `grundy pawn` reading a file drops it.
+        return blocked.removeprefix("\ufeff"), "<blocked>"
     cells = cells_list(list(blocked), "blocked")
     # One cell a line: a located error's line is the list index + 1.
     return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
