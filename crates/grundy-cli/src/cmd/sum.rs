@@ -320,13 +320,12 @@ impl Row {
         {
             // What ran out is the run's budget, not the part of it this
             // move was given.
-            match (&mut *err, self.budget.max_time, self.budget.max_memory) {
-                (SolveError::TimeBudget { limit }, Some(run), _) => *limit = run,
-                (SolveError::MemoryBudget { limit, used }, _, Some(run)) => {
-                    *limit = run;
-                    *used = used.saturating_add(held);
-                }
-                _ => {}
+            *err = self.run_error(err.clone());
+            if let (SolveError::MemoryBudget { limit, used }, Some(run)) =
+                (&mut *err, self.budget.max_memory)
+            {
+                *limit = run;
+                *used = used.saturating_add(held);
             }
             self.stopped.get_or_insert(err.clone());
             self.plays_stopped.get_or_insert(err.clone());
