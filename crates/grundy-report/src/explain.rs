@@ -83,8 +83,8 @@ pub struct Explanation {
     /// The parts, with their values.
     pub parts: Vec<Part>,
     /// Each winning move with the arithmetic that makes it win, in the
-    /// order of the report's `winning_moves`: `clear (1,2)-(1,2): A: 2 →
-    /// 1, so 1 ⊕ 1 = 0`.
+    /// order of the report's `winning_moves`: `clear (1,2)-(1,2): A: 2 ->
+    /// 1, so 1 xor 1 = 0`.
     pub winning: Vec<String>,
     /// Each part's value as a mex, in the order of `parts`, when asked
     /// for.
@@ -207,6 +207,19 @@ pub fn clear(
     }
     let total = analysis.total.value();
     let mut explanation = Explanation::new(total != 0, parts, total, true);
+    if several {
+        if let Some(first) = analysis
+            .boards
+            .iter()
+            .position(|b| !b.components.is_empty())
+        {
+            explanation.value = format!(
+                "{} {}",
+                words::board_component_names(first, words::component_letter(0)),
+                explanation.value
+            );
+        }
+    }
     explanation.winning = analysis
         .winning
         .iter()
@@ -470,12 +483,12 @@ mod tests {
         assert_eq!(explanation.heading, "First player wins with best play.");
         assert!(explanation
             .value
-            .starts_with("Grundy value 3 = A ⊕ B = 2 ⊕ 1."));
+            .starts_with("Grundy value 3 = A xor B = 2 xor 1."));
         assert_eq!(
             explanation.winning,
             [
-                "clear (1,2)-(1,2): A: 2 → 1, so 1 ⊕ 1 = 0",
-                "clear (1,3)-(1,3): A: 2 → 1, so 1 ⊕ 1 = 0"
+                "clear (1,2)-(1,2): A: 2 -> 1, so 1 xor 1 = 0",
+                "clear (1,3)-(1,3): A: 2 -> 1, so 1 xor 1 = 0"
             ]
         );
         assert_eq!(

@@ -322,34 +322,40 @@ pub fn render(analysis: &LargeAnalysis, max_moves: usize) -> String {
         );
     }
     summary_by_shape(analysis, &mut out);
-    let unpaired = analysis.unpaired().count();
-    let cancelled = analysis.classes.len() - unpaired;
-    if cancelled > 0 {
+    // Each shape with an odd count leaves one component out of its pairs.
+    let left = analysis.unpaired().count();
+    let components: u64 = analysis.classes.iter().map(|c| u64::from(c.count)).sum();
+    let paired = components - left as u64;
+    if paired > 0 {
         let _ = writeln!(
             out,
-            "Pairs: {} an even number of times and {} (X xor X = 0); {} not.",
-            plural_shapes(cancelled, "appears", "appear"),
-            if cancelled == 1 { "cancels" } else { "cancel" },
-            words::count(unpaired as u64, "shape")
+            "Pairs: {paired} of the {} cancel in pairs, as equal shapes have equal values ({}); {} left.",
+            words::count(components, "component"),
+            words::PAIR_CANCELS,
+            match left {
+                0 => "none is".to_owned(),
+                1 => "1 is".to_owned(),
+                _ => format!("{left} are"),
+            }
         );
     }
+    let left_words = if left == 1 {
+        "the 1 component left".to_owned()
+    } else {
+        format!("the {left} components left")
+    };
     let valued = analysis.unpaired().filter(|c| c.value.is_some()).count();
     match analysis.value {
+        Some(_) if left == 0 => {
+            let _ = writeln!(out, "Total grundy value: 0 (every component cancels)");
+        }
         Some(value) => {
-            let _ = writeln!(
-                out,
-                "Total grundy value: {value} (the XOR of the {} that {} not cancel)",
-                words::count(unpaired as u64, "shape"),
-                if unpaired == 1 { "does" } else { "do" }
-            );
+            let _ = writeln!(out, "Total grundy value: {value} (the XOR of {left_words})");
         }
         None => {
             let _ = writeln!(
                 out,
-                "Total grundy value: unknown: {} of {} that {} not cancel valued before the budget ran out{}",
-                valued,
-                words::count(unpaired as u64, "shape"),
-                if unpaired == 1 { "does" } else { "do" },
+                "Total grundy value: unknown: {valued} of {left_words} valued before the budget ran out{}",
                 analysis
                     .stopped
                     .as_ref()
@@ -400,14 +406,6 @@ pub fn render(analysis: &LargeAnalysis, max_moves: usize) -> String {
     out
 }
 
-fn plural_shapes(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 shape {one}")
-    } else {
-        format!("{n} shapes {many}")
-    }
-}
-
 /// One winning move in words: `clear (1,2)-(1,2), leaving grundy 0
 /// (component A: grundy 2 -> 1)`, or with the pairs it leaves.
 #[must_use]
@@ -430,10 +428,10 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
             after.value(),
         ),
         WinReason::Pairs { halves: true } => {
-            "(it cuts a shape into two equal halves, and every shape left has an equal partner: X xor X = 0)".to_owned()
+            format!("(it cuts a shape into two equal halves, and every shape left has an equal partner: {})", words::PAIR_CANCELS)
         }
         WinReason::Pairs { halves: false } => {
-            "(every shape left has an equal partner: X xor X = 0)".to_owned()
+            format!("(every shape left has an equal partner: {})", words::PAIR_CANCELS)
         }
         WinReason::LeavesZero if analysis.components.len() == 1 => {
             "(proven by outcome search, without the values)".to_owned()
@@ -466,9 +464,29 @@ fn summary_by_shape(analysis: &LargeAnalysis, out: &mut String) {
         "  {:>8}  {:>8}  {:>10}  {:>7}",
         "cells", "grundy", "components", "shapes"
     );
+    let mut unknown = false;
     for ((cells, value), (count, shapes)) in rows {
+        unknown |= value.is_none();
         let value = value.map_or_else(|| "?".to_owned(), |v| v.to_string());
         let _ = writeln!(out, "  {cells:>8}  {value:>8}  {count:>10}  {shapes:>7}");
+    }
+    if unknown {
+        let cancelling = analysis
+            .classes
+            .iter()
+            .any(|c| c.value.is_none() && c.cancels());
+        let stopped = analysis
+            .classes
+            .iter()
+            .any(|c| c.value.is_none() && !c.cancels());
+        let why = match (cancelling, stopped) {
+            (true, false) => "its copies cancel in pairs, so its value is not needed",
+            (false, _) => "the budget ran out before it was valued",
+            (true, true) => {
+                "its copies cancel in pairs, or the budget ran out before it was valued"
+            }
+        };
+        let _ = writeln!(out, "  (grundy ?: {why})");
     }
     out.push('\n');
 }
@@ -528,7 +546,8 @@ pub fn reason(choice: &EngineChoice) -> String {
             after,
             total,
         } => format!(
-            "proven winning: the total is {total}; this component goes from {before} to {after}, so the total becomes {total} xor {before} xor {after} = 0"
+            "proven winning: the total (the XOR of every component's value) is {total}; this move takes one component from {before} to {after}, so the total becomes {} = 0 (the old value cancels out, the new one comes in)",
+            words::xor_terms(&[total.value(), before.value(), after.value()])
         ),
         MoveReason::LeavesZero => {
             "proven winning: leaves a total of 0; an outcome search showed that every reply has an answer back to 0, without computing the values".to_owned()
@@ -537,10 +556,10 @@ pub fn reason(choice: &EngineChoice) -> String {
             clears_all: true, ..
         } => "proven winning: it clears every one: the opponent cannot move".to_owned(),
         MoveReason::Pairs { halves: true, .. } => {
-            "proven winning: it cuts a shape into two equal halves, and every shape left has an equal partner: X xor X = 0".to_owned()
+            format!("proven winning: it cuts a shape into two equal halves, and every shape left has an equal partner: {}", words::PAIR_CANCELS)
         }
         MoveReason::Pairs { halves: false, .. } => {
-            "proven winning: every shape left has an equal partner: X xor X = 0".to_owned()
+            format!("proven winning: every shape left has an equal partner: {}", words::PAIR_CANCELS)
         }
         MoveReason::Losing { leaves: Some(v) } => format!(
             "losing position: the total is 0, so every move loses; this one leaves {v}, the hardest to answer"

@@ -168,15 +168,16 @@ impl EngineMoveReport {
                 leaves_nothing: true,
                 ..
             } => "proven winning: it leaves no candidate: the opponent cannot move".to_owned(),
-            SplitReason::Pairs { pairs, alone, .. } => match (pairs, alone) {
-                (_, 0) => "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0)".to_owned(),
-                (0, 1) => "proven winning: the one rectangle with candidates it leaves has the closed-form value 0".to_owned(),
-                (0, _) => "proven winning: the rectangles it leaves have closed-form values whose XOR is 0".to_owned(),
-                (_, 1) => "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0) but for one, whose closed-form value is 0".to_owned(),
-                _ => format!(
-                    "proven winning: the rectangles it leaves pair up (congruent candidates: X xor X = 0) but for {alone}, whose closed-form values have XOR 0"
-                ),
-            },
+            SplitReason::Pairs { pairs, alone, .. } => {
+                let pair = words::PAIR_CANCELS;
+                match (pairs, alone) {
+                    (_, 0) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair})"),
+                    (0, 1) => "proven winning: the one rectangle with candidates it leaves has value 0, known by formula".to_owned(),
+                    (0, _) => "proven winning: the rectangles it leaves have values, known by formula, whose XOR is 0".to_owned(),
+                    (_, 1) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for one, whose value, known by formula, is 0"),
+                    _ => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for {alone}, whose values, known by formula, have XOR 0"),
+                }
+            }
             SplitReason::Losing { leaves } => format!(
                 "losing position: the value is 0, so every move loses; this one leaves {leaves}, the hardest to answer"
             ),
@@ -221,7 +222,7 @@ mod tests {
         for (pairs, alone) in [(1, 0), (2, 0), (0, 1), (0, 2), (1, 1), (3, 2)] {
             let text = reason(false, pairs, alone);
             assert_eq!(text.contains("pair up"), pairs > 0, "{text}");
-            assert_eq!(text.contains("closed-form"), alone > 0, "{text}");
+            assert_eq!(text.contains("known by formula"), alone > 0, "{text}");
         }
     }
 }

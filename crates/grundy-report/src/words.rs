@@ -8,7 +8,10 @@
 //! only when there are several (`clear (1,2)-(1,3) on board 2`, `move pawn 2
 //! (6,5) -> (4,5)`). A move with its value reads `<move>, leaving grundy
 //! <v>`, the value of the whole position after it; a play-out line reads
-//! `<n>. <Player>: <move>, leaving grundy <v>`. Every front-end builds its
+//! `<n>. <Player>: <move>, leaving grundy <v>`. A change of value reads
+//! `3 -> 2` and a nim-sum `1 xor 2` in every sentence ([`TO`], [`XOR`]):
+//! plain ASCII, which every terminal, log and script reads alike. Every
+//! front-end builds its
 //! sentences from these functions and nowhere else, so the same move reads
 //! the same from `grundy clear`, `grundy sum`, `grundy split`, `grundy pawn`
 //! and the page; the command line's tests check that.
@@ -68,8 +71,8 @@ pub fn split_move(cell: grundy::split::Cell) -> String {
 #[must_use]
 pub fn pawn_move(pawn: Option<usize>, from: grundy::pawn::Cell, to: grundy::pawn::Cell) -> String {
     match pawn {
-        Some(index) => format!("move pawn {} {from} -> {to}", index + 1),
-        None => format!("move pawn {from} -> {to}"),
+        Some(index) => format!("move pawn {} {from} {TO} {to}", index + 1),
+        None => format!("move pawn {from} {TO} {to}"),
     }
 }
 
@@ -83,7 +86,7 @@ pub fn leaving(phrase: &str, value: u32) -> String {
 /// <after>)`.
 #[must_use]
 pub fn change(what: &str, before: u32, after: u32) -> String {
-    format!("({what}: grundy {before} -> {after})")
+    format!("({what}: grundy {before} {TO} {after})")
 }
 
 /// The header of a list of `n` winning moves.
@@ -181,8 +184,25 @@ pub fn labelled_grid(rows: usize, cols: usize, mark: impl Fn(usize, usize) -> ch
     out
 }
 
-/// The sign of the nim-sum (XOR) in every explanation.
-pub const XOR: &str = "⊕";
+/// The sign of the nim-sum (XOR) in every sentence: `1 xor 2`.
+pub const XOR: &str = "xor";
+
+/// The sign of a change in every sentence: a pawn's `(6,5) -> (4,5)`, a
+/// value's `3 -> 2`.
+pub const TO: &str = "->";
+
+/// `X xor X = 0`: why equal parts cancel.
+pub const PAIR_CANCELS: &str = "X xor X = 0";
+
+/// Names joined by [`XOR`]: `A xor B`.
+#[must_use]
+pub fn xor_names<S: AsRef<str>>(names: &[S]) -> String {
+    names
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join(&format!(" {XOR} "))
+}
 
 /// `First player wins with best play.`: the verdict of a position, which
 /// holds only if the winner never errs.
@@ -197,6 +217,15 @@ pub fn to_move(ply: usize) -> String {
     format!("{} to move.", player(ply))
 }
 
+/// How the components of a sum of boards are named, with board `board`'s
+/// (0-based) component `letter` as the example: `Each component is named
+/// by its board and its letter (1A: component A of board 1).`
+#[must_use]
+pub fn board_component_names(board: usize, letter: char) -> String {
+    let n = board + 1;
+    format!("Each component is named by its board and its letter ({n}{letter}: component {letter} of board {n}).")
+}
+
 /// A component's letter, as `grundy clear` draws it: `A`..`Z`, `a`..`z`,
 /// then `?`.
 #[must_use]
@@ -205,21 +234,17 @@ pub fn component_letter(index: usize) -> char {
     LETTERS.get(index).map_or('?', |&b| b as char)
 }
 
-/// Values joined by [`XOR`]: `2 ⊕ 1 ⊕ 3`; `0` for none.
+/// Values joined by [`XOR`]: `2 xor 1 xor 3`; `0` for none.
 #[must_use]
 pub fn xor_terms(values: &[u32]) -> String {
     if values.is_empty() {
         return "0".to_owned();
     }
-    values
-        .iter()
-        .map(u32::to_string)
-        .collect::<Vec<_>>()
-        .join(&format!(" {XOR} "))
+    xor_names(&values.iter().map(u32::to_string).collect::<Vec<_>>())
 }
 
 /// The value of a sum as the XOR of its parts' values: `Grundy value 3 =
-/// A ⊕ B = 2 ⊕ 1.`, then what it means for the player to move. `parts`
+/// A xor B = 2 xor 1.`, then what it means for the player to move. `parts`
 /// are the parts' names and values; `total` their XOR.
 #[must_use]
 pub fn value_as_xor(parts: &[(String, u32)], total: u32, has_moves: bool) -> String {
@@ -230,7 +255,7 @@ pub fn value_as_xor(parts: &[(String, u32)], total: u32, has_moves: bool) -> Str
         1 => format!("Grundy value {total} = {}, the only part.", names[0]),
         _ => format!(
             "Grundy value {total} = {} = {}.",
-            names.join(&format!(" {XOR} ")),
+            xor_names(&names),
             xor_terms(&values)
         ),
     };
@@ -245,17 +270,17 @@ pub fn value_as_xor(parts: &[(String, u32)], total: u32, has_moves: bool) -> Str
 }
 
 /// Why a move wins: the part it changes, from which value to which, and
-/// the XOR of every part after it: `A: 2 → 1, so 1 ⊕ 1 = 0`. `after_all`
+/// the XOR of every part after it: `A: 2 -> 1, so 1 xor 1 = 0`. `after_all`
 /// holds every part's value after the move, the changed one included; a
-/// single part reads `A: 2 → 0`.
+/// single part reads `A: 2 -> 0`.
 #[must_use]
 pub fn winning_arithmetic(part: &str, before: u32, after: u32, after_all: &[u32]) -> String {
     let total = after_all.iter().fold(0, |acc, v| acc ^ v);
     if after_all.len() <= 1 {
-        format!("{part}: {before} → {after}")
+        format!("{part}: {before} {TO} {after}")
     } else {
         format!(
-            "{part}: {before} → {after}, so {} = {total}",
+            "{part}: {before} {TO} {after}, so {} = {total}",
             xor_terms(after_all)
         )
     }
@@ -269,8 +294,8 @@ pub const MEX_LISTED: u64 = 24;
 /// one marked. `counts` holds each value left with how many moves leave it,
 /// sorted by value; `mex` is the first value missing. Up to [`MEX_LISTED`]
 /// moves every value is listed (`A: its 4 moves leave 0, 1, 1, [2 missing],
-/// 3, so A = mex = 2.`), beyond as counts (`A: its 225 moves leave 0 ×4,
-/// 1 ×30, ..., [8 missing], 9 ×2, so A = mex = 8.`).
+/// 3, so A = mex = 2.`), beyond as counts (`A: its 225 moves leave 0 (4
+/// times), 1 (30 times), ..., [8 missing], 9 (2 times), so A = mex = 8.`).
 #[must_use]
 pub fn mex_text(part: &str, counts: &[(u32, u64)], mex: u32) -> String {
     let moves: u64 = counts.iter().map(|&(_, n)| n).sum();
@@ -288,7 +313,14 @@ pub fn mex_text(part: &str, counts: &[(u32, u64)], mex: u32) -> String {
         if listed {
             items.extend(std::iter::repeat_n(value.to_string(), n as usize));
         } else {
-            items.push(format!("{value} ×{n}"));
+            items.push(format!(
+                "{value} ({})",
+                if n == 1 {
+                    "once".to_owned()
+                } else {
+                    format!("{n} times")
+                }
+            ));
         }
     }
     if !marked {
@@ -376,16 +408,16 @@ mod tests {
     }
     #[test]
     fn explanations_read_as_the_theory() {
-        assert_eq!(xor_terms(&[2, 1, 3]), "2 ⊕ 1 ⊕ 3");
+        assert_eq!(xor_terms(&[2, 1, 3]), "2 xor 1 xor 3");
         assert_eq!(with_best_play(true), "First player wins with best play.");
         assert_eq!(with_best_play(false), "Second player wins with best play.");
         assert_eq!(
             winning_arithmetic("A", 2, 1, &[1, 1]),
-            "A: 2 → 1, so 1 ⊕ 1 = 0"
+            "A: 2 -> 1, so 1 xor 1 = 0"
         );
-        assert_eq!(winning_arithmetic("A", 2, 0, &[0]), "A: 2 → 0");
+        assert_eq!(winning_arithmetic("A", 2, 0, &[0]), "A: 2 -> 0");
         assert!(value_as_xor(&[("A".into(), 2), ("B".into(), 1)], 3, true)
-            .starts_with("Grundy value 3 = A ⊕ B = 2 ⊕ 1."));
+            .starts_with("Grundy value 3 = A xor B = 2 xor 1."));
         let (counts, mex) = mex_counts([3, 1, 0, 1]);
         assert_eq!((counts.as_slice(), mex), (&[(0, 1), (1, 2), (3, 1)][..], 2));
         assert_eq!(
@@ -395,7 +427,7 @@ mod tests {
         let (counts, mex) = mex_counts((0..30).map(|i| i % 3));
         assert_eq!(
             mex_text("B", &counts, mex),
-            "B: its 30 moves leave 0 ×10, 1 ×10, 2 ×10, [3 missing], so B = mex = 3."
+            "B: its 30 moves leave 0 (10 times), 1 (10 times), 2 (10 times), [3 missing], so B = mex = 3."
         );
         assert_eq!(
             mex_text("C", &[], 0),

@@ -789,7 +789,7 @@ try {
     await page.goto(url);
     await page.reload();
     await expectText(page, '#winner', 'First player wins with best play');
-    await expectText(page, '#theory-value', 'Grundy value 3 = A ⊕ B = 2 ⊕ 1.');
+    await expectText(page, '#theory-value', 'Grundy value 3 = A xor B = 2 xor 1.');
     await page.screenshot({ path: resolve(outDir, `first-view-${name}.png`), fullPage: true });
   }
   await page.setViewportSize(LAPTOP);
@@ -923,7 +923,7 @@ try {
   if (winTexts.length !== full5.winning_moves.length) fail(`${winTexts.length} winning moves explained, the API has ${full5.winning_moves.length}`);
   full5.winning_moves.forEach((mv, i) => {
     const option = full5.options.moves.find((o) => o.top === mv.top && o.left === mv.left && o.bottom === mv.bottom && o.right === mv.right);
-    const expected = `clear (${mv.top + 1},${mv.left + 1})-(${mv.bottom + 1},${mv.right + 1}): A: 8 → ${option.component_after}`;
+    const expected = `clear (${mv.top + 1},${mv.left + 1})-(${mv.bottom + 1},${mv.right + 1}): A: 8 -> ${option.component_after}`;
     if (winTexts[i] !== expected || option.grundy !== 0) fail(`winning move ${i}: ${winTexts[i]} vs ${expected}`);
   });
   await page.screenshot({ path: resolve(outDir, 'theory-5x5-laptop.png'), fullPage: true });
@@ -953,7 +953,7 @@ try {
     const a = await analyze(page, game, body);
     const x = a.explain;
     if (x.parts.reduce((acc, part) => acc ^ part.grundy, 0) !== a.grundy) fail(`${game}: the parts do not XOR to ${a.grundy}`);
-    if (x.parts.length > 1 && !x.value.includes(`= ${x.parts.map((part) => part.grundy).join(' ⊕ ')}.`)) fail(`${game}: ${x.value}`);
+    if (x.parts.length > 1 && !x.value.includes(`= ${x.parts.map((part) => part.grundy).join(' xor ')}.`)) fail(`${game}: ${x.value}`);
     if ((await page.textContent('#theory-value')) !== x.value) fail(`${game}: the card is not the API's explanation`);
     for (const [i, part] of x.parts.entries()) {
       if (x.mex[i].grundy !== part.grundy) fail(`${game}: ${part.name} = ${part.grundy} but its mex is ${x.mex[i].grundy}`);

@@ -471,7 +471,7 @@ fn xor_of(parts: &[String]) -> String {
     if parts.len() < 2 {
         String::new()
     } else {
-        format!(" (= {})", parts.join(" xor "))
+        format!(" (= {})", words::xor_names(parts))
     }
 }
 

@@ -251,7 +251,7 @@ fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String
         let _ = writeln!(
             out,
             "Total grundy value: {total} (= {})",
-            parts.join(" xor ")
+            words::xor_names(&parts)
         );
     }
     let _ = writeln!(out, "{}", words::winner_sentence(analysis.first_wins));

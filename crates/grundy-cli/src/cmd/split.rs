@@ -291,9 +291,9 @@ fn explain(
             .map(|(rect, value)| format!("{rect} grundy {value}"))
             .collect();
         reasons.push(if parts.is_empty() {
-            "(nothing left in play)".to_owned()
+            "(no candidate left)".to_owned()
         } else {
-            format!("(in play: {})", parts.join(", "))
+            format!("(rectangles left with candidates: {})", parts.join(", "))
         });
     }
     Ok(reasons)

@@ -170,7 +170,7 @@ fn split_text_cells_and_json_agree_under_their_numberings() {
     let one = run(&["split", "--cells", "-"], b"3 4\n1 2\n");
     assert!(one.contains("1 candidate:"), "{one}");
     assert!(
-        one.contains("  split at (2,3), leaving grundy 0 (nothing left in play)"),
+        one.contains("  split at (2,3), leaving grundy 0 (no candidate left)"),
         "{one}"
     );
 }
@@ -675,7 +675,7 @@ fn the_same_move_reads_the_same_from_every_command() {
     let text = run(&["split", "--play", "-"], grid_text);
     let winning: Vec<&str> = section(&text, "Winning moves")
         .iter()
-        .map(|line| line.trim().split(" (in play").next().unwrap())
+        .map(|line| line.trim().split(" (rectangles left").next().unwrap())
         .collect();
     let position = Position::new(Grid::from_rows(&["01100", "10010"]));
     let analysis = grundy_report::split::Analysis::of(&mut SplitSolver::new(), &position).unwrap();

@@ -28,11 +28,11 @@ fn explanation(out: &str) -> Vec<&str> {
     lines[start..].to_vec()
 }
 
-/// The winning-move lines (`<move>: <part>: <before> → <after>, so ... =
+/// The winning-move lines (`<move>: <part>: <before> -> <after>, so ... =
 /// 0`) and the mex lines (`<part>: its N moves leave ..., so <part> = mex
 /// = <v>.`), checked against the theory; returns the mex per part.
 fn check_theory(lines: &[&str], winning: usize) -> Vec<(String, u32)> {
-    let arithmetic: Vec<&&str> = lines.iter().filter(|l| l.contains(" → ")).collect();
+    let arithmetic: Vec<&&str> = lines.iter().filter(|l| l.contains(" -> ")).collect();
     assert_eq!(arithmetic.len(), winning, "{lines:#?}");
     for line in &arithmetic {
         // Several parts: the XOR after the move is written out and is 0.
@@ -45,7 +45,7 @@ fn check_theory(lines: &[&str], winning: usize) -> Vec<(String, u32)> {
                 .parse()
                 .unwrap();
             let xor = terms
-                .split(" ⊕ ")
+                .split(" xor ")
                 .map(|t| t.trim().parse::<u32>().unwrap())
                 .fold(0, |a, b| a ^ b);
             assert_eq!((xor, result), (0, 0), "{line}");
@@ -100,10 +100,16 @@ fn clear_explains_the_value_the_winning_moves_and_each_mex() {
             total,
             "the parts XOR to the total"
         );
+        // A sum says how its parts are named before it uses the names.
+        let legend = if several {
+            "Each component is named by its board and its letter (1A: component A of board 1). "
+        } else {
+            ""
+        };
         let value_line = format!(
-            "  Grundy value {total} = {} = {}.",
-            names.join(" ⊕ "),
-            values.join(" ⊕ ")
+            "  {legend}Grundy value {total} = {} = {}.",
+            names.join(" xor "),
+            values.join(" xor ")
         );
         assert!(
             lines[1].starts_with(&value_line),
@@ -123,7 +129,7 @@ fn clear_explains_the_seed_example_in_words() {
         "",
     );
     assert!(
-        out.contains("    clear (1,2)-(1,2): A: 2 → 1, so 1 ⊕ 1 = 0\n"),
+        out.contains("    clear (1,2)-(1,2): A: 2 -> 1, so 1 xor 1 = 0\n"),
         "{out}"
     );
     assert!(
@@ -157,7 +163,7 @@ fn pawn_explains_losing_cells_and_the_sum() {
     let mex = check_theory(&lines, winning);
     let value = report["pawns"][0]["grundy"].as_u64().unwrap() as u32;
     assert_eq!(mex, [("the pawn".to_owned(), value)]);
-    for line in lines.iter().filter(|l| l.contains(" → ")) {
+    for line in lines.iter().filter(|l| l.contains(" -> ")) {
         assert!(line.ends_with(" is a losing cell"), "{line}");
     }
     // Two pawns: a sum.
@@ -175,7 +181,7 @@ fn pawn_explains_losing_cells_and_the_sum() {
     assert_eq!(values[0] ^ values[1], total);
     assert!(
         lines[1].starts_with(&format!(
-            "  Grundy value {total} = pawn 1 ⊕ pawn 2 = {} ⊕ {}.",
+            "  Grundy value {total} = pawn 1 xor pawn 2 = {} xor {}.",
             values[0], values[1]
         )),
         "{out}"
@@ -225,8 +231,8 @@ fn split_explains_the_rectangles_and_each_mex() {
     let winning = report["winning_moves"].as_array().unwrap().len();
     let mex = check_theory(&lines, winning);
     assert_eq!(mex, [("(1,1)-(5,5)".to_owned(), total)]);
-    for line in lines.iter().filter(|l| l.contains(" → ")) {
+    for line in lines.iter().filter(|l| l.contains(" -> ")) {
         assert!(line.trim_start().starts_with("split at ("), "{line}");
-        assert!(line.contains(" → 0 (it leaves "), "{line}");
+        assert!(line.contains(" -> 0 (it leaves "), "{line}");
     }
 }

@@ -141,6 +141,72 @@ fn text_output_summarises_large_boards() {
     assert!(!stdout.contains(" 80\n"), "{stdout}");
 }
 
+/// `copies` square blocks of ones of side `side` in a row, a column of
+/// zeros between two, on a board of at least 65 cells (ten rows, seven
+/// columns or more).
+fn blocks_in_a_row(copies: usize, side: usize) -> String {
+    let row: Vec<String> = (0..copies).map(|_| "1".repeat(side)).collect();
+    let mut row = row.join("0");
+    while row.len() < 7 {
+        row.push('0');
+    }
+    let mut text = format!("{row}\n").repeat(side);
+    let blank = "0".repeat(row.len());
+    for _ in side..10 {
+        text.push_str(&blank);
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn pairs_of_equal_shapes_are_counted_as_they_cancel() {
+    // Equal shapes have equal values, so copies cancel two by two; an odd
+    // count leaves one, whose value is the small solver's.
+    let block = Clear::solver()
+        .value(&grundy::board!["11", "11"])
+        .unwrap()
+        .value();
+    for copies in [1, 2, 3, 9] {
+        let text = blocks_in_a_row(copies, 2);
+        let output = grundy()
+            .args(["clear", "-"])
+            .write_stdin(text)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let left = copies % 2;
+        let paired = copies - left;
+        if paired > 0 {
+            let line = format!("Pairs: {paired} of the {copies} components cancel in pairs");
+            assert!(stdout.contains(&line), "{line}\n{stdout}");
+        } else {
+            assert!(!stdout.contains("Pairs:"), "{stdout}");
+        }
+        let total = if left == 1 {
+            format!("Total grundy value: {block} (the XOR of the 1 component left)")
+        } else {
+            "Total grundy value: 0 (every component cancels)".to_owned()
+        };
+        assert!(stdout.contains(&total), "{total}\n{stdout}");
+    }
+    // Two 8 x 8 blocks: their value is not needed, and the table says why
+    // it shows none.
+    let output = grundy()
+        .args(["clear", "--max-time", "1", "-"])
+        .write_stdin(blocks_in_a_row(2, 8))
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("(grundy ?: its copies cancel in pairs, so its value is not needed)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("none is left."), "{stdout}");
+}
+
 #[test]
 fn the_engine_always_plays_and_says_whether_it_is_proven() {
     // A full board is one rectangle: clearing it wins.

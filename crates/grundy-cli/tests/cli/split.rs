@@ -161,7 +161,9 @@ fn human_output_and_play_out() {
     let value = solver.value(&position).unwrap();
     let mut expected = format!("Grundy value: {value}\n");
     for cell in solver.winning_moves(&position).unwrap() {
-        expected.push_str(&format!("  split at {cell}, leaving grundy 0 (in play: \n"));
+        expected.push_str(&format!(
+            "  split at {cell}, leaving grundy 0 (rectangles left with candidates: \n"
+        ));
     }
     grundy()
         .args(["split", "-"])
