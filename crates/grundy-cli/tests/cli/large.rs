@@ -124,16 +124,22 @@ fn large_boards_agree_with_the_small_solver_component_by_component() {
     }
 }
 
-#[test]
-fn text_output_summarises_large_boards() {
-    let text = random_text(80, 80, 20, 9);
+/// The text report of `grundy clear ARGS -` on `text`, which must succeed.
+fn text_of(text: String, args: &[&str]) -> String {
     let output = grundy()
-        .args(["clear", "-"])
+        .arg("clear")
+        .args(args)
+        .arg("-")
         .write_stdin(text)
         .output()
         .unwrap();
     assert_success(&output);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn text_output_summarises_large_boards() {
+    let stdout = text_of(random_text(80, 80, 20, 9), &[]);
     assert!(stdout.starts_with("Board (80 x 80): "), "{stdout}");
     assert!(stdout.contains("Components by size and value:"), "{stdout}");
     assert!(stdout.contains("wins with best play."), "{stdout}");
@@ -168,14 +174,7 @@ fn pairs_of_equal_shapes_are_counted_as_they_cancel() {
         .unwrap()
         .value();
     for copies in [1, 2, 3, 9] {
-        let text = blocks_in_a_row(copies, 2);
-        let output = grundy()
-            .args(["clear", "-"])
-            .write_stdin(text)
-            .output()
-            .unwrap();
-        assert_success(&output);
-        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stdout = text_of(blocks_in_a_row(copies, 2), &[]);
         let left = copies % 2;
         let paired = copies - left;
         if paired > 0 {
@@ -193,13 +192,7 @@ fn pairs_of_equal_shapes_are_counted_as_they_cancel() {
     }
     // Two 8 x 8 blocks: their value is not needed, and the table says why
     // it shows none.
-    let output = grundy()
-        .args(["clear", "--max-time", "1", "-"])
-        .write_stdin(blocks_in_a_row(2, 8))
-        .output()
-        .unwrap();
-    assert_success(&output);
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = text_of(blocks_in_a_row(2, 8), &["--max-time", "1"]);
     assert!(
         stdout.contains("(grundy ?: its copies cancel in pairs, so its value is not needed)"),
         "{stdout}"
