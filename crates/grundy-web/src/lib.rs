@@ -145,6 +145,11 @@ pub struct Config {
     /// The most bytes of rectangle clearing's search memos kept between
     /// requests, all together ([`games::memos`]); 0 keeps none.
     pub kept_memory: usize,
+    /// Called on the heavy search's thread after each heavy search ends:
+    /// the front-end's way to hand the memory the search freed back to the
+    /// system (the allocator may otherwise keep it for later; `grundy
+    /// serve` trims glibc's heaps). None by default.
+    pub release_memory: Option<fn()>,
 }
 
 impl Default for Config {
@@ -178,6 +183,7 @@ impl Default for Config {
             allow_origins: Vec::new(),
             databases: Databases::default(),
             kept_memory: 256 << 20,
+            release_memory: None,
         }
     }
 }
@@ -188,6 +194,8 @@ struct AppState {
     small: Arc<Semaphore>,
     heavy: Arc<HeavyLane>,
     queue_timeout: Duration,
+    /// [`Config::release_memory`].
+    release_memory: Option<fn()>,
     /// Hashes of requests whose probe ran out (see the crate comment).
     known_heavy: Mutex<HashSet<u64>>,
     /// Whole answers of heavy requests (the `answers` module).
@@ -236,6 +244,7 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             freed: tokio::sync::Notify::new(),
         }),
         queue_timeout: config.queue_timeout,
+        release_memory: config.release_memory,
         known_heavy: Mutex::new(HashSet::new()),
         answers: answers::Answers::new(config.kept_memory / KEPT_ANSWERS_SHARE),
         hasher: RandomState::new(),
@@ -515,9 +524,14 @@ async fn handle_inner(
     }
     // The heavy lane.
     let permit = state.heavy.acquire(new_heavy, state.queue_timeout).await?;
+    let release = state.release_memory;
     let answer = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        job.run()
+        let answer = job.run();
+        if let Some(release) = release {
+            release();
+        }
+        answer
     })
     .await
     .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))??;

@@ -92,6 +92,10 @@ struct ConnectionArgs {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    // Each request's memo is freed when it ends: with the threshold fixed
+    // it goes back to the system rather than staying in a worker thread's
+    // heap (see `crate::alloc`).
+    crate::alloc::fix_mmap_threshold();
     let databases = grundy_web::games::Databases::new(args.tables.lookup()?);
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
@@ -110,6 +114,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         databases,
         kept_memory: usize::try_from(args.budget.kept_memory.saturating_mul(1 << 20))
             .unwrap_or(usize::MAX),
+        release_memory: Some(crate::alloc::release_free_memory),
         ..grundy_web::Config::default()
     };
     if let Some(n) = args.max_concurrent {

@@ -391,6 +391,44 @@ async fn small_searches_are_served_while_the_heavy_lane_is_full() {
     assert_eq!(status_of(&answer), 200, "{answer}");
 }
 
+static RELEASED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn count_release() {
+    RELEASED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The front-end's `release_memory` runs after each heavy search (the
+/// memory it freed goes back to the system there), and not after a small
+/// one the probe answered.
+#[tokio::test]
+async fn memory_is_released_after_each_heavy_search() {
+    let addr = start(Config {
+        probe: Budget {
+            max_positions: Some(1),
+            max_time: None,
+            max_memory: None,
+        },
+        release_memory: Some(count_release),
+        ..Config::default()
+    })
+    .await;
+    let analyze = |body: &str| post("/api/v1/clear/analyze", &format!("Host: {addr}\r\n"), body);
+    // A single cell: the probe's one position answers it.
+    let answer = exchange(connect_from(1, addr).await, &analyze(r#"{"board": ["1"]}"#)).await;
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    assert_eq!(RELEASED.load(std::sync::atomic::Ordering::SeqCst), 0);
+    // Rings of 3 x 7 and 3 x 8: no table holds them, so the probe runs out.
+    let rings = [
+        r#"{"board": ["1111111", "1000001", "1111111"]}"#,
+        r#"{"board": ["11111111", "10000001", "11111111"]}"#,
+    ];
+    for (n, body) in rings.into_iter().enumerate() {
+        let answer = exchange(connect_from(1, addr).await, &analyze(body)).await;
+        assert_eq!(status_of(&answer), 200, "{answer}");
+        assert_eq!(RELEASED.load(std::sync::atomic::Ordering::SeqCst), n + 1);
+    }
+}
+
 /// A search whose probe runs out with an answer short of the whole one (an
 /// unproven move, a large board's unknown value) runs again under the
 /// request's budget, as one whose probe ran out with nothing (a 422) does.
