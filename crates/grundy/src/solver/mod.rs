@@ -223,8 +223,10 @@ pub enum SolveError {
         /// when it stopped, and the growth that step needs).
         used: u64,
     },
-    /// A helper's search was stopped by the search it helps.
-    #[error("stopped by the search it helps")]
+    /// Stopped from outside: a helper's search by the search it helps, or
+    /// a search by its caller's stop flag (such as
+    /// [`SplitSolver::with_stop`](crate::split::SplitSolver::with_stop)).
+    #[error("stopped from outside the search")]
     Stopped,
 }
 

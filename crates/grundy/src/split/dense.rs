@@ -117,15 +117,18 @@ impl DenseTable {
         started: Instant,
         progress: &mut dyn FnMut(u64, usize),
     ) -> Result<DenseTable, SolveError> {
-        DenseTable::build_sharing(pattern, budget, started, progress, MIN_SHARED_BAND)
+        DenseTable::build_sharing(pattern, budget, started, None, progress, MIN_SHARED_BAND)
     }
 
     /// [`DenseTable::build`], sharing bands of at least `min_shared_band`
-    /// `W` entries between the cores (the tests force either way).
+    /// `W` entries between the cores (the tests force either way), and
+    /// stopping with [`SolveError::Stopped`] once `cancel` is set (checked
+    /// where the clock is).
     pub(crate) fn build_sharing(
         pattern: &Pattern,
         budget: Budget,
         started: Instant,
+        cancel: Option<&AtomicBool>,
         progress: &mut dyn FnMut(u64, usize),
         min_shared_band: usize,
     ) -> Result<DenseTable, SolveError> {
@@ -162,6 +165,7 @@ impl DenseTable {
                 bands: &bands,
                 zero: &zero_band,
                 stop: &stop,
+                cancel,
                 budget,
                 started,
             };
@@ -178,6 +182,9 @@ impl DenseTable {
             };
             for (x0, band) in level.into_iter().enumerate() {
                 let Some(band) = band else {
+                    if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+                        return Err(SolveError::Stopped);
+                    }
                     let limit = budget.max_time.unwrap_or_default();
                     return Err(SolveError::TimeBudget { limit });
                 };
@@ -238,7 +245,7 @@ impl DenseTable {
 /// Bands with at least this many `W` entries (height times column pairs)
 /// are shared by the cores sweep by sweep; smaller ones go whole to one
 /// core each (a sweep of a small band is too short to hand out).
-const MIN_SHARED_BAND: usize = 1 << 15;
+pub(super) const MIN_SHARED_BAND: usize = 1 << 15;
 
 struct BandContext<'a> {
     rows: usize,
@@ -247,6 +254,7 @@ struct BandContext<'a> {
     bands: &'a [Box<[u16]>],
     zero: &'a [u16],
     stop: &'a AtomicBool,
+    cancel: Option<&'a AtomicBool>,
     budget: Budget,
     started: Instant,
 }
@@ -262,6 +270,10 @@ impl BandContext<'_> {
 
     fn out_of_time(&self) -> bool {
         if self.stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.stop.store(true, Ordering::Relaxed);
             return true;
         }
         if let Some(limit) = self.budget.max_time {

@@ -23,6 +23,8 @@
 //! candidates; the values are the solver's.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{Cell, Pattern, Position, Rect, SplitSolver};
@@ -100,12 +102,26 @@ impl SplitChoice {
 /// lost). Always answers otherwise.
 #[must_use]
 pub fn choose_move(position: &Position, budget: Budget, max_memory: u64) -> Option<SplitChoice> {
+    choose_move_until(position, budget, max_memory, None)
+}
+
+/// [`choose_move`], stopped early once `cancel` is set (from any thread,
+/// for example on Ctrl-C): the pair search and the values check it where
+/// they check the clock, and the move is then the unproven guess, with
+/// [`SolveError::Stopped`].
+#[must_use]
+pub fn choose_move_until(
+    position: &Position,
+    budget: Budget,
+    max_memory: u64,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Option<SplitChoice> {
     let (_, first) = position.moves().next()?;
     let started = Instant::now();
     let pair_deadline = budget
         .max_time
         .and_then(|limit| started.checked_add(limit / PAIR_SHARE));
-    let search = pair_search(position, pair_deadline);
+    let search = pair_search(position, pair_deadline, cancel.as_deref());
     if let Some((cell, pairs, alone)) = search.paired {
         let leaves_nothing = position.play_unchecked(cell).moves().next().is_none();
         return Some(SplitChoice {
@@ -125,6 +141,9 @@ pub fn choose_move(position: &Position, budget: Budget, max_memory: u64) -> Opti
     let mut solver = SplitSolver::new()
         .with_budget(values_budget)
         .with_memory_limit(max_memory);
+    if let Some(cancel) = cancel {
+        solver = solver.with_stop(cancel);
+    }
     match solver
         .value(position)
         .and_then(|total| Ok((total, solver.options(position)?)))
@@ -193,8 +212,15 @@ impl Classes {
     }
 }
 
-fn pair_search(position: &Position, deadline: Option<Instant>) -> PairSearch {
-    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+fn pair_search(
+    position: &Position,
+    deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
+) -> PairSearch {
+    let out_of_time = || {
+        cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+            || deadline.is_some_and(|d| Instant::now() >= d)
+    };
     let grid = position.grid();
     let class_of = |rect: Rect| -> Option<Pattern> {
         grid.pattern_in(rect).pattern.canonical_until(&out_of_time)

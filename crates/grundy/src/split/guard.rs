@@ -35,7 +35,7 @@
 //! position being expanded, which the caller counts.
 
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -44,8 +44,10 @@ use super::{PartMove, Pattern};
 use crate::{Game, Nimber, SolveError};
 
 /// The limits a [`Guard`] enforces.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Limits {
+    /// Stop once this flag is set (by the caller, from any thread).
+    pub cancel: Option<Arc<AtomicBool>>,
     /// Stop at this instant; the duration is the user's limit, for the
     /// error.
     pub deadline: Option<(Instant, Duration)>,
@@ -90,7 +92,7 @@ impl Guard {
             .clone()
     }
 
-    /// True when the search must stop: checks the clock and the live bytes
+    /// True when the search must stop: checks the cancel flag, the clock and the live bytes
     /// (a few tens of nanoseconds; called once per option, which costs a
     /// sort of the pattern).
     pub fn should_stop(&self) -> bool {
@@ -98,7 +100,15 @@ impl Guard {
         if stopped.is_some() {
             return true;
         }
-        let limits = *self.limits.lock().unwrap_or_else(PoisonError::into_inner);
+        let limits = self.limits.lock().unwrap_or_else(PoisonError::into_inner);
+        if limits
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            *stopped = Some(SolveError::Stopped);
+            return true;
+        }
         if let Some((deadline, limit)) = limits.deadline {
             if Instant::now() >= deadline {
                 *stopped = Some(SolveError::TimeBudget { limit });

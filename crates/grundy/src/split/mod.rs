@@ -60,14 +60,14 @@ pub mod tiers;
 #[cfg(test)]
 mod tests;
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
 
 pub use dense::{DenseTable, MAX_DENSE_CANDIDATES};
-pub use engine::{choose_move, SplitChoice, SplitReason};
+pub use engine::{choose_move, choose_move_until, SplitChoice, SplitReason};
 pub use game::{PartMove, Split};
 pub use grid::{Cell, Compressed, Grid, GridError, Position, Rect, MAX_SIDE};
 pub use pattern::{Block, Pattern};
@@ -143,6 +143,8 @@ pub struct SplitSolver {
     solved: u64,
     progress: Option<SharedProgress>,
     progress_base: Arc<AtomicU64>,
+    /// Set from outside to stop the search ([`SplitSolver::with_stop`]).
+    cancel: Option<Arc<AtomicBool>>,
     tables: FxHashMap<Pattern, Arc<DenseTable>>,
     generic: Option<Solver<GuardedSplit>>,
     /// Rectangles of a grid whose whole pattern is one dense block: any
@@ -200,6 +202,7 @@ impl SplitSolver {
             solved: 0,
             progress: None,
             progress_base: Arc::new(AtomicU64::new(0)),
+            cancel: None,
             tables: FxHashMap::default(),
             generic: Some(Solver::new(GuardedSplit { guard })),
             regions: Vec::new(),
@@ -262,6 +265,25 @@ impl SplitSolver {
         });
         self.progress = Some(shared);
         self
+    }
+
+    /// Sets a flag that stops the search once set (from any thread, for
+    /// example on Ctrl-C): it is checked wherever the clock is (between
+    /// column sweeps of a dense table, before every option and every
+    /// symmetry of a key, per candidate of options valued one by one), an
+    /// atomic load each, and the search ends with [`SolveError::Stopped`].
+    /// The solver stays usable after, as after a budget's stop.
+    #[must_use]
+    pub fn with_stop(mut self, cancel: Arc<AtomicBool>) -> SplitSolver {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// True once the flag of [`SplitSolver::with_stop`] is set.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     /// Positions solved so far (dense entries plus generic positions).
@@ -517,8 +539,15 @@ impl SplitSolver {
                     }
                 }
             };
-            let table = DenseTable::build(pattern, budget, started, &mut report)
-                .map_err(|err| self.overall(err))?;
+            let table = DenseTable::build_sharing(
+                pattern,
+                budget,
+                started,
+                self.cancel.as_deref(),
+                &mut report,
+                dense::MIN_SHARED_BAND,
+            )
+            .map_err(|err| self.overall(err))?;
             let table = Arc::new(table);
             self.solved += entries;
             self.dense_bytes += table.table_bytes();
@@ -527,6 +556,7 @@ impl SplitSolver {
         }
         let budget = self.remaining();
         self.guard.arm(Limits {
+            cancel: self.cancel.clone(),
             deadline: self.budget.deadline(started),
             positions: budget.max_positions.zip(self.budget.max_positions),
             memory: self.max_memory.map(|limit| {
@@ -557,8 +587,12 @@ impl SplitSolver {
         *self.started.get_or_insert_with(Instant::now)
     }
 
-    /// [`SolveError::TimeBudget`] once the time is up.
+    /// [`SolveError::TimeBudget`] once the time is up, or
+    /// [`SolveError::Stopped`] once the stop flag is set.
     fn check_time(&self) -> Result<(), SolveError> {
+        if self.cancelled() {
+            return Err(SolveError::Stopped);
+        }
         match (self.budget.max_time, self.started) {
             (Some(limit), Some(started)) if started.elapsed() >= limit => {
                 Err(SolveError::TimeBudget { limit })

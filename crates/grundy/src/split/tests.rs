@@ -528,7 +528,7 @@ proptest! {
         prop_assume!(!pattern.is_empty());
         let min_shared = if shared { 0 } else { usize::MAX };
         let table = DenseTable::build_sharing(
-            &pattern, Budget::UNLIMITED, Instant::now(), &mut |_, _| {}, min_shared,
+            &pattern, Budget::UNLIMITED, Instant::now(), None, &mut |_, _| {}, min_shared,
         ).unwrap();
         let compact: Raw = (0..pattern.rows())
             .map(|r| (0..pattern.cols()).map(|c| pattern.get(r, c)).collect())
@@ -710,16 +710,7 @@ proptest! {
 #[test]
 fn large_grids_get_a_move_within_a_short_budget() {
     let side = 121;
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut random = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state % 2 == 0
-    };
-    let raw: Raw = (0..side)
-        .map(|_| (0..side).map(|_| random()).collect())
-        .collect();
+    let raw = random_raw(side);
     let mut symmetric = half_turn_symmetric(&raw);
     symmetric[side / 2][side / 2] = true;
     let budget = Budget {
@@ -750,4 +741,77 @@ fn large_grids_get_a_move_within_a_short_budget() {
         matches!(choice.reason, SplitReason::Unproven { stopped: Some(_) }),
         "{choice:?}"
     );
+}
+
+/// A `side x side` grid of xorshift bits, each a candidate half the time.
+fn random_raw(side: usize) -> Raw {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % 2 == 0
+    };
+    (0..side)
+        .map(|_| (0..side).map(|_| random()).collect())
+        .collect()
+}
+
+/// The stop flag ends the engine's search under a budget with no limit
+/// (the random 121 x 121 grid above is far past a 200 ms budget): set
+/// before the call, or from another thread during it, the move is a legal
+/// guess, unproven, stopped from outside.
+#[test]
+fn the_stop_flag_ends_an_engine_move_without_a_budget() {
+    use std::sync::atomic::AtomicBool;
+    let position = Position::new(to_grid(&random_raw(121)));
+    let set = Arc::new(AtomicBool::new(true));
+    let choice = choose_move_until(&position, Budget::UNLIMITED, u64::MAX, Some(set)).unwrap();
+    assert!(position.rect_of(choice.cell).is_some(), "{choice:?}");
+    assert_eq!(
+        choice.reason,
+        SplitReason::Unproven {
+            stopped: Some(SolveError::Stopped)
+        }
+    );
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let cancel = Arc::clone(&cancel);
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            cancel.store(true, Ordering::Relaxed);
+        })
+    };
+    let started = Instant::now();
+    let choice = choose_move_until(&position, Budget::UNLIMITED, u64::MAX, Some(cancel)).unwrap();
+    setter.join().unwrap();
+    assert!(position.rect_of(choice.cell).is_some(), "{choice:?}");
+    assert_eq!(
+        choice.reason,
+        SplitReason::Unproven {
+            stopped: Some(SolveError::Stopped)
+        }
+    );
+    // Debug builds included: one sweep or one option is far shorter.
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
+/// The solver's own searches (dense tables and the generic search) stop
+/// on the flag too, and the solver answers again once it is cleared.
+#[test]
+fn the_stop_flag_ends_a_solver_search() {
+    use std::sync::atomic::AtomicBool;
+    let cancel = Arc::new(AtomicBool::new(true));
+    let position = Position::new(Grid::from_rows(&["110", "011", "101"]));
+    for dense_limit in [u64::MAX, 0] {
+        cancel.store(true, Ordering::Relaxed);
+        let mut solver = SplitSolver::new()
+            .with_dense_limit(dense_limit)
+            .with_stop(Arc::clone(&cancel));
+        assert_eq!(solver.value(&position), Err(SolveError::Stopped));
+        cancel.store(false, Ordering::Relaxed);
+        let mut plain = SplitSolver::new().with_dense_limit(dense_limit);
+        assert_eq!(solver.value(&position), plain.value(&position));
+    }
 }
