@@ -90,6 +90,13 @@ impl Stop {
         let stop = self.clone();
         move |_| stop.check()
     }
+
+    /// The flag itself, set once a handler has raised, for an engine
+    /// search that takes a stop flag (checked where it checks its clock,
+    /// so it ends within one step, not one progress report).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
 }
 
 /// Runs `work` on a thread of its own with the GIL released, while this

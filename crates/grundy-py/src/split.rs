@@ -8,7 +8,7 @@ use grundy::split::{Cell, Position, SplitSolver};
 use grundy_report::split::{Analysis, EngineMoveReport};
 use pyo3::prelude::*;
 
-use crate::interrupt::{self, Pending};
+use crate::interrupt::{self, Stop};
 use crate::{parse, stopped_after, Limits};
 
 /// A candidate cell `(row, col)`, 0-based: the move that deletes its row
@@ -55,13 +55,15 @@ pub struct SplitAnalysis {
     options: Vec<(Cell, u32)>,
 }
 
-fn solver(limits: &Limits, pending: &Pending) -> SplitSolver {
+/// A solver under `limits` that `stop` ends (on Ctrl-C, see
+/// [`interrupt::run_watched`]).
+fn solver(limits: &Limits, stop: &Stop) -> SplitSolver {
     let mut solver = SplitSolver::new()
         .with_budget(grundy::Budget {
             max_memory: None,
             ..limits.budget()
         })
-        .with_progress(pending.callback());
+        .with_stop(stop.flag());
     if let Some(bytes) = limits.max_memory {
         solver = solver.with_memory_limit(bytes);
     }
@@ -94,8 +96,8 @@ fn split_analyze(
     let grid = grid_of(text, source, cells)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let position = Position::new(grid);
-    let outcome = interrupt::run(py, |pending| {
-        let mut solver = solver(&limits, pending);
+    let outcome = interrupt::run_watched(py, |stop| {
+        let mut solver = solver(&limits, stop);
         Analysis::of(&mut solver, &position).map_err(|e| (e, solver.positions_solved()))
     })?;
     let analysis = outcome.map_err(|(err, solved)| stopped_after(py, &err, solved))?;
@@ -138,8 +140,16 @@ fn split_engine_move<'py>(
         budget.max_time = Some(DEFAULT_MOVE_TIME);
     }
     let position = Position::new(grid);
-    let choice = interrupt::run(py, |_| {
-        grundy::split::choose_move(&position, budget, limits.max_memory.unwrap_or(u64::MAX))
+    // Ctrl-C sets the engine's stop flag: it ends the search within one
+    // step of it (a sweep of a dense table, one option), and the
+    // handler's exception is raised in place of the move.
+    let choice = interrupt::run_watched(py, |stop| {
+        grundy::split::choose_move_until(
+            &position,
+            budget,
+            limits.max_memory.unwrap_or(u64::MAX),
+            Some(stop.flag()),
+        )
     })?;
     let chosen = choice
         .as_ref()
@@ -193,8 +203,8 @@ impl SplitAnalysis {
     /// An optimal play-out, as `grundy split --play`: each move with the
     /// value it leaves.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
-        let outcome = interrupt::run(py, |pending| {
-            let mut solver = solver(&self.limits, pending);
+        let outcome = interrupt::run_watched(py, |stop| {
+            let mut solver = solver(&self.limits, stop);
             let mut position = self.position.clone();
             let mut steps = Vec::new();
             loop {

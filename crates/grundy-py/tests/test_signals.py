@@ -48,6 +48,21 @@ except KeyboardInterrupt:
 print("finished", flush=True)
 """
 
+SPLIT_ENGINE = """
+import sys, numpy as np, grundy
+# A random 160 x 160 grid: `grundy split --move --max-time 30` on it (a
+# release build) answers "unproven: the budget ran out", so the engine
+# does not finish on its own in the time the test waits.
+grid = np.random.default_rng(0).integers(0, 2, (160, 160))
+print("started", flush=True)
+try:
+    grundy.split.engine_move(grid, max_time=600)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
 BUILD = """
 import sys, grundy
 print("started", flush=True)
@@ -69,7 +84,11 @@ print("finished", flush=True)
 """
 
 
-def interrupt(script, *args, after=1.5, wait_for=None):
+def interrupt(script, *args, after=1.5, wait_for=None, within=None):
+    """Runs `script`, sends it SIGINT `after` seconds after it says
+    "started" (and `wait_for`), and returns its exit code, stdout and
+    stderr; with `within`, asserts that it ended that many seconds after
+    the signal."""
     proc = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(script), *args],
         stdout=subprocess.PIPE,
@@ -87,6 +106,7 @@ def interrupt(script, *args, after=1.5, wait_for=None):
         assert proc.stdout.readline().startswith(wait_for)
     time.sleep(after)
     proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
     try:
         out, err = proc.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -94,6 +114,9 @@ def interrupt(script, *args, after=1.5, wait_for=None):
         proc.kill()
         proc.communicate()
         raise
+    took = time.monotonic() - sent
+    if within is not None:
+        assert took < within, f"ended {took:.1f} s after the signal: {err}"
     return proc.returncode, out.strip(), err
 
 
@@ -104,6 +127,13 @@ def test_ctrl_c_during_a_search():
 
 def test_ctrl_c_during_an_engine_move():
     code, out, err = interrupt(ENGINE)
+    assert (code, out) == (0, "interrupted"), err
+
+
+def test_ctrl_c_during_a_split_engine_move():
+    # Without a way to stop it, the engine would run on to max_time (600 s):
+    # the SIGINT ends its search within one step.
+    code, out, err = interrupt(SPLIT_ENGINE, after=0.5, within=3)
     assert (code, out) == (0, "interrupted"), err
 
 

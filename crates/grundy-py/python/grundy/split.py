@@ -29,7 +29,8 @@ def _grid_text(
         raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
     if size is not None:
         (rows, cols), = cells_list([size], "size")
-        listed = cells_list(list(cells or []), "cells")
+        # Not `cells or []`: a numpy array of pairs has no truth value.
+        listed = cells_list([] if cells is None else list(cells), "cells")
         return f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed), "<cells>", True
     text, source = board_text(grid, "grid", limit=None)
     return text, source, False
@@ -52,7 +53,8 @@ def analyze(
             of a grid file.
         size, cells: instead of ``grid``, a grid of ``size = (rows, cols)``
             (up to 10^9 each) with candidates at ``cells``, ``(row, col)``
-            pairs from 0, as ``grundy split --cells``.
+            pairs from 0 (a list, or an ``N x 2`` numpy integer array), as
+            ``grundy split --cells``.
         max_positions, max_time, max_memory: the search budget (``None``,
             or ``math.inf`` for ``max_time``: no limit); running out raises
             :class:`grundy.BudgetExceeded`.
@@ -82,7 +84,8 @@ def engine_move(
     Args:
         grid, size, cells: the grid, as for :func:`analyze`.
         max_positions, max_time, max_memory: the search budget; running out
-            gives an unproven move, never an exception.
+            gives an unproven move, never an exception. Ctrl-C stops the
+            search and raises ``KeyboardInterrupt``.
 
     Returns:
         ``{"move": Move or None, "proven": bool, "kind": "winning" |
