@@ -11,7 +11,7 @@
 //! the analyses made with it: it is unmapped when Python drops the last of
 //! them. Each `open` reads the file anew, so a rebuilt file is seen.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -19,7 +19,8 @@ use std::time::Duration;
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::Board;
 use grundy::tier::{Tier, TierControl, TierError, TierProgress};
-use grundy_db::{BuildFailed, DbSet};
+use grundy_db::discover::DiscoverError;
+use grundy_db::{BuildFailed, DbError, DbSet};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -56,7 +57,7 @@ pub struct Database {
 
 #[pyfunction]
 #[pyo3(signature = (path))]
-fn tables_open(path: Option<PathBuf>) -> PyResult<Database> {
+fn tables_open(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Database> {
     match path {
         None => {
             let set = builtin();
@@ -66,16 +67,76 @@ fn tables_open(path: Option<PathBuf>) -> PyResult<Database> {
             })
         }
         Some(path) => {
-            if !path.exists() {
-                return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
-                    "{}: no such database (build one with grundy.tables.build)",
-                    path.display()
-                )));
-            }
-            let set = DbSet::open(&path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let set = DbSet::open(&path).map_err(|e| db_error(py, e, Some(NO_DATABASE)))?;
             Ok(Database::of_set(set))
         }
     }
+}
+
+/// An operating-system error on `path` as Python's own functions raise it:
+/// `OSError(errno, strerror, filename)`, which Python makes the subclass of
+/// the errno (`FileNotFoundError` for ENOENT, `IsADirectoryError`,
+/// `PermissionError`, ...). `None` for an error with no errno (such as a
+/// path that is not a regular file), which stays a `ValueError`.
+///
+/// `strerror` is the system's words for the errno (Python's own), or for
+/// a missing file `missing` when given.
+fn os_error(
+    py: Python<'_>,
+    path: &Path,
+    error: &std::io::Error,
+    missing: Option<&str>,
+) -> Option<PyErr> {
+    use std::io::ErrorKind;
+    let errno = match error.raw_os_error() {
+        Some(errno) => errno,
+        None => {
+            // Errors the engine makes from a kind alone (a directory where
+            // a file is expected): the platform's errno of that name.
+            let name = match error.kind() {
+                ErrorKind::NotFound => "ENOENT",
+                ErrorKind::PermissionDenied => "EACCES",
+                ErrorKind::IsADirectory => "EISDIR",
+                ErrorKind::NotADirectory => "ENOTDIR",
+                _ => return None,
+            };
+            py.import("errno")
+                .and_then(|m| m.getattr(name))
+                .and_then(|v| v.extract::<i32>())
+                .ok()?
+        }
+    };
+    let strerror = match (error.kind(), missing) {
+        (ErrorKind::NotFound, Some(words)) => words.to_owned(),
+        _ => py
+            .import("os")
+            .and_then(|os| os.getattr("strerror"))
+            .and_then(|f| f.call1((errno,)))
+            .and_then(|words| words.extract::<String>())
+            .unwrap_or_else(|_| error.to_string()),
+    };
+    Some(pyo3::exceptions::PyOSError::new_err((
+        errno,
+        strerror,
+        // A `str`, as `os.fspath` gives it (a `PathBuf` would be a `Path`).
+        path.as_os_str().to_os_string(),
+    )))
+}
+
+/// The words of a missing database file.
+const NO_DATABASE: &str = "no such database (build one with grundy.tables.build)";
+
+/// A database that cannot be opened: an `OSError` subclass when the file
+/// system refused (see [`os_error`]), else a `ValueError` (not a database,
+/// damaged, another version) with grundy-db's message. `missing`: the
+/// words of a missing file, as for [`os_error`].
+fn db_error(py: Python<'_>, err: DbError, missing: Option<&str>) -> PyErr {
+    if let DbError::Io { path, error } = &err {
+        if let Some(raised) = os_error(py, path, error, missing) {
+            return raised;
+        }
+    }
+    PyValueError::new_err(err.to_string())
 }
 
 impl Database {
@@ -99,10 +160,17 @@ type Discovered = (Vec<Database>, Vec<(PathBuf, String)>);
 
 #[pyfunction]
 #[pyo3(signature = (paths))]
-fn tables_discover(paths: Vec<PathBuf>) -> PyResult<Discovered> {
+fn tables_discover(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Discovered> {
     let found = grundy_db::discover::Search::new(&paths)
         .open()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .map_err(|e| match e {
+            DiscoverError::Open(err) => db_error(py, err, None),
+            DiscoverError::ReadDir { path, error } => os_error(py, &path, &error, None)
+                .unwrap_or_else(|| {
+                    PyValueError::new_err(format!("{}: cannot read: {error}", path.display()))
+                }),
+            other => PyValueError::new_err(other.to_string()),
+        })?;
     let skipped = found
         .skipped
         .into_iter()
@@ -325,6 +393,14 @@ fn tables_build(
 ) -> PyResult<Database> {
     let shape_box = ShapeBox::new(rows, cols)
         .map_err(|e| PyValueError::new_err(format!("box {rows}x{cols}: {e}")))?;
+    if out.is_dir() {
+        // Refused before the work: the build would end renaming its file
+        // onto the directory.
+        let error = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+        if let Some(raised) = os_error(py, &out, &error, None) {
+            return Err(raised);
+        }
+    }
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = threads {
         // Checked by the Python half too; a direct caller gets the same.
@@ -496,9 +572,21 @@ fn tables_build(
                 dict,
             ));
         }
-        // A file that cannot be opened (another box, a busy path): bad input.
-        Err(BuildFailed::Db(err)) if !opened.load(Ordering::Relaxed) => {
-            return Err(PyValueError::new_err(err.to_string()))
+        Err(BuildFailed::Db(err)) => {
+            // The file system refused the file (a missing directory, no
+            // permission): as Python's own functions raise it.
+            if let DbError::Io { path, error } = &err {
+                if let Some(raised) = os_error(py, path, error, None) {
+                    return Err(raised);
+                }
+            }
+            // A file that cannot be opened (another box, a busy path): bad
+            // input; later, a failure of the build.
+            return Err(if opened.load(Ordering::Relaxed) {
+                PyRuntimeError::new_err(format!("building the database: {err}"))
+            } else {
+                PyValueError::new_err(err.to_string())
+            });
         }
         Err(err) => {
             return Err(PyRuntimeError::new_err(format!(
@@ -511,7 +599,7 @@ fn tables_build(
         // asked to stop.
         return Err(err);
     }
-    tables_open(Some(out))
+    tables_open(py, Some(out))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -2,6 +2,8 @@
 database and to `grundy tables info`), values against searches, and bad
 files."""
 
+import errno
+import os
 import re
 
 import numpy as np
@@ -136,3 +138,45 @@ def test_discover_finds_what_the_cli_finds(db_4x5, tmp_path, monkeypatch):
     monkeypatch.setenv("GRUNDY_TABLES", str(directory / "damaged.gdb"))
     with pytest.raises(ValueError):
         grundy.tables.discover()
+
+
+def test_file_system_errors_are_oserrors_as_pythons_own(db_4x5, tmp_path):
+    # As open() raises them: the OSError subclass of the errno, with the
+    # errno and the path.
+    missing = tmp_path / "missing"
+    with pytest.raises(FileNotFoundError) as raised:
+        grundy.tables.discover([missing])
+    assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing))
+    with pytest.raises(FileNotFoundError) as raised:
+        grundy.tables.open(missing / "clear.gdb")
+    assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing / "clear.gdb"))
+    with pytest.raises(IsADirectoryError) as raised:
+        grundy.tables.open(tmp_path)
+    assert (raised.value.errno, raised.value.filename) == (errno.EISDIR, str(tmp_path))
+    with pytest.raises(FileNotFoundError) as raised:
+        grundy.tables.build("2x2", missing / "clear-2x2.gdb", progress=False)
+    assert raised.value.errno == errno.ENOENT
+    assert raised.value.filename.startswith(str(missing))
+    # Refused before the work, not after it when the file is moved there.
+    with pytest.raises(IsADirectoryError) as raised:
+        grundy.tables.build("2x2", tmp_path, progress=False)
+    assert (raised.value.errno, raised.value.filename) == (errno.EISDIR, str(tmp_path))
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads any file")
+def test_unreadable_files_are_permission_errors(db_4x5, tmp_path):
+    locked = tmp_path / "locked.gdb"
+    locked.write_bytes(open(db_4x5.path, "rb").read())
+    locked.chmod(0)
+    with pytest.raises(PermissionError) as raised:
+        grundy.tables.open(locked)
+    assert (raised.value.errno, raised.value.filename) == (errno.EACCES, str(locked))
+    closed = tmp_path / "closed"
+    closed.mkdir()
+    closed.chmod(0)
+    try:
+        with pytest.raises(PermissionError) as raised:
+            grundy.tables.discover([closed])
+        assert raised.value.filename == str(closed)
+    finally:
+        closed.chmod(0o700)

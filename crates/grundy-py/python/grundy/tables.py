@@ -128,7 +128,9 @@ def open(path: Optional[PathLike] = None) -> Database:
     the built-in 5 x 5 database when ``path`` is None.
 
     Raises:
-        FileNotFoundError: no such file.
+        FileNotFoundError: no such file; IsADirectoryError: a directory;
+            PermissionError: not readable (each an ``OSError`` with
+            ``errno`` and ``filename``, as Python's ``open`` raises them).
         ValueError: not a database, a damaged one (``checksum mismatch in
             section tier K``), another format version.
     """
@@ -145,8 +147,11 @@ def discover(paths: Optional[Sequence[PathLike]] = None) -> List[Database]:
     directory is skipped with a warning.
 
     Raises:
-        ValueError: a file named (in ``paths`` or ``GRUNDY_TABLES``) is
-            missing or damaged, or a directory cannot be read.
+        FileNotFoundError: a path named (in ``paths`` or ``GRUNDY_TABLES``)
+            does not exist; PermissionError, IsADirectoryError and other
+            ``OSError`` subclasses: the file system refused a path named or
+            a directory's listing (with ``errno`` and ``filename``).
+        ValueError: a file named is damaged or not a database.
     """
     names = [os.fspath(p) for p in (paths or [])]
     found, skipped = _grundy.tables_discover(names)
@@ -224,6 +229,10 @@ def build(
     Raises:
         KeyboardInterrupt: Ctrl-C; the finished tiers stay in
             ``OUT.partial`` and the same call resumes from them.
+        IsADirectoryError: ``out`` is a directory (before any work);
+            FileNotFoundError, PermissionError and other ``OSError``
+            subclasses: the file system refused ``out`` or
+            ``OUT.partial`` (with ``errno`` and ``filename``).
     """
     rows, cols = _parse_box(box)
     if threads is not None and (
