@@ -273,3 +273,37 @@ def test_reprs_show_python_values():
     for a in analyses:
         assert f"value={a.value!r}" in repr(a), repr(a)
         assert f"winner={a.winner!r}" in repr(a), repr(a)
+
+
+def test_numpy_cells_of_a_split_grid():
+    # An N x 2 integer array of (row, col) pairs is the list of pairs it
+    # holds (numpy's "truth value of an array is ambiguous" before).
+    cells = [(0, 1), (2, 2), (4, 0)]
+    listed = grundy.split.analyze(size=(5, 3), cells=cells)
+    for given in (np.array(cells), np.array(cells, dtype=np.uint32)):
+        from_array = grundy.split.analyze(size=(5, 3), cells=given)
+        assert from_array.options() == listed.options()
+        assert grundy.split.engine_move(size=(5, 3), cells=given) == grundy.split.engine_move(
+            size=(5, 3), cells=cells
+        )
+    with pytest.raises(ValueError, match=r"cells\[0\] is .*not a pair of integers"):
+        grundy.split.analyze(size=(5, 3), cells=np.array([[0, 1, 2]]))
+
+
+def test_no_memory_is_refused_as_the_cli_refuses_it():
+    # `grundy clear --move --max-memory 0` and `grundy split --move
+    # --max-memory 0` exit 2: "invalid value '0' for '--max-memory <SIZE>':
+    # must be at least one byte". Every call taking max_memory says the same.
+    calls = [
+        lambda m: grundy.clear.engine_move(["11", "01"], max_memory=m),
+        lambda m: grundy.clear.analyze(["11", "01"], max_memory=m),
+        lambda m: grundy.clear.Solver().engine_move(["11", "01"], max_memory=m),
+        lambda m: grundy.split.engine_move(["11", "01"], max_memory=m),
+        lambda m: grundy.split.analyze(["11", "01"], max_memory=m),
+        lambda m: grundy.sum.BoardSum([["11", "01"]], max_memory=m),
+        lambda m: grundy.tables.open().value(["11", "01"], max_memory=m),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"^invalid value 0 for max_memory: must be at least one byte$"):
+            call(0)
+        call(1 << 20)

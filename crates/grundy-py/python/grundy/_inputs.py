@@ -173,7 +173,8 @@ def check_limits(
     max_positions: Optional[int], max_time: Optional[float], max_memory: Optional[int]
 ) -> Tuple[Optional[int], Optional[float], Optional[int]]:
     """Budgets: non-negative numbers or None (``max_time`` may be
-    ``math.inf``, which the native half reads as no time limit)."""
+    ``math.inf``, which the native half reads as no time limit), and
+    ``max_memory`` at least 1, as the command line's ``--max-memory``."""
     for name, value, integral in (
         ("max_positions", max_positions, True),
         ("max_time", max_time, False),
@@ -189,6 +190,11 @@ def check_limits(
             raise ValueError(f"{name} must be >= 0, got {value!r}")
         if integral and value >= 2**64:
             raise ValueError(f"{name} is too large: {value!r}")
+        if name == "max_memory" and value == 0:
+            # As the command line refuses `--max-memory 0`: no search fits
+            # in no memory, so there is no answer (not even an unproven
+            # move) to give.
+            raise ValueError("invalid value 0 for max_memory: must be at least one byte")
     return (
         None if max_positions is None else int(max_positions),
         None if max_time is None else float(max_time),
