@@ -14,6 +14,9 @@ use grundy_report::parse::{Found, ParseErrorKind, Scanner};
 /// The most rows or columns of a test.
 pub const MAX_SIDE: usize = 20;
 
+/// The most tests of an input.
+pub const MAX_TESTS: usize = 10;
+
 /// Answers every test; answers before a parse error are written first.
 ///
 /// # Errors
@@ -26,7 +29,7 @@ pub fn run(input: &[u8], out: impl Write) -> Result<(), JudgeError> {
 
 fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeError> {
     let mut scanner = Scanner::new(input);
-    let tests = scanner.usize_in("the number of tests T", 1, 10)?;
+    let tests = scanner.usize_in("the number of tests T", 1, MAX_TESTS)?;
     // One solver for all tests: equal candidate patterns are solved once.
     let mut solver = SplitSolver::new();
     for _ in 0..tests {

@@ -294,6 +294,49 @@ fn a_failure_is_kept_when_no_one_reads_the_report() {
     }
 }
 
+/// A `--out` that cannot be made (here under a regular file) does not lose
+/// the failure: the case goes to the temporary directory, the report says
+/// where, and the exit status still says that a case failed.
+#[test]
+fn a_failure_is_kept_when_its_out_dir_cannot_be_written() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let temporary = tempfile::tempdir().unwrap();
+    let output = grundy()
+        .args(["check", "caos3", "--seed", "3", "--out"])
+        .arg(file.path().join("cases"))
+        .arg("--")
+        .args(python())
+        .arg(script("caos3_arm1"))
+        .env("TMPDIR", temporary.path())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let written: Vec<_> = std::fs::read_dir(temporary.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(stderr.contains("cannot create"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("written to {} instead", written[0].display())),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "--replay {}",
+            written[0].join("failing.in").display()
+        )),
+        "{stdout}"
+    );
+    for name in ["failing.in", "expected.out", "received.out"] {
+        assert!(written[0].join(name).is_file(), "{name}: {stderr}");
+    }
+}
+
 #[test]
 fn caos3_crash_on_a_large_map() {
     caught("caos3", "caos3_crash", &[], "runtime error: exit status 1");
@@ -459,6 +502,17 @@ fn independent_brute_forces_pass() {
     }
 }
 
+/// `--whitespace plain` lays every input out as the sample does: a reader
+/// of lines written for the sample's layout passes.
+#[test]
+fn plain_inputs_are_laid_out_as_the_sample() {
+    let mut cmd = python();
+    cmd.push(script("pshtbrth_lines"));
+    let mut options = brute_options("pshtbrth", "40");
+    options.extend(["--whitespace", "plain"]);
+    passes("pshtbrth", &cmd, "python3 pshtbrth_lines.py", &options);
+}
+
 #[test]
 #[ignore = "about a minute: 2000 Python runs; CI runs it (.ci/check-brute)"]
 fn independent_brute_forces_pass_500_cases() {
@@ -594,14 +648,30 @@ fn the_whole_run_budget_exits_3() {
     assert!(checked.wall < Duration::from_secs(30));
 }
 
+/// The time limit is on CPU time: a solution that computes for 0.6 s of a
+/// 1 s limit is warned of, one that sleeps as long is not.
 #[test]
 fn a_slow_solution_is_warned_of() {
-    let slow = format!("sleep 0.6; exec {} judge gfg", env!("CARGO_BIN_EXE_grundy"));
-    let checked = run_check("gfg", &["--cases", "2", "--time-limit", "1"], &sh(&slow));
+    let judge = env!("CARGO_BIN_EXE_grundy");
+    let python = python().join(" ");
+    let busy = format!(
+        "{python} -c 'import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass'; exec {judge} judge gfg"
+    );
+    let checked = run_check("gfg", &["--cases", "2", "--time-limit", "1"], &sh(&busy));
     let stdout = checked.stdout();
     assert_eq!(checked.code(), Some(0), "{stdout}");
     assert!(stdout.contains("warning: time-limit risk"), "{stdout}");
+    assert!(stdout.contains("(CPU time)"), "{stdout}");
     assert!(stdout.contains("x the judge"), "{stdout}");
+    let sleeping = format!("sleep 0.6; exec {judge} judge gfg");
+    let checked = run_check(
+        "gfg",
+        &["--cases", "2", "--time-limit", "1"],
+        &sh(&sleeping),
+    );
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("warning: time-limit risk"), "{stdout}");
 }
 
 #[test]

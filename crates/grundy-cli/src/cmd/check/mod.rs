@@ -67,7 +67,7 @@ pub struct Args {
     max_coord: u32,
     /// Whitespace: `any` also generates the variants the judges accept
     /// (CRLF, blank lines, tabs, no final newline); `plain` only the
-    /// statement's layout.
+    /// samples' layout.
     #[arg(long, value_enum, default_value = "any")]
     whitespace: Whitespace,
     /// The time limit of one run, in seconds of CPU time (and twice that
@@ -478,7 +478,12 @@ fn time_largest<C: Case>(
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<()> {
     let input = case.render();
+    // Run alone, so the children's CPU time before and after is its own.
+    let cpu_before = runner::ended_children_cpu();
     let solution = runner::run(&bench.cmd, &input, &bench.scratch[0], &bench.limits)?;
+    let cpu = cpu_before
+        .zip(runner::ended_children_cpu())
+        .map(|(before, after)| after.saturating_sub(before).as_secs_f64());
     let judge_cmd = vec![
         std::env::current_exe()?.into_os_string(),
         "judge".into(),
@@ -496,20 +501,23 @@ fn time_largest<C: Case>(
     }
     let (mine, theirs) = (solution.wall.as_secs_f64(), judge.wall.as_secs_f64());
     let limit = bench.limits.time.as_secs_f64();
+    // The limit is on CPU time, as the runs count it; the wall time only
+    // where the CPU time cannot be read.
+    let (used, clock) = cpu.map_or((mine, "wall"), |cpu| (cpu, "CPU"));
     writeln!(
         out,
         "largest input (case {}, {}), wall time: solution {mine:.3} s, grundy judge {theirs:.3} s \
-         ({:.1}x the judge); {:.0}% of the {limit} s time limit",
+         ({:.1}x the judge); {clock} time {used:.2} s, {:.0}% of the {limit} s time limit",
         index + 1,
         human_bytes(bytes),
         mine / theirs.max(1e-6),
-        100.0 * mine / limit
+        100.0 * used / limit
     )?;
-    if mine > 0.5 * limit {
+    if used > 0.5 * limit {
         writeln!(
             out,
-            "warning: time-limit risk: the solution used {:.0}% of the {limit} s limit on the largest input",
-            100.0 * mine / limit
+            "warning: time-limit risk: the solution used {:.0}% of the {limit} s limit ({clock} time) on the largest input",
+            100.0 * used / limit
         )?;
     }
     if max_size < statement_size && args.max_size.is_some() {
@@ -710,21 +718,48 @@ fn report(
         }
     }
     side_by_side(&tried.expected, &tried.run.stdout, out)?;
-    std::fs::create_dir_all(&args.out)
-        .map_err(|err| UsageError(format!("{}: cannot create: {err}", args.out.display())))?;
-    for (name, bytes) in [
+    let files = [
         ("failing.in", &tried.input),
         ("expected.out", &tried.expected),
         ("received.out", &tried.run.stdout),
-    ] {
-        write_atomically(&args.out.join(name), bytes)?;
-    }
-    let dir = args.out.display();
+    ];
+    // The failure is the run's result (exit 1): a `--out` that cannot be
+    // written must not lose the case, so it goes to a directory of its own
+    // under the system's temporary directory instead.
+    let dir = match write_case(&args.out, &files) {
+        Ok(()) => args.out.clone(),
+        Err(err) => {
+            let fallback =
+                std::env::temp_dir().join(format!("grundy-check-{}", std::process::id()));
+            write_case(&fallback, &files).map_err(|second| {
+                UsageError(format!(
+                    "{err}; the case could not be written to {} either: {second}",
+                    fallback.display()
+                ))
+            })?;
+            eprintln!(
+                "warning: {err}: the case was written to {} instead",
+                fallback.display()
+            );
+            fallback
+        }
+    };
+    let shown = dir.display();
     writeln!(
         out,
-        "\nwrote {dir}/failing.in, {dir}/expected.out, {dir}/received.out\nreplay: {}",
-        replay_command(args)
+        "\nwrote {shown}/failing.in, {shown}/expected.out, {shown}/received.out\nreplay: {}",
+        replay_command(args, &dir)
     )?;
+    Ok(())
+}
+
+/// Writes the files of a failing case into `dir`, made if missing.
+fn write_case(dir: &Path, files: &[(&str, &Vec<u8>)]) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|err| format!("{}: cannot create: {err}", dir.display()))?;
+    for (name, bytes) in files {
+        write_atomically(&dir.join(name), bytes).map_err(|err| err.to_string())?;
+    }
     Ok(())
 }
 
@@ -787,7 +822,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// The command that runs the failing case again.
-fn replay_command(args: &Args) -> String {
+fn replay_command(args: &Args, out: &Path) -> String {
     let problem = args
         .problem
         .to_possible_value()
@@ -797,13 +832,13 @@ fn replay_command(args: &Args) -> String {
         "check".to_owned(),
         problem,
         "--replay".to_owned(),
-        shell_quote(&args.out.join("failing.in").into_os_string()),
+        shell_quote(&out.join("failing.in").into_os_string()),
     ];
     if let Some(limit) = args.time_limit {
         words.push(format!("--time-limit {}", limit.as_secs_f64()));
     }
-    if args.out != Path::new("grundy-check") {
-        words.push(format!("--out {}", shell_quote(args.out.as_os_str())));
+    if out != Path::new("grundy-check") {
+        words.push(format!("--out {}", shell_quote(out.as_os_str())));
     }
     words.push("--".to_owned());
     words.extend(args.cmd.iter().map(|w| shell_quote(w)));

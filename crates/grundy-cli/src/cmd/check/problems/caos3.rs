@@ -31,19 +31,26 @@ impl Case for Caos3 {
 
     fn generate(rng: &mut StdRng, gen: &Gen) -> Caos3 {
         let side = gen.size.clamp(1, judge::caos3::MAX_SIDE);
+        // The last case is the largest input the statement allows: every
+        // test at the largest side, the first all open (the most
+        // candidates), so that a solution is timed, and caught, there.
         let tests = match gen.edge {
+            _ if gen.full => judge::caos3::MAX_TESTS,
             Some(0 | 3) => 1,
-            Some(4) => 10,
+            Some(4) => judge::caos3::MAX_TESTS,
             _ => rng.random_range(1..=3),
         };
         let maps = (0..tests)
-            .map(|_| {
+            .map(|t| {
                 let (rows, cols) = match gen.edge {
+                    _ if gen.full => (side, side),
                     Some(0) => (1, 1),
                     Some(3) => (side, side),
                     _ => (rng.random_range(1..=side), rng.random_range(1..=side)),
                 };
                 let open = match gen.edge {
+                    _ if gen.full && t == 0 => 1.0,
+                    _ if gen.full => [0.85, 0.95, 1.0][rng.random_range(0..3)],
                     Some(1) => 0.0,
                     Some(2) => 1.0,
                     _ => [0.7, 0.85, 0.95, 1.0][rng.random_range(0..4)],
@@ -174,5 +181,33 @@ impl Case for Caos3 {
 
     fn layout_mut(&mut self) -> &mut Layout {
         &mut self.layout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng as _;
+
+    /// The last case of a run is the largest input the statement allows:
+    /// ten maps of the largest side, the first with every cell open.
+    #[test]
+    fn the_last_case_is_the_largest_the_statement_allows() {
+        let side = judge::caos3::MAX_SIDE;
+        for seed in 0..20 {
+            let gen = Gen {
+                size: side,
+                max_coord: 0,
+                edge: None,
+                layouts: false,
+                full: true,
+            };
+            let case = Caos3::generate(&mut StdRng::seed_from_u64(seed), &gen);
+            assert_eq!(case.maps.len(), judge::caos3::MAX_TESTS);
+            for map in &case.maps {
+                assert_eq!((map.len(), map[0].len()), (side, side));
+            }
+            assert!(case.maps[0].iter().flatten().all(|&open| open));
+        }
     }
 }

@@ -176,12 +176,12 @@ impl Case for Pshtbrth {
         text.line(&[&self.tests.len()]);
         for test in &self.tests {
             text.line(&[&test.boards.len(), &test.queries.len()]);
-            for (i, &mask) in test.boards.iter().enumerate() {
+            for &mask in &test.boards {
                 board(&mut text, mask);
-                // The statement's layout: a blank line between boards.
-                if i + 1 < test.boards.len() {
-                    text.blank();
-                }
+                // The sample's layout: a blank line after each board (not
+                // after a replacement's), so that a line-by-line reader
+                // written for the sample reads every case.
+                text.blank();
             }
             for query in &test.queries {
                 match *query {
