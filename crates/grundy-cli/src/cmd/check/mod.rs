@@ -601,14 +601,24 @@ fn shrink_and_report<C: Case>(
         .expect("no worker panics")
         .remove(&shrunk.case.render())
         .unwrap_or(tried);
-    writeln!(
-        out,
-        "shrunk in {} runs, {} steps taken ({:.1} s): {before} -> {}",
-        shrunk.runs,
-        shrunk.steps,
-        took.as_secs_f64(),
-        shrunk.case.size()
-    )?;
+    if shrunk.steps == 0 {
+        writeln!(
+            out,
+            "not shrunk: no smaller input tried in {} runs ({:.1} s) fails this way: {}",
+            shrunk.runs,
+            took.as_secs_f64(),
+            shrunk.case.size()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "shrunk in {} runs, {} steps taken ({:.1} s): {before} -> {}",
+            shrunk.runs,
+            shrunk.steps,
+            took.as_secs_f64(),
+            shrunk.case.size()
+        )?;
+    }
     match shrunk.minimality {
         Minimality::OneMinimal { reductions: 0, .. } => writeln!(
             out,
@@ -705,7 +715,10 @@ fn report(
     let lines: Vec<&str> = text.lines().collect();
     writeln!(out, "\nfailing.in ({} lines):", lines.len())?;
     for line in lines.iter().take(40) {
-        writeln!(out, "    {}", line.trim_end_matches('\r'))?;
+        match line.trim_end_matches('\r') {
+            "" => writeln!(out)?,
+            line => writeln!(out, "    {line}")?,
+        }
     }
     if lines.len() > 40 {
         writeln!(out, "    ... {} more lines", lines.len() - 40)?;

@@ -41,7 +41,7 @@ impl Case for Gridgame {
         "starts on the diagonal",
     ];
     const ELEMENTS: &'static str = "dropping any one test, impassable cell or start, lowering any \
-         one coordinate, or making the whitespace plainer";
+         one coordinate or every coordinate of one value, or making the whitespace plainer";
     type Test = Field;
 
     fn generate(rng: &mut StdRng, gen: &Gen) -> Gridgame {
@@ -170,6 +170,30 @@ impl Case for Gridgame {
             .sum();
         if points <= 100 {
             for (t, test) in self.tests.iter().enumerate() {
+                for y in [false, true] {
+                    let mut shared: Vec<u32> = test
+                        .cells
+                        .iter()
+                        .chain(&test.starts)
+                        .map(|&(px, py)| if y { py } else { px })
+                        .collect();
+                    shared.sort_unstable();
+                    let shared: std::collections::BTreeSet<u32> = shared
+                        .windows(2)
+                        .filter(|w| w[0] == w[1])
+                        .map(|w| w[0])
+                        .collect();
+                    for from in shared {
+                        edits.extend(lowerings(from).into_iter().map(|to| Edit::LowerAll {
+                            test: t,
+                            y,
+                            from,
+                            to,
+                        }));
+                    }
+                }
+            }
+            for (t, test) in self.tests.iter().enumerate() {
                 for (list, points) in [(List::Cells, &test.cells), (List::Queries, &test.starts)] {
                     for (item, &(x, y)) in points.iter().enumerate() {
                         for (v, is_y) in [(x, false), (y, true)] {
@@ -215,6 +239,18 @@ impl Case for Gridgame {
                     } else {
                         p.0 -= least;
                     }
+                }
+            }
+            &Edit::LowerAll { test, y, from, to } => {
+                let field = &mut self.tests[test];
+                for p in field.cells.iter_mut().chain(field.starts.iter_mut()) {
+                    let coord = if y { &mut p.1 } else { &mut p.0 };
+                    if *coord == from {
+                        *coord = to;
+                    }
+                }
+                if !field.valid() {
+                    return None;
                 }
             }
             &Edit::Lower {
@@ -296,5 +332,33 @@ impl Case for Gridgame {
 
     fn layout_mut(&mut self) -> &mut Layout {
         &mut self.layout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Points that share a column keep sharing it as they are lowered:
+    /// a failure that needs an impassable cell and a start on one large x
+    /// shrinks to a small x, which lowering one coordinate never reaches.
+    #[test]
+    fn shared_coordinates_are_lowered_together() {
+        let case = Gridgame::read(b"1\n1\n847898794 5\n1\n847898794 6\n").unwrap();
+        let lowered: Vec<Gridgame> = case
+            .edits(false)
+            .iter()
+            .filter(|edit| matches!(edit, Edit::LowerAll { y: false, .. }))
+            .filter_map(|edit| case.apply(edit))
+            .collect();
+        assert!(!lowered.is_empty());
+        for smaller in &lowered {
+            let field = &smaller.tests[0];
+            let (cell, start) = (field.cells[0], field.starts[0]);
+            assert_eq!(cell.0, start.0, "{smaller:?}");
+            assert!(cell.0 < 847_898_794);
+            assert_eq!((cell.1, start.1), (5, 6));
+        }
+        assert!(lowered.iter().any(|c| c.tests[0].cells[0].0 == 0));
     }
 }

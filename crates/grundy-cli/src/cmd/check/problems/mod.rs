@@ -220,6 +220,15 @@ pub enum Edit {
     },
     /// Subtract the smallest x (`y`: y) from every x of a test.
     Shift { test: usize, y: bool },
+    /// Lower every x (`y`: y) of a test equal to `from` to `to`: points
+    /// that share a column (a row) keep sharing it, which lowering one
+    /// coordinate at a time would break.
+    LowerAll {
+        test: usize,
+        y: bool,
+        from: u32,
+        to: u32,
+    },
     /// Lower one coordinate of an impassable cell or a start.
     Lower {
         test: usize,
@@ -246,7 +255,7 @@ impl Edit {
     pub fn is_coarse(&self) -> bool {
         match self {
             Edit::DropTests(range) | Edit::Drop { range, .. } => range.len() > 1,
-            Edit::Shift { .. } => true,
+            Edit::Shift { .. } | Edit::LowerAll { .. } => true,
             _ => false,
         }
     }
