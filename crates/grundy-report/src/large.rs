@@ -436,6 +436,10 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
         WinReason::LeavesZero if analysis.components.len() == 1 => {
             "(proven by outcome search, without the values)".to_owned()
         }
+        WinReason::LeavesZero if analysis.others_cancel_by_values() => format!(
+            "(the other shapes that do not cancel have values whose XOR is 0, so the total is the value of {}, and the move leaves it a shape of value 0: proven by outcome search, without its value)",
+            component_name(analysis, m.component as usize)
+        ),
         WinReason::LeavesZero => format!(
             "({} is the only shape that does not cancel, and the move leaves it a shape of value 0: proven by outcome search, without the values)",
             component_name(analysis, m.component as usize)

@@ -528,15 +528,36 @@ impl LargeAnalysis {
         }
     }
 
-    /// The one class that does not cancel, when exactly one does: the total
-    /// is then its value, and a move of it to 0 wins.
+    /// The one class the total hangs on: the one class that does not
+    /// cancel, when exactly one does; or, among several, the one whose
+    /// value is unknown when the known values of the others XOR to 0. The
+    /// total is then its value, and a move of it to 0 wins.
     #[must_use]
     pub fn lone_class(&self) -> Option<usize> {
         let mut unpaired = (0..self.classes.len()).filter(|&c| !self.classes[c].cancels());
-        match (unpaired.next(), unpaired.next()) {
-            (Some(class), None) => Some(class),
-            _ => None,
+        let first = unpaired.next()?;
+        let mut unknown = None;
+        let mut others = Nimber::ZERO;
+        for class in std::iter::once(first).chain(unpaired) {
+            match self.classes[class].value {
+                None if unknown.is_some() => return None,
+                None => unknown = Some(class),
+                Some(value) => others ^= value,
+            }
         }
+        match unknown {
+            Some(class) if others.is_zero() => Some(class),
+            Some(_) => None,
+            // Every value known: the lone class only when it is alone.
+            None => (self.unpaired().count() == 1).then_some(first),
+        }
+    }
+
+    /// Whether the total hangs on [`LargeAnalysis::lone_class`] because the
+    /// others' values XOR to 0, rather than because it is alone.
+    #[must_use]
+    pub fn others_cancel_by_values(&self) -> bool {
+        self.lone_class().is_some() && self.unpaired().count() > 1
     }
 
     /// The classes met an odd number of times: those the total is made of.
@@ -655,7 +676,7 @@ pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
 /// memos know without a search. The total needs no class that cancels, but
 /// a reader of the analysis sees each component's value where it costs
 /// nothing (a lookup a class; the clock is read every 4,096 classes).
-fn known_values(analysis: &mut LargeAnalysis, analyzer: &Analyzer) {
+pub(super) fn known_values(analysis: &mut LargeAnalysis, analyzer: &Analyzer) {
     for class in 0..analysis.classes.len() {
         if class % 4096 == 4095 && analyzer.out_of_time() {
             return;

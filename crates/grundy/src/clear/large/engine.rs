@@ -40,8 +40,8 @@
 use std::collections::HashSet;
 
 use super::analysis::{
-    class_of, classify, lone_outcome, parts_after, value_unpaired, Analyzer, LargeAnalysis,
-    LargeWinningMove, WinReason,
+    class_of, classify, known_values, lone_outcome, parts_after, value_unpaired, Analyzer,
+    LargeAnalysis, LargeWinningMove, WinReason,
 };
 use super::game::{Part, ShapeClass};
 use super::grid::{LargeBoard, LargeRect, Run};
@@ -231,6 +231,9 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
     if analysis.components.is_empty() {
         return None;
     }
+    // What tables and closed forms know at once: with them, the others of a
+    // shape left alone may cancel by their values.
+    known_values(&mut analysis, analyzer);
     if let Some(found) = cancelling_move(&analysis, analyzer) {
         let WinReason::Pairs { halves } = found.reason else {
             unreachable!("cancelling moves win by pairs")

@@ -588,6 +588,46 @@ fn two_equal_hard_blocks_and_a_line() {
     );
 }
 
+/// A full 9 x 9 board (its value unknown within the budget) beside two
+/// shapes of equal value that are not congruent (a 2 x 2 block and one
+/// cell, valued by brute force): clearing the whole 9 x 9 leaves values
+/// whose XOR is 0, so the engine proves it at once, and the analysis names
+/// it, where the pairs alone prove nothing.
+#[test]
+fn a_shape_whose_others_cancel_by_their_values_is_played_to_zero() {
+    let mut memo = HashMap::new();
+    let block: Cells = [(0, 0), (0, 1), (1, 0), (1, 1)].into_iter().collect();
+    let cell: Cells = [(0, 0)].into_iter().collect();
+    assert_eq!(
+        brute_value(&block, &mut memo),
+        brute_value(&cell, &mut memo)
+    );
+    let boards = [full(9, 9), full(2, 2), full(1, 1)];
+    let budget = Budget {
+        max_time: Some(Duration::from_millis(300)),
+        ..Budget::UNLIMITED
+    };
+    let choice = choose_move(&boards, &mut Analyzer::new(Clear::new(), budget)).unwrap();
+    assert!(choice.proven() && choice.wins(), "{choice:?}");
+    assert_eq!(
+        (choice.board, choice.rect),
+        (
+            0,
+            LargeRect {
+                top: 0,
+                left: 0,
+                bottom: 8,
+                right: 8
+            }
+        )
+    );
+    let analysis = analyse(&boards, &mut Analyzer::new(Clear::new(), budget));
+    assert_eq!(analysis.first_player_wins, Some(true));
+    assert!(analysis.others_cancel_by_values());
+    assert_eq!(analysis.winning.len(), 1, "{:?}", analysis.winning);
+    assert_eq!(analysis.winning[0].reason, WinReason::LeavesZero);
+}
+
 /// A time budget past what the clock can count (`Duration::MAX`, which
 /// overflows `Instant` when added to it) is no time limit: the analysis and
 /// the engine's move are those of a budget without one.
