@@ -140,6 +140,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         boards: Vec::with_capacity(boards.len()),
         unknown: BTreeMap::new(),
         stopped: None,
+        incomplete: false,
         plays_stopped: None,
         shapes,
         budget,
@@ -163,9 +164,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     // Answers already written stay printed, whatever comes next.
     stdout.flush()?;
     match result? {
+        // Exit 3 says that an answer is incomplete; a board the budget left
+        // unvalued that no answer needed is no reason for it.
         Ok(()) => match row.stopped {
-            Some(err) => Err(stopped(err)),
-            None => Ok(ExitCode::SUCCESS),
+            Some(err) if row.incomplete => Err(stopped(err)),
+            _ => Ok(ExitCode::SUCCESS),
         },
         Err(err) => Err(query_source.error(err).into()),
     }
@@ -182,6 +185,9 @@ struct Row {
     unknown: BTreeMap<usize, Option<ShapeClass>>,
     /// The first budget that ran out, for the exit code and the message.
     stopped: Option<SolveError>,
+    /// Whether an answer was left incomplete by a budget (`unknown`, an
+    /// unproven move): the run then exits 3.
+    incomplete: bool,
     /// The budget an engine move's search ran out of: later moves are
     /// played without one.
     plays_stopped: Option<SolveError>,
@@ -350,6 +356,7 @@ fn answer(
         let winner = |value: grundy::Nimber| if value.is_zero() { "second" } else { "first" };
         match query {
             Query::Value { left, right } if !row.known(left, right) => {
+                row.incomplete = true;
                 if json {
                     let line = serde_json::json!({
                         "query": "value", "left": left, "right": right, "grundy": null,
@@ -381,6 +388,7 @@ fn answer(
                     Some("losing") | None => Some("second"),
                     _ => None,
                 };
+                row.incomplete |= who.is_none();
                 if json {
                     let line = serde_json::json!({
                         "query": "winner", "left": left, "right": right,
@@ -440,13 +448,20 @@ fn answer(
                                 let win = Some((index, choice.rect, from, to));
                                 write_valued_move(out, json, left, right, win)?;
                             }
-                            _ => write_engine_move(out, json, left, right, played)?,
+                            _ => {
+                                row.incomplete |= played
+                                    .choice
+                                    .as_ref()
+                                    .is_some_and(|c| grundy_report::large::kind(c) == "unproven");
+                                write_engine_move(out, json, left, right, played)?;
+                            }
                         }
                     }
                 }
             }
             Query::Set { index, board } => {
                 let value = row.set(index, board);
+                row.incomplete |= value.is_none();
                 if json {
                     let line = serde_json::json!({
                         "query": "set", "board": index, "grundy": value.map(grundy::Nimber::value),

@@ -221,6 +221,38 @@ fn sum_search_budget_exits_3() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("position budget"));
 }
 
+/// Exit 3 says that an answer is incomplete: a board past the budget that
+/// no answer needs (its range's winner and move are proven without its
+/// value) leaves the run at exit 0; a range that needs its value is
+/// `unknown`, and exit 3.
+#[test]
+fn sum_exits_3_only_for_an_incomplete_answer() {
+    let boards = file("0110\n0000\n0000\n0001\n\n11111111\n11111111\n11111111\n");
+    let first = value(&["0110", "0000", "0000", "0001"]);
+    let run = |queries: &str| {
+        let queries = file(queries);
+        grundy()
+            .args(["sum", "--max-positions", "10", "--queries"])
+            .arg(queries.path())
+            .arg(boards.path())
+            .output()
+            .unwrap()
+    };
+    let output = run("value 1 1\nwinner 2 2\nmove 2 2\n");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], first.to_string());
+    assert_eq!(lines[1], "first");
+    assert!(lines[2].contains("proven winning"), "{stdout}");
+    let output = run("value 1 1\nvalue 1 2\n");
+    assert_eq!(output.status.code(), Some(3));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).lines().nth(1),
+        Some("unknown")
+    );
+}
+
 #[test]
 fn sum_help_documents_one_based_indices() {
     grundy()
