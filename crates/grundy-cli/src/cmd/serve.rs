@@ -141,9 +141,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let addrs = resolve(&args.addr)?;
     // A name given to --addr is how the user will reach the server: accept
     // it as a Host too.
-    if let Some((host, _)) = args.addr.rsplit_once(':') {
+    if let Some((host, port)) = args.addr.rsplit_once(':') {
         if host.parse::<std::net::IpAddr>().is_err() && !host.starts_with('[') {
-            config.allow_hosts.push(args.addr.clone());
+            // Port 0 is the system's choice, known only once bound: the
+            // name is accepted with any port (`localhost` is accepted with
+            // the bound one in any case).
+            config.allow_hosts.push(if port == "0" {
+                host.to_owned()
+            } else {
+                args.addr.clone()
+            });
         }
     }
     if let Some(open) = addrs.iter().find(|a| !a.ip().is_loopback()) {

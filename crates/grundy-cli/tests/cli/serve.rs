@@ -341,3 +341,22 @@ fn a_half_closed_request_is_answered() {
         );
     }
 }
+
+/// A name bound on port 0 (the system's choice) is accepted with any port:
+/// `NAME:0` could never match a request's Host.
+#[test]
+fn a_name_on_port_0_is_accepted_with_any_port() {
+    let mut server = Server::start(&["--addr", "localhost:0"]);
+    let banner = server.line();
+    let hosts = server.line();
+    assert!(banner.contains("grundy playground on"), "{banner}");
+    assert!(
+        hosts.starts_with("Requests must name one of these"),
+        "{hosts}"
+    );
+    assert!(!hosts.contains(":0,") && !hosts.contains(":0;"), "{hosts}");
+    assert!(
+        hosts.contains(", localhost;") || hosts.contains(", localhost,"),
+        "{hosts}"
+    );
+}

@@ -1147,3 +1147,25 @@ fn a_directory_in_the_way_of_the_stretches_is_a_usage_error() {
     let output = build_4x5_in_stretches(&out);
     assert_exit(&output, 2, "s.gdb.partial.solving");
 }
+
+/// A reader that goes away (`grundy tables export DB | head`) stops the
+/// export quietly, exit 0, as `sum` and the judges do.
+#[test]
+fn an_export_whose_reader_goes_away_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "4x5");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["tables", "export"])
+        .arg(&db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

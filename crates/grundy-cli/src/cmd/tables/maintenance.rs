@@ -116,6 +116,10 @@ fn export_error(err: std::io::Error) -> anyhow::Error {
     {
         return UsageError(err.to_string()).into();
     }
+    if err.kind() == std::io::ErrorKind::BrokenPipe {
+        // A reader that went away (`| head`): `main` stops quietly on it.
+        return anyhow::Error::new(err);
+    }
     let message = format!("standard output: {err}");
     if err.kind() == std::io::ErrorKind::StorageFull {
         NoSpaceError(message).into()
