@@ -59,8 +59,9 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
                     .error_at(
                         start,
                         ParseErrorKind::Invalid(format!(
-                            "row of {} cells, but C is {cols}",
-                            token.len()
+                            "row of {} cell{}, but C is {cols}",
+                            token.len(),
+                            if token.len() == 1 { "" } else { "s" }
                         )),
                     )
                     .into());
@@ -81,11 +82,7 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
         })?;
     }
     if !scanner.at_end() {
-        return Err(scanner
-            .error(ParseErrorKind::Invalid(format!(
-                "trailing input after the {tests} test(s)"
-            )))
-            .into());
+        return Err(scanner.error(super::trailing_input(tests as u64)).into());
     }
     Ok(())
 }
@@ -193,6 +190,9 @@ mod tests {
             "2:4: unexpected 'x', expected a digit or whitespace in the number of columns C"
         );
         let err = error(b"1\n1 2\n^^ ^\n", &mut out);
-        assert_eq!(err.to_string(), "3:4: trailing input after the 1 test(s)");
+        assert_eq!(
+            err.to_string(),
+            "3:4: trailing input after the 1 test announced"
+        );
     }
 }

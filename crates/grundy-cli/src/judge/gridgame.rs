@@ -148,12 +148,7 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
         }
     }
     if !scanner.at_end() {
-        return Err(scanner
-            .error(ParseErrorKind::Invalid(format!(
-                "trailing input after the {tests} test{} announced",
-                if tests == 1 { "" } else { "s" }
-            )))
-            .into());
+        return Err(scanner.error(super::trailing_input(tests as u64)).into());
     }
     Ok(())
 }

@@ -23,6 +23,16 @@ use std::io::Write;
 
 use grundy_report::parse::ParseError;
 
+/// The error after the last test a judge's input announced: the same words
+/// for every judge.
+fn trailing_input(tests: impl Into<u64>) -> grundy_report::parse::ParseErrorKind {
+    let tests = tests.into();
+    grundy_report::parse::ParseErrorKind::Invalid(format!(
+        "trailing input after the {tests} test{} announced",
+        if tests == 1 { "" } else { "s" }
+    ))
+}
+
 pub mod caos3;
 pub mod gfg;
 pub mod gridgame;

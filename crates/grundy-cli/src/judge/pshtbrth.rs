@@ -158,11 +158,7 @@ fn answer<S: Source, W: Write>(
     }
     reader.skip_whitespace();
     if reader.pos < reader.end {
-        return Err(reader
-            .error(ParseErrorKind::Invalid(format!(
-                "trailing input after the last of the {tests} tests"
-            )))
-            .into());
+        return Err(reader.error(super::trailing_input(tests)).into());
     }
     Ok(reader.read_error()?)
 }

@@ -612,6 +612,28 @@ fn usage_errors_exit_2() {
         let checked = run_check("gridgame", &bad, &["true".to_owned()]);
         assert_eq!(checked.code(), Some(2), "{bad:?}");
     }
+    // Flags that would change nothing: said, not ignored.
+    for (problem, bad, what) in [
+        (
+            "caos3",
+            ["--max-coord", "30"],
+            "--max-coord applies to gridgame only",
+        ),
+        (
+            "caos3",
+            ["--max-size", "21"],
+            "past the statement's limit of 20",
+        ),
+        (
+            "gridgame",
+            ["--max-size", "100001"],
+            "past the statement's limit of 100000",
+        ),
+    ] {
+        let checked = run_check(problem, &bad, &["true".to_owned()]);
+        assert_eq!(checked.code(), Some(2), "{bad:?}");
+        assert!(checked.stderr().contains(what), "{}", checked.stderr());
+    }
     // A replay file the judge rejects: located, like every input error.
     let bad = tempfile::NamedTempFile::new().unwrap();
     std::fs::write(bad.path(), "1\n1\n5 -1\n").unwrap();

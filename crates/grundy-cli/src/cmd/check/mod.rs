@@ -63,7 +63,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     max_size: Option<u64>,
     /// gridgame: the largest coordinate.
-    #[arg(long, default_value_t = 1_000_000_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000_000))]
+    #[arg(long, default_value_t = DEFAULT_MAX_COORD, value_parser = clap::value_parser!(u32).range(1..=i64::from(DEFAULT_MAX_COORD)))]
     max_coord: u32,
     /// Whitespace: `any` also generates the variants the judges accept
     /// (CRLF, blank lines, tabs, no final newline); `plain` only the
@@ -124,13 +124,31 @@ enum Whitespace {
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let statement_size = match args.problem {
+        Problem::Gfg => 16,
+        Problem::Pshtbrth | Problem::Gridgame => 100_000,
+        Problem::Caos3 => 20,
+    };
+    // A flag that would change nothing is a mistake to say, not to ignore.
+    if args.max_coord != DEFAULT_MAX_COORD && !matches!(args.problem, Problem::Gridgame) {
+        return Err(UsageError("--max-coord applies to gridgame only".into()).into());
+    }
+    if let Some(size) = args.max_size.filter(|&size| size > statement_size) {
+        return Err(UsageError(format!(
+            "--max-size {size} is past the statement's limit of {statement_size}, which the judge enforces"
+        ))
+        .into());
+    }
     match args.problem {
-        Problem::Gfg => check::<Gfg>(args, 16),
-        Problem::Pshtbrth => check::<Pshtbrth>(args, 100_000),
-        Problem::Gridgame => check::<Gridgame>(args, 100_000),
-        Problem::Caos3 => check::<Caos3>(args, 20),
+        Problem::Gfg => check::<Gfg>(args, statement_size),
+        Problem::Pshtbrth => check::<Pshtbrth>(args, statement_size),
+        Problem::Gridgame => check::<Gridgame>(args, statement_size),
+        Problem::Caos3 => check::<Caos3>(args, statement_size),
     }
 }
+
+/// `--max-coord` when not given: the statement's largest coordinate.
+const DEFAULT_MAX_COORD: u32 = 1_000_000_000;
 
 /// A scratch directory, removed when dropped.
 struct ScratchDir(PathBuf);

@@ -369,7 +369,7 @@ fn bad_input_is_located_and_earlier_answers_stay() {
     assert!(err.contains("unexpected end of input"), "{err}");
     // Trailing input, and a number glued to a letter.
     let (_, err) = error_of(&format!("{SAMPLE}7\n"));
-    assert_eq!(err, "28:1: trailing input after the last of the 1 tests");
+    assert_eq!(err, "28:1: trailing input after the 1 test announced");
     let (_, err) = error_of(&SAMPLE.replace("3 6", "3x 6"));
     assert_eq!(err, "2:2: unexpected 'x', expected a digit or whitespace");
     let (_, err) = error_of("");
