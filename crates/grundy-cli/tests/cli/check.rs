@@ -754,3 +754,30 @@ fn a_failure_that_needs_a_whitespace_variant_is_kept_with_it() {
     );
     assert_eq!(checked.file("failing.in"), "0 0 0 0\r\n".repeat(4));
 }
+
+/// `grundy judge pshtbrth` takes inputs past the statement's limits (the
+/// engine scales); a replayed file past them is still run, with a note
+/// that names the limit, and a file within them gets none.
+#[test]
+fn a_replay_past_the_statement_is_noted() {
+    let test = "1 1\n0000\n0000\n0000\n0001\n\n1 1 1\n";
+    for (tests, noted) in [(5, false), (6, true)] {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), format!("{tests}\n{}", test.repeat(tests))).unwrap();
+        let checked = run_check(
+            "pshtbrth",
+            &["--replay", file.path().to_str().unwrap()],
+            &judge_cmd("pshtbrth"),
+        );
+        let stdout = checked.stdout();
+        assert_eq!(checked.code(), Some(0), "{stdout}");
+        assert!(stdout.contains("accepted"), "{stdout}");
+        assert_eq!(stdout.contains("note: "), noted, "{stdout}");
+        if noted {
+            assert!(
+                stdout.contains("past the statement's limits: T = 6 (at most 5)"),
+                "{stdout}"
+            );
+        }
+    }
+}

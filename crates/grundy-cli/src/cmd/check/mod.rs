@@ -906,6 +906,13 @@ fn replay<C: Case>(
         }
         .into());
     }
+    if let Some(past) = C::read(&input).and_then(|case| case.past_the_statement()) {
+        writeln!(
+            out,
+            "note: {}: past the statement's limits: {past} (grundy's judge takes it; the original judge would not)",
+            path.display()
+        )?;
+    }
     let tried = bench.try_input::<C>(input.clone(), 0)?;
     let verdict = match &tried.verdict {
         None => {

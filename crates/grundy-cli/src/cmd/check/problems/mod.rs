@@ -436,6 +436,11 @@ pub trait Case: Clone + Send + Sync + std::fmt::Debug + 'static {
     fn read(input: &[u8]) -> Option<Self>;
     /// Its size in words.
     fn size(&self) -> String;
+    /// Where it passes the statement's limits, which this problem's judge
+    /// does not enforce (a replayed file; generated cases stay within).
+    fn past_the_statement(&self) -> Option<String> {
+        None
+    }
     /// The judge's answers.
     fn judge(input: &[u8], out: &mut Vec<u8>) -> Result<(), JudgeError>;
     /// The whitespace variant.

@@ -316,6 +316,23 @@ impl Case for Pshtbrth {
         })
     }
 
+    fn past_the_statement(&self) -> Option<String> {
+        // The judge scales past the statement (T up to 5, N and M up to
+        // 10^5 each), up to `judge::pshtbrth::MAX_COUNT`.
+        let mut past = Vec::new();
+        if self.tests.len() > 5 {
+            past.push(format!("T = {} (at most 5)", self.tests.len()));
+        }
+        for (t, test) in self.tests.iter().enumerate() {
+            for (what, n) in [("N", test.boards.len()), ("M", test.queries.len())] {
+                if n > 100_000 {
+                    past.push(format!("test {}: {what} = {n} (at most 100000)", t + 1));
+                }
+            }
+        }
+        (!past.is_empty()).then(|| past.join(", "))
+    }
+
     fn size(&self) -> String {
         let boards: usize = self.tests.iter().map(|t| t.boards.len()).sum();
         let queries: usize = self.tests.iter().map(|t| t.queries.len()).sum();
