@@ -383,16 +383,16 @@ pub fn render(analysis: &LargeAnalysis, max_moves: usize) -> String {
     if analysis.winning.is_empty() && analysis.value.is_none() {
         return out;
     }
-    let complete = if analysis.winning_complete {
-        ""
+    let header = words::winning_moves_header(analysis.winning.len());
+    if analysis.winning_complete {
+        let _ = writeln!(out, "{header}");
     } else {
-        " (not every winning move: the budget ran out)"
-    };
-    let _ = writeln!(
-        out,
-        "{}{complete}",
-        words::winning_moves_header(analysis.winning.len())
-    );
+        let n = analysis.winning.len();
+        let _ = writeln!(
+            out,
+            "Winning moves found ({n}; the budget ran out before every one was found):"
+        );
+    }
     for m in analysis.winning.iter().take(max_moves) {
         let _ = writeln!(out, "  {}", winning_line(analysis, m, several));
     }

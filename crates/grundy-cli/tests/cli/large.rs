@@ -307,4 +307,16 @@ fn a_budget_that_runs_out_prints_what_is_known_and_exits_3() {
         report["winning_moves"][0],
         serde_json::json!({"board": 0, "top": 5, "left": 0, "bottom": 6, "right": 11})
     );
+    // The text says the list is what was found, not every winning move.
+    let output = grundy()
+        .args(["clear", "--max-time", "0.2", "-"])
+        .write_stdin(rows.join("\n"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("Winning moves found (1; the budget ran out before every one was found):\n  clear (6,1)-(7,12), leaving grundy 0"),
+        "{text}"
+    );
 }
