@@ -124,15 +124,20 @@ fn large_boards_agree_with_the_small_solver_component_by_component() {
     }
 }
 
-/// The text report of `grundy clear ARGS -` on `text`, which must succeed.
-fn text_of(text: String, args: &[&str]) -> String {
-    let output = grundy()
+/// `grundy clear ARGS -` on `text`.
+fn clear_on(text: String, args: &[&str]) -> std::process::Output {
+    grundy()
         .arg("clear")
         .args(args)
         .arg("-")
         .write_stdin(text)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// The text report of `grundy clear ARGS -` on `text`, which must succeed.
+fn text_of(text: String, args: &[&str]) -> String {
+    let output = clear_on(text, args);
     assert_success(&output);
     String::from_utf8(output.stdout).unwrap()
 }
@@ -308,11 +313,7 @@ fn a_budget_that_runs_out_prints_what_is_known_and_exits_3() {
         serde_json::json!({"board": 0, "top": 5, "left": 0, "bottom": 6, "right": 11})
     );
     // The text says the list is what was found, not every winning move.
-    let output = grundy()
-        .args(["clear", "--max-time", "0.2", "-"])
-        .write_stdin(rows.join("\n"))
-        .output()
-        .unwrap();
+    let output = clear_on(rows.join("\n"), &["--max-time", "0.2"]);
     assert_eq!(output.status.code(), Some(3));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
