@@ -146,8 +146,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         budget,
         deadline: deadline.map(|(at, _)| at),
     };
-    for board in boards {
-        row.push(board);
+    // The boards are valued fewest ones first: a hard board early in the
+    // row must not spend the run's time before the easy ones after it.
+    let mut order: Vec<usize> = (0..boards.len()).collect();
+    order.sort_by_key(|&index| boards[index].count_ones());
+    for board in &boards {
+        row.push_unvalued(board.clone());
+    }
+    for index in order {
+        row.set(index, boards[index].clone());
     }
     bar.finish_and_clear();
     let count = row.boards.len();
@@ -232,17 +239,12 @@ impl Row {
         err
     }
 
-    /// Appends `board`, valued if the budget allows.
-    fn push(&mut self, board: LargeBoard) {
-        let index = self.boards.len();
-        self.boards.push(board.clone());
-        self.fresh_search();
-        if let Err(err) = self.sum.push(Part::of(board)) {
-            self.stop(index, err);
-            self.sum
-                .push(Row::empty())
-                .expect("an empty board needs no search");
-        }
+    /// Appends `board`, held as an empty board until [`Row::set`] values it.
+    fn push_unvalued(&mut self, board: LargeBoard) {
+        self.boards.push(board);
+        self.sum
+            .push(Row::empty())
+            .expect("an empty board needs no search");
     }
 
     /// Replaces board `index`: its value, or `None` when the budget ran out.

@@ -253,6 +253,32 @@ fn sum_exits_3_only_for_an_incomplete_answer() {
     );
 }
 
+/// Boards are valued fewest ones first: a full 8 x 8 board (no value within
+/// the run's 3 s) before a dense 7 x 7 block (value 12 in about 0.3 s)
+/// leaves the block valued, as the solver values it alone.
+#[test]
+fn a_hard_board_does_not_spend_the_time_of_those_after_it() {
+    let block = [
+        "0000001", "0000011", "0001110", "0011110", "1010110", "1111110", "0111110",
+    ];
+    let boards = file(&format!(
+        "{}\n{}\n",
+        "11111111\n".repeat(8),
+        block.join("\n")
+    ));
+    let queries = file("value 2 2\nvalue 1 2\n");
+    let output = grundy()
+        .args(["sum", "--max-time", "3", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines, [value(&block).to_string().as_str(), "unknown"]);
+}
+
 #[test]
 fn sum_help_documents_one_based_indices() {
     grundy()
