@@ -150,11 +150,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     // row must not spend the run's time before the easy ones after it.
     let mut order: Vec<usize> = (0..boards.len()).collect();
     order.sort_by_key(|&index| boards[index].count_ones());
-    for board in &boards {
-        row.push_unvalued(board.clone());
+    for board in boards {
+        row.push_unvalued(board);
     }
     for index in order {
-        row.set(index, boards[index].clone());
+        row.value_board(index);
     }
     bar.finish_and_clear();
     let count = row.boards.len();
@@ -249,7 +249,14 @@ impl Row {
 
     /// Replaces board `index`: its value, or `None` when the budget ran out.
     fn set(&mut self, index: usize, board: LargeBoard) -> Option<grundy::Nimber> {
-        self.boards[index] = board.clone();
+        self.boards[index] = board;
+        self.value_board(index)
+    }
+
+    /// Values board `index` as the row holds it: its value, or `None` when
+    /// the budget ran out (the sum then holds it as an empty board).
+    fn value_board(&mut self, index: usize) -> Option<grundy::Nimber> {
+        let board = self.boards[index].clone();
         self.fresh_search();
         match self.sum.set(index, Part::of(board)) {
             Ok(value) => {
