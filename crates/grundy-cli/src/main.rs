@@ -9,6 +9,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `eprintln!` that never panics: when the reader of standard error goes
+/// away (`grundy tables build ... 2>&1 | head`), the rest of the messages
+/// are lost, not the command's work (`eprintln!` panics there).
+macro_rules! stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 mod alloc;
 mod cmd;
 mod output;

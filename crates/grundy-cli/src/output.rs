@@ -171,7 +171,7 @@ pub fn stdin_hint() {
         } else {
             "Ctrl-D"
         };
-        eprintln!(
+        stderr_line!(
             "grundy: reading standard input from the terminal; type the input and end it with {end} (or give a FILE; see --help)"
         );
     }
@@ -223,7 +223,7 @@ pub fn report_error(err: &anyhow::Error) {
     for cause in err.chain().skip(1) {
         message.push_str(&format!(": {cause}"));
     }
-    eprintln!("{message}");
+    stderr_line!("{message}");
 }
 
 /// 2 for bad input or usage, 3 for an exhausted budget, 4 for a full disk,

@@ -40,7 +40,7 @@ impl TablesArgs {
             // commands (the other databases and the built-in one still
             // answer): warn and go on.
             // The error starts with the file's path.
-            eprintln!("warning: skipping {}", skipped.error);
+            stderr_line!("warning: skipping {}", skipped.error);
         }
         Ok(found.into_lookup(Some(grundy_builtin::clear_5x5())))
     }

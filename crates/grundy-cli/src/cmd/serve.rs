@@ -154,7 +154,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(open) = addrs.iter().find(|a| !a.ip().is_loopback()) {
-        eprintln!(
+        stderr_line!(
             "warning: listening on {open}, not loopback: anyone who can reach this address can use the server"
         );
     }

@@ -1169,3 +1169,27 @@ fn an_export_whose_reader_goes_away_exits_0() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// A build whose progress reader goes away (`2>&1 | head -1`) finishes its
+/// database all the same: the progress is lost, not the work.
+#[test]
+fn a_build_whose_progress_reader_goes_away_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("clear-4x5.gdb");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["tables", "build", "--box", "4x5", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 8];
+    std::io::Read::read_exact(child.stderr.as_mut().unwrap(), &mut first).unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let again = dir.path().join("again");
+    std::fs::create_dir(&again).unwrap();
+    let built = build(&again, "4x5");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&built).unwrap());
+}

@@ -768,7 +768,7 @@ fn report(
                     fallback.display()
                 ))
             })?;
-            eprintln!(
+            stderr_line!(
                 "warning: {err}: the case was written to {} instead",
                 fallback.display()
             );

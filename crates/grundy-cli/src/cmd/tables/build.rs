@@ -102,7 +102,7 @@ impl BuildBar {
                     report.elapsed.as_secs_f64()
                 );
                 if self.bar.is_hidden() {
-                    eprintln!("{line}");
+                    stderr_line!("{line}");
                 } else {
                     self.bar.println(line);
                 }
@@ -114,7 +114,7 @@ impl BuildBar {
                     100.0 * slots as f64 / of.max(1) as f64
                 );
                 if self.bar.is_hidden() {
-                    eprintln!("{line}");
+                    stderr_line!("{line}");
                 } else {
                     self.bar.println(line);
                 }
@@ -192,12 +192,12 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let outcome = grundy_db::build_with(&path, shape_box, &config, &control, |store| {
         opened = true;
         if let Some(note) = store.writer().note() {
-            eprintln!("note: {note}");
+            stderr_line!("note: {note}");
         }
         warn_if_short_of_space(&path, shape_box);
         let stored = grundy::tier::TierStore::stored(store);
         if stored > 0 {
-            eprintln!(
+            stderr_line!(
                 "resuming {} from tier {} of {}",
                 store.writer().partial().display(),
                 stored + 1,
@@ -213,7 +213,7 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let built = match outcome {
         Ok(built) => built,
         Err(err @ BuildFailed::Stopped { .. }) => {
-            eprintln!("error: {err}");
+            stderr_line!("error: {err}");
             return Ok(ExitCode::from(3));
         }
         Err(BuildFailed::Db(err)) if opened => return Err(db_error(err)),
@@ -302,7 +302,7 @@ pub(super) fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
         return;
     };
     if estimate.saturating_sub(written) > available {
-        eprintln!(
+        stderr_line!(
             "warning: the {shape_box} database takes about {estimate} bytes ({shapes} shapes), but only {available} bytes are free for {}: the build will stop (exit 4) when the disk is full",
             partial.display()
         );
@@ -409,7 +409,7 @@ pub(super) fn dist_outcome(
         }
         Err(err @ DistError::Stopped { .. }) => {
             if rank == 0 {
-                eprintln!("error: {err}");
+                stderr_line!("error: {err}");
             }
             Ok(ExitCode::from(3))
         }
@@ -422,7 +422,7 @@ pub(super) fn dist_outcome(
 
 /// `tables build --local-ranks N`: the partitioned build over threads.
 pub(super) fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow::Result<ExitCode> {
-    let log = |line: &str| eprintln!("{line}");
+    let log = |line: &str| stderr_line!("{line}");
     let opts = dist_options(args, path, &log);
     let comms = grundy_dist::LocalComm::group(ranks);
     let outcomes: Vec<_> = std::thread::scope(|scope| {
@@ -456,7 +456,7 @@ pub(super) fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow
 pub(super) fn build_mpi(args: &BuildArgs, path: PathBuf) -> anyhow::Result<ExitCode> {
     let comm = grundy_dist::MpiComm::init()
         .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))?;
-    let log = |line: &str| eprintln!("{line}");
+    let log = |line: &str| stderr_line!("{line}");
     let mut opts = dist_options(args, path, &log);
     opts.binary = binary_fingerprint();
     let rank = grundy_dist::Comm::rank(&comm);

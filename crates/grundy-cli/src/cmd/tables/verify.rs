@@ -147,9 +147,10 @@ pub(super) fn verify_tiers(
         started.elapsed().as_secs_f64()
     )?;
     if tally.skipped > 0 {
-        eprintln!(
+        stderr_line!(
             "error: {} shapes were not checked (over --board-positions {}): raise it to check them",
-            tally.skipped, args.board_positions
+            tally.skipped,
+            args.board_positions
         );
         return Ok(ExitCode::from(3));
     }
