@@ -576,6 +576,16 @@ pub fn reason(choice: &EngineChoice) -> String {
             unpaired,
             largest,
             stopped,
+        } if valued == unpaired => format!(
+            "unproven: every shape that does not cancel is valued, but the budget ran out{} before a move to a total of 0 was found (the largest shape has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
+            stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
+            words::count(*largest, "cell"),
+        ),
+        MoveReason::Unproven {
+            valued,
+            unpaired,
+            largest,
+            stopped,
         } => format!(
             "unproven: the budget ran out{} with {valued} of {} that {} not cancel valued (the largest has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
             stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),

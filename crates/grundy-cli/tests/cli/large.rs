@@ -321,3 +321,24 @@ fn a_budget_that_runs_out_prints_what_is_known_and_exits_3() {
         "{text}"
     );
 }
+
+/// A sum whose shapes are all valued within 10 positions, but whose move to
+/// a total of 0 is not found within them: the engine's reason says that,
+/// not "8 of 8 shapes valued".
+#[test]
+fn an_unproven_move_with_every_value_known_says_so() {
+    let output = grundy()
+        .args(["clear", "--move", "--max-positions", "10"])
+        .arg(crate::common::data("valued_but_unproven.txt"))
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let text = String::from_utf8_lossy(&output.stdout);
+    let reason = text.lines().nth(1).unwrap_or_default();
+    assert!(
+        reason.starts_with(
+            "unproven: every shape that does not cancel is valued, but the budget ran out"
+        ),
+        "{text}"
+    );
+}
