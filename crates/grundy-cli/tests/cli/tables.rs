@@ -1148,25 +1148,51 @@ fn a_directory_in_the_way_of_the_stretches_is_a_usage_error() {
     assert_exit(&output, 2, "s.gdb.partial.solving");
 }
 
+/// Runs `grundy ARGS PATH`, reads the first bytes of its standard output
+/// (of its standard error when `stderr_first`), then closes that pipe, as
+/// `| head` does: its exit status and what it wrote to the other stream.
+fn hang_up_after_first_bytes(
+    args: &[&str],
+    path: &Path,
+    stderr_first: bool,
+) -> (std::process::ExitStatus, String) {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout: Box<dyn std::io::Read + Send> = Box::new(child.stdout.take().unwrap());
+    let stderr: Box<dyn std::io::Read + Send> = Box::new(child.stderr.take().unwrap());
+    let (mut read, mut other) = if stderr_first {
+        (stderr, stdout)
+    } else {
+        (stdout, stderr)
+    };
+    // The other stream is read to its end meanwhile, so that the child
+    // never waits on a full pipe there.
+    let drain = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = other.read_to_string(&mut text);
+        text
+    });
+    let mut first = [0u8; 8];
+    read.read_exact(&mut first).unwrap();
+    drop(read);
+    let status = child.wait().unwrap();
+    (status, drain.join().unwrap())
+}
+
 /// A reader that goes away (`grundy tables export DB | head`) stops the
 /// export quietly, exit 0, as `sum` and the judges do.
 #[test]
 fn an_export_whose_reader_goes_away_exits_0() {
     let dir = tempfile::tempdir().unwrap();
     let db = build(dir.path(), "4x5");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(["tables", "export"])
-        .arg(&db)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 16];
-    std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    let (status, stderr) = hang_up_after_first_bytes(&["tables", "export"], &db, false);
+    assert_eq!(status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
 
@@ -1176,17 +1202,8 @@ fn an_export_whose_reader_goes_away_exits_0() {
 fn a_build_whose_progress_reader_goes_away_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("clear-4x5.gdb");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(["tables", "build", "--box", "4x5", "--out"])
-        .arg(&out)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = [0u8; 8];
-    std::io::Read::read_exact(child.stderr.as_mut().unwrap(), &mut first).unwrap();
-    drop(child.stderr.take());
-    let status = child.wait().unwrap();
+    let args = ["tables", "build", "--box", "4x5", "--out"];
+    let (status, _) = hang_up_after_first_bytes(&args, &out, true);
     assert_eq!(status.code(), Some(0));
     let again = dir.path().join("again");
     std::fs::create_dir(&again).unwrap();
