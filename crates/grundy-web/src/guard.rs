@@ -378,6 +378,15 @@ pub(crate) async fn check(
             "POST bodies must be sent with Content-Type: application/json".to_owned(),
         );
     }
+    // A body announced past the limit (its Content-Length) is refused
+    // before it is awaited: a client that announces more than it sends
+    // would otherwise get a 408 only at the body's time limit.
+    if axum::body::HttpBody::size_hint(&body).lower() > guard.max_body_bytes as u64 {
+        return refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "request body too large".to_owned(),
+        );
+    }
     let read = axum::body::to_bytes(body, guard.max_body_bytes);
     let bytes = match tokio::time::timeout(guard.body_timeout, read).await {
         Err(_) => {

@@ -102,6 +102,31 @@ async fn still_open(stream: &mut TcpStream, wait: Duration) -> bool {
         .is_err()
 }
 
+/// A body announced past the limit is a 413 before any of it is sent,
+/// not a 408 once the body's time runs out (the time set here is past the
+/// exchange's 30 s, so waiting for the body fails the test).
+#[tokio::test]
+async fn a_body_announced_past_the_limit_is_refused_at_once() {
+    let config = Config {
+        body_timeout: Duration::from_secs(60),
+        ..Config::default()
+    };
+    let limit = config.max_body_bytes;
+    let addr = start(config).await;
+    for announced in [limit + 1, 1_000_000_000_000] {
+        let request = format!(
+            "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Content-Length: {announced}\r\nConnection: close\r\n\r\n"
+        );
+        let answer = exchange(TcpStream::connect(addr).await.unwrap(), &request).await;
+        assert_eq!(status_of(&answer), 413, "{answer}");
+        assert!(body_json(&answer)["error"]
+            .as_str()
+            .unwrap()
+            .contains("too large"));
+    }
+}
+
 /// Item 6: two `Host`, `Origin` or `Content-Type` headers are a 400, and so
 /// is a request target naming another authority than `Host`.
 #[tokio::test]
@@ -389,6 +414,67 @@ async fn small_searches_are_served_while_the_heavy_lane_is_full() {
     // The heavy lane is free again.
     let answer = exchange(connect_from(1, addr).await, &analyze(BOARD_L)).await;
     assert_eq!(status_of(&answer), 200, "{answer}");
+}
+
+/// A burst of new heavy requests from one client does not hold another
+/// client's small search behind all of their probes: each client has at
+/// most `probes_per_client` requests at the small lane. Told by order, not
+/// latency: the small search is answered before most of the burst is, as
+/// each of the burst's requests is answered (a 503, the heavy lane's queue
+/// being full, or its 422) soon after its own probe.
+#[tokio::test]
+async fn a_burst_of_heavy_requests_does_not_hold_another_clients_small_search() {
+    let config = Config {
+        max_concurrent: 1,
+        max_queued: 0,
+        probes_per_client: 2,
+        probe: Budget {
+            max_positions: None,
+            max_time: Some(Duration::from_millis(100)),
+            max_memory: None,
+        },
+        budget: Budget {
+            max_positions: None,
+            max_time: Some(Duration::from_millis(300)),
+            max_memory: None,
+        },
+        ..Config::default()
+    };
+    let addr = start(config).await;
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let burst = 16;
+    let mut requests = Vec::new();
+    for cleared in 0..burst {
+        // Distinct full 8 x 8 boards but one cell: each is new, so probed.
+        let mut rows = vec!["11111111".to_owned(); 8];
+        rows[cleared / 8].replace_range(cleared % 8..=cleared % 8, "0");
+        let body = json!({ "board": rows }).to_string();
+        let request = post("/api/v1/clear/analyze", &format!("Host: {addr}\r\n"), &body);
+        let answered = answered.clone();
+        requests.push(tokio::spawn(async move {
+            let answer = exchange(connect_from(2, addr).await, &request).await;
+            answered.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            answer
+        }));
+    }
+    // The burst is sent and waiting (no probe of it has ended yet).
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let small = post(
+        "/api/v1/clear/analyze",
+        &format!("Host: {addr}\r\n"),
+        BOARD_L,
+    );
+    let answer = exchange(connect_from(3, addr).await, &small).await;
+    let before = answered.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(status_of(&answer), 200, "{answer}");
+    assert!(
+        before < burst / 2,
+        "{before} of the burst's {burst} requests were answered before the small search"
+    );
+    for request in requests {
+        let status = status_of(&request.await.unwrap());
+        assert!(status == 503 || status == 422, "{status}");
+    }
 }
 
 static RELEASED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
