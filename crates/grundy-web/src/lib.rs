@@ -32,7 +32,10 @@
 //! - the *small lane* ([`Config::small_lane`] searches at once, reserved
 //!   for it) runs every search first under the small [`Config::probe`]
 //!   budget (tens of milliseconds). Most searches people send finish
-//!   within it, and are answered from it;
+//!   within it, and are answered from it. Each client has at most
+//!   [`Config::probes_per_client`] requests there at once (the `turns`
+//!   module), so a burst from one client holds another's small search
+//!   back by that many probes at most;
 //! - a search that runs out of the probe budget is *heavy*, whether it
 //!   found nothing to answer (a 422) or answered short of the whole
 //!   answer (an unproven move, a large board's unknown value: see
@@ -70,7 +73,7 @@ use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Extension, Path, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -85,12 +88,14 @@ pub mod games;
 mod guard;
 mod page;
 mod server;
+mod turns;
 
 pub use error::ApiError;
 pub use games::Databases;
 pub use guard::{check_allow_host, check_allow_origin, ANY as ANY_HOST};
 
 use games::{Endpoint, Limits};
+use server::Client;
 
 /// Server limits.
 #[derive(Clone, Debug)]
@@ -107,6 +112,11 @@ pub struct Config {
     /// The budget of a search's first run, in the small lane; a search
     /// that runs out of it is heavy (it never raises the request's own).
     pub probe: Budget,
+    /// How many of one client's searches (an IPv4 address, an IPv6 /64)
+    /// may wait for the small lane or run in it at once; its others wait
+    /// behind them, so that another client's small search waits behind at
+    /// most this many probes of each client (see the `turns` module).
+    pub probes_per_client: usize,
     /// How many heavy requests may wait for the heavy lane, of each kind:
     /// new ones and ones seen heavy before (503 beyond).
     pub max_queued: usize,
@@ -170,6 +180,7 @@ impl Default for Config {
                 max_time: Some(Duration::from_millis(25)),
                 max_memory: None,
             },
+            probes_per_client: 2,
             max_queued: 32,
             queue_timeout: Duration::from_secs(10),
             max_listed_moves: 2_000,
@@ -192,6 +203,8 @@ struct AppState {
     limits: Limits,
     probe: Budget,
     small: Arc<Semaphore>,
+    /// Each client's turns at the small lane.
+    turns: Arc<turns::Turns>,
     heavy: Arc<HeavyLane>,
     queue_timeout: Duration,
     /// [`Config::release_memory`].
@@ -235,6 +248,7 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
         },
         probe: config.probe,
         small: Arc::new(Semaphore::new(config.small_lane.max(1))),
+        turns: Arc::new(turns::Turns::new(config.probes_per_client)),
         heavy: Arc::new(HeavyLane {
             state: Mutex::new(LaneState {
                 max_running: config.max_concurrent.max(1),
@@ -378,18 +392,22 @@ async fn list_games() -> Response {
 
 async fn analyze(
     State(state): State<Arc<AppState>>,
+    client: Option<Extension<Client>>,
     game: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    handle(&state, game, Endpoint::Analyze, body).await
+    let client = client.map(|Extension(client)| client);
+    handle(&state, client, game, Endpoint::Analyze, body).await
 }
 
 async fn play(
     State(state): State<Arc<AppState>>,
+    client: Option<Extension<Client>>,
     game: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    handle(&state, game, Endpoint::Play, body).await
+    let client = client.map(|Extension(client)| client);
+    handle(&state, client, game, Endpoint::Play, body).await
 }
 
 /// Pasted text read by its format's one parser ([`games::paste`]): no
@@ -412,8 +430,12 @@ async fn parse(
     }
 }
 
+/// `client` is the connection's client, which the server puts in each
+/// request; a router used without the server (tests) has none, and its
+/// requests take no turns.
 async fn handle(
     state: &AppState,
+    client: Option<Client>,
     game: Result<Path<String>, PathRejection>,
     endpoint: Endpoint,
     body: Result<Bytes, BytesRejection>,
@@ -424,7 +446,7 @@ async fn handle(
             return ApiError::new(rejection.status(), rejection.body_text()).into_response()
         }
     };
-    match handle_inner(state, &game, endpoint, body).await {
+    match handle_inner(state, client, &game, endpoint, body).await {
         Ok(json) => json_response(StatusCode::OK, json),
         Err(err) if err.status == StatusCode::SERVICE_UNAVAILABLE => {
             let mut response = err.into_response();
@@ -447,6 +469,7 @@ struct BudgetField {
 
 async fn handle_inner(
     state: &AppState,
+    client: Option<Client>,
     game: &str,
     endpoint: Endpoint,
     body: Result<Bytes, BytesRejection>,
@@ -504,7 +527,13 @@ async fn handle_inner(
             ..state.limits.clone()
         };
         let small_job = rules.prepare(endpoint, &body, &limits)?;
-        let answer = run_in(&state.small, state.queue_timeout, small_job).await;
+        let deadline = tokio::time::Instant::now() + state.queue_timeout;
+        let turn = match client {
+            Some(client) => Some(state.turns.wait(client, deadline).await?),
+            None => None,
+        };
+        let answer = run_in(&state.small, deadline, small_job).await;
+        drop(turn);
         match answer {
             // The probe was the whole budget, or it was enough.
             _ if probe == asked => return answer.map(|answer| answer.json),
@@ -656,13 +685,13 @@ fn busy() -> ApiError {
 }
 
 /// Runs `job` on the blocking pool once a permit of `lane` is free,
-/// waiting at most `queue_timeout` for it (503 after).
+/// waiting until `deadline` at most for it (503 after).
 async fn run_in(
     lane: &Arc<Semaphore>,
-    queue_timeout: Duration,
+    deadline: tokio::time::Instant,
     job: games::Job,
 ) -> Result<games::Answer, ApiError> {
-    let permit = tokio::time::timeout(queue_timeout, lane.clone().acquire_owned())
+    let permit = tokio::time::timeout_at(deadline, lane.clone().acquire_owned())
         .await
         .map_err(|_| busy())?
         .map_err(|_| ApiError::internal("the server is shutting down"))?;

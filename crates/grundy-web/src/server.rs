@@ -137,7 +137,16 @@ pub(crate) async fn run(
         let http = http.clone();
         let app = app.clone();
         tokio::spawn(async move {
-            serve_connection(stream, &http, app, activity, &shed, limits.idle_timeout).await;
+            serve_connection(
+                stream,
+                client_of(peer.ip()),
+                &http,
+                app,
+                activity,
+                &shed,
+                limits.idle_timeout,
+            )
+            .await;
             drop(place);
         });
     }
@@ -273,11 +282,13 @@ fn refuse(stream: &TcpStream) {
     let _ = stream.try_write(&BUSY);
 }
 
-/// Serves one connection until the client closes it, hyper closes it (a
-/// header timeout, an error, `Connection: close`), it stays idle for
-/// `idle_timeout`, or the registry sheds it.
+/// Serves one connection of `client` (put in each request's extensions,
+/// for the handlers' turns at the small lane) until the client closes it,
+/// hyper closes it (a header timeout, an error, `Connection: close`), it
+/// stays idle for `idle_timeout`, or the registry sheds it.
 async fn serve_connection(
     stream: TcpStream,
+    client: Client,
     http: &hyper::server::conn::http1::Builder,
     app: Router,
     activity: Arc<Activity>,
@@ -290,7 +301,9 @@ async fn serve_connection(
     });
     let service = hyper::service::service_fn({
         let activity = activity.clone();
-        move |request: Request<Incoming>| {
+        move |mut request: Request<Incoming>| {
+            // The handlers give each client its turns at the small lane.
+            request.extensions_mut().insert(client);
             let busy = activity.begin();
             let mut app = app.clone();
             async move {
