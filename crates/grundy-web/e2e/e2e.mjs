@@ -189,10 +189,13 @@ try {
   const page = await browser.newPage({ viewport: LAPTOP });
   const problems = [];
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
-  // A 400 is expected only where the test sends bad text on purpose.
+  // A 400 is expected only where the test sends bad text on purpose, a
+  // refused connection only where it cuts the server off.
   let badRequestExpected = false;
+  let refusedExpected = false;
   page.on('console', (msg) => {
-    const expected = msg.text().includes('422') || (badRequestExpected && msg.text().includes('400'));
+    const expected = msg.text().includes('422') || (badRequestExpected && msg.text().includes('400'))
+      || (refusedExpected && msg.text().includes('ERR_CONNECTION_REFUSED'));
     if (msg.type() === 'error' && !expected) problems.push(`console: ${msg.text()}`);
   });
 
@@ -266,6 +269,10 @@ try {
   // The engine's move is highlighted.
   await expectCount(page, '.overlay.last', 1, 'the last move');
   await expectText(page, '#legend', 'the last move');
+  // The legend's example of a component is the board's own first one.
+  const first = /Components: A \d+ cells? grundy (\d+)/.exec(await page.textContent('.summary'));
+  if (!first) fail(`components after the moves: ${await page.textContent('.summary')}`);
+  await expectText(page, '#legend', `a component; A=${first[1]}: its value is ${first[1]}`);
 
   // Undo takes back the engine's reply and our move; redo restores both.
   await page.click('#undo');
@@ -1036,6 +1043,26 @@ try {
   // link is opened (see `open`).
   await settled(page);
   await page.unrouteAll({ behavior: 'wait' });
+
+  // ------------------------------------------------------------ no server
+  // A request that gets no answer at all says so in words, not as the
+  // browser's "Failed to fetch".
+  await open(page, url, '#pawn/4x4;;3.0');
+  await page.click('#start-me');
+  await settled(page);
+  refusedExpected = true;
+  await page.route('**/api/v1/pawn/**', (route) => route.abort('connectionrefused'));
+  await page.click(at(2, 0));
+  await expectText(page, '#error', 'cannot reach the grundy server: is `grundy serve` still running?');
+  // With no analysis the pawn shows no value in its corner.
+  const corner = await page.evaluate(() => [...document.querySelectorAll('.cell.pawn')].map((c) => c.textContent).join());
+  if (corner !== '♟') fail(`the pawn without an analysis reads ${JSON.stringify(corner)}`);
+  await page.screenshot({ path: resolve(outDir, 'no-server-laptop.png'), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: resolve(outDir, 'no-server-phone.png'), fullPage: true });
+  await page.setViewportSize(LAPTOP);
+  await page.unrouteAll({ behavior: 'wait' });
+  refusedExpected = false;
 
   // ------------------------------------------------------------ narrow grids
   // At phone width a grid wider than 12 columns still shows its numbers.

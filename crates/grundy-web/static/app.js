@@ -338,12 +338,13 @@ const pawnGame = {
     if (this.wallAt(p, x, y)) return { cls: 'wall', label: '', aria: `(${x},${y}) wall` };
     const losing = hints && a && a.losing && a.losing.some(([a2, b2]) => a2 === x && b2 === y);
     if (pawnAt >= 0) {
-      const value = a && a.pawns && a.pawns[pawnAt] && a.pawns[pawnAt].grundy;
+      // No analysis (none yet, or the request failed) or no value: no corner.
+      const value = a?.pawns?.[pawnAt]?.grundy;
       return {
         cls: 'pawn',
         label: p.pawns.length > 1 ? String(pawnAt + 1) : '♟',
-        corner: value === undefined ? '' : String(value),
-        aria: `(${x},${y}) pawn ${pawnAt + 1}${value === undefined ? '' : `, grundy ${value}`}`,
+        corner: value == null ? '' : String(value),
+        aria: `(${x},${y}) pawn ${pawnAt + 1}${value == null ? '' : `, grundy ${value}`}`,
       };
     }
     return { cls: losing ? 'losing' : '', label: '', aria: `(${x},${y})${losing ? ' losing cell' : ''}` };
@@ -636,11 +637,17 @@ function playerName(ply) {
 // ---------------------------------------------------------------- server
 
 async function api(endpoint, body, game = state.game) {
-  const response = await fetch(`/api/v1/${game.name}/${endpoint}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(`/api/v1/${game.name}/${endpoint}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (_) {
+    // No answer at all (the browser says only "Failed to fetch").
+    throw new Error('cannot reach the grundy server: is `grundy serve` still running? Try again once it is.');
+  }
   let json = null;
   try {
     json = await response.json();
@@ -1605,7 +1612,10 @@ function renderLegend() {
     if (!a.moves_complete && game !== clearGame) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
   }
   if (game === clearGame && a && a.boards && a.boards.some((b) => b.components.length)) {
-    items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch letter-swatch', text: 'A' }), 'a component; A=2: its value is 2 (all values under the board)']));
+    // The example is this position's own first component, so it agrees with the board.
+    const value = a.boards.find((b) => b.components.length).components[0].grundy;
+    const example = value === null || value === undefined ? 'A=?: its value is not known' : `A=${value}: its value is ${value}`;
+    items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch letter-swatch', text: 'A' }), `a component; ${example} (all values under the board)`]));
   }
   if (game === splitGame) {
     items.push(swatch('cand-swatch', null, 'a candidate'));
