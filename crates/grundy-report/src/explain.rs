@@ -292,14 +292,26 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
             .collect();
         return Ok(explanation);
     };
+    // A settled sum with pawns of no value: they pair off on shared cells
+    // (`pawn::by_pairs`), and the XOR is of the others; no winning move
+    // refers to a part then (the sum is lost).
     let parts: Vec<Part> = analysis
         .pawns
         .iter()
         .enumerate()
-        .map(|(i, &(_, v))| Part {
-            name: pawn_name(several, i),
-            grundy: v.map_or(0, Nimber::value),
+        .filter_map(|(i, &(_, v))| {
+            v.map(|v| Part {
+                name: pawn_name(several, i),
+                grundy: v.value(),
+            })
         })
+        .collect();
+    let paired: Vec<String> = analysis
+        .pawns
+        .iter()
+        .enumerate()
+        .filter(|(_, &(_, v))| v.is_none())
+        .map(|(i, _)| pawn_name(several, i))
         .collect();
     // A pawn with no move (at the origin, or walled in) is worded so, not
     // as one whose every move leaves a non-zero value.
@@ -310,6 +322,17 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
         }
     }
     let mut explanation = Explanation::new(!total.is_zero(), parts, total.value(), has_moves);
+    if !paired.is_empty() {
+        let pairs = format!(
+            "{} stand on shared cells in pairs, and a pair cancels (a game added to itself has value 0)",
+            paired.join(", ")
+        );
+        explanation.value = if explanation.parts.is_empty() {
+            format!("{pairs}, so the grundy value is 0. It is 0: every move leaves a non-zero value, so the player to move loses.")
+        } else {
+            format!("{pairs}, so the XOR leaves them out. {}", explanation.value)
+        };
+    }
     if !several {
         if let (Some(&(kind, _)), Some(at)) = (analysis.pawns.first(), pawns.first()) {
             let cell = if kind == CellKind::Losing {

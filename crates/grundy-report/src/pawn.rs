@@ -109,6 +109,25 @@ impl Analysis {
         outcomes: &Outcomes,
         pawns: &[Cell],
     ) -> Result<Analysis, AnalysisError> {
+        match Analysis::of_all(blocked, outcomes, pawns) {
+            Err(err @ AnalysisError::SumBeyondRegion { .. }) => {
+                match by_pairs(outcomes, pawns, |left| {
+                    Analysis::of_all(blocked, outcomes, left).ok()
+                }) {
+                    Some(Paired::Lost(analysis)) => Ok(analysis),
+                    _ => Err(err),
+                }
+            }
+            analysis => analysis,
+        }
+    }
+
+    /// [`Analysis::of`] without pairing equal pawns.
+    fn of_all(
+        blocked: &Blocked,
+        outcomes: &Outcomes,
+        pawns: &[Cell],
+    ) -> Result<Analysis, AnalysisError> {
         let kinds: Vec<CellKind> = pawns.iter().map(|&p| outcomes.classify(p)).collect();
         let beyond = pawns
             .iter()
@@ -257,6 +276,127 @@ impl Analysis {
             picture,
         }
     }
+}
+
+/// What pairing off the pawns that share a cell settles ([`by_pairs`]).
+#[derive(Clone, Debug)]
+pub enum Paired {
+    /// The pawns left lose: so does the whole sum. Its analysis: no winning
+    /// move, the paired pawns' values unknown unless the others' analysis
+    /// gave them, no table.
+    Lost(Analysis),
+    /// The pawns left win: `left` (indices into the whole sum) with their
+    /// own analysis, whose winning moves win the whole sum too (the whole
+    /// sum has more, moves of the paired pawns, which need their values).
+    Won {
+        /// The pawns left, as indices into the whole sum.
+        left: Vec<usize>,
+        /// Their analysis, indices into `left`.
+        analysis: Analysis,
+    },
+}
+
+/// The pawns left when those sharing a cell are paired off, as indices in
+/// order (one pawn of each cell that an odd number of pawns hold); `None`
+/// when no two pawns share a cell. A pawn's game added to itself has value
+/// 0, so a pair changes neither the sum's value nor who wins.
+#[must_use]
+pub fn unpaired(pawns: &[Cell]) -> Option<Vec<usize>> {
+    let mut count = std::collections::HashMap::new();
+    for &pawn in pawns {
+        *count.entry(pawn).or_insert(0usize) += 1;
+    }
+    if count.len() == pawns.len() {
+        return None;
+    }
+    let mut kept = std::collections::HashSet::new();
+    Some(
+        (0..pawns.len())
+            .filter(|&i| count[&pawns[i]] % 2 == 1 && kept.insert(pawns[i]))
+            .collect(),
+    )
+}
+
+/// Settles a sum of `pawns` whose values are out of reach when the pawns
+/// sharing a cell cancel in pairs and the others are in reach:
+/// `analyse` analyses the pawns left ([`unpaired`]; `None` when it cannot).
+/// `None` when no pawns pair, or the pawns left cannot be settled: neither
+/// their total nor, for one pawn, its outcome known.
+pub fn by_pairs(
+    outcomes: &Outcomes,
+    pawns: &[Cell],
+    analyse: impl FnOnce(&[Cell]) -> Option<Analysis>,
+) -> Option<Paired> {
+    let left = unpaired(pawns)?;
+    let cells: Vec<Cell> = left.iter().map(|&i| pawns[i]).collect();
+    let analysis = if cells.is_empty() {
+        Analysis {
+            pawns: Vec::new(),
+            total: Some(Nimber::ZERO),
+            first_wins: false,
+            moves: Vec::new(),
+            table: None,
+        }
+    } else {
+        analyse(&cells)?
+    };
+    // Without a total, only one pawn's outcome alone settles it.
+    if analysis.total.is_none() && cells.len() != 1 {
+        return None;
+    }
+    if analysis.first_wins {
+        return Some(Paired::Won { left, analysis });
+    }
+    let mut values = vec![None; pawns.len()];
+    for (&i, &(_, value)) in left.iter().zip(&analysis.pawns) {
+        values[i] = value;
+    }
+    Some(Paired::Lost(Analysis {
+        pawns: pawns
+            .iter()
+            .zip(values)
+            .map(|(&pawn, value)| (outcomes.classify(pawn), value))
+            .collect(),
+        total: analysis.total,
+        first_wins: false,
+        moves: Vec::new(),
+        table: None,
+    }))
+}
+
+/// The engine's proven move on a sum that [`by_pairs`] found won: the
+/// pawns left's winning move, in the whole sum's numbering.
+///
+/// # Errors
+///
+/// As [`engine_move`].
+pub fn won_by_pairs_report(
+    outcomes: &Outcomes,
+    pawns: &[Cell],
+    left: &[usize],
+    analysis: &Analysis,
+) -> Result<Option<EngineMoveReport>, PawnError> {
+    let cells: Vec<Cell> = left.iter().map(|&i| pawns[i]).collect();
+    let Some(report) = engine_report_of(analysis, outcomes, &cells)? else {
+        return Ok(None);
+    };
+    let mv = MoveReport {
+        pawn: left[report.mv.pawn],
+        ..report.mv
+    };
+    let why = report
+        .reason
+        .strip_prefix("proven winning: ")
+        .unwrap_or(&report.reason);
+    Ok(Some(EngineMoveReport {
+        text: move_text(pawns, &mv),
+        mv,
+        proven: true,
+        kind: report.kind,
+        reason: format!(
+            "proven winning: the pawns that share a cell cancel in pairs, and of the others {why}"
+        ),
+    }))
 }
 
 /// The JSON of `grundy pawn --json`.
@@ -419,6 +559,13 @@ pub fn engine_report(
 ) -> Result<Option<EngineMoveReport>, PawnError> {
     match Analysis::of(blocked, outcomes, pawns) {
         Ok(analysis) => engine_report_of(&analysis, outcomes, pawns),
+        Err(AnalysisError::SumBeyondRegion { .. })
+            if let Some(Paired::Won { left, analysis }) = by_pairs(outcomes, pawns, |left| {
+                Analysis::of_all(blocked, outcomes, left).ok()
+            }) =>
+        {
+            won_by_pairs_report(outcomes, pawns, &left, &analysis)
+        }
         Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => guess_report(
             outcomes,
             pawns,
@@ -506,6 +653,7 @@ pub fn engine_report_of(
                     Some(left) => format!(
                         "losing position: the total is 0, so every move loses; this one leaves {left}, the hardest to answer"
                     ),
+                    None if analysis.total.is_some() || pawns.len() > 1 => "losing position: the total is 0, so every move loses; this one moves a single step".to_owned(),
                     None => "losing position: a losing cell, so every move loses; this one moves a single step".to_owned(),
                 };
         ("losing", reason)
@@ -584,6 +732,60 @@ mod tests {
                     prop_assert!(outcomes.is_legal_move(from, cell((mv.x, mv.y))));
                     prop_assert_eq!(after.map(Nimber::is_zero), Some(total != 0));
                 }
+            }
+        }
+
+        /// Pawns past the values' region, each with a wall below-left (so
+        /// no value), in pairs on one cell, beside pawns the brute force
+        /// values: the sum is settled by the others alone. Lost when their
+        /// total is 0 (no winning move); else the engine's move is proven
+        /// and takes one of them to a cell whose brute-force value makes
+        /// the total 0.
+        #[test]
+        fn pawns_sharing_a_cell_cancel_in_pairs(
+            walls in proptest::collection::btree_set((0u32..6, 0u32..6), 1..10),
+            pawns in proptest::collection::vec((0u32..6, 0u32..6), 0..3),
+            far in proptest::collection::vec((5000u32..5003, 5000u32..5003), 1..3),
+        ) {
+            let walls: Vec<(u32, u32)> = walls.into_iter().filter(|w| !pawns.contains(w)).collect();
+            prop_assume!(!walls.is_empty());
+            let cell = |(x, y): (u32, u32)| Cell::new(u64::from(x), u64::from(y)).unwrap();
+            let blocked = Blocked::new(&walls.iter().map(|&w| cell(w)).collect::<Vec<_>>()).unwrap();
+            let outcomes = Outcomes::new(&blocked);
+            // Each far pawn twice, the pairs between the others.
+            let mut cells: Vec<Cell> = pawns.iter().map(|&p| cell(p)).collect();
+            for (i, &f) in far.iter().enumerate() {
+                cells.insert(i.min(cells.len()), cell(f));
+                cells.push(cell(f));
+            }
+            // The others pair off too where they share a cell; the brute
+            // force values all of them, pairs included.
+            let total = pawns.iter().fold(0, |a, &(x, y)| a ^ brute(&walls, x, y));
+            let analysis = Analysis::of(&blocked, &outcomes, &cells);
+            let report = engine_report(&blocked, &outcomes, &cells).unwrap();
+            if total == 0 {
+                let analysis = analysis.unwrap();
+                prop_assert!(!analysis.first_wins);
+                prop_assert!(analysis.moves.is_empty());
+                // The explanation says why the unvalued pawns drop out, and
+                // never that nothing is left to play.
+                let why = crate::explain::pawn(&analysis, &cells).unwrap().value;
+                prop_assert!(why.contains("a pair cancels"), "{}", why);
+                prop_assert!(!why.contains("nothing is left"), "{}", why);
+                if let Some(report) = report {
+                    prop_assert!(report.proven);
+                    prop_assert_eq!(report.kind, "losing");
+                }
+            } else {
+                prop_assert!(analysis.is_err());
+                let report = report.unwrap();
+                prop_assert!(report.proven);
+                prop_assert_eq!(report.kind, "winning");
+                let from = cells[report.mv.pawn];
+                let to = (report.mv.x, report.mv.y);
+                prop_assert!(outcomes.is_legal_move(from, cell(to)));
+                let before = brute(&walls, from.x(), from.y());
+                prop_assert_eq!(total ^ before ^ brute(&walls, to.0, to.1), 0);
             }
         }
     }

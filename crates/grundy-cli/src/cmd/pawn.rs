@@ -248,9 +248,17 @@ fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String
             .map(|(_, v)| v.map_or("?".into(), |v| v.to_string()))
             .collect();
         let total = analysis.total.map_or("?".into(), |t| t.to_string());
+        // A value not computed in a settled sum: its pawn has a partner on
+        // the same cell, and the two cancel (grundy_report::pawn::by_pairs).
+        let paired = if analysis.total.is_some() && analysis.pawns.iter().any(|(_, v)| v.is_none())
+        {
+            "; the pawns that share a cell cancel in pairs"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "Total grundy value: {total} (= {})",
+            "Total grundy value: {total} (= {}{paired})",
             words::xor_names(&parts)
         );
     }

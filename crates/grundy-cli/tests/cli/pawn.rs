@@ -560,3 +560,63 @@ fn the_engine_move_is_legal_and_proven_where_values_are_known() {
     );
     assert!(outcomes.is_legal_move(from, to), "{json}");
 }
+
+/// Two pawns on one cell past the values' region, with a wall below-left
+/// (so neither has a value), cancel: the sum is lost, and the text says
+/// why; a third pawn the table values (a winning cell alone: it moves to a
+/// losing cell) makes it won, by a proven move of that pawn.
+#[test]
+fn pawns_sharing_a_cell_cancel_in_pairs() {
+    let walls = std::env::temp_dir().join(format!("grundy-pairs-{}.txt", std::process::id()));
+    std::fs::write(&walls, "0 1\n").unwrap();
+    let walls_arg = walls.to_str().unwrap();
+    let run = |args: &[&str]| -> Value {
+        let output = grundy().args(args).output().unwrap();
+        assert_success(&output);
+        serde_json::from_slice(&output.stdout).unwrap()
+    };
+    let report = run(&[
+        "pawn",
+        walls_arg,
+        "--at",
+        "5000,5000",
+        "--at",
+        "5000,5000",
+        "--json",
+    ]);
+    assert_eq!(report["winner"], "second");
+    assert_eq!(report["grundy"], 0);
+    assert!(report["pawns"][0].get("grundy").is_none());
+    grundy()
+        .args(["pawn", walls_arg, "--at", "5000,5000", "--at", "5000,5000"])
+        .assert()
+        .success()
+        .stdout(contains("the pawns that share a cell cancel in pairs"));
+    let blocked = Blocked::new(&[Cell::new(0, 1).unwrap()]).unwrap();
+    let outcomes = Outcomes::new(&blocked);
+    let small = Cell::new(2, 0).unwrap();
+    assert_eq!(outcomes.classify(small), CellKind::Winning);
+    let answer = run(&[
+        "pawn",
+        walls_arg,
+        "--at",
+        "5000,5000",
+        "--at",
+        "2,0",
+        "--at",
+        "5000,5000",
+        "--move",
+        "--json",
+    ]);
+    std::fs::remove_file(&walls).unwrap();
+    assert_eq!(answer["proven"], true, "{answer}");
+    assert_eq!(answer["kind"], "winning");
+    assert_eq!(answer["move"]["pawn"], 1);
+    let to = Cell::new(
+        answer["move"]["x"].as_u64().unwrap(),
+        answer["move"]["y"].as_u64().unwrap(),
+    )
+    .unwrap();
+    assert!(outcomes.is_legal_move(small, to));
+    assert_eq!(outcomes.classify(to), CellKind::Losing);
+}

@@ -21,8 +21,8 @@
 use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy::Budget;
 use grundy_report::pawn::{
-    engine_move, engine_report_of, guess_report, move_values, Analysis, AnalysisError, MoveReport,
-    Report,
+    by_pairs, engine_move, engine_report_of, guess_report, move_values, won_by_pairs_report,
+    Analysis, AnalysisError, MoveReport, Paired, Report,
 };
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
@@ -150,18 +150,50 @@ struct OutOfReach {
     budget: bool,
 }
 
-/// Runs the analysis, with a value table no larger than the budget: the
-/// table covers the pawns inside its region (with pawns past it too, when
-/// those have open quadrants and so values without a table). A single pawn
-/// needs no value: past the budget it gets its outcome and its moves to
-/// losing cells, as a pawn past the region does.
-fn analysis_of(
+/// What the analysis of a position settles: the analysis, or a sum won
+/// but out of reach but for the pawns left when those sharing a cell cancel
+/// in pairs ([`Paired::Won`]: the engine's move is proven, the analysis
+/// is not whole), or out of reach.
+enum Settled {
+    Analysis(Analysis),
+    WonByPairs {
+        left: Vec<usize>,
+        analysis: Analysis,
+    },
+    OutOfReach(OutOfReach),
+}
+
+/// Runs the analysis ([`analysis_within`]); a sum out of reach is settled
+/// still when the pawns sharing a cell cancel in pairs and the others are
+/// in reach ([`by_pairs`]).
+fn analysis_of(position: &PawnPosition, outcomes: &Outcomes) -> Result<Settled, ApiError> {
+    let out = match analysis_within(position, &position.pawns, outcomes)? {
+        Ok(analysis) => return Ok(Settled::Analysis(analysis)),
+        Err(out) => out,
+    };
+    let paired = by_pairs(outcomes, &position.pawns, |left| {
+        analysis_within(position, left, outcomes).ok()?.ok()
+    });
+    Ok(match paired {
+        Some(Paired::Lost(analysis)) => Settled::Analysis(analysis),
+        Some(Paired::Won { left, analysis }) => Settled::WonByPairs { left, analysis },
+        None => Settled::OutOfReach(out),
+    })
+}
+
+/// The analysis of `pawns` on `position`'s grid, with a value table no
+/// larger than the budget: the table covers the pawns inside its region
+/// (with pawns past it too, when those have open quadrants and so values
+/// without a table). A single pawn needs no value: past the budget it gets
+/// its outcome and its moves to losing cells, as a pawn past the region
+/// does.
+fn analysis_within(
     position: &PawnPosition,
+    pawns: &[Cell],
     outcomes: &Outcomes,
 ) -> Result<Result<Analysis, OutOfReach>, ApiError> {
     let bad = |err: &dyn std::fmt::Display| ApiError::bad_request(err.to_string());
-    let inside: Vec<_> = position
-        .pawns
+    let inside: Vec<_> = pawns
         .iter()
         .filter(|p| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE)
         .collect();
@@ -170,7 +202,7 @@ fn analysis_of(
         let height = inside.iter().map(|p| u64::from(p.y()) + 1).max();
         let cells = width.unwrap_or(1) * height.unwrap_or(1);
         if let Some(max) = position.budget.max_positions.filter(|&max| cells > max) {
-            if let [pawn] = position.pawns[..] {
+            if let [pawn] = pawns[..] {
                 return Ok(Ok(
                     Analysis::outcome_only(outcomes, pawn).map_err(|e| bad(&e))?
                 ));
@@ -187,7 +219,7 @@ fn analysis_of(
             }));
         }
     }
-    match Analysis::of(&position.blocked, outcomes, &position.pawns) {
+    match Analysis::of(&position.blocked, outcomes, pawns) {
         Ok(analysis) => Ok(Ok(analysis)),
         Err(err @ AnalysisError::SumBeyondRegion { .. }) => Ok(Err(OutOfReach {
             error: bad(&err),
@@ -212,7 +244,20 @@ struct AnalyzeResponse {
 
 fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
-    let analysis = analysis_of(position, &outcomes)?.map_err(|out| out.error)?;
+    let analysis = match analysis_of(position, &outcomes)? {
+        Settled::Analysis(analysis) => analysis,
+        // Won, but its winning moves include the paired pawns', out of reach.
+        Settled::WonByPairs { .. } => {
+            return Err(ApiError::new(
+                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                "position too large for this server: the first player wins (the pawns that \
+                 share a cell cancel in pairs, and the others' total is not 0), but every \
+                 winning move needs the paired pawns' values, which are out of reach"
+                    .to_owned(),
+            ))
+        }
+        Settled::OutOfReach(out) => return Err(out.error),
+    };
     let moves = move_values(&analysis, &position.pawns, max_listed_moves)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
     let losing = position.region.map(|(width, height)| {
@@ -266,8 +311,13 @@ struct PlayResponse {
 fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = match analysis_of(position, &outcomes)? {
-        Ok(analysis) => analysis,
-        Err(out) => return guessed_play(position, &outcomes, &out),
+        Settled::Analysis(analysis) => analysis,
+        Settled::WonByPairs { left, analysis } => {
+            let report = won_by_pairs_report(&outcomes, &position.pawns, &left, &analysis)
+                .map_err(|err| ApiError::bad_request(err.to_string()))?;
+            return proven_play(position, report);
+        }
+        Settled::OutOfReach(out) => return guessed_play(position, &outcomes, &out),
     };
     let chosen = engine_move(&analysis, &outcomes, &position.pawns)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
@@ -305,6 +355,30 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
             proven: true,
             kind: report.as_ref().map_or("none", |r| r.kind),
             reason: report.map_or_else(|| grundy_report::words::NO_MOVES.to_owned(), |r| r.reason),
+        },
+        false,
+    )
+}
+
+/// The engine's proven winning move on a sum won by pairs (no total after
+/// it is known).
+fn proven_play(
+    position: &PawnPosition,
+    report: Option<grundy_report::pawn::EngineMoveReport>,
+) -> Result<Answer, ApiError> {
+    let report = report.ok_or_else(|| ApiError::internal("a won sum has a move"))?;
+    let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
+    pawns[report.mv.pawn] = [report.mv.x, report.mv.y];
+    answer(
+        &PlayResponse {
+            mv: Some(report.mv),
+            text: Some(grundy_report::words::leaving(&report.text, 0)),
+            pawns,
+            grundy: Some(0),
+            engine_wins: true,
+            proven: true,
+            kind: report.kind,
+            reason: report.reason,
         },
         false,
     )

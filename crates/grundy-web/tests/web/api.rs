@@ -1243,6 +1243,49 @@ async fn pawn_far_away_and_errors() {
         reply.json["grundy"],
         (1_000_000_000u64 ^ 5) ^ (7 ^ 999_999_999u64)
     );
+    // Pawns on one cell cancel in pairs, even where their values are past
+    // the budget: sixteen at (1414, 1414) are lost (value 0), and with
+    // fourteen there and a pawn on (2, 0), which the brute force values, the
+    // engine's winning move takes that pawn to a cell the brute force
+    // values 0.
+    let walls = [(0u64, 1u64)];
+    let far = [1414u64, 1414];
+    let sixteen = vec![far; 16];
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": sixteen, "blocked": walls }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["winner"], "second");
+    assert_eq!(reply.json["winning_moves"], json!([]));
+    let reply = post(
+        addr,
+        "/api/v1/pawn/play",
+        &json!({ "pawns": sixteen, "blocked": walls }),
+    )
+    .await;
+    assert_eq!(reply.json["proven"], true, "{:?}", reply.json);
+    assert_eq!(reply.json["kind"], "losing");
+    let mut pawns = vec![far; 14];
+    pawns.push([2, 0]);
+    assert_ne!(pawn_brute(&walls, 2, 0), 0);
+    let reply = post(
+        addr,
+        "/api/v1/pawn/play",
+        &json!({ "pawns": pawns, "blocked": walls }),
+    )
+    .await;
+    assert_eq!(reply.json["proven"], true, "{:?}", reply.json);
+    assert_eq!(reply.json["kind"], "winning");
+    assert_eq!(reply.json["move"]["pawn"], 14);
+    let to = (
+        reply.json["move"]["x"].as_u64().unwrap(),
+        reply.json["move"]["y"].as_u64().unwrap(),
+    );
+    assert!(pawn_moves(&walls, (2, 0)).contains(&to));
+    assert_eq!(pawn_brute(&walls, to.0, to.1), 0);
     for (body, status, what) in [
         (
             json!({ "pawns": [[1, 1]], "blocked": [[1, 1]] }),
