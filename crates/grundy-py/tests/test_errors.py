@@ -92,6 +92,68 @@ def test_rows_as_bytes_lists_of_characters_sets_and_one_board_for_a_sum():
     assert pair.value == expected ^ grundy.clear.analyze(["1"]).value
 
 
+def _clear_brute(cells):
+    """Value and winning rectangles (top, left, bottom, right) of the clear
+    game on `cells` (a set of (row, col)), by mex over every all-ones
+    rectangle removed."""
+    from functools import lru_cache
+
+    def rects(board):
+        for (t, l) in board:
+            for b in range(t, 64):
+                if (b, l) not in board:
+                    break
+                for r in range(l, 64):
+                    if any((i, r) not in board for i in range(t, b + 1)):
+                        break
+                    yield (t, l, b, r)
+
+    @lru_cache(maxsize=None)
+    def value(board):
+        seen = set()
+        for (t, l, b, r) in rects(board):
+            seen.add(value(board - {(i, j) for i in range(t, b + 1) for j in range(l, r + 1)}))
+        return next(v for v in range(len(seen) + 1) if v not in seen)
+
+    board = frozenset(cells)
+    winning = sorted(
+        rect
+        for rect in rects(board)
+        if value(board - {(i, j) for i in range(rect[0], rect[2] + 1) for j in range(rect[1], rect[3] + 1)}) == 0
+    )
+    return value(board), winning
+
+
+def test_one_row_of_characters_is_refused_as_two_are_and_the_message_names_what_works():
+    """A single row as a list of characters reads as a 3 x 1 column as well
+    as a 1 x 3 row; the forms the message offers instead are each read one
+    way, checked against a brute force."""
+    with pytest.raises(ValueError, match="lists of characters") as one:
+        grundy.clear.analyze([list("110")])
+    with pytest.raises(ValueError, match="lists of characters") as two:
+        grundy.clear.analyze([list("110"), list("011")])
+    assert str(one.value) == str(two.value)
+    with pytest.raises(ValueError, match="lists of characters"):
+        grundy.clear.engine_move([list("110")])
+    # One board: the row 110.
+    row = {(0, 0), (0, 1)}
+    value, winning = _clear_brute(row)
+    for board in (["110"], [[1, 1, 0]]):
+        a = grundy.clear.analyze(board)
+        assert a.value == value
+        assert sorted((m.top, m.left, m.bottom, m.right) for m in a.winning_moves) == winning
+    # A sum of one-column boards: the columns 110 and 011.
+    columns = [{(0, 0), (1, 0)}, {(1, 0), (2, 0)}]
+    total = _clear_brute(columns[0])[0] ^ _clear_brute(columns[1])[0]
+    for board in (
+        [[[1], [1], [0]], [[0], [1], [1]]],
+        [np.array([[1], [1], [0]]), np.array([[0], [1], [1]])],
+    ):
+        a = grundy.clear.analyze(board)
+        assert a.value == total
+        assert a.board_values == [_clear_brute(c)[0] for c in columns]
+
+
 def test_blocked_cells_as_text_bytes_or_with_a_byte_order_mark():
     """The text of a `grundy pawn` file, as the CLI reads it: a leading
     byte order mark and CRLF taken, bytes read as the text they hold."""
