@@ -253,6 +253,49 @@ def test_bad_split_input():
         grundy.split.analyze(size=(3, 3), cells=[(5, 5)])
 
 
+def test_a_split_grid_the_cli_refuses_up_front_is_refused_up_front(cli, tmp_path):
+    """`grundy split FILE` refuses, before any search, a block whose dense
+    table would pass the memory budget (exit 3, naming the bytes it needs)
+    and a block of more candidates than a table holds (exit 2): so does
+    Python, with the same words, the budget named as Python spells it."""
+    import time
+
+    # A full n x n block has (n (n + 1) / 2)^2 sub-rectangles.
+    n = 250
+    grid = ["1" * n] * n
+    start = time.monotonic()
+    with pytest.raises(grundy.BudgetExceeded) as over:
+        grundy.split.analyze(grid, max_memory=10 * 2**20)
+    assert time.monotonic() - start < 5
+    assert over.value.budget == "max_memory"
+    assert over.value.limit == 10 * 2**20
+    assert over.value.found == {"positions_solved": 0}
+    message = str(over.value)
+    assert message.startswith("<grid>:1:1: grid too large for max_memory: ")
+    assert f"table of {(n * (n + 1) // 2) ** 2} sub-rectangles" in message
+    needs = float(message.split("it would need ")[1].split(" MiB")[0])
+    assert needs * 2**20 > 10 * 2**20
+    file = tmp_path / "g250.txt"
+    file.write_text("\n".join(grid) + "\n")
+    done = cli.run(["split", "--max-memory", "10MiB", str(file)])
+    assert done.returncode == 3
+    cli_words = done.stderr.strip().removeprefix(f"error: {file}:")
+    assert message.removeprefix("<grid>:").split("; found:")[0] == cli_words.replace(
+        "--max-memory", "max_memory"
+    )
+    # A block of 256 x 256 candidates: one more than a table holds.
+    grid = ["1" * 256] * 256
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=r"^<grid>:1:1: grid too large: .* block of 65536 candidates") as big:
+        grundy.split.analyze(grid)
+    assert time.monotonic() - start < 5
+    file = tmp_path / "g256.txt"
+    file.write_text("\n".join(grid) + "\n")
+    done = cli.run(["split", str(file)])
+    assert done.returncode == 2
+    assert str(big.value).removeprefix("<grid>:") == done.stderr.strip().removeprefix(f"error: {file}:")
+
+
 def test_sum_ranges_and_boards():
     s = grundy.sum.BoardSum([["11"], ["1"]])
     with pytest.raises(IndexError):

@@ -57,7 +57,10 @@ def analyze(
             ``grundy split --cells``.
         max_positions, max_time, max_memory: the search budget (``None``,
             or ``math.inf`` for ``max_time``: no limit); running out raises
-            :class:`grundy.BudgetExceeded`.
+            :class:`grundy.BudgetExceeded`. As ``grundy split FILE``, a grid
+            given as rows is refused before any search when a block of its
+            candidates has more than 65,535 (``ValueError``) or needs a
+            table past ``max_memory`` (``BudgetExceeded``, naming the bytes).
 
     Returns:
         A :class:`SplitAnalysis`: ``.value``, ``.winner``,
