@@ -65,9 +65,10 @@ def test_bytes_are_text_and_numbers_are_no_board():
     assert grundy.split.analyze(b"101\n010").value == grundy.split.analyze("101\n010").value
     with pytest.raises(ValueError, match="board: not UTF-8 text"):
         grundy.clear.analyze(b"\xff\xfe")
-    for bad in (5, 2.5, object()):
-        with pytest.raises(TypeError, match="board must be a string of rows, a list of rows or a 2-D array"):
-            grundy.clear.analyze(bad)
+    for bad in (5, 2.5, object(), None):
+        for call in (grundy.clear.analyze, grundy.clear.engine_move, grundy.clear.Solver().analyze):
+            with pytest.raises(TypeError, match="board must be a string of rows, a list of rows or a 2-D array"):
+                call(bad)
     with pytest.raises(TypeError, match="grid must be a string of rows"):
         grundy.split.analyze(7)
     with pytest.raises(TypeError, match=r"at must be a pawn \(x, y\) or a list of pawns, not NoneType"):

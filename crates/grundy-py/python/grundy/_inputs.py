@@ -162,8 +162,6 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
 def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
     """A board or a list of boards (a sum) as `(text, source)` pairs, each
     of at most `limit` cells (`None`: any size)."""
-    if board is None:
-        raise ValueError("no board given")
     board = _as_text(board, "board")
     if _is_one_board(board):
         return [board_text(board, limit=limit)]
