@@ -137,6 +137,7 @@ class Solver:
     game, a board with one cell changed), or an analysis's ``options()`` and
     ``play()``, which search the analysis's options again without it::
 
+        >>> import grundy
         >>> s = grundy.clear.Solver()
         >>> a = s.analyze(["0110", "0000", "0000", "0001"])
         >>> a.value, len(s.engine_move(["0110", "0000"])["reason"]) > 0

@@ -4,7 +4,7 @@ column from that rectangle, leaving up to four smaller ones.
 
 >>> import grundy
 >>> grundy.split.analyze(["101", "000", "100"]).winning_moves
-[...]
+[Move(row=0, col=0)]
 """
 
 from typing import Any, Dict, Iterable, Optional, Tuple

@@ -12,6 +12,7 @@ as Python slices, but a range past the boards is an ``IndexError``:
 >>> import grundy
 >>> s = grundy.sum.BoardSum([["0110", "0000", "0000", "0001"], ["11", "11"], ["1"]])
 >>> s.value(), s.winning_move()
+(3, (Move(top=0, left=1, bottom=0, right=1, board=0), 3, 0))
 """
 
 import operator
