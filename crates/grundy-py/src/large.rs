@@ -28,7 +28,7 @@ const DEFAULT_MOVE_TIME: f64 = 5.0;
 
 /// A move of a board of any size: clear rows `top..=bottom` and columns
 /// `left..=right` (0-based, inclusive) of board `board`.
-#[pyclass(frozen, eq, hash, get_all, name = "LargeMove", module = "grundy.clear")]
+#[pyclass(frozen, get_all, name = "LargeMove", module = "grundy.clear")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LargeMove {
     board: u32,
@@ -46,9 +46,27 @@ impl LargeMove {
             self.top, self.left, self.bottom, self.right, self.board
         )
     }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        crate::clear::eq_move(self.key(), other)
+    }
+
+    fn __hash__(&self) -> u64 {
+        crate::clear::hash_move(self.key())
+    }
 }
 
 impl LargeMove {
+    pub(crate) fn key(&self) -> crate::clear::MoveKey {
+        (
+            self.board.into(),
+            self.top,
+            self.left,
+            self.bottom,
+            self.right,
+        )
+    }
+
     pub(crate) fn of(board: u32, rect: grundy::clear::large::LargeRect) -> LargeMove {
         LargeMove {
             board,
