@@ -413,3 +413,22 @@ def test_no_memory_is_refused_as_the_cli_refuses_it():
         with pytest.raises(ValueError, match=r"^invalid value 0 for max_memory: must be at least one byte$"):
             call(0)
         call(1 << 20)
+
+
+def test_tables_given_as_a_path_is_refused_by_its_type(tmp_path):
+    """`tables` takes what `grundy.tables.open` returns; a path (a str or a
+    Path) names the argument rather than failing on a missing attribute."""
+    path = str(tmp_path / "x.gdb")
+    calls = (
+        lambda t: grundy.clear.analyze(["11"], tables=t),
+        lambda t: grundy.clear.engine_move(["11"], tables=t),
+        lambda t: grundy.clear.Solver(tables=t),
+        lambda t: grundy.sum.BoardSum([["11"]], tables=t),
+    )
+    for call in calls:
+        for bad in (path, tmp_path / "x.gdb"):
+            with pytest.raises(TypeError, match=r"^tables must be a grundy\.tables\.Database"):
+                call(bad)
+    # A Database and None are taken.
+    db = grundy.tables.open()
+    assert grundy.clear.analyze(["11"], tables=db).value == grundy.clear.analyze(["11"], tables=None).value == 2

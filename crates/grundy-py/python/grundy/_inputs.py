@@ -202,6 +202,23 @@ def check_limits(
     )
 
 
+def tables_db(tables: Any) -> Any:
+    """The native database of ``tables``: None, or a
+    :class:`grundy.tables.Database` (from ``grundy.tables.open``); a path
+    is refused by its type, as it would otherwise fail on a missing
+    attribute."""
+    if tables is None:
+        return None
+    from .tables import Database
+
+    if not isinstance(tables, Database):
+        raise TypeError(
+            "tables must be a grundy.tables.Database (grundy.tables.open(path)) or None, "
+            f"not {type(tables).__name__}"
+        )
+    return tables._db
+
+
 def check_threads(threads: Any) -> Optional[int]:
     """``threads``: None (the default of ``grundy clear``), 1 or 2."""
     if threads is None:

@@ -19,7 +19,7 @@ import operator
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, SupportsIndex, Tuple, Union
 
 from . import _grundy
-from ._inputs import _is_array, board_text, check_limits
+from ._inputs import _is_array, board_text, check_limits, tables_db
 from .clear import DEFAULT_MAX_POSITIONS, LargeMove, Move
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class BoardSum:
                 f"not a single board given as a {type(boards).__name__}"
             )
         texts = [board_text(b, f"boards[{i}]", limit=None) for i, b in enumerate(boards)]
-        self._sum = _grundy.BoardSum(texts, *limits, None if tables is None else tables._db)
+        self._sum = _grundy.BoardSum(texts, *limits, tables_db(tables))
 
     def __len__(self) -> int:
         return len(self._sum)
