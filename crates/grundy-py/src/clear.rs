@@ -18,7 +18,7 @@ use crate::{budget_exceeded, parse, tables, Limits};
 
 /// A move of rectangle clearing: clear the rectangle `top..=bottom` x
 /// `left..=right` (0-based, inclusive) of board `board`.
-#[pyclass(frozen, eq, hash, get_all, name = "ClearMove", module = "grundy.clear")]
+#[pyclass(frozen, get_all, name = "ClearMove", module = "grundy.clear")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     board: usize,
@@ -42,9 +42,67 @@ impl Move {
             self.top, self.left, self.bottom, self.right, self.board
         )
     }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        eq_move(self.key(), other)
+    }
+
+    fn __hash__(&self) -> u64 {
+        hash_move(self.key())
+    }
+}
+
+/// A clear move as `(board, top, left, bottom, right)`: a [`Move`] and a
+/// [`LargeMove`](crate::large::LargeMove) that clear the same cells print
+/// alike, so they are the same move, equal and of one hash, whichever
+/// class the board's size gave it.
+pub(crate) type MoveKey = (u64, u32, u32, u32, u32);
+
+/// The key of a move of either class; `None` for anything else (whose
+/// comparison Python then makes the other way, or calls unequal).
+pub(crate) fn move_key(other: &Bound<'_, PyAny>) -> Option<MoveKey> {
+    if let Ok(small) = other.cast::<Move>() {
+        return Some(small.get().key());
+    }
+    other
+        .cast::<crate::large::LargeMove>()
+        .ok()
+        .map(|large| large.get().key())
+}
+
+/// `==` of a move whose key is `key` with `other`: `NotImplemented` for
+/// anything but a clear move, so that Python asks `other` (or says
+/// unequal).
+pub(crate) fn eq_move(key: MoveKey, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+    let py = other.py();
+    match move_key(other) {
+        Some(theirs) => pyo3::types::PyBool::new(py, theirs == key)
+            .to_owned()
+            .into_any()
+            .unbind(),
+        None => py.NotImplemented(),
+    }
+}
+
+/// The hash of a move of either class, from its key alone.
+pub(crate) fn hash_move(key: MoveKey) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Move {
+    fn key(&self) -> MoveKey {
+        (
+            self.board as u64,
+            self.top.into(),
+            self.left.into(),
+            self.bottom.into(),
+            self.right.into(),
+        )
+    }
+
     /// Clear `top..=bottom` x `left..=right` of board `board`.
     pub(crate) fn at(board: usize, top: u8, left: u8, bottom: u8, right: u8) -> Move {
         Move {

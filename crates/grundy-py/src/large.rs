@@ -28,7 +28,7 @@ const DEFAULT_MOVE_TIME: f64 = 5.0;
 
 /// A move of a board of any size: clear rows `top..=bottom` and columns
 /// `left..=right` (0-based, inclusive) of board `board`.
-#[pyclass(frozen, eq, hash, get_all, name = "LargeMove", module = "grundy.clear")]
+#[pyclass(frozen, get_all, name = "LargeMove", module = "grundy.clear")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LargeMove {
     board: u32,
@@ -46,9 +46,27 @@ impl LargeMove {
             self.top, self.left, self.bottom, self.right, self.board
         )
     }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        crate::clear::eq_move(self.key(), other)
+    }
+
+    fn __hash__(&self) -> u64 {
+        crate::clear::hash_move(self.key())
+    }
 }
 
 impl LargeMove {
+    pub(crate) fn key(&self) -> crate::clear::MoveKey {
+        (
+            self.board.into(),
+            self.top,
+            self.left,
+            self.bottom,
+            self.right,
+        )
+    }
+
     pub(crate) fn of(board: u32, rect: grundy::clear::large::LargeRect) -> LargeMove {
         LargeMove {
             board,
@@ -232,9 +250,12 @@ fn clear_analyze_large(
 /// Runs `work` with the GIL released, on an analyzer of `memo`'s solver
 /// (put back after, on the memo's threads) or of a fresh one reading
 /// `tables`, on `threads` (a helper thread for the components of at most
-/// 64 cells with 2, as `grundy clear --threads`). Ctrl-C stops it (the
-/// small solver's progress runs the signal handlers, [`interrupt`]): the
-/// handler's exception is the error, and the memo's solver is dropped.
+/// 64 cells with 2, as `grundy clear --threads`). Ctrl-C stops it: `work`
+/// runs on a thread of its own while this one runs the signal handlers
+/// ([`interrupt::run_watched`]), and a handler that raises sets the stop
+/// flag that both the small solver's progress and every phase of the large
+/// analysis check. The handler's exception is the error, and the memo's
+/// solver is dropped (a stopped search may have left it half-updated).
 fn on_analyzer<R: Send>(
     py: Python<'_>,
     tables: Option<&Bound<'_, tables::Database>>,
@@ -246,14 +267,18 @@ fn on_analyzer<R: Send>(
 ) -> PyResult<R> {
     let memo = memo.map(Bound::get);
     let shapes = tables::lookup(tables);
-    interrupt::run(py, move |pending| {
-        let small = match memo {
-            Some(memo) => memo.take(limits, Some(pending)),
-            None => crate::clear::solver(shapes, limits, pending, threads),
+    interrupt::run_watched(py, move |stop| {
+        let mut small = match memo {
+            Some(memo) => memo.take(limits, None),
+            None => grundy::clear::Clear::with_shapes(shapes)
+                .into_solver_on(threads)
+                .with_budget(limits.budget()),
         };
+        small.set_progress(Some(Box::new(stop.callback())));
         let mut analyzer = Analyzer::with_small_solver(small, budget);
+        analyzer.set_stop(Some(stop.flag()));
         let result = work(&mut analyzer);
-        if let Some(memo) = memo {
+        if let Some(memo) = memo.filter(|_| !stop.is_set()) {
             memo.put(analyzer.into_small_solver());
         }
         result

@@ -153,6 +153,29 @@ pub(crate) fn budget_exceeded(
     }
 }
 
+/// `grundy.BudgetExceeded` for a search refused before it began because
+/// it would need `used` bytes, past the memory budget `limit`: `context`
+/// (what was refused, and why), then the budget's own words, as the CLI
+/// prints them; nothing was found.
+pub(crate) fn refused_for_memory(py: Python<'_>, context: &str, limit: u64, used: u64) -> PyErr {
+    let err = grundy::SolveError::MemoryBudget { limit, used };
+    let found = pyo3::types::PyDict::new(py);
+    if let Err(e) = found.set_item("positions_solved", 0) {
+        return e;
+    }
+    let class = match py
+        .import("grundy._errors")
+        .and_then(|m| m.getattr("BudgetExceeded"))
+    {
+        Ok(class) => class,
+        Err(e) => return e,
+    };
+    match class.call1((format!("{context}: {err}"), "max_memory", limit, found)) {
+        Ok(instance) => PyErr::from_value(instance),
+        Err(e) => e,
+    }
+}
+
 /// [`budget_exceeded`] for a search that found nothing to hand back but
 /// the count of positions it solved (`positions_solved`).
 pub(crate) fn stopped_after(py: Python<'_>, err: &grundy::SolveError, solved: u64) -> PyErr {

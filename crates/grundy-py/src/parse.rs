@@ -6,12 +6,13 @@
 use grundy::clear::Board;
 use grundy::pawn::Blocked;
 use grundy::split::Grid;
+use grundy_report::parse::split::ParsedGrid;
 use grundy_report::parse::ParseError;
 use pyo3::exceptions::PyValueError;
 use pyo3::PyErr;
 
 /// `<source>:<line>:<col>: <what>`, as the CLI prints after `error: `.
-fn located(source: &str, err: &ParseError) -> PyErr {
+pub fn located(source: &str, err: &ParseError) -> PyErr {
     PyValueError::new_err(format!("{source}:{err}"))
 }
 
@@ -37,6 +38,12 @@ pub fn matrix(text: &str, source: &str) -> Result<Grid, PyErr> {
     grundy_report::parse::split::parse_matrix(text.as_bytes())
         .map(|p| p.grid)
         .map_err(|e| located(source, &e))
+}
+
+/// A splitting-game grid as rows of 0/1, with where each candidate was
+/// written (for a located refusal of a grid too large).
+pub fn parsed_matrix(text: &str, source: &str) -> Result<ParsedGrid, PyErr> {
+    grundy_report::parse::split::parse_matrix(text.as_bytes()).map_err(|e| located(source, &e))
 }
 
 /// A splitting-game grid as `R C` then one `row col` per candidate.

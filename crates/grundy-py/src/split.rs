@@ -5,7 +5,7 @@
 //! value.
 
 use grundy::split::{Cell, Position, SplitSolver};
-use grundy_report::split::{Analysis, EngineMoveReport};
+use grundy_report::split::{check_fits, Analysis, EngineMoveReport, Refusal};
 use pyo3::prelude::*;
 
 use crate::interrupt::{self, Stop};
@@ -80,6 +80,36 @@ fn grid_of(text: &str, source: &str, cells: bool) -> PyResult<grundy::split::Gri
     }
 }
 
+/// A grid to analyse, given as text (as [`grid_of`] reads it), refused up
+/// front as `grundy split FILE` refuses it ([`check_fits`]): a block past
+/// a dense table's candidates is a `ValueError`, a block whose table would
+/// pass `max_memory` a `BudgetExceeded` naming the bytes it needs. The
+/// `--cells` format is not checked, as the CLI does not check it.
+fn grid_to_analyse(
+    py: Python<'_>,
+    text: &str,
+    source: &str,
+    cells: bool,
+    max_memory: Option<u64>,
+) -> PyResult<grundy::split::Grid> {
+    if cells {
+        return parse::cells(text, source);
+    }
+    let parsed = parse::parsed_matrix(text, source)?;
+    // Without a memory budget every table fits; the block limit remains.
+    let limit = max_memory.unwrap_or(u64::MAX);
+    match check_fits(&parsed, text.as_bytes(), limit, "max_memory") {
+        Ok(()) => Ok(parsed.grid),
+        Err(Refusal::Unsupported(err)) => Err(parse::located(source, &err)),
+        Err(Refusal::OverBudget(err, used)) => Err(crate::refused_for_memory(
+            py,
+            &format!("{source}:{err}"),
+            limit,
+            used,
+        )),
+    }
+}
+
 /// Analyses a grid given as text: `cells` selects the `--cells` format (`R
 /// C`, then `row col` per candidate), else rows of 0/1.
 #[pyfunction]
@@ -93,7 +123,7 @@ fn split_analyze(
     max_time: Option<f64>,
     max_memory: Option<u64>,
 ) -> PyResult<SplitAnalysis> {
-    let grid = grid_of(text, source, cells)?;
+    let grid = grid_to_analyse(py, text, source, cells, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let position = Position::new(grid);
     let outcome = interrupt::run_watched(py, |stop| {

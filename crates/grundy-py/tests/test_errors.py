@@ -65,9 +65,10 @@ def test_bytes_are_text_and_numbers_are_no_board():
     assert grundy.split.analyze(b"101\n010").value == grundy.split.analyze("101\n010").value
     with pytest.raises(ValueError, match="board: not UTF-8 text"):
         grundy.clear.analyze(b"\xff\xfe")
-    for bad in (5, 2.5, object()):
-        with pytest.raises(TypeError, match="board must be a string of rows, a list of rows or a 2-D array"):
-            grundy.clear.analyze(bad)
+    for bad in (5, 2.5, object(), None):
+        for call in (grundy.clear.analyze, grundy.clear.engine_move, grundy.clear.Solver().analyze):
+            with pytest.raises(TypeError, match="board must be a string of rows, a list of rows or a 2-D array"):
+                call(bad)
     with pytest.raises(TypeError, match="grid must be a string of rows"):
         grundy.split.analyze(7)
     with pytest.raises(TypeError, match=r"at must be a pawn \(x, y\) or a list of pawns, not NoneType"):
@@ -90,6 +91,68 @@ def test_rows_as_bytes_lists_of_characters_sets_and_one_board_for_a_sum():
     # A sum of boards given as lists of row strings is still a sum.
     pair = grundy.clear.analyze([rows, ["1"]])
     assert pair.value == expected ^ grundy.clear.analyze(["1"]).value
+
+
+def _clear_brute(cells):
+    """Value and winning rectangles (top, left, bottom, right) of the clear
+    game on `cells` (a set of (row, col)), by mex over every all-ones
+    rectangle removed."""
+    from functools import lru_cache
+
+    def rects(board):
+        for (t, l) in board:
+            for b in range(t, 64):
+                if (b, l) not in board:
+                    break
+                for r in range(l, 64):
+                    if any((i, r) not in board for i in range(t, b + 1)):
+                        break
+                    yield (t, l, b, r)
+
+    @lru_cache(maxsize=None)
+    def value(board):
+        seen = set()
+        for (t, l, b, r) in rects(board):
+            seen.add(value(board - {(i, j) for i in range(t, b + 1) for j in range(l, r + 1)}))
+        return next(v for v in range(len(seen) + 1) if v not in seen)
+
+    board = frozenset(cells)
+    winning = sorted(
+        rect
+        for rect in rects(board)
+        if value(board - {(i, j) for i in range(rect[0], rect[2] + 1) for j in range(rect[1], rect[3] + 1)}) == 0
+    )
+    return value(board), winning
+
+
+def test_one_row_of_characters_is_refused_as_two_are_and_the_message_names_what_works():
+    """A single row as a list of characters reads as a 3 x 1 column as well
+    as a 1 x 3 row; the forms the message offers instead are each read one
+    way, checked against a brute force."""
+    with pytest.raises(ValueError, match="lists of characters") as one:
+        grundy.clear.analyze([list("110")])
+    with pytest.raises(ValueError, match="lists of characters") as two:
+        grundy.clear.analyze([list("110"), list("011")])
+    assert str(one.value) == str(two.value)
+    with pytest.raises(ValueError, match="lists of characters"):
+        grundy.clear.engine_move([list("110")])
+    # One board: the row 110.
+    row = {(0, 0), (0, 1)}
+    value, winning = _clear_brute(row)
+    for board in (["110"], [[1, 1, 0]]):
+        a = grundy.clear.analyze(board)
+        assert a.value == value
+        assert sorted((m.top, m.left, m.bottom, m.right) for m in a.winning_moves) == winning
+    # A sum of one-column boards: the columns 110 and 011.
+    columns = [{(0, 0), (1, 0)}, {(1, 0), (2, 0)}]
+    total = _clear_brute(columns[0])[0] ^ _clear_brute(columns[1])[0]
+    for board in (
+        [[[1], [1], [0]], [[0], [1], [1]]],
+        [np.array([[1], [1], [0]]), np.array([[0], [1], [1]])],
+    ):
+        a = grundy.clear.analyze(board)
+        assert a.value == total
+        assert a.board_values == [_clear_brute(c)[0] for c in columns]
 
 
 def test_blocked_cells_as_text_bytes_or_with_a_byte_order_mark():
@@ -189,6 +252,49 @@ def test_bad_split_input():
         grundy.split.analyze()
     with pytest.raises(ValueError, match=r"^<cells>:"):
         grundy.split.analyze(size=(3, 3), cells=[(5, 5)])
+
+
+def test_a_split_grid_the_cli_refuses_up_front_is_refused_up_front(cli, tmp_path):
+    """`grundy split FILE` refuses, before any search, a block whose dense
+    table would pass the memory budget (exit 3, naming the bytes it needs)
+    and a block of more candidates than a table holds (exit 2): so does
+    Python, with the same words, the budget named as Python spells it."""
+    import time
+
+    # A full n x n block has (n (n + 1) / 2)^2 sub-rectangles.
+    n = 250
+    grid = ["1" * n] * n
+    start = time.monotonic()
+    with pytest.raises(grundy.BudgetExceeded) as over:
+        grundy.split.analyze(grid, max_memory=10 * 2**20)
+    assert time.monotonic() - start < 5
+    assert over.value.budget == "max_memory"
+    assert over.value.limit == 10 * 2**20
+    assert over.value.found == {"positions_solved": 0}
+    message = str(over.value)
+    assert message.startswith("<grid>:1:1: grid too large for max_memory: ")
+    assert f"table of {(n * (n + 1) // 2) ** 2} sub-rectangles" in message
+    needs = float(message.split("it would need ")[1].split(" MiB")[0])
+    assert needs * 2**20 > 10 * 2**20
+    file = tmp_path / "g250.txt"
+    file.write_text("\n".join(grid) + "\n")
+    done = cli.run(["split", "--max-memory", "10MiB", str(file)])
+    assert done.returncode == 3
+    cli_words = done.stderr.strip().removeprefix(f"error: {file}:")
+    assert message.removeprefix("<grid>:").split("; found:")[0] == cli_words.replace(
+        "--max-memory", "max_memory"
+    )
+    # A block of 256 x 256 candidates: one more than a table holds.
+    grid = ["1" * 256] * 256
+    start = time.monotonic()
+    with pytest.raises(ValueError, match=r"^<grid>:1:1: grid too large: .* block of 65536 candidates") as big:
+        grundy.split.analyze(grid)
+    assert time.monotonic() - start < 5
+    file = tmp_path / "g256.txt"
+    file.write_text("\n".join(grid) + "\n")
+    done = cli.run(["split", str(file)])
+    assert done.returncode == 2
+    assert str(big.value).removeprefix("<grid>:") == done.stderr.strip().removeprefix(f"error: {file}:")
 
 
 def test_sum_ranges_and_boards():
@@ -307,3 +413,22 @@ def test_no_memory_is_refused_as_the_cli_refuses_it():
         with pytest.raises(ValueError, match=r"^invalid value 0 for max_memory: must be at least one byte$"):
             call(0)
         call(1 << 20)
+
+
+def test_tables_given_as_a_path_is_refused_by_its_type(tmp_path):
+    """`tables` takes what `grundy.tables.open` returns; a path (a str or a
+    Path) names the argument rather than failing on a missing attribute."""
+    path = str(tmp_path / "x.gdb")
+    calls = (
+        lambda t: grundy.clear.analyze(["11"], tables=t),
+        lambda t: grundy.clear.engine_move(["11"], tables=t),
+        lambda t: grundy.clear.Solver(tables=t),
+        lambda t: grundy.sum.BoardSum([["11"]], tables=t),
+    )
+    for call in calls:
+        for bad in (path, tmp_path / "x.gdb"):
+            with pytest.raises(TypeError, match=r"^tables must be a grundy\.tables\.Database"):
+                call(bad)
+    # A Database and None are taken.
+    db = grundy.tables.open()
+    assert grundy.clear.analyze(["11"], tables=db).value == grundy.clear.analyze(["11"], tables=None).value == 2

@@ -163,3 +163,27 @@ def test_board_sum_takes_boards_of_any_size(tmp_path):
     played[move.top : move.bottom + 1, move.left : move.right + 1] = False
     assert s.set(0, played) == 0
     assert s.value(0, 1) == 0
+
+
+def test_a_large_move_is_the_same_move_as_a_small_one_clearing_the_same_cells():
+    """Both classes print `Move(top=..., ...)`: a move past 64 cells equals,
+    and hashes as, the `grundy.clear.Move` of the same rectangle on the
+    same board. A 9 x 9 board (81 cells) with one cell at (0, 0): its value
+    is that cell's, 1, and the one winning move clears it."""
+    big = grundy.clear.analyze(["1" + "0" * 8] + ["0" * 9] * 8)
+    assert isinstance(big, grundy.clear.LargeClearAnalysis)
+    (move,) = big.winning_moves
+    assert isinstance(move, grundy.clear.LargeMove)
+    small = grundy.clear.Move(0, 0, 0, 0)
+    assert move == small and small == move
+    assert not (move != small) and not (small != move)
+    assert hash(move) == hash(small)
+    assert len({move, small}) == 1
+    assert eval(repr(move), {"Move": grundy.clear.Move}) == move
+    # Another rectangle or another board is another move.
+    for other in (grundy.clear.Move(0, 0, 0, 1), grundy.clear.Move(0, 0, 0, 0, board=1)):
+        assert move != other and other != move
+    assert move != (0, 0, 0, 0, 0) and move != "Move(top=0, left=0, bottom=0, right=0, board=0)"
+    # The engine's move on a large board is a LargeMove too.
+    chosen = grundy.clear.engine_move(["1" + "0" * 8] + ["0" * 9] * 8)["move"]
+    assert chosen == small and hash(chosen) == hash(small)

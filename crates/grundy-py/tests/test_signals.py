@@ -48,6 +48,26 @@ except KeyboardInterrupt:
 print("finished", flush=True)
 """
 
+# Boards past 64 cells, searched by the large analyzer for far longer than
+# the test waits, with no budget to end them: a 12 x 12 board with one
+# corner cell empty to analyse (143 cells), and a 9 x 9 board with one cell
+# empty off its centre, whose move takes as long (80 cells).
+LARGE = """
+import math, sys, grundy
+board = %r
+print("started", flush=True)
+try:
+    grundy.clear.%s(board, max_time=math.inf, max_positions=None)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+LARGE_BOARDS = {
+    "analyze": ["1" * 12] * 11 + ["0" + "1" * 11],
+    "engine_move": ["1" * 9] * 3 + ["111101111"] + ["1" * 9] * 5,
+}
+
 SPLIT_ENGINE = """
 import sys, numpy as np, grundy
 # A random 160 x 160 grid: `grundy split --move --max-time 30` on it (a
@@ -127,6 +147,15 @@ def test_ctrl_c_during_a_search():
 
 def test_ctrl_c_during_an_engine_move():
     code, out, err = interrupt(ENGINE)
+    assert (code, out) == (0, "interrupted"), err
+
+
+@pytest.mark.parametrize("call", ["analyze", "engine_move"])
+def test_ctrl_c_during_a_search_of_a_board_past_64_cells(call):
+    # Every phase of the large analysis checks the stop flag the signal
+    # sets, so the search ends within one step, not at its next progress
+    # report of the small solver.
+    code, out, err = interrupt(LARGE % (LARGE_BOARDS[call], call), after=1, within=5)
     assert (code, out) == (0, "interrupted"), err
 
 

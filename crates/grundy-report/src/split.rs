@@ -5,10 +5,14 @@
 //! legal move of a position with the value it leaves, so a winning move is
 //! a legal move leaving 0, never a guess.
 
-use grundy::split::{Cell, Position, Rect, SplitChoice, SplitReason, SplitSolver};
+use grundy::split::{
+    Cell, DenseTable, Position, Rect, SplitChoice, SplitReason, SplitSolver, MAX_DENSE_CANDIDATES,
+};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
 
+use crate::parse::split::ParsedGrid;
+use crate::parse::{ParseError, ParseErrorKind};
 use crate::{spread, words, MoveValues, ValuedMove};
 
 /// The JSON of `grundy split --json` (cells 0-based).
@@ -195,6 +199,76 @@ impl EngineMoveReport {
             text: words::split_move(choice.cell),
         }
     }
+}
+
+/// Why [`check_fits`] refuses a grid (each error located in the input).
+pub enum Refusal {
+    /// A block has more candidates than a dense table holds (exit 2).
+    Unsupported(ParseError),
+    /// A block's table needs these bytes, more than `--max-memory` (exit 3).
+    OverBudget(ParseError, u64),
+}
+
+/// The matrix and map formats promise to solve any grid whose tables fit
+/// the memory budget `max_memory`: refuse, at its first candidate, a block
+/// whose table (with its scratch) would not, with the bytes it needs, or
+/// that no dense table can hold. `option` names the budget as the
+/// front-end spells it (`--max-memory`, `max_memory`). `grundy split` and
+/// the Python package both check here, so they refuse the same grids.
+///
+/// # Errors
+///
+/// The first block refused, as a [`Refusal`].
+pub fn check_fits(
+    parsed: &ParsedGrid,
+    input: &[u8],
+    max_memory: u64,
+    option: &str,
+) -> Result<(), Refusal> {
+    let grid = &parsed.grid;
+    let compressed = grid.pattern_in(grid.full());
+    if compressed.pattern.known_value().is_some() {
+        return Ok(());
+    }
+    for block in compressed.pattern.blocks() {
+        let p = &block.pattern;
+        let entries = DenseTable::entries(p.rows(), p.cols());
+        let needs = DenseTable::bytes(p);
+        if p.known_value().is_some() || needs <= max_memory && p.count() <= MAX_DENSE_CANDIDATES {
+            continue;
+        }
+        let (x, y) = p.cells().next().expect("a block holds a candidate");
+        let cell = Cell::new(
+            compressed.rows[block.rows[x]],
+            compressed.cols[block.cols[y]],
+        );
+        let at = parsed.offset_of(cell).unwrap_or(0);
+        if p.count() > MAX_DENSE_CANDIDATES {
+            return Err(Refusal::Unsupported(ParseError::at(
+                input,
+                at,
+                ParseErrorKind::TooLarge(format!(
+                    "grid too large: the candidates from here form a block of {} candidates on {} rows and {} columns; a block holds at most {MAX_DENSE_CANDIDATES}",
+                    p.count(),
+                    p.rows(),
+                    p.cols(),
+                )),
+            )));
+        }
+        let error = ParseError::at(
+            input,
+            at,
+            ParseErrorKind::TooLarge(format!(
+                "grid too large for {option}: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} with its scratch; {option} allows {}",
+                p.rows(),
+                p.cols(),
+                words::bytes(needs),
+                words::bytes(max_memory),
+            )),
+        );
+        return Err(Refusal::OverBudget(error, needs));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -10,11 +10,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use grundy::split::{Cell, DenseTable, Position, SplitSolver, MAX_DENSE_CANDIDATES};
+use grundy::split::{Cell, Position, SplitSolver};
 use grundy::{Budget, Nimber, SolveError};
-use grundy_report::parse::split::{parse_cells, parse_map, parse_matrix, ParsedGrid};
-use grundy_report::parse::{ParseError, ParseErrorKind};
-use grundy_report::split::{Analysis, CellReport};
+use grundy_report::parse::split::{parse_cells, parse_map, parse_matrix};
+use grundy_report::split::{check_fits, Analysis, CellReport, Refusal};
 use grundy_report::words::{self, count};
 use grundy_report::{explain, ValuedMove};
 
@@ -130,7 +129,13 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         return engine_move_of(&Position::new(parsed.grid), args);
     }
     if !args.cells {
-        check_fits(&parsed, &source.bytes, args.budget.max_memory).map_err(|refusal| {
+        check_fits(
+            &parsed,
+            &source.bytes,
+            args.budget.max_memory,
+            "--max-memory",
+        )
+        .map_err(|refusal| {
             match refusal {
                 Refusal::Unsupported(err) => anyhow::Error::new(source.error(err)),
                 // A budget, not bad input: exit 3, located like a parse error.
@@ -209,65 +214,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         _ => Ok(ExitCode::SUCCESS),
     }
-}
-
-/// Why [`check_fits`] refuses a grid.
-enum Refusal {
-    /// A block has more candidates than a dense table holds (exit 2).
-    Unsupported(ParseError),
-    /// A block's table needs these bytes, more than `--max-memory` (exit 3).
-    OverBudget(ParseError, u64),
-}
-
-/// The matrix and map formats promise to solve any grid whose tables fit
-/// `--max-memory`: refuse, at its first candidate, a block whose table
-/// (with its scratch) would not, with the bytes it needs, or that no dense
-/// table can hold.
-fn check_fits(parsed: &ParsedGrid, input: &[u8], max_memory: u64) -> Result<(), Refusal> {
-    let grid = &parsed.grid;
-    let compressed = grid.pattern_in(grid.full());
-    if compressed.pattern.known_value().is_some() {
-        return Ok(());
-    }
-    for block in compressed.pattern.blocks() {
-        let p = &block.pattern;
-        let entries = DenseTable::entries(p.rows(), p.cols());
-        let needs = DenseTable::bytes(p);
-        if p.known_value().is_some() || needs <= max_memory && p.count() <= MAX_DENSE_CANDIDATES {
-            continue;
-        }
-        let (x, y) = p.cells().next().expect("a block holds a candidate");
-        let cell = Cell::new(
-            compressed.rows[block.rows[x]],
-            compressed.cols[block.cols[y]],
-        );
-        let at = parsed.offset_of(cell).unwrap_or(0);
-        if p.count() > MAX_DENSE_CANDIDATES {
-            return Err(Refusal::Unsupported(ParseError::at(
-                input,
-                at,
-                ParseErrorKind::TooLarge(format!(
-                    "grid too large: the candidates from here form a block of {} candidates on {} rows and {} columns; a block holds at most {MAX_DENSE_CANDIDATES}",
-                    p.count(),
-                    p.rows(),
-                    p.cols(),
-                )),
-            )));
-        }
-        let error = ParseError::at(
-            input,
-            at,
-            ParseErrorKind::TooLarge(format!(
-                "grid too large for --max-memory: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} with its scratch; --max-memory allows {}",
-                p.rows(),
-                p.cols(),
-                words::bytes(needs),
-                words::bytes(max_memory),
-            )),
-        );
-        return Err(Refusal::OverBudget(error, needs));
-    }
-    Ok(())
 }
 
 /// Winning moves explained part by part, at most this many.

@@ -22,7 +22,8 @@ class ClearMove:
 
 class LargeMove:
     """A move of a board of any size: clear top..=bottom x left..=right
-    (0-based, inclusive) of board `board`."""
+    (0-based, inclusive) of board `board`. Equal to, and of the same hash
+    as, the ``ClearMove`` of the same rectangle on the same board."""
 
     board: int
     top: int

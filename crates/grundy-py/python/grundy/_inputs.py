@@ -108,9 +108,10 @@ def _is_one_board(board: Any) -> bool:
     """A single board: a string, a 2-D array, or a list of strings (or of
     bytes) or of rows of numbers (as opposed to a list of boards).
 
-    Rows given as lists of characters (``[list('110'), list('011')]``) are
-    refused: they read as well as a sum of one-column boards, and either
-    reading would be a silent wrong answer for someone."""
+    Rows given as lists of characters (``[list('110'), list('011')]``, and
+    a single such row, ``[list('110')]``) are refused: they read as well as
+    a sum of one-column boards, and either reading would be a silent wrong
+    answer for someone (the moves of a column come back transposed)."""
     if isinstance(board, str) or _is_array(board):
         return True
     items = list(board)
@@ -120,16 +121,17 @@ def _is_one_board(board: Any) -> bool:
     if isinstance(first, (str, bytes, bytearray)):
         return True
     if (
-        len(items) > 1
-        and all(isinstance(item, (list, tuple)) for item in items)
+        all(isinstance(item, (list, tuple)) for item in items)
         and len({len(item) for item in items}) == 1
         and len(first) > 1
         and all(_is_cell_char(c) for item in items for c in item)
     ):
         raise ValueError(
             "rows given as lists of characters (such as ['1', '1', '0']) read both as one "
-            "board and as a sum of one-column boards: join each row into a string ('110'), "
-            "or give 0/1 numbers"
+            "board and as a sum of one-column boards: for one board, join each row into a "
+            "string (['110']) or give rows of 0/1 numbers ([[1, 1, 0]]); for a sum of "
+            "one-column boards, give each board as rows of 0/1 numbers ([[1], [1], [0]]) "
+            "or as a 2-D numpy array"
         )
     if _is_array(first):
         return first.ndim <= 1
@@ -160,8 +162,6 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
 def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
     """A board or a list of boards (a sum) as `(text, source)` pairs, each
     of at most `limit` cells (`None`: any size)."""
-    if board is None:
-        raise ValueError("no board given")
     board = _as_text(board, "board")
     if _is_one_board(board):
         return [board_text(board, limit=limit)]
@@ -200,6 +200,23 @@ def check_limits(
         None if max_time is None else float(max_time),
         None if max_memory is None else int(max_memory),
     )
+
+
+def tables_db(tables: Any) -> Any:
+    """The native database of ``tables``: None, or a
+    :class:`grundy.tables.Database` (from ``grundy.tables.open``); a path
+    is refused by its type, as it would otherwise fail on a missing
+    attribute."""
+    if tables is None:
+        return None
+    from .tables import Database
+
+    if not isinstance(tables, Database):
+        raise TypeError(
+            "tables must be a grundy.tables.Database (grundy.tables.open(path)) or None, "
+            f"not {type(tables).__name__}"
+        )
+    return tables._db
 
 
 def check_threads(threads: Any) -> Optional[int]:

@@ -16,7 +16,7 @@ Move(top=0, left=1, bottom=0, right=1, board=0)
 from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from . import _grundy
-from ._inputs import boards_texts, check_limits, check_threads
+from ._inputs import boards_texts, check_limits, check_threads, tables_db
 
 if TYPE_CHECKING:
     from .tables import Database
@@ -91,7 +91,7 @@ def analyze(
     """
     limits = check_limits(max_positions, max_time, max_memory)
     texts = boards_texts(board, limit=None)
-    db = None if tables is None else tables._db
+    db = tables_db(tables)
     if _grundy.clear_fits_small(texts, limits[2]):
         return _grundy.clear_analyze(texts, *limits, db, threads=check_threads(threads))
     return _grundy.clear_analyze_large(texts, *limits, db, threads=check_threads(threads))
@@ -125,7 +125,7 @@ def engine_move(
         out before a proof.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    db = None if tables is None else tables._db
+    db = tables_db(tables)
     return _grundy.clear_engine_move(
         boards_texts(board, limit=None), *limits, db, threads=check_threads(threads)
     )
@@ -137,6 +137,7 @@ class Solver:
     game, a board with one cell changed), or an analysis's ``options()`` and
     ``play()``, which search the analysis's options again without it::
 
+        >>> import grundy
         >>> s = grundy.clear.Solver()
         >>> a = s.analyze(["0110", "0000", "0000", "0001"])
         >>> a.value, len(s.engine_move(["0110", "0000"])["reason"]) > 0
@@ -159,7 +160,7 @@ class Solver:
     def __init__(
         self, *, tables: "Optional[Database]" = None, threads: Optional[int] = None
     ) -> None:
-        self._memo = _grundy.ClearMemo(None if tables is None else tables._db, check_threads(threads))
+        self._memo = _grundy.ClearMemo(tables_db(tables), check_threads(threads))
 
     def analyze(
         self,

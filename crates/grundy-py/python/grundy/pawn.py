@@ -5,6 +5,7 @@ cannot move loses. Coordinates up to 10^9.
 >>> import grundy
 >>> a = grundy.pawn.analyze((2, 2), blocked=[(1, 1), (4, 2)])
 >>> a.winner, a.winning_moves
+('first', [Move(x=1, y=2, pawn=0), Move(x=2, y=1, pawn=0)])
 """
 
 from typing import Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
@@ -66,6 +67,7 @@ def classify(
     answers them all, where :func:`analyze` of each cell would sweep once
     a cell. Values are not computed.
 
+    >>> import grundy
     >>> grundy.pawn.classify([(2, 1), (1, 1), (2, 2)], blocked=[(1, 1), (4, 2)])
     ['losing', 'blocked', 'winning']
 

@@ -4,7 +4,7 @@ column from that rectangle, leaving up to four smaller ones.
 
 >>> import grundy
 >>> grundy.split.analyze(["101", "000", "100"]).winning_moves
-[...]
+[Move(row=0, col=0)]
 """
 
 from typing import Any, Dict, Iterable, Optional, Tuple
@@ -57,7 +57,10 @@ def analyze(
             ``grundy split --cells``.
         max_positions, max_time, max_memory: the search budget (``None``,
             or ``math.inf`` for ``max_time``: no limit); running out raises
-            :class:`grundy.BudgetExceeded`.
+            :class:`grundy.BudgetExceeded`. As ``grundy split FILE``, a grid
+            given as rows is refused before any search when a block of its
+            candidates has more than 65,535 (``ValueError``) or needs a
+            table past ``max_memory`` (``BudgetExceeded``, naming the bytes).
 
     Returns:
         A :class:`SplitAnalysis`: ``.value``, ``.winner``,

@@ -12,13 +12,14 @@ as Python slices, but a range past the boards is an ``IndexError``:
 >>> import grundy
 >>> s = grundy.sum.BoardSum([["0110", "0000", "0000", "0001"], ["11", "11"], ["1"]])
 >>> s.value(), s.winning_move()
+(3, (Move(top=0, left=1, bottom=0, right=1, board=0), 3, 0))
 """
 
 import operator
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, SupportsIndex, Tuple, Union
 
 from . import _grundy
-from ._inputs import _is_array, board_text, check_limits
+from ._inputs import _is_array, board_text, check_limits, tables_db
 from .clear import DEFAULT_MAX_POSITIONS, LargeMove, Move
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ class BoardSum:
                 f"not a single board given as a {type(boards).__name__}"
             )
         texts = [board_text(b, f"boards[{i}]", limit=None) for i, b in enumerate(boards)]
-        self._sum = _grundy.BoardSum(texts, *limits, None if tables is None else tables._db)
+        self._sum = _grundy.BoardSum(texts, *limits, tables_db(tables))
 
     def __len__(self) -> int:
         return len(self._sum)

@@ -40,6 +40,8 @@
 //! what that solver's memo holds.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -78,6 +80,8 @@ pub struct Analyzer {
     large: Solver<LargeClear>,
     budget: Budget,
     deadline: Option<Instant>,
+    /// Set from outside to stop every search ([`Analyzer::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -99,6 +103,7 @@ impl Analyzer {
             large: Solver::new(LargeClear::new(clear)),
             budget,
             deadline: None,
+            stop: None,
         }
     }
 
@@ -112,6 +117,38 @@ impl Analyzer {
             large: Solver::new(LargeClear::new(clear)),
             budget,
             deadline: None,
+            stop: None,
+        }
+    }
+
+    /// Stops the analysis once `stop` is set (`None`: never): the large
+    /// shapes' search within one option listed or one expansion, every
+    /// later search at once, with [`SolveError::Stopped`]. The small shapes'
+    /// solver is the caller's to stop (its progress callback, say).
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.large.game_mut().set_stop(stop.clone());
+        self.stop = stop;
+    }
+
+    /// True once the flag of [`Analyzer::set_stop`] is set.
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+    }
+
+    /// True once the time budget is spent or the analysis was stopped: what
+    /// the loops between searches check.
+    pub(super) fn halted(&self) -> bool {
+        self.stop_requested() || self.out_of_time()
+    }
+
+    /// The error for [`Analyzer::halted`].
+    pub(super) fn halt_error(&self) -> SolveError {
+        if self.stop_requested() {
+            SolveError::Stopped
+        } else {
+            self.time_error()
         }
     }
 
@@ -196,8 +233,8 @@ impl Analyzer {
     }
 
     fn prepare(&mut self, large: bool) -> Result<(), SolveError> {
-        if self.out_of_time() {
-            return Err(self.time_error());
+        if self.halted() {
+            return Err(self.halt_error());
         }
         let mut budget = self.remaining(large);
         if large {
@@ -678,7 +715,7 @@ pub fn value_unpaired(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
 /// nothing (a lookup a class; the clock is read every 4,096 classes).
 pub(super) fn known_values(analysis: &mut LargeAnalysis, analyzer: &Analyzer) {
     for class in 0..analysis.classes.len() {
-        if class % 4096 == 4095 && analyzer.out_of_time() {
+        if class % 4096 == 4095 && analyzer.halted() {
             return;
         }
         let part = analysis.part(analysis.classes[class].first as usize);
@@ -701,7 +738,7 @@ pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis 
     }
     analyzer.leaving_time_for_outcome(|analyzer| value_unpaired(&mut analysis, analyzer));
     winning_moves(&mut analysis, analyzer);
-    if analysis.value.is_none() && analyzer.deadline.is_some() && !analyzer.out_of_time() {
+    if analysis.value.is_none() && analyzer.deadline.is_some() && !analyzer.halted() {
         // The outcome search left time: the value search goes on from its
         // memo, and the moves by values replace the one proven move when it
         // finds the value and lists them.
@@ -851,8 +888,8 @@ fn winning_by_values(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer, tota
     for index in 0..analysis.components.len() {
         // A board of millions of components can have millions of winning
         // moves: once one is found, the listing keeps the time budget.
-        if index % 1024 == 1023 && !winning.is_empty() && analyzer.out_of_time() {
-            analysis.stopped.get_or_insert(analyzer.time_error());
+        if index % 1024 == 1023 && !winning.is_empty() && analyzer.halted() {
+            analysis.stopped.get_or_insert(analyzer.halt_error());
             complete = false;
             break;
         }

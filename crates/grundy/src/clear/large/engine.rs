@@ -470,7 +470,7 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
     let mut tried = 0usize;
     for_each_rect_of(&part, &mut |rect| {
         tried += 1;
-        if tried > 2048 || analyzer.out_of_time() {
+        if tried > 2048 || analyzer.halted() {
             return false;
         }
         let loses = others.is_some_and(|others| {
@@ -623,7 +623,7 @@ pub fn cancelling_move(
         }
         return None;
     }
-    if analyzer.out_of_time() {
+    if analyzer.halted() {
         return None;
     }
     // The others in one frame: only when they are on the largest's board
@@ -696,7 +696,7 @@ fn rects_of_area(
                     continue;
                 }
                 tried += 1;
-                if tried > MAX_AREA_CANDIDATES || (tried % 64 == 0 && analyzer.out_of_time()) {
+                if tried > MAX_AREA_CANDIDATES || (tried % 64 == 0 && analyzer.halted()) {
                     return None;
                 }
                 let rect = LargeRect {

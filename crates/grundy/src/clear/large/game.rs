@@ -13,6 +13,7 @@
 //! rectangles of ones.
 
 use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -124,6 +125,8 @@ pub struct LargeClear {
     pending_bytes: Cell<usize>,
     held_bytes: Cell<usize>,
     stopped: RefCell<Option<crate::SolveError>>,
+    /// Set from outside to stop the search ([`LargeClear::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// How fast the parts a stopped search held are given back, in bytes as
@@ -155,7 +158,22 @@ impl LargeClear {
             pending_bytes: Cell::new(0),
             held_bytes: Cell::new(0),
             stopped: RefCell::new(None),
+            stop: None,
         }
+    }
+
+    /// Stops listing options, and the search, with
+    /// [`SolveError::Stopped`](crate::SolveError::Stopped) once `stop` is
+    /// set (`None`: never).
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
+    }
+
+    /// True once the flag of [`LargeClear::set_stop`] is set.
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// Stops listing options at `deadline` (reported as the time budget
@@ -179,6 +197,10 @@ impl LargeClear {
     /// True once a limit stopped a listing (and from then on).
     fn check_limits(&self, listed: u64, option_bytes: u64) -> bool {
         if self.stopped_now() {
+            return true;
+        }
+        if self.stop_requested() {
+            *self.stopped.borrow_mut() = Some(crate::SolveError::Stopped);
             return true;
         }
         if let Some(limit) = self.max_listed.filter(|&limit| listed > limit) {
@@ -351,6 +373,11 @@ impl Game for LargeClear {
     }
 
     fn interrupted(&self) -> Option<crate::SolveError> {
+        // Asked after every expansion, so the flag also ends a search whose
+        // listings are too short to check it themselves.
+        if self.stop_requested() {
+            return Some(crate::SolveError::Stopped);
+        }
         self.stopped.borrow().clone()
     }
 
