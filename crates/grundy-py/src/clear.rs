@@ -11,13 +11,17 @@ use grundy::clear::{Board, Clear, ClearSolver};
 use grundy::SolveError;
 use grundy_report::clear::{engine_move, move_values, Analysis, Partial};
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
 use pyo3::types::PyDict;
 
 use crate::interrupt::{self, Pending};
 use crate::{budget_exceeded, parse, tables, Limits};
 
 /// A move of rectangle clearing: clear the rectangle `top..=bottom` x
-/// `left..=right` (0-based, inclusive) of board `board`.
+/// `left..=right` (0-based, inclusive) of board `board`. Ordered (as a
+/// [`LargeMove`](crate::large::LargeMove) is) by `(board, top, left,
+/// bottom, right)`, the key equality compares; pickled and copied as the
+/// call of its constructor.
 #[pyclass(frozen, get_all, name = "ClearMove", module = "grundy.clear")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -43,12 +47,21 @@ impl Move {
         )
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        eq_move(self.key(), other)
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
+        compare_move(self.key(), other, op)
     }
 
     fn __hash__(&self) -> u64 {
         hash_move(self.key())
+    }
+
+    /// `(ClearMove, (top, left, bottom, right, board))`: pickle, `copy` and
+    /// `deepcopy` call the constructor again.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (u8, u8, u8, u8, usize)) {
+        let m = slf.get();
+        (slf.get_type(), (m.top, m.left, m.bottom, m.right, m.board))
     }
 }
 
@@ -70,13 +83,14 @@ pub(crate) fn move_key(other: &Bound<'_, PyAny>) -> Option<MoveKey> {
         .map(|large| large.get().key())
 }
 
-/// `==` of a move whose key is `key` with `other`: `NotImplemented` for
-/// anything but a clear move, so that Python asks `other` (or says
-/// unequal).
-pub(crate) fn eq_move(key: MoveKey, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+/// `op` (`==`, `<`, ...) of a move whose key is `key` with `other`, keys
+/// compared as tuples: `NotImplemented` for anything but a clear move, so
+/// that Python asks `other` (or says unequal, or raises `TypeError` for an
+/// order).
+pub(crate) fn compare_move(key: MoveKey, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
     let py = other.py();
     match move_key(other) {
-        Some(theirs) => pyo3::types::PyBool::new(py, theirs == key)
+        Some(theirs) => pyo3::types::PyBool::new(py, op.matches(key.cmp(&theirs)))
             .to_owned()
             .into_any()
             .unbind(),

@@ -27,7 +27,11 @@ pub(crate) const DEFAULT_TIME: f64 = 30.0;
 const DEFAULT_MOVE_TIME: f64 = 5.0;
 
 /// A move of a board of any size: clear rows `top..=bottom` and columns
-/// `left..=right` (0-based, inclusive) of board `board`.
+/// `left..=right` (0-based, inclusive) of board `board`. Equal to, ordered
+/// with and hashed as the [`Move`](crate::clear::Move) of the same
+/// rectangle on the same board (one key, `(board, top, left, bottom,
+/// right)`). It has a constructor of its own, so that pickle and `copy`
+/// give back a `LargeMove` (a `ClearMove` would not hold sides past 255).
 #[pyclass(frozen, get_all, name = "LargeMove", module = "grundy.clear")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LargeMove {
@@ -40,6 +44,18 @@ pub struct LargeMove {
 
 #[pymethods]
 impl LargeMove {
+    #[new]
+    #[pyo3(signature = (top, left, bottom, right, board = 0))]
+    fn new(top: u32, left: u32, bottom: u32, right: u32, board: u32) -> LargeMove {
+        LargeMove {
+            board,
+            top,
+            left,
+            bottom,
+            right,
+        }
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Move(top={}, left={}, bottom={}, right={}, board={})",
@@ -47,12 +63,21 @@ impl LargeMove {
         )
     }
 
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        crate::clear::eq_move(self.key(), other)
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: pyo3::pyclass::CompareOp) -> Py<PyAny> {
+        crate::clear::compare_move(self.key(), other, op)
     }
 
     fn __hash__(&self) -> u64 {
         crate::clear::hash_move(self.key())
+    }
+
+    /// `(LargeMove, (top, left, bottom, right, board))`: pickle, `copy` and
+    /// `deepcopy` call the constructor again.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (u32, u32, u32, u32, u32)) {
+        let m = slf.get();
+        (slf.get_type(), (m.top, m.left, m.bottom, m.right, m.board))
     }
 }
 

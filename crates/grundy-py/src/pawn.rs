@@ -14,9 +14,18 @@ use pyo3::prelude::*;
 
 use crate::parse;
 
-/// A pawn move: pawn `pawn` (0-based) goes to `(x, y)`.
-#[pyclass(frozen, eq, hash, get_all, name = "PawnMove", module = "grundy.pawn")]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A pawn move: pawn `pawn` (0-based) goes to `(x, y)`. Ordered by
+/// `(pawn, x, y)`: the derived order, so the fields keep that order.
+#[pyclass(
+    frozen,
+    eq,
+    ord,
+    hash,
+    get_all,
+    name = "PawnMove",
+    module = "grundy.pawn"
+)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Move {
     pawn: usize,
     x: u32,
@@ -33,6 +42,15 @@ impl Move {
 
     fn __repr__(&self) -> String {
         format!("Move(x={}, y={}, pawn={})", self.x, self.y, self.pawn)
+    }
+
+    /// `(PawnMove, (x, y, pawn))`: pickle, `copy` and `deepcopy`
+    /// call the constructor again.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (u32, u32, usize)) {
+        let m = slf.get();
+        (slf.get_type(), (m.x, m.y, m.pawn))
     }
 }
 

@@ -12,9 +12,18 @@ use crate::interrupt::{self, Stop};
 use crate::{parse, stopped_after, Limits};
 
 /// A candidate cell `(row, col)`, 0-based: the move that deletes its row
-/// and column from the rectangle holding it.
-#[pyclass(frozen, eq, hash, get_all, name = "SplitMove", module = "grundy.split")]
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// and column from the rectangle holding it. Ordered by `(row, col)`: the
+/// derived order, so the fields keep that order.
+#[pyclass(
+    frozen,
+    eq,
+    ord,
+    hash,
+    get_all,
+    name = "SplitMove",
+    module = "grundy.split"
+)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Move {
     row: u32,
     col: u32,
@@ -29,6 +38,13 @@ impl Move {
 
     fn __repr__(&self) -> String {
         format!("Move(row={}, col={})", self.row, self.col)
+    }
+
+    /// `(SplitMove, (row, col))`: pickle, `copy` and `deepcopy`
+    /// call the constructor again.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, pyo3::types::PyType>, (u32, u32)) {
+        let m = slf.get();
+        (slf.get_type(), (m.row, m.col))
     }
 }
 

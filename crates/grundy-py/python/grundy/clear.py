@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .tables import Database
 
 Move = _grundy.ClearMove
+#: The class's own name, by which pickle finds it.
+ClearMove = Move
 LargeMove = _grundy.LargeMove
 Component = _grundy.Component
 ClearAnalysis = _grundy.ClearAnalysis

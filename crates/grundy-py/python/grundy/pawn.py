@@ -14,6 +14,8 @@ from . import _grundy
 from ._inputs import cells_list
 
 Move = _grundy.PawnMove
+#: The class's own name, by which pickle finds it.
+PawnMove = Move
 PawnAnalysis = _grundy.PawnAnalysis
 
 Cell = Tuple[int, int]

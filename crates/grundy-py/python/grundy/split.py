@@ -13,6 +13,8 @@ from . import _grundy
 from ._inputs import board_text, cells_list, check_limits
 
 Move = _grundy.SplitMove
+#: The class's own name, by which pickle finds it.
+SplitMove = Move
 SplitAnalysis = _grundy.SplitAnalysis
 
 #: The defaults of ``grundy split``: 3 x 10^8 positions, 2 GiB.
