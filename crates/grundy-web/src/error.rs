@@ -86,7 +86,7 @@ impl From<grundy::SolveError> for ApiError {
                 grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::TimeBudget { limit } => format!(
-                "gave up after {:.1} s (the server's time budget per request)",
+                "gave up within the server's time budget per request, {:.1} s",
                 limit.as_secs_f64()
             ),
             grundy::SolveError::MemoryBudget { limit, .. } => format!(

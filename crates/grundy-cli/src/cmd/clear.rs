@@ -326,11 +326,22 @@ fn analyse(
             // What is known, as for a board past 64 cells; the play-out and
             // the explanation need every value.
             print_large(&partial.analysis, json, DEFAULT_MAX_LISTED)?;
-            return match partial.analysis.stopped {
-                Some(err) => Err(with_hint(err)),
-                None if play || explain => Err(with_hint(partial.values_stopped)),
-                None => Ok(ExitCode::SUCCESS),
+            // Say what was left out, not only why.
+            let left_out = match (play, explain) {
+                (true, true) => Some("no play-out and no explanation, which need every value"),
+                (true, false) => Some("no play-out, which needs every value"),
+                (false, true) => Some("no explanation, which needs every value"),
+                (false, false) => None,
             };
+            let err = match partial.analysis.stopped {
+                Some(err) => with_hint(err),
+                None if left_out.is_some() => with_hint(partial.values_stopped),
+                None => return Ok(ExitCode::SUCCESS),
+            };
+            return Err(match left_out {
+                Some(left_out) => err.context(left_out),
+                None => err,
+            });
         }
     };
     let play = if play {

@@ -246,9 +246,34 @@ fn the_time_budget_is_named_as_given() {
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("gave up after 0.4 s (the time budget)"),
+        stderr.contains("gave up within the time budget of 0.4 s"),
         "{stderr}"
     );
+}
+
+/// A play-out or an explanation the budget left out is said to be left
+/// out, not silently missing.
+#[test]
+fn what_a_stopped_search_leaves_out_is_said() {
+    let board = "11111111\n11111111\n10011101\n11111111\n11111111\n00111101\n11110111\n11111111\n";
+    for (flags, said) in [
+        (&["--play"][..], "no play-out, which needs every value"),
+        (
+            &["--play", "--explain"][..],
+            "no play-out and no explanation",
+        ),
+    ] {
+        let output = grundy()
+            .args(["clear", "--max-time", "0.2", "--threads", "1"])
+            .args(flags)
+            .arg("-")
+            .write_stdin(board)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(3));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(said), "{stderr}");
+    }
 }
 
 /// `--max-time 0`, as Python's `max_time=0`: the engine plays a legal move

@@ -205,7 +205,7 @@ pub enum SolveError {
         needed: Option<u64>,
     },
     /// The time budget ran out.
-    #[error("gave up after {} (the time budget)", seconds(*limit))]
+    #[error("gave up within the time budget of {}", seconds(*limit))]
     TimeBudget {
         /// The budget that was reached.
         limit: Duration,
