@@ -306,15 +306,24 @@ pub fn engine_move_output<M: serde::Serialize>(
         (Some(report), true) => serde_json::to_string(report)? + "\n",
         (Some(report), false) => format!("{}\n{}\n", report.text, report.reason),
         (None, true) => {
-            serde_json::json!({
-                "move": null,
-                "text": null,
-                "proven": true,
-                "kind": "none",
-                "reason": no_moves,
-            })
-            .to_string()
-                + "\n"
+            // The fields of `EngineMove`, in its order, so that both answers
+            // read alike.
+            #[derive(serde::Serialize)]
+            struct NoMove {
+                #[serde(rename = "move")]
+                mv: Option<()>,
+                proven: bool,
+                kind: &'static str,
+                reason: &'static str,
+                text: Option<()>,
+            }
+            serde_json::to_string(&NoMove {
+                mv: None,
+                proven: true,
+                kind: "none",
+                reason: no_moves,
+                text: None,
+            })? + "\n"
         }
         (None, false) => format!("{no_moves}\n"),
     })

@@ -91,7 +91,9 @@ pub struct BudgetArgs {
     /// 20,000,000 shapes on a 7 x 7 block with the 5 x 6 database). With
     /// --move each question the outcome search decides counts as a shape,
     /// and the values it rules out are kept beside the memo (408 to 416
-    /// MB measured at 20,000,000 on a dense 7 x 7 block).
+    /// MB measured at 20,000,000 on a dense 7 x 7 block). With --threads
+    /// 2, once the helper joins, its exchange table of up to 128 MB comes
+    /// on top whatever this count (--max-memory or --threads 1 bounds it).
     #[arg(long, default_value_t = 20_000_000, value_name = "N")]
     pub max_positions: u64,
     /// Give up after this many seconds.

@@ -803,6 +803,20 @@ fn a_position_without_moves_says_there_are_none() {
     assert!(text.contains("clear (1,1)-(1,2)"), "{text}");
     let text = run(&["clear", "-"], b"1\n\n1\n");
     assert!(text.contains("No winning moves"), "{text}");
+    // `--move --json` without a move has the keys of one with a move, in
+    // the same order.
+    let keys = |json: &str| -> Vec<String> {
+        json.trim()
+            .trim_start_matches('{')
+            .split(',')
+            .filter_map(|field| field.split_once("\":"))
+            .filter_map(|(key, _)| key.rsplit('"').next().map(str::to_owned))
+            .filter(|key| ["move", "proven", "kind", "reason", "text"].contains(&key.as_str()))
+            .collect()
+    };
+    let none = run(&["clear", "--move", "--json", "-"], b"00\n");
+    let some = run(&["clear", "--move", "--json", "-"], b"10\n");
+    assert_eq!(keys(&none), keys(&some), "{none} {some}");
 }
 
 /// Issue 24: sizes and counts in proper English, from one helper.
