@@ -32,12 +32,59 @@ pub struct Move {
     right: u8,
 }
 
+/// A move's board and sides as a constructor is given them, checked: the
+/// board an index from 0, each side an index from 0 to `max`, the top row
+/// at most the bottom one and the left column at most the right one. The
+/// error names the argument.
+pub(crate) fn checked_move(board: i64, sides: [i64; 4], max: u32) -> PyResult<(usize, [u32; 4])> {
+    let board = usize::try_from(board).map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "board is {board}: a board's index, from 0"
+        ))
+    })?;
+    let names = ["top", "left", "bottom", "right"];
+    let mut checked = [0u32; 4];
+    for (i, (&name, &side)) in names.iter().zip(&sides).enumerate() {
+        let what = if i % 2 == 0 { "row" } else { "column" };
+        checked[i] = u32::try_from(side)
+            .ok()
+            .filter(|&side| side <= max)
+            .ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "{name} is {side}: a {what} index from 0 to {max}"
+                ))
+            })?;
+    }
+    let [top, left, bottom, right] = checked;
+    if top > bottom || left > right {
+        let (a, b, x, y) = if top > bottom {
+            ("top", "bottom", top, bottom)
+        } else {
+            ("left", "right", left, right)
+        };
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{a} is {x} and {b} is {y}: a rectangle's {a} is at most its {b}"
+        )));
+    }
+    Ok((board, checked))
+}
+
 #[pymethods]
 impl Move {
     #[new]
     #[pyo3(signature = (top, left, bottom, right, board = 0))]
-    fn new(top: u8, left: u8, bottom: u8, right: u8, board: usize) -> Move {
-        Move::at(board, top, left, bottom, right)
+    fn new(top: i64, left: i64, bottom: i64, right: i64, board: i64) -> PyResult<Move> {
+        let (board, [top, left, bottom, right]) =
+            checked_move(board, [top, left, bottom, right], u8::MAX.into())?;
+        // Within u8::MAX, checked above.
+        let side = |v: u32| v as u8;
+        Ok(Move::at(
+            board,
+            side(top),
+            side(left),
+            side(bottom),
+            side(right),
+        ))
     }
 
     fn __repr__(&self) -> String {

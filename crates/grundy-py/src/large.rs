@@ -46,14 +46,21 @@ pub struct LargeMove {
 impl LargeMove {
     #[new]
     #[pyo3(signature = (top, left, bottom, right, board = 0))]
-    fn new(top: u32, left: u32, bottom: u32, right: u32, board: u32) -> LargeMove {
-        LargeMove {
-            board,
+    fn new(top: i64, left: i64, bottom: i64, right: i64, board: i64) -> PyResult<LargeMove> {
+        let (board, [top, left, bottom, right]) =
+            crate::clear::checked_move(board, [top, left, bottom, right], u32::MAX)?;
+        Ok(LargeMove {
+            board: u32::try_from(board).map_err(|_| {
+                pyo3::exceptions::PyValueError::new_err(format!(
+                    "board is {board}: a board's index, from 0 to {}",
+                    u32::MAX
+                ))
+            })?,
             top,
             left,
             bottom,
             right,
-        }
+        })
     }
 
     fn __repr__(&self) -> String {

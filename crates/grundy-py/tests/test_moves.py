@@ -186,3 +186,23 @@ def test_a_pickled_class_is_found_by_its_own_name():
     for cls in (ClearMove, LargeMove, SplitMove, PawnMove):
         module = __import__(cls.__module__, fromlist=["_"])
         assert getattr(module, cls.__qualname__) is cls
+
+
+@pytest.mark.parametrize("cls, most", [(ClearMove, 255), (LargeMove, 2**32 - 1)])
+def test_a_clear_moves_constructor_refuses_what_is_no_rectangle_naming_the_argument(cls, most):
+    # The largest sides are taken; one past them, a negative side or board,
+    # or a top below the bottom (or a left past the right) is refused with
+    # a ValueError that names the argument.
+    assert cls(0, 0, most, most).bottom == most
+    for args, named in [
+        ((-1, 0, 0, 0), "top is -1"),
+        ((0, -2, 0, 0), "left is -2"),
+        ((0, 0, most + 1, 0), f"bottom is {most + 1}"),
+        ((0, 0, 0, most + 1), f"right is {most + 1}"),
+        ((3, 3, 0, 0), "top is 3 and bottom is 0"),
+        ((0, 3, 0, 0), "left is 3 and right is 0"),
+    ]:
+        with pytest.raises(ValueError, match=named):
+            cls(*args)
+    with pytest.raises(ValueError, match="board is -1"):
+        cls(0, 0, 0, 0, board=-1)
