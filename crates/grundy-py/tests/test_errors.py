@@ -231,6 +231,13 @@ def test_bad_pawns_and_impassable_cells():
         grundy.pawn.analyze((3, 3), blocked="1 1\n1 1\n")
     with pytest.raises(ValueError, match="coordinates are >= 0"):
         grundy.pawn.analyze((-1, 2))
+    # One pawn badly written is named as `at`, not as a list's first pawn.
+    for at in [(1.0, 2), (1, 2, 3), "2,2"]:
+        with pytest.raises(ValueError, match=r"^at is .*: a pawn is \(x, y\), two integers"):
+            grundy.pawn.analyze(at)
+    # A list of pawns with a bad one still names it by its index.
+    with pytest.raises(ValueError, match=r"^at\[1\] is \(1.0, 2\), not a pair of integers"):
+        grundy.pawn.analyze([(0, 1), (1.0, 2)])
     with pytest.raises(ValueError):
         grundy.pawn.analyze((2 * 10**9, 2))
     with pytest.raises(ValueError, match=r"needs Grundy values.* at\[0\] is \(5000, 1\), beyond"):

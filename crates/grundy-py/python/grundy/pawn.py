@@ -8,6 +8,7 @@ cannot move loses. Coordinates up to 10^9.
 ('first', [Move(x=1, y=2, pawn=0), Move(x=2, y=1, pawn=0)])
 """
 
+import numbers
 from typing import Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import _grundy
@@ -48,6 +49,9 @@ def analyze(
         raise TypeError(f"at must be a pawn (x, y) or a list of pawns, not {type(at).__name__}")
     if len(at) == 2 and all(_is_int(v) for v in at):
         pawns = cells_list([at], "at")
+    elif isinstance(at, str) or any(isinstance(v, (numbers.Number, str)) for v in at):
+        # Numbers or text where pawns would be: one pawn meant, badly written.
+        raise ValueError(f"at is {at!r}: a pawn is (x, y), two integers from 0, or give a list of pawns")
     else:
         pawns = cells_list(list(at), "at")
     return _grundy.pawn_analyze(pawns, *_blocked_text(blocked))
