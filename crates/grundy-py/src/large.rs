@@ -279,6 +279,45 @@ fn clear_analyze_large(
     Ok(report(&analysis))
 }
 
+/// The value of boards of any size played as a sum, as
+/// `Database.value` gives it: the analysis of [`clear_analyze_large`]
+/// reading `tables`, its value, or the budget's error when it stopped
+/// first (`found` has the values of the components it found, in the
+/// analysis's order of components, `None` where it found none).
+#[pyfunction]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables))]
+fn clear_value_large(
+    py: Python<'_>,
+    texts: Vec<(String, String)>,
+    max_positions: Option<u64>,
+    max_time: Option<f64>,
+    max_memory: Option<u64>,
+    tables: Option<&Bound<'_, tables::Database>>,
+) -> PyResult<u32> {
+    let boards = boards_of(&texts, max_memory)?;
+    let limits = Limits::new(max_positions, max_time, max_memory);
+    let budget = budget(&limits, DEFAULT_TIME);
+    let analysis = on_analyzer(py, tables, None, 1, &limits, budget, |analyzer| {
+        analyse(&boards, analyzer)
+    })?;
+    if let Some(value) = analysis.value {
+        return Ok(value.value());
+    }
+    let Some(err) = &analysis.stopped else {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "the analysis gave no value and no reason",
+        ));
+    };
+    let values: Vec<Option<u32>> = analysis
+        .components
+        .iter()
+        .map(|c| analysis.classes[c.class as usize].value.map(Nimber::value))
+        .collect();
+    let found = pyo3::types::PyDict::new(py);
+    found.set_item("components", values)?;
+    Err(crate::budget_exceeded(py, err, found))
+}
+
 /// Runs `work` with the GIL released, on an analyzer of `memo`'s solver
 /// (put back after, on the memo's threads) or of a fresh one reading
 /// `tables`, on `threads` (a helper thread for the components of at most
@@ -364,6 +403,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_fits_small, m)?)?;
     m.add_function(wrap_pyfunction!(clear_analysis_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(clear_analyze_large, m)?)?;
+    m.add_function(wrap_pyfunction!(clear_value_large, m)?)?;
     m.add_function(wrap_pyfunction!(clear_engine_move, m)?)?;
     Ok(())
 }

@@ -259,6 +259,10 @@ def test_bad_split_input():
         grundy.split.analyze()
     with pytest.raises(ValueError, match=r"^<cells>:"):
         grundy.split.analyze(size=(3, 3), cells=[(5, 5)])
+    # The size is one pair, named as `size`, not as a list's first item.
+    for bad in [(-1, 3), (0, 3), (3,), (1.5, 3), "33", (True, 3), 3]:
+        with pytest.raises(ValueError, match=r"^size is .*: a size is \(rows, cols\)"):
+            grundy.split.analyze(size=bad, cells=[])
 
 
 def test_a_split_grid_the_cli_refuses_up_front_is_refused_up_front(cli, tmp_path):

@@ -39,6 +39,19 @@ def test_equal_blocks_cancel_and_the_line_decides():
     assert line is not None
 
 
+def test_a_database_values_boards_past_64_cells_as_analyze_does():
+    db = grundy.tables.open()
+    board = block_pair_and_line()
+    assert db.value(board, max_time=20) == grundy.clear.analyze(board, max_time=20).value
+    # A sum with a board past 64 cells, as a list of boards.
+    line = grundy.clear.analyze(["11"]).value
+    assert db.value([board, ["11"]], max_time=20) == db.value(board, max_time=20) ^ line
+    with pytest.raises(grundy.BudgetExceeded) as stopped:
+        db.value(["1" * 9] * 8, max_time=0.2)
+    assert stopped.value.budget == "max_time"
+    assert stopped.value.found["components"] == [None]
+
+
 def test_numpy_boards_of_any_size():
     rng = np.random.default_rng(7)
     board = rng.random((40, 90)) < 0.15

@@ -24,6 +24,10 @@ def test_a_build_round_trip(db_4x5, cli):
     assert db_4x5.box == (4, 5) == info["box"]
     again = grundy.tables.open(db_4x5.path)
     assert again.info() == db_4x5.info()
+    # The path is text, as `.path`, for a file and for the built-in one.
+    assert info["path"] == db_4x5.path == str(db_4x5.path)
+    builtin = grundy.tables.open()
+    assert builtin.info()["path"] == builtin.path == str(builtin.path)
     # The same shapes per tier, largest values and checksums as the CLI says.
     text = cli.run(["tables", "info", db_4x5.path]).stdout
     rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+([0-9a-f]{8})$", text, re.M)

@@ -222,6 +222,13 @@ def clear_analyze_large(
     memo: Optional[ClearMemo] = None,
     threads: Optional[int] = None,
 ) -> LargeClearAnalysis: ...
+def clear_value_large(
+    texts: List[Text],
+    max_positions: Optional[int],
+    max_time: Optional[float],
+    max_memory: Optional[int],
+    tables: Optional[Database],
+) -> int: ...
 def clear_engine_move(
     texts: List[Text],
     max_positions: Optional[int],

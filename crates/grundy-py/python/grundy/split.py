@@ -7,6 +7,7 @@ column from that rectangle, leaving up to four smaller ones.
 [Move(row=0, col=0)]
 """
 
+import numbers
 from typing import Any, Dict, Iterable, Optional, Tuple
 
 from . import _grundy
@@ -30,12 +31,25 @@ def _grid_text(
     if (grid is None) == (size is None):
         raise ValueError("give either a grid, or size=(rows, cols) with cells=[(row, col), ...]")
     if size is not None:
-        (rows, cols), = cells_list([size], "size")
+        rows, cols = _size(size)
         # Not `cells or []`: a numpy array of pairs has no truth value.
         listed = cells_list([] if cells is None else list(cells), "cells")
         return f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed), "<cells>", True
     text, source = board_text(grid, "grid", limit=None)
     return text, source, False
+
+
+def _size(size: Any) -> Tuple[int, int]:
+    """`size` as `(rows, cols)`: two integers from 1 (the native parser
+    checks the largest)."""
+    try:
+        rows, cols = size
+    except (TypeError, ValueError):
+        rows = cols = None
+    for v in (rows, cols):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
+            raise ValueError(f"size is {size!r}: a size is (rows, cols), two integers from 1")
+    return int(rows), int(cols)
 
 
 def analyze(

@@ -51,12 +51,15 @@ class Database:
         return str(self._db.path)
 
     def info(self, values: bool = False) -> Dict[str, Any]:
-        """What ``grundy tables info PATH [--values]`` prints: ``box``,
-        ``shapes``, ``tiers`` (per tier: ``shapes``, ``largest_value``,
+        """What ``grundy tables info PATH [--values]`` prints: ``path`` (a
+        ``str``, as :attr:`path`), ``format_version``, ``box``, ``shapes``, ``tiers`` (per tier: ``shapes``, ``largest_value``,
         ``crc32`` per part), ``largest_value``, ``full_boards`` (``{(a, b):
         value}``), ``content_crc32``, ``parts``, and with ``values=True``
         ``shapes_per_value``."""
-        return self._db.info(values)
+        info: Dict[str, Any] = self._db.info(values)
+        # The built-in database has a name, not a file: both are text here.
+        info["path"] = self.path
+        return info
 
     def value(
         self,
@@ -67,9 +70,21 @@ class Database:
         max_memory: Optional[int] = None,
     ) -> int:
         """The value of one board (any form ``grundy.clear.analyze`` takes;
-        a list of boards is a sum)."""
+        a list of boards is a sum).
+
+        Boards past 64 cells are valued as ``grundy.clear.analyze`` values
+        them, this database consulted, ``max_time`` 30 s when left out.
+
+        Raises:
+            grundy.BudgetExceeded: a budget ran out; past 64 cells its
+                ``found["components"]`` has the value of each component
+                found (``None`` for the others).
+        """
         limits = check_limits(max_positions, max_time, max_memory)
-        return self._db.value_text(boards_texts(board), *limits)
+        texts = boards_texts(board, limit=None)
+        if _grundy.clear_fits_small(texts, limits[2]):
+            return self._db.value_text(texts, *limits)
+        return _grundy.clear_value_large(texts, *limits, self._db)
 
     def values(
         self,
