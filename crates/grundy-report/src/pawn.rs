@@ -122,8 +122,10 @@ impl Analysis {
         }
     }
 
-    /// [`Analysis::of`] without pairing equal pawns.
-    fn of_all(
+    /// [`Analysis::of`] without pairing equal pawns: for a caller that
+    /// pairs them itself ([`by_pairs`]), as the web's budgeted analysis
+    /// does, so that a sum out of reach is paired once.
+    pub fn of_all(
         blocked: &Blocked,
         outcomes: &Outcomes,
         pawns: &[Cell],

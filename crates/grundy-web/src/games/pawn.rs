@@ -219,7 +219,8 @@ fn analysis_within(
             }));
         }
     }
-    match Analysis::of(&position.blocked, outcomes, pawns) {
+    // Not `Analysis::of`: `analysis_of` pairs the pawns of a sum out of reach.
+    match Analysis::of_all(&position.blocked, outcomes, pawns) {
         Ok(analysis) => Ok(Ok(analysis)),
         Err(err @ AnalysisError::SumBeyondRegion { .. }) => Ok(Err(OutOfReach {
             error: bad(&err),
