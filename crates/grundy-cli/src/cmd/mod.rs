@@ -172,3 +172,56 @@ mod tests {
         }
     }
 }
+
+/// Search limits shared by the commands that run a search.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BudgetArgs {
+    /// Give up after solving this many distinct shapes (with --threads 2,
+    /// those the helper thread solved too). The memo takes 12 to
+    /// 24 bytes a shape; measured peak RSS was 140 MB at 8,700,000 shapes
+    /// (16 bytes each), so 20,000,000 shapes stay under about 0.5 GB. The
+    /// memo also keeps the shapes a database (--tables) answered, which this
+    /// count leaves out: up to about twice the memory (560 MB measured at
+    /// 20,000,000 shapes on a 7 x 7 block with the 5 x 6 database). With
+    /// --move each question the outcome search decides counts as a shape,
+    /// and the values it rules out are kept beside the memo (408 to 416
+    /// MB measured at 20,000,000 on a dense 7 x 7 block). With --threads
+    /// 2, once the helper joins, its exchange table of up to 128 MB comes
+    /// on top whatever this count (--max-memory or --threads 1 bounds it).
+    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    pub max_positions: u64,
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
+    pub max_time: Option<std::time::Duration>,
+    /// Give up before the shape memo and the search's scratch would pass
+    /// this size, counted from their allocations (the process needs a few
+    /// MB more): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
+    /// powers of 1000, KiB/MiB/GiB of 1024).
+    #[arg(long, value_name = "SIZE", value_parser = crate::cmd::parse_size)]
+    pub max_memory: Option<u64>,
+}
+
+impl BudgetArgs {
+    pub fn budget(&self) -> grundy::Budget {
+        grundy::Budget {
+            max_positions: Some(self.max_positions),
+            max_time: self.max_time,
+            max_memory: self.max_memory,
+        }
+    }
+}
+
+/// The error for a search that ran out of budget: which budget, the flag
+/// that sets it (the one "raise" hint), and the library's message.
+/// The exit code (3) comes from the [`SolveError`](grundy::SolveError) inside.
+pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
+    let flag = match err {
+        grundy::SolveError::PositionBudget { .. } => "--max-positions",
+        grundy::SolveError::TimeBudget { .. } => "--max-time",
+        grundy::SolveError::MemoryBudget { .. } => "--max-memory",
+        _ => "a budget",
+    };
+    anyhow::Error::new(err).context(format!(
+        "the search stopped early (raise {flag} to search further)"
+    ))
+}

@@ -4,6 +4,7 @@ use std::io::Write as _;
 
 use grundy::clear::{Board, Clear};
 use grundy::Nimber;
+use predicates::prelude::PredicateBooleanExt as _;
 
 use crate::common::{assert_input_error, assert_success, check_judge_sample, grundy};
 
@@ -254,10 +255,12 @@ fn sum_exits_3_only_for_an_incomplete_answer() {
 }
 
 /// Boards are valued fewest ones first: a full 8 x 8 board (no value within
-/// the run's 3 s) before a dense 7 x 7 block (value 12 in about 0.3 s)
-/// leaves the block valued, as the solver values it alone.
+/// the run's 300,000 positions) before a dense 7 x 7 block (valued within
+/// 300,000, not within 100,000) leaves the block valued, as the solver
+/// values it alone. The budget is a count of positions, not a time, so
+/// that the test does not depend on the machine's speed or load.
 #[test]
-fn a_hard_board_does_not_spend_the_time_of_those_after_it() {
+fn a_hard_board_does_not_spend_the_budget_of_those_after_it() {
     let block = [
         "0000001", "0000011", "0001110", "0011110", "1010110", "1111110", "0111110",
     ];
@@ -267,16 +270,24 @@ fn a_hard_board_does_not_spend_the_time_of_those_after_it() {
         block.join("\n")
     ));
     let queries = file("value 2 2\nvalue 1 2\n");
-    let output = grundy()
-        .args(["sum", "--max-time", "3", "--queries"])
-        .arg(queries.path())
-        .arg(boards.path())
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(3));
-    let stdout = String::from_utf8(output.stdout).unwrap();
+    let run = |positions: &str| {
+        let output = grundy()
+            .args(["sum", "--max-positions", positions, "--queries"])
+            .arg(queries.path())
+            .arg(boards.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(3));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let stdout = run("300000");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines, [value(&block).to_string().as_str(), "unknown"]);
+    // The block alone needs more than 100,000: the budget is what decides.
+    assert_eq!(
+        run("100000").lines().collect::<Vec<_>>(),
+        ["unknown", "unknown"]
+    );
 }
 
 #[test]
@@ -286,7 +297,11 @@ fn sum_help_documents_one_based_indices() {
         .assert()
         .success()
         .stdout(predicates::str::contains("numbered from 1"))
-        .stdout(predicates::str::contains("set P"));
+        .stdout(predicates::str::contains("set P"))
+        // The budget's help names no flag of `clear` that `sum` lacks
+        // (`--threads`, and `--move` but as how `clear` plays).
+        .stdout(predicates::str::contains("--threads").not())
+        .stdout(predicates::str::contains("With --move").not());
 }
 
 fn solver_value(board: &Board) -> u32 {
