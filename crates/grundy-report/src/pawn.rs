@@ -71,9 +71,10 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// One pawn's outcome and its moves to losing cells, without its
-    /// value: what a single pawn needs, at any size and for any walls
-    /// ([`Outcomes`] sweeps only the impassable cells' lines).
+    /// One pawn's outcome and its moves to losing cells, with its value
+    /// only on a losing cell (0): what a single pawn needs, at any size
+    /// and for any walls ([`Outcomes`] sweeps only the impassable cells'
+    /// lines).
     ///
     /// # Errors
     ///
@@ -81,9 +82,12 @@ impl Analysis {
     pub fn outcome_only(outcomes: &Outcomes, pawn: Cell) -> Result<Analysis, PawnError> {
         let kind = outcomes.classify(pawn);
         let moves = outcomes.winning_moves(pawn)?;
+        // A losing cell's value is 0 by definition; a winning one's needs
+        // the values around it.
+        let value = (kind == CellKind::Losing).then_some(Nimber::ZERO);
         Ok(Analysis {
-            pawns: vec![(kind, None)],
-            total: None,
+            pawns: vec![(kind, value)],
+            total: value,
             first_wins: kind == CellKind::Winning,
             moves: moves
                 .iter()
@@ -280,22 +284,49 @@ impl Analysis {
     }
 }
 
-/// What pairing off the pawns that share a cell settles ([`by_pairs`]).
+/// What dropping the pawns of a sum that need no value settles
+/// ([`by_pairs`]).
 #[derive(Clone, Debug)]
 pub enum Paired {
     /// The pawns left lose: so does the whole sum. Its analysis: no winning
-    /// move, the paired pawns' values unknown unless the others' analysis
-    /// gave them, no table.
+    /// move, the pawns on losing cells of value 0, the paired pawns' values
+    /// unknown unless the others' analysis gave them, no table.
     Lost(Analysis),
     /// The pawns left win: `left` (indices into the whole sum) with their
     /// own analysis, whose winning moves win the whole sum too (the whole
-    /// sum has more, moves of the paired pawns, which need their values).
+    /// sum has more, moves of the dropped pawns, which need their values).
     Won {
         /// The pawns left, as indices into the whole sum.
         left: Vec<usize>,
         /// Their analysis, indices into `left`.
         analysis: Analysis,
+        /// Why the others dropped out.
+        dropped: Dropped,
     },
+}
+
+/// Why pawns of a sum drop out of it without their values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// Some share a cell: a pawn's game added to itself has value 0.
+    pub pairs: bool,
+    /// Some stand on losing cells, whose value is 0 by definition.
+    pub losing: bool,
+}
+
+impl Dropped {
+    /// Why, in words: `the pawns that share a cell cancel in pairs`, ...
+    #[must_use]
+    pub fn words(self) -> &'static str {
+        match (self.pairs, self.losing) {
+            (true, true) => {
+                "the pawns that share a cell cancel in pairs and those on losing cells have value 0"
+            }
+            (true, false) => "the pawns that share a cell cancel in pairs",
+            (false, true) => "the pawns on losing cells have value 0",
+            (false, false) => "no pawn drops out",
+        }
+    }
 }
 
 /// The pawns left when those sharing a cell are paired off, as indices in
@@ -319,17 +350,33 @@ pub fn unpaired(pawns: &[Cell]) -> Option<Vec<usize>> {
     )
 }
 
+/// The pawns of a sum left when those that need no value drop out: those
+/// sharing a cell paired off ([`unpaired`]), and those on losing cells
+/// (value 0 whatever the walls, so they change neither the value nor who
+/// wins); `None` when none drops out.
+#[must_use]
+pub fn left_of_sum(outcomes: &Outcomes, pawns: &[Cell]) -> Option<(Vec<usize>, Dropped)> {
+    let paired = unpaired(pawns);
+    let pairs = paired.is_some();
+    let mut left = paired.unwrap_or_else(|| (0..pawns.len()).collect());
+    let before = left.len();
+    left.retain(|&i| outcomes.classify(pawns[i]) != CellKind::Losing);
+    let losing = left.len() < before;
+    (pairs || losing).then_some((left, Dropped { pairs, losing }))
+}
+
 /// Settles a sum of `pawns` whose values are out of reach when the pawns
-/// sharing a cell cancel in pairs and the others are in reach:
-/// `analyse` analyses the pawns left ([`unpaired`]; `None` when it cannot).
-/// `None` when no pawns pair, or the pawns left cannot be settled: neither
-/// their total nor, for one pawn, its outcome known.
+/// that need no value drop out ([`left_of_sum`]: those sharing a cell,
+/// those on losing cells) and the others are in reach: `analyse` analyses
+/// the pawns left (`None` when it cannot). `None` when no pawn drops out,
+/// or the pawns left cannot be settled: neither their total nor, for one
+/// pawn, its outcome known.
 pub fn by_pairs(
     outcomes: &Outcomes,
     pawns: &[Cell],
     analyse: impl FnOnce(&[Cell]) -> Option<Analysis>,
 ) -> Option<Paired> {
-    let left = unpaired(pawns)?;
+    let (left, dropped) = left_of_sum(outcomes, pawns)?;
     let cells: Vec<Cell> = left.iter().map(|&i| pawns[i]).collect();
     let analysis = if cells.is_empty() {
         Analysis {
@@ -347,18 +394,22 @@ pub fn by_pairs(
         return None;
     }
     if analysis.first_wins {
-        return Some(Paired::Won { left, analysis });
+        return Some(Paired::Won {
+            left,
+            analysis,
+            dropped,
+        });
     }
-    let mut values = vec![None; pawns.len()];
+    let kinds: Vec<CellKind> = pawns.iter().map(|&pawn| outcomes.classify(pawn)).collect();
+    let mut values: Vec<Option<Nimber>> = kinds
+        .iter()
+        .map(|&kind| (kind == CellKind::Losing).then_some(Nimber::ZERO))
+        .collect();
     for (&i, &(_, value)) in left.iter().zip(&analysis.pawns) {
         values[i] = value;
     }
     Some(Paired::Lost(Analysis {
-        pawns: pawns
-            .iter()
-            .zip(values)
-            .map(|(&pawn, value)| (outcomes.classify(pawn), value))
-            .collect(),
+        pawns: kinds.into_iter().zip(values).collect(),
         total: analysis.total,
         first_wins: false,
         moves: Vec::new(),
@@ -377,6 +428,7 @@ pub fn won_by_pairs_report(
     pawns: &[Cell],
     left: &[usize],
     analysis: &Analysis,
+    dropped: Dropped,
 ) -> Result<Option<EngineMoveReport>, PawnError> {
     let cells: Vec<Cell> = left.iter().map(|&i| pawns[i]).collect();
     let Some(report) = engine_report_of(analysis, outcomes, &cells)? else {
@@ -396,7 +448,8 @@ pub fn won_by_pairs_report(
         proven: true,
         kind: report.kind,
         reason: format!(
-            "proven winning: the pawns that share a cell cancel in pairs, and of the others {why}"
+            "proven winning: {}, and of the others {why}",
+            dropped.words()
         ),
     }))
 }
@@ -562,11 +615,15 @@ pub fn engine_report(
     match Analysis::of(blocked, outcomes, pawns) {
         Ok(analysis) => engine_report_of(&analysis, outcomes, pawns),
         Err(AnalysisError::SumBeyondRegion { .. })
-            if let Some(Paired::Won { left, analysis }) = by_pairs(outcomes, pawns, |left| {
+            if let Some(Paired::Won {
+                left,
+                analysis,
+                dropped,
+            }) = by_pairs(outcomes, pawns, |left| {
                 Analysis::of_all(blocked, outcomes, left).ok()
             }) =>
         {
-            won_by_pairs_report(outcomes, pawns, &left, &analysis)
+            won_by_pairs_report(outcomes, pawns, &left, &analysis, dropped)
         }
         Err(AnalysisError::SumBeyondRegion { index: closed, .. }) => guess_report(
             outcomes,
@@ -737,6 +794,61 @@ mod tests {
             }
         }
 
+        /// Pawns on losing cells past the values' region drop out of a sum
+        /// (value 0 whatever the walls): with the others lost, the sum is;
+        /// with them won, the engine's winning move is theirs, proven.
+        #[test]
+        fn pawns_on_losing_cells_past_the_region_drop_out(
+            walls in proptest::collection::btree_set((0u32..6, 0u32..6), 1..10),
+            pawns in proptest::collection::vec((0u32..6, 0u32..6), 0..3),
+            far_rows in proptest::collection::btree_set(5000u64..5020, 1..3),
+        ) {
+            let walls: Vec<(u32, u32)> = walls.into_iter().filter(|w| !pawns.contains(w)).collect();
+            prop_assume!(!walls.is_empty());
+            let cell = |(x, y): (u32, u32)| Cell::new(u64::from(x), u64::from(y)).unwrap();
+            let blocked = Blocked::new(&walls.iter().map(|&w| cell(w)).collect::<Vec<_>>()).unwrap();
+            let outcomes = Outcomes::new(&blocked);
+            // A far row's losing cell: where a pawn far right of it moves
+            // along the row to win.
+            let mut cells: Vec<Cell> = pawns.iter().map(|&p| cell(p)).collect();
+            for (i, &y) in far_rows.iter().enumerate() {
+                let from = Cell::new(9000, y).unwrap();
+                let to = outcomes.winning_moves(from).unwrap().iter().find(|to| u64::from(to.y()) == y);
+                let to = to.expect("a row with no wall at or past x 9000 has a losing cell");
+                prop_assert_eq!(outcomes.classify(to), CellKind::Losing);
+                cells.insert(i.min(cells.len()), to);
+            }
+            let total = pawns.iter().fold(0, |a, &(x, y)| a ^ brute(&walls, x, y));
+            let analysis = Analysis::of(&blocked, &outcomes, &cells);
+            let report = engine_report(&blocked, &outcomes, &cells).unwrap();
+            if total == 0 {
+                let analysis = analysis.unwrap();
+                prop_assert!(!analysis.first_wins);
+                prop_assert!(analysis.moves.is_empty());
+                prop_assert_eq!(analysis.total, Some(Nimber::ZERO));
+                for (&at, &(kind, value)) in cells.iter().zip(&analysis.pawns) {
+                    if at.x() >= 5000 {
+                        prop_assert_eq!((kind, value), (CellKind::Losing, Some(Nimber::ZERO)));
+                    }
+                }
+                if let Some(report) = report {
+                    prop_assert!(report.proven);
+                    prop_assert_eq!(report.kind, "losing");
+                }
+            } else {
+                prop_assert!(analysis.is_err());
+                let report = report.unwrap();
+                prop_assert!(report.proven);
+                prop_assert_eq!(report.kind, "winning");
+                prop_assert!(report.reason.contains("losing cells have value 0"), "{}", report.reason);
+                let from = cells[report.mv.pawn];
+                let to = (report.mv.x, report.mv.y);
+                prop_assert!(outcomes.is_legal_move(from, cell(to)));
+                let before = brute(&walls, from.x(), from.y());
+                prop_assert_eq!(total ^ before ^ brute(&walls, to.0, to.1), 0);
+            }
+        }
+
         /// Pawns past the values' region, each with a wall below-left (so
         /// no value), in pairs on one cell, beside pawns the brute force
         /// values: the sum is settled by the others alone. Lost when their
@@ -772,7 +884,10 @@ mod tests {
                 // The explanation says why the unvalued pawns drop out, and
                 // never that nothing is left to play.
                 let why = crate::explain::pawn(&analysis, &cells).unwrap().value;
-                prop_assert!(why.contains("a pair cancels"), "{}", why);
+                // Paired pawns on losing cells are valued (0), the others not.
+                if analysis.pawns.iter().any(|&(_, v)| v.is_none()) {
+                    prop_assert!(why.contains("a pair cancels"), "{}", why);
+                }
                 prop_assert!(!why.contains("nothing is left"), "{}", why);
                 if let Some(report) = report {
                     prop_assert!(report.proven);

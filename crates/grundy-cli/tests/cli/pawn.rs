@@ -211,7 +211,12 @@ fn json_moves_are_legal_and_reach_losing_cells_far_away() {
         let losing = outcomes.is_losing(pawn);
         assert_eq!(json["winner"], if losing { "second" } else { "first" });
         assert_eq!(json["pawns"][0]["losing"], losing);
-        assert!(json.get("grundy").is_none(), "no values beyond 4096");
+        // No values beyond 4096 but a losing cell's, 0 by definition.
+        if losing {
+            assert_eq!(json["grundy"], 0);
+        } else {
+            assert!(json.get("grundy").is_none(), "no values beyond 4096");
+        }
         let moves = json["winning_moves"].as_array().unwrap();
         assert_eq!(moves.is_empty(), losing);
         for mv in moves {
@@ -537,7 +542,10 @@ fn the_engine_move_is_legal_and_proven_where_values_are_known() {
             assert_eq!(total ^ value(cells[i]) ^ value(to), 0, "{json}");
         }
     }
-    let json = json(&[
+    // A pawn on a losing cell past the region has value 0 all the same: the
+    // sum's move is the other pawn's, proven.
+    assert!(outcomes.is_losing(cell(5000, 5000)));
+    let proven = json(&[
         "pawn",
         "--move",
         "--json",
@@ -548,12 +556,36 @@ fn the_engine_move_is_legal_and_proven_where_values_are_known() {
         "2,2",
     ]);
     assert_eq!(
+        (&proven["proven"], &proven["kind"]),
+        (&true.into(), &"winning".into()),
+        "{proven}"
+    );
+    assert_eq!(proven["move"]["pawn"], 1, "{proven}");
+    let to = cell(
+        proven["move"]["x"].as_u64().unwrap(),
+        proven["move"]["y"].as_u64().unwrap(),
+    );
+    assert!(outcomes.is_legal_move(cell(2, 2), to), "{proven}");
+    assert_eq!(value(to), 0, "{proven}");
+    // On a winning cell there, its value is out of reach: a guess.
+    assert!(!outcomes.is_losing(cell(5001, 5000)));
+    let json = json(&[
+        "pawn",
+        "--move",
+        "--json",
+        &walls,
+        "--at",
+        "5001,5000",
+        "--at",
+        "2,2",
+    ]);
+    assert_eq!(
         (&json["proven"], &json["kind"]),
         (&false.into(), &"unproven".into()),
         "{json}"
     );
     let i = json["move"]["pawn"].as_u64().unwrap() as usize;
-    let from = [cell(5000, 5000), cell(2, 2)][i];
+    let from = [cell(5001, 5000), cell(2, 2)][i];
     let to = cell(
         json["move"]["x"].as_u64().unwrap(),
         json["move"]["y"].as_u64().unwrap(),

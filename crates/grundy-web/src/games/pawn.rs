@@ -22,7 +22,7 @@ use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy::Budget;
 use grundy_report::pawn::{
     by_pairs, engine_move, engine_report_of, guess_report, move_values, won_by_pairs_report,
-    Analysis, AnalysisError, MoveReport, Paired, Report,
+    Analysis, AnalysisError, Dropped, MoveReport, Paired, Report,
 };
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
@@ -159,6 +159,7 @@ enum Settled {
     WonByPairs {
         left: Vec<usize>,
         analysis: Analysis,
+        dropped: Dropped,
     },
     OutOfReach(OutOfReach),
 }
@@ -176,7 +177,15 @@ fn analysis_of(position: &PawnPosition, outcomes: &Outcomes) -> Result<Settled, 
     });
     Ok(match paired {
         Some(Paired::Lost(analysis)) => Settled::Analysis(analysis),
-        Some(Paired::Won { left, analysis }) => Settled::WonByPairs { left, analysis },
+        Some(Paired::Won {
+            left,
+            analysis,
+            dropped,
+        }) => Settled::WonByPairs {
+            left,
+            analysis,
+            dropped,
+        },
         None => Settled::OutOfReach(out),
     })
 }
@@ -248,13 +257,15 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
     let analysis = match analysis_of(position, &outcomes)? {
         Settled::Analysis(analysis) => analysis,
         // Won, but its winning moves include the paired pawns', out of reach.
-        Settled::WonByPairs { .. } => {
+        Settled::WonByPairs { dropped, .. } => {
             return Err(ApiError::new(
                 axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                "position too large for this server: the first player wins (the pawns that \
-                 share a cell cancel in pairs, and the others' total is not 0), but every \
-                 winning move needs the paired pawns' values, which are out of reach"
-                    .to_owned(),
+                format!(
+                    "position too large for this server: the first player wins ({}, and the \
+                     others' total is not 0), but every winning move needs the values of the \
+                     pawns that dropped out, which are out of reach",
+                    dropped.words()
+                ),
             ))
         }
         Settled::OutOfReach(out) => return Err(out.error),
@@ -313,8 +324,12 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = match analysis_of(position, &outcomes)? {
         Settled::Analysis(analysis) => analysis,
-        Settled::WonByPairs { left, analysis } => {
-            let report = won_by_pairs_report(&outcomes, &position.pawns, &left, &analysis)
+        Settled::WonByPairs {
+            left,
+            analysis,
+            dropped,
+        } => {
+            let report = won_by_pairs_report(&outcomes, &position.pawns, &left, &analysis, dropped)
                 .map_err(|err| ApiError::bad_request(err.to_string()))?;
             return proven_play(position, report);
         }

@@ -1312,9 +1312,10 @@ async fn pawn_far_away_and_errors() {
             "pawn 1 at", // messages number pawns from 1
         ),
         // A far pawn valued without a table leaves the table of the others
-        // bounded all the same.
+        // bounded all the same. (On an empty grid the losing cells are the
+        // diagonal: (3000, 2999) wins, so it does not drop out.)
         (
-            json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]] }),
+            json!({ "pawns": [[1_000_000_000u64, 5], [3000, 2999]] }),
             422,
             "exceed the budget",
         ),
@@ -1343,6 +1344,26 @@ async fn pawn_far_away_and_errors() {
         let (fx, fy) = (from[0].as_u64().unwrap(), from[1].as_u64().unwrap());
         assert!(x == fx && y < fy || y == fy && x < fx, "{:?}", reply.json);
     }
+    // A pawn on a losing cell (the diagonal, here) has value 0 whatever the
+    // budget: it drops out, and the engine's move of the others is proven,
+    // one that the open grid's values (x xor y) say leaves 0.
+    let body = json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]] });
+    assert_error(
+        post(addr, "/api/v1/pawn/analyze", &body).await,
+        422,
+        "the pawns on losing cells have value 0",
+    )
+    .await;
+    let reply = post(addr, "/api/v1/pawn/play", &body).await;
+    assert_eq!(reply.json["proven"], true, "{:?}", reply.json);
+    assert_eq!(reply.json["kind"], "winning", "{:?}", reply.json);
+    assert_eq!(reply.json["move"]["pawn"], 0, "{:?}", reply.json);
+    let (x, y) = (
+        reply.json["move"]["x"].as_u64().unwrap(),
+        reply.json["move"]["y"].as_u64().unwrap(),
+    );
+    assert!(x == 1_000_000_000 && y < 5 || y == 5 && x < 1_000_000_000);
+    assert_eq!(x ^ y, 0, "{:?}", reply.json);
     // One pawn past the value budget needs no value: its outcome and moves,
     // as a pawn past the region gets them. On an empty grid the losing
     // cells are the diagonal, so (3000, 2999) wins by moving to (2999, 2999).
