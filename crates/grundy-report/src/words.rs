@@ -119,21 +119,12 @@ pub fn count(n: u64, word: &str) -> String {
     }
 }
 
-/// A byte count for messages: bytes below 1 KiB, else KiB, MiB or GiB
-/// with one decimal (`bytes(3 << 30)` is `"3.0 GiB"`).
+/// A byte count for messages: bytes below 1 KiB, else KiB, MiB, GiB or
+/// TiB with one decimal (`bytes(3 << 30)` is `"3.0 GiB"`), worded as the
+/// engine's errors word sizes ([`grundy::bytes_in_words`]).
 #[must_use]
 pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    if n < 1024 {
-        return count(n, "byte");
-    }
-    let mut value = n as f64 / 1024.0;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.1} {}", UNITS[unit])
+    grundy::bytes_in_words(n)
 }
 
 /// The indefinite article before `n` read aloud in English: `an` for

@@ -273,7 +273,7 @@ fn the_position_budget_stops_a_large_search_with_exit_3() {
 
 /// Runs `grundy split --cells` on `input` with `args`, and checks it stops
 /// with exit 3 and a budget message containing `what`, within `bound`.
-fn assert_cells_budget_stops(args: &[&str], input: String, what: &str, bound: Duration) {
+fn assert_cells_budget_stops(args: &[&str], input: String, what: &str, bound: Duration) -> String {
     let started = Instant::now();
     let output = grundy()
         .args(["split", "--cells"])
@@ -288,6 +288,7 @@ fn assert_cells_budget_stops(args: &[&str], input: String, what: &str, bound: Du
     assert!(stderr.contains(what), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(took < bound, "took {took:?}, bound {bound:?}");
+    stderr.into_owned()
 }
 
 /// Issue 14's first reproduction, generated here: 10^5 distinct random
@@ -345,12 +346,20 @@ fn the_time_budget_holds_on_huge_cell_lists() {
 
 #[test]
 fn the_memory_budget_holds_on_huge_cell_lists() {
-    assert_cells_budget_stops(
+    let stderr = assert_cells_budget_stops(
         &["--max-memory", "20MiB", "--max-time", "60"],
         random_cells(100_000, 6),
         "would pass 20.0 MiB (the memory budget",
         Duration::from_secs(60),
     );
+    // What it would need counts what the search holds besides its keys:
+    // more than the budget it would pass.
+    let need = stderr
+        .split("it would need ")
+        .nth(1)
+        .and_then(|rest| rest.strip_suffix(" MiB)\n"))
+        .and_then(|mib| mib.parse::<f64>().ok());
+    assert!(need.is_some_and(|mib| mib > 20.0), "{stderr}");
     // A dense table that does not fit is not built; the generic search
     // then runs out of memory as well.
     let output = grundy()

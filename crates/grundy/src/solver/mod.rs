@@ -213,8 +213,8 @@ pub enum SolveError {
     /// The memory budget ran out: the next step could pass it.
     #[error(
         "gave up before the search's memory would pass {} (the memory budget; it would need {})",
-        mebibytes(*limit),
-        mebibytes(*used)
+        bytes_in_words(*limit),
+        bytes_in_words(*used)
     )]
     MemoryBudget {
         /// The budget that was reached, in bytes.
@@ -249,15 +249,25 @@ pub(crate) fn seconds(span: Duration) -> String {
     format!("{} s", text.trim_end_matches('0').trim_end_matches('.'))
 }
 
-/// A byte count for messages: MiB with one decimal, or KiB or bytes below
-/// a MiB.
-fn mebibytes(bytes: u64) -> String {
+/// A byte count for messages: bytes below 1 KiB, else KiB, MiB, GiB or
+/// TiB with one decimal (`bytes_in_words(3 << 30)` is `"3.0 GiB"`). The
+/// one wording of sizes: the engine's errors and every front-end's
+/// messages (`grundy_report::words::bytes`) use it.
+#[must_use]
+pub fn bytes_in_words(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     match bytes {
-        1 => "1 byte".to_owned(),
-        0..1024 => format!("{bytes} bytes"),
-        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
-        _ => format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0)),
+        1 => return "1 byte".to_owned(),
+        0..1024 => return format!("{bytes} bytes"),
+        _ => {}
     }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 /// A snapshot of a running search, passed to the progress callback.
@@ -1092,9 +1102,11 @@ mod tests {
             super::seconds(Duration::from_nanos(3)),
             "less than a millisecond"
         );
-        assert_eq!(super::mebibytes(1000), "1000 bytes");
-        assert_eq!(super::mebibytes(2048), "2.0 KiB");
-        assert_eq!(super::mebibytes(3 << 20), "3.0 MiB");
+        assert_eq!(super::bytes_in_words(1), "1 byte");
+        assert_eq!(super::bytes_in_words(1000), "1000 bytes");
+        assert_eq!(super::bytes_in_words(2048), "2.0 KiB");
+        assert_eq!(super::bytes_in_words(3 << 20), "3.0 MiB");
+        assert_eq!(super::bytes_in_words(2 << 30), "2.0 GiB");
     }
 
     use super::*;

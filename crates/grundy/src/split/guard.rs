@@ -43,6 +43,14 @@ use super::game::{components, options_until};
 use super::{PartMove, Pattern};
 use crate::{Game, Nimber, SolveError};
 
+/// The memory part of [`Limits`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct MemoryLimit {
+    pub allowed: u64,
+    pub limit: u64,
+    pub held: u64,
+}
+
 /// The limits a [`Guard`] enforces.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Limits {
@@ -51,9 +59,10 @@ pub(super) struct Limits {
     /// Stop at this instant; the duration is the user's limit, for the
     /// error.
     pub deadline: Option<(Instant, Duration)>,
-    /// Stop when the live bytes pass the first figure; the second is the
-    /// user's whole limit, for the error.
-    pub memory: Option<(u64, u64)>,
+    /// Stop when the live bytes pass `allowed`; `limit` is the user's whole
+    /// limit and `held` what the search holds besides the live bytes (the
+    /// two count in the error's bytes in use).
+    pub memory: Option<MemoryLimit>,
     /// Stop when the search has examined more positions (made more keys)
     /// than the first figure; the second is the user's whole limit, for the
     /// error.
@@ -124,11 +133,12 @@ impl Guard {
                 return true;
             }
         }
-        if let Some((allowed, limit)) = limits.memory {
-            if self.live_bytes() > allowed {
+        if let Some(memory) = limits.memory {
+            let live = self.live_bytes();
+            if live > memory.allowed {
                 *stopped = Some(SolveError::MemoryBudget {
-                    limit,
-                    used: self.live_bytes(),
+                    limit: memory.limit,
+                    used: live.saturating_add(memory.held),
                 });
                 return true;
             }

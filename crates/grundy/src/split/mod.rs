@@ -561,7 +561,11 @@ impl SplitSolver {
             positions: budget.max_positions.zip(self.budget.max_positions),
             memory: self.max_memory.map(|limit| {
                 let held = self.dense_bytes + TRANSIENT_COPIES * pattern.bytes();
-                (limit.saturating_sub(held), limit)
+                guard::MemoryLimit {
+                    allowed: limit.saturating_sub(held),
+                    limit,
+                    held,
+                }
             }),
         });
         if self.guard.should_stop() {
