@@ -781,3 +781,123 @@ fn a_replay_past_the_statement_is_noted() {
         }
     }
 }
+
+/// Whether process `pid` is gone (or a zombie no one will wait for, which
+/// holds no CPU or memory).
+fn gone(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
+        stat.rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Waits up to 20 s for `path` to hold a process id, which it returns.
+fn wait_for_pid(path: &Path) -> String {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(20) {
+        if let Ok(pid) = std::fs::read_to_string(path) {
+            if pid.ends_with('\n') {
+                return pid.trim().to_owned();
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("no process id in {}", path.display());
+}
+
+/// A signal to `check` (SIGTERM, as `kill PID` sends) stops it: the run in
+/// progress, a solution that ignores the signal and spins, is killed, and
+/// the check says where it was (the seed to run again) and exits 130.
+#[test]
+fn a_signal_stops_the_check_and_its_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let spin = format!(
+        "echo $$ > {}; trap '' INT TERM HUP; while :; do :; done",
+        pidfile.display()
+    );
+    let mut check = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "check",
+            "gfg",
+            "--seed",
+            "5",
+            "--cases",
+            "50",
+            "--time-limit",
+            "600",
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .args(["--", "sh", "-c", &spin])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let solution = wait_for_pid(&pidfile);
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &check.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let output = loop {
+        if check.try_wait().unwrap().is_some() {
+            break check.wait_with_output().unwrap();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "check did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{stdout}");
+    assert!(
+        stdout.contains("interrupted after 0 of 50 cases"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("--seed 5"), "{stdout}");
+    assert!(
+        gone(&solution),
+        "the solution {solution} outlived the check"
+    );
+}
+
+/// What a run leaves behind in the background (here a `sleep` a shell
+/// starts before it runs the judge) is killed when the run ends.
+#[test]
+fn what_a_run_starts_does_not_outlive_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let judge = env!("CARGO_BIN_EXE_grundy");
+    let script = format!(
+        "sleep 300 & echo $! > {}; exec {judge} judge gfg",
+        pidfile.display()
+    );
+    let checked = run_check("gfg", &["--seed", "1", "--cases", "1"], &sh(&script));
+    assert_eq!(checked.code(), Some(0), "{}", checked.stdout());
+    let sleeper = wait_for_pid(&pidfile);
+    assert!(gone(&sleeper), "the run's sleep {sleeper} outlived it");
+}
+
+/// A solution that floods its standard error is judged on what it
+/// printed, and the report shows the end of its standard error only.
+#[test]
+fn a_flood_on_standard_error_is_read_from_its_end() {
+    let judge = env!("CARGO_BIN_EXE_grundy");
+    // 40 MB on standard error, then a wrong answer.
+    let script = format!(
+        "head -c 40000000 /dev/zero | tr '\\0' x >&2; echo LAST >&2; {judge} judge gfg | tr AB BA"
+    );
+    let checked = run_check(
+        "gfg",
+        &["--seed", "1", "--cases", "1", "--shrink-runs", "1"],
+        &sh(&script),
+    );
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("wrong answer"), "{stdout}");
+    assert!(stdout.contains("LAST"), "{stdout}");
+    assert!(stdout.len() < 20_000, "{} bytes of report", stdout.len());
+}

@@ -26,8 +26,8 @@ use std::ffi::OsString;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
@@ -206,11 +206,18 @@ impl Bench {
                 C::NAME
             )
         })?;
-        // Past the deadline nothing more is run (a run in progress is
-        // stopped by the runner).
-        let run = if self.limits.deadline.is_some_and(|d| Instant::now() > d) {
+        // Past the deadline, or once asked to stop, nothing more is run (a
+        // run in progress is stopped by the runner).
+        let stop = if self.limits.is_interrupted() {
+            Some(runner::Ended::Interrupted)
+        } else if self.limits.deadline.is_some_and(|d| Instant::now() > d) {
+            Some(runner::Ended::Deadline)
+        } else {
+            None
+        };
+        let run = if let Some(ended) = stop {
             Run {
-                ended: runner::Ended::Deadline,
+                ended,
                 stdout: Vec::new(),
                 stderr_tail: String::new(),
                 wall: Duration::ZERO,
@@ -250,6 +257,7 @@ fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> 
             memory: args.memory_limit,
             output: 64 << 20,
             deadline: args.max_time.map(|t| start + t),
+            interrupted: interrupt_on_signals()?,
         },
         scratch: (0..jobs.max(2))
             .map(|id| Scratch::new(&scratch_dir.0, id))
@@ -277,6 +285,28 @@ fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> 
             err
         }
     })
+}
+
+/// The exit code of a check stopped by a signal (as a shell reports
+/// SIGINT's).
+const INTERRUPTED: u8 = 130;
+
+/// A flag that SIGINT, SIGTERM and SIGHUP set instead of ending the
+/// process: the runs in progress are killed and reaped, the seed and what
+/// was found are reported, and the check exits [`INTERRUPTED`]. A second
+/// signal ends the process at once, as without the handler.
+fn interrupt_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let flag = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        signal_hook::flag::register_conditional_shutdown(
+            signal,
+            i32::from(INTERRUPTED),
+            Arc::clone(&flag),
+        )?;
+        signal_hook::flag::register(signal, Arc::clone(&flag))?;
+    }
+    Ok(flag)
 }
 
 /// Standard output for a check's report: the first failed write is kept
@@ -446,7 +476,19 @@ fn random_cases<C: Case>(
             describe(&verdict, bench.limits.time, args.memory_limit),
         )?;
         shrink_and_report::<C>(args, bench, failure.case, failure.tried, stdout)?;
+        if bench.limits.is_interrupted() {
+            writeln!(stdout, "interrupted: the shrinking stopped early")?;
+            return Ok(ExitCode::from(INTERRUPTED));
+        }
         return Ok(ExitCode::FAILURE);
+    }
+    if state.stopped && bench.limits.is_interrupted() {
+        writeln!(
+            stdout,
+            "interrupted after {} of {n} cases, all passed (--seed {seed})",
+            state.passed
+        )?;
+        return Ok(ExitCode::from(INTERRUPTED));
     }
     if state.stopped {
         writeln!(
@@ -670,6 +712,10 @@ fn shrink_and_report<C: Case>(
             "not shrunk to 1-minimal: {} depends on the input's size, so only halves and \
              quarters of it were dropped",
             verdict.name()
+        )?,
+        Minimality::Stopped if bench.limits.is_interrupted() => writeln!(
+            out,
+            "not verified 1-minimal: shrinking was interrupted"
         )?,
         Minimality::Stopped => writeln!(
             out,
@@ -915,6 +961,10 @@ fn replay<C: Case>(
     }
     let tried = bench.try_input::<C>(input.clone(), 0)?;
     let verdict = match &tried.verdict {
+        None if bench.limits.is_interrupted() => {
+            writeln!(out, "interrupted")?;
+            return Ok(ExitCode::from(INTERRUPTED));
+        }
         None => {
             writeln!(out, "stopped: --max-time ran out")?;
             return Ok(ExitCode::from(3));

@@ -13,19 +13,26 @@
 //! crate: `std::process` has everything but the polling, and
 //! `setrlimit` in the child would need `unsafe` (`pre_exec`).
 //!
-//! Only CMD itself is watched and killed: a CMD that starts its solution
-//! through a shell should `exec` it.
+//! Only CMD itself is watched: a CMD that starts its solution through a
+//! shell should `exec` it, or its solution's time and memory are not
+//! counted. Each run is a process group of its own, killed whole when the
+//! run ends, so that what CMD started (a shell's child, a process left in
+//! the background) does not outlive it. A signal to `grundy check` (Ctrl-C,
+//! SIGTERM, SIGHUP) sets [`Limits::interrupted`]: the watcher kills its run
+//! as at the deadline, so that no run outlives the check.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Read as _;
-use std::os::unix::process::ExitStatusExt as _;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The limits of one run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Limits {
     /// CPU time (and twice that plus a second of wall-clock time).
     pub time: Duration,
@@ -35,6 +42,15 @@ pub struct Limits {
     pub output: u64,
     /// The whole run's deadline, if any.
     pub deadline: Option<Instant>,
+    /// Set when the check was asked to stop (a signal): the run is killed.
+    pub interrupted: Arc<AtomicBool>,
+}
+
+impl Limits {
+    /// Whether the check was asked to stop.
+    pub fn is_interrupted(&self) -> bool {
+        self.interrupted.load(Ordering::Relaxed)
+    }
 }
 
 /// How a run ended.
@@ -50,6 +66,9 @@ pub enum Ended {
     OutputLimit,
     /// Killed at the whole run's deadline: no verdict.
     Deadline,
+    /// Killed, or ended by the same signal, as the check was asked to stop:
+    /// no verdict.
+    Interrupted,
 }
 
 /// One run of the solution.
@@ -157,6 +176,7 @@ pub fn run(
     let start = Instant::now();
     let mut child = Command::new(&cmd[0])
         .args(&cmd[1..])
+        .process_group(0)
         .stdin(File::open(&scratch.input)?)
         .stdout(File::create(&scratch.stdout)?)
         .stderr(File::create(&scratch.stderr)?)
@@ -171,7 +191,11 @@ pub fn run(
     let mut pause = Duration::from_micros(250);
     let ended = loop {
         if let Some(status) = child.try_wait()? {
-            break Ended::Exited(status);
+            break if interrupted_with(status, limits) {
+                Ended::Interrupted
+            } else {
+                Ended::Exited(status)
+            };
         }
         let now = Instant::now();
         // The limit is on CPU time, as judges count it (steady on a loaded
@@ -185,6 +209,8 @@ pub fn run(
             Some(Ended::TimeLimit)
         } else if limits.deadline.is_some_and(|d| now > d) {
             Some(Ended::Deadline)
+        } else if limits.is_interrupted() {
+            Some(Ended::Interrupted)
         } else if peak.is_some_and(|p| p > limits.memory) {
             Some(Ended::MemoryLimit)
         } else if std::fs::metadata(&scratch.stdout).is_ok_and(|m| m.len() > limits.output) {
@@ -195,6 +221,7 @@ pub fn run(
         if let Some(ended) = over {
             // Already exited between the poll and now: the kill fails, the
             // wait reaps it either way.
+            kill_group(&child);
             let _ = child.kill();
             child.wait()?;
             break ended;
@@ -203,12 +230,14 @@ pub fn run(
         pause = (pause * 2).min(Duration::from_millis(10));
     };
     let wall = start.elapsed();
+    // What the run left behind in its group. The group's number stays
+    // taken while any process holds it, so no other process is reached.
+    kill_group(&child);
     let mut stdout = Vec::new();
     File::open(&scratch.stdout)?
         .take(limits.output + 1)
         .read_to_end(&mut stdout)?;
-    let stderr = std::fs::read(&scratch.stderr).unwrap_or_default();
-    let tail = String::from_utf8_lossy(&stderr[stderr.len().saturating_sub(2000)..]).into_owned();
+    let tail = stderr_tail(&scratch.stderr).unwrap_or_default();
     Ok(Run {
         ended,
         stdout,
@@ -216,6 +245,44 @@ pub fn run(
         wall,
         peak_memory: peak,
     })
+}
+
+/// Kills every process of `child`'s group (the run's own group: see
+/// [`run`]); a group already empty is no error.
+fn kill_group(child: &std::process::Child) {
+    use rustix::process::{kill_process_group, Pid, Signal};
+    let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
+}
+
+/// How much of a run's standard error the report shows: its end.
+const STDERR_TAIL: u64 = 2000;
+
+/// The last [`STDERR_TAIL`] bytes of the run's standard error, read from
+/// its end: a run may have written gigabytes there.
+fn stderr_tail(path: &Path) -> std::io::Result<String> {
+    use std::io::{Seek as _, SeekFrom};
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
+    file.seek(SeekFrom::Start(len.saturating_sub(STDERR_TAIL)))?;
+    let mut tail = Vec::new();
+    file.take(STDERR_TAIL).read_to_end(&mut tail)?;
+    Ok(String::from_utf8_lossy(&tail).into_owned())
+}
+
+/// Whether a run that ended with `status` ended because the check was
+/// asked to stop: a signal sent to every process (a hang-up, a `kill` of
+/// the whole session) reaches the run too, which may end before this
+/// process has handled its own, so a run killed by SIGINT, SIGTERM or
+/// SIGHUP waits a moment for the flag.
+fn interrupted_with(status: std::process::ExitStatus, limits: &Limits) -> bool {
+    if limits.is_interrupted() {
+        return true;
+    }
+    if !matches!(status.signal(), Some(1 | 2 | 15)) {
+        return false;
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    limits.is_interrupted()
 }
 
 /// The peak resident size of a running process, from `/proc`.
@@ -276,7 +343,7 @@ fn signal_name(signal: i32) -> &'static str {
 /// stopped by the whole run's deadline.
 pub fn verdict(run: &Run, expected: &[u8], words: [&str; 2]) -> Option<Verdict> {
     let status = match run.ended {
-        Ended::Deadline => return None,
+        Ended::Deadline | Ended::Interrupted => return None,
         Ended::TimeLimit => return Some(Verdict::TimeLimit),
         Ended::MemoryLimit => return Some(Verdict::MemoryLimit),
         Ended::OutputLimit => return Some(Verdict::OutputLimit),
@@ -370,5 +437,17 @@ mod tests {
             compare(b"alice Bob", want, words),
             Verdict::Unparsable { what } if what.contains("answer 1 is \"alice\"")
         ));
+    }
+
+    /// The tail is the file's last bytes, short files whole.
+    #[test]
+    fn the_stderr_tail_is_the_files_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("err");
+        let text: String = (0..5000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(stderr_tail(&path).unwrap(), text[5000 - 2000..]);
+        std::fs::write(&path, "short").unwrap();
+        assert_eq!(stderr_tail(&path).unwrap(), "short");
     }
 }
