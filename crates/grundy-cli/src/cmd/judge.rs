@@ -64,6 +64,9 @@ Input: T, the number of tests; each test is N M, then N 4 x 4 boards (4 rows
 of 4 characters 0/1, a row one token), then M queries:
   1 L R    who wins the sum of boards L..R (1 <= L <= R <= N)
   2 P      followed by a board: it replaces board P (1 <= P <= N)
+The statement allows T 1..=5 and N, M 1..=10^5; this judge takes T, N and M
+up to 10^7 each (larger inputs for stress tests), and `grundy check --replay`
+notes an input past the statement.
 Output: one line per query 1: Pishty when the first player wins, else Lotsy.";
 
 const GRIDGAME: &str = "\

@@ -540,7 +540,7 @@ fn verdicts_tell_failures_apart() {
         ),
         (
             "true",
-            "output that does not parse: 1 answers expected, 0 printed: 1 missing",
+            "output that does not parse: 1 answer expected, 0 printed: 1 missing",
         ),
         ("echo A; echo B", "output that does not parse"),
         (
@@ -628,6 +628,11 @@ fn usage_errors_exit_2() {
             "gridgame",
             ["--max-size", "100001"],
             "past the statement's limit of 100000",
+        ),
+        (
+            "gfg",
+            ["--max-size", "5"],
+            "--max-size does not apply to gfg",
         ),
     ] {
         let checked = run_check(problem, &bad, &["true".to_owned()]);
@@ -854,7 +859,7 @@ fn a_signal_stops_the_check_and_its_runs() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(130), "{stdout}");
     assert!(
-        stdout.contains("interrupted after 0 of 50 cases"),
+        stdout.contains("interrupted before any of the 50 cases passed"),
         "{stdout}"
     );
     assert!(stdout.contains("--seed 5"), "{stdout}");

@@ -39,6 +39,7 @@ use self::problems::{Caos3, Case, Gen, Gfg, Gridgame, Pshtbrth};
 use self::runner::{Limits, Run, Scratch, SpawnError, Verdict};
 use self::shrink::{Minimality, Outcome};
 use crate::output::{InputError, UsageError};
+use grundy_report::words;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER_HELP)]
@@ -132,6 +133,12 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     // A flag that would change nothing is a mistake to say, not to ignore.
     if args.max_coord != DEFAULT_MAX_COORD && !matches!(args.problem, Problem::Gridgame) {
         return Err(UsageError("--max-coord applies to gridgame only".into()).into());
+    }
+    if args.max_size.is_some() && matches!(args.problem, Problem::Gfg) {
+        return Err(UsageError(
+            "--max-size does not apply to gfg, whose board is always 4 x 4".into(),
+        )
+        .into());
     }
     if let Some(size) = args.max_size.filter(|&size| size > statement_size) {
         return Err(UsageError(format!(
@@ -482,21 +489,18 @@ fn random_cases<C: Case>(
         }
         return Ok(ExitCode::FAILURE);
     }
-    if state.stopped && bench.limits.is_interrupted() {
-        writeln!(
-            stdout,
-            "interrupted after {} of {n} cases, all passed (--seed {seed})",
-            state.passed
-        )?;
-        return Ok(ExitCode::from(INTERRUPTED));
-    }
     if state.stopped {
-        writeln!(
-            stdout,
-            "stopped: --max-time ran out after {} of {n} cases, all passed (--seed {seed})",
-            state.passed
-        )?;
-        return Ok(ExitCode::from(3));
+        let (what, code) = if bench.limits.is_interrupted() {
+            ("interrupted", INTERRUPTED)
+        } else {
+            ("stopped: --max-time ran out", 3)
+        };
+        let progress = match state.passed {
+            0 => format!("before any of the {n} cases passed"),
+            passed => format!("after {passed} of {n} cases, all passed"),
+        };
+        writeln!(stdout, "{what} {progress} (--seed {seed})")?;
+        return Ok(ExitCode::from(code));
     }
     // gfg has one size: its board.
     let sizes = if statement_size > 16 {
@@ -664,17 +668,17 @@ fn shrink_and_report<C: Case>(
     if shrunk.steps == 0 {
         writeln!(
             out,
-            "not shrunk: no smaller input tried in {} runs ({:.1} s) fails this way: {}",
-            shrunk.runs,
+            "not shrunk: no smaller input tried in {} ({:.1} s) fails this way: {}",
+            words::count(shrunk.runs as u64, "run"),
             took.as_secs_f64(),
             shrunk.case.size()
         )?;
     } else {
         writeln!(
             out,
-            "shrunk in {} runs, {} steps taken ({:.1} s): {before} -> {}",
-            shrunk.runs,
-            shrunk.steps,
+            "shrunk in {}, {} taken ({:.1} s): {before} -> {}",
+            words::count(shrunk.runs as u64, "run"),
+            words::count(shrunk.steps as u64, "step"),
             took.as_secs_f64(),
             shrunk.case.size()
         )?;
@@ -707,6 +711,11 @@ fn shrink_and_report<C: Case>(
                 )?;
             }
         }
+        Minimality::Coarse if shrunk.steps == 0 => writeln!(
+            out,
+            "{} depends on the input's size, so only halves and quarters of it were tried",
+            verdict.name()
+        )?,
         Minimality::Coarse => writeln!(
             out,
             "not shrunk to 1-minimal: {} depends on the input's size, so only halves and \
@@ -861,7 +870,7 @@ fn side_by_side(
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0)
-        .max(8);
+        .max("(nothing)".len());
     writeln!(out, "\n    line  {:width$} | received", "expected")?;
     let from = first.unwrap_or(0).saturating_sub(5);
     for i in from..rows.min(from + 20) {

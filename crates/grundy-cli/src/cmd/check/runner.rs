@@ -391,15 +391,15 @@ pub fn compare(received: &[u8], expected: &[u8], words: [&str; 2]) -> Verdict {
         return Verdict::Unparsable {
             what: if got.len() < want.len() {
                 format!(
-                    "{} answers expected, {} printed: {} missing",
-                    want.len(),
+                    "{} expected, {} printed: {} missing",
+                    grundy_report::words::count(want.len() as u64, "answer"),
                     got.len(),
                     want.len() - got.len()
                 )
             } else {
                 format!(
-                    "{} answers expected, {} printed: {} extra",
-                    want.len(),
+                    "{} expected, {} printed: {} extra",
+                    grundy_report::words::count(want.len() as u64, "answer"),
                     got.len(),
                     got.len() - want.len()
                 )
@@ -444,7 +444,9 @@ mod tests {
     fn the_stderr_tail_is_the_files_end() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("err");
-        let text: String = (0..5000).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        let text: String = (0..5000)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
         std::fs::write(&path, &text).unwrap();
         assert_eq!(stderr_tail(&path).unwrap(), text[5000 - 2000..]);
         std::fs::write(&path, "short").unwrap();
