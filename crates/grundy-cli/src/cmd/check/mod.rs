@@ -610,7 +610,14 @@ fn describe(verdict: &Verdict, time: Duration, memory: u64) -> String {
         Verdict::WrongAnswer { first } => format!("wrong answer (answer {})", first + 1),
         Verdict::Unparsable { what } => format!("output that does not parse: {what}"),
         Verdict::RuntimeError { how } => format!("runtime error: {how}"),
-        Verdict::TimeLimit => format!("time limit exceeded ({} s)", time.as_secs_f64()),
+        Verdict::TimeLimit { wall: false } => {
+            format!("time limit exceeded ({} s of CPU time)", time.as_secs_f64())
+        }
+        Verdict::TimeLimit { wall: true } => format!(
+            "time limit exceeded (waited {} s of wall-clock time, twice the {} s limit and a second)",
+            (2.0 * time.as_secs_f64() + 1.0),
+            time.as_secs_f64()
+        ),
         // A limit given in decimal units (`10MB`) is no whole number of
         // MiB: rounded to a tenth rather than printed to 16 digits.
         Verdict::MemoryLimit if memory % (1 << 20) == 0 => {

@@ -58,8 +58,9 @@ impl Limits {
 pub enum Ended {
     /// It exited (or was killed by a signal) on its own.
     Exited(std::process::ExitStatus),
-    /// Killed at the time limit.
-    TimeLimit,
+    /// Killed at the time limit: of CPU time, or (`wall`) of wall-clock
+    /// time, twice the limit and a second, for a run that waits.
+    TimeLimit { wall: bool },
     /// Killed past the memory limit.
     MemoryLimit,
     /// Killed past the output limit.
@@ -99,7 +100,10 @@ pub enum Verdict {
     RuntimeError {
         how: String,
     },
-    TimeLimit,
+    /// Past the CPU time limit, or (`wall`) the wall-clock one.
+    TimeLimit {
+        wall: bool,
+    },
     MemoryLimit,
     OutputLimit,
 }
@@ -118,7 +122,7 @@ impl Verdict {
             Verdict::WrongAnswer { .. } => "wrong answer",
             Verdict::Unparsable { .. } => "output that does not parse",
             Verdict::RuntimeError { .. } => "runtime error",
-            Verdict::TimeLimit => "time limit exceeded",
+            Verdict::TimeLimit { .. } => "time limit exceeded",
             Verdict::MemoryLimit => "memory limit exceeded",
             Verdict::OutputLimit => "output limit exceeded",
         }
@@ -129,7 +133,7 @@ impl Verdict {
     pub fn is_resource(&self) -> bool {
         matches!(
             self,
-            Verdict::TimeLimit | Verdict::MemoryLimit | Verdict::OutputLimit
+            Verdict::TimeLimit { .. } | Verdict::MemoryLimit | Verdict::OutputLimit
         )
     }
 }
@@ -203,10 +207,10 @@ pub fn run(
         // it (a program that sleeps or waits).
         let cpu = cpu_time(&stat_path);
         peak = peak_memory(&status_path).or(peak);
-        let over = if cpu.is_some_and(|cpu| cpu > limits.time)
-            || now - start > 2 * limits.time + Duration::from_secs(1)
-        {
-            Some(Ended::TimeLimit)
+        let over = if cpu.is_some_and(|cpu| cpu > limits.time) {
+            Some(Ended::TimeLimit { wall: false })
+        } else if now - start > 2 * limits.time + Duration::from_secs(1) {
+            Some(Ended::TimeLimit { wall: true })
         } else if limits.deadline.is_some_and(|d| now > d) {
             Some(Ended::Deadline)
         } else if limits.is_interrupted() {
@@ -344,7 +348,7 @@ fn signal_name(signal: i32) -> &'static str {
 pub fn verdict(run: &Run, expected: &[u8], words: [&str; 2]) -> Option<Verdict> {
     let status = match run.ended {
         Ended::Deadline | Ended::Interrupted => return None,
-        Ended::TimeLimit => return Some(Verdict::TimeLimit),
+        Ended::TimeLimit { wall } => return Some(Verdict::TimeLimit { wall }),
         Ended::MemoryLimit => return Some(Verdict::MemoryLimit),
         Ended::OutputLimit => return Some(Verdict::OutputLimit),
         Ended::Exited(status) => status,
