@@ -50,7 +50,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
     match text.parse::<f64>() {
         Ok(0.0) => Ok(Duration::ZERO),
-        Ok(seconds) if seconds < 0.0 => {
+        Ok(seconds) if !(seconds.is_finite() && seconds > 0.0) => {
             Err("must be 0 or a positive, finite number of seconds".to_owned())
         }
         _ => parse_seconds(text),
@@ -169,6 +169,14 @@ mod tests {
         assert_eq!(parse_budget_seconds("0.5"), parse_seconds("0.5"));
         for bad in ["-1", "-0.001", "nan", "inf", "", "1s", "1000000001"] {
             assert!(parse_budget_seconds(bad).is_err(), "{bad}");
+        }
+        // Every number out of range is told the same range, 0 included.
+        for bad in ["-1", "nan", "inf", "-inf"] {
+            assert_eq!(
+                parse_budget_seconds(bad),
+                Err("must be 0 or a positive, finite number of seconds".to_owned()),
+                "{bad}"
+            );
         }
     }
 }
