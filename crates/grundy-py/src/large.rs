@@ -270,13 +270,26 @@ fn clear_analyze_large(
     threads: Option<u8>,
 ) -> PyResult<LargeClearAnalysis> {
     let threads = threads_or_default(threads)?;
-    let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let budget = budget(&limits, DEFAULT_TIME);
-    let analysis = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
-        analyse(&boards, analyzer)
-    })?;
+    let analysis = analysed(py, &texts, &limits, tables, memo, threads)?;
     Ok(report(&analysis))
+}
+
+/// The analysis of the boards of `texts` under `limits` (30 s unless
+/// given), on [`on_analyzer`].
+fn analysed(
+    py: Python<'_>,
+    texts: &[(String, String)],
+    limits: &Limits,
+    tables: Option<&Bound<'_, tables::Database>>,
+    memo: Option<&Bound<'_, ClearMemo>>,
+    threads: u8,
+) -> PyResult<LargeAnalysis> {
+    let boards = boards_of(texts, limits.max_memory)?;
+    let budget = budget(limits, DEFAULT_TIME);
+    on_analyzer(py, tables, memo, threads, limits, budget, |analyzer| {
+        analyse(&boards, analyzer)
+    })
 }
 
 /// The value of boards of any size played as a sum, as
@@ -294,12 +307,8 @@ fn clear_value_large(
     max_memory: Option<u64>,
     tables: Option<&Bound<'_, tables::Database>>,
 ) -> PyResult<u32> {
-    let boards = boards_of(&texts, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let budget = budget(&limits, DEFAULT_TIME);
-    let analysis = on_analyzer(py, tables, None, 1, &limits, budget, |analyzer| {
-        analyse(&boards, analyzer)
-    })?;
+    let analysis = analysed(py, &texts, &limits, tables, None, 1)?;
     if let Some(value) = analysis.value {
         return Ok(value.value());
     }

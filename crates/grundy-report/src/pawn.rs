@@ -750,6 +750,26 @@ mod tests {
         (0..).find(|v| !seen.contains(v)).expect("a mex exists")
     }
 
+    /// The engine's move on a sum whose pawns in reach total `total` (not
+    /// 0) is proven winning, legal, and leaves a total of 0 by the brute
+    /// force.
+    fn proven_win(
+        outcomes: &Outcomes,
+        walls: &[(u32, u32)],
+        cells: &[Cell],
+        total: u32,
+        report: &EngineMoveReport,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        prop_assert!(report.proven);
+        prop_assert_eq!(report.kind, "winning");
+        let from = cells[report.mv.pawn];
+        let to = Cell::new(u64::from(report.mv.x), u64::from(report.mv.y)).unwrap();
+        prop_assert!(outcomes.is_legal_move(from, to));
+        let before = brute(walls, from.x(), from.y());
+        prop_assert_eq!(total ^ before ^ brute(walls, to.x(), to.y()), 0);
+        Ok(())
+    }
+
     proptest! {
         /// Move values equal the brute-force total after the move; the
         /// winning moves are exactly those reaching 0; the engine's move is
@@ -838,14 +858,8 @@ mod tests {
             } else {
                 prop_assert!(analysis.is_err());
                 let report = report.unwrap();
-                prop_assert!(report.proven);
-                prop_assert_eq!(report.kind, "winning");
                 prop_assert!(report.reason.contains("losing cells have value 0"), "{}", report.reason);
-                let from = cells[report.mv.pawn];
-                let to = (report.mv.x, report.mv.y);
-                prop_assert!(outcomes.is_legal_move(from, cell(to)));
-                let before = brute(&walls, from.x(), from.y());
-                prop_assert_eq!(total ^ before ^ brute(&walls, to.0, to.1), 0);
+                proven_win(&outcomes, &walls, &cells, total, &report)?;
             }
         }
 
@@ -895,14 +909,7 @@ mod tests {
                 }
             } else {
                 prop_assert!(analysis.is_err());
-                let report = report.unwrap();
-                prop_assert!(report.proven);
-                prop_assert_eq!(report.kind, "winning");
-                let from = cells[report.mv.pawn];
-                let to = (report.mv.x, report.mv.y);
-                prop_assert!(outcomes.is_legal_move(from, cell(to)));
-                let before = brute(&walls, from.x(), from.y());
-                prop_assert_eq!(total ^ before ^ brute(&walls, to.0, to.1), 0);
+                proven_win(&outcomes, &walls, &cells, total, &report.unwrap())?;
             }
         }
     }
