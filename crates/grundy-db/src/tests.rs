@@ -857,3 +857,38 @@ fn tier_bytes_hold_the_bytes_they_are_given() {
         assert_eq!(held.as_ref(), &bytes[..], "{len} bytes");
     }
 }
+
+/// An output that is there and not a regular file (a symbolic link, a
+/// FIFO, a directory) is refused before the partial file is made: the
+/// finished file's rename would replace it.
+#[cfg(unix)]
+#[test]
+fn a_writer_refuses_an_output_that_is_not_a_regular_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.gdb");
+    let link = dir.path().join("link.gdb");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.path().join("fifo.gdb");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let sub = dir.path().join("sub.gdb");
+    std::fs::create_dir(&sub).unwrap();
+    for (path, what) in [
+        (&link, "a symbolic link, not a regular file"),
+        (&fifo, "a FIFO, not a regular file"),
+        (&sub, "directory"),
+    ] {
+        let err = Writer::create(path, box_of(2, 2)).unwrap_err();
+        assert!(
+            matches!(&err, DbError::Io { path: p, .. } if p == path),
+            "{err}"
+        );
+        assert!(err.to_string().contains(what), "{err}");
+        assert!(!partial_path(path).exists());
+    }
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(!target.exists());
+}

@@ -83,6 +83,62 @@ pub(crate) fn lock_partial(partial: &Path) -> Result<(File, bool)> {
     })
 }
 
+/// Refuses an output that is there and is not a regular file: the finished
+/// database is renamed over `path`, which would replace a device, a FIFO or
+/// a socket, and a symbolic link itself rather than the file it names.
+pub(crate) fn refuse_to_replace(path: &Path) -> Result<()> {
+    let Ok(metadata) = std::fs::symlink_metadata(path) else {
+        // Not there (or not looked at): the open or the rename says why.
+        return Ok(());
+    };
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    if kind.is_dir() {
+        return Err(io(path)(std::io::ErrorKind::IsADirectory.into()));
+    }
+    Err(io(path)(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "{}, not a regular file: a finished database replaces the file at its path",
+            file_kind(&metadata)
+        ),
+    )))
+}
+
+/// What kind of file `metadata` describes, in words (`a FIFO`).
+#[must_use]
+pub fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_symlink() {
+        return "a symbolic link";
+    }
+    if kind.is_dir() {
+        return "a directory";
+    }
+    if kind.is_file() {
+        return "a regular file";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
+}
+
 /// Whether `path` names the open `file` (not a file renamed over it).
 #[cfg(unix)]
 pub(crate) fn names_file(path: &Path, file: &File) -> bool {
@@ -135,6 +191,8 @@ impl Writer {
     /// # Errors
     ///
     /// [`DbError::Busy`] while another build writes `path`;
+    /// [`DbError::Io`] when `path` is there and is not a regular file (a
+    /// symbolic link included: the finished file would replace the link);
     /// [`DbError::BoxMismatch`] when the partial file is of another box;
     /// [`DbError::NoSpace`] and other I/O errors.
     pub fn create_or_resume(path: &Path, shape_box: ShapeBox) -> Result<(Writer, Vec<TierTable>)> {
@@ -218,6 +276,7 @@ impl Writer {
     /// # Errors
     ///
     /// [`DbError::Busy`] while another build writes `path`;
+    /// [`DbError::Io`] when `path` is there and is not a regular file;
     /// [`DbError::NoSpace`] and other I/O errors.
     pub fn create(path: &Path, shape_box: ShapeBox) -> Result<Writer> {
         Writer::open(path, shape_box, None, false, VERSION_SLOTS).map(|(writer, _)| writer)
@@ -232,6 +291,7 @@ impl Writer {
         resume: bool,
         version: u32,
     ) -> Result<(Writer, Vec<Vec<u8>>)> {
+        refuse_to_replace(path)?;
         let partial = partial_path(path);
         let (file, created) = lock_partial(&partial)?;
         let mut writer = Writer {
