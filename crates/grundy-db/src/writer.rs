@@ -389,7 +389,15 @@ impl Writer {
         }
         header.complete = false;
         let mut tables = Vec::new();
+        let mut end = ALIGN;
         for t in &header.tiers {
+            // The padding before a section belongs to no checksum: bytes
+            // there that are not zero make this section and every one after
+            // it redone (appending zeroes the padding again).
+            if !self.zero_between(end, t.offset)? {
+                break;
+            }
+            end = t.end();
             // The header checked the section lies within the file.
             let mut bytes = vec![0u8; t.slots as usize * 8];
             self.file
@@ -527,7 +535,13 @@ impl Writer {
             });
         }
         let offset = entry.offset;
-        self.file.set_len(offset).map_err(io(&self.partial))?;
+        // Cut to the last section's end, then grow: the padding before the
+        // new section reads as zeros whatever the file held there (a
+        // resumed partial file may hold anything after its stored tiers).
+        self.file
+            .set_len(self.header.end())
+            .and_then(|()| self.file.set_len(offset))
+            .map_err(io(&self.partial))?;
         self.reserve(entry.end())?;
         self.file
             .seek(SeekFrom::Start(offset))
@@ -593,6 +607,21 @@ impl Writer {
             .map_err(io(&self.partial))?;
         self.write_header()?;
         self.file.sync_all().map_err(io(&self.partial))?;
+        // Readers check the padding as they open the file: a file that
+        // would fail that check must not replace a good one at `path`.
+        let mut end = ALIGN;
+        for (i, t) in self.header.tiers.iter().enumerate() {
+            if !self.zero_between(end, t.offset)? {
+                return Err(DbError::Corrupt {
+                    path: self.partial.clone(),
+                    what: format!(
+                        "non-zero bytes in the padding before section tier {}",
+                        i + 1
+                    ),
+                });
+            }
+            end = t.end();
+        }
         std::fs::rename(&self.partial, &self.path).map_err(io(&self.path))?;
         if let Some(dir) = self.path.parent() {
             let dir = if dir.as_os_str().is_empty() {
@@ -610,6 +639,17 @@ impl Writer {
         // opened the partial file meanwhile finds it renamed and starts a
         // new one.
         Ok(self.header)
+    }
+
+    /// Whether the partial file's bytes from `start` to `end` (less than a
+    /// page of padding) are all zero.
+    fn zero_between(&self, start: u64, end: u64) -> Result<bool> {
+        let mut bytes = vec![0u8; usize::try_from(end.saturating_sub(start)).unwrap_or(0)];
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(start))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(io(&self.partial))?;
+        Ok(bytes.iter().all(|&b| b == 0))
     }
 
     /// Tests: writes past `limit` bytes fail as on a full disk.
