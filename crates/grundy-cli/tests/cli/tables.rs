@@ -1359,3 +1359,52 @@ fn an_out_that_is_a_symbolic_link_is_written_through() {
         "grundy tables build --box 2x3 --out real.gdb"
     );
 }
+
+/// `convert` and `merge` over a database that a build wrote leave no build
+/// record of that build: `info --json` shows none, not the record of
+/// another file.
+#[test]
+fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = build(dir.path(), "2x3");
+    let stem = dir.path().join("p.gdb");
+    build_parts(&stem, "2x2", "2", &[]);
+    let out = dir.path().join("x.gdb");
+    let runs: [&dyn Fn() -> std::process::Output; 2] = [
+        &|| {
+            grundy()
+                .args(["tables", "convert"])
+                .arg(&old)
+                .arg(&out)
+                .output()
+                .unwrap()
+        },
+        &|| {
+            grundy()
+                .args(["tables", "merge"])
+                .arg(&stem)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap()
+        },
+    ];
+    for run in runs {
+        let built = grundy()
+            .args(["tables", "build", "--box", "3x3", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&built);
+        assert!(grundy_db::meta::build_record_path(&out).exists());
+        assert_success(&run());
+        let info = grundy()
+            .args(["tables", "info", "--json"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&info);
+        let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+        assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+    }
+}

@@ -28,6 +28,7 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         MergeError::Write(err) | MergeError::Read(err) => db_error(err),
         err => anyhow::anyhow!(err),
     })?;
+    remove_build_record(&out_path)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
@@ -54,6 +55,7 @@ pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         }
         err => db_error(err),
     })?;
+    remove_build_record(&new)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let bytes = header.end();
     let mut stdout = std::io::stdout().lock();
@@ -67,6 +69,22 @@ pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Removes the build record of the file `convert` or `merge` just
+/// replaced at `path`. A record describes the build that solved a file (its
+/// command, CPU time and memory); these commands solve nothing, so there is
+/// no build to record, and a partitioned build, whose parts `merge` joins,
+/// writes no record either.
+fn remove_build_record(path: &Path) -> anyhow::Result<()> {
+    let record = grundy_db::meta::build_record_path(path);
+    match std::fs::remove_file(&record) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(anyhow::anyhow!(
+            "{}: cannot remove the record of the build this file replaced: {e}",
+            record.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses an output that is the file of one of the parts of `set`, which
