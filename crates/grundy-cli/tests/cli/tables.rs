@@ -130,7 +130,9 @@ fn verify_agrees(db: &Path, samples: u32, extra: &[&str]) -> String {
     assert_success(&verify);
     let text = String::from_utf8(verify.stdout).unwrap();
     assert!(
-        text.contains(&format!("{samples} random shapes re-solved top-down agree")),
+        text.contains(&format!(
+            "{samples} random shapes re-solved by the engine (its 4 x 5 and 2 x 8 tables, else a top-down search) agree"
+        )),
         "{text}"
     );
     text
@@ -911,7 +913,9 @@ fn verify_catches_forged_values() {
     assert_success(&output);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.contains("full boards re-solved top-down agree"),
+        text.contains(
+            "full boards re-solved by the engine (its 4 x 5 and 2 x 8 tables, else a top-down search) agree"
+        ),
         "{text}"
     );
     assert!(
@@ -1407,4 +1411,36 @@ fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
         let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
         assert_eq!(json["build"], serde_json::Value::Null, "{json}");
     }
+}
+
+/// The top tier of a box holds one shape, the full box: a partitioned
+/// build's tier line says "1 shape", and `convert` gives its bytes a shape
+/// with one decimal, as the other rates are given.
+#[test]
+fn counts_and_rates_read_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("p.gdb");
+    let output = build_parts(&stem, "2x3", "2", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let top = stderr
+        .lines()
+        .find(|line| line.starts_with("tier  6:"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(top.contains(" 1 shape in "), "{top}");
+    assert!(!stderr.contains(" 1 shapes"), "{stderr}");
+    let output = grundy()
+        .args(["tables", "convert"])
+        .arg(&stem)
+        .arg(dir.path().join("c.gdb"))
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let rate = stdout
+        .split(" bytes a shape")
+        .next()
+        .and_then(|before| before.rsplit('(').next())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let decimals = rate.split('.').nth(1).map_or(0, str::len);
+    assert!(decimals <= 1, "{stdout}");
 }

@@ -344,10 +344,27 @@ pub(super) fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
     };
     if estimate.saturating_sub(written) > available {
         stderr_line!(
-            "warning: the {shape_box} database takes about {estimate} bytes ({shapes} shapes), but only {available} bytes are free for {}: the build will stop (exit 4) when the disk is full",
-            partial.display()
+            "{}",
+            short_of_space(shape_box, shapes, estimate, available, &partial)
         );
     }
+}
+
+/// The warning of [`warn_if_short_of_space`]. The estimate is an upper
+/// bound (every tier's padding counted as a whole page), so a build it
+/// says does not fit may still fit: the warning says what may happen.
+fn short_of_space(
+    shape_box: ShapeBox,
+    shapes: u64,
+    estimate: u64,
+    available: u64,
+    partial: &Path,
+) -> String {
+    format!(
+        "warning: the {shape_box} database takes up to about {estimate} bytes ({}), but only {available} bytes are free for {}: the build may stop on a full disk (exit 4)",
+        count(shapes, "shape"),
+        partial.display()
+    )
 }
 
 /// What `PATH.build.json` says of a finished build: the command (the
@@ -573,4 +590,20 @@ pub(super) fn print_dist_report(
         let i = boards.iter().position(|&x| x == (a, b))?;
         report.values.get(i).copied().flatten().map(Nimber::new)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The estimate is an upper bound: the warning says the build may
+    /// stop, never that it will.
+    #[test]
+    fn the_space_warning_says_the_build_may_stop() {
+        let shape_box = ShapeBox::new(4, 6).unwrap();
+        let text = short_of_space(shape_box, 1, 2, 1, Path::new("x.gdb.partial"));
+        assert!(text.contains("may stop on a full disk (exit 4)"), "{text}");
+        assert!(text.contains("up to about 2 bytes (1 shape)"), "{text}");
+        assert!(!text.contains("will"), "{text}");
+    }
 }

@@ -61,7 +61,7 @@ pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
-        "converted {} into {}: {} in {bytes} bytes ({:.2} bytes a shape, {:.1} s)",
+        "converted {} into {}: {} in {bytes} bytes ({:.1} bytes a shape with each tier's 4 KiB alignment, {:.1} s)",
         args.old.display(),
         new.display(),
         count(shapes, "shape"),
