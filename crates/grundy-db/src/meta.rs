@@ -178,14 +178,16 @@ pub fn write_build_record(path: &Path, record: &BuildRecord) -> Result<()> {
 }
 
 /// Reads the build record of the database at `path`, `None` when there is
-/// none.
+/// none. A `path` through symbolic links finds the record beside the file
+/// they name, where a build through them wrote it.
 ///
 /// # Errors
 ///
 /// I/O errors other than a missing file; [`DbError::Corrupt`] for a record
 /// that does not parse.
 pub fn read_build_record(path: &Path) -> Result<Option<BuildRecord>> {
-    let target = build_record_path(path);
+    let target =
+        build_record_path(&std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()));
     let text = match std::fs::read_to_string(&target) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

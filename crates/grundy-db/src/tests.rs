@@ -857,3 +857,118 @@ fn tier_bytes_hold_the_bytes_they_are_given() {
         assert_eq!(held.as_ref(), &bytes[..], "{len} bytes");
     }
 }
+
+/// Bytes a stopped build never wrote (here, appended by something else)
+/// after the last stored tier of a partial file: the resumed build pads
+/// with zeros over them and finishes to the bytes of a whole build.
+#[test]
+fn bytes_after_the_stored_tiers_of_a_partial_file_are_zeroed_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    build(&whole, box_of(3, 4), None).unwrap();
+    for stop in [1, 5, 11] {
+        let path = dir.path().join(format!("resumed{stop}.gdb"));
+        build(&path, box_of(3, 4), Some(stop)).unwrap();
+        let partial = partial_path(&path);
+        let mut bytes = std::fs::read(&partial).unwrap();
+        bytes.extend_from_slice(&[1; 100]);
+        std::fs::write(&partial, &bytes).unwrap();
+        build(&path, box_of(3, 4), None).unwrap();
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&path).unwrap()
+        );
+    }
+}
+
+/// A non-zero byte in the padding between two stored tiers of a partial
+/// file (which no checksum covers): the tier after it is redone, and the
+/// build finishes to the bytes of a whole build.
+#[test]
+fn bad_padding_between_stored_tiers_is_redone_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    build(&whole, box_of(3, 4), None).unwrap();
+    let path = dir.path().join("padded.gdb");
+    build(&path, box_of(3, 4), Some(5)).unwrap();
+    let partial = partial_path(&path);
+    let mut bytes = std::fs::read(&partial).unwrap();
+    let header = Header::decode(&bytes, bytes.len() as u64, &partial).unwrap();
+    assert!(header.tiers[0].end() < header.tiers[1].offset);
+    bytes[header.tiers[0].end() as usize] = 0x5a;
+    std::fs::write(&partial, &bytes).unwrap();
+    let (_, tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
+    assert_eq!(tables.len(), 1);
+    build(&path, box_of(3, 4), None).unwrap();
+    assert_eq!(
+        std::fs::read(&whole).unwrap(),
+        std::fs::read(&path).unwrap()
+    );
+}
+
+/// A finished partial file that readers would refuse (its padding
+/// changed behind the writer) is not renamed over the database already at
+/// the path.
+#[test]
+fn a_bad_finished_file_does_not_replace_a_good_one() {
+    use std::io::{Seek as _, SeekFrom, Write as _};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 4), None).unwrap();
+    let good = std::fs::read(&path).unwrap();
+    let (mut writer, mut tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
+    let game = ClearShapes::new(box_of(3, 4));
+    solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, t| {
+        writer.append(t).unwrap();
+        Ok(())
+    })
+    .unwrap();
+    let gap = writer.header().tiers[0].end();
+    let mut other = std::fs::OpenOptions::new()
+        .write(true)
+        .open(partial_path(&path))
+        .unwrap();
+    other.seek(SeekFrom::Start(gap)).unwrap();
+    other.write_all(&[0x5a]).unwrap();
+    let err = writer.finish().unwrap_err();
+    assert!(
+        matches!(&err, DbError::Corrupt { what, .. } if what.contains("padding")),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), good);
+}
+
+/// An output that is there and not a regular file (a symbolic link, a
+/// FIFO, a directory) is refused before the partial file is made: the
+/// finished file's rename would replace it.
+#[cfg(unix)]
+#[test]
+fn a_writer_refuses_an_output_that_is_not_a_regular_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.gdb");
+    let link = dir.path().join("link.gdb");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.path().join("fifo.gdb");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let sub = dir.path().join("sub.gdb");
+    std::fs::create_dir(&sub).unwrap();
+    for (path, what) in [
+        (&link, "a symbolic link, not a regular file"),
+        (&fifo, "a FIFO, not a regular file"),
+        (&sub, "directory"),
+    ] {
+        let err = Writer::create(path, box_of(2, 2)).unwrap_err();
+        assert!(
+            matches!(&err, DbError::Io { path: p, .. } if p == path),
+            "{err}"
+        );
+        assert!(err.to_string().contains(what), "{err}");
+        assert!(!partial_path(path).exists());
+    }
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert!(!target.exists());
+}

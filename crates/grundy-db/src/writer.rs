@@ -83,6 +83,62 @@ pub(crate) fn lock_partial(partial: &Path) -> Result<(File, bool)> {
     })
 }
 
+/// Refuses an output that is there and is not a regular file: the finished
+/// database is renamed over `path`, which would replace a device, a FIFO or
+/// a socket, and a symbolic link itself rather than the file it names.
+pub(crate) fn refuse_to_replace(path: &Path) -> Result<()> {
+    let Ok(metadata) = std::fs::symlink_metadata(path) else {
+        // Not there (or not looked at): the open or the rename says why.
+        return Ok(());
+    };
+    let kind = metadata.file_type();
+    if kind.is_file() {
+        return Ok(());
+    }
+    if kind.is_dir() {
+        return Err(io(path)(std::io::ErrorKind::IsADirectory.into()));
+    }
+    Err(io(path)(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "{}, not a regular file: a finished database replaces the file at its path",
+            file_kind(&metadata)
+        ),
+    )))
+}
+
+/// What kind of file `metadata` describes, in words (`a FIFO`).
+#[must_use]
+pub fn file_kind(metadata: &std::fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_symlink() {
+        return "a symbolic link";
+    }
+    if kind.is_dir() {
+        return "a directory";
+    }
+    if kind.is_file() {
+        return "a regular file";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() {
+            return "a character device";
+        }
+        if kind.is_block_device() {
+            return "a block device";
+        }
+    }
+    "a special file"
+}
+
 /// Whether `path` names the open `file` (not a file renamed over it).
 #[cfg(unix)]
 pub(crate) fn names_file(path: &Path, file: &File) -> bool {
@@ -135,6 +191,8 @@ impl Writer {
     /// # Errors
     ///
     /// [`DbError::Busy`] while another build writes `path`;
+    /// [`DbError::Io`] when `path` is there and is not a regular file (a
+    /// symbolic link included: the finished file would replace the link);
     /// [`DbError::BoxMismatch`] when the partial file is of another box;
     /// [`DbError::NoSpace`] and other I/O errors.
     pub fn create_or_resume(path: &Path, shape_box: ShapeBox) -> Result<(Writer, Vec<TierTable>)> {
@@ -218,6 +276,7 @@ impl Writer {
     /// # Errors
     ///
     /// [`DbError::Busy`] while another build writes `path`;
+    /// [`DbError::Io`] when `path` is there and is not a regular file;
     /// [`DbError::NoSpace`] and other I/O errors.
     pub fn create(path: &Path, shape_box: ShapeBox) -> Result<Writer> {
         Writer::open(path, shape_box, None, false, VERSION_SLOTS).map(|(writer, _)| writer)
@@ -232,6 +291,7 @@ impl Writer {
         resume: bool,
         version: u32,
     ) -> Result<(Writer, Vec<Vec<u8>>)> {
+        refuse_to_replace(path)?;
         let partial = partial_path(path);
         let (file, created) = lock_partial(&partial)?;
         let mut writer = Writer {
@@ -329,7 +389,15 @@ impl Writer {
         }
         header.complete = false;
         let mut tables = Vec::new();
+        let mut end = ALIGN;
         for t in &header.tiers {
+            // The padding before a section belongs to no checksum: bytes
+            // there that are not zero make this section and every one after
+            // it redone (appending zeroes the padding again).
+            if !self.zero_between(end, t.offset)? {
+                break;
+            }
+            end = t.end();
             // The header checked the section lies within the file.
             let mut bytes = vec![0u8; t.slots as usize * 8];
             self.file
@@ -467,7 +535,13 @@ impl Writer {
             });
         }
         let offset = entry.offset;
-        self.file.set_len(offset).map_err(io(&self.partial))?;
+        // Cut to the last section's end, then grow: the padding before the
+        // new section reads as zeros whatever the file held there (a
+        // resumed partial file may hold anything after its stored tiers).
+        self.file
+            .set_len(self.header.end())
+            .and_then(|()| self.file.set_len(offset))
+            .map_err(io(&self.partial))?;
         self.reserve(entry.end())?;
         self.file
             .seek(SeekFrom::Start(offset))
@@ -533,6 +607,21 @@ impl Writer {
             .map_err(io(&self.partial))?;
         self.write_header()?;
         self.file.sync_all().map_err(io(&self.partial))?;
+        // Readers check the padding as they open the file: a file that
+        // would fail that check must not replace a good one at `path`.
+        let mut end = ALIGN;
+        for (i, t) in self.header.tiers.iter().enumerate() {
+            if !self.zero_between(end, t.offset)? {
+                return Err(DbError::Corrupt {
+                    path: self.partial.clone(),
+                    what: format!(
+                        "non-zero bytes in the padding before section tier {}",
+                        i + 1
+                    ),
+                });
+            }
+            end = t.end();
+        }
         std::fs::rename(&self.partial, &self.path).map_err(io(&self.path))?;
         if let Some(dir) = self.path.parent() {
             let dir = if dir.as_os_str().is_empty() {
@@ -550,6 +639,17 @@ impl Writer {
         // opened the partial file meanwhile finds it renamed and starts a
         // new one.
         Ok(self.header)
+    }
+
+    /// Whether the partial file's bytes from `start` to `end` (less than a
+    /// page of padding) are all zero.
+    fn zero_between(&self, start: u64, end: u64) -> Result<bool> {
+        let mut bytes = vec![0u8; usize::try_from(end.saturating_sub(start)).unwrap_or(0)];
+        let mut file = &self.file;
+        file.seek(SeekFrom::Start(start))
+            .and_then(|_| file.read_exact(&mut bytes))
+            .map_err(io(&self.partial))?;
+        Ok(bytes.iter().all(|&b| b == 0))
     }
 
     /// Tests: writes past `limit` bytes fail as on a full disk.

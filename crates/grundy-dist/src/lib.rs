@@ -565,9 +565,10 @@ where
 /// The log line of a stored tier.
 fn tier_line(t: &TierReport) -> String {
     format!(
-        "tier {:>2}: {:>12} shapes in {:>8.2} s, {} {}, {} bytes exchanged",
+        "tier {:>2}: {:>12} {} in {:>8.2} s, {} {}, {} bytes exchanged",
         t.tier.number(),
         t.positions,
+        if t.positions == 1 { "shape" } else { "shapes" },
         t.elapsed.as_secs_f64(),
         if t.queried {
             "solved with queries"

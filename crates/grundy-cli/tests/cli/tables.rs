@@ -130,7 +130,9 @@ fn verify_agrees(db: &Path, samples: u32, extra: &[&str]) -> String {
     assert_success(&verify);
     let text = String::from_utf8(verify.stdout).unwrap();
     assert!(
-        text.contains(&format!("{samples} random shapes re-solved top-down agree")),
+        text.contains(&format!(
+            "{samples} random shapes re-solved by the engine (its 4 x 5 and 2 x 8 tables, else a top-down search) agree"
+        )),
         "{text}"
     );
     text
@@ -911,7 +913,9 @@ fn verify_catches_forged_values() {
     assert_success(&output);
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
-        text.contains("full boards re-solved top-down agree"),
+        text.contains(
+            "full boards re-solved by the engine (its 4 x 5 and 2 x 8 tables, else a top-down search) agree"
+        ),
         "{text}"
     );
     assert!(
@@ -1209,4 +1213,234 @@ fn a_build_whose_progress_reader_goes_away_finishes() {
     std::fs::create_dir(&again).unwrap();
     let built = build(&again, "4x5");
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&built).unwrap());
+}
+
+/// `build`, `convert` and `merge` refuse an output that is there and is not
+/// a regular file (a FIFO; a device, here behind a symbolic link), before
+/// any work: a finished database is renamed over its path, which would
+/// replace it.
+#[cfg(unix)]
+#[test]
+fn an_out_that_is_not_a_regular_file_is_refused_before_any_work() {
+    use std::os::unix::fs::FileTypeExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let old = build(dir.path(), "2x3");
+    let stem = dir.path().join("p.gdb");
+    build_parts(&stem, "2x3", "2", &[]);
+    let fifo = dir.path().join("fifo.gdb");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let null = dir.path().join("null.gdb");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    let expected = [
+        (&fifo, "is a FIFO, not a regular file".to_owned()),
+        (
+            &null,
+            "is a character device (through a symbolic link to /dev/null), not a regular file"
+                .to_owned(),
+        ),
+    ];
+    for (out, what) in &expected {
+        let runs = [
+            grundy()
+                .args(["tables", "build", "--box", "2x3", "--out"])
+                .arg(out)
+                .output()
+                .unwrap(),
+            grundy()
+                .args([
+                    "tables",
+                    "build",
+                    "--box",
+                    "2x3",
+                    "--local-ranks",
+                    "2",
+                    "--out",
+                ])
+                .arg(out)
+                .output()
+                .unwrap(),
+            grundy()
+                .args(["tables", "convert"])
+                .arg(&old)
+                .arg(out)
+                .output()
+                .unwrap(),
+            grundy()
+                .args(["tables", "merge"])
+                .arg(&stem)
+                .arg("--out")
+                .arg(out)
+                .output()
+                .unwrap(),
+        ];
+        for output in &runs {
+            assert_exit(output, 2, &format!("error: {}: {what}", out.display()));
+        }
+    }
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(std::fs::symlink_metadata(&null).unwrap().is_symlink());
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    // Nothing was started beside the outputs (nor in /dev).
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "clear-2x3.gdb",
+            "clear-2x3.gdb.build.json",
+            "fifo.gdb",
+            "null.gdb",
+            "p.part-0-of-2.gdb",
+            "p.part-1-of-2.gdb"
+        ]
+    );
+    assert!(!Path::new("/dev/null.partial").exists());
+}
+
+/// An output that is a symbolic link is written through: the link stays,
+/// and the file it names (made if it is not there yet) becomes the
+/// database, with its build record beside it, which `info` finds through
+/// the link.
+#[cfg(unix)]
+#[test]
+fn an_out_that_is_a_symbolic_link_is_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let direct = build(dir.path(), "2x3");
+    let store = dir.path().join("store");
+    std::fs::create_dir(&store).unwrap();
+    let link = dir.path().join("link.gdb");
+    std::os::unix::fs::symlink("store/real.gdb", &link).unwrap();
+    let real = store.join("real.gdb");
+    let runs: [&dyn Fn() -> std::process::Output; 2] = [
+        &|| {
+            grundy()
+                .args(["tables", "build", "--box", "2x3", "--out"])
+                .arg(&link)
+                .output()
+                .unwrap()
+        },
+        &|| {
+            grundy()
+                .args(["tables", "convert"])
+                .arg(&direct)
+                .arg(&link)
+                .output()
+                .unwrap()
+        },
+    ];
+    for run in runs {
+        // Once to a link naming nothing yet, once over the file it names.
+        for _ in 0..2 {
+            assert_success(&run());
+            assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+            assert_eq!(
+                std::fs::read(&real).unwrap(),
+                std::fs::read(&direct).unwrap()
+            );
+        }
+        let _ = std::fs::remove_file(&real);
+    }
+    assert_success(&runs[0]());
+    let info = grundy()
+        .args(["tables", "info", "--json"])
+        .arg(&link)
+        .output()
+        .unwrap();
+    assert_success(&info);
+    let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(
+        json["build"]["command"],
+        "grundy tables build --box 2x3 --out real.gdb"
+    );
+}
+
+/// `convert` and `merge` over a database that a build wrote leave no build
+/// record of that build: `info --json` shows none, not the record of
+/// another file.
+#[test]
+fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = build(dir.path(), "2x3");
+    let stem = dir.path().join("p.gdb");
+    build_parts(&stem, "2x2", "2", &[]);
+    let out = dir.path().join("x.gdb");
+    let runs: [&dyn Fn() -> std::process::Output; 2] = [
+        &|| {
+            grundy()
+                .args(["tables", "convert"])
+                .arg(&old)
+                .arg(&out)
+                .output()
+                .unwrap()
+        },
+        &|| {
+            grundy()
+                .args(["tables", "merge"])
+                .arg(&stem)
+                .arg("--out")
+                .arg(&out)
+                .output()
+                .unwrap()
+        },
+    ];
+    for run in runs {
+        let built = grundy()
+            .args(["tables", "build", "--box", "3x3", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&built);
+        assert!(grundy_db::meta::build_record_path(&out).exists());
+        assert_success(&run());
+        let info = grundy()
+            .args(["tables", "info", "--json"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&info);
+        let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+        assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+    }
+}
+
+/// The top tier of a box holds one shape, the full box: a partitioned
+/// build's tier line says "1 shape", and `convert` gives its bytes a shape
+/// with one decimal, as the other rates are given.
+#[test]
+fn counts_and_rates_read_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("p.gdb");
+    let output = build_parts(&stem, "2x3", "2", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let top = stderr
+        .lines()
+        .find(|line| line.starts_with("tier  6:"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    assert!(top.contains(" 1 shape in "), "{top}");
+    assert!(!stderr.contains(" 1 shapes"), "{stderr}");
+    let output = grundy()
+        .args(["tables", "convert"])
+        .arg(&stem)
+        .arg(dir.path().join("c.gdb"))
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let rate = stdout
+        .split(" bytes a shape")
+        .next()
+        .and_then(|before| before.rsplit('(').next())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let decimals = rate.split('.').nth(1).map_or(0, str::len);
+    assert!(decimals <= 1, "{stdout}");
 }

@@ -41,9 +41,10 @@ pub(super) enum Command {
     Build(BuildArgs),
     /// The box, the counts per tier, the full-board values, the checksums.
     Info(InfoArgs),
-    /// Check the file (checksums, counts, layout), then re-solve by an
-    /// independent top-down search the full boards and random shapes (or,
-    /// with --all or --tiers, every shape of the tiers chosen).
+    /// Check the file (checksums, counts, layout), then re-solve with the
+    /// engine, which reads no database (its 4 x 5 and 2 x 8 tables, else a
+    /// top-down search), the full boards and random shapes (or, with --all
+    /// or --tiers, every shape of the tiers chosen).
     Verify(VerifyArgs),
     /// Join the parts of a partitioned (MPI) build into one file, the same
     /// bytes a single-process build writes.

@@ -271,18 +271,59 @@ pub(super) fn open_error(err: DbError) -> anyhow::Error {
     }
 }
 
-/// The output (`what`: `--out`, or `NEW` of `convert`) names the file; a
-/// directory is refused before anything starts.
-pub(super) fn refuse_directory(path: &Path, what: &str) -> anyhow::Result<()> {
-    if path.is_dir() {
+/// The file an output (`what`: `--out`, or `NEW` of `convert`) names, its
+/// symbolic links followed: the database is renamed into place, which would
+/// replace a link itself, so the build writes beside the file the link
+/// names (and a link that names nothing yet names where the file goes).
+/// Anything there that is not a regular file is refused before any work:
+/// the rename would replace a directory's name, a device, a FIFO or a
+/// socket.
+pub(super) fn output_path(path: &Path, what: &str) -> anyhow::Result<PathBuf> {
+    let mut target = path.to_owned();
+    // As the kernel's limit on links followed in one lookup (Linux's 40).
+    for _ in 0..40 {
+        let Ok(metadata) = std::fs::symlink_metadata(&target) else {
+            // Not there: the file is created there (or its directory's
+            // error names the cause).
+            return Ok(target);
+        };
+        if metadata.file_type().is_symlink() {
+            let link = std::fs::read_link(&target)
+                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            target = match target.parent() {
+                Some(dir) => dir.join(link),
+                None => link,
+            };
+            continue;
+        }
+        if metadata.is_file() {
+            return Ok(target);
+        }
+        let through = if target == path {
+            String::new()
+        } else {
+            format!(" (through a symbolic link to {})", target.display())
+        };
+        if metadata.is_dir() {
+            return Err(UsageError(format!(
+                "{}: is a directory{through}; {what} names the database file (e.g. {})",
+                path.display(),
+                path.join("clear.gdb").display()
+            ))
+            .into());
+        }
         return Err(UsageError(format!(
-            "{}: is a directory; {what} names the database file (e.g. {})",
+            "{}: is {}{through}, not a regular file; {what} names the database file, which a finished build replaces",
             path.display(),
-            path.join("clear.gdb").display()
+            grundy_db::file_kind(&metadata)
         ))
         .into());
     }
-    Ok(())
+    Err(UsageError(format!(
+        "{}: too many levels of symbolic links",
+        path.display()
+    ))
+    .into())
 }
 
 /// Warns on stderr when the database of `shape_box` (its size known from a
@@ -303,10 +344,27 @@ pub(super) fn warn_if_short_of_space(path: &Path, shape_box: ShapeBox) {
     };
     if estimate.saturating_sub(written) > available {
         stderr_line!(
-            "warning: the {shape_box} database takes about {estimate} bytes ({shapes} shapes), but only {available} bytes are free for {}: the build will stop (exit 4) when the disk is full",
-            partial.display()
+            "{}",
+            short_of_space(shape_box, shapes, estimate, available, &partial)
         );
     }
+}
+
+/// The warning of [`warn_if_short_of_space`]. The estimate is an upper
+/// bound (every tier's padding counted as a whole page), so a build it
+/// says does not fit may still fit: the warning says what may happen.
+fn short_of_space(
+    shape_box: ShapeBox,
+    shapes: u64,
+    estimate: u64,
+    available: u64,
+    partial: &Path,
+) -> String {
+    format!(
+        "warning: the {shape_box} database takes up to about {estimate} bytes ({}), but only {available} bytes are free for {}: the build may stop on a full disk (exit 4)",
+        count(shapes, "shape"),
+        partial.display()
+    )
 }
 
 /// What `PATH.build.json` says of a finished build: the command (the
@@ -345,17 +403,17 @@ pub(super) fn build_record(
 /// Where a build writes: `--out`, or the default directory.
 pub(super) fn build_path(args: &BuildArgs) -> anyhow::Result<PathBuf> {
     Ok(match &args.out {
-        Some(out) => {
-            refuse_directory(out, "--out")?;
-            out.clone()
-        }
+        Some(out) => output_path(out, "--out")?,
         None => {
             let dir = grundy_db::discover::default_dir().ok_or_else(|| {
                 UsageError("no default directory (HOME is not set): give --out PATH".into())
             })?;
             std::fs::create_dir_all(&dir)
                 .map_err(|e| UsageError(format!("{}: cannot create: {e}", dir.display())))?;
-            dir.join(format!("clear-{}.gdb", args.shape_box))
+            output_path(
+                &dir.join(format!("clear-{}.gdb", args.shape_box)),
+                "the default path",
+            )?
         }
     })
 }
@@ -532,4 +590,20 @@ pub(super) fn print_dist_report(
         let i = boards.iter().position(|&x| x == (a, b))?;
         report.values.get(i).copied().flatten().map(Nimber::new)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The estimate is an upper bound: the warning says the build may
+    /// stop, never that it will.
+    #[test]
+    fn the_space_warning_says_the_build_may_stop() {
+        let shape_box = ShapeBox::new(4, 6).unwrap();
+        let text = short_of_space(shape_box, 1, 2, 1, Path::new("x.gdb.partial"));
+        assert!(text.contains("may stop on a full disk (exit 4)"), "{text}");
+        assert!(text.contains("up to about 2 bytes (1 shape)"), "{text}");
+        assert!(!text.contains("will"), "{text}");
+    }
 }

@@ -19,22 +19,23 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
-    refuse_directory(&args.out, "--out")?;
-    refuse_an_input(&args.out, &set, "merge")?;
+    let out_path = output_path(&args.out, "--out")?;
+    refuse_an_input(&out_path, &set, "merge")?;
     // A fresh output: a merge never resumes a partial file (and never
     // touches one a running build holds).
-    let header = check::merge(&set, &args.out).map_err(|err| match err {
+    let header = check::merge(&set, &out_path).map_err(|err| match err {
         MergeError::Create(err) => open_error(err),
         MergeError::Write(err) | MergeError::Read(err) => db_error(err),
         err => anyhow::anyhow!(err),
     })?;
+    remove_build_record(&out_path)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     writeln!(
         out,
         "merged {} of {} into {}: {} ({:.1} s)",
         count(set.parts().len() as u64, "part"),
         set.path().display(),
-        args.out.display(),
+        out_path.display(),
         count(shapes, "shape"),
         started.elapsed().as_secs_f64()
     )?;
@@ -44,29 +45,46 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 /// `tables convert OLD NEW`: [`grundy_db::convert()`].
 pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    refuse_directory(&args.new, "NEW")?;
-    refuse_an_input(&args.new, &open(&args.old)?, "convert")?;
-    let header = grundy_db::convert(&args.old, &args.new).map_err(|err| match err {
+    let new = output_path(&args.new, "NEW")?;
+    refuse_an_input(&new, &open(&args.old)?, "convert")?;
+    let header = grundy_db::convert(&args.old, &new).map_err(|err| match err {
         // The output's directory missing or not writable (the error names
         // the output or its `.partial` beside it): the user's path.
-        grundy_db::DbError::Io { ref path, .. } if path.parent() == args.new.parent() => {
+        grundy_db::DbError::Io { ref path, .. } if path.parent() == new.parent() => {
             UsageError(err.to_string()).into()
         }
         err => db_error(err),
     })?;
+    remove_build_record(&new)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let bytes = header.end();
     let mut stdout = std::io::stdout().lock();
     writeln!(
         stdout,
-        "converted {} into {}: {} in {bytes} bytes ({:.2} bytes a shape, {:.1} s)",
+        "converted {} into {}: {} in {bytes} bytes ({:.1} bytes a shape with each tier's 4 KiB alignment, {:.1} s)",
         args.old.display(),
-        args.new.display(),
+        new.display(),
         count(shapes, "shape"),
         bytes as f64 / shapes.max(1) as f64,
         started.elapsed().as_secs_f64()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Removes the build record of the file `convert` or `merge` just
+/// replaced at `path`. A record describes the build that solved a file (its
+/// command, CPU time and memory); these commands solve nothing, so there is
+/// no build to record, and a partitioned build, whose parts `merge` joins,
+/// writes no record either.
+fn remove_build_record(path: &Path) -> anyhow::Result<()> {
+    let record = grundy_db::meta::build_record_path(path);
+    match std::fs::remove_file(&record) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(anyhow::anyhow!(
+            "{}: cannot remove the record of the build this file replaced: {e}",
+            record.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses an output that is the file of one of the parts of `set`, which

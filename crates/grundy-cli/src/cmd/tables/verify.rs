@@ -1,5 +1,5 @@
-//! `grundy tables verify`: the file's checks, then values re-solved by an
-//! independent search.
+//! `grundy tables verify`: the file's checks, then values re-solved by the
+//! engine, independently of the database ([`RESOLVED`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -14,6 +14,14 @@ use crate::output::UsageError;
 use grundy_report::words::count;
 
 use super::*;
+
+/// How the values are re-solved: by the engine's own solver, which reads no
+/// database. It looks a shape that fits 4 x 5 or 2 x 8 (either way round)
+/// up in its small tables (built by a DP over the subsets, so still
+/// independent of the tier build) and searches the others top-down; the
+/// position budgets bound the searches only.
+const RESOLVED: &str =
+    "re-solved by the engine (its 4 x 5 and 2 x 8 tables, else a top-down search)";
 
 pub(super) fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = std::io::stdout().lock();
@@ -67,7 +75,7 @@ pub(super) fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
-        "{} re-solved top-down {} ({} skipped: over {} each)",
+        "{} {RESOLVED} {} ({} skipped: searches over {} each)",
         count(sampled.checked, "random shape"),
         if sampled.checked == 1 {
             "agrees"
@@ -109,13 +117,14 @@ pub(super) fn full_board_check(
         .collect();
     writeln!(
         out,
-        "{} full boards re-solved top-down agree{} ({:.2} s)",
-        full.checked,
+        "{} {RESOLVED} {}{} ({:.2} s)",
+        count(full.checked as u64, "full board"),
+        if full.checked == 1 { "agrees" } else { "agree" },
         if over.is_empty() {
             String::new()
         } else {
             format!(
-                "; not checked, over {} (--board-positions): {}",
+                "; not checked, searches over {} (--board-positions): {}",
                 count(args.board_positions, "position"),
                 over.join(", ")
             )
@@ -140,7 +149,7 @@ pub(super) fn verify_tiers(
         .map_err(|err| check_error(&args.path, err))?;
     writeln!(
         out,
-        "every shape of tiers {first} to {last}: {} re-solved top-down agree, {} skipped (over {}) ({:.1} s)",
+        "every shape of tiers {first} to {last}: {} {RESOLVED} agree, {} skipped (searches over {}) ({:.1} s)",
         tally.checked,
         tally.skipped,
         count(args.board_positions, "position"),
@@ -148,8 +157,9 @@ pub(super) fn verify_tiers(
     )?;
     if tally.skipped > 0 {
         stderr_line!(
-            "error: {} shapes were not checked (over --board-positions {}): raise it to check them",
-            tally.skipped,
+            "error: {} {} not checked (over --board-positions {}): raise it to check them",
+            count(tally.skipped, "shape"),
+            if tally.skipped == 1 { "was" } else { "were" },
             args.board_positions
         );
         return Ok(ExitCode::from(3));
