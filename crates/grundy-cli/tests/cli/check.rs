@@ -814,9 +814,10 @@ fn wait_for_pid(path: &Path) -> String {
     panic!("no process id in {}", path.display());
 }
 
-/// A signal to `check` (SIGTERM, as `kill PID` sends) stops it: the run in
-/// progress, a solution that ignores the signal and spins, is killed, and
-/// the check says where it was (the seed to run again) and exits 130.
+/// A signal to `check` (SIGTERM, as `kill PID` sends; twice) stops it: the
+/// run in progress, a solution that ignores the signal and spins, is
+/// killed, and the check says where it was (the seed to run again) and
+/// exits 130.
 #[test]
 fn a_signal_stops_the_check_and_its_runs() {
     let dir = tempfile::tempdir().unwrap();
@@ -843,11 +844,15 @@ fn a_signal_stops_the_check_and_its_runs() {
         .spawn()
         .unwrap();
     let solution = wait_for_pid(&pidfile);
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &check.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
+    // Twice, as an impatient user presses Ctrl-C: the second must not end
+    // the check before it has ended its run.
+    for _ in 0..2 {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &check.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
     let started = Instant::now();
     let output = loop {
         if check.try_wait().unwrap().is_some() {
