@@ -556,6 +556,9 @@ pub fn reason(choice: &EngineChoice) -> String {
         MoveReason::LeavesZero => {
             "proven winning: leaves a total of 0; an outcome search showed that every reply has an answer back to 0, without computing the values".to_owned()
         }
+        MoveReason::KnownTotal => {
+            "proven winning: leaves a total of 0; every shape it leaves and every other shape that does not cancel has a known value, and their XOR is 0 (the value of the shape it is played in is not needed)".to_owned()
+        }
         MoveReason::Pairs {
             clears_all: true, ..
         } => "proven winning: it clears every one: the opponent cannot move".to_owned(),

@@ -386,14 +386,24 @@ fn sum_json_lines_give_legal_winning_moves() {
 /// answered as a run without it answers them, a range with it gets an
 /// unknown value and the engine's winner and move, and the run ends with
 /// the budget's error and exit 3, after every answer.
-/// An unproven guess is not a move known to lose: with board 2 past the
-/// budget and board 1 valued (a non-zero value), clearing board 2 whole
-/// would leave board 1 alone, a known win for the opponent.
+/// An unproven guess is not a move known to lose: with board 2 (full 8 x 8)
+/// past the budget and board 1 valued (a non-zero value), clearing board 2
+/// whole would leave board 1 alone, a known win for the opponent. (The
+/// moves of board 2 that leave only shapes of known value leave one or two
+/// rows or columns: no move of it leaves a known total of 0 when board 1's
+/// value is neither a 2 x 8 block's nor a line of 8's, which would be a
+/// proven win.)
 #[test]
 fn an_unproven_guess_avoids_a_move_known_to_lose() {
-    let boards = file("0110\n0000\n0000\n0001\n\n11111111\n11111111\n11111111\n");
+    let boards = file(&format!(
+        "0110\n0000\n0000\n0001\n\n{}",
+        "11111111\n".repeat(8)
+    ));
     let queries = file("move 1 2\n");
-    assert!(!value(&["0110", "0000", "0000", "0001"]).is_zero());
+    let first = value(&["0110", "0000", "0000", "0001"]);
+    assert!(!first.is_zero());
+    assert_ne!(first, value(&["11111111", "11111111"]));
+    assert_ne!(first, value(&["11111111"]));
     let output = grundy()
         .args(["sum", "--json", "--max-positions", "10", "--queries"])
         .arg(queries.path())
@@ -405,7 +415,7 @@ fn an_unproven_guess_avoids_a_move_known_to_lose() {
     assert_eq!(line["kind"], "unproven", "{line}");
     let mv = &line["move"];
     let whole = (mv["board"] == 1)
-        && (mv["top"] == 0 && mv["left"] == 0 && mv["bottom"] == 2 && mv["right"] == 7);
+        && (mv["top"] == 0 && mv["left"] == 0 && mv["bottom"] == 7 && mv["right"] == 7);
     assert!(!whole, "{line}");
 }
 

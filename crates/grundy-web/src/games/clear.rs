@@ -590,9 +590,10 @@ fn play(position: &ClearPosition) -> Result<Answer, ApiError> {
             boards[board].play_unchecked(chosen.rect);
             let report = EngineMoveReport::new(&chosen, boards.len());
             let grundy = match chosen.reason {
-                MoveReason::Values { .. } | MoveReason::LeavesZero | MoveReason::Pairs { .. } => {
-                    Some(0)
-                }
+                MoveReason::Values { .. }
+                | MoveReason::LeavesZero
+                | MoveReason::KnownTotal
+                | MoveReason::Pairs { .. } => Some(0),
                 MoveReason::Losing { leaves } => leaves.map(Nimber::value),
                 _ => None,
             };

@@ -64,6 +64,10 @@ pub enum MoveReason {
     /// value 0, found by outcome search (every move from there has an
     /// answer back to 0), without the values.
     LeavesZero,
+    /// The move wins: the shapes it leaves and the other shapes that do not
+    /// cancel all have known values, whose XOR is 0 (the value of the
+    /// shape it is played in was not needed, nor found).
+    KnownTotal,
     /// The move wins: every component left has a congruent partner.
     Pairs {
         /// It cut one shape into two mirror-image halves.
@@ -127,7 +131,10 @@ impl EngineChoice {
     pub fn wins(&self) -> bool {
         matches!(
             self.reason,
-            MoveReason::Values { .. } | MoveReason::LeavesZero | MoveReason::Pairs { .. }
+            MoveReason::Values { .. }
+                | MoveReason::LeavesZero
+                | MoveReason::KnownTotal
+                | MoveReason::Pairs { .. }
         )
     }
 }
@@ -460,29 +467,34 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
     let odd = odd_classes(analysis);
     let own = class_of(&part);
     // The total of the other unpaired shapes, when each is valued: a move
-    // whose pieces are all known then leaves a known total, and one that
-    // leaves a non-zero total is known to lose (ranked after every other).
+    // whose pieces are all known then leaves a known total: 0 is a proven
+    // win, played at once; one that leaves a non-zero total is known to
+    // lose (ranked after every other).
     let others = analysis
         .unpaired()
         .filter(|c| c.key != own)
         .try_fold(Nimber::ZERO, |total, c| c.value.map(|v| total ^ v));
     let mut best: Option<((bool, u64), LargeRect)> = None;
+    let mut wins = None;
     let mut tried = 0usize;
     for_each_rect_of(&part, &mut |rect| {
         tried += 1;
         if tried > 2048 || analyzer.halted() {
             return false;
         }
-        let loses = others.is_some_and(|others| {
+        let total = others.and_then(|others| {
             parts_after(&part, rect)
                 .iter()
                 .try_fold(others, |total, piece| {
                     analyzer.known_value(piece).map(|v| total ^ v)
                 })
-                .is_some_and(|total| !total.is_zero())
         });
+        if total.is_some_and(|total| total.is_zero()) {
+            wins = Some(rect);
+            return false;
+        }
         let rank = (
-            loses,
+            total.is_some(),
             unpaired_cells_after(&odd, &own, &part, rect, analysis),
         );
         if best.is_none_or(|(best, _)| rank < best) {
@@ -490,12 +502,18 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
         }
         true
     });
-    let rect = best.map_or(cell, |(_, rect)| {
-        rect.offset(info.extent.top, info.extent.left)
-    });
+    let offset = |rect: LargeRect| rect.offset(info.extent.top, info.extent.left);
+    if let Some(rect) = wins {
+        return EngineChoice {
+            board: info.board,
+            rect: offset(rect),
+            component: index,
+            reason: MoveReason::KnownTotal,
+        };
+    }
     EngineChoice {
         board: info.board,
-        rect,
+        rect: best.map_or(cell, |(_, rect)| offset(rect)),
         component: index,
         reason,
     }

@@ -863,6 +863,34 @@ fn the_outcome_search_proves_a_move_where_the_value_is_out_of_reach() {
     assert!(Clear::solver().value(&after).unwrap().is_zero());
 }
 
+/// A full 3 x 8 board beside a line of 5, with a budget too small to value
+/// the 3 x 8: clearing its first six columns leaves a 3 x 2 block, valued by
+/// the small tables, beside the line; when those two values cancel, the
+/// move is proven from the known total, not guessed, and the solver
+/// values what it leaves at 0.
+#[test]
+fn a_move_whose_known_total_is_zero_is_proven() {
+    let boards = [block(&["11111111"; 3]), block(&["11111"])];
+    let budget = Budget::positions(10);
+    assert!(Clear::solver()
+        .with_budget(budget)
+        .value(&boards[0].to_board().unwrap())
+        .is_err());
+    // The 3 x 2 block and the line of 5 have the same value (the solver's),
+    // so such a move exists.
+    let value = |b: &LargeBoard| Clear::solver().value(&b.to_board().unwrap()).unwrap();
+    assert_eq!(value(&block(&["11"; 3])), value(&boards[1]));
+    let choice = choose_move(&boards, &mut Analyzer::new(Clear::new(), budget)).unwrap();
+    assert_eq!(choice.reason, MoveReason::KnownTotal);
+    let played = choice.board as usize;
+    assert!(boards[played].is_legal(choice.rect));
+    let after = boards[played].try_play(choice.rect).unwrap();
+    let total = boards.iter().enumerate().fold(Nimber::ZERO, |t, (i, b)| {
+        t ^ value(if i == played { &after } else { b })
+    });
+    assert!(total.is_zero());
+}
+
 /// A board past 64 cells holding one dense block: its value is past a
 /// 20,000-position budget, and the analysis still names the winner with a
 /// move proven by outcome search, which the solver values at 0.
