@@ -131,7 +131,7 @@ impl Explanation {
         }
         if !self.mex.is_empty() {
             lines.push(
-                "  Each part's value is the mex (least value missing) of the values its moves leave:"
+                "  Each part's value is the mex (least value missing) of the values its moves leave it, the part alone:"
                     .to_owned(),
             );
             lines.extend(self.mex.iter().map(|m| format!("    {}", m.text)));

@@ -569,7 +569,7 @@ pub fn reason(choice: &EngineChoice) -> String {
             format!("proven winning: every shape left has an equal partner: {}", words::PAIR_CANCELS)
         }
         MoveReason::Losing { leaves: Some(v) } => format!(
-            "losing position: the total is 0, so every move loses; this one leaves {v}, the hardest to answer"
+            "losing position: the total is 0, so every move loses; this one leaves {v}, the largest value a move leaves (chosen as likely the hardest to answer)"
         ),
         MoveReason::Losing { leaves: None } => {
             "losing position: the total is 0, so every move loses; this one keeps the largest shape almost whole".to_owned()
@@ -600,5 +600,51 @@ pub fn reason(choice: &EngineChoice) -> String {
             "unproven: no analysis ({stopped}); a legal move: the first run of ones, cleared"
         ),
         _ => "unproven".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy::clear::large::LargeRect;
+
+    fn choice(reason: MoveReason) -> EngineChoice {
+        EngineChoice {
+            board: 0,
+            rect: LargeRect {
+                top: 0,
+                left: 0,
+                bottom: 0,
+                right: 0,
+            },
+            component: 0,
+            reason,
+        }
+    }
+
+    /// An unproven move whose shapes were all valued says so, rather than
+    /// "8 of 8 shapes valued"; one with shapes left unvalued counts them.
+    #[test]
+    fn an_unproven_reason_says_how_far_the_values_got() {
+        let unproven = |valued| MoveReason::Unproven {
+            valued,
+            unpaired: 8,
+            largest: 30,
+            stopped: None,
+        };
+        let all = reason(&choice(unproven(8)));
+        assert!(
+            all.starts_with(
+                "unproven: every shape that does not cancel is valued, but the budget ran out"
+            ),
+            "{all}"
+        );
+        let some = reason(&choice(unproven(3)));
+        assert!(
+            some.contains("with 3 of 8 shapes that do not cancel valued"),
+            "{some}"
+        );
+        assert_eq!(kind(&choice(unproven(8))), "unproven");
+        assert_eq!(kind(&choice(MoveReason::KnownTotal)), "winning");
     }
 }

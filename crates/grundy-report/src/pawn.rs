@@ -710,7 +710,7 @@ pub fn engine_report_of(
     } else {
         let reason = match after {
                     Some(left) => format!(
-                        "losing position: the total is 0, so every move loses; this one leaves {left}, the hardest to answer"
+                        "losing position: the total is 0, so every move loses; this one leaves {left}, the largest total a move leaves (chosen as likely the hardest to answer)"
                     ),
                     None if analysis.total.is_some() || pawns.len() > 1 => "losing position: the total is 0, so every move loses; this one moves a single step".to_owned(),
                     None => "losing position: a losing cell, so every move loses; this one moves a single step".to_owned(),

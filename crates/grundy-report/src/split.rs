@@ -183,7 +183,7 @@ impl EngineMoveReport {
                 }
             }
             SplitReason::Losing { leaves } => format!(
-                "losing position: the value is 0, so every move loses; this one leaves {leaves}, the hardest to answer"
+                "losing position: the value is 0, so every move loses; this one leaves {leaves}, the largest value a move leaves (chosen as likely the hardest to answer)"
             ),
             SplitReason::Unproven { stopped } => format!(
                 "unproven: the budget ran out{}; best guess: the move tried that leaves the fewest candidates in rectangles without a congruent partner",

@@ -136,6 +136,12 @@ fn clear_explains_the_seed_example_in_words() {
         out.contains("A: its 3 moves leave 0, 1, 1, [2 missing], so A = mex = 2."),
         "{out}"
     );
+    // The values a part's moves leave are the part's, not the position's
+    // (a winning move "leaves grundy 0", the whole position).
+    assert!(
+        out.contains("the values its moves leave it, the part alone:"),
+        "{out}"
+    );
 }
 
 #[test]

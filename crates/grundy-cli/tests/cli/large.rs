@@ -322,23 +322,34 @@ fn a_budget_that_runs_out_prints_what_is_known_and_exits_3() {
     );
 }
 
-/// A sum whose shapes are all valued within 10 positions, but whose move to
-/// a total of 0 is not found within them: the engine's reason says that,
-/// not "8 of 8 shapes valued".
+/// A sum whose shapes are all valued within 10 positions, whose move to a
+/// total of 0 the values alone do not give: the engine finds one among
+/// the moves whose shapes left are all known (`KnownTotal`), proven, and
+/// the analysis without a budget lists it among the winning moves.
 #[test]
-fn an_unproven_move_with_every_value_known_says_so() {
+fn a_move_to_a_known_total_of_0_is_proven_within_a_small_budget() {
+    let data = crate::common::data("valued_but_unproven.txt");
     let output = grundy()
-        .args(["clear", "--move", "--max-positions", "10"])
-        .arg(crate::common::data("valued_but_unproven.txt"))
+        .args(["clear", "--move", "--json", "--max-positions", "10"])
+        .arg(&data)
         .output()
         .unwrap();
     assert_success(&output);
-    let text = String::from_utf8_lossy(&output.stdout);
-    let reason = text.lines().nth(1).unwrap_or_default();
+    let chosen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(chosen["proven"], true, "{chosen}");
+    assert_eq!(chosen["kind"], "winning", "{chosen}");
+    let output = grundy()
+        .args(["clear", "--json"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let full: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let winning = full["winning_moves"].as_array().unwrap();
+    let key =
+        |m: &Value| ["board", "top", "left", "bottom", "right"].map(|k| m[k].as_u64().unwrap());
     assert!(
-        reason.starts_with(
-            "unproven: every shape that does not cancel is valued, but the budget ran out"
-        ),
-        "{text}"
+        winning.iter().any(|m| key(m) == key(&chosen["move"])),
+        "{chosen} not in {winning:?}"
     );
 }
