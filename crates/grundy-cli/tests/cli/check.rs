@@ -909,3 +909,20 @@ fn a_flood_on_standard_error_is_read_from_its_end() {
     assert!(stdout.contains("LAST"), "{stdout}");
     assert!(stdout.len() < 20_000, "{} bytes of report", stdout.len());
 }
+
+/// Standard error is bounded as standard output is (64 MiB): a solution
+/// that floods it is stopped, not left to fill the disk.
+#[test]
+fn a_flood_past_the_output_limit_on_standard_error_is_stopped() {
+    let checked = run_check(
+        "gfg",
+        &["--seed", "1", "--cases", "1", "--shrink-runs", "1"],
+        &sh("exec cat /dev/zero >&2"),
+    );
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("output limit exceeded (64 MiB on standard error)"),
+        "{stdout}"
+    );
+}

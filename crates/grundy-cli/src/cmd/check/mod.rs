@@ -624,7 +624,10 @@ fn describe(verdict: &Verdict, time: Duration, memory: u64) -> String {
             "memory limit exceeded ({})",
             grundy_report::words::bytes(memory)
         ),
-        Verdict::OutputLimit => "output limit exceeded (64 MiB)".into(),
+        Verdict::OutputLimit { stderr: false } => "output limit exceeded (64 MiB)".into(),
+        Verdict::OutputLimit { stderr: true } => {
+            "output limit exceeded (64 MiB on standard error)".into()
+        }
     }
 }
 

@@ -8,7 +8,8 @@
 //! past the time limit (CPU time, from `/proc/<pid>/stat`, or twice it plus
 //! a second of wall-clock time), past the memory limit (its peak resident size,
 //! `VmHWM` in `/proc/<pid>/status`, so a spike between two polls still
-//! counts), past the output limit, or past the whole run's deadline, it is
+//! counts), past the output limit (on standard output or standard error,
+//! both files that would fill the disk), or past the whole run's deadline, it is
 //! killed (SIGKILL) and always reaped. Written by hand rather than with a
 //! crate: `std::process` has everything but the polling, and
 //! `setrlimit` in the child would need `unsafe` (`pre_exec`).
@@ -63,8 +64,9 @@ pub enum Ended {
     TimeLimit { wall: bool },
     /// Killed past the memory limit.
     MemoryLimit,
-    /// Killed past the output limit.
-    OutputLimit,
+    /// Killed past the output limit, on standard output or (`stderr`) on
+    /// standard error.
+    OutputLimit { stderr: bool },
     /// Killed at the whole run's deadline: no verdict.
     Deadline,
     /// Killed, or ended by the same signal, as the check was asked to stop:
@@ -105,7 +107,11 @@ pub enum Verdict {
         wall: bool,
     },
     MemoryLimit,
-    OutputLimit,
+    /// Past the output limit on standard output, or (`stderr`) on standard
+    /// error.
+    OutputLimit {
+        stderr: bool,
+    },
 }
 
 impl Verdict {
@@ -124,7 +130,7 @@ impl Verdict {
             Verdict::RuntimeError { .. } => "runtime error",
             Verdict::TimeLimit { .. } => "time limit exceeded",
             Verdict::MemoryLimit => "memory limit exceeded",
-            Verdict::OutputLimit => "output limit exceeded",
+            Verdict::OutputLimit { .. } => "output limit exceeded",
         }
     }
 
@@ -133,7 +139,7 @@ impl Verdict {
     pub fn is_resource(&self) -> bool {
         matches!(
             self,
-            Verdict::TimeLimit { .. } | Verdict::MemoryLimit | Verdict::OutputLimit
+            Verdict::TimeLimit { .. } | Verdict::MemoryLimit | Verdict::OutputLimit { .. }
         )
     }
 }
@@ -218,7 +224,10 @@ pub fn run(
         } else if peak.is_some_and(|p| p > limits.memory) {
             Some(Ended::MemoryLimit)
         } else if std::fs::metadata(&scratch.stdout).is_ok_and(|m| m.len() > limits.output) {
-            Some(Ended::OutputLimit)
+            Some(Ended::OutputLimit { stderr: false })
+        } else if std::fs::metadata(&scratch.stderr).is_ok_and(|m| m.len() > limits.output) {
+            // Its standard error is a file too, which would fill the disk.
+            Some(Ended::OutputLimit { stderr: true })
         } else {
             None
         };
@@ -350,7 +359,7 @@ pub fn verdict(run: &Run, expected: &[u8], words: [&str; 2]) -> Option<Verdict> 
         Ended::Deadline | Ended::Interrupted => return None,
         Ended::TimeLimit { wall } => return Some(Verdict::TimeLimit { wall }),
         Ended::MemoryLimit => return Some(Verdict::MemoryLimit),
-        Ended::OutputLimit => return Some(Verdict::OutputLimit),
+        Ended::OutputLimit { stderr } => return Some(Verdict::OutputLimit { stderr }),
         Ended::Exited(status) => status,
     };
     if let Some(signal) = status.signal() {
