@@ -69,7 +69,8 @@ impl std::error::Error for ApiError {}
 
 /// 422: the search budget ran out. The engine's own message tells a CLI
 /// user to raise the budget; a web user cannot, so this one says which of
-/// the server's per-request budgets ran out, in plain words.
+/// the request's budgets ran out, in plain words: the server's, or lower
+/// where the request asked for less (`"budget"`).
 impl From<grundy::SolveError> for ApiError {
     fn from(err: grundy::SolveError) -> ApiError {
         let what = match err {
@@ -77,20 +78,20 @@ impl From<grundy::SolveError> for ApiError {
                 limit,
                 needed: Some(needed),
             } => format!(
-                "gave up before solving: the search would need at least {}, more than the server's position budget per request, {}",
+                "gave up before solving: the search would need at least {}, more than this request's position budget, {}",
                 grundy_report::words::count(needed, "position"),
                 grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::PositionBudget { limit, .. } => format!(
-                "gave up after solving {} (the server's position budget per request)",
+                "gave up after solving {} (this request's position budget)",
                 grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::TimeBudget { limit } => format!(
-                "gave up within the server's time budget per request, {:.1} s",
+                "gave up within this request's time budget, {:.1} s",
                 limit.as_secs_f64()
             ),
             grundy::SolveError::MemoryBudget { limit, .. } => format!(
-                "gave up before the search's memory would pass {} (the server's memory budget per request)",
+                "gave up before the search's memory would pass {} (this request's memory budget)",
                 grundy_report::words::bytes(limit)
             ),
             other => other.to_string(),

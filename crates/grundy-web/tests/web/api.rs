@@ -540,7 +540,8 @@ async fn errors_are_json_with_the_right_status() {
         )
         .await,
         422,
-        "position budget",
+        // The request's budget, which it lowered, not the server's.
+        "this request's position budget",
     )
     .await;
 }
