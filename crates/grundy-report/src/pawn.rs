@@ -750,6 +750,19 @@ mod tests {
         (0..).find(|v| !seen.contains(v)).expect("a mex exists")
     }
 
+    /// The cell `(x, y)` of small coordinates.
+    fn small_cell((x, y): (u32, u32)) -> Cell {
+        Cell::new(u64::from(x), u64::from(y)).unwrap()
+    }
+
+    /// The impassable cells `walls`, and the outcomes of their grid.
+    fn walled(walls: &[(u32, u32)]) -> (Blocked, Outcomes) {
+        let cells: Vec<Cell> = walls.iter().map(|&w| small_cell(w)).collect();
+        let blocked = Blocked::new(&cells).unwrap();
+        let outcomes = Outcomes::new(&blocked);
+        (blocked, outcomes)
+    }
+
     /// The engine's move on a sum whose pawns in reach total `total` (not
     /// 0) is proven winning, legal, and leaves a total of 0 by the brute
     /// force.
@@ -825,9 +838,8 @@ mod tests {
         ) {
             let walls: Vec<(u32, u32)> = walls.into_iter().filter(|w| !pawns.contains(w)).collect();
             prop_assume!(!walls.is_empty());
-            let cell = |(x, y): (u32, u32)| Cell::new(u64::from(x), u64::from(y)).unwrap();
-            let blocked = Blocked::new(&walls.iter().map(|&w| cell(w)).collect::<Vec<_>>()).unwrap();
-            let outcomes = Outcomes::new(&blocked);
+            let cell = small_cell;
+            let (blocked, outcomes) = walled(&walls);
             // A far row's losing cell: where a pawn far right of it moves
             // along the row to win.
             let mut cells: Vec<Cell> = pawns.iter().map(|&p| cell(p)).collect();
@@ -877,9 +889,8 @@ mod tests {
         ) {
             let walls: Vec<(u32, u32)> = walls.into_iter().filter(|w| !pawns.contains(w)).collect();
             prop_assume!(!walls.is_empty());
-            let cell = |(x, y): (u32, u32)| Cell::new(u64::from(x), u64::from(y)).unwrap();
-            let blocked = Blocked::new(&walls.iter().map(|&w| cell(w)).collect::<Vec<_>>()).unwrap();
-            let outcomes = Outcomes::new(&blocked);
+            let cell = small_cell;
+            let (blocked, outcomes) = walled(&walls);
             // Each far pawn twice, the pairs between the others.
             let mut cells: Vec<Cell> = pawns.iter().map(|&p| cell(p)).collect();
             for (i, &f) in far.iter().enumerate() {
