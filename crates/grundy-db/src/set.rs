@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::ShapeKey;
-use grundy::tier::{owner, Entry, Tier, TierTable};
+use grundy::tier::{owner, CompactTier, Entry, Tier, TierTable};
 use grundy::Nimber;
 
 use crate::database::*;
@@ -243,7 +243,8 @@ impl DbSet {
     /// tier by tier, as a build generates them (each tier from the one
     /// before, no values needed), and each is looked up in its part. A
     /// shape that its part does not answer (a damaged or forged file) is
-    /// [`DbError::Corrupt`]; so is a tier whose count differs.
+    /// [`DbError::Corrupt`]; so are a tier whose count differs and a value
+    /// above its tier's recorded largest.
     ///
     /// # Errors
     ///
@@ -291,16 +292,36 @@ impl DbSet {
                 .par_iter()
                 .map(|&key| {
                     let part = &self.parts[owner(key, parts) as usize];
-                    part.compact_tiers()
-                        .and_then(|tiers| tiers.get(tier.index()))
-                        .and_then(|t| t.get(key))
-                        .and_then(|v| Entry::new(key, v.value()))
-                        .ok_or_else(|| {
-                            corrupt(
-                                part.path(),
-                                format!("tier {tier}: shape {key:#x} of the box is not found"),
-                            )
-                        })
+                    let compact = part
+                        .compact_tiers()
+                        .and_then(|tiers| tiers.get(tier.index()));
+                    let value = compact.and_then(|t| t.get(key)).ok_or_else(|| {
+                        corrupt(
+                            part.path(),
+                            format!("tier {tier}: shape {key:#x} of the box is not found"),
+                        )
+                    })?;
+                    // A value field holds up to the next power of two; one
+                    // past the recorded largest value is a forgery that
+                    // every reader of the header (`info`, the histogram)
+                    // would misreport.
+                    let largest = compact.map_or(0, CompactTier::<_>::max_value);
+                    if value.value() > largest {
+                        return Err(corrupt(
+                            part.path(),
+                            format!(
+                                "tier {tier}: shape {key:#x} has value {}, above the tier's \
+                                 recorded largest value {largest}",
+                                value.value()
+                            ),
+                        ));
+                    }
+                    Entry::new(key, value.value()).ok_or_else(|| {
+                        corrupt(
+                            part.path(),
+                            format!("tier {tier}: shape {key:#x} is out of the keys' range"),
+                        )
+                    })
                 })
                 .collect::<Result<_>>()?;
             entries.par_sort_unstable();
@@ -311,7 +332,8 @@ impl DbSet {
     }
 
     /// Checks what checksums cannot: that every stored shape is where
-    /// lookups look for it. For version 1: its table's layout (see
+    /// lookups look for it, and no value is above its tier's recorded
+    /// largest. For version 1: its table's layout (see
     /// [`TierTable::check_layout`]), its tier is its number of cells, its
     /// part is its owner. For version 2: every shape of the box is found,
     /// with its fingerprint, in its part ([`DbSet::for_each_tier`]). Holds
@@ -337,6 +359,13 @@ impl DbSet {
                     what: format!("tier {tier}: {what}"),
                 };
                 table.check_layout().map_err(corrupt)?;
+                let recorded = part.header().tiers[i].max_value;
+                if table.max_value() != recorded {
+                    return Err(corrupt(format!(
+                        "its largest value is {}, its directory entry says {recorded}",
+                        table.max_value()
+                    )));
+                }
                 if let Some((key, _)) = table.iter().find(|&(key, _)| {
                     key.count_ones() != tier.number() || owner(key, parts) as usize != index
                 }) {

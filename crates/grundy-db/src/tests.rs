@@ -972,3 +972,35 @@ fn a_writer_refuses_an_output_that_is_not_a_regular_file() {
     assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
     assert!(!target.exists());
 }
+
+/// Version 1: a directory entry whose largest value differs from its
+/// table's (the header resealed) opens, and `check_layout` names it.
+#[test]
+fn a_wrong_recorded_largest_value_fails_the_layout_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("db.gdb");
+    build(&path, box_of(3, 4), None).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let header = Header::decode(&bytes, bytes.len() as u64, &path).unwrap();
+    let (index, t) = header
+        .tiers
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.max_value > 0)
+        .unwrap();
+    let tier = index + 1;
+    let lowered = t.max_value - 1;
+    bytes[entry_at(tier, 32)..entry_at(tier, 36)].copy_from_slice(&lowered.to_le_bytes());
+    reseal(&mut bytes);
+    let forged = dir.path().join("forged.gdb");
+    std::fs::write(&forged, &bytes).unwrap();
+    let err = DbSet::open(&forged).unwrap().check_layout().unwrap_err();
+    let expected = format!(
+        "its largest value is {}, its directory entry says {lowered}",
+        t.max_value
+    );
+    assert!(
+        matches!(&err, DbError::Corrupt { what, .. } if what.contains(&expected)),
+        "{err}"
+    );
+}

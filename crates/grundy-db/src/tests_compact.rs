@@ -359,3 +359,42 @@ fn a_resumed_build_holds_its_large_tiers_in_lines_again() {
         std::fs::read(&stopped).unwrap()
     );
 }
+
+/// A tier's recorded largest value lowered by one in both the compact
+/// tier's header and the directory (checksums recomputed): the file opens,
+/// as forgeries do, and `check_layout` (the default `tables verify`) finds
+/// the value above it. Only a largest value that is not a power of two
+/// keeps its field's width, so the forgery is otherwise consistent.
+#[test]
+fn a_value_above_its_tier_s_recorded_largest_fails_the_layout_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("3x4.gdb");
+    build_compact(&path, box_of(3, 4), None);
+    DbSet::open(&path).unwrap().check_layout().unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    let db = Database::open(&path).unwrap();
+    let (index, t) = db
+        .header()
+        .tiers
+        .iter()
+        .enumerate()
+        .find(|(_, t)| t.max_value >= 3 && !t.max_value.is_power_of_two())
+        .expect("a tier whose largest value is not a power of two");
+    let lowered = (t.max_value - 1).to_le_bytes();
+    let entry = DIRECTORY + index * ENTRY_LEN;
+    bytes[entry + 32..entry + 36].copy_from_slice(&lowered);
+    let compact_header = t.offset as usize;
+    bytes[compact_header + 32..compact_header + 36].copy_from_slice(&lowered);
+    let crc = crc32fast::hash(&bytes[t.offset as usize..t.end() as usize]);
+    bytes[entry + 36..entry + 40].copy_from_slice(&crc.to_le_bytes());
+    reseal(&mut bytes);
+    let forged = dir.path().join("forged.gdb");
+    std::fs::write(&forged, &bytes).unwrap();
+    let set = DbSet::open(&forged).unwrap();
+    let err = set.check_layout().unwrap_err();
+    assert!(
+        matches!(&err, DbError::Corrupt { what, .. }
+            if what.contains(&format!("above the tier's recorded largest value {}", t.max_value - 1))),
+        "{err}"
+    );
+}
