@@ -108,14 +108,16 @@ pub fn play_end(plies: usize) -> String {
 }
 
 /// `n` and `word`, plural unless `n` is 1: `count(1, "cell")` is
-/// `"1 cell"`, `count(3, "cell")` is `"3 cells"`. (Plurals by `s`: every
-/// word grundy counts takes one.)
+/// `"1 cell"`, `count(3, "cell")` is `"3 cells"`, `count(2, "query")` is
+/// `"2 queries"`. (Regular plurals only: every word grundy counts has one.)
 #[must_use]
 pub fn count(n: u64, word: &str) -> String {
     if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
+        return format!("1 {word}");
+    }
+    match word.strip_suffix('y') {
+        Some(stem) if !stem.ends_with(['a', 'e', 'o', 'u']) => format!("{n} {stem}ies"),
+        _ => format!("{n} {word}s"),
     }
 }
 
@@ -361,6 +363,8 @@ mod tests {
         assert_eq!(sized(6, 6, "box"), "a 6 x 6 box");
         assert_eq!(count(1, "shape"), "1 shape");
         assert_eq!(count(0, "shape"), "0 shapes");
+        assert_eq!(count(2, "query"), "2 queries");
+        assert_eq!(count(2, "key"), "2 keys");
     }
 
     #[test]

@@ -482,7 +482,7 @@ fn random_board(rng: &mut StdRng, density: f64) -> u16 {
 }
 
 fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    grundy_report::words::count(n as u64, word)
 }
 
 #[cfg(test)]

@@ -354,7 +354,7 @@ impl Case for Pshtbrth {
             "{}, {}, {}, {} set",
             plural(self.tests.len(), "test"),
             plural(boards, "board"),
-            plural(queries, "query").replace("querys", "queries"),
+            plural(queries, "query"),
             plural(cells as usize, "cell")
         )
     }
