@@ -176,6 +176,44 @@ impl Analysis {
         })
     }
 
+    /// Winning move `m` in words, as every front-end lists it:
+    /// `clear (1,1)-(2,2) on board 1, leaving grundy 0 (component A: grundy
+    /// 1 -> 0)`; `several` when the position is a sum of boards.
+    #[must_use]
+    pub fn winning_line(&self, m: &WinningMove, several: bool) -> String {
+        let before = self.boards[m.board].components[m.component].1;
+        let phrase = words::clear_move(several.then_some(m.board), m.rect);
+        format!(
+            "{} {}",
+            words::leaving(&phrase, 0),
+            words::change(
+                &format!("component {}", words::component_letter(m.component)),
+                before.value(),
+                m.after.value()
+            )
+        )
+    }
+
+    /// What this analysis proves, in the form a stopped one's is given
+    /// ([`crate::large::Proven`]): the winner, the value and every winning
+    /// move with its words; for an answer that stopped after the values
+    /// (listing each move's value, say).
+    #[must_use]
+    pub fn proven(&self, several: bool) -> crate::large::Proven {
+        crate::large::Proven {
+            winner: Some(winner(self.total)),
+            grundy: Some(self.total.value()),
+            winning_moves: self
+                .winning
+                .iter()
+                .map(|m| crate::large::ProvenMove {
+                    mv: crate::large::LargeMoveReport::new(m.board as u32, m.rect.into()),
+                    text: self.winning_line(m, several),
+                })
+                .collect(),
+        }
+    }
+
     /// The JSON report of this analysis of `boards` (the boards it was made
     /// from, at least one). Coordinates are 0-based, corners inclusive.
     #[must_use]

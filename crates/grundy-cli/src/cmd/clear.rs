@@ -21,7 +21,7 @@ use std::io::Write as _;
 use grundy::clear::large::{Analyzer, EngineChoice, LargeBoard};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber, SolveError};
-use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport, WinningMove};
+use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport};
 use grundy_report::large::{EngineMoveReport, LargeReport};
 use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::parse::ParseErrorKind;
@@ -362,7 +362,7 @@ impl Render for Analysis {
                 let _ = writeln!(
                     out,
                     "  {}  {}  grundy {value}",
-                    letter(i),
+                    words::component_letter(i),
                     words::count(u64::from(cells.count()), "cell")
                 );
             }
@@ -395,25 +395,8 @@ impl Render for Analysis {
             return;
         }
         let _ = writeln!(out, "{}", words::winning_moves_header(self.winning.len()));
-        for &WinningMove {
-            board: index,
-            rect,
-            component,
-            after,
-        } in &self.winning
-        {
-            let before = self.boards[index].components[component].1;
-            let phrase = words::clear_move(several.then_some(index), rect);
-            let _ = writeln!(
-                out,
-                "  {} {}",
-                words::leaving(&phrase, 0),
-                words::change(
-                    &format!("component {}", letter(component)),
-                    before.value(),
-                    after.value()
-                )
-            );
+        for m in &self.winning {
+            let _ = writeln!(out, "  {}", self.winning_line(m, several));
         }
     }
 }
@@ -421,11 +404,6 @@ impl Render for Analysis {
 /// The phrase of a play-out step, as every command words a clear move.
 fn step_phrase(boards: &[Board], step: &EngineMove) -> String {
     words::clear_move((boards.len() > 1).then_some(step.board), step.rect)
-}
-
-fn letter(index: usize) -> char {
-    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    LETTERS.get(index).map_or('?', |&b| b as char)
 }
 
 fn xor_of(parts: &[String]) -> String {
@@ -446,7 +424,7 @@ fn draw(board: &Board, components: &[(Bitboard, Nimber)], out: &mut String) {
             components
                 .iter()
                 .position(|(cells, _)| cells.has(index))
-                .map_or('.', letter)
+                .map_or('.', words::component_letter)
         },
     ));
 }

@@ -21,6 +21,8 @@
 //! once (its box, and its build cost as measured in `docs/results.md`), and
 //! the value of the full board when `docs/results.md` gives it.
 
+use std::time::{Duration, Instant};
+
 use grundy::clear::large::{Analyzer, LargeBoard, MoveReason};
 use grundy::clear::shapes::ShapeBox;
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
@@ -230,6 +232,7 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
             analysis.stopped.is_some(),
         );
     }
+    let started = Instant::now();
     let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.budget)
         .map_err(|partial| {
             too_large(partial.values_stopped, &position.boards).with_detail(
@@ -237,13 +240,17 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
                 serde_json::to_value(Proven::of(&partial.analysis)),
             )
         })?;
+    // The moves' values get what the value search left of the request's
+    // budget (`of_or_partial` leaves the solver its own, smaller share).
+    let solved = solver.positions_solved();
+    solver.set_budget(budget_left(position.budget, started.elapsed(), solved));
+    let several = position.boards.len() > 1;
     let options = options(&mut solver, &position.boards, &analysis, max_listed_moves)
-        .map_err(|err| too_large(err, &position.boards))?;
+        .map_err(|err| options_stopped(err, position, &analysis))?;
     let explain =
         grundy_report::explain::clear_component_moves(&mut solver, &position.boards, &analysis)
             .ok()
             .map(|moves| grundy_report::explain::clear(&position.boards, &analysis, Some(&moves)));
-    let several = position.boards.len() > 1;
     let moves = MoveValues::new(
         options
             .moves
@@ -265,6 +272,39 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
         },
         false,
     )
+}
+
+/// The 422 of a request whose values were found but whose moves' values
+/// ran out of budget: what the analysis proved (the value, the winner and
+/// every winning move), and the request's budget named whole.
+fn options_stopped(err: SolveError, position: &ClearPosition, analysis: &Analysis) -> ApiError {
+    let several = position.boards.len() > 1;
+    too_large(as_request_s(err, position.budget), &position.boards)
+        .with_detail("proven", serde_json::to_value(analysis.proven(several)))
+}
+
+/// What is left of `budget` after `elapsed` and `solved` positions.
+fn budget_left(budget: Budget, elapsed: Duration, solved: u64) -> Budget {
+    Budget {
+        max_time: budget.max_time.map(|t| t.saturating_sub(elapsed)),
+        max_positions: budget.max_positions.map(|n| n.saturating_sub(solved)),
+        ..budget
+    }
+}
+
+/// A budget's stop worded with the request's whole budget, not with what
+/// was left of it for the step that stopped ([`budget_left`]).
+fn as_request_s(err: SolveError, budget: Budget) -> SolveError {
+    match err {
+        SolveError::TimeBudget { limit } => SolveError::TimeBudget {
+            limit: budget.max_time.unwrap_or(limit),
+        },
+        SolveError::PositionBudget { limit, .. } => SolveError::PositionBudget {
+            limit: budget.max_positions.unwrap_or(limit),
+            needed: None,
+        },
+        other => other,
+    }
 }
 
 /// The 422 for a search over budget, with what would answer it.
@@ -641,6 +681,43 @@ mod tests {
             databases: super::super::Databases::default(),
             memos: super::super::memos::Kept::default(),
         }
+    }
+
+    /// Values found but the moves' values stopped: the 422 carries what
+    /// the analysis proved and names the request's whole time budget, not
+    /// the share left to the step that stopped.
+    #[test]
+    fn moves_stopped_after_the_values_keep_what_the_values_prove() {
+        let position = parse_request(
+            br#"{"boards": [["111", "101"], ["11"]], "budget": {"max_time_ms": 300}}"#,
+            &limits(),
+        )
+        .unwrap();
+        let analysis = Analysis::of(&mut Clear::solver(), &position.boards).unwrap();
+        assert!(!analysis.winning.is_empty());
+        let stopped = SolveError::TimeBudget {
+            limit: Duration::from_millis(200),
+        };
+        let err = options_stopped(stopped, &position, &analysis);
+        assert_eq!(err.status, axum::http::StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            err.message.ends_with("time budget, 0.3 s"),
+            "{}",
+            err.message
+        );
+        let details = err.details.expect("details");
+        let proven = &details["proven"];
+        assert_eq!(proven["grundy"], analysis.total.value());
+        assert_eq!(proven["winner"], "first");
+        let moves = proven["winning_moves"].as_array().unwrap();
+        assert_eq!(moves.len(), analysis.winning.len());
+        for (json, m) in moves.iter().zip(&analysis.winning) {
+            assert_eq!(json["board"], m.board);
+            assert_eq!(json["top"], m.rect.top);
+            assert_eq!(json["right"], m.rect.right);
+            assert_eq!(json["text"], analysis.winning_line(m, true));
+        }
+        assert!(details.contains_key("tables"));
     }
 
     #[test]
