@@ -150,6 +150,11 @@ impl Analysis {
     }
 }
 
+/// Why a rectangle valued without a search has its value
+/// ([`grundy::split::Pattern::known_value`]), in words for the engine's
+/// reasons.
+const LINE_GROUPS: &str = "every play there takes one move for each group of candidates linked by shared rows and columns (each group lies on one line that no other candidate's line cuts)";
+
 /// The engine's move in JSON, as `grundy split --move --json` prints it and
 /// `grundy.split.engine_move` returns it: `{"move": {"row", "col"},
 /// "proven", "kind", "reason", "text"}`.
@@ -176,10 +181,10 @@ impl EngineMoveReport {
                 let pair = words::PAIR_CANCELS;
                 match (pairs, alone) {
                     (_, 0) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair})"),
-                    (0, 1) => "proven winning: the one rectangle with candidates it leaves has value 0, known by formula".to_owned(),
-                    (0, _) => "proven winning: the rectangles it leaves have values, known by formula, whose XOR is 0".to_owned(),
-                    (_, 1) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for one, whose value, known by formula, is 0"),
-                    _ => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for {alone}, whose values, known by formula, have XOR 0"),
+                    (0, 1) => format!("proven winning: the one rectangle with candidates it leaves has value 0: {LINE_GROUPS}, and it has an even number of them"),
+                    (0, _) => format!("proven winning: in each rectangle it leaves {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
+                    (_, 1) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for one, whose value is 0: {LINE_GROUPS}, and it has an even number of them"),
+                    _ => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for {alone}, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
                 }
             }
             SplitReason::Losing { leaves } => format!(
@@ -296,7 +301,7 @@ mod tests {
         for (pairs, alone) in [(1, 0), (2, 0), (0, 1), (0, 2), (1, 1), (3, 2)] {
             let text = reason(false, pairs, alone);
             assert_eq!(text.contains("pair up"), pairs > 0, "{text}");
-            assert_eq!(text.contains("known by formula"), alone > 0, "{text}");
+            assert_eq!(text.contains(LINE_GROUPS), alone > 0, "{text}");
         }
     }
 }

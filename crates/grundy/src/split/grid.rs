@@ -110,8 +110,8 @@ pub enum GridError {
         /// Columns asked for.
         cols: u64,
     },
-    /// A candidate lies outside the grid.
-    #[error("candidate {cell} lies outside the {rows} x {cols} grid")]
+    /// A candidate, or a move, lies outside the grid.
+    #[error("{cell} lies outside the {rows} x {cols} grid")]
     OutsideGrid {
         /// The cell.
         cell: Cell,
@@ -325,9 +325,14 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`GridError::IllegalMove`] when `cell` is not a candidate of a
-    /// current rectangle.
+    /// [`GridError::OutsideGrid`] when `cell` is not in the grid;
+    /// [`GridError::IllegalMove`] when it is not a candidate of a current
+    /// rectangle.
     pub fn try_play(&self, cell: Cell) -> Result<Position, GridError> {
+        let (rows, cols) = (self.grid.rows(), self.grid.cols());
+        if cell.row >= rows || cell.col >= cols {
+            return Err(GridError::OutsideGrid { cell, rows, cols });
+        }
         match self.rect_of(cell) {
             Some(index) => Ok(self.play_at(index, cell)),
             None => Err(GridError::IllegalMove(cell)),

@@ -236,6 +236,16 @@ fn bad_grids_and_moves_are_refused() {
         position.try_play(Cell::new(1, 0)),
         Err(GridError::IllegalMove(Cell::new(1, 0)))
     );
+    // A move off the grid is told as such, not as a cell without a
+    // candidate.
+    assert_eq!(
+        position.try_play(Cell::new(5, 0)),
+        Err(GridError::OutsideGrid {
+            cell: Cell::new(5, 0),
+            rows: 2,
+            cols: 2
+        })
+    );
     let after = position.try_play(Cell::new(0, 0)).unwrap();
     // Row 0 and column 0 are gone: (1,1) remains, (0,1) does not.
     assert_eq!(
