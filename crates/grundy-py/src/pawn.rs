@@ -170,7 +170,17 @@ impl PawnAnalysis {
         }
     }
 
-    /// Every winning move.
+    /// False when `winning_moves` may miss some: a won sum whose pawns on
+    /// losing cells, or paired on shared cells, drop out without their
+    /// values (pawns at 4096 or beyond with an impassable cell
+    /// below-left), so that their own moves are not examined.
+    #[getter]
+    fn winning_moves_complete(&self) -> bool {
+        self.analysis.unexamined.is_empty()
+    }
+
+    /// The winning moves: every one unless `winning_moves_complete` is
+    /// False.
     #[getter]
     fn winning_moves(&self) -> Vec<Move> {
         self.analysis

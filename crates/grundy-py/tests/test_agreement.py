@@ -305,3 +305,41 @@ def test_pawn_classify_agrees_with_the_cli_far_out(cli, tmp_path):
         expected = cli.json(["pawn", str(path), "--at", f"{cell[0]},{cell[1]}"])["pawns"][0]["losing"]
         assert kind == ("losing" if expected else "winning"), cell
     assert "losing" in got and "winning" in got
+
+
+def test_pawn_sum_with_a_dropped_pawn_lists_the_others_moves():
+    """A pawn on a losing cell past 4096 with a wall below-left has value 0
+    and drops out: the total is the other pawn's (by a mex brute force),
+    its winning moves (to losing cells, by brute_losing) are listed, and
+    the list says it is not complete (the dropped pawn's moves are not
+    examined)."""
+    walls = {(1, 1)}
+    values = {}
+    for y in range(4):
+        for x in range(18):
+            if (x, y) in walls:
+                continue
+            seen = set()
+            a = x - 1
+            while a >= 0 and (a, y) not in walls:
+                seen.add(values[(a, y)])
+                a -= 1
+            b = y - 1
+            while b >= 0 and (x, b) not in walls:
+                seen.add(values[(x, b)])
+                b -= 1
+            values[(x, y)] = next(v for v in range(len(seen) + 1) if v not in seen)
+    assert grundy.pawn.classify([(5000, 5000)], blocked=sorted(walls)) == ["losing"]
+    a = grundy.pawn.analyze([(5000, 5000), (17, 3)], blocked=sorted(walls))
+    assert a.value == values[(17, 3)] != 0
+    assert a.values == [0, values[(17, 3)]]
+    assert a.winner == "first"
+    assert a.winning_moves_complete is False
+    losing = brute_losing(walls, 18)
+    expected = sorted(
+        [(x, 3) for x in range(17) if all((c, 3) not in walls for c in range(x, 17)) and losing[(x, 3)]]
+        + [(17, y) for y in range(3) if all((17, c) not in walls for c in range(y, 3)) and losing[(17, y)]]
+    )
+    assert sorted((m.x, m.y) for m in a.winning_moves) == expected
+    assert all(m.pawn == 1 for m in a.winning_moves)
+    assert grundy.pawn.analyze([(17, 3)], blocked=sorted(walls)).winning_moves_complete is True

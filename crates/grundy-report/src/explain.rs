@@ -293,8 +293,7 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
         return Ok(explanation);
     };
     // A settled sum with pawns of no value: they pair off on shared cells
-    // (`pawn::by_pairs`), and the XOR is of the others; no winning move
-    // refers to a part then (the sum is lost).
+    // (`pawn::by_pairs`), and the XOR is of the others.
     let parts: Vec<Part> = analysis
         .pawns
         .iter()
@@ -346,13 +345,21 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
             );
         }
     }
+    // The parts are the pawns with values: a pawn's part is counted among
+    // those before it that have one.
+    let part_of = |pawn: usize| {
+        analysis.pawns[..pawn]
+            .iter()
+            .filter(|(_, v)| v.is_some())
+            .count()
+    };
     explanation.winning = analysis
         .moves
         .iter()
         .map(|m| {
             let phrase = words::pawn_move(several.then_some(m.pawn), pawns[m.pawn], m.to);
             let after = m.after.map_or(0, Nimber::value);
-            let mut why = explanation.arithmetic(m.pawn, after);
+            let mut why = explanation.arithmetic(part_of(m.pawn), after);
             if !several {
                 why = format!("{why}: {} is a losing cell", m.to);
             }

@@ -107,6 +107,29 @@ pub fn play_end(plies: usize) -> String {
     format!("{} cannot move and loses.", player(plies))
 }
 
+/// Why a list of a pawn sum's winning moves may not be all: the pawns
+/// (0-based, named from 1) that dropped out of a won sum without their
+/// values, whose moves are not examined.
+#[must_use]
+pub fn unexamined_pawns(unexamined: &[usize]) -> String {
+    let mut names: Vec<String> = unexamined.iter().map(|i| (i + 1).to_string()).collect();
+    let (pawns, their) = if names.len() == 1 {
+        ("pawn", "its value")
+    } else {
+        ("pawns", "their values")
+    };
+    let last = names.pop().unwrap_or_default();
+    let listed = if names.is_empty() {
+        last
+    } else {
+        format!("{} and {last}", names.join(", "))
+    };
+    format!(
+        "Not every winning move is listed: the moves of {pawns} {listed} are not examined (they drop out of the sum: on a losing cell, value 0, or paired with a pawn on the same cell), as a winning one would need {their}, computed below {side} x {side} only.",
+        side = grundy::pawn::MAX_REGION_SIDE
+    )
+}
+
 /// `n` and `word`, plural unless `n` is 1: `count(1, "cell")` is
 /// `"1 cell"`, `count(3, "cell")` is `"3 cells"`, `count(2, "query")` is
 /// `"2 queries"`. (Regular plurals only: every word grundy counts has one.)
@@ -365,6 +388,8 @@ mod tests {
         assert_eq!(count(0, "shape"), "0 shapes");
         assert_eq!(count(2, "query"), "2 queries");
         assert_eq!(count(2, "key"), "2 keys");
+        assert!(unexamined_pawns(&[0]).contains("the moves of pawn 1 are"));
+        assert!(unexamined_pawns(&[0, 2, 4]).contains("the moves of pawns 1, 3 and 5 are"));
     }
 
     #[test]

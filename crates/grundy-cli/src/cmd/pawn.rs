@@ -217,7 +217,13 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
     }
     print!("{out}");
-    Ok(ExitCode::SUCCESS)
+    // A list of winning moves that may miss some is a search cut short, as
+    // a budget cuts one (exit 3), so that no script takes it for all.
+    if analysis.unexamined.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(3))
+    }
 }
 
 fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String) {
@@ -267,8 +273,14 @@ fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String
         let _ = writeln!(out, "{}", words::NO_MOVES);
         return;
     }
-    if analysis.moves.is_empty() {
+    if analysis.moves.is_empty() && analysis.unexamined.is_empty() {
         let _ = writeln!(out, "{}", words::NO_WINNING_MOVES);
+        return;
+    }
+    if !analysis.unexamined.is_empty() {
+        let _ = writeln!(out, "{}", words::unexamined_pawns(&analysis.unexamined));
+    }
+    if analysis.moves.is_empty() {
         return;
     }
     let _ = writeln!(out, "{}", words::winning_moves_header(analysis.moves.len()));

@@ -392,7 +392,8 @@ fn bad_arguments_exit_2() {
         "{stderr}"
     );
     // The pawn named is the one with a wall below-left, not the first
-    // past the region.
+    // past the region (on a winning cell: one on a losing cell has value
+    // 0 and drops out of the sum).
     let (_dir2, walls) = walls_file("10 10\n");
     let output = grundy()
         .args([
@@ -400,7 +401,7 @@ fn bad_arguments_exit_2() {
             "--at",
             "5000,1",
             "--at",
-            "6000,6000",
+            "6001,6000",
             "--blocked",
             &walls,
         ])
@@ -409,7 +410,7 @@ fn bad_arguments_exit_2() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("pawn 2 at (6000,6000) is beyond"),
+        stderr.contains("pawn 2 at (6001,6000) is beyond"),
         "{stderr}"
     );
     // A leading minus reaches the coordinate parser, not clap's flag parser.
@@ -640,6 +641,37 @@ fn pawns_sharing_a_cell_cancel_in_pairs() {
         "--move",
         "--json",
     ]);
+    // The analysis: the total is the valued pawn's, its moves to losing
+    // cells are listed, and the paired pawns' moves are not examined, which
+    // the text says and exit 3 tells a script.
+    let three = ["--at", "5000,5000", "--at", "2,0", "--at", "5000,5000"];
+    let output = grundy()
+        .args(["pawn", walls_arg, "--json"])
+        .args(three)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let analysis: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(analysis["winner"], "first", "{analysis}");
+    assert_eq!(analysis["winning_moves_complete"], false, "{analysis}");
+    let listed = analysis["winning_moves"].as_array().unwrap();
+    assert_eq!(
+        listed.len(),
+        outcomes.winning_moves(small).unwrap().iter().count()
+    );
+    for m in listed {
+        assert_eq!(m["pawn"], 1, "{analysis}");
+        let to = Cell::new(m["x"].as_u64().unwrap(), m["y"].as_u64().unwrap()).unwrap();
+        assert_eq!(outcomes.classify(to), CellKind::Losing);
+    }
+    grundy()
+        .args(["pawn", walls_arg])
+        .args(three)
+        .assert()
+        .code(3)
+        .stdout(contains(
+            "Not every winning move is listed: the moves of pawns 1 and 3 are not examined",
+        ));
     std::fs::remove_file(&walls).unwrap();
     assert_eq!(answer["proven"], true, "{answer}");
     assert_eq!(answer["kind"], "winning");

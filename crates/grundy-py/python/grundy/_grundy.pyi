@@ -146,6 +146,11 @@ class PawnAnalysis:
     losing: List[bool]
     winner: str
     winning_moves: List[PawnMove]
+    """Every winning move, unless winning_moves_complete is False."""
+    winning_moves_complete: bool
+    """False when pawns that drop out of a won sum without their values
+    (on losing cells, or paired on shared cells, at 4096 or beyond) have
+    moves not examined."""
     def options(self) -> List[Tuple[PawnMove, int]]:
         """Every legal move with the total value it leaves."""
     def play(self) -> List[Tuple[PawnMove, int]]:

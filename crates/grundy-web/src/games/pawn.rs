@@ -256,18 +256,18 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = match analysis_of(position, &outcomes)? {
         Settled::Analysis(analysis) => analysis,
-        // Won, but its winning moves include the paired pawns', out of reach.
-        Settled::WonByPairs { dropped, .. } => {
-            return Err(ApiError::new(
-                axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "position too large for this server: the first player wins ({}, and the \
-                     others' total is not 0), but every winning move needs the values of the \
-                     pawns that dropped out, which are out of reach",
-                    dropped.words()
-                ),
-            ))
+        // Won, with the winning moves of the pawns left; the dropped
+        // pawns' moves are not examined (`winning_moves_complete` false).
+        Settled::WonByPairs {
+            left,
+            analysis,
+            dropped,
+        } => Paired::Won {
+            left,
+            analysis,
+            dropped,
         }
+        .whole(&outcomes, &position.pawns),
         Settled::OutOfReach(out) => return Err(out.error),
     };
     let moves = move_values(&analysis, &position.pawns, max_listed_moves)

@@ -1287,6 +1287,34 @@ async fn pawn_far_away_and_errors() {
     );
     assert!(pawn_moves(&walls, (2, 0)).contains(&to));
     assert_eq!(pawn_brute(&walls, to.0, to.1), 0);
+    // Its analysis: the total and the winning moves of the pawn left, every
+    // one the brute force finds, flagged as not all (the paired pawns'
+    // moves are not examined).
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": pawns, "blocked": walls }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["grundy"], pawn_brute(&walls, 2, 0));
+    assert_eq!(reply.json["winning_moves_complete"], false);
+    let mut listed: Vec<(u64, u64)> = reply.json["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            assert_eq!(m["pawn"], 14);
+            (m["x"].as_u64().unwrap(), m["y"].as_u64().unwrap())
+        })
+        .collect();
+    let mut winning: Vec<(u64, u64)> = pawn_moves(&walls, (2, 0))
+        .into_iter()
+        .filter(|&(x, y)| pawn_brute(&walls, x, y) == 0)
+        .collect();
+    listed.sort_unstable();
+    winning.sort_unstable();
+    assert_eq!(listed, winning);
     for (body, status, what) in [
         (
             json!({ "pawns": [[1, 1]], "blocked": [[1, 1]] }),
@@ -1348,13 +1376,17 @@ async fn pawn_far_away_and_errors() {
     // A pawn on a losing cell (the diagonal, here) has value 0 whatever the
     // budget: it drops out, and the engine's move of the others is proven,
     // one that the open grid's values (x xor y) say leaves 0.
+    // Its analysis has the total and that pawn's winning move (on the open
+    // grid, to the diagonal), not the dropped pawn's, which are unexamined.
     let body = json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]] });
-    assert_error(
-        post(addr, "/api/v1/pawn/analyze", &body).await,
-        422,
-        "the pawns on losing cells have value 0",
-    )
-    .await;
+    let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["grundy"], 1_000_000_000u64 ^ 5);
+    assert_eq!(reply.json["winning_moves_complete"], false);
+    assert_eq!(
+        reply.json["winning_moves"],
+        json!([{"pawn": 0, "x": 5, "y": 5}])
+    );
     let reply = post(addr, "/api/v1/pawn/play", &body).await;
     assert_eq!(reply.json["proven"], true, "{:?}", reply.json);
     assert_eq!(reply.json["kind"], "winning", "{:?}", reply.json);
