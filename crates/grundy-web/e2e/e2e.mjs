@@ -114,6 +114,26 @@ async function open(page, url, hash) {
   }
 }
 
+// Whether the label of the first outline matching `selector` lies inside
+// it (not over a neighbouring cell).
+async function badgeInside(page, selector) {
+  return page.evaluate((sel) => {
+    const outline = document.querySelector(sel);
+    const badge = outline && outline.querySelector('.badge');
+    if (!badge) return false;
+    const o = outline.getBoundingClientRect();
+    const b = badge.getBoundingClientRect();
+    return b.left >= o.left - 0.5 && b.right <= o.right + 0.5 && b.top >= o.top - 0.5 && b.bottom <= o.bottom + 0.5;
+  }, selector);
+}
+
+// Every "->" of the CLI's words in the nodes matching `selector` is kept
+// whole (a no-wrap span), so no line breaks between "-" and ">".
+async function arrowsWhole(page, selector) {
+  return page.evaluate((sel) => [...document.querySelectorAll(sel)]
+    .every((n) => n.textContent.split('->').length - 1 === [...n.querySelectorAll('.nowrap')].filter((s) => s.textContent === '->').length), selector);
+}
+
 // The labels along the columns and rows of board `board`, as drawn.
 async function labels(page, board = 0) {
   return page.evaluate((b) => {
@@ -193,9 +213,11 @@ try {
   // refused connection only where it cuts the server off.
   let badRequestExpected = false;
   let refusedExpected = false;
+  let busyExpected = false;
   page.on('console', (msg) => {
     const expected = msg.text().includes('422') || (badRequestExpected && msg.text().includes('400'))
-      || (refusedExpected && msg.text().includes('ERR_CONNECTION_REFUSED'));
+      || (refusedExpected && msg.text().includes('ERR_CONNECTION_REFUSED'))
+      || (busyExpected && msg.text().includes('503'));
     if (msg.type() === 'error' && !expected) problems.push(`console: ${msg.text()}`);
   });
 
@@ -341,6 +363,32 @@ try {
   await expectText(page, '#winner', 'Second player wins with best play');
   await page.screenshot({ path: resolve(outDir, 'clear-32x32-laptop.png'), fullPage: true });
 
+  // Past 64 cells (the large boards' report, no move list): with Hints on,
+  // the winning move proven is outlined on the board, its label inside it,
+  // and the status names it.
+  const full12 = `#clear/${Array(12).fill('1'.repeat(12)).join('-')}&hints=1`;
+  for (const [viewport, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(viewport);
+    await open(page, url, full12);
+    await expectText(page, '#value', 'a winning move is proven without it: clear (1,1)-(12,12)', 30000);
+    await expectText(page, '#winner', 'First player wins with best play');
+    await expectCount(page, '.overlay.preview.pick.wins', 1, `the large board's winning move outlined at ${width}`);
+    if (!(await badgeInside(page, '.overlay.preview.pick.wins'))) fail(`12 x 12 at ${width}: the label is outside its rectangle`);
+    await page.screenshot({ path: resolve(outDir, `clear-12x12-hints-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
+  // When the answer says how a winning move is proven (its `text`, as the
+  // 422's `proven` moves carry), the status says it.
+  await page.route('**/api/v1/clear/analyze', async (route) => {
+    const response = await route.fetch();
+    const json = await response.json();
+    if (json.large) json.winning_moves = json.winning_moves.map((m) => ({ ...m, text: 'clear (1,1)-(12,12), leaving grundy 0 (it clears every one: the opponent cannot move)' }));
+    await route.fulfill({ response, json });
+  });
+  await open(page, url, full12);
+  await expectText(page, '#value', 'proven without it: clear (1,1)-(12,12), leaving grundy 0 (it clears every one: the opponent cannot move)', 30000);
+  await page.unrouteAll({ behavior: 'wait' });
+
   // A full 8 x 8 board without its corners, played to the end against the
   // engine moving first, at both widths: it halves the board (proven: two
   // equal halves), then answers every move by its mirror image at once.
@@ -387,13 +435,25 @@ try {
     await page.check('#hints');
     await expectCount(page, '.overlay.preview.pick.wins', 1, 'the proven move outlined with Hints on');
     await expectText(page, '.overlay.preview.pick.wins', '→ 0 wins');
+    if (!(await badgeInside(page, '.overlay.preview.pick.wins'))) fail(`dense block at ${width}: the "→ 0 wins" label covers a neighbouring cell`);
     await expectText(page, '#hover-info', 'the winning move proven without the values is outlined on the board');
     await page.screenshot({ path: resolve(outDir, `clear-dense-proven-hints-${width}.png`), fullPage: true });
     await page.uncheck('#hints');
+    // The position the engine's move leaves is past the budget too (a 422
+    // with nothing proven, as on a server of a smaller budget): its move,
+    // leaving a total of 0, still proves who wins.
+    await page.route('**/api/v1/clear/analyze', (route) => route.fulfill({
+      status: 422,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: "position too large for this server: gave up within this request's time budget, 0.3 s", proven: { winner: null, grundy: null, winning_moves: [] }, tables: null }),
+    }));
     await page.click('#start-engine');
     await expectText(page, '#move-list', 'Engine: clear');
     await expectText(page, '#engine-note', 'proven winning: leaves a total of 0');
+    await expectText(page, '#winner', 'First player (engine) wins with best play');
+    await expectText(page, '#value', "Grundy value 0, proven by the engine's move: it leaves a total of 0, so the player to move loses");
     await page.screenshot({ path: resolve(outDir, `clear-dense-engine-${width}.png`), fullPage: true });
+    await page.unrouteAll({ behavior: 'wait' });
   }
   await page.setViewportSize(LAPTOP);
 
@@ -684,7 +744,9 @@ try {
   await page.check('#hints');
   await page.waitForSelector('.cell.losing');
   if ((await page.locator('.cell.losing').count()) !== 3) fail('pawn: the free losing cells are the diagonal but the pawn');
-  await expectCount(page, '.mv', 4, 'pawn marks (a cell both pawns reach is the first pawn\'s move)');
+  // The marks are the moves of the selected pawn (pawn 1, the first with a
+  // move), the one a click moves.
+  await expectCount(page, '.mv', 3, 'pawn marks (pawn 1\'s three moves)');
   await expectCount(page, '.mv.win', 1, 'pawn winning marks');
   if ((await page.locator('.cell.win-target').count()) !== 1) fail('pawn: one winning target expected');
   if (!(await page.locator(at(0, 0)).getAttribute('class')).includes('win-target')) fail('pawn: (0,0) wins');
@@ -702,6 +764,96 @@ try {
   await expectText(page, '#winner', 'First player (you) wins');
   await expectCount(page, '.cell.last', 1, 'pawn: the last move');
   await expectCount(page, '.cell.last-from', 1, 'pawn: where the last move came from');
+
+  // ------------------------------------------------------------ pawn sums
+  // Pawns at (2,0), (0,1), (3,1): pawns 1 and 2 both reach (0,0), where
+  // only pawn 2's move wins. One pawn is selected (pawn 1, the first with
+  // a move): the marks, the rings, the hover text and a click all mean
+  // its moves; a click on another pawn selects it; every winning move
+  // listed is playable by selecting its pawn.
+  for (const [viewport, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(viewport);
+    await open(page, url, '#pawn/6x6;;2.0_0.1_3.1&mode=play&engine=second&hints=1');
+    await expectMarks(page);
+    const sumApi = await page.evaluate(async () => (await (await fetch('/api/v1/pawn/analyze', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ blocked: [], pawns: [[2, 0], [0, 1], [3, 1]], region: [6, 6] }),
+    })).json()));
+    const at6 = (x, y) => cell(0, 5 - y, x);
+    await expectCount(page, '.pawn-pick button', 3, 'the pawn chooser of a sum of 3');
+    if ((await page.getAttribute('.pawn-pick button >> nth=0', 'aria-pressed')) !== 'true') fail('pawn 1 is not selected by default');
+    await expectCount(page, '.cell.pawn.moving', 1, 'the selected pawn drawn');
+    // What the board says of each cell is the selected pawn's move there.
+    const agree = async (pawn) => {
+      const drawn = await page.evaluate(() => [...document.querySelectorAll('.cell')].map((c) => ({
+        r: Number(c.dataset.r), c: Number(c.dataset.c), ring: c.classList.contains('win-target'),
+        mark: c.querySelector('.mv') ? Number(c.querySelector('.mv').dataset.value) : null,
+      })));
+      for (const d of drawn) {
+        const x = d.c;
+        const y = 5 - d.r;
+        const mv = sumApi.moves.find((m) => m.pawn === pawn && m.x === x && m.y === y);
+        const mark = mv ? mv.grundy : null;
+        if (d.mark !== mark) fail(`pawn ${pawn + 1} at ${width}: cell (${x},${y}) marked ${d.mark}, its move leaves ${mark}`);
+        if (d.ring !== (mark === 0)) fail(`pawn ${pawn + 1} at ${width}: cell (${x},${y}) ringed ${d.ring}, its move leaves ${mark}`);
+      }
+    };
+    await agree(0);
+    await page.hover(at6(0, 0));
+    await expectText(page, '#hover-info', 'move pawn 1 (2,0) -> (0,0), leaving grundy 3 (the pawn: grundy 2 -> 0): not winning');
+    // Every winning move of the list: select its pawn (its button), and its
+    // cell is ringed and marked 0.
+    if (!sumApi.winning_moves.length) fail('the pawn sum has no winning move');
+    for (const w of sumApi.winning_moves) {
+      await page.click(`.pawn-pick button >> nth=${w.pawn}`);
+      await agree(w.pawn);
+      if (!(await page.getAttribute(at6(w.x, w.y), 'class')).includes('win-target')) fail(`winning move of pawn ${w.pawn + 1} to (${w.x},${w.y}) is not ringed`);
+    }
+    // The keyboard: the chooser's buttons take Enter.
+    await page.focus('.pawn-pick button >> nth=0');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.pawn-pick button')?.getAttribute('aria-pressed') === 'true', null, { timeout: 5000 })
+      .catch(() => fail('Enter on the chooser does not select pawn 1'));
+    // A click on pawn 2 (which pawn 1 cannot reach) selects it; then (0,0)
+    // is its winning move, and a click plays it.
+    await page.click(at6(0, 1));
+    if ((await page.getAttribute('.pawn-pick button >> nth=1', 'aria-pressed')) !== 'true') fail('a click on pawn 2 does not select it');
+    if (await page.locator('#move-list li').count()) fail('a click on pawn 2 played a move');
+    await agree(1);
+    await page.hover(at6(0, 0));
+    await expectText(page, '#hover-info', 'move pawn 2 (0,1) -> (0,0), leaving grundy 0');
+    await expectText(page, '#hover-info', ': a winning move.');
+    await expectText(page, '#legend', 'the selected pawn: a click moves it');
+    await page.screenshot({ path: resolve(outDir, `pawn-sum-selected-${width}.png`), fullPage: true });
+    await page.click(at6(0, 0));
+    await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 2, null, { timeout: 10000 })
+      .catch(() => fail('pawn sum: the engine did not answer'));
+    const sumMoves = await page.locator('#move-list li').allTextContents();
+    if (sumMoves[0] !== 'You: move pawn 2 (0,1) -> (0,0)') fail(`pawn sum: the click played ${sumMoves[0]}`);
+    await expectText(page, '#winner', 'First player (you) wins');
+    await page.screenshot({ path: resolve(outDir, `pawn-sum-after-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
+  // A single pawn has no chooser.
+  await open(page, url, '#pawn/4x4;;3.0&mode=play&engine=second&hints=1');
+  await expectMarks(page);
+  if (await page.locator('.pawn-pick').count()) fail('a single pawn shows the pawn chooser');
+  if (await page.locator('.cell.moving').count()) fail('a single pawn is drawn as selected');
+  // Pawns sharing a cell (each its own game): every one is drawn, values
+  // in the corner; a click on the cell goes through them.
+  for (const [viewport, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(viewport);
+    await open(page, url, '#pawn/6x6;;3.2_3.2_5.0&mode=play&engine=second&hints=1');
+    await expectMarks(page);
+    const stack = cell(0, 3, 3);
+    if ((await page.textContent(`${stack} .mark`)) !== '1,2') fail(`two pawns on (3,2) read ${JSON.stringify(await page.textContent(`${stack} .mark`))}`);
+    if ((await page.textContent(`${stack} .corner`)) !== '1,1') fail(`the stacked pawns' values read ${await page.textContent(`${stack} .corner`)}`);
+    if (!(await page.getAttribute(stack, 'aria-label')).includes('pawn 1, grundy 1; pawn 2, grundy 1')) fail(`stacked pawns: ${await page.getAttribute(stack, 'aria-label')}`);
+    await page.screenshot({ path: resolve(outDir, `pawn-stack-${width}.png`), fullPage: true });
+    await page.click(stack);
+    if ((await page.getAttribute('.pawn-pick button >> nth=1', 'aria-pressed')) !== 'true') fail('a click on a cell of two pawns does not select the next one');
+  }
+  await page.setViewportSize(LAPTOP);
 
   // ------------------------------------------------------------ split
   // 2 x 2 candidates; every move leaves one candidate (value 1), so the
@@ -933,6 +1085,7 @@ try {
     const expected = `clear (${mv.top + 1},${mv.left + 1})-(${mv.bottom + 1},${mv.right + 1}): A: 8 -> ${option.component_after}`;
     if (winTexts[i] !== expected || option.grundy !== 0) fail(`winning move ${i}: ${winTexts[i]} vs ${expected}`);
   });
+  if (!(await arrowsWhole(page, '#theory-winning li, #theory-mex'))) fail('an arrow "->" of the theory card may break between "-" and ">"');
   await page.screenshot({ path: resolve(outDir, 'theory-5x5-laptop.png'), fullPage: true });
   // The marks' colours differ in lightness (CIE L*), by at least 10, so a
   // greyscale screenshot tells every value apart.
@@ -967,6 +1120,7 @@ try {
       await page.click(`.part-chip >> nth=${i}`);
       await expectText(page, '#theory-mex', x.mex[i].text);
     }
+    if (!(await arrowsWhole(page, '#theory-winning li, #theory-mex'))) fail(`${game}: an arrow "->" of the theory card may break`);
     for (const text of await page.locator('#theory-winning li').allTextContents()) {
       if (x.parts.length > 1 && !/ = 0( \(|$|:)/.test(text)) fail(`${game}: a winning move's XOR is not 0: ${text}`);
     }
@@ -992,12 +1146,31 @@ try {
   await page.click('#paste-go');
   await expectText(page, '#setup-error', 'line 2, column 2: unexpected');
   badRequestExpected = false;
+  // The error sits under the Random row at both widths.
+  for (const viewport of [LAPTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const place = await page.evaluate(() => ({
+      error: document.querySelector('#setup-error').getBoundingClientRect().top,
+      random: document.querySelector('.random-row').getBoundingClientRect().bottom,
+    }));
+    if (place.error < place.random) fail(`at ${viewport.width} px the paste error is above the Random row: ${JSON.stringify(place)}`);
+    if (viewport === PHONE) await page.screenshot({ path: resolve(outDir, 'setup-error-phone.png'), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
   await page.fill('#rand-rows', '3');
   await page.fill('#rand-cols', '5');
   await page.fill('#rand-density', '100');
   await page.click('#random-go');
   await page.waitForFunction(() => location.hash === '#clear/11111-11111-11111', null, { timeout: 10000 })
     .catch(async () => fail(`random at 100%: ${await page.evaluate(() => location.hash)}`));
+  // Enter in the size fields makes the position.
+  await page.fill('#rand-rows', '2');
+  await page.fill('#rand-cols', '3');
+  await page.press('#rand-cols', 'Enter');
+  await page.waitForFunction(() => location.hash === '#clear/111-111', null, { timeout: 10000 })
+    .catch(async () => fail(`Enter in Cols: ${await page.evaluate(() => location.hash)}`));
+  await page.fill('#rand-rows', '3');
+  await page.fill('#rand-cols', '5');
   await page.fill('#rand-density', '50');
   await page.click('#random-go');
   await expectCount(page, '.cell', 15, 'a random 3 x 5 board');
@@ -1043,6 +1216,61 @@ try {
   // link is opened (see `open`).
   await settled(page);
   await page.unrouteAll({ behavior: 'wait' });
+
+  // ------------------------------------------------------------ superseded and busy
+  // Quick edits: each new analysis cancels the one before it (the server
+  // need not finish a search nobody reads), and no cancelled request
+  // shows an error.
+  await open(page, url, '#clear/1111-1111-1111');
+  await expectText(page, '#winner', 'wins');
+  await page.evaluate(() => {
+    window.analyseSignals = [];
+    const plain = window.fetch;
+    window.fetch = (what, init) => {
+      if (String(what).includes('/analyze')) window.analyseSignals.push(init && init.signal);
+      return plain(what, init);
+    };
+  });
+  await page.route('**/api/v1/clear/analyze', async (route) => {
+    await new Promise((done) => setTimeout(done, 800));
+    await route.continue().catch(() => {});
+  });
+  for (const c of [0, 1, 2]) await page.click(cell(0, 0, c));
+  await page.waitForFunction(() => window.analyseSignals.length === 3 && state.analysis, null, { timeout: 15000 })
+    .catch(async () => fail(`quick edits: ${await page.evaluate(() => window.analyseSignals.length)} analyses, ${await page.textContent('#status')}`));
+  const aborted = await page.evaluate(() => window.analyseSignals.map((signal) => Boolean(signal && signal.aborted)));
+  if (aborted.join() !== 'true,true,false') fail(`quick edits: the superseded analyses were not cancelled (${aborted})`);
+  if (await page.locator('#error').isVisible()) fail(`a cancelled analysis shows an error: ${await page.textContent('#error')}`);
+  await page.unrouteAll({ behavior: 'wait' });
+  // A busy server (503, Retry-After: 1): the page asks once more after the
+  // wait; busy twice, it says so with a "Try again" button.
+  busyExpected = true;
+  const busy = (route) => route.fulfill({
+    status: 503,
+    headers: { 'Retry-After': '1' },
+    contentType: 'application/json',
+    body: JSON.stringify({ error: 'the server is busy with other analyses; try again shortly' }),
+  });
+  let refusals = 0;
+  await page.route('**/api/v1/clear/analyze', (route) => (refusals++ === 0 ? busy(route) : route.continue()));
+  await page.click(cell(0, 1, 0));
+  await expectText(page, '#value', 'The server is busy with other analyses: asking again in 1 second');
+  await expectText(page, '#value', 'Grundy value');
+  if (await page.locator('#error').isVisible()) fail(`busy once: ${await page.textContent('#error')}`);
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.route('**/api/v1/clear/analyze', busy);
+  await page.click(cell(0, 1, 1));
+  await expectText(page, '#error', 'The server is busy with other analyses; try again shortly. The page asked twice.');
+  await page.waitForSelector('#error button.retry', { timeout: 5000 }).catch(() => fail('busy twice: no "Try again" button'));
+  await page.screenshot({ path: resolve(outDir, 'busy-laptop.png'), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: resolve(outDir, 'busy-phone.png'), fullPage: true });
+  await page.setViewportSize(LAPTOP);
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.click('#error button.retry');
+  await expectText(page, '#value', 'Grundy value');
+  if (await page.locator('#error').isVisible()) fail(`"Try again" left the error: ${await page.textContent('#error')}`);
+  busyExpected = false;
 
   // ------------------------------------------------------------ no server
   // A request that gets no answer at all says so in words, not as the

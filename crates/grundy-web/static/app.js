@@ -173,6 +173,7 @@ const pawnGame = {
   help: {
     edit: 'Walls: click cells to toggle impassable cells. Pawns: click to place or remove a pawn (several pawns are a sum). A move takes one pawn any distance left or down, not over a wall; who cannot move loses.',
     play: 'Click a cell left of or below a pawn to move it there.',
+    several: 'A click moves the selected pawn (Moving pawn); click another pawn, or its button, to select it.',
   },
   // {w, h, walls: [[x, y]], pawns: [[x, y]]}
   defaultPosition() {
@@ -292,19 +293,44 @@ const pawnGame = {
     }
     return false;
   },
-  moveAt(p, r, c) {
+  // A click moves one pawn, the selected one (`pawn`; see `selected`): two
+  // pawns may reach the same cell, and the marks, the rings, the hover text
+  // and the click must all mean the same move.
+  moveAt(p, r, c, pawn = this.selected(p, state.pawnSel)) {
     const [x, y] = this.at(p, r, c);
-    for (let pawn = 0; pawn < p.pawns.length; pawn++) {
-      const mv = { pawn, x, y };
-      if (this.isLegal(p, mv)) return mv;
-    }
-    return null;
+    const mv = { pawn, x, y };
+    return this.isLegal(p, mv) ? mv : null;
+  },
+  // The pawn a click moves: `wanted` (the player's choice) while it has a
+  // move, else the first pawn with a move (a single pawn is always it).
+  selected(p, wanted) {
+    if (Number.isInteger(wanted) && wanted < p.pawns.length && this.pawnHasMove(p, wanted)) return wanted;
+    const first = p.pawns.findIndex((_, i) => this.pawnHasMove(p, i));
+    return first < 0 ? 0 : first;
+  },
+  // A click at display (r, c) that is no move of pawn `current`: the pawn
+  // it selects instead (one standing there with a move; on a cell of
+  // several, the next after `current`), or null.
+  selectAt(p, r, c, current) {
+    const [x, y] = this.at(p, r, c);
+    const here = this.pawnsAt(p, x, y).filter((i) => this.pawnHasMove(p, i));
+    const next = here.find((i) => i > current) ?? here[0];
+    return next === undefined || next === current ? null : next;
+  },
+  // The pawns standing on cell (x, y): a pawn may move onto another (each
+  // pawn is a game of its own).
+  pawnsAt(p, x, y) {
+    return p.pawns.flatMap(([a, b], i) => (a === x && b === y ? [i] : []));
+  },
+  pawnHasMove(p, i) {
+    const [x, y] = p.pawns[i];
+    return (x > 0 && !this.wallAt(p, x - 1, y)) || (y > 0 && !this.wallAt(p, x, y - 1));
   },
   play(p, mv) {
     return { ...p, pawns: p.pawns.map((xy, i) => (i === mv.pawn ? [mv.x, mv.y] : xy)) };
   },
   hasMoves(p) {
-    return p.pawns.some(([x, y]) => (x > 0 && !this.wallAt(p, x - 1, y)) || (y > 0 && !this.wallAt(p, x, y - 1)));
+    return p.pawns.some((_, i) => this.pawnHasMove(p, i));
   },
   sameMove(a, b) {
     return a.pawn === b.pawn && a.x === b.x && a.y === b.y;
@@ -334,17 +360,19 @@ const pawnGame = {
   // The cell at display (r, c): its class, label and name.
   cellView(p, r, c, a, hints) {
     const [x, y] = this.at(p, r, c);
-    const pawnAt = p.pawns.findIndex(([a2, b2]) => a2 === x && b2 === y);
+    const here = this.pawnsAt(p, x, y);
     if (this.wallAt(p, x, y)) return { cls: 'wall', label: '', aria: `(${x},${y}) wall` };
     const losing = hints && a && a.losing && a.losing.some(([a2, b2]) => a2 === x && b2 === y);
-    if (pawnAt >= 0) {
-      // No analysis (none yet, or the request failed) or no value: no corner.
-      const value = a?.pawns?.[pawnAt]?.grundy;
+    if (here.length) {
+      // Every pawn on the cell ("2,3"), each value in the corner. No
+      // analysis (none yet, or the request failed) or no value: no corner.
+      const values = here.map((i) => a?.pawns?.[i]?.grundy);
+      const valued = values.every((v) => v != null);
       return {
-        cls: 'pawn',
-        label: p.pawns.length > 1 ? String(pawnAt + 1) : '♟',
-        corner: value == null ? '' : String(value),
-        aria: `(${x},${y}) pawn ${pawnAt + 1}${value == null ? '' : `, grundy ${value}`}`,
+        cls: `pawn${here.length > 1 ? ' stack' : ''}`,
+        label: p.pawns.length > 1 ? here.map((i) => i + 1).join(',') : '♟',
+        corner: valued ? values.join(',') : '',
+        aria: `(${x},${y}) ${here.map((i, k) => `pawn ${i + 1}${valued ? `, grundy ${values[k]}` : ''}`).join('; ')}`,
       };
     }
     return { cls: losing ? 'losing' : '', label: '', aria: `(${x},${y})${losing ? ' losing cell' : ''}` };
@@ -616,6 +644,11 @@ const state = {
   pushNext: false, // the next link written is a new browser-history entry
   mexPart: null, // the part whose mex the theory card shows
   armed: null, // a cell game on cells too small for numbers: the cell tapped once
+  pawnSel: null, // the pawn a click moves in a sum of pawns (null: the first with a move)
+  analyseAbort: null, // the AbortController of the analysis in flight
+  retry: null, // {message, run}: an error offering "Try again" (the server was busy)
+  engineProof: null, // the position key an engine's move proved lost for the player to move
+  waiting: null, // what the page waits for before asking a busy server again
 };
 
 const $ = (id) => document.getElementById(id);
@@ -636,15 +669,25 @@ function playerName(ply) {
 
 // ---------------------------------------------------------------- server
 
-async function api(endpoint, body, game = state.game) {
+// A request cancelled by `signal` (a newer one superseded it) rejects
+// with `aborted` set: nothing to show.
+function abortedError() {
+  const err = new Error('superseded by a newer request');
+  err.aborted = true;
+  return err;
+}
+
+async function api(endpoint, body, game = state.game, signal = undefined) {
   let response;
   try {
     response = await fetch(`/api/v1/${game.name}/${endpoint}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
+      signal,
     });
   } catch (_) {
+    if (signal && signal.aborted) throw abortedError();
     // No answer at all (the browser says only "Failed to fetch").
     throw new Error('cannot reach the grundy server: is `grundy serve` still running? Try again once it is.');
   }
@@ -652,15 +695,43 @@ async function api(endpoint, body, game = state.game) {
   try {
     json = await response.json();
   } catch (_) {
+    if (signal && signal.aborted) throw abortedError();
     json = null;
   }
   if (!response.ok) {
     const err = new Error((json && json.error) || `the server answered ${response.status}`);
     err.status = response.status;
     err.body = json || {};
+    err.retryAfter = Number(response.headers.get('Retry-After')) || 1;
     throw err;
   }
   return json;
+}
+
+// A 503 says the server's queue of searches is full (it asks to come back
+// after `Retry-After`, 1 s): the page asks once more after that wait, while
+// `wanted()` (the answer is still needed), then gives up with the error,
+// which offers "Try again" (see `offerRetry`).
+async function apiRetrying(endpoint, body, wanted, signal = undefined) {
+  try {
+    return await api(endpoint, body, state.game, signal);
+  } catch (err) {
+    if (err.status !== 503 || !wanted()) throw err;
+    state.waiting = `The server is busy with other analyses: asking again in ${plural(Math.min(err.retryAfter, 5), 'second')}…`;
+    render();
+    await new Promise((done) => setTimeout(done, Math.min(err.retryAfter, 5) * 1000));
+    state.waiting = null;
+    if (!wanted()) throw abortedError();
+    return api(endpoint, body, state.game, signal);
+  }
+}
+
+// A request the server was too busy for, twice: its error, with a button
+// that sends it again.
+function offerRetry(err, run) {
+  const said = err.message.replace(/[.;]?$/, '');
+  state.error = err.status === 503 ? `${said.charAt(0).toUpperCase()}${said.slice(1)}. The page asked twice.` : err.message;
+  state.retry = err.status === 503 ? { message: state.error, run } : null;
 }
 
 async function analyse() {
@@ -673,6 +744,11 @@ async function analyse() {
     return;
   }
   const seq = ++state.requestSeq;
+  // The server searches until its budget runs out unless the request is
+  // cancelled: an analysis of a position no longer shown is.
+  cancelAnalysis();
+  const abort = new AbortController();
+  state.analyseAbort = abort;
   // A search sent again on the same position goes on from what the
   // server's kept memo holds: count the searches.
   const searches = state.tooLarge && state.tooLarge.key === key ? state.tooLarge.searches + 1 : 1;
@@ -681,33 +757,42 @@ async function analyse() {
   state.tooLarge = null;
   // A new analysis hides the last one's error: "Analysing…" until it answers.
   state.error = null;
+  state.retry = null;
   render();
+  const current = () => seq === state.requestSeq;
   try {
-    const result = await api('analyze', state.game.request(position));
-    if (seq !== state.requestSeq) return; // a newer position was asked for
+    const result = await apiRetrying('analyze', state.game.request(position), current, abort.signal);
+    if (!current()) return; // a newer position was asked for
     state.analysis = result;
     state.analysisFor = key;
     state.error = null;
   } catch (err) {
-    if (seq !== state.requestSeq) return;
+    if (!current() || err.aborted) return;
     if (err.status === 422) {
       state.error = null;
       state.tooLarge = { message: err.message, found: [], command: state.game.command(position), tables: err.body.tables || null, proven: err.body.proven || null, position, key, searches };
       render();
-      await findWhatFits(position, seq);
-      if (seq !== state.requestSeq) return;
+      await findWhatFits(position, seq, abort.signal);
+      if (!current()) return;
     } else {
-      state.error = err.message;
+      offerRetry(err, () => analyse());
     }
   }
+  if (state.analyseAbort === abort) state.analyseAbort = null;
   render();
   maybeEngineMove();
+}
+
+function cancelAnalysis() {
+  if (state.analyseAbort) state.analyseAbort.abort();
+  state.analyseAbort = null;
+  state.waiting = null;
 }
 
 // After a 422 on a sum (several clear boards, or split rectangles after
 // moves): analyse each part alone, so the page shows every value the server
 // can find within its budget.
-async function findWhatFits(position, seq) {
+async function findWhatFits(position, seq, signal) {
   let parts = [];
   if (state.game === clearGame && position.length > 1) {
     parts = position.map((b, i) => ({ name: `board ${i + 1}`, game: clearGame, body: { boards: [boardRows(b)] } }));
@@ -718,9 +803,10 @@ async function findWhatFits(position, seq) {
   for (const part of parts) {
     let text;
     try {
-      const one = await api('analyze', { ...part.body, budget: { max_time_ms: 1000 } }, part.game);
+      const one = await api('analyze', { ...part.body, budget: { max_time_ms: 1000 } }, part.game, signal);
       text = `${part.name}: grundy ${one.grundy}`;
     } catch (err) {
+      if (err.aborted) return;
       text = `${part.name}: ${err.status === 422 ? 'too large for the server' : err.message}`;
     }
     if (seq !== state.requestSeq) return;
@@ -736,22 +822,27 @@ async function maybeEngineMove() {
   const at = state.cursor;
   const generation = state.generation;
   const position = boards();
+  // Not if the user undid or edited meanwhile.
+  const wanted = () => state.generation === generation && state.cursor === at && boards() === position && isEngineTurn(at);
   try {
-    const result = await api('play', state.game.request(position));
+    const result = await apiRetrying('play', state.game.request(position), wanted);
     state.busy = false;
-    // Ignore the answer if the user undid or edited meanwhile.
-    if (state.generation !== generation || state.cursor !== at || boards() !== position
-        || !isEngineTurn(at) || !result.move) {
+    if (!wanted() || !result.move) {
       render();
       return;
     }
     state.engineReason = result.reason || null;
+    // A move leaving a total of 0 proves that the player to move now loses,
+    // even where the server cannot analyse the position it leaves.
+    const after = state.game.play(position, result.move);
+    state.engineProof = result.grundy === 0 ? `${state.game.name}/${state.game.encode(after)}` : null;
     commitMove(result.move, 'engine');
     state.engineReasonAt = state.cursor;
     render();
   } catch (err) {
     state.busy = false;
-    state.error = err.message;
+    state.waiting = null;
+    if (!err.aborted) offerRetry(err, () => maybeEngineMove());
     render();
   }
 }
@@ -763,6 +854,7 @@ function setPosition(newBoards) {
   state.history = [{ boards: newBoards, move: null, by: null }];
   state.cursor = 0;
   state.selection = null;
+  state.pawnSel = null;
   afterChange();
 }
 
@@ -984,6 +1076,7 @@ function openHash(link) {
   // sequence and generation checks), the selection, the list state.
   state.generation += 1;
   state.requestSeq += 1;
+  cancelAnalysis();
   state.analysis = null;
   state.analysisFor = null;
   state.error = null;
@@ -996,6 +1089,8 @@ function openHash(link) {
   state.picked = null;
   state.mexPart = null;
   state.armed = null;
+  state.pawnSel = null;
+  state.retry = null;
   // The link opened is the one shown (a bad one stays until a change).
   state.written = location.hash;
   applyLink(link);
@@ -1109,6 +1204,17 @@ function cellGameClick(cell, touch = false) {
     return;
   }
   if (state.busy || isEngineTurn(state.cursor)) return;
+  const p = boards();
+  const mv = game.moveAt(p, cell.r, cell.c);
+  // A click on another pawn, which the selected one cannot reach, selects it.
+  const pick = !mv && game.selectAt ? game.selectAt(p, cell.r, cell.c, game.selected(p, state.pawnSel)) : null;
+  if (pick !== null) {
+    state.pawnSel = pick;
+    state.armed = null;
+    state.error = null;
+    render();
+    return;
+  }
   const tiny = document.querySelector('.grid.tiny') !== null;
   const again = state.armed && state.armed.r === cell.r && state.armed.c === cell.c;
   if (touch && tiny && state.hints && !again) {
@@ -1118,7 +1224,6 @@ function cellGameClick(cell, touch = false) {
     return;
   }
   state.armed = null;
-  const mv = game.moveAt(boards(), cell.r, cell.c);
   if (mv) {
     commitMove(mv, 'you');
   } else {
@@ -1154,6 +1259,16 @@ function el(tag, attrs = {}, children = []) {
   return node;
 }
 
+// Text with its arrows and rectangles kept whole (the CLI's words, e.g.
+// "A: 1 -> 6", "clear (1,1)-(12,12)"): a line may break at a space, never
+// between "-" and ">" nor inside a rectangle.
+function unbroken(text) {
+  return String(text)
+    .split(/(->|\(\d+,\d+\)-\(\d+,\d+\))/)
+    .map((part, i) => (i % 2 ? el('span', { class: 'nowrap', text: part }) : part))
+    .filter((part) => part !== '');
+}
+
 // A move in the command line's words, `<move>, leaving grundy <v>`: the
 // server's `text` for it (grundy-report's one formatter of moves), or the
 // same words from `phrase` (the game's `describe`, which is the formatter's
@@ -1167,6 +1282,7 @@ function movePhrase(game, a, mv, phrase, after) {
 // The value (the total, for a sum) the move leaves, when the server listed it.
 function moveValue(mv) {
   const a = state.analysis;
+  if (a && !a.moves && a.winning_moves && a.winning_moves.some((m) => state.game.sameMove(m, mv))) return 0;
   if (!a || !a.moves) return null;
   const found = a.moves.find((m) => state.game.sameMove(m, mv));
   return found ? found.grundy : null;
@@ -1419,22 +1535,30 @@ function drawBoards() {
       });
     }
     const size = fitCell(b.cols, 52, 16);
+    // A label inside its rectangle (never over a neighbouring cell), as
+    // long as the rectangle's width lets it be.
+    const fit = (rect, full, short, tiny) => {
+      const width = (rect.right - rect.left + 1) * (size + gapFor(b.cols));
+      return width >= 70 ? full : width >= 34 ? short : tiny;
+    };
     const outlines = [];
     if (last && last.mv.board === index) outlines.push({ rect: last.mv, cls: 'last' });
     // Past the server's budget, no move has a value to mark: with Hints on,
-    // the winning moves an outcome search (or pairs) proved are outlined.
+    // the winning moves an outcome search (or pairs) proved are outlined;
+    // past 64 cells (the large boards' report, no move list), the first
+    // winning move (the others are drawn when hovered in the list).
     const proven = state.hints && !preview && state.tooLarge && state.tooLarge.proven;
-    if (proven) {
-      for (const mv of proven.winning_moves.filter((m) => m.board === index)) {
-        outlines.push({ rect: mv, cls: 'preview pick wins', label: '→ 0 wins' });
-      }
+    const large = state.hints && !preview && a && a.large && a.winning_moves ? a.winning_moves.slice(0, 1) : [];
+    for (const mv of [...(proven ? proven.winning_moves : []), ...large].filter((m) => m.board === index)) {
+      outlines.push({ rect: mv, cls: 'preview pick wins', label: fit(mv, '→ 0 wins', '→ 0', '0') });
     }
     // One rectangle at a time: the one hovered or picked in the list, or
     // the one being selected on the board.
     if (preview && preview.board === index && (state.mode === 'play' || state.hoverMove || state.picked)) {
       const legal = state.game.isLegal(position, preview);
       const value = legal ? moveValue(preview) : null;
-      const label = !legal ? 'not all ones' : state.hints && value !== null ? `→ ${value}${value === 0 ? ' wins' : ''}` : undefined;
+      const label = !legal ? fit(preview, 'not all ones', '✕', '✕')
+        : state.hints && value !== null ? fit(preview, `→ ${value}${value === 0 ? ' wins' : ''}`, `→ ${value}`, String(value)) : undefined;
       const listed = preview === state.hoverMove || preview === state.picked;
       const cls = !legal ? 'preview illegal' : `preview${listed ? ' pick' : ''}${value === 0 ? ' wins' : ''}`;
       outlines.push({ rect: preview, cls, label });
@@ -1513,10 +1637,18 @@ function renderCellBoard() {
       }))));
     }
   }
+  // A sum of pawns: the pawn a click moves, chosen here or by a click on it.
+  const several = Boolean(game.selected) && p.pawns.length > 1 && (state.mode === 'play' || state.hints);
+  const moving = game.selected ? game.selected(p, state.pawnSel) : null;
+  if (several) controls.append(pawnChooser(p, a, moving));
+  // The winning moves ringed are those a click makes: the selected pawn's.
   const winning = new Set();
   if (state.hints && a && a.winning_moves) {
-    for (const mv of a.winning_moves) winning.add(game.moveCell(p, mv).join(','));
+    for (const mv of a.winning_moves) {
+      if (moving === null || mv.pawn === moving) winning.add(game.moveCell(p, mv).join(','));
+    }
   }
+  const movingAt = several ? game.moveCell(p, { x: p.pawns[moving][0], y: p.pawns[moving][1] }).join(',') : null;
   const marks = moveMarks();
   const last = lastMove();
   const lastAt = last ? game.moveCell(p, last.mv).join(',') : null;
@@ -1545,13 +1677,15 @@ function renderCellBoard() {
       if (lastAt === here) cls += ' last';
       if (lastFrom === here) cls += ' last-from';
       if (previewAt === here) cls += ' previewed';
+      if (movingAt === here) cls += ' moving';
       const mark = marks.get(`0,${here}`);
       let badge = '';
       if (previewAt === here && state.hints) {
         const value = moveValue(preview);
         if (value !== null) badge = `→ ${value}`;
       }
-      return { ...view, cls, mark, badge, aria: `${view.aria}${mark === undefined ? '' : `; a move here leaves ${mark}`}` };
+      const moves = movingAt === here ? `; selected: pawn ${moving + 1} is the one a click moves` : '';
+      return { ...view, cls, mark, badge, aria: `${view.aria}${moves}${mark === undefined ? '' : `; a move here leaves ${mark}`}` };
     },
   });
   grid.firstChild.classList.add('cell-grid', `game-${game.name}`);
@@ -1569,6 +1703,33 @@ function renderCellBoard() {
   const summary = game.summary(p, a);
   if (summary) parts.push(el('p', { class: 'summary', text: summary }));
   return el('div', { class: 'board-card' }, parts);
+}
+
+// "Moving pawn: 1 2 3": the pawn a click on the grid moves (a pawn with no
+// move cannot be chosen); with Hints, the pawns with a winning move have a
+// green mark.
+function pawnChooser(p, a, moving) {
+  const wins = new Set(state.hints && a && a.winning_moves ? a.winning_moves.map((m) => m.pawn) : []);
+  const buttons = p.pawns.map(([x, y], i) => {
+    const button = el('button', {
+      type: 'button',
+      class: wins.has(i) ? 'has-win' : '',
+      'aria-pressed': String(i === moving),
+      'aria-label': `pawn ${i + 1} at (${x},${y})${wins.has(i) ? ', has a winning move' : ''}`,
+      title: `pawn ${i + 1} at (${x},${y})`,
+      text: String(i + 1),
+      onclick: () => {
+        state.pawnSel = i;
+        state.error = null;
+        render();
+      },
+    });
+    button.disabled = !pawnGame.pawnHasMove(p, i);
+    return button;
+  });
+  return el('span', { class: 'pawn-pick', role: 'group', 'aria-label': 'The pawn a click moves' }, [
+    el('span', { class: 'muted', text: 'Moving pawn' }), ...buttons,
+  ]);
 }
 
 function fill(b, value) {
@@ -1609,6 +1770,9 @@ function renderLegend() {
       items.push(swatch('ring win', null, 'a winning move'));
     }
     if (game === pawnGame) items.push(swatch('dot hollow', null, 'a losing cell (a pawn there alone loses)'));
+    if (game === pawnGame && boards().pawns.length > 1) {
+      items.push(el('span', { class: 'legend-item muted', text: 'The marks and rings are the moves of the selected pawn.' }));
+    }
     if (!a.moves_complete && game !== clearGame) items.push(el('span', { class: 'legend-item muted', text: `only ${a.moves.length} of ${a.moves_total} moves are marked (large position)` }));
   }
   if (game === clearGame && a && a.boards && a.boards.some((b) => b.components.length)) {
@@ -1626,6 +1790,7 @@ function renderLegend() {
   }
   if (game === pawnGame) {
     if (boards().walls.length) items.push(swatch('wall-swatch', null, 'a wall'));
+    if (boards().pawns.length > 1 && (state.mode === 'play' || state.hints)) items.push(swatch('moving-swatch', null, 'the selected pawn: a click moves it'));
     if (a && a.pawns && a.pawns.some((q) => q.grundy !== undefined)) {
       items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch pawn-swatch', text: '3' }), "a pawn's value, in its corner"]));
     }
@@ -1663,9 +1828,12 @@ function renderStatus() {
     winner = `${playerName(firstWins ? 0 : 1)} wins with best play`;
     if (state.mode === 'play' && !state.vsEngine) winner = `${playerName(ply)} to move: ${winner.replace('First', 'first').replace('Second', 'second')}`;
     value = a.grundy === null
-      ? `Grundy value unknown within the server's budget, but a winning move is proven without it (by pairs of equal shapes, X xor X = 0, or by an outcome search). ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`
-      : `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`;
+      ? `Grundy value unknown within the server's budget, but a winning move is proven without it${largeWin(a) ? `: ${largeWin(a)}` : ' (by pairs of equal shapes, X xor X = 0, or by an outcome search)'}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}`
+      : `Grundy value ${a.grundy}${state.game.valueParts(a)}. ${moverWins ? 'The player to move wins.' : 'The player to move loses.'}${largeWin(a) ? ` A winning move: ${largeWin(a)}.` : ''}`;
   }
+  // The engine's last move left a total of 0: the player to move loses,
+  // whatever the server can analyse of the position it left.
+  const engineProved = !a && !over && state.engineProof === positionKey();
   if (known && !a && !over) {
     winner = `${(known.grundy !== 0) === (ply % 2 === 0) ? 'First' : 'Second'} player wins with best play`;
     value = `Known grundy value ${known.grundy} (from ${known.source}); too large to analyse on this server.`;
@@ -1675,15 +1843,20 @@ function renderStatus() {
     value = proven.grundy === null
       ? `Grundy value unknown within the server's budget, but who wins is proven: ${moverWins ? 'the player to move wins' : 'the player to move loses'}.`
       : `Grundy value ${proven.grundy}, proven by an outcome search: the player to move loses.`;
+  } else if (engineProved) {
+    winner = `${playerName(ply + 1)} wins with best play`;
+    value = `Grundy value 0, proven by the engine's move: it leaves a total of 0, so the player to move loses${state.tooLarge ? ' (the position is too large to analyse here)' : ''}.`;
   }
+  if (!a && !over && state.waiting) value = state.waiting;
   $('winner').textContent = winner;
   let firstWon = null;
   if (over) firstWon = ply % 2 === 1;
   else if (a && (a.grundy !== null || a.winner)) firstWon = (a.grundy === null ? a.winner === 'first' : a.grundy !== 0) === (ply % 2 === 0);
   else if (known) firstWon = (known.grundy !== 0) === (ply % 2 === 0);
   else if (proven) firstWon = (proven.winner === 'first') === (ply % 2 === 0);
+  else if (engineProved) firstWon = ply % 2 === 1;
   $('winner').className = `winner ${firstWon === null ? '' : firstWon ? 'first' : 'second'}`;
-  $('value').textContent = value;
+  $('value').replaceChildren(...unbroken(value));
   let turn = '';
   if (state.mode === 'play' && !over) {
     turn = state.busy ? 'Engine is thinking…' : `To move: ${playerName(ply)}`;
@@ -1697,11 +1870,25 @@ function renderStatus() {
   const note = state.mode === 'play' && !state.busy && state.engineReason && ply === state.engineReasonAt
     ? `The engine's last move: ${state.engineReason}` : '';
   $('engine-note').hidden = !note;
-  $('engine-note').textContent = note;
+  $('engine-note').replaceChildren(...unbroken(note));
   $('game-over').hidden = !(over && state.mode === 'play');
   const error = $('error');
   error.hidden = !state.error;
   error.textContent = state.error || '';
+  if (state.retry && state.retry.message === state.error) {
+    const { run } = state.retry;
+    error.append(' ', el('button', {
+      type: 'button',
+      class: 'retry',
+      text: 'Try again',
+      onclick: () => {
+        state.error = null;
+        state.retry = null;
+        render();
+        run();
+      },
+    }));
+  }
   const notice = $('notice');
   notice.hidden = !state.notice;
   $('notice-text').textContent = state.notice || '';
@@ -1709,6 +1896,19 @@ function renderStatus() {
   large.hidden = !state.tooLarge;
   large.replaceChildren();
   if (state.tooLarge) renderTooLarge(large, state.tooLarge);
+}
+
+// A large board's (past 64 cells) first winning move, and how it was
+// proven when the server says so (its `text`), else that it was proven
+// without saying how; '' when none is listed.
+function largeWin(a) {
+  if (!a.large || !a.winning_moves || !a.winning_moves.length) return '';
+  const mv = a.winning_moves[0];
+  if (mv.text) return mv.text;
+  const phrase = clearGame.describe(mv, boards());
+  return a.grundy === null
+    ? `${phrase}, proven by pairs of equal shapes (X xor X = 0) or by an outcome search`
+    : `${phrase}, leaving grundy 0`;
 }
 
 // Too large for the server's budget: what is known (a value docs/results.md
@@ -1798,19 +1998,31 @@ function renderHints() {
   const preview = previewMove();
   const info = $('hover-info');
   info.hidden = !game.hasMoves(p);
+  const h = state.hoverCell;
+  const moving = game.selected ? game.selected(p, state.pawnSel) : null;
+  const other = !preview && h && state.mode === 'play' && game.selectAt ? game.selectAt(p, h.r, h.c, moving) : null;
+  let text = '';
   if (preview && a && game.isLegal(p, preview)) {
     const value = moveValue(preview);
-    info.textContent = value === null
+    text = value === null
       ? `${game.describe(preview, p)}: value not listed (large position)`
       : `${game.explain(p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
+  } else if (other !== null) {
+    text = `Pawn ${other + 1}: click to select it, then click where it goes (now moving: pawn ${moving + 1}).`;
+  } else if (a && a.large && a.winning_moves && a.winning_moves.length) {
+    // Past 64 cells no move has a value listed; the proven one is outlined.
+    text = 'Past 64 cells no move has a listed value; the winning move proven is outlined on the board (hover another below to draw it).';
   } else if (!a && state.tooLarge && state.tooLarge.proven && state.tooLarge.proven.winning_moves.length) {
     // Past the budget no move has a value; the proven one is outlined.
-    info.textContent = 'No move has a value within the server\'s budget; the winning move proven without the values is outlined on the board.';
+    text = 'No move has a value within the server\'s budget; the winning move proven without the values is outlined on the board.';
   } else {
-    info.textContent = game === clearGame
+    text = game === clearGame
       ? 'Each cell shows the best value a rectangle through it leaves. Hover or pick a move below to draw it alone on the board.'
-      : 'The marks give every move its value; hover a cell to see why its move wins or not.';
+      : moving !== null && p.pawns.length > 1
+        ? `The marks give every move of the selected pawn (${moving + 1}) its value; hover a cell to see why its move wins or not, select another pawn for its moves.`
+        : 'The marks give every move its value; hover a cell to see why its move wins or not.';
   }
+  info.replaceChildren(...unbroken(text));
   const clear = game === clearGame;
   $('hint-title').textContent = clear ? 'Moves and the values they leave' : 'Why a move wins';
   $('option-tools').hidden = !clear || !a || !a.options || !game.hasMoves(p);
@@ -1832,17 +2044,29 @@ function renderHints() {
   const ul = el('ul');
   const shownMoves = a.winning_moves.slice(0, 40);
   for (const mv of shownMoves) {
-    ul.append(el('li', {
-      class: 'winning-move',
-      text: game.explain(p, a, mv, 0),
-      onmouseenter: () => { state.hoverMove = mv; renderBoards(); },
-      onmouseleave: () => { state.hoverMove = null; renderBoards(); },
-    }));
+    ul.append(winningItem(mv, mv.text || game.explain(p, a, mv, 0)));
   }
   listNode.append(ul);
   if (a.winning_moves.length > shownMoves.length) {
     listNode.append(el('p', { class: 'muted', text: `… and ${a.winning_moves.length - shownMoves.length} more.` }));
   }
+}
+
+// A winning move in a list: hovering draws it on the board; a click on a
+// pawn's selects that pawn, so the move is a click on its ringed cell.
+function winningItem(mv, text) {
+  const item = el('li', {
+    class: 'winning-move',
+    onmouseenter: () => { state.hoverMove = mv; renderBoards(); },
+    onmouseleave: () => { state.hoverMove = null; renderBoards(); },
+  }, unbroken(text));
+  if (mv && mv.pawn !== undefined && state.game === pawnGame) {
+    item.addEventListener('click', () => {
+      state.pawnSel = mv.pawn;
+      render();
+    });
+  }
+  return item;
 }
 
 // The theory card, from the server's `explain` (grundy-report's one
@@ -1873,20 +2097,14 @@ function renderTheory() {
   parts.replaceChildren(...(chips.length && x.mex.length ? [el('span', { class: 'muted', text: 'Why this value? ' }), ...chips] : chips));
   const mex = x.mex.find((m) => m.part === state.mexPart);
   $('theory-mex').hidden = !mex;
-  $('theory-mex').textContent = mex ? mex.text : '';
+  $('theory-mex').replaceChildren(...unbroken(mex ? mex.text : ''));
   const win = $('theory-winning');
   win.replaceChildren();
   if (!x.winning.length) return;
   win.append(el('p', { text: `Each winning move makes the XOR 0 (${plural(x.winning.length, 'move')}):` }));
   const ul = el('ul');
   x.winning.slice(0, 40).forEach((text, i) => {
-    const mv = a.winning_moves[i];
-    ul.append(el('li', {
-      class: 'winning-move',
-      text,
-      onmouseenter: () => { state.hoverMove = mv; renderBoards(); },
-      onmouseleave: () => { state.hoverMove = null; renderBoards(); },
-    }));
+    ul.append(winningItem(a.winning_moves[i], text));
   });
   win.append(ul);
   if (x.winning.length > 40) win.append(el('p', { class: 'muted', text: `… and ${x.winning.length - 40} more.` }));
@@ -2041,7 +2259,8 @@ function render() {
   $('mode-edit').setAttribute('aria-pressed', String(state.mode === 'edit'));
   $('mode-play').setAttribute('aria-pressed', String(state.mode === 'play'));
   $('add-board').hidden = state.mode !== 'edit' || Boolean(state.game.cellGame);
-  $('help').textContent = state.game.help[state.mode];
+  const sum = state.game === pawnGame && boards().pawns.length > 1 && state.mode === 'play';
+  $('help').textContent = sum ? `${state.game.help.play} ${state.game.help.several}` : state.game.help[state.mode];
   $('undo').disabled = undoTarget() === null || state.busy;
   $('redo').disabled = redoTarget() === null || state.busy;
   if ($('game').value !== state.game.name && $('game').options.length) $('game').value = state.game.name;
@@ -2168,6 +2387,14 @@ function init() {
   });
   $('paste-go').addEventListener('click', pastePosition);
   $('random-go').addEventListener('click', randomPosition);
+  // Enter in the size fields makes the position, as the button does.
+  for (const id of ['rand-rows', 'rand-cols']) {
+    $(id).addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      randomPosition();
+    });
+  }
   $('rand-density').addEventListener('input', renderSetup);
   $('undo').addEventListener('click', undo);
   $('redo').addEventListener('click', redo);
