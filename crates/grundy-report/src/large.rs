@@ -6,8 +6,10 @@
 //! `rows`, `cols`, `grundy`, `winner`, `winning_moves`, `components`,
 //! `boards`) and adds what only large boards need: `grundy` is `null` and
 //! `winner` may be `null` when the budget ran out before the value was
-//! known, `winning_moves_complete` says whether every winning move is
-//! listed, `stopped` gives the budget that ran out, and `classes` lists the
+//! known, each winning move has its `text` (how it wins, as the text
+//! report words it: by the values, by pairs, by an outcome search),
+//! `winning_moves_complete` says whether every winning move is listed,
+//! `stopped` gives the budget that ran out, and `classes` lists the
 //! shapes met (congruent components are one class; a class met an even
 //! number of times cancels). It serialises lazily from the analysis, so a
 //! 4096 x 4096 board streams its components' cells instead of building
@@ -145,10 +147,14 @@ struct WinningMoves<'a>(&'a LargeAnalysis);
 impl Serialize for WinningMoves<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let a = self.0;
+        let several = a.sizes.len() > 1;
         let mut seq = serializer.serialize_seq(Some(a.winning.len()))?;
         for m in &a.winning {
             let board = a.components[m.component as usize].board;
-            seq.serialize_element(&LargeMoveReport::new(board, m.rect))?;
+            seq.serialize_element(&ProvenMove {
+                mv: LargeMoveReport::new(board, m.rect),
+                text: winning_line(a, m, several),
+            })?;
         }
         seq.end()
     }

@@ -308,17 +308,32 @@ fn a_budget_that_runs_out_prints_what_is_known_and_exits_3() {
     assert_eq!(report["grundy"], Value::Null);
     assert_eq!(report["winner"], "first");
     assert_eq!(report["winning_moves_complete"], false);
+    let mv = &report["winning_moves"][0];
     assert_eq!(
-        report["winning_moves"][0],
-        serde_json::json!({"board": 0, "top": 5, "left": 0, "bottom": 6, "right": 11})
+        (
+            &mv["board"],
+            &mv["top"],
+            &mv["left"],
+            &mv["bottom"],
+            &mv["right"]
+        ),
+        (&0.into(), &5.into(), &0.into(), &6.into(), &11.into()),
+        "{mv}"
     );
-    // The text says the list is what was found, not every winning move.
+    // The text says the list is what was found, not every winning move;
+    // the JSON's move has the text's line, which says how it wins.
     let output = clear_on(rows.join("\n"), &["--max-time", "0.2"]);
     assert_eq!(output.status.code(), Some(3));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(
         text.contains("Winning moves found (1; the budget ran out before every one was found):\n  clear (6,1)-(7,12), leaving grundy 0"),
         "{text}"
+    );
+    let line = mv["text"].as_str().unwrap();
+    assert!(line.contains("two equal halves"), "{line}");
+    assert!(
+        text.contains(&format!("\n  {line}\n")),
+        "{line} not in {text}"
     );
 }
 
