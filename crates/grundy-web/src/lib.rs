@@ -68,6 +68,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -245,6 +246,7 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
                 config.small_lane.max(1) + config.max_concurrent.max(1),
                 config.kept_memory - config.kept_memory / KEPT_ANSWERS_SHARE,
             ),
+            stop: None,
         },
         probe: config.probe,
         small: Arc::new(Semaphore::new(config.small_lane.max(1))),
@@ -494,8 +496,17 @@ async fn handle_inner(
             },
         )
     })?;
+    // A request whose client goes away is dropped here, at an await: its
+    // searches, running on blocking threads, then stop at their next check
+    // rather than spend the rest of the budget for nobody.
+    let stop = Arc::new(AtomicBool::new(false));
+    let _stop_when_dropped = StopWhenDropped(stop.clone());
+    let request_limits = Limits {
+        stop: Some(stop),
+        ..state.limits.clone()
+    };
     // Parse before taking a search slot: bad input costs no slot.
-    let job = rules.prepare(endpoint, &body, &state.limits)?;
+    let job = rules.prepare(endpoint, &body, &request_limits)?;
     if job.answered_from_tables() {
         // No search: a few lookups, cheaper than a trip to the blocking
         // pool, and never behind the searches waiting for a slot.
@@ -524,7 +535,7 @@ async fn handle_inner(
         .within(asked);
         let limits = Limits {
             budget: probe,
-            ..state.limits.clone()
+            ..request_limits.clone()
         };
         let small_job = rules.prepare(endpoint, &body, &limits)?;
         let deadline = tokio::time::Instant::now() + state.queue_timeout;
@@ -571,6 +582,17 @@ async fn handle_inner(
             .put(key, game, play, body.clone(), answer.json.clone());
     }
     Ok(answer.json)
+}
+
+/// Sets its flag when dropped: with the request's future, when the
+/// client has gone ([`Limits::stop`]), or once it has answered (by then
+/// its searches have ended).
+struct StopWhenDropped(Arc<AtomicBool>);
+
+impl Drop for StopWhenDropped {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 /// The heavy lane: at most `max_running` searches at once, and at most

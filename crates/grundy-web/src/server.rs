@@ -93,13 +93,16 @@ pub(crate) async fn run(
 ) -> io::Result<()> {
     let registry = Arc::new(Mutex::new(Registry::default()));
     let mut http = hyper::server::conn::http1::Builder::new();
-    // `half_close`: a client may shut its sending side once its request
-    // is sent (as `nc -N` does) and still be answered; without it, hyper
-    // drops a connection whose read side ends before the answer is written.
+    // No `half_close`: a read side that ends before the answer is written
+    // means the client has gone (browsers and curl close the whole
+    // connection when they give up), so hyper drops the request, and its
+    // searches stop (`Limits::stop`) instead of spending their budget for
+    // nobody. A client that shuts its sending side once its request is
+    // sent (as `nc -N` does) is not answered: that is rare in HTTP/1.
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_timeout)
         .keep_alive(true)
-        .half_close(true);
+        .half_close(false);
     let mut shutdown = std::pin::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {

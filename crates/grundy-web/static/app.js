@@ -2036,11 +2036,22 @@ function renderHints() {
     return;
   }
   if (!a) return;
-  if (a.winning_moves.length === 0) {
+  // A list that may miss some says so, as the CLI does: a pawn sum whose
+  // dropped pawns' moves are not examined, or a large board's search cut
+  // short by the budget.
+  const partial = a.winning_moves_complete === false;
+  if (a.winning_moves.length === 0 && !partial) {
     listNode.append(el('p', { class: 'muted', text: 'No winning move: every move leaves a non-zero value.' }));
     return;
   }
-  listNode.append(el('p', { text: `Winning moves (${a.winning_moves.length}):` }));
+  const n = a.winning_moves.length;
+  let header = `Winning moves (${n}):`;
+  if (partial && game === pawnGame) {
+    header = `Winning moves found (${n}; the moves of the pawns that drop out of the sum without their values, on losing cells or paired on one cell, are not examined):`;
+  } else if (partial) {
+    header = `Winning moves found (${n}; the budget ran out before every one was found):`;
+  }
+  listNode.append(el('p', { text: header }));
   const ul = el('ul');
   const shownMoves = a.winning_moves.slice(0, 40);
   for (const mv of shownMoves) {

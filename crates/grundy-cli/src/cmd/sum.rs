@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{
@@ -149,6 +149,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         sum: GameSum::new(solver),
         boards: Vec::with_capacity(boards.len()),
         unknown: BTreeMap::new(),
+        pending: BTreeSet::new(),
+        order: VecDeque::new(),
         stopped: None,
         incomplete: false,
         plays_stopped: None,
@@ -156,17 +158,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         budget,
         deadline: deadline.map(|(at, _)| at),
     };
-    // The boards are valued fewest ones first: a hard board early in the
-    // row must not spend the run's time before the easy ones after it.
+    // The boards are valued fewest ones first, as the answers need them: a
+    // hard board early in the row must not spend the run's time before the
+    // easy ones after it, and an answer is written as soon as its boards
+    // are valued, not after every board.
     let mut order: Vec<usize> = (0..boards.len()).collect();
     order.sort_by_key(|&index| boards[index].count_ones());
+    row.order = order.into();
+    row.pending = (0..boards.len()).collect();
     for board in boards {
         row.push_unvalued(board);
     }
-    for index in order {
-        row.value_board(index);
-    }
-    bar.finish_and_clear();
     let count = row.boards.len();
 
     // Answers are written out in bounded chunks, as the judges do.
@@ -178,6 +180,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         args.json,
         &mut stdout,
     );
+    bar.finish_and_clear();
     // Answers already written stay printed, whatever comes next.
     stdout.flush()?;
     match result? {
@@ -200,6 +203,10 @@ struct Row {
     /// Each board of unknown value, with its congruence class (`None` for
     /// an empty board): two of one class cancel.
     unknown: BTreeMap<usize, Option<ShapeClass>>,
+    /// The boards not valued yet (held as empty boards).
+    pending: BTreeSet<usize>,
+    /// The order in which boards are valued: fewest ones first.
+    order: VecDeque<usize>,
     /// The first budget that ran out, for the exit code and the message.
     stopped: Option<SolveError>,
     /// Whether an answer was left incomplete by a budget (`unknown`, an
@@ -259,8 +266,28 @@ impl Row {
 
     /// Replaces board `index`: its value, or `None` when the budget ran out.
     fn set(&mut self, index: usize, board: LargeBoard) -> Option<grundy::Nimber> {
+        self.pending.remove(&index);
         self.boards[index] = board;
         self.value_board(index)
+    }
+
+    /// Values the boards not valued yet, in their order (fewest ones
+    /// first), until none of `left..=right` is left; the answers written
+    /// so far are flushed first, as the searches may be long.
+    fn ensure(&mut self, left: usize, right: usize, out: &mut impl Write) -> std::io::Result<()> {
+        if self.pending.range(left..=right).next().is_none() {
+            return Ok(());
+        }
+        out.flush()?;
+        while self.pending.range(left..=right).next().is_some() {
+            let Some(index) = self.order.pop_front() else {
+                break;
+            };
+            if self.pending.remove(&index) {
+                self.value_board(index);
+            }
+        }
+        Ok(())
     }
 
     /// Values board `index` as the row holds it: its value, or `None` when
@@ -373,6 +400,12 @@ fn answer(
             Err(err) => return Ok(Err(err)),
         };
         let winner = |value: grundy::Nimber| if value.is_zero() { "second" } else { "first" };
+        if let Query::Value { left, right }
+        | Query::Winner { left, right }
+        | Query::Move { left, right } = query
+        {
+            row.ensure(left, right, out)?;
+        }
         match query {
             Query::Value { left, right } if !row.known(left, right) => {
                 row.incomplete = true;

@@ -290,6 +290,35 @@ fn a_hard_board_does_not_spend_the_budget_of_those_after_it() {
     );
 }
 
+/// An answer is written as soon as the boards it needs are valued: the
+/// value of an easy board comes out while a hard board that a later query
+/// needs is still being searched (the run is still going a moment after
+/// the first line), not once every board is valued.
+#[test]
+fn answers_stream_before_a_hard_board_is_valued() {
+    use std::io::BufRead as _;
+    let boards = file(&format!("11\n11\n\n{}", "11111111\n".repeat(8)));
+    let queries = file("value 1 1\nvalue 1 2\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["sum", "--max-time", "60", "--queries"])
+        .arg(queries.path())
+        .arg(boards.path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(first.trim(), value(&["11", "11"]).to_string());
+    assert!(running, "the first answer came out only as the run ended");
+}
+
 #[test]
 fn sum_help_documents_one_based_indices() {
     grundy()

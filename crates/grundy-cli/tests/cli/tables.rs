@@ -666,7 +666,9 @@ fn forge(db: &Path, tier: usize, key: Option<u64>, value: u64) -> u64 {
 }
 
 /// Rewrites the slot of the shape `key` (the first stored, without one) in
-/// tier `tier` as `edit` says, recomputing the checksums; its key.
+/// tier `tier` as `edit` says, recomputing the checksums and the tier's
+/// recorded largest value (a careful forgery, which only re-solving
+/// catches); its key.
 fn forge_slot(db: &Path, tier: usize, key: Option<u64>, edit: impl Fn(u64) -> u64) -> u64 {
     let mut bytes = std::fs::read(db).unwrap();
     let header = grundy_db::Header::decode(&bytes, bytes.len() as u64, db).unwrap();
@@ -682,8 +684,16 @@ fn forge_slot(db: &Path, tier: usize, key: Option<u64>, edit: impl Fn(u64) -> u6
         .expect("the shape is stored");
     let slot = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
     bytes[at..at + 8].copy_from_slice(&edit(slot).to_le_bytes());
-    let crc = crc32fast::hash(&bytes[section]);
+    let crc = crc32fast::hash(&bytes[section.clone()]);
+    let largest = section
+        .step_by(8)
+        .map(|at| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()))
+        .filter(|&slot| slot != 0)
+        .map(|slot| (slot & 0xfff) as u32)
+        .max()
+        .unwrap_or(0);
     let entry = 64 + (tier - 1) * 48;
+    bytes[entry + 32..entry + 36].copy_from_slice(&largest.to_le_bytes());
     bytes[entry + 36..entry + 40].copy_from_slice(&crc.to_le_bytes());
     reseal(&mut bytes);
     std::fs::write(db, &bytes).unwrap();

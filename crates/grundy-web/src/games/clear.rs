@@ -21,6 +21,8 @@
 //! once (its box, and its build cost as measured in `docs/results.md`), and
 //! the value of the full board when `docs/results.md` gives it.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{Analyzer, LargeBoard, MoveReason};
@@ -80,6 +82,8 @@ pub struct ClearPosition {
     pub rules: Clear,
     /// The server's kept memos, which the search borrows.
     pub memos: Kept<ClearSolver>,
+    /// The request's stop flag ([`Limits::stop`]).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Answered from tables when every component of every board has a known
@@ -96,8 +100,9 @@ impl ClearPosition {
     /// A solver of these rules under this budget: the server's memo kept
     /// last, or a fresh one ([`super::memos`]).
     fn lend_solver(&self) -> Lent<ClearSolver> {
-        self.memos
-            .lend(self.budget, || self.rules.clone().into_solver())
+        self.memos.lend(self.budget, self.stop.clone(), || {
+            self.rules.clone().into_solver()
+        })
     }
 }
 
@@ -148,6 +153,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
         budget: request.budget.within(limits.budget),
         rules: limits.databases.clear_rules(),
         memos: limits.memos.clone(),
+        stop: limits.stop.clone(),
     })
 }
 
@@ -680,6 +686,7 @@ mod tests {
             max_boards: 4,
             databases: super::super::Databases::default(),
             memos: super::super::memos::Kept::default(),
+            stop: None,
         }
     }
 

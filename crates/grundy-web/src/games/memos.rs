@@ -23,6 +23,7 @@
 //! whose memory budget a kept memo would crowd gets a fresh solver.
 
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use grundy::{Budget, Game, Solver, Table};
@@ -33,6 +34,8 @@ pub trait Memo {
     fn memory_bytes(&self) -> usize;
     /// New limits, the memo kept ([`Solver::set_budget`]).
     fn set_budget(&mut self, budget: Budget);
+    /// The request's stop flag ([`Solver::set_stop`]).
+    fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>);
 }
 
 impl<G: Game, T: Table<G::Key>> Memo for Solver<G, T> {
@@ -42,6 +45,10 @@ impl<G: Game, T: Table<G::Key>> Memo for Solver<G, T> {
 
     fn set_budget(&mut self, budget: Budget) {
         Solver::set_budget(self, budget);
+    }
+
+    fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        Solver::set_stop(self, stop);
     }
 }
 
@@ -122,9 +129,14 @@ impl<S> Kept<S> {
 impl<S: Memo> Kept<S> {
     /// The solver kept last, or `fresh()` when there is none or when its
     /// memo would take more than half of `budget`'s memory; either way
-    /// under `budget`. It comes back to the pool when the [`Lent`] is
+    /// under `budget` and stopped by `stop`. It comes back to the pool when the [`Lent`] is
     /// dropped.
-    pub fn lend(&self, budget: Budget, fresh: impl FnOnce() -> S) -> Lent<S> {
+    pub fn lend(
+        &self,
+        budget: Budget,
+        stop: Option<Arc<AtomicBool>>,
+        fresh: impl FnOnce() -> S,
+    ) -> Lent<S> {
         let kept = {
             let mut solvers = self.solvers();
             let fits = |solver: &S| {
@@ -140,6 +152,7 @@ impl<S: Memo> Kept<S> {
         };
         let mut solver = kept.unwrap_or_else(fresh);
         solver.set_budget(budget);
+        solver.set_stop(stop);
         Lent {
             solver: Some(solver),
             pool: self.clone(),
@@ -223,14 +236,14 @@ mod tests {
         let kept: Kept<ClearSolver> = Kept::new(2, 1 << 30);
         let dense = board(&["11111", "11110", "11111", "01111", "11101"]);
         let solved = {
-            let mut lent = kept.lend(Budget::UNLIMITED, Clear::solver);
+            let mut lent = kept.lend(Budget::UNLIMITED, None, Clear::solver);
             let value = lent.value(&dense).unwrap();
             assert!(lent.positions_solved() > 0);
             value
         };
         assert_eq!(kept.len(), 1);
         // The next request finds the value in the memo: no search.
-        let mut lent = kept.lend(Budget::positions(1), Clear::solver);
+        let mut lent = kept.lend(Budget::positions(1), None, Clear::solver);
         assert!(kept.is_empty());
         assert_eq!(lent.value(&dense).unwrap(), solved);
         assert_eq!(lent.positions_solved(), 0);
@@ -245,19 +258,19 @@ mod tests {
         let dense = board(&["11111", "11110", "11111", "01111", "11101"]);
         let small: Kept<ClearSolver> = Kept::new(1, 1024);
         {
-            let mut lent = small.lend(Budget::UNLIMITED, Clear::solver);
+            let mut lent = small.lend(Budget::UNLIMITED, None, Clear::solver);
             lent.value(&dense).unwrap();
             assert!(lent.memory_bytes() > 1024);
         }
         assert!(small.is_empty());
         let kept: Kept<ClearSolver> = Kept::new(1, 1 << 30);
-        let first = kept.lend(Budget::UNLIMITED, Clear::solver);
-        let second = kept.lend(Budget::UNLIMITED, Clear::solver);
+        let first = kept.lend(Budget::UNLIMITED, None, Clear::solver);
+        let second = kept.lend(Budget::UNLIMITED, None, Clear::solver);
         drop(first);
         drop(second);
         assert_eq!(kept.len(), 1);
         let none: Kept<ClearSolver> = Kept::default();
-        drop(none.lend(Budget::UNLIMITED, Clear::solver));
+        drop(none.lend(Budget::UNLIMITED, None, Clear::solver));
         assert!(none.is_empty());
     }
 
@@ -266,7 +279,7 @@ mod tests {
         let kept: Kept<ClearSolver> = Kept::new(1, 1 << 30);
         let dense = board(&["11111", "11110", "11111", "01111", "11101"]);
         let bytes = {
-            let mut lent = kept.lend(Budget::UNLIMITED, Clear::solver);
+            let mut lent = kept.lend(Budget::UNLIMITED, None, Clear::solver);
             lent.value(&dense).unwrap();
             lent.memory_bytes() as u64
         };
@@ -274,7 +287,7 @@ mod tests {
             max_memory: Some(bytes),
             ..Budget::UNLIMITED
         };
-        let lent = kept.lend(tight, Clear::solver);
+        let lent = kept.lend(tight, None, Clear::solver);
         assert_eq!(lent.positions_solved(), 0);
         assert!((lent.memory_bytes() as u64) < bytes);
         // The kept one stayed for a request it fits.

@@ -14,6 +14,7 @@
 //! of the generic [`Solver`](grundy::Solver): every component has a
 //! [`Game::known_value`].
 
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use grundy::clear::shapes::ShapeLookup;
@@ -51,6 +52,9 @@ pub struct Limits {
     pub databases: Databases,
     /// Rectangle clearing's search memos kept between requests.
     pub memos: memos::Kept<grundy::clear::ClearSolver>,
+    /// Set when the request is gone (its client disconnected): the
+    /// searches stop at their next check instead of spending the budget.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Shape databases the rectangle-clearing endpoints consult before

@@ -457,6 +457,7 @@ mod tests {
             max_boards: 4,
             databases: super::super::Databases::default(),
             memos: super::super::memos::Kept::default(),
+            stop: None,
         }
     }
 

@@ -12,6 +12,9 @@
 //! rectangles it leaves where it was played (`parts`) and the rectangles in
 //! play after it.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
 use grundy::split::{choose_move, Cell, Grid, Position, SplitReason, SplitSolver};
 use grundy::{Budget, Nimber};
 use grundy_report::split::{Analysis, CellReport, EngineMoveReport, RectReport, Report};
@@ -56,6 +59,8 @@ pub struct SplitPosition {
     pub position: Position,
     /// The search limits.
     pub budget: Budget,
+    /// The request's stop flag ([`Limits::stop`]).
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Every answer searches the rectangles in play: it needs a search slot.
@@ -107,6 +112,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiE
     Ok(SplitPosition {
         position,
         budget: request.budget.within(limits.budget),
+        stop: limits.stop.clone(),
     })
 }
 
@@ -170,6 +176,9 @@ struct AnalyzeResponse {
 
 fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let mut solver = SplitSolver::new().with_budget(request.budget);
+    if let Some(stop) = &request.stop {
+        solver = solver.with_stop(stop.clone());
+    }
     let analysis = Analysis::of(&mut solver, &request.position)?;
     let before = request.position.rects();
     let mut explanations = Vec::new();
@@ -313,6 +322,7 @@ mod tests {
             max_boards: 4,
             databases: super::super::Databases::default(),
             memos: super::super::memos::Kept::default(),
+            stop: None,
         }
     }
 

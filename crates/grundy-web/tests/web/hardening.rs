@@ -644,3 +644,38 @@ async fn a_heavy_request_answered_in_full_is_answered_again_at_once() {
     assert!(!slow.is_finished());
     assert_eq!(status_of(&slow.await.unwrap()), 422);
 }
+
+/// A heavy search whose client hangs up stops at its next check instead
+/// of spending the server's budget (60 s here) for nobody: the heavy lane
+/// (one search, one waiting) serves the next heavy request, which asks
+/// for 1 s of its own, well within the 30 s it may wait in the queue.
+#[tokio::test]
+async fn a_search_whose_client_hangs_up_stops() {
+    let config = Config {
+        max_concurrent: 1,
+        max_queued: 1,
+        queue_timeout: Duration::from_secs(30),
+        budget: Budget {
+            max_positions: None,
+            max_time: Some(Duration::from_secs(60)),
+            max_memory: None,
+        },
+        ..Config::default()
+    };
+    let addr = start(config).await;
+    let analyze = |body: &str| post("/api/v1/clear/analyze", &format!("Host: {addr}\r\n"), body);
+    let mut gone = connect_from(1, addr).await;
+    gone.write_all(analyze(BOARD_8X8).as_bytes()).await.unwrap();
+    // Past its probe (25 ms) and into the heavy lane, then hung up.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    drop(gone);
+    let answer = exchange(
+        connect_from(2, addr).await,
+        &analyze(
+            r#"{"board": ["11111111","11111111","11111111","11111110","11111111","11111111","11111111","11111111"], "budget": {"max_time_ms": 1000}}"#,
+        ),
+    )
+    .await;
+    assert_eq!(status_of(&answer), 422, "{answer}");
+    assert!(answer.contains("time budget, 1.0 s"), "{answer}");
+}

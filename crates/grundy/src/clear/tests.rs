@@ -729,6 +729,27 @@ fn the_memory_budget_bounds_a_search_with_databases() {
     }
 }
 
+/// A stop flag set from outside ends a search at its next check with
+/// `Stopped`; taken away, the same solver goes on from its memo to the
+/// value a fresh solver finds.
+#[test]
+fn a_stop_flag_ends_a_search_and_the_solver_goes_on_after() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let board = crate::board!["11111", "11011", "11111", "10111", "11110"];
+    let mut solver = Clear::solver();
+    solver.set_stop(Some(Arc::new(AtomicBool::new(true))));
+    assert!(matches!(
+        solver.value(&board),
+        Err(crate::SolveError::Stopped)
+    ));
+    solver.set_stop(None);
+    assert_eq!(
+        solver.value(&board).unwrap(),
+        Clear::solver().value(&board).unwrap()
+    );
+}
+
 /// The small tables are taken by the rules on demand, and only for a
 /// search: with a shape database that holds a position, its moves and
 /// their values come from the database and the rules take no table (a

@@ -394,6 +394,8 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     help_after: u64,
     /// Set when this solver is a helper: where it is told to stop.
     helping: Option<Arc<AtomicBool>>,
+    /// Its caller's stop flag ([`Solver::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
     /// The shapes the helper solved since the count started, as last read,
     /// and its own count when the count started.
     helped: u64,
@@ -432,6 +434,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             help_root: None,
             help_after: HELP_AFTER,
             helping: None,
+            stop: None,
             helped: 0,
             helper_start: 0,
         }
@@ -490,6 +493,15 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             .helper
             .as_ref()
             .map_or(0, |(helper, _)| helper.solved());
+    }
+
+    /// A flag that stops this solver's searches from outside (a web request
+    /// whose client has gone, say): tested where the clock is, every few
+    /// thousand solved components, and a search it stops ends with
+    /// [`SolveError::Stopped`]. The memo keeps what was found, as after a
+    /// budget's stop. `None` takes the flag away.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// Sets a callback that is told about progress every few thousand solved
@@ -1044,6 +1056,13 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     fn check_time(&self) -> Result<(), SolveError> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|stop| stop.load(Ordering::Relaxed))
+        {
+            return Err(SolveError::Stopped);
+        }
         if let (Some(limit), Some(started)) = (self.budget.max_time, self.started) {
             let release = if G::HEAP {
                 self.game.release_time(self.pending_heap)
