@@ -24,7 +24,7 @@ pub use database::{Database, Section, Slots};
 pub use error::{available_space, DbError};
 pub use format::{HEADER_LEN, MAGIC, MAX_TIERS, VERSION, VERSION_SLOTS};
 pub use header::{estimated_size, Header, Part, TierEntry};
-pub use set::{part_path, DbSet};
+pub use set::{other_partials, part_path, DbSet};
 pub use writer::{file_kind, partial_path, Writer};
 
 pub(crate) use error::{io, Result};

@@ -35,6 +35,52 @@ pub(crate) fn whole_path(part: &Path) -> Option<PathBuf> {
     Some(part.with_file_name(format!("{stem}.{ext}")))
 }
 
+/// Which part (index, parts) of a build asked to write `path` the file
+/// `file` is named as: the name [`part_path`] gives for `path`, so a name
+/// without an extension finds the `.gdb` parts its build wrote.
+fn part_name_of(file: &Path, path: &Path) -> Option<(u32, u32)> {
+    let name = file.file_name()?.to_str()?;
+    let (_, rest) = name.rsplit_once(".part-")?;
+    let (numbers, _) = rest.split_once('.')?;
+    let (index, parts) = numbers.split_once("-of-")?;
+    let (index, parts) = (index.parse().ok()?, parts.parse().ok()?);
+    let expected = part_path(path, index, parts);
+    (expected.file_name()? == file.file_name()?).then_some((index, parts))
+}
+
+/// The partial files beside `path` of builds of it over another number of
+/// parts than `parts`, by name: `PATH.partial` of a build of one part, and
+/// `STEM.part-R-of-Q.EXT.partial` for `Q` other than `parts`. A build over
+/// `parts` cannot resume from them.
+#[must_use]
+pub fn other_partials(path: &Path, parts: u32) -> Vec<PathBuf> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let Some(done) = p
+                .to_str()
+                .and_then(|n| n.strip_suffix(".partial"))
+                .map(Path::new)
+            else {
+                return false;
+            };
+            if done.file_name() == path.file_name() {
+                return parts > 1;
+            }
+            part_name_of(done, path).is_some_and(|(_, q)| q != parts && q > 1)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
 /// A database as one whole file, or as every part of a partitioned build:
 /// lookups go to the part that owns the key.
 #[derive(Debug)]
@@ -405,9 +451,9 @@ pub(crate) fn parts_first_box(parts: &[Database], otherwise: ShapeBox) -> ShapeB
 /// The part 0 of a partitioned build asked to write `path`, if there is
 /// exactly one such build beside it.
 pub(crate) fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+    if path.file_name().is_none() {
         return Ok(None);
-    };
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
         _ => PathBuf::from("."),
@@ -417,13 +463,7 @@ pub(crate) fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
     };
     let mut found: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.contains(".part-0-of-"))
-                && whole_path(p)
-                    .is_some_and(|w| w.file_name().and_then(|n| n.to_str()) == Some(name))
-        })
+        .filter(|p| part_name_of(p, path).is_some_and(|(index, _)| index == 0))
         .collect();
     found.sort();
     match found.len() {

@@ -6,7 +6,7 @@ use grundy::clear::shapes::{ShapeBox, ShapeLookup};
 use grundy::clear::ShapeKey;
 use grundy::tier::{solve_tiers, Tier, TierControl, TierError};
 use grundy::Nimber;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Builds `shape_box` into `path`, stopping after `stop_after` tiers when
 /// given (as a build killed there would).
@@ -1003,4 +1003,55 @@ fn a_wrong_recorded_largest_value_fails_the_layout_check() {
         matches!(&err, DbError::Corrupt { what, .. } if what.contains(&expected)),
         "{err}"
     );
+}
+
+/// The name a build was given finds the parts it wrote, with or without
+/// an extension (`noext` writes `noext.part-R-of-P.gdb`), and no other
+/// name's parts (`y.gdb` is not `y.db`).
+#[test]
+fn the_name_given_to_a_build_finds_its_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["noext", "x.gdb", "y.db", "a.b.gdb"] {
+        let path = dir.path().join(name);
+        let part = part_path(&path, 0, 2);
+        std::fs::write(&part, b"").unwrap();
+        assert_eq!(set::find_first_part(&path).unwrap(), Some(part), "{name}");
+    }
+    // `noext` and `noext.gdb` name the same parts, as a build of either
+    // writes them; another stem finds none.
+    assert_eq!(
+        set::find_first_part(&dir.path().join("noext.gdb")).unwrap(),
+        Some(part_path(&dir.path().join("noext"), 0, 2))
+    );
+    assert_eq!(set::find_first_part(&dir.path().join("z")).unwrap(), None);
+    assert_eq!(
+        set::find_first_part(&dir.path().join("y.gdb")).unwrap(),
+        None
+    );
+}
+
+/// The partial files of builds of a path over another number of parts
+/// are found by name; this count's own, and other paths', are not.
+#[test]
+fn partial_files_of_another_part_count_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.gdb");
+    let touch = |p: PathBuf| std::fs::write(partial_path(&p), b"").unwrap();
+    for r in 0..3 {
+        touch(part_path(&path, r, 3));
+    }
+    touch(part_path(&path, 0, 2));
+    touch(path.clone());
+    touch(part_path(&dir.path().join("other.gdb"), 0, 3));
+    let three: Vec<PathBuf> = (0..3)
+        .map(|r| partial_path(&part_path(&path, r, 3)))
+        .collect();
+    let mut expected = three.clone();
+    expected.push(partial_path(&path));
+    expected.sort();
+    assert_eq!(other_partials(&path, 2), expected);
+    let mut expected = three;
+    expected.push(partial_path(&part_path(&path, 0, 2)));
+    expected.sort();
+    assert_eq!(other_partials(&path, 1), expected);
 }

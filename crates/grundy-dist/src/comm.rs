@@ -290,6 +290,17 @@ pub fn launched_by_mpi() -> bool {
         .any(|v| std::env::var_os(v).is_some())
 }
 
+/// The number of processes the MPI launcher started, as its environment
+/// tells before MPI is initialized: Open MPI's `OMPI_COMM_WORLD_SIZE` or
+/// PMI's `PMI_SIZE`; `None` when neither is set (no launcher, or a PMIx
+/// launcher, which names no size).
+#[must_use]
+pub fn launched_size() -> Option<u32> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse().ok())
+}
+
 #[cfg(feature = "mpi")]
 impl Comm for MpiComm {
     fn rank(&self) -> u32 {

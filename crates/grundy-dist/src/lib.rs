@@ -45,10 +45,11 @@ use grundy::tier::{
     TierControl, TierError, TierGame, TierProgress, TierReport, TierStore, TierTable, TierValues,
 };
 use grundy_db::Part;
+use grundy_report::words::count;
 
 #[cfg(feature = "mpi")]
 pub use comm::MpiComm;
-pub use comm::{launched_by_mpi, Comm, LocalComm, Ranks};
+pub use comm::{launched_by_mpi, launched_size, Comm, LocalComm, Ranks};
 
 /// A fault to inject, for tests of crash recovery: `rank` aborts the
 /// process halfway through solving `tier`.
@@ -109,16 +110,23 @@ impl<'a> Options<'a> {
         }
     }
 
-    /// The options every rank must share, as text.
+    /// The options every rank must share, as text: as a command line would
+    /// give them (`--memory` in bytes, `--max-time` in seconds; an option
+    /// not given is left out).
     fn shared(&self, game: &impl TierGame) -> String {
-        format!(
-            "--game {} --out {} --exchange {} --memory {:?} --max-time {:?}",
+        let mut text = format!(
+            "--game {} --out {} --exchange {}",
             game.id(),
             self.out.display(),
-            self.exchange,
-            self.memory,
-            self.max_time
-        )
+            self.exchange
+        );
+        if let Some(memory) = self.memory {
+            text.push_str(&format!(" --memory {memory}"));
+        }
+        if let Some(max_time) = self.max_time {
+            text.push_str(&format!(" --max-time {}", max_time.as_secs_f64()));
+        }
+        text
     }
 }
 
@@ -453,6 +461,12 @@ where
     if let (Some(note), Some(log)) = (store.note(), opts.log) {
         log(&format!("rank {me}: {note}"));
     }
+    // Every rank gathers, so rank 0 can say why the build starts afresh.
+    let stored = ranks.all_gather_u64(store.stored() as u64);
+    let ids = ranks.all_gather_u64(store.build_id());
+    if let Some(line) = afresh_note(&stored, &ids) {
+        log(&line);
+    }
     let mut store = Tagged(store);
 
     let budget = opts.memory.unwrap_or_else(|| {
@@ -480,8 +494,9 @@ where
         TierProgress::Resuming { stored } => {
             kept.store(stored, Ordering::Relaxed);
             log(&format!(
-                "resuming from tier {} of {tier_count} ({parts} ranks)",
-                stored + 1
+                "resuming from tier {} of {tier_count} ({})",
+                stored + 1,
+                count(u64::from(parts), "rank")
             ));
         }
         TierProgress::Stored(t) => {
@@ -562,10 +577,44 @@ where
     })
 }
 
+/// Why a build over several parts starts afresh though some parts keep
+/// tiers (`stored` and `ids`: each part's stored tiers and build id), as
+/// the engine decides it ([`grundy::tier::build`] resumes from the tiers
+/// every part keeps under part 0's build id), or `None` when it resumes or
+/// nothing was kept.
+fn afresh_note(stored: &[u64], ids: &[u64]) -> Option<String> {
+    let parts = stored.len();
+    if parts < 2 || stored.iter().all(|&s| s == 0) {
+        return None;
+    }
+    let of = |r: usize| format!("part {r} of {parts}");
+    let keeps = |r: usize| {
+        format!(
+            "{} keeps {}",
+            of(r),
+            grundy_db::store::kept_tiers(stored[r] as usize)
+        )
+    };
+    let reason = if let Some(r) = stored.iter().position(|&s| s == 0) {
+        let other = stored.iter().position(|&s| s > 0).expect("one keeps tiers");
+        format!(
+            "{} keeps no tier (its partial file is missing or empty) while {}",
+            of(r),
+            keeps(other)
+        )
+    } else {
+        let r = (1..parts).find(|&r| ids[r] != ids[0])?;
+        format!("{} is of another build than part 0", of(r))
+    };
+    Some(format!(
+        "starting afresh from tier 1: {reason}, and a build resumes only from tiers every part keeps"
+    ))
+}
+
 /// The log line of a stored tier.
 fn tier_line(t: &TierReport) -> String {
     format!(
-        "tier {:>2}: {:>12} {} in {:>8.2} s, {} {}, {} bytes exchanged",
+        "tier {:>2}: {:>12} {} in {:>8.2} s, {}{}, {} bytes exchanged",
         t.tier.number(),
         t.positions,
         if t.positions == 1 { "shape" } else { "shapes" },
@@ -575,7 +624,7 @@ fn tier_line(t: &TierReport) -> String {
         } else {
             "solved from local tables"
         },
-        if t.replicated { "and replicated" } else { "" },
+        if t.replicated { " and replicated" } else { "" },
         t.sent
     )
 }

@@ -278,15 +278,79 @@ fn a_part_from_another_build_restarts_every_part() {
     assert!(results
         .iter()
         .all(|r| matches!(r, Err(DistError::Stopped { kept: 4, .. }))));
-    // Rank 1's partial file is lost: nothing can be resumed.
+    // Rank 1's partial file is lost: nothing can be resumed, and the log
+    // says so.
     std::fs::remove_file(grundy_db::partial_path(&grundy_db::part_path(&out, 1, 2))).unwrap();
     cancel.store(false, Ordering::Relaxed);
+    let lines: &'static std::sync::Mutex<Vec<String>> =
+        Box::leak(Box::new(std::sync::Mutex::new(Vec::new())));
+    let log: &'static (dyn Fn(&str) + Sync) = Box::leak(Box::new(|line: &str| {
+        lines.lock().unwrap().push(line.to_owned());
+    }));
     let o = out.clone();
-    let results = run(2, shape_box, move |_| Options::new(o.clone()));
+    let results = run(2, shape_box, move |_| {
+        let mut opts = Options::new(o.clone());
+        opts.log = Some(log);
+        opts
+    });
     for r in &results {
         assert_eq!(r.as_ref().unwrap().resumed, 0);
     }
     assert_same(&out, &expected);
+    let lines = lines.lock().unwrap();
+    assert_eq!(
+        lines[0],
+        "starting afresh from tier 1: part 1 of 2 keeps no tier (its partial file is missing or empty) while part 0 of 2 keeps tiers 1 to 4, and a build resumes only from tiers every part keeps",
+        "{lines:?}"
+    );
+}
+
+/// Why a build starts afresh: a part that keeps nothing, or one of another
+/// build; nothing to say when every part resumes or none keeps a tier.
+#[test]
+fn the_note_of_a_fresh_start_names_the_part() {
+    assert_eq!(afresh_note(&[4, 4], &[7, 7]), None);
+    assert_eq!(afresh_note(&[0, 0], &[7, 9]), None);
+    assert_eq!(afresh_note(&[4], &[7]), None);
+    let foreign = afresh_note(&[4, 4, 3], &[7, 7, 9]).unwrap();
+    assert!(
+        foreign.contains("part 2 of 3 is of another build than part 0"),
+        "{foreign}"
+    );
+}
+
+/// The lines and messages a user reads: no stray space, plurals right,
+/// options as a command line gives them.
+#[test]
+fn tier_lines_and_options_read_as_words() {
+    let mut report = TierReport {
+        tier: Tier::from_number(3).unwrap(),
+        positions: 10,
+        own: 5,
+        queried: true,
+        replicated: false,
+        elapsed: Duration::from_millis(10),
+        sent: 80,
+    };
+    let line = tier_line(&report);
+    assert!(line.contains("solved with queries, 80 bytes"), "{line}");
+    report.replicated = true;
+    let line = tier_line(&report);
+    assert!(
+        line.contains("solved with queries and replicated, 80 bytes"),
+        "{line}"
+    );
+    let game = ClearShapes::new(boxed(2, 2));
+    let mut opts = Options::new("x.gdb".into());
+    let text = opts.shared(&game);
+    assert!(
+        !text.contains("--memory") && !text.contains("--max-time"),
+        "{text}"
+    );
+    opts.memory = Some(1 << 20);
+    opts.max_time = Some(Duration::from_millis(1500));
+    let text = opts.shared(&game);
+    assert!(text.ends_with("--memory 1048576 --max-time 1.5"), "{text}");
 }
 
 /// A second game for the same loop: Kayles on several rows (knock down one

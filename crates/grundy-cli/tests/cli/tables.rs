@@ -291,44 +291,6 @@ fn a_stopped_build_resumes_to_the_same_file() {
     assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
 }
 
-/// Ctrl-C (SIGINT) during a build leaves the old file or a resumable one.
-#[cfg(unix)]
-#[test]
-fn an_interrupted_build_leaves_a_resumable_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = build(dir.path(), "4x5");
-    let out = dir.path().join("interrupted.gdb");
-    let bin = assert_cmd::cargo::cargo_bin("grundy");
-    let mut child = std::process::Command::new(&bin)
-        .args(["tables", "build", "--box", "4x5", "--threads", "1", "--out"])
-        .arg(&out)
-        .stderr(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let partial = dir.path().join("interrupted.gdb.partial");
-    let start = std::time::Instant::now();
-    while !partial.exists() && start.elapsed().as_secs() < 60 {
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
-    std::thread::sleep(std::time::Duration::from_millis(30));
-    let _ = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let _ = child.wait();
-    // Either it finished before the signal, or it left a partial file.
-    if !out.exists() {
-        assert!(partial.exists());
-        let resumed = grundy()
-            .args(["tables", "build", "--box", "4x5", "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert_success(&resumed);
-    }
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
-}
-
 /// `--tables` and GRUNDY_TABLES feed `grundy clear`: a 5 x 6 board's
 /// component that fits a 3 x 6 box is answered from the file, with the same
 /// value the search gives.
@@ -1453,4 +1415,313 @@ fn counts_and_rates_read_right() {
         .unwrap_or_else(|| panic!("{stdout}"));
     let decimals = rate.split('.').nth(1).map_or(0, str::len);
     assert!(decimals <= 1, "{stdout}");
+}
+
+/// A partitioned build that finishes leaves no record of an earlier single
+/// build of the same path: `info --json` shows none, whether the build
+/// replaced the file (one rank) or wrote parts beside it.
+#[test]
+fn a_partitioned_build_leaves_no_record_of_an_earlier_single_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.gdb");
+    for ranks in ["1", "2"] {
+        let _ = std::fs::remove_file(&out);
+        build(dir.path(), "3x3");
+        std::fs::rename(dir.path().join("clear-3x3.gdb"), &out).unwrap();
+        std::fs::rename(
+            grundy_db::meta::build_record_path(&dir.path().join("clear-3x3.gdb")),
+            grundy_db::meta::build_record_path(&out),
+        )
+        .unwrap();
+        if ranks == "2" {
+            std::fs::remove_file(&out).unwrap();
+        }
+        build_parts(&out, "3x3", ranks, &[]);
+        assert!(
+            !grundy_db::meta::build_record_path(&out).exists(),
+            "{ranks} ranks"
+        );
+        let info = grundy()
+            .args(["tables", "info", "--json"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&info);
+        let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+        assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+    }
+}
+
+/// `--local-ranks` under mpirun of several processes is refused before any
+/// work (each process would build every part); under `mpirun -n 1` it runs.
+#[test]
+fn local_ranks_under_mpirun_of_several_processes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.gdb");
+    for (var, size) in [("OMPI_COMM_WORLD_SIZE", "2"), ("PMI_SIZE", "3")] {
+        let output = grundy()
+            .env(var, size)
+            .args(["tables", "build", "--box", "3x3", "--local-ranks", "2"])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_exit(
+            &output,
+            2,
+            &format!("--local-ranks cannot be used under mpirun ({size} processes)"),
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+    let output = grundy()
+        .env("OMPI_COMM_WORLD_SIZE", "1")
+        .args(["tables", "build", "--box", "3x3", "--local-ranks", "2"])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+}
+
+/// `--memory` budgets what `--exchange auto` replicates; with `--exchange
+/// replicate`, which copies every tier whatever the budget, it is refused.
+#[test]
+fn memory_with_exchange_replicate_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = grundy()
+        .args(["tables", "build", "--box", "3x3", "--local-ranks", "2"])
+        .args(["--exchange", "replicate", "--memory", "1"])
+        .arg("--out")
+        .arg(dir.path().join("x.gdb"))
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "--exchange replicate");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// `tables checksum PATH`'s content checksum, which must succeed.
+fn content_checksum(path: &Path) -> String {
+    let output = grundy()
+        .args(["tables", "checksum"])
+        .arg(path)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    String::from_utf8(output.stdout).unwrap()[..8].to_owned()
+}
+
+/// The name given to `--out` opens the parts, with or without an
+/// extension (`noext` writes `noext.part-R-of-P.gdb`).
+#[test]
+fn the_out_name_without_an_extension_opens_the_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = build(dir.path(), "2x3");
+    let out = dir.path().join("noext");
+    let output = build_parts(&out, "2x3", "2", &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("noext.part-0-of-2.gdb"), "{stdout}");
+    assert_eq!(content_checksum(&out), content_checksum(&single));
+    for command in ["info", "verify"] {
+        let output = grundy()
+            .args(["tables", command])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&output);
+    }
+    let merged = dir.path().join("m.gdb");
+    let output = grundy()
+        .args(["tables", "merge"])
+        .arg(&out)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&single).unwrap()
+    );
+}
+
+/// The `tables` readers take a directory holding one database (one file,
+/// or the parts of one build), as `--tables DIR` finds it; a directory of
+/// none or of several is refused, naming them.
+#[test]
+fn the_readers_take_a_directory_of_one_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = build(dir.path(), "2x3");
+    let parts = dir.path().join("parts");
+    std::fs::create_dir(&parts).unwrap();
+    build_parts(&parts.join("p.gdb"), "2x3", "3", &[]);
+    let whole = dir.path().join("whole");
+    std::fs::create_dir(&whole).unwrap();
+    std::fs::copy(&single, whole.join("w.gdb")).unwrap();
+    for db in [&parts, &whole] {
+        assert_eq!(content_checksum(db), content_checksum(&single));
+        for command in [&["info"][..], &["verify", "--samples", "10"]] {
+            let output = grundy()
+                .arg("tables")
+                .args(command)
+                .arg(db)
+                .output()
+                .unwrap();
+            assert_success(&output);
+        }
+        let merged = dir.path().join("m.gdb");
+        let output = grundy()
+            .args(["tables", "merge"])
+            .arg(db)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        assert_eq!(
+            std::fs::read(&merged).unwrap(),
+            std::fs::read(&single).unwrap()
+        );
+        let converted = dir.path().join("c.gdb");
+        let _ = std::fs::remove_file(&converted);
+        let output = grundy()
+            .args(["tables", "convert"])
+            .arg(db)
+            .arg(&converted)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        assert_eq!(
+            std::fs::read(&converted).unwrap(),
+            std::fs::read(&single).unwrap()
+        );
+    }
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let output = grundy()
+        .args(["tables", "info"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "is a directory without a database");
+    std::fs::copy(&single, parts.join("another.gdb")).unwrap();
+    let output = grundy()
+        .args(["tables", "checksum"])
+        .arg(&parts)
+        .output()
+        .unwrap();
+    assert_exit(&output, 2, "is a directory of several databases");
+}
+
+/// A build over another number of ranks than a stopped one's says which
+/// partial files it does not resume, and leaves them.
+#[test]
+fn partial_files_of_another_rank_count_are_named_and_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.gdb");
+    let stopped = grundy()
+        .args(["tables", "build", "--box", "3x3", "--local-ranks", "3"])
+        .args(["--max-time", "0", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_exit(&stopped, 3, "run the same command again to resume");
+    let output = build_parts(&out, "3x3", "2", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("note: partial files of a build over another number of ranks, which this build over 2 ranks does not resume and leaves as they are"),
+        "{stderr}"
+    );
+    for r in 0..3 {
+        let partial = grundy_db::partial_path(&grundy_db::part_path(&out, r, 3));
+        assert!(stderr.contains(&partial.display().to_string()), "{stderr}");
+        assert!(partial.exists());
+    }
+}
+
+/// Spawns `tables build` with `args`, waits for its first tier line on
+/// stderr, sends it SIGINT, and returns its exit code and stderr.
+#[cfg(unix)]
+fn interrupt_build(args: &[&str], out: &Path) -> (Option<i32>, String) {
+    use std::io::{BufRead as _, Read as _};
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let mut child = std::process::Command::new(&bin)
+        .args(["tables", "build"])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut text = String::new();
+    loop {
+        let mut line = String::new();
+        if stderr.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        text.push_str(&line);
+        if line.starts_with("tier ") {
+            rustix::process::kill_process(
+                rustix::process::Pid::from_child(&child),
+                rustix::process::Signal::INT,
+            )
+            .unwrap();
+            break;
+        }
+    }
+    stderr.read_to_string(&mut text).unwrap();
+    (child.wait().unwrap().code(), text)
+}
+
+/// SIGINT (Ctrl-C) stops a build, single or over local ranks, at its next
+/// check: exit 3 with the message to run the same command again, which
+/// resumes to the bytes of a build never stopped.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_build_stops_with_exit_3_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    // 5 x 5 on one thread: a second or more after tier 1's line.
+    let whole = build(dir.path(), "5x5");
+    for ranks in [None, Some("2")] {
+        let out = dir
+            .path()
+            .join(format!("interrupted-{}.gdb", ranks.unwrap_or("1")));
+        let mut args = vec!["--box", "5x5", "--threads", "1"];
+        if let Some(ranks) = ranks {
+            args.extend(["--local-ranks", ranks]);
+        }
+        let (code, stderr) = interrupt_build(&args, &out);
+        assert_eq!(code, Some(3), "{ranks:?}: {stderr}");
+        assert!(
+            stderr.contains("stopped on request")
+                && stderr.contains("run the same command again to resume"),
+            "{ranks:?}: {stderr}"
+        );
+        let resumed = grundy()
+            .args(["tables", "build"])
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_success(&resumed);
+        let text = String::from_utf8_lossy(&resumed.stderr);
+        assert!(text.contains("resuming"), "{ranks:?}: {text}");
+        let merged = dir
+            .path()
+            .join(format!("merged-{}.gdb", ranks.unwrap_or("1")));
+        let output = grundy()
+            .args(["tables", "merge"])
+            .arg(&out)
+            .arg("--out")
+            .arg(&merged)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        assert_eq!(
+            std::fs::read(&whole).unwrap(),
+            std::fs::read(&merged).unwrap()
+        );
+    }
 }

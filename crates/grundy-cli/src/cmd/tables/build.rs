@@ -138,6 +138,19 @@ impl BuildBar {
 }
 
 pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    if let Some(refusal) = local_ranks_under_mpi(
+        args.local_ranks,
+        grundy_dist::launched_by_mpi(),
+        grundy_dist::launched_size(),
+    ) {
+        return Err(UsageError(refusal).into());
+    }
+    if matches!(args.exchange, Some(ExchangeArg::Replicate)) && args.memory.is_some() {
+        return Err(UsageError(
+            "--memory budgets the tiers `--exchange auto` replicates; `--exchange replicate` copies every tier whatever the budget: give one or the other".into(),
+        )
+        .into());
+    }
     let shape_box = args.shape_box;
     let path = build_path(args)?;
     if let Some(threads) = args.threads {
@@ -154,12 +167,13 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    let cancel = cancel_on_signals()?;
     if let Some(ranks) = args.local_ranks {
-        return build_local(args, path, ranks);
+        return build_local(args, path, ranks, &cancel);
     }
     if grundy_dist::launched_by_mpi() {
         #[cfg(feature = "mpi")]
-        return build_mpi(args, path);
+        return build_mpi(args, path, &cancel);
         #[cfg(not(feature = "mpi"))]
         return Err(UsageError(
             "started by an MPI launcher, but this grundy was built without MPI: every rank would build the whole box into the same file. Build it with `cargo build --release --features mpi` (see docs/distributed.md)".into(),
@@ -182,6 +196,7 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     };
     let mut control = TierControl::new();
     control.max_time = args.max_time;
+    control.cancel = Some(&cancel);
     control.progress = Some(&report);
     let mut first_tier = 1;
     let mut opened = false;
@@ -238,6 +253,43 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     )?;
     print_full_boards(out, &built.set)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why `--local-ranks` is refused here, if it is: under an MPI launcher
+/// of more than one process (`launched`, with `size` processes when the
+/// launcher says), each process would run every rank's thread and write
+/// every part. Under `mpirun -n 1` one process runs the ranks as threads.
+fn local_ranks_under_mpi(
+    local_ranks: Option<u32>,
+    launched: bool,
+    size: Option<u32>,
+) -> Option<String> {
+    if local_ranks.is_none() || !launched || size == Some(1) {
+        return None;
+    }
+    let processes = size.map_or_else(|| "several".to_owned(), |n| n.to_string());
+    Some(format!(
+        "--local-ranks cannot be used under mpirun ({processes} processes): each process would build every part. Give the ranks as mpirun -n N, or run --local-ranks N without mpirun"
+    ))
+}
+
+/// A flag that SIGINT and SIGTERM set: the build (every rank of a
+/// partitioned one, which agree on it) stops at its next check with exit 3,
+/// its files resumable. A second SIGINT ends the process at once (exit
+/// 130), as Ctrl-C does without the flag; the partial files still resume
+/// from their last complete tier. SIGTERM only sets the flag: an MPI
+/// launcher may send it after the terminal's SIGINT.
+fn cancel_on_signals() -> anyhow::Result<std::sync::Arc<std::sync::atomic::AtomicBool>> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use std::sync::{atomic::AtomicBool, Arc};
+    let flag = Arc::new(AtomicBool::new(false));
+    // The shutdown first: it sees the flag as the first signal left it.
+    signal_hook::flag::register_conditional_shutdown(SIGINT, 130, Arc::clone(&flag))
+        .context("handling SIGINT")?;
+    for signal in [SIGINT, SIGTERM] {
+        signal_hook::flag::register(signal, Arc::clone(&flag)).context("handling signals")?;
+    }
+    Ok(flag)
 }
 
 /// A database error while writing, as the CLI reports it: a full disk is
@@ -450,9 +502,31 @@ pub(super) fn dist_options<'a>(
     opts
 }
 
-/// What one rank reports at the end of a partitioned build.
+/// Says on stderr which partial files beside `path` are of builds over
+/// another number of ranks than `ranks`: this build neither resumes from
+/// them nor removes them (another build over that number of ranks may be
+/// writing them, or be resumed with them).
+pub(super) fn note_other_partials(path: &Path, ranks: u32) {
+    let others = grundy_db::other_partials(path, ranks);
+    if others.is_empty() {
+        return;
+    }
+    stderr_line!(
+        "note: {} of a build over another number of ranks, which this build over {} does not resume and leaves as they are: {} (run with that number of ranks to resume them, or remove them)",
+        if others.len() == 1 { "a partial file" } else { "partial files" },
+        count(u64::from(ranks), "rank"),
+        others
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+}
+
+/// What one rank reports at the end of a partitioned build of `path`.
 pub(super) fn dist_outcome(
     shape_box: ShapeBox,
+    path: &Path,
     rank: u32,
     outcome: Result<grundy_dist::Report, grundy_dist::DistError>,
 ) -> anyhow::Result<ExitCode> {
@@ -460,6 +534,9 @@ pub(super) fn dist_outcome(
     match outcome {
         Ok(report) => {
             if rank == 0 {
+                // A partitioned build writes no record: one an earlier
+                // single build left must not describe the new database.
+                remove_build_record(path)?;
                 let mut stdout = std::io::stdout().lock();
                 print_dist_report(&mut stdout, shape_box, &report)?;
             }
@@ -479,9 +556,16 @@ pub(super) fn dist_outcome(
 }
 
 /// `tables build --local-ranks N`: the partitioned build over threads.
-pub(super) fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow::Result<ExitCode> {
+pub(super) fn build_local(
+    args: &BuildArgs,
+    path: PathBuf,
+    ranks: u32,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<ExitCode> {
     let log = |line: &str| stderr_line!("{line}");
-    let opts = dist_options(args, path, &log);
+    note_other_partials(&path, ranks);
+    let mut opts = dist_options(args, path, &log);
+    opts.cancel = Some(cancel);
     let comms = grundy_dist::LocalComm::group(ranks);
     let outcomes: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = comms
@@ -504,6 +588,7 @@ pub(super) fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow
     let mut outcomes = outcomes.into_iter();
     dist_outcome(
         args.shape_box,
+        &opts.out,
         0,
         outcomes.next().expect("at least one rank"),
     )
@@ -511,18 +596,26 @@ pub(super) fn build_local(args: &BuildArgs, path: PathBuf, ranks: u32) -> anyhow
 
 /// `tables build` under an MPI launcher: one rank of a partitioned build.
 #[cfg(feature = "mpi")]
-pub(super) fn build_mpi(args: &BuildArgs, path: PathBuf) -> anyhow::Result<ExitCode> {
+pub(super) fn build_mpi(
+    args: &BuildArgs,
+    path: PathBuf,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<ExitCode> {
     let comm = grundy_dist::MpiComm::init()
         .ok_or_else(|| anyhow::anyhow!("MPI could not be initialized"))?;
     let log = |line: &str| stderr_line!("{line}");
+    let rank = grundy_dist::Comm::rank(&comm);
+    if rank == 0 {
+        note_other_partials(&path, grundy_dist::Comm::size(&comm));
+    }
     let mut opts = dist_options(args, path, &log);
     opts.binary = binary_fingerprint();
-    let rank = grundy_dist::Comm::rank(&comm);
+    opts.cancel = Some(cancel);
     let game = ClearShapes::new(args.shape_box);
     let outcome = grundy_dist::build(&game, &comm, &opts, |r, n| {
         grundy_dist::open_part_file(&opts.out, args.shape_box, r, n)
     });
-    dist_outcome(args.shape_box, rank, outcome)
+    dist_outcome(args.shape_box, &opts.out, rank, outcome)
 }
 
 /// A CRC-32 of this executable's bytes: ranks running different builds of
@@ -598,6 +691,22 @@ mod tests {
 
     /// The estimate is an upper bound: the warning says the build may
     /// stop, never that it will.
+    /// `--local-ranks` under mpirun of several processes (or of a count
+    /// the launcher does not say) is refused; under `mpirun -n 1` or
+    /// without mpirun it runs.
+    #[test]
+    fn local_ranks_are_refused_under_mpirun_of_several_processes() {
+        let refused = local_ranks_under_mpi(Some(2), true, Some(2)).unwrap();
+        assert!(
+            refused.starts_with("--local-ranks cannot be used under mpirun (2 processes)"),
+            "{refused}"
+        );
+        assert!(local_ranks_under_mpi(Some(2), true, None).is_some());
+        assert_eq!(local_ranks_under_mpi(Some(2), true, Some(1)), None);
+        assert_eq!(local_ranks_under_mpi(Some(2), false, None), None);
+        assert_eq!(local_ranks_under_mpi(None, true, Some(4)), None);
+    }
+
     #[test]
     fn the_space_warning_says_the_build_may_stop() {
         let shape_box = ShapeBox::new(4, 6).unwrap();

@@ -59,8 +59,48 @@ fn check_full_boards(set: &DbSet) -> anyhow::Result<()> {
     .into())
 }
 
+/// The database at `path`: a file, a part of a partitioned build, the path
+/// the build was asked to write, or a directory holding one database (its
+/// `*.gdb` files found as `--tables DIR` finds them: one file, or the parts
+/// of one build).
 pub(super) fn open(path: &Path) -> anyhow::Result<DbSet> {
+    if path.is_dir() {
+        return open_dir(path);
+    }
     DbSet::open(path).map_err(|e| UsageError(e.to_string()).into())
+}
+
+/// The one database in the directory `dir`, by [`grundy_db::discover`].
+fn open_dir(dir: &Path) -> anyhow::Result<DbSet> {
+    let found = grundy_db::discover::Search::new(&[dir.to_owned()])
+        .open()
+        .map_err(|e| UsageError(e.to_string()))?;
+    let (mut sets, skipped) = (found.sets, found.skipped);
+    if sets.len() == 1 && skipped.is_empty() {
+        return Ok(sets.pop().expect("one database"));
+    }
+    if sets.is_empty() {
+        return Err(UsageError(match skipped.into_iter().next() {
+            // A damaged database is named as a reader of its file names it.
+            Some(skipped) => skipped.error.to_string(),
+            None => format!(
+                "{}: is a directory without a database (*.gdb)",
+                dir.display()
+            ),
+        })
+        .into());
+    }
+    let names: Vec<String> = sets
+        .iter()
+        .map(|s| s.path().display().to_string())
+        .chain(skipped.iter().map(|s| s.path.display().to_string()))
+        .collect();
+    Err(UsageError(format!(
+        "{}: is a directory of several databases ({}); name one",
+        dir.display(),
+        names.join(", ")
+    ))
+    .into())
 }
 
 pub(super) fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {

@@ -46,8 +46,16 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let new = output_path(&args.new, "NEW")?;
-    refuse_an_input(&new, &open(&args.old)?, "convert")?;
-    let header = grundy_db::convert(&args.old, &new).map_err(|err| match err {
+    let old = open(&args.old)?;
+    refuse_an_input(&new, &old, "convert")?;
+    // The database as opened: a directory's names its file or parts.
+    let old_path = if args.old.is_dir() {
+        old.parts()[0].path().to_owned()
+    } else {
+        args.old.clone()
+    };
+    drop(old);
+    let header = grundy_db::convert(&old_path, &new).map_err(|err| match err {
         // The output's directory missing or not writable (the error names
         // the output or its `.partial` beside it): the user's path.
         grundy_db::DbError::Io { ref path, .. } if path.parent() == new.parent() => {
@@ -71,12 +79,12 @@ pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Removes the build record of the file `convert` or `merge` just
-/// replaced at `path`. A record describes the build that solved a file (its
-/// command, CPU time and memory); these commands solve nothing, so there is
-/// no build to record, and a partitioned build, whose parts `merge` joins,
-/// writes no record either.
-fn remove_build_record(path: &Path) -> anyhow::Result<()> {
+/// Removes the build record of the file `convert`, `merge` or a
+/// partitioned build just replaced at `path`. A record describes the build
+/// that solved a file (its command, CPU time and memory); `convert` and
+/// `merge` solve nothing, so there is no build to record, and a
+/// partitioned build, whose parts `merge` joins, writes no record either.
+pub(super) fn remove_build_record(path: &Path) -> anyhow::Result<()> {
     let record = grundy_db::meta::build_record_path(path);
     match std::fs::remove_file(&record) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(anyhow::anyhow!(
