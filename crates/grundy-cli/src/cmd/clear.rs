@@ -50,7 +50,8 @@ pub struct Args {
     /// any size, and how it was chosen: `proven winning` (with the reason),
     /// `losing position` (every move loses), or `unproven` (the budget ran
     /// out first: its best guess). Always within the time budget (5 seconds
-    /// unless --max-time is given); exits 0 whenever it prints a move.
+    /// unless --max-time is given); exits 0 whenever it prints a move. A
+    /// board whose cells alone pass --max-memory gets no move (exit 3).
     #[arg(long = "move", conflicts_with_all = ["play", "explain"])]
     engine_move: bool,
     /// With text output of boards past 64 cells: list at most this many

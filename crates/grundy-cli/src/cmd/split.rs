@@ -156,10 +156,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let mut solver = args.budget.solver().with_progress(progress);
     let analysis = Analysis::of(&mut solver, &position);
     bar.finish_and_clear();
-    let analysis = analysis.map_err(|err| {
-        anyhow::Error::new(err)
-            .context("the search stopped early (raise --max-positions, --max-time or --max-memory)")
-    })?;
+    let analysis = analysis.map_err(super::stopped)?;
     let (value, winning) = (analysis.value, analysis.winning_moves());
     let mut out = String::new();
     if args.json {

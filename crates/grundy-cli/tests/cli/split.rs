@@ -261,7 +261,12 @@ fn the_position_budget_stops_a_large_search_with_exit_3() {
         .unwrap();
     assert_eq!(output.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("--max-positions"), "{stderr}");
+    // The hint names the budget that ran out, the one flag that helps.
+    assert!(
+        stderr.contains("raise --max-positions to search further"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--max-time"), "{stderr}");
     let rectangles = (21 * 20 / 2) * (21 * 20 / 2);
     assert!(
         stderr.contains(&format!(
