@@ -344,7 +344,11 @@ mod tests {
                 br#"{"grid": ["11"], "moves": [[0, 0], [0, 1]]}"#,
                 "move 2 ([0, 1])",
             ),
-            (br#"{"grid": ["10"], "moves": [[5, 5]]}"#, "not a candidate"),
+            (
+                br#"{"grid": ["10"], "moves": [[5, 5]]}"#,
+                "(6,6) lies outside the 1 x 2 grid",
+            ),
+            (br#"{"grid": ["10"], "moves": [[0, 1]]}"#, "not a candidate"),
             (br#"{"grid": ["1"], "extra": 1}"#, "unknown field"),
         ];
         for (body, what) in cases {
