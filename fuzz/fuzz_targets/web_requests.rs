@@ -34,6 +34,7 @@ static LIMITS: LazyLock<Limits> = LazyLock::new(|| Limits {
     // No memo kept between inputs: each input's run is its own, so a
     // crash reproduces from its input alone.
     memos: Kept::default(),
+    stop: None,
 });
 
 fn check_error(game: &str, err: &ApiError) {
