@@ -822,6 +822,25 @@ mod tests {
         (0..).find(|v| !seen.contains(v)).expect("a mex exists")
     }
 
+    /// The cells a pawn at `(x, y)` moves to: left along its row, then
+    /// down its column, each up to the first wall.
+    fn brute_moves(walls: &[(u32, u32)], (x, y): (u32, u32)) -> Vec<(u32, u32)> {
+        let mut targets = Vec::new();
+        for to in (0..x).rev() {
+            if walls.contains(&(to, y)) {
+                break;
+            }
+            targets.push((to, y));
+        }
+        for to in (0..y).rev() {
+            if walls.contains(&(x, to)) {
+                break;
+            }
+            targets.push((x, to));
+        }
+        targets
+    }
+
     /// The cell `(x, y)` of small coordinates.
     fn small_cell((x, y): (u32, u32)) -> Cell {
         Cell::new(u64::from(x), u64::from(y)).unwrap()
@@ -883,20 +902,7 @@ mod tests {
             }
             let (x, y) = (at.x(), at.y());
             let before = brute(walls, x, y);
-            let mut targets: Vec<(u32, u32)> = Vec::new();
-            for to in (0..x).rev() {
-                if walls.contains(&(to, y)) {
-                    break;
-                }
-                targets.push((to, y));
-            }
-            for to in (0..y).rev() {
-                if walls.contains(&(x, to)) {
-                    break;
-                }
-                targets.push((x, to));
-            }
-            let mut winning: Vec<Cell> = targets
+            let mut winning: Vec<Cell> = brute_moves(walls, (x, y))
                 .into_iter()
                 .filter(|&(tx, ty)| total ^ before ^ brute(walls, tx, ty) == 0)
                 .map(small_cell)
@@ -934,10 +940,7 @@ mod tests {
             let listed = move_values(&analysis, &cells, usize::MAX).unwrap().unwrap();
             let mut count = 0;
             for (index, &(x, y)) in pawns.iter().enumerate() {
-                let mut targets: Vec<(u32, u32)> = Vec::new();
-                for to in (0..x).rev() { if walls.contains(&(to, y)) { break; } targets.push((to, y)); }
-                for to in (0..y).rev() { if walls.contains(&(x, to)) { break; } targets.push((x, to)); }
-                for (tx, ty) in targets {
+                for (tx, ty) in brute_moves(&walls, (x, y)) {
                     let reached = total ^ values[index] ^ brute(&walls, tx, ty);
                     let found = listed.moves.iter().find(|m| m.mv.pawn == index && m.mv.x == tx && m.mv.y == ty);
                     prop_assert_eq!(found.map(|m| m.grundy), Some(reached));

@@ -1374,15 +1374,20 @@ fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
         assert_success(&built);
         assert!(grundy_db::meta::build_record_path(&out).exists());
         assert_success(&run());
-        let info = grundy()
-            .args(["tables", "info", "--json"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert_success(&info);
-        let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
-        assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+        assert_no_build_record(&out);
     }
+}
+
+/// `tables info --json` of `out` shows no build record.
+fn assert_no_build_record(out: &Path) {
+    let info = grundy()
+        .args(["tables", "info", "--json"])
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_success(&info);
+    let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    assert_eq!(json["build"], serde_json::Value::Null, "{json}");
 }
 
 /// The top tier of a box holds one shape, the full box: a partitioned
@@ -1441,14 +1446,7 @@ fn a_partitioned_build_leaves_no_record_of_an_earlier_single_build() {
             !grundy_db::meta::build_record_path(&out).exists(),
             "{ranks} ranks"
         );
-        let info = grundy()
-            .args(["tables", "info", "--json"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert_success(&info);
-        let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
-        assert_eq!(json["build"], serde_json::Value::Null, "{json}");
+        assert_no_build_record(&out);
     }
 }
 
