@@ -89,12 +89,22 @@ pub struct Explanation {
     /// Each part's value as a mex, in the order of `parts`, when asked
     /// for.
     pub mex: Vec<Mex>,
+    /// What a part is in this game's words (`component`, `pawn`,
+    /// `rectangle`), for the text's mex header.
+    #[serde(skip)]
+    part_word: &'static str,
 }
 
 impl Explanation {
     /// `has_moves`: whether the player to move has a move at all (a
     /// component of a board always has one; a pawn at a corner may not).
-    fn new(first_wins: bool, parts: Vec<Part>, total: u32, has_moves: bool) -> Explanation {
+    fn new(
+        first_wins: bool,
+        parts: Vec<Part>,
+        total: u32,
+        has_moves: bool,
+        part_word: &'static str,
+    ) -> Explanation {
         let named: Vec<(String, u32)> = parts.iter().map(|p| (p.name.clone(), p.grundy)).collect();
         Explanation {
             heading: words::with_best_play(first_wins),
@@ -102,6 +112,7 @@ impl Explanation {
             parts,
             winning: Vec::new(),
             mex: Vec::new(),
+            part_word,
         }
     }
 
@@ -130,10 +141,10 @@ impl Explanation {
             lines.extend(self.winning.iter().map(|w| format!("    {w}")));
         }
         if !self.mex.is_empty() {
-            lines.push(
-                "  Each part's value is the mex (least value missing) of the values its moves leave it, the part alone:"
-                    .to_owned(),
-            );
+            let word = self.part_word;
+            lines.push(format!(
+                "  Each {word}'s value is the mex (least value missing) of the values its moves leave it, the {word} alone:"
+            ));
             lines.extend(self.mex.iter().map(|m| format!("    {}", m.text)));
         }
         lines
@@ -206,7 +217,7 @@ pub fn clear(
         }
     }
     let total = analysis.total.value();
-    let mut explanation = Explanation::new(total != 0, parts, total, true);
+    let mut explanation = Explanation::new(total != 0, parts, total, true, "component");
     if several {
         if let Some(first) = analysis
             .boards
@@ -268,7 +279,7 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
     let several = pawns.len() > 1;
     let Some(total) = analysis.total else {
         // One pawn beyond the values: outcomes only.
-        let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0, true);
+        let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0, true, "pawn");
         let (kind, at) = (analysis.pawns.first().map(|p| p.0), pawns.first());
         explanation.value = match (kind, at) {
             (Some(CellKind::Losing), Some(at)) => format!(
@@ -320,7 +331,8 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
             table.for_each_move(at, |_, _| has_moves = true)?;
         }
     }
-    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value(), has_moves);
+    let mut explanation =
+        Explanation::new(!total.is_zero(), parts, total.value(), has_moves, "pawn");
     if !paired.is_empty() {
         let pairs = format!(
             "{} stand on shared cells in pairs, and a pair cancels (a game added to itself has value 0)",
@@ -410,7 +422,8 @@ pub fn split(
         })
         .collect();
     let total = analysis.value;
-    let mut explanation = Explanation::new(!total.is_zero(), parts, total.value(), true);
+    let mut explanation =
+        Explanation::new(!total.is_zero(), parts, total.value(), true, "rectangle");
     let part_of = |cell| {
         position
             .rect_of(cell)

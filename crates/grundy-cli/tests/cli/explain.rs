@@ -136,10 +136,11 @@ fn clear_explains_the_seed_example_in_words() {
         out.contains("A: its 3 moves leave 0, 1, 1, [2 missing], so A = mex = 2."),
         "{out}"
     );
-    // The values a part's moves leave are the part's, not the position's
-    // (a winning move "leaves grundy 0", the whole position).
+    // The values a component's moves leave are the component's, not the
+    // position's (a winning move "leaves grundy 0", the whole position);
+    // the header names the parts in the game's words.
     assert!(
-        out.contains("the values its moves leave it, the part alone:"),
+        out.contains("Each component's value is the mex (least value missing) of the values its moves leave it, the component alone:"),
         "{out}"
     );
 }
@@ -169,6 +170,7 @@ fn pawn_explains_losing_cells_and_the_sum() {
     let mex = check_theory(&lines, winning);
     let value = report["pawns"][0]["grundy"].as_u64().unwrap() as u32;
     assert_eq!(mex, [("the pawn".to_owned(), value)]);
+    assert!(out.contains("  Each pawn's value is the mex"), "{out}");
     for line in lines.iter().filter(|l| l.contains(" -> ")) {
         assert!(line.ends_with(" is a losing cell"), "{line}");
     }
@@ -237,6 +239,7 @@ fn split_explains_the_rectangles_and_each_mex() {
     let winning = report["winning_moves"].as_array().unwrap().len();
     let mex = check_theory(&lines, winning);
     assert_eq!(mex, [("(1,1)-(5,5)".to_owned(), total)]);
+    assert!(out.contains("  Each rectangle's value is the mex"), "{out}");
     for line in lines.iter().filter(|l| l.contains(" -> ")) {
         assert!(line.trim_start().starts_with("split at ("), "{line}");
         assert!(line.contains(" -> 0 (it leaves "), "{line}");
