@@ -108,6 +108,11 @@ impl DbSet {
                 set.path = path.to_owned();
                 return Ok(set);
             }
+            // A build of it that has not finished is named as such (which
+            // tiers it keeps, and how to resume), not as a missing file.
+            if let Some(partial) = other_partials(path, u32::MAX).first() {
+                Database::open(partial)?;
+            }
         }
         let db = Database::open(path)?;
         let Some(part) = db.header().part else {

@@ -76,6 +76,12 @@ fn a_build_stopped_after_a_tier_resumes_to_the_same_bytes() {
             Database::open(&partial_path(&resumed)),
             Err(DbError::Incomplete { stored, .. }) if stored == stop
         ));
+        // Asked by the name the build was given, a reader says the same,
+        // not that no such file exists.
+        assert!(matches!(
+            DbSet::open(&resumed),
+            Err(DbError::Incomplete { stored, .. }) if stored == stop
+        ));
         build(&resumed, box_of(3, 4), None).unwrap();
         assert_eq!(
             std::fs::read(&whole).unwrap(),
