@@ -144,7 +144,12 @@ impl Search {
                 let set = match DbSet::open(&file) {
                     Ok(set) => set,
                     Err(error) if scanned => {
-                        found.skipped.push(Skipped { path: file, error });
+                        // Each part of a damaged set fails as the set
+                        // does, naming the same file: one entry for it.
+                        let text = error.to_string();
+                        if !found.skipped.iter().any(|s| s.error.to_string() == text) {
+                            found.skipped.push(Skipped { path: file, error });
+                        }
                         continue;
                     }
                     Err(error) => return Err(error.into()),

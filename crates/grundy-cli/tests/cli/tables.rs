@@ -1723,3 +1723,26 @@ fn an_interrupted_build_stops_with_exit_3_and_resumes() {
         );
     }
 }
+
+/// A partitioned database with one damaged part, found by scanning a
+/// directory, is skipped with one warning naming that part, not one for
+/// each of its parts.
+#[test]
+fn a_damaged_part_set_in_a_directory_is_warned_of_once() {
+    let dir = tempfile::tempdir().unwrap();
+    build_parts(&dir.path().join("p.gdb"), "2x3", "3", &[]);
+    let damaged = grundy_db::part_path(&dir.path().join("p.gdb"), 1, 3);
+    let bytes = std::fs::read(&damaged).unwrap();
+    std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
+    let output = grundy()
+        .args(["clear", "--json", "--tables"])
+        .arg(dir.path())
+        .arg("-")
+        .write_stdin("11\n11\n")
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.matches("warning: skipping").count(), 1, "{stderr}");
+    assert!(stderr.contains(&damaged.display().to_string()), "{stderr}");
+}
