@@ -128,7 +128,11 @@ impl Analysis {
                 match by_pairs(outcomes, pawns, |left| {
                     Analysis::of_all(blocked, outcomes, left).ok()
                 }) {
-                    Some(paired) => Ok(paired.whole(outcomes, pawns)),
+                    Some(paired) => {
+                        let mut analysis = paired.whole(outcomes, pawns);
+                        analysis.examine_in_region(blocked, pawns)?;
+                        Ok(analysis)
+                    }
                     None => Err(err),
                 }
             }
@@ -194,6 +198,53 @@ impl Analysis {
             table: Some(table),
             unexamined: Vec::new(),
         })
+    }
+
+    /// The pawns of `unexamined` that lie below [`MAX_REGION_SIDE`] (on a
+    /// losing cell, or paired on a shared cell, beside a pawn out of
+    /// reach): their values from a table covering them, and their winning
+    /// moves added; those past the region stay unexamined. Nothing to do
+    /// without a total.
+    fn examine_in_region(
+        &mut self,
+        blocked: &Blocked,
+        pawns: &[Cell],
+    ) -> Result<(), AnalysisError> {
+        let Some(total) = self.total else {
+            return Ok(());
+        };
+        let inside: Vec<usize> = self
+            .unexamined
+            .iter()
+            .copied()
+            .filter(|&i| pawns[i].x() < MAX_REGION_SIDE && pawns[i].y() < MAX_REGION_SIDE)
+            .collect();
+        if inside.is_empty() {
+            return Ok(());
+        }
+        let cells: Vec<Cell> = inside.iter().map(|&i| pawns[i]).collect();
+        let table = ValueTable::covering(blocked, &cells)?;
+        for &i in &inside {
+            let value = table
+                .value(pawns[i])
+                .ok_or(PawnError::OnBlocked(pawns[i]))?;
+            self.pawns[i].1 = Some(value);
+            let target = value ^ total;
+            self.moves
+                .extend(
+                    table
+                        .moves_to(pawns[i], target)?
+                        .into_iter()
+                        .map(|to| WinningMove {
+                            pawn: i,
+                            to,
+                            after: Some(target),
+                        }),
+                );
+        }
+        self.moves.sort_by_key(|m| m.pawn);
+        self.unexamined.retain(|i| !inside.contains(i));
+        Ok(())
     }
 
     /// Pawns some of which lie past the region of [`ValueTable`]: their
@@ -889,6 +940,11 @@ mod tests {
         prop_assert_eq!(analysis.total, Some(Nimber::new(total)));
         prop_assert!(!analysis.unexamined.is_empty());
         prop_assert!(!analysis.report(cells, None).winning_moves_complete);
+        // Only pawns past the values' region go unexamined: a dropped pawn
+        // below it has its value and its moves.
+        for &i in &analysis.unexamined {
+            prop_assert!(cells[i].x() >= MAX_REGION_SIDE || cells[i].y() >= MAX_REGION_SIDE);
+        }
         for (index, &at) in cells.iter().enumerate() {
             let mut listed: Vec<Cell> = analysis
                 .moves
@@ -902,6 +958,7 @@ mod tests {
             }
             let (x, y) = (at.x(), at.y());
             let before = brute(walls, x, y);
+            prop_assert_eq!(analysis.pawns[index].1, Some(Nimber::new(before)));
             let mut winning: Vec<Cell> = brute_moves(walls, (x, y))
                 .into_iter()
                 .filter(|&(tx, ty)| total ^ before ^ brute(walls, tx, ty) == 0)
