@@ -130,7 +130,7 @@ impl Analysis {
                 }) {
                     Some(paired) => {
                         let mut analysis = paired.whole(outcomes, pawns);
-                        analysis.examine_in_region(blocked, pawns)?;
+                        analysis.examine_in_region(blocked, pawns, None)?;
                         Ok(analysis)
                     }
                     None => Err(err),
@@ -204,11 +204,17 @@ impl Analysis {
     /// losing cell, or paired on a shared cell, beside a pawn out of
     /// reach): their values from a table covering them, and their winning
     /// moves added; those past the region stay unexamined. Nothing to do
-    /// without a total.
-    fn examine_in_region(
+    /// without a total, or when the table would hold more than `max_cells`
+    /// cells (a server's budget).
+    ///
+    /// # Errors
+    ///
+    /// [`AnalysisError::Pawn`] for a pawn on an impassable cell.
+    pub fn examine_in_region(
         &mut self,
         blocked: &Blocked,
         pawns: &[Cell],
+        max_cells: Option<u64>,
     ) -> Result<(), AnalysisError> {
         let Some(total) = self.total else {
             return Ok(());
@@ -219,7 +225,10 @@ impl Analysis {
             .copied()
             .filter(|&i| pawns[i].x() < MAX_REGION_SIDE && pawns[i].y() < MAX_REGION_SIDE)
             .collect();
-        if inside.is_empty() {
+        let width = inside.iter().map(|&i| u64::from(pawns[i].x()) + 1).max();
+        let height = inside.iter().map(|&i| u64::from(pawns[i].y()) + 1).max();
+        let needed = width.unwrap_or(0) * height.unwrap_or(0);
+        if inside.is_empty() || max_cells.is_some_and(|max| needed > max) {
             return Ok(());
         }
         let cells: Vec<Cell> = inside.iter().map(|&i| pawns[i]).collect();

@@ -256,18 +256,29 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
     let outcomes = Outcomes::new(&position.blocked);
     let analysis = match analysis_of(position, &outcomes)? {
         Settled::Analysis(analysis) => analysis,
-        // Won, with the winning moves of the pawns left; the dropped
-        // pawns' moves are not examined (`winning_moves_complete` false).
+        // Won, with the winning moves of the pawns left, and of the dropped
+        // ones where their table fits the budget; the others' moves are
+        // not examined (`winning_moves_complete` false).
         Settled::WonByPairs {
             left,
             analysis,
             dropped,
-        } => Paired::Won {
-            left,
-            analysis,
-            dropped,
+        } => {
+            let mut whole = Paired::Won {
+                left,
+                analysis,
+                dropped,
+            }
+            .whole(&outcomes, &position.pawns);
+            whole
+                .examine_in_region(
+                    &position.blocked,
+                    &position.pawns,
+                    position.budget.max_positions,
+                )
+                .map_err(|err| ApiError::bad_request(err.to_string()))?;
+            whole
         }
-        .whole(&outcomes, &position.pawns),
         Settled::OutOfReach(out) => return Err(out.error),
     };
     let moves = move_values(&analysis, &position.pawns, max_listed_moves)

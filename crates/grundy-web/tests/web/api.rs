@@ -1387,6 +1387,44 @@ async fn pawn_far_away_and_errors() {
         reply.json["winning_moves"],
         json!([{"pawn": 0, "x": 5, "y": 5}])
     );
+    // A pawn on a losing cell below the region drops out of the sum too,
+    // but its table fits the budget: its value and its winning moves are
+    // given, and only the far pawn's are not examined. Every winning move
+    // of the small pawns, by the brute force, is listed, and no other.
+    let walls = [(1u64, 1u64)];
+    let pawns = [(5000u64, 5000u64), (3, 3), (0, 1)];
+    let body = json!({ "pawns": pawns, "blocked": walls });
+    let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["winning_moves_complete"], false);
+    let total = pawn_brute(&walls, 3, 3) ^ pawn_brute(&walls, 0, 1);
+    assert_eq!(reply.json["grundy"], total);
+    assert_eq!(reply.json["pawns"][1]["grundy"], pawn_brute(&walls, 3, 3));
+    let mut listed: Vec<(u64, u64, u64)> = reply.json["winning_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let at = |k: &str| m[k].as_u64().unwrap();
+            (at("pawn"), at("x"), at("y"))
+        })
+        .collect();
+    let mut expected = Vec::new();
+    for (index, &(x, y)) in pawns.iter().enumerate().skip(1) {
+        let before = pawn_brute(&walls, x, y);
+        for (tx, ty) in pawn_moves(&walls, (x, y)) {
+            if total ^ before ^ pawn_brute(&walls, tx, ty) == 0 {
+                expected.push((index as u64, tx, ty));
+            }
+        }
+    }
+    listed.sort_unstable();
+    expected.sort_unstable();
+    // The dropped pawn has a winning move of its own, by the brute force:
+    // the case its table must answer.
+    assert!(expected.iter().any(|&(pawn, _, _)| pawn == 1));
+    assert_eq!(listed, expected);
+    let body = json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]] });
     let reply = post(addr, "/api/v1/pawn/play", &body).await;
     assert_eq!(reply.json["proven"], true, "{:?}", reply.json);
     assert_eq!(reply.json["kind"], "winning", "{:?}", reply.json);
