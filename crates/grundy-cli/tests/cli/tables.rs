@@ -444,14 +444,7 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
         assert_eq!(checksum(&out), checksum(&stem));
     }
     let merged = dir.path().join("merged.gdb");
-    let output = grundy()
-        .args(["tables", "merge"])
-        .arg(&stem)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
-    assert_success(&output);
+    merge(&stem, &merged);
     assert_eq!(
         std::fs::read(&merged).unwrap(),
         std::fs::read(&single).unwrap()
@@ -1378,6 +1371,18 @@ fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
     }
 }
 
+/// `tables merge PARTS --out OUT`, which must succeed.
+fn merge(parts: &Path, out: &Path) {
+    let output = grundy()
+        .args(["tables", "merge"])
+        .arg(parts)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert_success(&output);
+}
+
 /// `tables info --json` of `out` shows no build record.
 fn assert_no_build_record(out: &Path) {
     let info = grundy()
@@ -1528,14 +1533,7 @@ fn the_out_name_without_an_extension_opens_the_parts() {
         assert_success(&output);
     }
     let merged = dir.path().join("m.gdb");
-    let output = grundy()
-        .args(["tables", "merge"])
-        .arg(&out)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
-    assert_success(&output);
+    merge(&out, &merged);
     assert_eq!(
         std::fs::read(&merged).unwrap(),
         std::fs::read(&single).unwrap()
@@ -1709,14 +1707,7 @@ fn an_interrupted_build_stops_with_exit_3_and_resumes() {
         let merged = dir
             .path()
             .join(format!("merged-{}.gdb", ranks.unwrap_or("1")));
-        let output = grundy()
-            .args(["tables", "merge"])
-            .arg(&out)
-            .arg("--out")
-            .arg(&merged)
-            .output()
-            .unwrap();
-        assert_success(&output);
+        merge(&out, &merged);
         assert_eq!(
             std::fs::read(&whole).unwrap(),
             std::fs::read(&merged).unwrap()
