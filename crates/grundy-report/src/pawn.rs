@@ -148,7 +148,7 @@ impl Analysis {
         outcomes: &Outcomes,
         pawns: &[Cell],
     ) -> Result<Analysis, AnalysisError> {
-        let kinds: Vec<CellKind> = pawns.iter().map(|&p| outcomes.classify(p)).collect();
+        let kinds = kinds_of(outcomes, pawns);
         let beyond = pawns
             .iter()
             .any(|p| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE);
@@ -413,6 +413,7 @@ impl Paired {
     }
 }
 
+/// Each pawn's outcome alone.
 fn kinds_of(outcomes: &Outcomes, pawns: &[Cell]) -> Vec<CellKind> {
     pawns.iter().map(|&pawn| outcomes.classify(pawn)).collect()
 }
