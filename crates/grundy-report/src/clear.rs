@@ -68,6 +68,22 @@ pub struct Analysis {
     pub winning: Vec<WinningMove>,
 }
 
+/// The budget that stopped a value search that went on from its memo
+/// (after `first` stopped it) and stopped again with `resumed`, worded as
+/// the user's `budget`: the time when the clock ran out again, else the
+/// budget that ended the search last, since raising the time alone would
+/// not get past it.
+fn resumed_stop(first: SolveError, resumed: SolveError, budget: Budget) -> SolveError {
+    match resumed {
+        SolveError::TimeBudget { .. } => first,
+        SolveError::PositionBudget { limit, needed } => SolveError::PositionBudget {
+            limit: budget.max_positions.unwrap_or(limit),
+            needed,
+        },
+        other => other,
+    }
+}
+
 impl Analysis {
     /// [`Analysis::of`] under `budget`, and when the budget runs out first,
     /// what the large-board analysis still knows, as `Err`: the values the
@@ -105,29 +121,37 @@ impl Analysis {
             }
             Err(err) => err,
         };
-        let positions_solved = solver.positions_solved();
+        let mut positions_solved = solver.positions_solved();
         let fresh = solver.game().clone().into_solver();
         let memo = std::mem::replace(solver, fresh);
         let mut analyzer = Analyzer::with_small_solver(memo, budget);
         let analysis = analyse_after_stop(&large, &mut analyzer, err.clone(), started);
         *solver = analyzer.into_small_solver();
+        let mut values_stopped = err;
         let left = budget
             .max_time
             .and_then(|limit| limit.checked_sub(started.elapsed()));
         if let (None, Some(left)) = (analysis.value, left) {
             // The outcome search left time: the value search goes on from
-            // its memo.
+            // its memo, with what is left of its own position budget.
             solver.set_budget(Budget {
                 max_time: Some(left),
+                max_positions: budget
+                    .max_positions
+                    .map(|limit| limit.saturating_sub(positions_solved)),
                 ..budget
             });
-            if let Ok(full) = Analysis::of(solver, boards) {
-                return Ok(full);
+            match Analysis::of(solver, boards) {
+                Ok(full) => return Ok(full),
+                Err(resumed) => {
+                    positions_solved += solver.positions_solved();
+                    values_stopped = resumed_stop(values_stopped, resumed, budget);
+                }
             }
         }
         Err(Box::new(Partial {
             analysis,
-            values_stopped: err,
+            values_stopped,
             positions_solved,
         }))
     }
@@ -465,6 +489,7 @@ mod tests {
     use crate::oracle::{brute, small_board};
     use grundy::clear::large::{Part, WinReason};
     use proptest::prelude::*;
+    use std::time::Duration;
 
     /// Checks a partial analysis of `boards`, whose value is `total`,
     /// against brute force.
@@ -498,6 +523,43 @@ mod tests {
             prop_assert!(analysis.value.is_some() && analysis.winning_complete);
         }
         Ok(())
+    }
+
+    /// A value search that goes on after the outcome search and stops
+    /// again is reported by the budget that stopped it last: the time when
+    /// the clock ran out again (the first stop, the whole time budget),
+    /// else the budget that would still stop it with more time, worded as
+    /// the user's.
+    #[test]
+    fn a_resumed_search_names_the_budget_that_stopped_it_last() {
+        let budget = Budget {
+            max_positions: Some(1000),
+            max_time: Some(Duration::from_secs(2)),
+            max_memory: Some(1 << 20),
+        };
+        let first = SolveError::TimeBudget {
+            limit: Duration::from_secs(2),
+        };
+        let again = SolveError::TimeBudget {
+            limit: Duration::from_millis(300),
+        };
+        assert_eq!(resumed_stop(first.clone(), again, budget), first);
+        let positions = SolveError::PositionBudget {
+            limit: 400,
+            needed: None,
+        };
+        assert_eq!(
+            resumed_stop(first.clone(), positions, budget),
+            SolveError::PositionBudget {
+                limit: 1000,
+                needed: None
+            }
+        );
+        let memory = SolveError::MemoryBudget {
+            limit: 1 << 20,
+            used: 3 << 19,
+        };
+        assert_eq!(resumed_stop(first, memory.clone(), budget), memory);
     }
 
     /// A dense block past a position budget: the value search stops, and
