@@ -24,6 +24,7 @@ pub const MAX_SECONDS: u64 = 1_000_000_000;
 ///
 /// A message for clap, which prints it with the option's name and exits 2.
 pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
     let seconds: f64 = text
         .parse()
         .map_err(|_| "not a number of seconds".to_owned())?;
@@ -48,13 +49,42 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 ///
 /// A message for clap, which prints it with the option's name and exits 2.
 pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
-    match text.parse::<f64>() {
+    match text.trim().parse::<f64>() {
         Ok(0.0) => Ok(Duration::ZERO),
         Ok(seconds) if !(seconds.is_finite() && seconds > 0.0) => {
             Err("must be 0 or a positive, finite number of seconds".to_owned())
         }
         _ => parse_seconds(text),
     }
+}
+
+/// Parses a `--max-positions` value (and the other counts of a budget): a
+/// whole number, written in digits (`20000000`, `20_000_000`) or, as the
+/// seconds flags take, with an exponent (`2e7`); surrounding spaces are
+/// ignored, as in the other budget flags.
+///
+/// # Errors
+///
+/// A message for clap, which prints it with the option's name and exits 2.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text.replace('_', "");
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && !text.starts_with('_') {
+        return digits
+            .parse()
+            .map_err(|_| format!("must be at most {}", u64::MAX));
+    }
+    let number: f64 = text
+        .parse()
+        .map_err(|_| "not a whole number: write digits, such as 20000000 or 2e7".to_owned())?;
+    if !(number.is_finite() && number >= 0.0 && number.fract() == 0.0) {
+        return Err("must be a whole number, 0 or more".to_owned());
+    }
+    if number >= u64::MAX as f64 {
+        return Err(format!("must be at most {}", u64::MAX));
+    }
+    // Checked above: a whole number in 0..u64::MAX.
+    Ok(number as u64)
 }
 
 /// Parses a `--max-memory` value: a positive number of bytes, optionally
@@ -109,7 +139,32 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_seconds, parse_size};
+    use super::{parse_count, parse_seconds, parse_size};
+
+    #[test]
+    fn counts_take_digits_separators_and_exponents() {
+        assert_eq!(parse_count("20000000"), Ok(20_000_000));
+        assert_eq!(parse_count("20_000_000"), Ok(20_000_000));
+        assert_eq!(parse_count(" 5 "), Ok(5));
+        assert_eq!(parse_count("2e7"), Ok(20_000_000));
+        assert_eq!(parse_count("1e9"), Ok(1_000_000_000));
+        assert_eq!(parse_count("0"), Ok(0));
+        assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
+        for bad in [
+            "",
+            "-1",
+            "1.5",
+            "1e-3",
+            "nan",
+            "inf",
+            "1e30",
+            "five",
+            "_5",
+            "18446744073709551616",
+        ] {
+            assert!(parse_count(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sizes_take_decimal_and_binary_units() {
@@ -196,7 +251,7 @@ pub struct BudgetArgs {
     /// MB measured at 20,000,000 on a dense 7 x 7 block). With --threads
     /// 2, once the helper joins, its exchange table of up to 128 MB comes
     /// on top whatever this count (--max-memory or --threads 1 bounds it).
-    #[arg(long, default_value_t = 20_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 20_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub max_positions: u64,
     /// Give up after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
@@ -205,7 +260,7 @@ pub struct BudgetArgs {
     /// this size, counted from their allocations (the process needs a few
     /// MB more): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
     /// powers of 1000, KiB/MiB/GiB of 1024).
-    #[arg(long, value_name = "SIZE", value_parser = crate::cmd::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
 }
 

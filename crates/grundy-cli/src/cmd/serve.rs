@@ -50,7 +50,7 @@ pub struct Args {
 #[derive(Debug, clap::Args)]
 struct ServeBudgetArgs {
     /// Most distinct shapes one request may solve.
-    #[arg(long, default_value_t = 2_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 2_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     max_positions: u64,
     /// Most seconds one request may search.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]

@@ -64,7 +64,7 @@ pub struct Args {
 pub struct SplitBudgetArgs {
     /// Give up after solving this many sub-rectangles (2 bytes each in a
     /// dense table; a table larger than what is left is refused at once).
-    #[arg(long, default_value_t = 300_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 300_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub max_positions: u64,
     /// Give up after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]

@@ -73,11 +73,11 @@ pub struct Args {
     whitespace: Whitespace,
     /// The time limit of one run, in seconds of CPU time (and twice that
     /// plus a second of wall-clock time) [default: the statement's, 1 s].
-    #[arg(long, value_parser = super::parse_seconds)]
+    #[arg(long, value_parser = super::parse_seconds, allow_hyphen_values = true)]
     time_limit: Option<Duration>,
     /// The memory limit of one run: peak resident memory (`512MB`,
     /// `1GiB`).
-    #[arg(long, default_value = "256MiB", value_parser = super::parse_size)]
+    #[arg(long, default_value = "256MiB", value_parser = super::parse_size, allow_hyphen_values = true)]
     memory_limit: u64,
     /// How many cases (and shrinking runs) to run at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -90,7 +90,7 @@ pub struct Args {
     replay: Option<PathBuf>,
     /// A budget for the whole run, in seconds: past it, running stops (exit
     /// 3, or 1 with the smallest failing case so far when shrinking).
-    #[arg(long, value_parser = super::parse_seconds)]
+    #[arg(long, value_parser = super::parse_seconds, allow_hyphen_values = true)]
     max_time: Option<Duration>,
     /// The most runs of CMD spent shrinking.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]

@@ -143,7 +143,7 @@ pub(super) struct BuildArgs {
     /// Partitioned builds: bytes of replicated tiers a rank may hold (e.g.
     /// 4GiB; default: half the node's available memory, shared by its
     /// ranks).
-    #[arg(long, value_name = "BYTES", value_parser = crate::cmd::parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
     pub(super) memory: Option<u64>,
     /// Run the partitioned build as N ranks in this process (threads, no
     /// MPI), writing N parts as `mpirun -n N` would: to try partitioned
@@ -187,7 +187,7 @@ pub(super) struct VerifyArgs {
     pub(super) seed: u64,
     /// Most distinct shapes the top-down search may solve per sample; a
     /// sample over it is counted as skipped, not as checked.
-    #[arg(long, default_value_t = 200_000, value_name = "N")]
+    #[arg(long, default_value_t = 200_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub(super) max_positions: u64,
     /// Most distinct shapes the top-down search may solve for each full
     /// board (the values `tables info` lists; a board over it is reported
