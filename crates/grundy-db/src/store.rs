@@ -272,9 +272,29 @@ impl FileStore {
     /// # Errors
     ///
     /// As [`Writer::finish`].
-    pub fn finish(self) -> Result<Header, DbError> {
+    pub fn finish(mut self) -> Result<Header, DbError> {
+        self.complete()?;
+        self.publish()
+    }
+
+    /// Marks the file complete, not yet in place ([`Writer::complete`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::complete`].
+    pub fn complete(&mut self) -> Result<(), DbError> {
+        self.writer.complete()
+    }
+
+    /// Renames the completed file into place ([`Writer::publish`]) and
+    /// removes what was kept beside it for a resume.
+    ///
+    /// # Errors
+    ///
+    /// As [`Writer::publish`].
+    pub fn publish(self) -> Result<Header, DbError> {
         let partial = self.writer.partial().to_owned();
-        let header = self.writer.finish()?;
+        let header = self.writer.publish()?;
         remove_beside(&partial)?;
         Ok(header)
     }

@@ -586,12 +586,29 @@ impl Writer {
     }
 
     /// Marks the database complete, trims it to its last section and
-    /// renames it into place, syncing the file and then the directory.
+    /// renames it into place, syncing the file and then the directory:
+    /// [`Writer::complete`], then [`Writer::publish`].
     ///
     /// # Errors
     ///
-    /// I/O errors; [`DbError::Incomplete`] when tiers are missing.
+    /// As those two.
     pub fn finish(mut self) -> Result<Header> {
+        self.complete()?;
+        self.publish()
+    }
+
+    /// Marks the database complete and trims it to its last section, still
+    /// under its partial name, synced: what only [`Writer::publish`] puts
+    /// in place. The parts of a partitioned build are all completed before
+    /// any is published, so that a part that cannot be leaves every part
+    /// of an earlier build in place. A completed file that is never
+    /// published resumes as any partial file does, with every tier stored.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors; [`DbError::Incomplete`] when tiers are missing;
+    /// [`DbError::Corrupt`] when the file would fail a reader's checks.
+    pub fn complete(&mut self) -> Result<()> {
         if self.header.tiers.len() != self.header.shape_box.cells() {
             return Err(DbError::Incomplete {
                 path: self.partial.clone(),
@@ -621,6 +638,23 @@ impl Writer {
                 });
             }
             end = t.end();
+        }
+        Ok(())
+    }
+
+    /// Renames the file [`Writer::complete`] completed into place, and
+    /// syncs the directory.
+    ///
+    /// # Errors
+    ///
+    /// I/O errors; [`DbError::Incomplete`] when the file was not completed.
+    pub fn publish(self) -> Result<Header> {
+        if !self.header.complete {
+            return Err(DbError::Incomplete {
+                path: self.partial.clone(),
+                stored: self.header.tiers.len(),
+                tiers: self.header.shape_box.cells(),
+            });
         }
         std::fs::rename(&self.partial, &self.path).map_err(io(&self.path))?;
         if let Some(dir) = self.path.parent() {

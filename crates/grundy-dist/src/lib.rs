@@ -144,13 +144,22 @@ pub trait PartStore: TierStore {
         None
     }
 
-    /// Completes the store once every tier is in (for files: the rename
-    /// into place).
+    /// Completes the store once every tier is in, not yet in place (for
+    /// files: the header marked complete and synced, under the partial
+    /// name). Every rank completes its part before any publishes it, so
+    /// that a rank that cannot leaves the parts of an earlier build whole.
     ///
     /// # Errors
     ///
     /// The store's.
-    fn finish(self) -> Result<(), Self::Error>;
+    fn complete(&mut self) -> Result<(), Self::Error>;
+
+    /// Puts the completed store in place (for files: the rename).
+    ///
+    /// # Errors
+    ///
+    /// The store's.
+    fn publish(self) -> Result<(), Self::Error>;
 }
 
 impl PartStore for grundy_db::FileStore {
@@ -162,14 +171,22 @@ impl PartStore for grundy_db::FileStore {
         self.writer().note().map(str::to_owned)
     }
 
-    fn finish(self) -> Result<(), grundy_db::DbError> {
-        grundy_db::FileStore::finish(self).map(|_| ())
+    fn complete(&mut self) -> Result<(), grundy_db::DbError> {
+        grundy_db::FileStore::complete(self)
+    }
+
+    fn publish(self) -> Result<(), grundy_db::DbError> {
+        grundy_db::FileStore::publish(self).map(|_| ())
     }
 }
 
 /// In-memory parts (tests, and games with no file format).
 impl PartStore for grundy::tier::MemoryStore {
-    fn finish(self) -> Result<(), std::convert::Infallible> {
+    fn complete(&mut self) -> Result<(), std::convert::Infallible> {
+        Ok(())
+    }
+
+    fn publish(self) -> Result<(), std::convert::Infallible> {
         Ok(())
     }
 }
@@ -302,6 +319,35 @@ impl<S: PartStore> TierStore for Tagged<S> {
     fn seal(&mut self, tier: Tier, table: TierTable) -> Result<S::Values, TaggedError> {
         self.0
             .seal(tier, table)
+            .map_err(|e| TaggedError(store_message::<S>(&e)))
+    }
+
+    fn solved_prefix(&mut self, tier: Tier, table: &mut TierTable) -> Result<usize, TaggedError> {
+        self.0
+            .solved_prefix(tier, table)
+            .map_err(|e| TaggedError(store_message::<S>(&e)))
+    }
+
+    fn keep_solved(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        solved: std::ops::Range<usize>,
+    ) -> Result<(), TaggedError> {
+        self.0
+            .keep_solved(tier, table, solved)
+            .map_err(|e| TaggedError(store_message::<S>(&e)))
+    }
+
+    fn regenerated(
+        &mut self,
+        tier: Tier,
+        view: &mut S::Values,
+        keys: &[u64],
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), TaggedError> {
+        self.0
+            .regenerated(tier, view, keys, stop)
             .map_err(|e| TaggedError(store_message::<S>(&e)))
     }
 }
@@ -526,8 +572,10 @@ where
         Err(BuildError::Store(TaggedError(message))) => return Err(rank_error((me, message))),
         Err(BuildError::Part { part, message }) => return Err(rank_error((part, message))),
     };
-    let finished = store.0.finish().map_err(|e| store_message::<S>(&e));
-    ranks.agree(finished).map_err(rank_error)?;
+    let completed = store.0.complete().map_err(|e| store_message::<S>(&e));
+    ranks.agree(completed).map_err(rank_error)?;
+    let published = store.0.publish().map_err(|e| store_message::<S>(&e));
+    ranks.agree(published).map_err(rank_error)?;
 
     // The values asked for: each rank answers for the keys it owns.
     let mut found = Vec::new();

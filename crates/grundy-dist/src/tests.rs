@@ -593,3 +593,102 @@ fn splitting_rectangles_build_partitioned() {
         }
     }
 }
+
+/// A part file whose completion fails on one rank (a full disk, say).
+struct FailsToComplete {
+    file: grundy_db::FileStore,
+    fails: bool,
+}
+
+impl TierStore for FailsToComplete {
+    type Error = grundy_db::DbError;
+    type Values = <grundy_db::FileStore as TierStore>::Values;
+
+    fn stored(&self) -> usize {
+        self.file.stored()
+    }
+
+    fn build_id(&self) -> u64 {
+        self.file.build_id()
+    }
+
+    fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<Self::Values>, Self::Error> {
+        self.file.resume(tiers, build_id)
+    }
+
+    fn write(
+        &mut self,
+        tier: Tier,
+        table: &TierTable,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<(), Self::Error> {
+        self.file.write(tier, table, stop)
+    }
+
+    fn seal(&mut self, tier: Tier, table: TierTable) -> Result<Self::Values, Self::Error> {
+        self.file.seal(tier, table)
+    }
+}
+
+impl PartStore for FailsToComplete {
+    fn complete(&mut self) -> Result<(), grundy_db::DbError> {
+        if self.fails {
+            return Err(grundy_db::DbError::Io {
+                path: self.file.writer().partial().to_owned(),
+                error: std::io::Error::other("cannot complete"),
+            });
+        }
+        self.file.complete()
+    }
+
+    fn publish(self) -> Result<(), grundy_db::DbError> {
+        self.file.publish().map(|_| ())
+    }
+}
+
+/// A rebuild in which one rank cannot complete its part leaves every part
+/// of the earlier build in place, byte for byte, and readable; the next
+/// run resumes from the parts the failed one stored, to the same values.
+#[test]
+fn a_part_that_cannot_complete_leaves_the_earlier_build_whole() {
+    let shape_box = boxed(3, 4);
+    let expected = single(shape_box);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.gdb");
+    let o = out.clone();
+    for r in run(2, shape_box, move |_| Options::new(o.clone())) {
+        r.unwrap();
+    }
+    let parts: Vec<_> = (0..2).map(|r| grundy_db::part_path(&out, r, 2)).collect();
+    let before: Vec<_> = parts.iter().map(|p| std::fs::read(p).unwrap()).collect();
+
+    let handles: Vec<_> = LocalComm::group(2)
+        .into_iter()
+        .map(|comm| {
+            let out = out.clone();
+            std::thread::spawn(move || {
+                let game = ClearShapes::new(shape_box);
+                build(&game, &comm, &Options::new(out.clone()), |r, n| {
+                    open_part_file(&out, shape_box, r, n).map(|file| FailsToComplete {
+                        file,
+                        fails: r == 1,
+                    })
+                })
+            })
+        })
+        .collect();
+    for h in handles {
+        let err = h.join().unwrap().unwrap_err();
+        assert!(err.to_string().contains("cannot complete"), "{err}");
+    }
+    for (path, bytes) in parts.iter().zip(&before) {
+        assert_eq!(&std::fs::read(path).unwrap(), bytes, "{}", path.display());
+    }
+    assert_same(&out, &expected);
+
+    let o = out.clone();
+    for r in run(2, shape_box, move |_| Options::new(o.clone())) {
+        assert_eq!(r.unwrap().resumed, shape_box.cells());
+    }
+    assert_same(&out, &expected);
+}
