@@ -202,6 +202,15 @@ fn caught(problem: &str, name: &str, options: &[&str], verdict: &str) {
         "{verdict}: {stdout}"
     );
     assert!(stdout.contains("\n1-minimal: "), "{stdout}");
+    // The shrink line shows a change of sizes only where the sizes changed.
+    let change = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("shrunk in "))
+        .and_then(|l| l.split_once("): "))
+        .map(|(_, change)| change);
+    if let Some((before, after)) = change.and_then(|c| c.split_once(" -> ")) {
+        assert_ne!(before, after, "{stdout}");
+    }
     let failing = checked.dir.path().join("failing.in");
     let input = checked.file("failing.in");
     let size = size_of(problem, &input);

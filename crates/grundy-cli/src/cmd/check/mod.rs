@@ -681,13 +681,20 @@ fn shrink_and_report<C: Case>(
             shrunk.case.size()
         )?;
     } else {
+        let after = shrunk.case.size();
+        // A step removes an element or lowers a number: when no count
+        // changed, the numbers did.
+        let change = if after == before {
+            format!("{after}, with smaller numbers")
+        } else {
+            format!("{before} -> {after}")
+        };
         writeln!(
             out,
-            "shrunk in {}, {} taken ({:.1} s): {before} -> {}",
+            "shrunk in {}, {} taken ({:.1} s): {change}",
             words::count(shrunk.runs as u64, "run"),
             words::count(shrunk.steps as u64, "step"),
             took.as_secs_f64(),
-            shrunk.case.size()
         )?;
     }
     match shrunk.minimality {
