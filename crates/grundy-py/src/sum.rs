@@ -100,6 +100,27 @@ fn new_sum(
     GameSum::new(grundy::Solver::new(rules).with_progress(pending.callback()))
 }
 
+/// The board of each text, one a text: a text of several boards (a blank
+/// line between them) would shift the index of every board after it.
+fn one_board_each(
+    texts: &[(String, String)],
+    max_memory: Option<u64>,
+) -> PyResult<Vec<LargeBoard>> {
+    let mut all = Vec::with_capacity(texts.len());
+    for text in texts {
+        let mut boards = boards_of(std::slice::from_ref(text), max_memory)?;
+        if boards.len() != 1 {
+            return Err(PyValueError::new_err(format!(
+                "{}: one board expected, found {}",
+                text.1,
+                boards.len()
+            )));
+        }
+        all.push(boards.remove(0));
+    }
+    Ok(all)
+}
+
 fn is_large(board: &LargeBoard) -> bool {
     u64::from(board.rows()) * u64::from(board.cols()) > 64
 }
@@ -154,7 +175,7 @@ impl BoardSum {
         max_memory: Option<u64>,
         tables: Option<&Bound<'_, tables::Database>>,
     ) -> PyResult<BoardSum> {
-        let boards = boards_of(&texts, max_memory)?;
+        let boards = one_board_each(&texts, max_memory)?;
         let limits = Limits::new(max_positions, max_time, max_memory);
         let shapes = tables::lookup(tables);
         let outcome = interrupt::run(py, |pending| {
@@ -262,17 +283,11 @@ impl BoardSum {
 
     /// Replaces board `index` with the board in `text`; returns its value.
     fn set_text(&self, py: Python<'_>, index: usize, text: &str, source: &str) -> PyResult<u32> {
-        let mut boards = boards_of(
+        let board = one_board_each(
             &[(text.to_owned(), source.to_owned())],
             self.limits.max_memory,
-        )?;
-        if boards.len() != 1 {
-            return Err(PyValueError::new_err(format!(
-                "{source}: one board expected, found {}",
-                boards.len()
-            )));
-        }
-        let board = boards.remove(0);
+        )?
+        .remove(0);
         let len = self.lock().len();
         if index >= len {
             return Err(PyIndexError::new_err(format!("board {index} of {len}")));

@@ -177,6 +177,32 @@ def test_a_sum_names_the_board_at_fault():
         grundy.clear.analyze([["11", "11"], ["11", "1"]])
 
 
+def test_a_blank_row_in_a_list_of_rows_is_an_error_not_a_second_board():
+    # In a board's text a blank line separates boards; in a list of rows
+    # it would split the one board, and shift every later board's index.
+    for rows in (["11", "", "01"], ["11", "  ", "01"], ["11", ""]):
+        with pytest.raises(ValueError, match=r"^<board>:2:1: row 1 is blank"):
+            grundy.clear.analyze(rows)
+    with pytest.raises(ValueError, match=r"^<boards\[0\]>:2:1: row 1 is blank"):
+        grundy.sum.BoardSum([["11", "", "01"], ["1"]])
+    with pytest.raises(ValueError, match=r"^<grid>:2:1: row 1 is blank"):
+        grundy.split.analyze(["11", ""])
+    # A text of two boards is one board too many for one board of a sum.
+    with pytest.raises(ValueError, match=r"^<boards\[0\]>: one board expected, found 2"):
+        grundy.sum.BoardSum(["11\n\n01\n", "1\n"])
+
+
+def test_rows_as_read_from_a_file_and_board_texts_in_a_list():
+    rows = ["11\n", "01\n"]
+    assert grundy.clear.analyze(rows).value == grundy.clear.analyze(["11", "01"]).value
+    assert grundy.clear.analyze([b"11\r\n", b"01\r\n"]).boards == [["11", "01"]]
+    # Texts of boards, as read from files: a sum, as BoardSum takes them.
+    texts = ["11\n01\n", "1\n"]
+    summed = grundy.clear.analyze(texts)
+    assert summed.boards == [["11", "01"], ["1"]]
+    assert summed.board_values == grundy.sum.BoardSum(texts).values
+
+
 def test_negative_and_wrongly_typed_budgets():
     for kwargs in ({"max_positions": -1}, {"max_time": -0.5}, {"max_memory": -1}, {"max_time": float("nan")}):
         with pytest.raises(ValueError, match="must be >= 0"):

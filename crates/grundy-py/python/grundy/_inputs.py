@@ -104,6 +104,25 @@ def _is_cell_char(x: Any) -> bool:
     return isinstance(x, str) and len(x) == 1
 
 
+def _chomp(line: Any) -> Any:
+    """A row without its one line break at the end, as ``f.readlines()``
+    gives rows (str or bytes)."""
+    crlf, lf = ("\r\n", "\n") if isinstance(line, str) else (b"\r\n", b"\n")
+    if line.endswith(crlf):
+        return line[: -len(crlf)]
+    if line.endswith(lf):
+        return line[: -len(lf)]
+    return line
+
+
+def _holds_lines(item: Any) -> bool:
+    """A string (or bytes) with a line break before its end: a board's
+    text, not a row."""
+    if not isinstance(item, (str, bytes, bytearray)):
+        return False
+    return ("\n" if isinstance(item, str) else b"\n") in _chomp(item)
+
+
 def _is_one_board(board: Any) -> bool:
     """A single board: a string, a 2-D array, or a list of strings (or of
     bytes) or of rows of numbers (as opposed to a list of boards).
@@ -119,7 +138,10 @@ def _is_one_board(board: Any) -> bool:
         return True
     first = items[0]
     if isinstance(first, (str, bytes, bytearray)):
-        return True
+        # A list of strings is one board's rows (``f.readlines()`` too, each
+        # with its line break), unless one holds a line break before its
+        # end: then each string is a board's text, and the list a sum.
+        return not any(_holds_lines(item) for item in items)
     if (
         all(isinstance(item, (list, tuple)) for item in items)
         and len({len(item) for item in items}) == 1
@@ -150,12 +172,19 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
         board = [_as_text(r, f"{what}[{i}]") for i, r in enumerate(board)]
     if _is_array(board) or not all(isinstance(r, str) for r in board):
         return _rows_from_numbers(board, what, limit), f"<{what}>"
-    rows = list(board)
+    rows = [_chomp(row) for row in board]
     if not rows:
         raise ValueError(f"{what}: an empty list of rows")
     for r, row in enumerate(rows):
         if "\n" in row:
             raise ValueError(f"{what}: row {r} holds a line break; give one row per string")
+        if not row.strip():
+            # In a board's text a blank line separates the boards of a sum;
+            # in a list of rows it would silently split the one board.
+            raise ValueError(
+                f"<{what}>:{r + 1}:1: row {r} is blank: in a list of rows each string is a "
+                "row of the one board"
+            )
     return "\n".join(rows), f"<{what}>"
 
 

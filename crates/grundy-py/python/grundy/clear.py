@@ -46,10 +46,13 @@ def analyze(
 
     Args:
         board: rows of ``"0"``/``"1"`` (also ``"."``/``"#"``) as a list of
-            strings; a 2-D numpy array of bools or 0/1 ints; a list of lists
+            strings, one a row (a line break at a row's end, as
+            ``f.readlines()`` leaves it, is dropped; a blank row is an
+            error); a 2-D numpy array of bools or 0/1 ints; a list of lists
             of 0/1; the text of a board file, as ``str`` or UTF-8 ``bytes``
             (boards separated by blank lines are a sum); or a list of such
-            boards, played as a sum.
+            boards, played as a sum (a list of strings is read as board
+            texts when one of them holds a line break before its end).
         max_positions: give up after solving this many distinct shapes,
             counting the helper thread's (``None``: no limit).
         max_time: give up after this many seconds (``math.inf``: no time
