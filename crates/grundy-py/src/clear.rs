@@ -14,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyDict;
 
-use crate::interrupt::{self, Pending};
+use crate::interrupt::{self, Pending, Stop};
 use crate::{budget_exceeded, parse, tables, Limits};
 
 /// A move of rectangle clearing: clear the rectangle `top..=bottom` x
@@ -208,12 +208,12 @@ impl Component {
 
 /// A shape memo kept across calls (`grundy.clear.Solver`): what one
 /// search found answers the next at once. Each call takes the solver out
-/// and puts it back when it returns, whether its search finished or ran
-/// out of budget (the memo holds only completed values). A call
-/// interrupted by Ctrl-C drops it, as [`interrupt`] drops every
-/// interrupted solver; so does a call that finds it taken by another
-/// thread's call, which searches with a fresh one and keeps it only if
-/// the memo is still empty when it returns.
+/// and puts it back when it returns, whether its search finished, ran out
+/// of budget or was stopped by Ctrl-C (the memo holds only completed
+/// values: Ctrl-C sets the solver's stop flag, which the search checks
+/// where it checks its clock, rather than unwinding out of it). A call
+/// that finds the solver taken by another thread's call searches with a
+/// fresh one and keeps it only if the memo is still empty when it returns.
 #[pyclass(frozen, module = "grundy.clear")]
 pub struct ClearMemo {
     shapes: Arc<dyn ShapeLookup>,
@@ -251,10 +251,9 @@ impl ClearMemo {
 }
 
 impl ClearMemo {
-    /// The kept solver (or a fresh one) under `limits`, its progress told to
-    /// `pending` (none: no callback).
-    pub(crate) fn take(&self, limits: &Limits, pending: Option<&Pending>) -> ClearSolver {
-        take_solver(&self.solver, &self.shapes, limits, pending, self.threads)
+    /// The kept solver (or a fresh one) under `limits`, stopped by `stop`.
+    pub(crate) fn take(&self, limits: &Limits, stop: &Stop) -> ClearSolver {
+        take_solver(&self.solver, &self.shapes, limits, stop, self.threads)
     }
 
     /// Keeps `solver` (see the type's doc).
@@ -279,18 +278,22 @@ pub(crate) fn threads_or_default(threads: Option<u8>) -> PyResult<u8> {
     }
 }
 
+/// The solver of `memo` (or a fresh one) for one call under `limits`,
+/// stopped through its stop flag by `stop` ([`interrupt::run_watched`]),
+/// which leaves the memo whole.
 fn take_solver(
     memo: &Mutex<Option<ClearSolver>>,
     shapes: &Arc<dyn ShapeLookup>,
     limits: &Limits,
-    pending: Option<&Pending>,
+    stop: &Stop,
     threads: u8,
 ) -> ClearSolver {
     let kept = lock(memo).take();
     let mut solver =
         kept.unwrap_or_else(|| Clear::with_shapes(shapes.clone()).into_solver_on(threads));
     solver.set_budget(limits.budget());
-    solver.set_progress(pending.map(|p| Box::new(p.callback()) as Box<_>));
+    solver.set_progress(None);
+    solver.set_stop(Some(stop.flag()));
     solver
 }
 
@@ -420,18 +423,18 @@ fn clear_analyze(
         None => threads_or_default(threads)?,
     };
     let shapes = memo.map_or_else(|| tables::lookup(tables), |m| m.shapes.clone());
-    let outcome = interrupt::run(py, |pending| match memo {
-        Some(memo) => {
-            let mut solver = memo.take(&limits, Some(pending));
+    let outcome = match memo {
+        Some(memo) => interrupt::run_watched(py, |stop| {
+            let mut solver = memo.take(&limits, stop);
             let outcome = Analysis::of_or_partial(&mut solver, &boards, limits.budget());
             memo.put(solver);
             outcome
-        }
-        None => {
+        }),
+        None => interrupt::run(py, |pending| {
             let mut solver = solver(shapes.clone(), &limits, pending, threads);
             Analysis::of_or_partial(&mut solver, &boards, limits.budget())
-        }
-    })?;
+        }),
+    }?;
     let analysis = match outcome {
         Ok(analysis) => analysis,
         Err(partial) => {
@@ -500,11 +503,9 @@ impl ClearAnalysis {
 
     /// Every legal move with the total value it leaves (0: a winning move).
     fn options(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
-        let outcome = interrupt::run(py, |pending| {
-            self.with_solver(pending, |solver| {
-                move_values(solver, &self.boards, usize::MAX)
-                    .map_err(|e| (e, solver.positions_solved()))
-            })
+        let outcome = self.with_solver(py, |solver| {
+            move_values(solver, &self.boards, usize::MAX)
+                .map_err(|e| (e, solver.positions_solved()))
         })?;
         match outcome {
             Ok(values) => Ok(values
@@ -519,9 +520,7 @@ impl ClearAnalysis {
     /// An optimal play-out, as `grundy clear --play`: each move with the
     /// total value it leaves, the first player's move first.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
-        let outcome = interrupt::run(py, |pending| {
-            self.with_solver(pending, |solver| self.play_out(solver))
-        })?;
+        let outcome = self.with_solver(py, |solver| self.play_out(solver))?;
         outcome.map_err(|(err, solved)| stopped(py, &err, solved))
     }
 
@@ -537,28 +536,29 @@ impl ClearAnalysis {
 }
 
 impl ClearAnalysis {
-    /// Runs `work` on the solver of the `grundy.clear.Solver` that made this
-    /// analysis (put back after), or on a fresh one.
-    fn with_solver<R>(&self, pending: &Pending, work: impl FnOnce(&mut ClearSolver) -> R) -> R {
+    /// Runs `work` with the GIL released, Ctrl-C stopping it, on the solver
+    /// of the `grundy.clear.Solver` that made this analysis (put back
+    /// after, also when Ctrl-C stopped it), or on a fresh one.
+    fn with_solver<R: Send>(
+        &self,
+        py: Python<'_>,
+        work: impl FnOnce(&mut ClearSolver) -> R + Send,
+    ) -> PyResult<R> {
         match &self.memo {
-            Some(memo) => {
-                let mut solver = take_solver(
-                    memo,
-                    &self.shapes,
-                    &self.limits,
-                    Some(pending),
-                    self.threads,
-                );
+            Some(memo) => interrupt::run_watched(py, |stop| {
+                let mut solver = take_solver(memo, &self.shapes, &self.limits, stop, self.threads);
                 let result = work(&mut solver);
                 put_solver(memo, solver);
                 result
-            }
-            None => work(&mut solver(
-                self.shapes.clone(),
-                &self.limits,
-                pending,
-                self.threads,
-            )),
+            }),
+            None => interrupt::run(py, |pending| {
+                work(&mut solver(
+                    self.shapes.clone(),
+                    &self.limits,
+                    pending,
+                    self.threads,
+                ))
+            }),
         }
     }
 

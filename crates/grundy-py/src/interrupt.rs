@@ -91,11 +91,6 @@ impl Stop {
         move |_| stop.check()
     }
 
-    /// True once a handler has raised.
-    pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-
     /// The flag itself, set once a handler has raised, for an engine
     /// search that takes a stop flag (checked where it checks its clock,
     /// so it ends within one step, not one progress report).

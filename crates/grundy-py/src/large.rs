@@ -333,9 +333,9 @@ fn clear_value_large(
 /// 64 cells with 2, as `grundy clear --threads`). Ctrl-C stops it: `work`
 /// runs on a thread of its own while this one runs the signal handlers
 /// ([`interrupt::run_watched`]), and a handler that raises sets the stop
-/// flag that both the small solver's progress and every phase of the large
-/// analysis check. The handler's exception is the error, and the memo's
-/// solver is dropped (a stopped search may have left it half-updated).
+/// flag that both the small solver and every phase of the large analysis
+/// check. The handler's exception is the error; the memo keeps what the
+/// small solver finished (its stop flag ends a search as a budget does).
 fn on_analyzer<R: Send>(
     py: Python<'_>,
     tables: Option<&Bound<'_, tables::Database>>,
@@ -349,16 +349,16 @@ fn on_analyzer<R: Send>(
     let shapes = tables::lookup(tables);
     interrupt::run_watched(py, move |stop| {
         let mut small = match memo {
-            Some(memo) => memo.take(limits, None),
+            Some(memo) => memo.take(limits, stop),
             None => grundy::clear::Clear::with_shapes(shapes)
                 .into_solver_on(threads)
                 .with_budget(limits.budget()),
         };
-        small.set_progress(Some(Box::new(stop.callback())));
+        small.set_stop(Some(stop.flag()));
         let mut analyzer = Analyzer::with_small_solver(small, budget);
         analyzer.set_stop(Some(stop.flag()));
         let result = work(&mut analyzer);
-        if let Some(memo) = memo.filter(|_| !stop.is_set()) {
+        if let Some(memo) = memo {
             memo.put(analyzer.into_small_solver());
         }
         result

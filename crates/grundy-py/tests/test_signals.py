@@ -104,6 +104,34 @@ print("finished", flush=True)
 """
 
 
+# A Solver's memo after Ctrl-C: what the search finished stays, so the
+# same call made again goes on from there (as after a budget's stop). The
+# first call fills the memo within a position budget; the second, with no
+# budget, is interrupted; the memo then holds at least as much, and its
+# values answer a third call, within a budget too small to search anew,
+# that the first could not finish.
+SOLVER = """
+import sys, grundy
+board = ["1111111"] * 3 + ["1110111"] + ["1111111"] * 3
+solver = grundy.clear.Solver(threads=1)
+try:
+    solver.analyze(["111111", "111111", "111011", "111111"], max_positions=None)
+    solver.analyze(board, max_positions=200_000)
+except grundy.BudgetExceeded:
+    pass
+before = solver.memory_bytes
+print("started", flush=True)
+try:
+    solver.analyze(board, max_positions=None)
+except KeyboardInterrupt:
+    print("interrupted", before > 0 and solver.memory_bytes >= before, flush=True)
+    small = solver.analyze(["111111", "111111", "111011", "111111"], max_positions=0)
+    print("kept", small.value, flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
 def interrupt(script, *args, after=1.5, wait_for=None, within=None):
     """Runs `script`, sends it SIGINT `after` seconds after it says
     "started" (and `wait_for`), and returns its exit code, stdout and
@@ -143,6 +171,12 @@ def interrupt(script, *args, after=1.5, wait_for=None, within=None):
 def test_ctrl_c_during_a_search():
     code, out, err = interrupt(SEARCH)
     assert (code, out) == (0, "interrupted"), err
+
+
+def test_ctrl_c_keeps_a_solvers_memo():
+    code, out, err = interrupt(SOLVER, after=1, within=5)
+    expected = grundy.clear.analyze(["111111", "111111", "111011", "111111"]).value
+    assert (code, out) == (0, f"interrupted True\nkept {expected}"), err
 
 
 def test_ctrl_c_during_an_engine_move():
