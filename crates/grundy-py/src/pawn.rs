@@ -12,6 +12,7 @@ use grundy_report::pawn::{Analysis, AnalysisError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::interrupt::{self, Stop};
 use crate::parse;
 
 /// A pawn move: pawn `pawn` (0-based) goes to `(x, y)`. Ordered by
@@ -195,13 +196,37 @@ impl PawnAnalysis {
     }
 
     /// Every legal move with the total value it leaves (needs values: pawns
-    /// below 4096 x 4096).
-    fn options(&self) -> PyResult<Vec<(Move, u32)>> {
+    /// below 4096 x 4096). The GIL is released; Ctrl-C stops it.
+    fn options(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
+        interrupt::run_watched(py, |stop| self.options_stopped_by(stop))?
+    }
+
+    /// An optimal play-out, as `grundy pawn --play`: each move with the
+    /// total value it leaves. The GIL is released; Ctrl-C stops it.
+    fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
+        interrupt::run_watched(py, |stop| self.play_stopped_by(stop))?
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "PawnAnalysis(pawns={}, value={}, winner={}, winning_moves={})",
+            self.pawns.len(),
+            crate::repr_option(self.value()),
+            crate::repr_str(self.winner()),
+            self.analysis.moves.len()
+        )
+    }
+}
+
+impl PawnAnalysis {
+    /// [`PawnAnalysis::options`], leaving between pawns once `stop` is set.
+    fn options_stopped_by(&self, stop: &Stop) -> PyResult<Vec<(Move, u32)>> {
         let table = self.table()?;
         let values = self.current_values(table, &self.pawns)?;
         let total: Nimber = values.iter().copied().sum();
         let mut out = Vec::new();
         for (index, &from) in self.pawns.iter().enumerate() {
+            stop.check();
             table
                 .for_each_move(from, |to, value| {
                     out.push((
@@ -218,13 +243,13 @@ impl PawnAnalysis {
         Ok(out)
     }
 
-    /// An optimal play-out, as `grundy pawn --play`: each move with the
-    /// total value it leaves.
-    fn play(&self) -> PyResult<Vec<(Move, u32)>> {
+    /// [`PawnAnalysis::play`], leaving between moves once `stop` is set.
+    fn play_stopped_by(&self, stop: &Stop) -> PyResult<Vec<(Move, u32)>> {
         let table = self.table()?;
         let mut pawns = self.pawns.clone();
         let mut steps = Vec::new();
         loop {
+            stop.check();
             let values = self.current_values(table, &pawns)?;
             let total: Nimber = values.iter().copied().sum();
             let mut chosen: Option<(usize, Cell, Nimber)> = None;
@@ -258,18 +283,6 @@ impl PawnAnalysis {
         }
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "PawnAnalysis(pawns={}, value={}, winner={}, winning_moves={})",
-            self.pawns.len(),
-            crate::repr_option(self.value()),
-            crate::repr_str(self.winner()),
-            self.analysis.moves.len()
-        )
-    }
-}
-
-impl PawnAnalysis {
     fn table(&self) -> PyResult<&ValueTable> {
         self.analysis.table.as_ref().ok_or_else(|| {
             value_error(format!(

@@ -132,6 +132,31 @@ print("finished", flush=True)
 """
 
 
+# A long play-out of a sum of pawns (300 pawns far out: thousands of moves,
+# each step looking at every move of every pawn): other Python threads run
+# meanwhile (the GIL is released), and Ctrl-C stops it.
+PAWN_PLAY = """
+import random, sys, threading, time, grundy
+rng = random.Random(1)
+pawns = [(rng.randrange(4096), rng.randrange(4096)) for _ in range(300)]
+analysis = grundy.pawn.analyze(pawns, blocked=[(5, 5), (100, 7)])
+ticks = 0
+def tick():
+    global ticks
+    while True:
+        time.sleep(0.01)
+        ticks += 1
+threading.Thread(target=tick, daemon=True).start()
+print("started", flush=True)
+try:
+    analysis.%s()
+except KeyboardInterrupt:
+    print("interrupted", ticks > 20, flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+
+
 def interrupt(script, *args, after=1.5, wait_for=None, within=None):
     """Runs `script`, sends it SIGINT `after` seconds after it says
     "started" (and `wait_for`), and returns its exit code, stdout and
@@ -177,6 +202,11 @@ def test_ctrl_c_keeps_a_solvers_memo():
     code, out, err = interrupt(SOLVER, after=1, within=5)
     expected = grundy.clear.analyze(["111111", "111111", "111011", "111111"]).value
     assert (code, out) == (0, f"interrupted True\nkept {expected}"), err
+
+
+def test_ctrl_c_during_a_pawn_play_out_and_other_threads_run():
+    code, out, err = interrupt(PAWN_PLAY % "play", after=1, within=5)
+    assert (code, out) == (0, "interrupted True"), err
 
 
 def test_ctrl_c_during_an_engine_move():
