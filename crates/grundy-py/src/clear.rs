@@ -36,24 +36,25 @@ pub struct Move {
 /// board an index from 0, each side an index from 0 to `max`, the top row
 /// at most the bottom one and the left column at most the right one. The
 /// error names the argument.
-pub(crate) fn checked_move(board: i64, sides: [i64; 4], max: u32) -> PyResult<(usize, [u32; 4])> {
-    let board = usize::try_from(board).map_err(|_| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "board is {board}: a board's index, from 0"
-        ))
-    })?;
+pub(crate) fn checked_move(
+    board: &Bound<'_, PyAny>,
+    sides: [&Bound<'_, PyAny>; 4],
+    max: u32,
+    max_board: u64,
+) -> PyResult<(usize, [u32; 4])> {
+    let board = crate::index_arg("board", board, "a board's index,", max_board)?;
+    // Within `max_board`, at most u32::MAX.
+    let board = board as usize;
     let names = ["top", "left", "bottom", "right"];
     let mut checked = [0u32; 4];
     for (i, (&name, &side)) in names.iter().zip(&sides).enumerate() {
-        let what = if i % 2 == 0 { "row" } else { "column" };
-        checked[i] = u32::try_from(side)
-            .ok()
-            .filter(|&side| side <= max)
-            .ok_or_else(|| {
-                pyo3::exceptions::PyValueError::new_err(format!(
-                    "{name} is {side}: a {what} index from 0 to {max}"
-                ))
-            })?;
+        let what = if i % 2 == 0 {
+            "a row index"
+        } else {
+            "a column index"
+        };
+        // Within `max`, a u32.
+        checked[i] = crate::index_arg(name, side, what, max.into())? as u32;
     }
     let [top, left, bottom, right] = checked;
     if top > bottom || left > right {
@@ -72,10 +73,21 @@ pub(crate) fn checked_move(board: i64, sides: [i64; 4], max: u32) -> PyResult<(u
 #[pymethods]
 impl Move {
     #[new]
-    #[pyo3(signature = (top, left, bottom, right, board = 0))]
-    fn new(top: i64, left: i64, bottom: i64, right: i64, board: i64) -> PyResult<Move> {
-        let (board, [top, left, bottom, right]) =
-            checked_move(board, [top, left, bottom, right], u8::MAX.into())?;
+    #[pyo3(signature = (top, left, bottom, right, board = None), text_signature = "(top, left, bottom, right, board=0)")]
+    fn new(
+        top: &Bound<'_, PyAny>,
+        left: &Bound<'_, PyAny>,
+        bottom: &Bound<'_, PyAny>,
+        right: &Bound<'_, PyAny>,
+        board: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Move> {
+        let zero = 0u8.into_pyobject(top.py())?.into_any();
+        let (board, [top, left, bottom, right]) = checked_move(
+            board.unwrap_or(&zero),
+            [top, left, bottom, right],
+            u8::MAX.into(),
+            u32::MAX.into(),
+        )?;
         // Within u8::MAX, checked above.
         let side = |v: u32| v as u8;
         Ok(Move::at(

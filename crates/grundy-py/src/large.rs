@@ -45,17 +45,24 @@ pub struct LargeMove {
 #[pymethods]
 impl LargeMove {
     #[new]
-    #[pyo3(signature = (top, left, bottom, right, board = 0))]
-    fn new(top: i64, left: i64, bottom: i64, right: i64, board: i64) -> PyResult<LargeMove> {
-        let (board, [top, left, bottom, right]) =
-            crate::clear::checked_move(board, [top, left, bottom, right], u32::MAX)?;
+    #[pyo3(signature = (top, left, bottom, right, board = None), text_signature = "(top, left, bottom, right, board=0)")]
+    fn new(
+        top: &Bound<'_, PyAny>,
+        left: &Bound<'_, PyAny>,
+        bottom: &Bound<'_, PyAny>,
+        right: &Bound<'_, PyAny>,
+        board: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<LargeMove> {
+        let zero = 0u8.into_pyobject(top.py())?.into_any();
+        let (board, [top, left, bottom, right]) = crate::clear::checked_move(
+            board.unwrap_or(&zero),
+            [top, left, bottom, right],
+            u32::MAX,
+            u32::MAX.into(),
+        )?;
         Ok(LargeMove {
-            board: u32::try_from(board).map_err(|_| {
-                pyo3::exceptions::PyValueError::new_err(format!(
-                    "board is {board}: a board's index, from 0 to {}",
-                    u32::MAX
-                ))
-            })?,
+            // Within u32::MAX, checked above.
+            board: board as u32,
             top,
             left,
             bottom,

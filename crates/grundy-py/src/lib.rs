@@ -55,6 +55,45 @@ impl Limits {
 }
 
 /// `value` as Python's `repr` writes it: `None`, or the value as shown.
+/// An integer argument of a move's constructor, `name` in messages: a
+/// Python int (a bool is refused, as budgets refuse it), as an `i128`, so
+/// that the caller's range check names the argument and its range for any
+/// value rather than PyO3's bare `OverflowError`.
+pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<i128> {
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} must be an int, not bool"
+        )));
+    }
+    if !value.is_instance_of::<pyo3::types::PyInt>() {
+        let type_name = value
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} must be an int, not {type_name}"
+        )));
+    }
+    value.extract::<i128>().or_else(|_| {
+        Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name} is {value}: far out of range"
+        )))
+    })
+}
+
+/// [`int_arg`] within `0..=max`: `what` says what it is (`"a row index"`).
+pub(crate) fn index_arg(
+    name: &str,
+    value: &Bound<'_, PyAny>,
+    what: &str,
+    max: u64,
+) -> PyResult<u64> {
+    let n = int_arg(name, value)?;
+    u64::try_from(n).ok().filter(|&n| n <= max).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(format!("{name} is {n}: {what} from 0 to {max}"))
+    })
+}
+
 pub(crate) fn repr_option<T: std::fmt::Display>(value: Option<T>) -> String {
     value.map_or_else(|| "None".to_owned(), |v| v.to_string())
 }

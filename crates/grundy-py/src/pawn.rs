@@ -36,9 +36,24 @@ pub struct Move {
 #[pymethods]
 impl Move {
     #[new]
-    #[pyo3(signature = (x, y, pawn = 0))]
-    fn new(x: u32, y: u32, pawn: usize) -> Move {
-        Move { pawn, x, y }
+    #[pyo3(signature = (x, y, pawn = None), text_signature = "(x, y, pawn=0)")]
+    fn new(
+        x: &Bound<'_, PyAny>,
+        y: &Bound<'_, PyAny>,
+        pawn: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Move> {
+        let max = u64::from(grundy::pawn::MAX_COORD);
+        // Within MAX_COORD, a u32; a pawn's index within u32::MAX.
+        Ok(Move {
+            x: crate::index_arg("x", x, "a coordinate", max)? as u32,
+            y: crate::index_arg("y", y, "a coordinate", max)? as u32,
+            pawn: match pawn {
+                Some(pawn) => {
+                    crate::index_arg("pawn", pawn, "a pawn's index,", u32::MAX.into())? as usize
+                }
+                None => 0,
+            },
+        })
     }
 
     fn __repr__(&self) -> String {

@@ -32,8 +32,15 @@ pub struct Move {
 #[pymethods]
 impl Move {
     #[new]
-    fn new(row: u32, col: u32) -> Move {
-        Move { row, col }
+    fn new(row: &Bound<'_, PyAny>, col: &Bound<'_, PyAny>) -> PyResult<Move> {
+        // Within u32::MAX, checked.
+        let index = |name, value, what| {
+            crate::index_arg(name, value, what, u32::MAX.into()).map(|v| v as u32)
+        };
+        Ok(Move {
+            row: index("row", row, "a row index")?,
+            col: index("col", col, "a column index")?,
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -197,10 +204,15 @@ fn split_engine_move<'py>(
             Some(stop.flag()),
         )
     })?;
-    let chosen = choice
-        .as_ref()
-        .map(EngineMoveReport::new)
-        .map(|report| (Move::new(report.mv.row, report.mv.col), report));
+    let chosen = choice.as_ref().map(EngineMoveReport::new).map(|report| {
+        (
+            Move {
+                row: report.mv.row,
+                col: report.mv.col,
+            },
+            report,
+        )
+    });
     crate::engine_dict(py, chosen)
 }
 

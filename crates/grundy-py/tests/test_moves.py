@@ -206,3 +206,29 @@ def test_a_clear_moves_constructor_refuses_what_is_no_rectangle_naming_the_argum
             cls(*args)
     with pytest.raises(ValueError, match="board is -1"):
         cls(0, 0, 0, 0, board=-1)
+    # Far out of any C integer's range, or not an int at all: the same
+    # messages, or a TypeError naming the argument.
+    with pytest.raises(ValueError, match=f"^right is {2**64}: a column index from 0 to {most}$"):
+        cls(0, 0, 0, 2**64)
+    with pytest.raises(ValueError, match="^top is .*: far out of range$"):
+        cls(-(2**200), 0, 0, 0)
+    with pytest.raises(TypeError, match="^top must be an int, not bool$"):
+        cls(True, 0, 1, 1)
+    with pytest.raises(TypeError, match="^left must be an int, not float$"):
+        cls(0, 1.0, 1, 1)
+
+
+def test_split_and_pawn_moves_refuse_what_is_out_of_range_naming_the_argument():
+    SplitMove, PawnMove = grundy.split.Move, grundy.pawn.Move
+    assert (SplitMove(2**32 - 1, 0).row, PawnMove(10**9, 0, pawn=3).pawn) == (2**32 - 1, 3)
+    for make, message in [
+        (lambda: SplitMove(-1, 0), "^row is -1: a row index from 0 to 4294967295$"),
+        (lambda: SplitMove(0, 2**32), "^col is 4294967296: a column index from 0 to 4294967295$"),
+        (lambda: PawnMove(10**10, 0), "^x is 10000000000: a coordinate from 0 to 1000000000$"),
+        (lambda: PawnMove(0, -1), "^y is -1: a coordinate from 0 to 1000000000$"),
+        (lambda: PawnMove(0, 0, pawn=-1), "^pawn is -1: a pawn's index, from 0 to 4294967295$"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make()
+    with pytest.raises(TypeError, match="^row must be an int, not bool$"):
+        SplitMove(False, 0)
