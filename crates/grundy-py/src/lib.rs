@@ -74,10 +74,8 @@ pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<i128> {
             "{name} must be an int, not {type_name}"
         )));
     }
-    value.extract::<i128>().or_else(|_| {
-        Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "{name} is {value}: far out of range"
-        )))
+    value.extract::<i128>().map_err(|_| {
+        pyo3::exceptions::PyValueError::new_err(format!("{name} is {value}: far out of range"))
     })
 }
 
