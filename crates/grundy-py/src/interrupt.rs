@@ -53,7 +53,8 @@ impl Pending {
 /// during it (see [`Pending::callback`]) is returned as the error.
 pub(crate) fn run<R: Send>(py: Python<'_>, work: impl FnOnce(&Pending) -> R + Send) -> PyResult<R> {
     let pending = Pending::default();
-    let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| work(&pending))));
+    let outcome =
+        py.detach(|| crate::fork::install(|| catch_unwind(AssertUnwindSafe(|| work(&pending)))));
     match outcome {
         Ok(result) => Ok(result),
         Err(payload) => {
@@ -116,7 +117,7 @@ pub(crate) fn run_watched<R: Send>(
             let told = &stop;
             let worker = scope.spawn(move || {
                 let _finished = finished;
-                work(told)
+                crate::fork::install(|| work(told))
             });
             while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(WATCH_EVERY) {
                 if raised.is_none() {

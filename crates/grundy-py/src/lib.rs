@@ -11,6 +11,7 @@
 //! `grundy.BudgetExceeded` with what was found before the stop.
 
 mod clear;
+mod fork;
 mod interrupt;
 mod large;
 mod parse;

@@ -249,3 +249,30 @@ def test_ctrl_c_during_a_build_leaves_a_file_to_resume(tmp_path):
     with pytest.raises(grundy.BudgetExceeded) as stopped:
         grundy.tables.build("5x6", path, progress=False, max_time=0.01)
     assert stopped.value.found["tiers"] >= 5
+
+
+FORK = """
+import os, sys, grundy
+grid = ["1" * 12] * 12
+first = grundy.split.analyze(grid).value
+values = grundy.tables.open().values([[[1, 1, 1], [1, 0, 1]]] * 4)
+pid = os.fork()
+if pid == 0:
+    # A child forked after rayon ran in the parent (a multiprocessing pool
+    # on Linux): the same calls answer here too.
+    ok = grundy.split.analyze(grid).value == first
+    ok = ok and list(grundy.tables.open().values([[[1, 1, 1], [1, 0, 1]]] * 4)) == list(values)
+    os._exit(0 if ok else 1)
+_, status = os.waitpid(pid, 0)
+print("child", os.waitstatus_to_exitcode(status), flush=True)
+"""
+
+
+def test_a_forked_child_can_search_after_its_parent_did():
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(FORK)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.strip() == "child 0", done.stderr
