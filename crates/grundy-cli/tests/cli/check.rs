@@ -935,3 +935,43 @@ fn a_flood_past_the_output_limit_on_standard_error_is_stopped() {
         "{stdout}"
     );
 }
+
+/// The replay command repeats the memory limit the failure was found
+/// under; a replay of `--out`'s own failing.in whose case comes out
+/// otherwise (here another solution, wrong on every input) keeps the input
+/// it was given as replayed.in, byte for byte.
+#[test]
+fn a_replay_repeats_the_memory_limit_and_keeps_the_case_it_replaced() {
+    let mut cmd = python();
+    cmd.push(script("gfg_offbyone"));
+    let options = ["--seed", "1", "--cases", "60", "--memory-limit", "1GiB"];
+    let checked = run_check("gfg", &options, &cmd);
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    let replay = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: "))
+        .expect("a replay command");
+    assert!(replay.contains(" --memory-limit 1GiB "), "{replay}");
+    let failing = checked.dir.path().join("failing.in");
+    let found = std::fs::read(&failing).unwrap();
+
+    let mut wrong = python();
+    wrong.extend(["-c".to_owned(), "print('C')".to_owned()]);
+    let replayed = grundy()
+        .args(["check", "gfg", "--replay"])
+        .arg(&failing)
+        .arg("--out")
+        .arg(checked.dir.path())
+        .arg("--")
+        .args(&wrong)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&replayed.stdout);
+    assert_eq!(replayed.status.code(), Some(1), "{text}");
+    assert!(text.contains("kept the input replayed as "), "{text}");
+    let kept = checked.dir.path().join("replayed.in");
+    assert_eq!(std::fs::read(kept).unwrap(), found);
+    assert_ne!(std::fs::read(&failing).unwrap(), found, "{text}");
+}

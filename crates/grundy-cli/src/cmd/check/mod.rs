@@ -97,6 +97,9 @@ pub struct Args {
     shrink_runs: u64,
 }
 
+/// `--memory-limit`'s default, 256 MiB, which the replay command leaves out.
+const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
+
 const AFTER_HELP: &str = "\
 Exit status: 0 every case passed, 1 a failing case was found (shrunk and
 written to --out), 2 bad usage or a CMD that cannot run, 3 --max-time ran
@@ -388,10 +391,13 @@ fn random_cases<C: Case>(
     start: Instant,
     stdout: &mut impl std::io::Write,
 ) -> anyhow::Result<ExitCode> {
+    // A short seed, easy to type again, that two runs started in the same
+    // second (two solutions checked side by side) do not share.
     let seed = args.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
+        let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_secs() % 1_000_000)
+            .map_or(1, |d| d.as_nanos());
+        (nanos as u64 ^ u64::from(std::process::id()).rotate_left(20)) % 1_000_000
     });
     let max_size = args.max_size.unwrap_or(statement_size).min(statement_size);
     let n = args.cases;
@@ -675,8 +681,8 @@ fn shrink_and_report<C: Case>(
     if shrunk.steps == 0 {
         writeln!(
             out,
-            "not shrunk: no smaller input tried in {} ({:.1} s) fails this way: {}",
-            words::count(shrunk.runs as u64, "run"),
+            "not shrunk: none of the {} tried ({:.1} s) fails this way: {}",
+            words::count(shrunk.runs as u64, "smaller input"),
             took.as_secs_f64(),
             shrunk.case.size()
         )?;
@@ -710,7 +716,8 @@ fn shrink_and_report<C: Case>(
         } => {
             writeln!(
                 out,
-                "1-minimal: none of its {reductions} one-step reductions ({}) fails this way{}",
+                "1-minimal: none of its {reductions} one-step reductions (halves and quarters \
+                 of its lists, and {}) fails this way{}",
                 C::ELEMENTS,
                 if other == 0 {
                     ": they all pass".to_owned()
@@ -818,11 +825,23 @@ fn report(
         }
     }
     side_by_side(&tried.expected, &tried.run.stdout, out)?;
-    let files = [
+    // A replay of `--out`'s own failing.in whose case came out otherwise
+    // (another verdict, say, after a partial fix) would overwrite the
+    // reproducer it was given: that one is kept as replayed.in.
+    let replayed = args
+        .replay
+        .as_deref()
+        .filter(|input| same_file(input, &args.out.join("failing.in")))
+        .and_then(|input| std::fs::read(input).ok())
+        .filter(|bytes| *bytes != tried.input);
+    let mut files = vec![
         ("failing.in", &tried.input),
         ("expected.out", &tried.expected),
         ("received.out", &tried.run.stdout),
     ];
+    if let Some(bytes) = &replayed {
+        files.insert(0, ("replayed.in", bytes));
+    }
     // The failure is the run's result (exit 1): a `--out` that cannot be
     // written must not lose the case, so it goes to a directory of its own
     // under the system's temporary directory instead.
@@ -845,12 +864,37 @@ fn report(
         }
     };
     let shown = dir.display();
+    if replayed.is_some() {
+        writeln!(
+            out,
+            "\nkept the input replayed as {shown}/replayed.in (failing.in now holds this case)"
+        )?;
+    }
     writeln!(
         out,
         "\nwrote {shown}/failing.in, {shown}/expected.out, {shown}/received.out\nreplay: {}",
         replay_command(args, &dir)
     )?;
     Ok(())
+}
+
+/// Whether `a` and `b` name one existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// A size as `--memory-limit` takes it, in the largest binary unit that
+/// divides it.
+fn size_flag(bytes: u64) -> String {
+    for (unit, scale) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
+        if bytes % scale == 0 {
+            return format!("{}{unit}", bytes / scale);
+        }
+    }
+    bytes.to_string()
 }
 
 /// Writes the files of a failing case into `dir`, made if missing.
@@ -936,6 +980,9 @@ fn replay_command(args: &Args, out: &Path) -> String {
     ];
     if let Some(limit) = args.time_limit {
         words.push(format!("--time-limit {}", limit.as_secs_f64()));
+    }
+    if args.memory_limit != DEFAULT_MEMORY_LIMIT {
+        words.push(format!("--memory-limit {}", size_flag(args.memory_limit)));
     }
     if out != Path::new("grundy-check") {
         words.push(format!("--out {}", shell_quote(out.as_os_str())));
@@ -1030,7 +1077,8 @@ fn replay<C: Case>(
             writeln!(
                 out,
                 "not shrunk: the same input laid out plainly does not fail this way, so the \
-                 failure depends on this file's whitespace"
+                 failure depends on this file's layout{}",
+                layout_of(&input)
             )?;
         } else {
             writeln!(
@@ -1044,9 +1092,42 @@ fn replay<C: Case>(
     Ok(ExitCode::FAILURE)
 }
 
+/// What of a file's layout the printed input does not show, for a failure
+/// that depends on the layout: `" (a byte-order mark; CRLF line ends)"`,
+/// or `""` when nothing is hidden.
+fn layout_of(input: &[u8]) -> String {
+    let mut seen = Vec::new();
+    if input.starts_with(b"\xEF\xBB\xBF") {
+        seen.push("a byte-order mark at its start");
+    }
+    if input.windows(2).any(|w| w == b"\r\n") {
+        seen.push("CRLF line ends");
+    }
+    if input.contains(&b'\t') {
+        seen.push("tabs");
+    }
+    if !input.is_empty() && !input.ends_with(b"\n") {
+        seen.push("no final newline");
+    }
+    if seen.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", seen.join("; "))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_layout_names_what_the_printed_input_hides() {
+        assert_eq!(
+            layout_of(b"\xEF\xBB\xBF0 1\r\n1\t0"),
+            " (a byte-order mark at its start; CRLF line ends; tabs; no final newline)"
+        );
+        assert_eq!(layout_of(b"0 1\n\n1 0\n"), "");
+    }
 
     /// 10^7 bytes is 9.54 MiB: worded to a tenth, as other sizes are.
     #[test]

@@ -18,7 +18,9 @@
 //! shell should `exec` it, or its solution's time and memory are not
 //! counted. Each run is a process group of its own, killed whole when the
 //! run ends, so that what CMD started (a shell's child, a process left in
-//! the background) does not outlive it. A signal to `grundy check` (Ctrl-C,
+//! the background) does not outlive it; a process that starts a session of
+//! its own (`setsid`) leaves the group, and only a subreaper's tracking
+//! of every descendant would reach it. A signal to `grundy check` (Ctrl-C,
 //! SIGTERM, SIGHUP) sets [`Limits::interrupted`]: the watcher kills its run
 //! as at the deadline, so that no run outlives the check.
 

@@ -106,7 +106,7 @@ impl Case for Pshtbrth {
     fn generate(rng: &mut StdRng, gen: &Gen) -> Pshtbrth {
         let size = gen.size.max(1);
         let tests = match gen.edge {
-            Some(5) => 5,
+            Some(5) => size.min(5),
             Some(0) => 1,
             _ if gen.full => 1,
             _ => rng.random_range(1..=size.clamp(1, 3)),
