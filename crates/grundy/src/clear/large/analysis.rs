@@ -637,7 +637,32 @@ impl LargeAnalysis {
 /// yet.
 #[must_use]
 pub fn classify(boards: &[LargeBoard]) -> LargeAnalysis {
-    let runs: Vec<Components> = boards.iter().map(LargeBoard::components).collect();
+    classify_until(boards, || false).expect("never halted")
+}
+
+/// How many components [`classify_until`] groups between two calls of its
+/// `halt`: the grouping of a component (its canonical form and hash) takes
+/// under a microsecond, so a few milliseconds pass between the calls.
+const CLASSIFY_CHECK_EVERY: usize = 4096;
+
+/// [`classify`], given up (`None`) once `halt` says so: asked once every
+/// [`CLASSIFY_CHECK_EVERY`] components labelled or grouped, so boards with
+/// fewer components are classified whatever `halt` says (a budget spent
+/// before the start still finds the moves that pairs prove). On a board of
+/// 10^8 random cells (about 6 million components) the grouping takes
+/// seconds, which an engine that must answer within its budget cannot
+/// spend unchecked.
+pub fn classify_until(boards: &[LargeBoard], halt: impl Fn() -> bool) -> Option<LargeAnalysis> {
+    let mut runs: Vec<Components> = Vec::with_capacity(boards.len());
+    let mut labelled = 0;
+    for board in boards {
+        runs.push(board.components());
+        let before = labelled;
+        labelled += runs.last().map_or(0, Components::len);
+        if before / CLASSIFY_CHECK_EVERY != labelled / CLASSIFY_CHECK_EVERY && halt() {
+            return None;
+        }
+    }
     let mut components = Vec::with_capacity(runs.iter().map(Components::len).sum());
     let mut classes: Vec<ClassInfo> = Vec::new();
     let mut index: FxHashMap<ShapeClass, u32> = FxHashMap::default();
@@ -647,6 +672,9 @@ pub fn classify(boards: &[LargeBoard]) -> LargeAnalysis {
         .flat_map(|(b, r)| (0..r.len()).map(move |l| (b, (r, l))))
     {
         let i = components.len();
+        if i % CLASSIFY_CHECK_EVERY == CLASSIFY_CHECK_EVERY - 1 && halt() {
+            return None;
+        }
         let component_runs = board_runs.runs(local);
         let extent = Extent::of(component_runs);
         let key = match LargeBoard::board_from_runs(component_runs, &extent) {
@@ -671,7 +699,7 @@ pub fn classify(boards: &[LargeBoard]) -> LargeAnalysis {
             class,
         });
     }
-    LargeAnalysis {
+    Some(LargeAnalysis {
         sizes: boards.iter().map(|b| (b.rows(), b.cols())).collect(),
         runs,
         components,
@@ -681,7 +709,7 @@ pub fn classify(boards: &[LargeBoard]) -> LargeAnalysis {
         winning: Vec::new(),
         winning_complete: false,
         stopped: None,
-    }
+    })
 }
 
 /// Values the classes that do not cancel, smallest first, and sets the

@@ -40,7 +40,7 @@
 use std::collections::HashSet;
 
 use super::analysis::{
-    class_of, classify, known_values, lone_outcome, parts_after, value_unpaired, Analyzer,
+    class_of, classify_until, known_values, lone_outcome, parts_after, value_unpaired, Analyzer,
     LargeAnalysis, LargeWinningMove, WinReason,
 };
 use super::game::{Part, ShapeClass};
@@ -234,7 +234,11 @@ const MAX_PLACEMENTS: usize = 4096;
 #[must_use]
 pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<EngineChoice> {
     analyzer.start();
-    let mut analysis = classify(boards);
+    let Some(mut analysis) = classify_until(boards, || analyzer.halted()) else {
+        // Labelling and grouping millions of components spent the budget:
+        // a legal move that needs neither.
+        return unanalysed_move(boards, analyzer.halt_error());
+    };
     if analysis.components.is_empty() {
         return None;
     }

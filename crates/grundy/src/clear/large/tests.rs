@@ -981,3 +981,46 @@ proptest! {
         }
     }
 }
+
+/// A budget spent before the engine starts: on a board of more components
+/// than one grouping step, the engine plays a legal move without grouping
+/// them (the budget named); on a board of few, it groups them all the
+/// same, and pairs still prove a win.
+#[test]
+fn a_spent_budget_plays_at_once_on_many_components_and_pairs_on_few() {
+    let spent = Budget {
+        max_time: Some(std::time::Duration::ZERO),
+        ..Budget::UNLIMITED
+    };
+    // 101 x 100 isolated ones: 10,100 components.
+    let mut many = LargeBoard::zeros(201, 200).unwrap();
+    for r in 0..101 {
+        for c in 0..100 {
+            many.set(2 * r, 2 * c, true);
+        }
+    }
+    let mut analyzer = Analyzer::new(Clear::new(), spent);
+    let choice = choose_move(std::slice::from_ref(&many), &mut analyzer).unwrap();
+    assert!(many.is_legal(choice.rect), "{choice:?}");
+    assert!(
+        matches!(
+            choice.reason,
+            MoveReason::Unanalysed {
+                stopped: crate::SolveError::TimeBudget { .. }
+            }
+        ),
+        "{choice:?}"
+    );
+    // Two equal 3 x 3 blocks and a single one: clearing the single one
+    // leaves pairs, which the engine proves without any time.
+    let mut few = LargeBoard::zeros(3, 9).unwrap();
+    for r in 0..3 {
+        few.set_run(r, 0, 3);
+        few.set_run(r, 4, 7);
+    }
+    few.set(0, 8, true);
+    let mut analyzer = Analyzer::new(Clear::new(), spent);
+    let choice = choose_move(std::slice::from_ref(&few), &mut analyzer).unwrap();
+    assert!(choice.wins(), "{choice:?}");
+    assert_eq!((choice.rect.top, choice.rect.left), (0, 8), "{choice:?}");
+}
