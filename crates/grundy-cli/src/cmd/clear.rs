@@ -118,7 +118,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
     let parsed = match parse_large_boards(&source.bytes, Some(max_bytes)) {
         Ok(parsed) => parsed,
-        Err(err) => {
+        Err(mut err) => {
             let ParseErrorKind::OverMemory {
                 needs,
                 limit,
@@ -128,6 +128,26 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             else {
                 return Err(source.error(err).into());
             };
+            if args.engine_move && cell_bytes > limit {
+                // What `--move` needs is the cells alone: the refusal names
+                // that, not the analysis it would not have made.
+                err.kind = ParseErrorKind::OverMemory {
+                    message: format!(
+                        "boards too large for the memory budget: their cells alone need {}, \
+                         over the limit of {} (--move plays any boards whose cells fit)",
+                        grundy_report::words::bytes(cell_bytes),
+                        grundy_report::words::bytes(limit)
+                    ),
+                    needs: cell_bytes,
+                    limit,
+                    cell_bytes,
+                };
+                let refused = SolveError::MemoryBudget {
+                    limit,
+                    used: cell_bytes,
+                };
+                return Err(anyhow::Error::new(refused).context(source.error(err).to_string()));
+            }
             // A budget, not bad input: exit 3, located like a parse error.
             let refused = SolveError::MemoryBudget { limit, used: needs };
             if args.engine_move && cell_bytes <= limit {

@@ -208,6 +208,21 @@ fn bad_input_gets_a_located_error_and_exit_2() {
     // Row 0 reads 0101...: its first run of ones is its cell 1 alone.
     let corners = ["top", "left", "bottom", "right"].map(|k| rect[k].as_u64());
     assert_eq!(corners, [Some(0), Some(1), Some(0), Some(1)], "{json}");
+    // Boards whose cells alone pass the budget get no move either, and the
+    // refusal names what --move needs: the cells, not the analysis.
+    let output = grundy()
+        .args(["clear", "-", "--move", "--max-memory", "5B"])
+        .write_stdin("1111\n1111\n")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "error: <stdin>:1:1: boards too large for the memory budget: their cells alone need "
+        ),
+        "{stderr}"
+    );
     assert_input_error(
         grundy().args(["clear", "-"]).write_stdin("0000\n000\n"),
         "<stdin>",
