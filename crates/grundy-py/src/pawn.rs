@@ -147,9 +147,10 @@ fn pawn_analyze(
 
 #[pymethods]
 impl PawnAnalysis {
-    /// The total value (the XOR of the pawns' values), or `None` for one
-    /// pawn at 4096 or beyond with an impassable cell below-left of it,
-    /// whose outcome is known but not its value.
+    /// The total value (the XOR of the pawns' values), or `None` when a
+    /// pawn at 4096 or beyond with an impassable cell below-left of it has
+    /// an outcome known but not its value (and does not pair with another
+    /// on its cell or drop out of the sum on a losing cell).
     #[getter]
     fn value(&self) -> Option<u32> {
         self.analysis.total.map(Nimber::value)

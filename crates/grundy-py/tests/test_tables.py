@@ -28,6 +28,9 @@ def test_a_build_round_trip(db_4x5, cli):
     assert info["path"] == db_4x5.path == str(db_4x5.path)
     builtin = grundy.tables.open()
     assert builtin.info()["path"] == builtin.path == str(builtin.path)
+    # So are the parts' paths.
+    assert builtin.info()["parts"] == [builtin.path]
+    assert info["parts"] == [db_4x5.path]
     # The same shapes per tier, largest values and checksums as the CLI says.
     text = cli.run(["tables", "info", db_4x5.path]).stdout
     rows = re.findall(r"^\s*(\d+)\s+(\d+)\s+(\d+)\s+([0-9a-f]{8})$", text, re.M)

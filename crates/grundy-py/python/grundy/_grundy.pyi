@@ -141,7 +141,9 @@ class PawnAnalysis:
     """The analysis of one pawn or a sum of pawns."""
 
     value: Optional[int]
-    """The total value; None for one pawn at 4096 or beyond."""
+    """The total value; None when a pawn at 4096 or beyond (with an
+    impassable cell below-left of it) has no known value and neither pairs
+    with another nor drops out of the sum."""
     values: List[Optional[int]]
     losing: List[bool]
     winner: str

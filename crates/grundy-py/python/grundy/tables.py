@@ -54,11 +54,12 @@ class Database:
         """What ``grundy tables info PATH [--values]`` prints: ``path`` (a
         ``str``, as :attr:`path`), ``format_version``, ``box``, ``shapes``, ``tiers`` (per tier: ``shapes``, ``largest_value``,
         ``crc32`` per part), ``largest_value``, ``full_boards`` (``{(a, b):
-        value}``), ``content_crc32``, ``parts``, and with ``values=True``
+        value}``), ``content_crc32``, ``parts`` (the files, as ``str``), and with ``values=True``
         ``shapes_per_value``."""
         info: Dict[str, Any] = self._db.info(values)
-        # The built-in database has a name, not a file: both are text here.
+        # The built-in database has a name, not a file: paths are text here.
         info["path"] = self.path
+        info["parts"] = [str(part) for part in info["parts"]]
         return info
 
     def value(
