@@ -136,7 +136,15 @@ impl fmt::Display for Found {
             Found::Char(c) if c.is_control() => {
                 write!(f, "control character U+{:04X}", c as u32)
             }
-            Found::Char(c) => write!(f, "{c:?}"),
+            Found::Char('\u{FEFF}') => f.write_str("byte-order mark U+FEFF"),
+            Found::Char(c) if c.is_ascii() => write!(f, "{c:?}"),
+            // Characters that print as nothing (a zero-width space) or as a
+            // space are named by their code point alone; any other by both,
+            // so that a look-alike of a digit shows what it is.
+            Found::Char(c) if c.is_whitespace() || c.escape_debug().count() > 1 => {
+                write!(f, "character U+{:04X}", c as u32)
+            }
+            Found::Char(c) => write!(f, "'{c}' (U+{:04X})", c as u32),
         }
     }
 }
@@ -467,7 +475,11 @@ mod tests {
         // A character cut by the end of the input is a byte too.
         assert_eq!(Found::at(&"é".as_bytes()[..1], 0), Found::Byte(0xC3));
         assert_eq!(Found::Byte(0xFF).to_string(), "byte 0xFF (not UTF-8 text)");
-        assert_eq!(Found::Char('é').to_string(), "'é'");
+        assert_eq!(Found::Char('é').to_string(), "'é' (U+00E9)");
+        assert_eq!(Found::Char('\u{FEFF}').to_string(), "byte-order mark U+FEFF");
+        assert_eq!(Found::Char('\u{200B}').to_string(), "character U+200B");
+        assert_eq!(Found::Char('\u{A0}').to_string(), "character U+00A0");
+        assert_eq!(Found::Char('x').to_string(), "'x'");
         assert_eq!(Found::Char('\u{7}').to_string(), "control character U+0007");
     }
 
