@@ -1,8 +1,10 @@
 //! Rayon after `fork()`. A forked child (a `multiprocessing` pool on Linux,
 //! whose default start method is fork) holds a copy of rayon's global pool
 //! but none of its threads, so a call that reaches rayon there waits for
-//! them forever. Every long call runs in a pool of this process's own
-//! instead, made again in a process whose id is not the one that made it.
+//! them forever. The work of [`crate::interrupt::run_watched`], which runs
+//! off the main thread and is where rayon is reached, runs in a pool of
+//! this process's own instead, made again in a process whose id is not the
+//! one that made it.
 
 use std::sync::{Arc, Mutex, PoisonError};
 

@@ -53,8 +53,10 @@ impl Pending {
 /// during it (see [`Pending::callback`]) is returned as the error.
 pub(crate) fn run<R: Send>(py: Python<'_>, work: impl FnOnce(&Pending) -> R + Send) -> PyResult<R> {
     let pending = Pending::default();
-    let outcome =
-        py.detach(|| crate::fork::install(|| catch_unwind(AssertUnwindSafe(|| work(&pending)))));
+    // Not in `fork::install`'s pool: that would move `work` off this
+    // thread, where its progress callback runs the signal handlers. No
+    // work run here reaches rayon.
+    let outcome = py.detach(|| catch_unwind(AssertUnwindSafe(|| work(&pending))));
     match outcome {
         Ok(result) => Ok(result),
         Err(payload) => {

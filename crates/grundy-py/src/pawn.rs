@@ -8,7 +8,7 @@
 
 use grundy::pawn::{Blocked, Cell, CellKind, LosingLines, Outcomes, ValueTable};
 use grundy::Nimber;
-use grundy_report::pawn::{Analysis, AnalysisError};
+use grundy_report::pawn::{play_out, Analysis, AnalysisError};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -261,42 +261,20 @@ impl PawnAnalysis {
 
     /// [`PawnAnalysis::play`], leaving between moves once `stop` is set.
     fn play_stopped_by(&self, stop: &Stop) -> PyResult<Vec<(Move, u32)>> {
-        let table = self.table()?;
-        let mut pawns = self.pawns.clone();
-        let mut steps = Vec::new();
-        loop {
-            stop.check();
-            let values = self.current_values(table, &pawns)?;
-            let total: Nimber = values.iter().copied().sum();
-            let mut chosen: Option<(usize, Cell, Nimber)> = None;
-            for (index, &from) in pawns.iter().enumerate() {
-                table
-                    .for_each_move(from, |to, value| {
-                        let after = total ^ values[index] ^ value;
-                        let better = match &chosen {
-                            None => true,
-                            Some((_, _, best)) if total.is_zero() => after > *best,
-                            Some((_, _, best)) => !best.is_zero() && after.is_zero(),
-                        };
-                        if better {
-                            chosen = Some((index, to, after));
-                        }
-                    })
-                    .map_err(value_error)?;
-            }
-            let Some((index, to, after)) = chosen else {
-                return Ok(steps);
-            };
-            pawns[index] = to;
-            steps.push((
-                Move {
-                    pawn: index,
-                    x: to.x(),
-                    y: to.y(),
-                },
-                after.value(),
-            ));
-        }
+        let steps = play_out(self.table()?, &self.pawns, || stop.check()).map_err(value_error)?;
+        Ok(steps
+            .into_iter()
+            .map(|step| {
+                (
+                    Move {
+                        pawn: step.pawn,
+                        x: step.to.x(),
+                        y: step.to.y(),
+                    },
+                    step.total_after.value(),
+                )
+            })
+            .collect())
     }
 
     fn table(&self) -> PyResult<&ValueTable> {

@@ -358,6 +358,80 @@ impl Analysis {
     }
 }
 
+/// One move of a play-out ([`play_out`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The pawn moved (0-based).
+    pub pawn: usize,
+    /// Where it was.
+    pub from: Cell,
+    /// Where it went.
+    pub to: Cell,
+    /// The total value after the move.
+    pub total_after: Nimber,
+}
+
+/// Plays the pawns out with the values of `table` (which covers them): the
+/// player facing a non-zero total plays the first winning move (as listed
+/// by the analysis: pawn by pawn, left along the row then down the column,
+/// nearest first); the player facing zero plays the first move leaving the
+/// largest total, the hardest to answer by hand, as the web engine does.
+/// Every move lowers a pawn's `x + y`, so the play-out ends. `stop` is
+/// asked before each move (a caller's Ctrl-C: it may unwind).
+///
+/// # Errors
+///
+/// [`PawnError`] when a pawn lies outside `table` or on an impassable cell.
+pub fn play_out(
+    table: &ValueTable,
+    start: &[Cell],
+    mut stop: impl FnMut(),
+) -> Result<Vec<Step>, PawnError> {
+    let mut pawns = start.to_vec();
+    let mut steps = Vec::new();
+    loop {
+        stop();
+        let values: Vec<Nimber> = pawns
+            .iter()
+            .map(|&p| {
+                table.value(p).ok_or_else(|| {
+                    // The table's own error for the cell: outside it, or
+                    // impassable.
+                    table
+                        .for_each_move(p, |_, _| {})
+                        .err()
+                        .unwrap_or(PawnError::OnBlocked(p))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let total: Nimber = values.iter().copied().sum();
+        let mut chosen: Option<Step> = None;
+        for (index, &from) in pawns.iter().enumerate() {
+            table.for_each_move(from, |to, value| {
+                let total_after = total ^ values[index] ^ value;
+                let better = match &chosen {
+                    None => true,
+                    Some(best) if total.is_zero() => total_after > best.total_after,
+                    Some(best) => !best.total_after.is_zero() && total_after.is_zero(),
+                };
+                if better {
+                    chosen = Some(Step {
+                        pawn: index,
+                        from,
+                        to,
+                        total_after,
+                    });
+                }
+            })?;
+        }
+        let Some(step) = chosen else {
+            return Ok(steps);
+        };
+        pawns[step.pawn] = step.to;
+        steps.push(step);
+    }
+}
+
 /// What dropping the pawns of a sum that need no value settles
 /// ([`by_pairs`]).
 #[derive(Clone, Debug)]

@@ -15,12 +15,10 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context as _;
-use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, ValueTable, MAX_REGION_SIDE};
-use grundy::Nimber;
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
 use grundy_report::parse::pawn::{parse_blocked, parse_cell, parse_region};
 use grundy_report::parse::{ParseError, ParseErrorKind};
-use grundy_report::pawn::{engine_move, Analysis, AnalysisError, MoveReport};
+use grundy_report::pawn::{engine_move, play_out, Analysis, AnalysisError, MoveReport, Step};
 use grundy_report::{explain, words, ValuedMove};
 
 use crate::output::{read_source, UsageError, WithPlay};
@@ -141,7 +139,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             ))
             .into());
         };
-        Some(play_out(table, &args.at)?)
+        Some(play_out(table, &args.at, || {})?)
     } else {
         None
     };
@@ -344,58 +342,6 @@ fn x_axis(low: Cell, high: Cell) -> String {
         }
     }
     line
-}
-
-/// One move of a play-out.
-struct Step {
-    /// The pawn moved (0-based).
-    pawn: usize,
-    from: Cell,
-    to: Cell,
-    /// The total value after the move.
-    total_after: Nimber,
-}
-
-/// Plays the pawns out with the values of `table` (which covers them): the
-/// player facing a non-zero total plays the first winning move (as listed
-/// by the analysis: pawn by pawn, left along the row then down the column,
-/// nearest first); the player facing zero plays the first move leaving the
-/// largest total, the hardest to answer by hand, as the web engine does.
-/// Every move lowers a pawn's `x + y`, so the play-out ends.
-fn play_out(table: &ValueTable, start: &[Cell]) -> anyhow::Result<Vec<Step>> {
-    let mut pawns = start.to_vec();
-    let mut steps = Vec::new();
-    loop {
-        let values: Vec<Nimber> = pawns
-            .iter()
-            .map(|&p| table.value(p).context("a pawn on a free cell of the table"))
-            .collect::<anyhow::Result<_>>()?;
-        let total: Nimber = values.iter().copied().sum();
-        let mut chosen: Option<Step> = None;
-        for (index, &from) in pawns.iter().enumerate() {
-            table.for_each_move(from, |to, value| {
-                let total_after = total ^ values[index] ^ value;
-                let better = match &chosen {
-                    None => true,
-                    Some(best) if total.is_zero() => total_after > best.total_after,
-                    Some(best) => !best.total_after.is_zero() && total_after.is_zero(),
-                };
-                if better {
-                    chosen = Some(Step {
-                        pawn: index,
-                        from,
-                        to,
-                        total_after,
-                    });
-                }
-            })?;
-        }
-        let Some(step) = chosen else {
-            return Ok(steps);
-        };
-        pawns[step.pawn] = step.to;
-        steps.push(step);
-    }
 }
 
 /// The play-out in words.

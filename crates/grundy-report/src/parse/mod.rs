@@ -476,7 +476,10 @@ mod tests {
         assert_eq!(Found::at(&"é".as_bytes()[..1], 0), Found::Byte(0xC3));
         assert_eq!(Found::Byte(0xFF).to_string(), "byte 0xFF (not UTF-8 text)");
         assert_eq!(Found::Char('é').to_string(), "'é' (U+00E9)");
-        assert_eq!(Found::Char('\u{FEFF}').to_string(), "byte-order mark U+FEFF");
+        assert_eq!(
+            Found::Char('\u{FEFF}').to_string(),
+            "byte-order mark U+FEFF"
+        );
         assert_eq!(Found::Char('\u{200B}').to_string(), "character U+200B");
         assert_eq!(Found::Char('\u{A0}').to_string(), "character U+00A0");
         assert_eq!(Found::Char('x').to_string(), "'x'");
