@@ -136,9 +136,6 @@ def test_one_row_of_characters_is_refused_as_two_are_and_the_message_names_what_
     assert str(one.value) == str(two.value)
     with pytest.raises(ValueError, match="lists of characters"):
         grundy.clear.engine_move([list("110")])
-    # Ragged too: no reading is safer for rows of unequal lengths.
-    with pytest.raises(ValueError, match="lists of characters"):
-        grundy.clear.analyze([list("110"), list("01")])
     # One board: the row 110.
     row = {(0, 0), (0, 1)}
     value, winning = _clear_brute(row)

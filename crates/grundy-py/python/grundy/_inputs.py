@@ -144,7 +144,8 @@ def _is_one_board(board: Any) -> bool:
         return not any(_holds_lines(item) for item in items)
     if (
         all(isinstance(item, (list, tuple)) for item in items)
-        and any(len(item) > 1 for item in items)
+        and len({len(item) for item in items}) == 1
+        and len(first) > 1
         and all(_is_cell_char(c) for item in items for c in item)
     ):
         raise ValueError(
