@@ -303,8 +303,23 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
             losing,
             explain,
         },
-        false,
+        table_past_budget(position),
     )
+}
+
+/// Whether the value table of the pawns inside the region of values would
+/// pass the budget: the answer then lacks values that a larger budget
+/// would give (a single pawn's value, a dropped pawn's moves), so under the
+/// small lane's probe it is not final (see [`Answer::stopped`]).
+fn table_past_budget(position: &PawnPosition) -> bool {
+    let inside = position
+        .pawns
+        .iter()
+        .filter(|p| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE);
+    let width = inside.clone().map(|p| u64::from(p.x()) + 1).max();
+    let height = inside.map(|p| u64::from(p.y()) + 1).max();
+    let cells = width.unwrap_or(0) * height.unwrap_or(0);
+    position.budget.max_positions.is_some_and(|max| cells > max)
 }
 
 #[derive(Serialize)]

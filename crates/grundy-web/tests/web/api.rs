@@ -1223,6 +1223,18 @@ async fn pawn_far_away_and_errors() {
         json!([{"pawn": 0, "x": 5, "y": 5}])
     );
     assert!(reply.json.get("moves").is_none());
+    // A single pawn whose table passes the small lane's probe (200,000
+    // positions) but not the request's budget (2,000,000) gets its value
+    // in the heavy lane: 700 xor 600 with no impassable cell.
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[700, 600]] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert_eq!(reply.json["grundy"], 700 ^ 600, "{:?}", reply.json);
+    assert_eq!(reply.json["moves_total"], 700 + 600, "{:?}", reply.json);
     let reply = post(
         addr,
         "/api/v1/pawn/play",
