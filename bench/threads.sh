@@ -7,8 +7,9 @@
 # wall and user CPU seconds and peak memory, stops if the outputs differ,
 # and prints the totals and the wall-time ratio 2 threads / 1 of each
 # round. A block past the default budget of 20,000,000 positions stops
-# both runs there (exit 3): the helper's positions do not count in it, so
-# such a block shows no gain.
+# both runs there (exit 3): the helper's positions count in it, so such a
+# block does one thread's work on two cores and shows the helper's cost,
+# not its gain.
 #
 # usage: bench/threads.sh GRUNDY [ROUNDS [SEED [COUNT]]]
 #   defaults: 1 round, seed 41, 10 blocks (about 5 minutes a round).

@@ -39,8 +39,9 @@ struct Cli {
 
 /// What `grundy` alone does, and the conventions every command follows.
 const NO_COMMAND_HELP: &str = "\
-With no command, grundy analyses a built-in 4 x 4 rectangle-clearing board
-and plays it out (as `grundy clear --play` would).
+With no command, grundy says so in a first line, then analyses a built-in
+4 x 4 rectangle-clearing board and plays it out (as `grundy clear --play`
+would).
 
 Every command reads a FILE, or standard input for `-`. Grid cells are
 (row,col) counted from 1 in text, `row`/`col` counted from 0 in JSON and in
