@@ -31,6 +31,13 @@ pub struct UsageError(pub String);
 #[error("{0}")]
 pub struct NoSpaceError(pub String);
 
+/// An input refused up front by a budget, located as a parse error is
+/// (`<file>:<line>:<col>: ... needs ..., over the limit of ...`): exit code
+/// 3, as a search the budget stopped.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct OverBudgetError(pub String);
+
 /// An input read whole, with the name to use in error messages.
 pub struct Source {
     pub name: String,
@@ -231,7 +238,9 @@ pub fn report_error(err: &anyhow::Error) {
 pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
     if err.downcast_ref::<InputError>().is_some() || err.downcast_ref::<UsageError>().is_some() {
         ExitCode::from(2)
-    } else if err.downcast_ref::<SolveError>().is_some() {
+    } else if err.downcast_ref::<SolveError>().is_some()
+        || err.downcast_ref::<OverBudgetError>().is_some()
+    {
         ExitCode::from(3)
     } else if err.downcast_ref::<NoSpaceError>().is_some() {
         ExitCode::from(4)

@@ -28,7 +28,7 @@ use grundy_report::parse::ParseErrorKind;
 use grundy_report::{explain, words, ValuedMove};
 
 use crate::cmd::{stopped, BudgetArgs};
-use crate::output::{read_source, solver_progress, UsageError, WithPlay};
+use crate::output::{read_source, solver_progress, OverBudgetError, UsageError, WithPlay};
 use crate::shape_tables::TablesArgs;
 
 #[derive(Debug, clap::Args)]
@@ -142,11 +142,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                     limit,
                     cell_bytes,
                 };
-                let refused = SolveError::MemoryBudget {
-                    limit,
-                    used: cell_bytes,
-                };
-                return Err(anyhow::Error::new(refused).context(source.error(err).to_string()));
+                return Err(OverBudgetError(source.error(err).to_string()).into());
             }
             // A budget, not bad input: exit 3, located like a parse error.
             let refused = SolveError::MemoryBudget { limit, used: needs };
@@ -159,7 +155,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 let choice = grundy::clear::large::unanalysed_move(&boards, refused);
                 return print_engine_move(choice.as_ref(), boards.len(), args.json);
             }
-            return Err(anyhow::Error::new(refused).context(source.error(err).to_string()));
+            return Err(OverBudgetError(source.error(err).to_string()).into());
         }
     };
     let large: Vec<LargeBoard> = parsed.into_iter().map(|b| b.board).collect();

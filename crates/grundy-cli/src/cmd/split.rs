@@ -11,13 +11,13 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use grundy::split::{Cell, Position, SplitSolver};
-use grundy::{Budget, Nimber, SolveError};
+use grundy::{Budget, Nimber};
 use grundy_report::parse::split::{parse_cells, parse_map, parse_matrix};
 use grundy_report::split::{check_fits, Analysis, CellReport, Refusal};
 use grundy_report::words::{self, count};
 use grundy_report::{explain, ValuedMove};
 
-use crate::output::{read_source, solver_progress, WithPlay};
+use crate::output::{read_source, solver_progress, OverBudgetError, WithPlay};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -139,11 +139,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             match refusal {
                 Refusal::Unsupported(err) => anyhow::Error::new(source.error(err)),
                 // A budget, not bad input: exit 3, located like a parse error.
-                Refusal::OverBudget(err, used) => anyhow::Error::new(SolveError::MemoryBudget {
-                    limit: args.budget.max_memory,
-                    used,
-                })
-                .context(source.error(err).to_string()),
+                Refusal::OverBudget(err, _) => {
+                    anyhow::Error::new(OverBudgetError(source.error(err).to_string()))
+                }
             }
         })?;
     }
