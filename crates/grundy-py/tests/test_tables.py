@@ -155,6 +155,12 @@ def test_file_system_errors_are_oserrors_as_pythons_own(db_4x5, tmp_path):
     with pytest.raises(FileNotFoundError) as raised:
         grundy.tables.discover([missing])
     assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing))
+    # One path alone, as a string or a path, is that path (not a list of
+    # its characters).
+    for alone in (str(missing), missing):
+        with pytest.raises(FileNotFoundError) as raised:
+            grundy.tables.discover(alone)
+        assert raised.value.filename == str(missing)
     with pytest.raises(FileNotFoundError) as raised:
         grundy.tables.open(missing / "clear.gdb")
     assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing / "clear.gdb"))

@@ -153,9 +153,12 @@ def open(path: Optional[PathLike] = None) -> Database:
     return Database(_grundy.tables_open(None if path is None else os.fspath(path)))
 
 
-def discover(paths: Optional[Sequence[PathLike]] = None) -> List[Database]:
+def discover(
+    paths: "Optional[Union[PathLike, Sequence[PathLike]]]" = None,
+) -> List[Database]:
     """The databases ``grundy clear``, ``sum`` and ``serve`` would consult,
-    found the same way: ``paths`` (files, or directories of ``*.gdb``),
+    found the same way: ``paths`` (files, or directories of ``*.gdb``; one
+    path, or a list of them),
     else the paths in ``GRUNDY_TABLES``, else every ``*.gdb`` in the default
     directory (``$XDG_DATA_HOME/grundy/tables`` or
     ``~/.local/share/grundy/tables``) when it exists. Each falls back on the
@@ -169,6 +172,10 @@ def discover(paths: Optional[Sequence[PathLike]] = None) -> List[Database]:
             a directory's listing (with ``errno`` and ``filename``).
         ValueError: a file named is damaged or not a database.
     """
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        # One path given alone, not a list: a string would otherwise be
+        # read a character a path.
+        paths = [paths]
     names = [os.fspath(p) for p in (paths or [])]
     found, skipped = _grundy.tables_discover(names)
     for path, reason in skipped:
