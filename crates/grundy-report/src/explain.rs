@@ -73,6 +73,11 @@ impl Mex {
     }
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes fields by reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// Why a position has its value and why its winning moves win.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Explanation {
@@ -86,6 +91,11 @@ pub struct Explanation {
     /// order of the report's `winning_moves`: `clear (1,2)-(1,2): A: 2 ->
     /// 1, so 1 xor 1 = 0`.
     pub winning: Vec<String>,
+    /// The winning moves past those of `winning`, which win the same way
+    /// but are not explained (a splitting game with more than
+    /// [`MAX_SPLIT_EXPLAINED`]); absent from the JSON when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub winning_unexplained: usize,
     /// Each part's value as a mex, in the order of `parts`, when asked
     /// for.
     pub mex: Vec<Mex>,
@@ -111,6 +121,7 @@ impl Explanation {
             value: words::value_as_xor(&named, total, has_moves),
             parts,
             winning: Vec::new(),
+            winning_unexplained: 0,
             mex: Vec::new(),
             part_word,
         }
@@ -139,6 +150,12 @@ impl Explanation {
         if !self.winning.is_empty() {
             lines.push("  Each winning move makes the XOR 0:".to_owned());
             lines.extend(self.winning.iter().map(|w| format!("    {w}")));
+            if self.winning_unexplained > 0 {
+                lines.push(format!(
+                    "    ... and {}, not explained here",
+                    words::count(self.winning_unexplained as u64, "more winning move")
+                ));
+            }
         }
         if !self.mex.is_empty() {
             let word = self.part_word;
@@ -429,11 +446,9 @@ pub fn split(
             .rect_of(cell)
             .and_then(|r| live.iter().position(|&i| i == r))
     };
-    for cell in analysis
-        .winning_moves()
-        .into_iter()
-        .take(MAX_SPLIT_EXPLAINED)
-    {
+    let winning = analysis.winning_moves();
+    explanation.winning_unexplained = winning.len().saturating_sub(MAX_SPLIT_EXPLAINED);
+    for cell in winning.into_iter().take(MAX_SPLIT_EXPLAINED) {
         let Some(part) = part_of(cell) else { continue };
         let after = position.play_unchecked(cell);
         let after_values = solver.rect_values(&after)?;
@@ -478,6 +493,29 @@ mod tests {
     use crate::oracle::{brute, small_board};
     use grundy::clear::Clear;
     use proptest::prelude::*;
+
+    /// A splitting game's explanation gives the first
+    /// [`MAX_SPLIT_EXPLAINED`] winning moves and counts the others, in the
+    /// JSON only when there are any.
+    #[test]
+    fn a_long_list_of_split_winning_moves_counts_what_it_leaves_out() {
+        let explained = |row: &str| {
+            let position = Position::new(grundy::split::Grid::from_rows(&[row]));
+            let mut solver = SplitSolver::new();
+            let analysis = split::Analysis::of(&mut solver, &position).unwrap();
+            let moves = analysis.winning_moves().len();
+            (moves, split(&mut solver, &position, &analysis).unwrap())
+        };
+        let (moves, long) = explained(&"1".repeat(100));
+        assert_eq!(long.winning.len(), MAX_SPLIT_EXPLAINED);
+        assert_eq!(long.winning_unexplained, moves - MAX_SPLIT_EXPLAINED);
+        let json = serde_json::to_value(&long).unwrap();
+        assert_eq!(json["winning_unexplained"], moves - MAX_SPLIT_EXPLAINED);
+        let (moves, short) = explained("11111");
+        assert_eq!((short.winning.len(), short.winning_unexplained), (moves, 0));
+        let json = serde_json::to_value(&short).unwrap();
+        assert!(json.get("winning_unexplained").is_none(), "{json}");
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]

@@ -2112,13 +2112,17 @@ function renderTheory() {
   const win = $('theory-winning');
   win.replaceChildren();
   if (!x.winning.length) return;
-  win.append(el('p', { text: `Each winning move makes the XOR 0 (${plural(x.winning.length, 'move')}):` }));
+  // The server explains a splitting game's first 64 winning moves and
+  // counts the others.
+  const total = x.winning.length + (x.winning_unexplained || 0);
+  win.append(el('p', { text: `Each winning move makes the XOR 0 (${plural(total, 'move')}):` }));
   const ul = el('ul');
   x.winning.slice(0, 40).forEach((text, i) => {
     ul.append(winningItem(a.winning_moves[i], text));
   });
   win.append(ul);
-  if (x.winning.length > 40) win.append(el('p', { class: 'muted', text: `… and ${x.winning.length - 40} more.` }));
+  const shown = Math.min(x.winning.length, 40);
+  if (total > shown) win.append(el('p', { class: 'muted', text: `… and ${total - shown} more.` }));
 }
 
 // The setup panel (Edit mode): a paste box read by the server's parser of

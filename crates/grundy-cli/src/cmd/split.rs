@@ -177,14 +177,13 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         .to_line()?;
     } else {
-        let reasons = if position.grid().rows() <= DRAW_LIMIT
-            && position.grid().cols() <= DRAW_LIMIT
-            && winning.len() <= MAX_EXPLAINED
-        {
-            explain(&mut solver, &position, &winning)?
-        } else {
-            Vec::new()
-        };
+        // The reasons of the first moves, on a grid of any size: each
+        // costs a valuation of the rectangles the move leaves.
+        let reasons = explain(
+            &mut solver,
+            &position,
+            &winning[..winning.len().min(MAX_EXPLAINED)],
+        )?;
         render(&position, value, &winning, &reasons, &mut out);
         if args.explain {
             out.push('\n');
@@ -287,6 +286,13 @@ fn render(
                 let _ = writeln!(out, "  {text}");
             }
         }
+    }
+    if reasons.len() < winning.len() {
+        let _ = writeln!(
+            out,
+            "  (the rectangles each leaves are given for the first {} of them)",
+            reasons.len()
+        );
     }
 }
 

@@ -556,3 +556,53 @@ fn the_engine_move_is_proven_or_a_legal_guess() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Every winning move of a grid of any size gets its reason, the first 64
+/// of a long list; the rest are said to be without one, in the list and in
+/// the explanation, rather than silently.
+#[test]
+fn winning_moves_keep_their_reasons_and_a_cut_says_so() {
+    let output = grundy()
+        .args(["split", "--cells", "-"])
+        .write_stdin("1000000000 1000000000\n0 0\n5 7\n999999999 3\n")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let moves: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  split at"))
+        .collect();
+    assert_eq!(moves.len(), 3, "{stdout}");
+    assert!(
+        moves
+            .iter()
+            .all(|l| l.contains("(rectangles left with candidates: ")),
+        "{stdout}"
+    );
+    let output = grundy()
+        .args(["split", "--explain", "-"])
+        .write_stdin(format!("{}\n", "1".repeat(100)))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let moves: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("  split at"))
+        .collect();
+    assert_eq!(moves.len(), 100, "{stdout}");
+    let with_reason = moves.iter().filter(|l| l.ends_with(')')).count();
+    assert_eq!(with_reason, 64, "{stdout}");
+    assert!(
+        stdout.contains("  (the rectangles each leaves are given for the first 64 of them)"),
+        "{stdout}"
+    );
+    let explained = stdout
+        .lines()
+        .filter(|l| l.starts_with("    split at"))
+        .count();
+    assert_eq!(explained, 64, "{stdout}");
+    assert!(
+        stdout.contains("    ... and 36 more winning moves, not explained here"),
+        "{stdout}"
+    );
+}
