@@ -12,7 +12,7 @@
 //! move takes part `p` from `v_p` to `v_p ^ total`.
 
 use grundy::clear::{Bitboard, Board, ClearSolver};
-use grundy::pawn::{Cell as PawnCell, CellKind, PawnError};
+use grundy::pawn::{Blocked, Cell as PawnCell, CellKind, PawnError, ValueTable, MAX_REGION_SIDE};
 use grundy::split::{Position, SplitSolver};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
@@ -99,6 +99,16 @@ pub struct Explanation {
     /// Each part's value as a mex, in the order of `parts`, when asked
     /// for.
     pub mex: Vec<Mex>,
+    /// The parts valued by a formula rather than by their moves' values:
+    /// a pawn with no impassable cell at or below-left of it, past the
+    /// region of values, is two Nim heaps (`pawn 1 at (5000,6000) = 5000
+    /// xor 6000 = 1272`). Absent from the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub formula: Vec<String>,
+    /// Whether the winning moves win by reaching a losing cell, with no
+    /// values at all (one pawn past the values), rather than by an XOR.
+    #[serde(skip)]
+    by_outcome: bool,
     /// What a part is in this game's words (`component`, `pawn`,
     /// `rectangle`), for the text's mex header.
     #[serde(skip)]
@@ -123,6 +133,8 @@ impl Explanation {
             winning: Vec::new(),
             winning_unexplained: 0,
             mex: Vec::new(),
+            formula: Vec::new(),
+            by_outcome: false,
             part_word,
         }
     }
@@ -148,7 +160,14 @@ impl Explanation {
             format!("  {}", self.value),
         ];
         if !self.winning.is_empty() {
-            lines.push("  Each winning move makes the XOR 0:".to_owned());
+            lines.push(
+                if self.by_outcome {
+                    "  Each winning move reaches a losing cell:"
+                } else {
+                    "  Each winning move makes the XOR 0:"
+                }
+                .to_owned(),
+            );
             lines.extend(self.winning.iter().map(|w| format!("    {w}")));
             if self.winning_unexplained > 0 {
                 lines.push(format!(
@@ -163,6 +182,13 @@ impl Explanation {
                 "  Each {word}'s value is the mex (least value missing) of the values its moves leave it, the {word} alone:"
             ));
             lines.extend(self.mex.iter().map(|m| format!("    {}", m.text)));
+        }
+        if !self.formula.is_empty() {
+            lines.push(
+                "  A pawn with no impassable cell at or below-left of it moves as two Nim heaps, x and y, so its value is x xor y:"
+                    .to_owned(),
+            );
+            lines.extend(self.formula.iter().map(|f| format!("    {f}")));
         }
         lines
     }
@@ -292,18 +318,23 @@ fn pawn_name(several: bool, index: usize) -> String {
 /// # Errors
 ///
 /// [`PawnError`] when a pawn is off the value table.
-pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation, PawnError> {
+pub fn pawn(
+    analysis: &pawn::Analysis,
+    pawns: &[PawnCell],
+    blocked: &Blocked,
+) -> Result<Explanation, PawnError> {
     let several = pawns.len() > 1;
     let Some(total) = analysis.total else {
         // One pawn beyond the values: outcomes only.
         let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0, true, "pawn");
+        explanation.by_outcome = true;
         let (kind, at) = (analysis.pawns.first().map(|p| p.0), pawns.first());
         explanation.value = match (kind, at) {
             (Some(CellKind::Losing), Some(at)) => format!(
-                "{at} is a losing cell: no move from it reaches a losing cell (a losing cell is one with no move to a losing cell)."
+                "{at} is a losing cell: no move from it reaches a losing cell ({LOSING_CELLS})."
             ),
             (Some(_), Some(at)) => format!(
-                "{at} is a winning cell: a move from it reaches a losing cell (a losing cell is one with no move to a losing cell)."
+                "{at} is a winning cell: a move from it reaches a losing cell ({LOSING_CELLS})."
             ),
             _ => "No pawn.".to_owned(),
         };
@@ -369,7 +400,7 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
                 "a winning cell: a move from it reaches a losing cell"
             };
             explanation.value = format!(
-                "{} {at} is {cell} (a losing cell is one of value 0: no move to a losing cell).",
+                "{} {at} is {cell} (a losing cell is one of value 0; {LOSING_CELLS}).",
                 explanation.value
             );
         }
@@ -390,22 +421,46 @@ pub fn pawn(analysis: &pawn::Analysis, pawns: &[PawnCell]) -> Result<Explanation
             let after = m.after.map_or(0, Nimber::value);
             let mut why = explanation.arithmetic(part_of(m.pawn), after);
             if !several {
-                why = format!("{why}: {} is a losing cell", m.to);
+                why = format!("{why} ({} is a losing cell)", m.to);
             }
             format!("{phrase}: {why}")
         })
         .collect();
-    if let Some(table) = &analysis.table {
-        let mut mex = Vec::with_capacity(pawns.len());
-        for (index, &at) in pawns.iter().enumerate() {
-            let mut values = Vec::new();
-            table.for_each_move(at, |_, v| values.push(v.value()))?;
-            mex.push(Mex::of(&pawn_name(several, index), values));
+    // The table covers every pawn, or (with pawns past the region, valued
+    // by the formula) none: the pawns inside then get one of their own.
+    let in_region = |p: &PawnCell| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE;
+    let inside: Vec<PawnCell> = pawns.iter().copied().filter(in_region).collect();
+    let own;
+    let table = match &analysis.table {
+        Some(table) => Some(table),
+        None if !inside.is_empty() && analysis.pawns.iter().all(|(_, v)| v.is_some()) => {
+            own = ValueTable::covering(blocked, &inside)?;
+            Some(&own)
         }
-        explanation.mex = mex;
+        None => None,
+    };
+    for (index, &at) in pawns.iter().enumerate() {
+        let name = pawn_name(several, index);
+        match (table, in_region(&at), analysis.pawns[index].1) {
+            (Some(table), true, Some(_)) => {
+                let mut values = Vec::new();
+                table.for_each_move(at, |_, v| values.push(v.value()))?;
+                explanation.mex.push(Mex::of(&name, values));
+            }
+            (_, false, Some(value)) => explanation.formula.push(format!(
+                "{name} at {at} = {} xor {} = {value}",
+                at.x(),
+                at.y()
+            )),
+            _ => {}
+        }
     }
     Ok(explanation)
 }
+
+/// How losing cells are found, for a reader new to them: from the corner
+/// up, without going round in circles.
+const LOSING_CELLS: &str = "losing cells are found from the corner up: a cell with no move is losing, and a cell is losing when no move from it reaches a losing cell";
 
 /// Winning moves of the splitting game explained part by part, at most
 /// this many (each costs the values of the parts it leaves).

@@ -1052,7 +1052,12 @@ mod tests {
             winning.sort_unstable();
             prop_assert_eq!(listed, winning);
         }
-        let explanation = crate::explain::pawn(analysis, cells).unwrap();
+        let walled: Vec<Cell> = walls
+            .iter()
+            .map(|&(x, y)| Cell::new(u64::from(x), u64::from(y)).unwrap())
+            .collect();
+        let explanation =
+            crate::explain::pawn(analysis, cells, &Blocked::new(&walled).unwrap()).unwrap();
         prop_assert_eq!(explanation.winning.len(), analysis.moves.len());
         for line in &explanation.winning {
             prop_assert!(line.ends_with(" = 0") || !line.contains("xor"), "{}", line);
@@ -1182,7 +1187,7 @@ mod tests {
                 prop_assert!(analysis.moves.is_empty());
                 // The explanation says why the unvalued pawns drop out, and
                 // never that nothing is left to play.
-                let why = crate::explain::pawn(&analysis, &cells).unwrap().value;
+                let why = crate::explain::pawn(&analysis, &cells, &blocked).unwrap().value;
                 // Paired pawns on losing cells are valued (0), the others not.
                 if analysis.pawns.iter().any(|&(_, v)| v.is_none()) {
                     prop_assert!(why.contains("a pair cancels"), "{}", why);

@@ -2105,10 +2105,14 @@ function renderTheory() {
       renderTheory();
     },
   }));
-  parts.replaceChildren(...(chips.length && x.mex.length ? [el('span', { class: 'muted', text: 'Why this value? ' }), ...chips] : chips));
+  // A far pawn's value comes from a formula (x xor y), not from its moves.
+  const formula = x.formula || [];
+  parts.replaceChildren(...(chips.length && (x.mex.length || formula.length) ? [el('span', { class: 'muted', text: 'Why this value? ' }), ...chips] : chips));
   const mex = x.mex.find((m) => m.part === state.mexPart);
-  $('theory-mex').hidden = !mex;
-  $('theory-mex').replaceChildren(...unbroken(mex ? mex.text : ''));
+  const byFormula = state.mexPart === null ? undefined : formula.find((f) => f.startsWith(`${state.mexPart} at `));
+  const why = mex ? mex.text : byFormula ? `${byFormula}: no impassable cell at or below-left of it, so it moves as two Nim heaps, x and y.` : '';
+  $('theory-mex').hidden = !why;
+  $('theory-mex').replaceChildren(...unbroken(why));
   const win = $('theory-winning');
   win.replaceChildren();
   if (!x.winning.length) return;

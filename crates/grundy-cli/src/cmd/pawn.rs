@@ -177,7 +177,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             render(&analysis, &args.at, has_moves, &mut out);
             if args.explain {
                 out.push('\n');
-                for line in explain::pawn(&analysis, &args.at)?.lines() {
+                for line in explain::pawn(&analysis, &args.at, &blocked)?.lines() {
                     let _ = writeln!(out, "{line}");
                 }
             }

@@ -684,3 +684,41 @@ fn pawns_sharing_a_cell_cancel_in_pairs() {
     assert!(outcomes.is_legal_move(small, to));
     assert_eq!(outcomes.classify(to), CellKind::Losing);
 }
+
+/// A pawn past the region of values, on an open quadrant, is explained by
+/// its formula (x xor y), and the pawns inside keep their mex lines; one
+/// pawn past the values with an impassable cell below-left wins by
+/// reaching a losing cell, and its explanation says so, with no XOR.
+#[test]
+fn far_pawns_are_explained_by_their_formula_or_their_outcome() {
+    let output = grundy()
+        .args(["pawn", "--at", "5000,6000", "--at", "1,3", "--explain"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "    pawn 1 at (5000,6000) = 5000 xor 6000 = {}\n",
+            5000 ^ 6000
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("    pawn 2: its 4 moves leave "),
+        "{stdout}"
+    );
+    let walls = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(walls.path(), "5 5\n").unwrap();
+    let output = grundy()
+        .arg("pawn")
+        .arg(walls.path())
+        .args(["--at", "1000000000,999999999", "--explain"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("  Each winning move reaches a losing cell:\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("XOR"), "{stdout}");
+}

@@ -295,7 +295,7 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
         }
         cells
     });
-    let explain = grundy_report::explain::pawn(&analysis, &position.pawns).ok();
+    let explain = grundy_report::explain::pawn(&analysis, &position.pawns, &position.blocked).ok();
     answer(
         &AnalyzeResponse {
             report: analysis.report(&position.pawns, None),
