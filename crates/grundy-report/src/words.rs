@@ -306,12 +306,19 @@ pub fn winning_arithmetic(part: &str, before: u32, after: u32, after_all: &[u32]
 /// counts per value.
 pub const MEX_LISTED: u64 = 24;
 
+/// Past this many distinct values on one side of the mex, that side is
+/// summed up in a phrase rather than listed value by value.
+pub const MEX_VALUES_LISTED: usize = 32;
+
 /// The mex of a part: the values its moves leave, sorted, the first missing
 /// one marked. `counts` holds each value left with how many moves leave it,
 /// sorted by value; `mex` is the first value missing. Up to [`MEX_LISTED`]
 /// moves every value is listed (`A: its 4 moves leave 0, 1, 1, [2 missing],
 /// 3, so A = mex = 2.`), beyond as counts (`A: its 225 moves leave 0 (4
-/// times), 1 (30 times), ..., [8 missing], 9 (2 times), so A = mex = 8.`).
+/// times), 1 (30 times), ..., [8 missing], 9 (2 times), so A = mex = 8.`),
+/// and past [`MEX_VALUES_LISTED`] distinct values below or above the mex,
+/// that side in one phrase (`every value from 0 to 1094 (4,095 moves)`,
+/// `3,000 larger values, 1096 to 4095 (3,000 moves)`).
 #[must_use]
 pub fn mex_text(part: &str, counts: &[(u32, u64)], mex: u32) -> String {
     let moves: u64 = counts.iter().map(|&(_, n)| n).sum();
@@ -319,28 +326,45 @@ pub fn mex_text(part: &str, counts: &[(u32, u64)], mex: u32) -> String {
         return format!("{part}: no moves, so {part} = mex of nothing = 0.");
     }
     let listed = moves <= MEX_LISTED;
+    let each = |items: &mut Vec<String>, side: &[(u32, u64)]| {
+        for &(value, n) in side {
+            if listed {
+                items.extend(std::iter::repeat_n(value.to_string(), n as usize));
+            } else {
+                items.push(format!(
+                    "{value} ({})",
+                    if n == 1 {
+                        "once".to_owned()
+                    } else {
+                        format!("{n} times")
+                    }
+                ));
+            }
+        }
+    };
+    let split = counts.partition_point(|&(value, _)| value < mex);
+    let (below, above) = counts.split_at(split);
+    let moves_of = |side: &[(u32, u64)]| count(side.iter().map(|&(_, n)| n).sum(), "move");
     let mut items = Vec::new();
-    let mut marked = false;
-    for &(value, n) in counts {
-        if !marked && value > mex {
-            items.push(format!("[{mex} missing]"));
-            marked = true;
-        }
-        if listed {
-            items.extend(std::iter::repeat_n(value.to_string(), n as usize));
-        } else {
-            items.push(format!(
-                "{value} ({})",
-                if n == 1 {
-                    "once".to_owned()
-                } else {
-                    format!("{n} times")
-                }
-            ));
-        }
+    if below.len() > MEX_VALUES_LISTED {
+        // Every value below the mex is left: that is what makes it the mex.
+        items.push(format!(
+            "every value from 0 to {} ({})",
+            mex - 1,
+            moves_of(below)
+        ));
+    } else {
+        each(&mut items, below);
     }
-    if !marked {
-        items.push(format!("[{mex} missing]"));
+    items.push(format!("[{mex} missing]"));
+    match above {
+        [] => {}
+        [(first, _), .., (last, _)] if above.len() > MEX_VALUES_LISTED => items.push(format!(
+            "{}, {first} to {last} ({})",
+            count(above.len() as u64, "larger value"),
+            moves_of(above)
+        )),
+        _ => each(&mut items, above),
     }
     let verb = if moves == 1 { "leaves" } else { "leave" };
     format!(
@@ -367,6 +391,28 @@ pub fn mex_counts(values: impl IntoIterator<Item = u32>) -> (Vec<(u32, u64)>, u3
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A part with thousands of distinct values left: the values below
+    /// the mex, all there, and those above it, each in one phrase whose
+    /// counts add up to the moves.
+    #[test]
+    fn a_long_mex_is_summed_up_on_each_side() {
+        let values = (0..40).chain(41..141).chain(41..141);
+        let (counts, mex) = mex_counts(values);
+        assert_eq!(mex, 40);
+        assert_eq!(
+            mex_text("A", &counts, mex),
+            "A: its 240 moves leave every value from 0 to 39 (40 moves), [40 missing], \
+             100 larger values, 41 to 140 (200 moves), so A = mex = 40."
+        );
+        // Few values on a side: listed with their counts.
+        let (counts, mex) = mex_counts((0..30).chain([31, 31]));
+        let text = mex_text("B", &counts, mex);
+        assert!(
+            text.contains("29 (once), [30 missing], 31 (2 times)"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn articles_follow_the_spoken_number() {

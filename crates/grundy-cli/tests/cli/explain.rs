@@ -165,14 +165,17 @@ fn pawn_explains_losing_cells_and_the_sum() {
     let out = run(&["pawn", &path, "--at", "6,5", "--explain"], "");
     let lines = explanation(&out);
     assert!(lines[1].contains("(6,5) is a "), "{out}");
-    assert!(lines[1].contains("a losing cell is one of value 0: no move to a losing cell"));
+    assert!(lines[1].contains(
+        "a losing cell is one of value 0; losing cells are found from the corner up: a cell with \
+         no move is losing, and a cell is losing when no move from it reaches a losing cell"
+    ));
     let winning = report["winning_moves"].as_array().unwrap().len();
     let mex = check_theory(&lines, winning);
     let value = report["pawns"][0]["grundy"].as_u64().unwrap() as u32;
     assert_eq!(mex, [("the pawn".to_owned(), value)]);
     assert!(out.contains("  Each pawn's value is the mex"), "{out}");
     for line in lines.iter().filter(|l| l.contains(" -> ")) {
-        assert!(line.ends_with(" is a losing cell"), "{line}");
+        assert!(line.ends_with(" is a losing cell)"), "{line}");
     }
     // Two pawns: a sum.
     let args = ["pawn", &path, "--at", "6,5", "--at", "3,3"];
