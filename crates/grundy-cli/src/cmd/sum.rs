@@ -47,7 +47,7 @@ the board file, and L..R includes both ends (1 <= L <= R <= N, 1 <= P <= N).
   value L R    the grundy value of the sum of boards L..R
   winner L R   who wins that sum: first or second (player to move)
   move L R     a winning move in it, worded as `grundy clear` words moves:
-               clear (r,c)-(r,c) on board B, leaving grundy 0 (the board:
+               clear (r,c)-(r,c) on board B, leaving grundy 0 (board B:
                grundy X -> Y), corners 1-based and inclusive; or none
   set P        replace board P by the board on the following lines (up to a
                blank line, the next query or the end); prints board P: grundy V
@@ -552,11 +552,11 @@ fn write_valued_move(
         return writeln!(out, "{line}");
     }
     match (win, valued) {
-        (Some((_, _, from, to)), Some(valued)) => writeln!(
+        (Some((index, _, from, to)), Some(valued)) => writeln!(
             out,
             "{} {}",
             valued.text,
-            words::change("the board", from.value(), to.value())
+            words::change(&format!("board {}", index + 1), from.value(), to.value())
         ),
         _ => writeln!(out, "none"),
     }

@@ -105,7 +105,7 @@ fn sum_answers_every_query_type() {
         (a ^ d ^ c).to_string(),
         "first".to_owned(),
         // A single cell: clear it.
-        "clear (1,1)-(1,1) on board 3, leaving grundy 0 (the board: grundy 1 -> 0)".to_owned(),
+        "clear (1,1)-(1,1) on board 3, leaving grundy 0 (board 3: grundy 1 -> 0)".to_owned(),
     ];
     let stdout = String::from_utf8(output.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
@@ -116,7 +116,7 @@ fn sum_answers_every_query_type() {
     assert!(lines[7].starts_with("clear (1,"), "{}", lines[7]);
     assert!(
         lines[7].ends_with(&format!(
-            "on board 1, leaving grundy 0 (the board: grundy {a} -> 0)"
+            "on board 1, leaving grundy 0 (board 1: grundy {a} -> 0)"
         )),
         "{}",
         lines[7]
@@ -587,7 +587,7 @@ fn a_known_range_keeps_its_moves_after_a_board_past_the_budget() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 5, "{text}");
     let suffix = format!(
-        " on board 2, leaving grundy 0 (the board: grundy {} -> 0)",
+        " on board 2, leaving grundy 0 (board 2: grundy {} -> 0)",
         value(&small)
     );
     for k in [0, 2, 4] {
