@@ -531,6 +531,28 @@ impl ClearAnalysis {
 
     /// An optimal play-out, as `grundy clear --play`: each move with the
     /// total value it leaves, the first player's move first.
+    /// Why, in Sprague-Grundy terms, as `grundy clear --explain` says it: a
+    /// dict of the API's `explain` fields and `text` (see
+    /// [`crate::explanation_dict`]).
+    fn explain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let outcome = self.with_solver(py, |solver| {
+            let explained = Analysis::of(solver, &self.boards).and_then(|analysis| {
+                let moves =
+                    grundy_report::explain::clear_component_moves(solver, &self.boards, &analysis)?;
+                Ok(grundy_report::explain::clear(
+                    &self.boards,
+                    &analysis,
+                    Some(&moves),
+                ))
+            });
+            explained.map_err(|err| (err, solver.positions_solved()))
+        })?;
+        match outcome {
+            Ok(explanation) => crate::explanation_dict(py, &explanation),
+            Err((err, solved)) => Err(stopped(py, &err, solved)),
+        }
+    }
+
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = self.with_solver(py, |solver| self.play_out(solver))?;
         outcome.map_err(|(err, solved)| stopped(py, &err, solved))

@@ -93,6 +93,21 @@ pub(crate) fn index_arg(
     })
 }
 
+/// An explanation as Python gets it: a dict of the API's `explain` fields
+/// (`heading`, `value`, `parts`, `winning`, `mex`, ...), read by Python's
+/// own `json` from the one serialisation, and `text`, the lines
+/// `--explain` prints.
+pub(crate) fn explanation_dict<'py>(
+    py: Python<'py>,
+    explanation: &grundy_report::explain::Explanation,
+) -> PyResult<Bound<'py, PyAny>> {
+    let json = serde_json::to_string(explanation)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    let dict = py.import("json")?.call_method1("loads", (json,))?;
+    dict.set_item("text", explanation.lines().join("\n"))?;
+    Ok(dict)
+}
+
 pub(crate) fn repr_option<T: std::fmt::Display>(value: Option<T>) -> String {
     value.map_or_else(|| "None".to_owned(), |v| v.to_string())
 }

@@ -74,6 +74,7 @@ impl Move {
 #[pyclass(frozen, module = "grundy.pawn")]
 pub struct PawnAnalysis {
     pawns: Vec<Cell>,
+    blocked: Blocked,
     analysis: Analysis,
 }
 
@@ -142,7 +143,11 @@ fn pawn_analyze(
             )),
             err => value_error(err),
         })?;
-    Ok(PawnAnalysis { pawns, analysis })
+    Ok(PawnAnalysis {
+        pawns,
+        blocked,
+        analysis,
+    })
 }
 
 #[pymethods]
@@ -219,6 +224,16 @@ impl PawnAnalysis {
 
     /// An optimal play-out, as `grundy pawn --play`: each move with the
     /// total value it leaves. The GIL is released; Ctrl-C stops it.
+    /// Why, in Sprague-Grundy terms, as `grundy pawn --explain` says it: a
+    /// dict of the API's `explain` fields and `text` (see
+    /// [`crate::explanation_dict`]).
+    fn explain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let explained = interrupt::run_watched(py, |_| {
+            grundy_report::explain::pawn(&self.analysis, &self.pawns, &self.blocked)
+        })?;
+        crate::explanation_dict(py, &explained.map_err(value_error)?)
+    }
+
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         interrupt::run_watched(py, |stop| self.play_stopped_by(stop))?
     }

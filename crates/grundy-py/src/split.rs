@@ -260,6 +260,23 @@ impl SplitAnalysis {
 
     /// An optimal play-out, as `grundy split --play`: each move with the
     /// value it leaves.
+    /// Why, in Sprague-Grundy terms, as `grundy split --explain` says it: a
+    /// dict of the API's `explain` fields and `text` (see
+    /// [`crate::explanation_dict`]).
+    fn explain<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let outcome = interrupt::run_watched(py, |stop| {
+            let mut solver = solver(&self.limits, stop);
+            let explained = Analysis::of(&mut solver, &self.position).and_then(|analysis| {
+                grundy_report::explain::split(&mut solver, &self.position, &analysis)
+            });
+            explained.map_err(|err| (err, solver.positions_solved()))
+        })?;
+        match outcome {
+            Ok(explanation) => crate::explanation_dict(py, &explanation),
+            Err((err, solved)) => Err(stopped_after(py, &err, solved)),
+        }
+    }
+
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = interrupt::run_watched(py, |stop| {
             let mut solver = solver(&self.limits, stop);

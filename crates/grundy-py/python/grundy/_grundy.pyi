@@ -89,6 +89,10 @@ class ClearAnalysis:
         """Every legal move with the total value it leaves (0: winning)."""
     def play(self) -> List[Tuple[ClearMove, int]]:
         """An optimal play-out, each move with the value it leaves."""
+    def explain(self) -> Dict[str, Any]:
+        """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
+        ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,
+        ``mex``, ...) and ``text``, the lines ``--explain`` prints."""
 
 class SplitMove:
     """Delete the row and column of candidate (row, col), 0-based. Ordered
@@ -119,6 +123,10 @@ class SplitAnalysis:
         """Every legal move with the value it leaves (0: winning)."""
     def play(self) -> List[Tuple[SplitMove, int]]:
         """An optimal play-out, each move with the value it leaves."""
+    def explain(self) -> Dict[str, Any]:
+        """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
+        ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,
+        ``mex``, ...) and ``text``, the lines ``--explain`` prints."""
 
 class PawnMove:
     """Pawn `pawn` (0-based) moves to (x, y). Ordered by ``(pawn, x, y)``;
@@ -157,6 +165,10 @@ class PawnAnalysis:
         """Every legal move with the total value it leaves."""
     def play(self) -> List[Tuple[PawnMove, int]]:
         """An optimal play-out, each move with the total value it leaves."""
+    def explain(self) -> Dict[str, Any]:
+        """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
+        ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,
+        ``mex``, ...) and ``text``, the lines ``--explain`` prints."""
 
 class BoardSum:
     def __init__(
