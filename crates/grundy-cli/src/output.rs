@@ -212,6 +212,9 @@ pub struct WithPlay<R, M> {
     pub report: R,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub play: Option<Vec<grundy_report::ValuedMove<M>>>,
+    /// With `--explain`: the explanation, as the API's `explain` field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<grundy_report::explain::Explanation>,
 }
 
 impl<R: serde::Serialize, M: serde::Serialize> WithPlay<R, M> {

@@ -64,7 +64,9 @@ pub struct Args {
     /// components' values, each winning move with the arithmetic that
     /// makes it win, and each component's value as the mex of the values
     /// its moves leave (boards of at most 64 cells).
-    #[arg(long, conflicts_with = "json")]
+    /// With --json, the explanation is the object's `explain` field, as
+    /// the web API gives it.
+    #[arg(long)]
     explain: bool,
     /// Threads for the value searches of components: 1, or 2 for a helper
     /// thread that joins each search once it has solved 65,536 shapes
@@ -330,9 +332,17 @@ fn analyse(
                 })
                 .collect()
         });
+        let explain = if explain {
+            let moves =
+                explain::clear_component_moves(&mut solver, boards, &analysis).map_err(stopped)?;
+            Some(explain::clear(boards, &analysis, Some(&moves)))
+        } else {
+            None
+        };
         out = WithPlay {
             report: analysis.report(boards),
             play,
+            explain,
         }
         .to_line()?;
     } else {

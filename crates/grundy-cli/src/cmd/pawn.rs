@@ -55,7 +55,9 @@ pub struct Args {
     /// losing cell), the value as the XOR of the pawns' values, each
     /// winning move's arithmetic, and each pawn's value as the mex of the
     /// values its moves leave.
-    #[arg(long, conflicts_with = "json")]
+    /// With --json, the explanation is the object's `explain` field, as
+    /// the web API gives it.
+    #[arg(long)]
     explain: bool,
     /// Print only the engine's move for the player to move, and how it was
     /// chosen: `proven winning`, `losing position` (every move loses), or
@@ -160,9 +162,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 })
                 .collect()
         });
+        let explain = if args.explain && !args.at.is_empty() {
+            Some(explain::pawn(&analysis, &args.at, &blocked)?)
+        } else {
+            None
+        };
         out = WithPlay {
             report: analysis.report(&args.at, picture),
             play,
+            explain,
         }
         .to_line()?;
     } else {

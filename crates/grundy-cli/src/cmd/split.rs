@@ -45,7 +45,9 @@ pub struct Args {
     /// rectangles in play, each winning move with the parts it leaves and
     /// the arithmetic that makes it win, and each rectangle's value as the
     /// mex of the values its moves leave.
-    #[arg(long, conflicts_with = "json")]
+    /// With --json, the explanation is the object's `explain` field, as
+    /// the web API gives it.
+    #[arg(long)]
     explain: bool,
     /// Print only the engine's move for the player to move, on a grid of
     /// any size, and how it was chosen: `proven winning` (by the values, or
@@ -171,9 +173,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         } else {
             None
         };
+        let explain = if args.explain {
+            Some(explain::split(&mut solver, &position, &analysis).map_err(super::stopped)?)
+        } else {
+            None
+        };
         out = WithPlay {
             report: analysis.report(&position),
             play,
+            explain,
         }
         .to_line()?;
     } else {

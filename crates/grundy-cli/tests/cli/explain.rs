@@ -145,14 +145,37 @@ fn clear_explains_the_seed_example_in_words() {
     );
 }
 
+/// `--explain --json` gives the explanation as the object's `explain`
+/// field, the same words as the text's lines, in every game.
 #[test]
-fn explain_and_json_do_not_mix() {
-    let output = grundy()
-        .args(["clear", "--explain", "--json", "-"])
-        .write_stdin("1\n")
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
+fn explain_with_json_is_the_explain_field() {
+    let cases: [(&[&str], &str); 3] = [
+        (&["clear"], "0110\n0000\n0001\n"),
+        (&["split"], "0110\n1001\n"),
+        (&["pawn", "-", "--at", "4,3", "--at", "2,2"], "1 1\n3 0\n"),
+    ];
+    for (args, input) in cases {
+        let text_args: Vec<&str> = if args[0] == "pawn" {
+            [args, &["--explain"]].concat()
+        } else {
+            [args, &["--explain", "-"]].concat()
+        };
+        let text = run(&text_args, input);
+        let json_args: Vec<&str> = [&text_args[..], &["--json"]].concat();
+        let json = json(&json_args, input);
+        let explain = &json["explain"];
+        let value = explain["value"].as_str().unwrap();
+        assert!(text.contains(&format!("  {value}\n")), "{text}\n{json}");
+        for line in explain["winning"].as_array().unwrap() {
+            assert!(text.contains(line.as_str().unwrap()), "{text}\n{json}");
+        }
+        for mex in explain["mex"].as_array().unwrap() {
+            assert!(
+                text.contains(mex["text"].as_str().unwrap()),
+                "{text}\n{json}"
+            );
+        }
+    }
 }
 
 #[test]
