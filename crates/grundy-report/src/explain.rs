@@ -520,7 +520,17 @@ pub fn split(
             "it leaves no candidate there".to_owned()
         } else {
             let named: Vec<String> = left.iter().map(|(r, v)| format!("{r} = {v}")).collect();
-            format!("it leaves {}", named.join(", "))
+            if left.len() > 1 {
+                // The rectangle's new value is the XOR of its pieces.
+                let values: Vec<u32> = left.iter().map(|&(_, v)| v).collect();
+                format!(
+                    "it leaves {}, and {} = {rect_after}",
+                    named.join(", "),
+                    words::xor_terms(&values)
+                )
+            } else {
+                format!("it leaves {}", named.join(", "))
+            }
         };
         explanation
             .winning
