@@ -529,8 +529,6 @@ impl ClearAnalysis {
         }
     }
 
-    /// An optimal play-out, as `grundy clear --play`: each move with the
-    /// total value it leaves, the first player's move first.
     /// Why, in Sprague-Grundy terms, as `grundy clear --explain` says it: a
     /// dict of the API's `explain` fields and `text` (see
     /// [`crate::explanation_dict`]).
@@ -553,6 +551,8 @@ impl ClearAnalysis {
         }
     }
 
+    /// An optimal play-out, as `grundy clear --play`: each move with the
+    /// total value it leaves, the first player's move first.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = self.with_solver(py, |solver| self.play_out(solver))?;
         outcome.map_err(|(err, solved)| stopped(py, &err, solved))

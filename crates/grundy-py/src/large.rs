@@ -144,6 +144,16 @@ pub struct LargeClearAnalysis {
 
 #[pymethods]
 impl LargeClearAnalysis {
+    /// Refused, as `grundy clear --explain` refuses boards past 64 cells:
+    /// their analysis gives each class of shapes, the pairs that cancel
+    /// and the total instead.
+    fn explain(&self) -> PyResult<()> {
+        Err(pyo3::exceptions::PyValueError::new_err(
+            "explain() explains boards of at most 64 cells; a larger board's analysis gives \
+             each class of shapes (classes), the pairs that cancel and the total",
+        ))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "LargeClearAnalysis(value={}, winner={}, winning_moves={}, components={})",

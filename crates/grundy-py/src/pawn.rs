@@ -222,8 +222,6 @@ impl PawnAnalysis {
         interrupt::run_watched(py, |stop| self.options_stopped_by(stop))?
     }
 
-    /// An optimal play-out, as `grundy pawn --play`: each move with the
-    /// total value it leaves. The GIL is released; Ctrl-C stops it.
     /// Why, in Sprague-Grundy terms, as `grundy pawn --explain` says it: a
     /// dict of the API's `explain` fields and `text` (see
     /// [`crate::explanation_dict`]).
@@ -234,6 +232,8 @@ impl PawnAnalysis {
         crate::explanation_dict(py, &explained.map_err(value_error)?)
     }
 
+    /// An optimal play-out, as `grundy pawn --play`: each move with the
+    /// total value it leaves. The GIL is released; Ctrl-C stops it.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         interrupt::run_watched(py, |stop| self.play_stopped_by(stop))?
     }

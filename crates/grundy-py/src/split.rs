@@ -258,8 +258,6 @@ impl SplitAnalysis {
         self.options.iter().map(|&(c, v)| (c.into(), v)).collect()
     }
 
-    /// An optimal play-out, as `grundy split --play`: each move with the
-    /// value it leaves.
     /// Why, in Sprague-Grundy terms, as `grundy split --explain` says it: a
     /// dict of the API's `explain` fields and `text` (see
     /// [`crate::explanation_dict`]).
@@ -277,6 +275,8 @@ impl SplitAnalysis {
         }
     }
 
+    /// An optimal play-out, as `grundy split --play`: each move with the
+    /// value it leaves.
     fn play(&self, py: Python<'_>) -> PyResult<Vec<(Move, u32)>> {
         let outcome = interrupt::run_watched(py, |stop| {
             let mut solver = solver(&self.limits, stop);

@@ -91,3 +91,13 @@ def test_split_and_pawn_explanations_say_what_the_cli_says(cli):
     # A far pawn is explained by its formula, x xor y.
     far = grundy.pawn.analyze([(5000, 6000), (1, 3)]).explain()
     assert far["formula"] == [f"pawn 1 at (5000,6000) = 5000 xor 6000 = {5000 ^ 6000}"]
+
+
+def test_a_board_past_64_cells_is_not_explained_as_the_cli_says():
+    large = grundy.clear.analyze(["100000001"] + ["0" * 9] * 7 + ["100000001"])
+    with pytest.raises(ValueError, match="explains boards of at most 64 cells"):
+        large.explain()
+    # Each method keeps its own documentation.
+    small = grundy.clear.analyze(["11"])
+    assert small.explain.__doc__.startswith("Why, in Sprague-Grundy terms")
+    assert small.play.__doc__.startswith("An optimal play-out")

@@ -12,7 +12,9 @@
 //! move takes part `p` from `v_p` to `v_p ^ total`.
 
 use grundy::clear::{Bitboard, Board, ClearSolver};
-use grundy::pawn::{Blocked, Cell as PawnCell, CellKind, PawnError, ValueTable, MAX_REGION_SIDE};
+use grundy::pawn::{
+    Blocked, Cell as PawnCell, CellKind, OpenQuadrants, PawnError, ValueTable, MAX_REGION_SIDE,
+};
 use grundy::split::{Position, SplitSolver};
 use grundy::{Nimber, SolveError};
 use serde::Serialize;
@@ -426,14 +428,25 @@ pub fn pawn(
             format!("{phrase}: {why}")
         })
         .collect();
-    // The table covers every pawn, or (with pawns past the region, valued
-    // by the formula) none: the pawns inside then get one of their own.
+    // The table covers every pawn; or, when pawns past the region are
+    // valued by the formula (open quadrants), none, and the analysis made
+    // one of the pawns inside, within its budget: the same one is made
+    // again here. Any other analysis without a table made none (its pawns
+    // valued by their outcome, or past the budget), and none is made.
     let in_region = |p: &PawnCell| p.x() < MAX_REGION_SIDE && p.y() < MAX_REGION_SIDE;
+    let open = OpenQuadrants::new(blocked);
+    let by_formula = |index: usize| {
+        let at = pawns[index];
+        !in_region(&at) && open.is_open(at) && analysis.pawns[index].1.is_some()
+    };
     let inside: Vec<PawnCell> = pawns.iter().copied().filter(in_region).collect();
     let own;
     let table = match &analysis.table {
         Some(table) => Some(table),
-        None if !inside.is_empty() && analysis.pawns.iter().all(|(_, v)| v.is_some()) => {
+        None if !inside.is_empty()
+            && (0..pawns.len()).any(by_formula)
+            && analysis.pawns.iter().all(|(_, v)| v.is_some()) =>
+        {
             own = ValueTable::covering(blocked, &inside)?;
             Some(&own)
         }
@@ -441,13 +454,13 @@ pub fn pawn(
     };
     for (index, &at) in pawns.iter().enumerate() {
         let name = pawn_name(several, index);
-        match (table, in_region(&at), analysis.pawns[index].1) {
-            (Some(table), true, Some(_)) => {
+        match (table, analysis.pawns[index].1) {
+            (Some(table), Some(_)) if in_region(&at) => {
                 let mut values = Vec::new();
                 table.for_each_move(at, |_, v| values.push(v.value()))?;
                 explanation.mex.push(Mex::of(&name, values));
             }
-            (_, false, Some(value)) => explanation.formula.push(format!(
+            (_, Some(value)) if by_formula(index) => explanation.formula.push(format!(
                 "{name} at {at} = {} xor {} = {value}",
                 at.x(),
                 at.y()

@@ -721,4 +721,16 @@ fn far_pawns_are_explained_by_their_formula_or_their_outcome() {
         "{stdout}"
     );
     assert!(!stdout.contains("XOR"), "{stdout}");
+    // A far pawn valued 0 by its outcome (a losing cell), with an
+    // impassable cell below-left: no formula, which would not hold.
+    std::fs::write(walls.path(), "1 0\n").unwrap();
+    let output = grundy()
+        .arg("pawn")
+        .arg(walls.path())
+        .args(["--at", "5000,4999", "--explain"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("(5000,4999) is a losing cell"), "{stdout}");
+    assert!(!stdout.contains(" xor "), "{stdout}");
 }

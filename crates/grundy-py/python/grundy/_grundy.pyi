@@ -65,6 +65,9 @@ class LargeClearAnalysis:
     """Each component: ``(board, cells, value or None)``, cells ``(row, col)``."""
     classes: List[Tuple[int, int, Optional[int]]]
     """Each class of congruent components: ``(cells, count, value or None)``."""
+    def explain(self) -> Dict[str, Any]:
+        """Raises ValueError: explanations are of boards of at most 64
+        cells, as ``--explain``'s."""
     stopped: Optional[str]
 
 class Component:

@@ -1235,6 +1235,17 @@ async fn pawn_far_away_and_errors() {
     assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(reply.json["grundy"], 700 ^ 600, "{:?}", reply.json);
     assert_eq!(reply.json["moves_total"], 700 + 600, "{:?}", reply.json);
+    // Past the request's budget too (1415 x 1415 cells): no values, and the
+    // explanation makes no table of its own either.
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[1414, 1414]], "blocked": [[0, 0]] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    assert!(reply.json.get("moves_total").is_none(), "{:?}", reply.json);
+    assert_eq!(reply.json["explain"]["mex"], json!([]), "{:?}", reply.json);
     let reply = post(
         addr,
         "/api/v1/pawn/play",
