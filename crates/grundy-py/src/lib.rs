@@ -56,25 +56,37 @@ impl Limits {
 }
 
 /// `value` as Python's `repr` writes it: `None`, or the value as shown.
-/// An integer argument of a move's constructor, `name` in messages: a
-/// Python int (a bool is refused, as budgets refuse it), as an `i128`, so
-/// that the caller's range check names the argument and its range for any
-/// value rather than PyO3's bare `OverflowError`.
+/// An integer argument of a move's constructor, `name` in messages: an
+/// int, or anything `operator.index` takes (a numpy integer), but not a
+/// bool, which budgets refuse too; as an `i128`, so that the caller's
+/// range check names the argument and its range for any value rather
+/// than PyO3's bare `OverflowError`.
 pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<i128> {
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{name} must be an int, not bool"
-        )));
-    }
-    if !value.is_instance_of::<pyo3::types::PyInt>() {
-        let type_name = value
+    let type_name = || {
+        value
             .get_type()
             .name()
-            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+    };
+    // numpy's bool (named `bool` or `bool_`) is no int here either.
+    if value.is_instance_of::<pyo3::types::PyBool>()
+        || matches!(type_name().as_str(), "bool" | "bool_")
+    {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{name} must be an int, not {type_name}"
+            "{name} must be an int, not {}",
+            type_name()
         )));
     }
+    let value = value
+        .py()
+        .import("operator")?
+        .call_method1("index", (value,))
+        .map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "{name} must be an int, not {}",
+                type_name()
+            ))
+        })?;
     value.extract::<i128>().map_err(|_| {
         pyo3::exceptions::PyValueError::new_err(format!("{name} is {value}: far out of range"))
     })

@@ -232,3 +232,12 @@ def test_split_and_pawn_moves_refuse_what_is_out_of_range_naming_the_argument():
             make()
     with pytest.raises(TypeError, match="^row must be an int, not bool$"):
         SplitMove(False, 0)
+    # numpy's integers are ints, as everywhere else in the package; its
+    # bools are not.
+    import numpy as np
+
+    assert SplitMove(np.int64(2), np.uint8(3)) == SplitMove(2, 3)
+    assert PawnMove(np.int32(4), 0, pawn=np.int64(1)) == PawnMove(4, 0, pawn=1)
+    assert grundy.clear.Move(np.int64(0), 0, np.int16(1), 1).bottom == 1
+    with pytest.raises(TypeError, match="must be an int, not bool"):
+        SplitMove(np.bool_(True), 0)
