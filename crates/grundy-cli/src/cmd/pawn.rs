@@ -135,9 +135,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .map(|(low, high)| draw(&outcomes, &args.at, low, high));
     let play = if args.play {
         let Some(table) = &analysis.table else {
+            // The play-out walks a table of values, which covers pawns
+            // below the region only: name the first pawn past it.
+            let beyond = args
+                .at
+                .iter()
+                .find(|p| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE)
+                .unwrap_or(&args.at[0]);
             return Err(UsageError(format!(
-                "--play needs the pawn's value, computed for cells below {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; {} is beyond",
-                args.at[0]
+                "--play walks a table of values, made for cells below {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; {beyond} is beyond"
             ))
             .into());
         };

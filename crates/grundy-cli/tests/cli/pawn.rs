@@ -734,3 +734,16 @@ fn far_pawns_are_explained_by_their_formula_or_their_outcome() {
     assert!(stdout.contains("(5000,4999) is a losing cell"), "{stdout}");
     assert!(!stdout.contains(" xor "), "{stdout}");
 }
+
+/// `--play` of a sum with a pawn past the table of values names that
+/// pawn, not the first one.
+#[test]
+fn play_past_the_table_names_the_far_pawn() {
+    let output = grundy()
+        .args(["pawn", "--at", "30,40", "--at", "5000,6000", "--play"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("(5000,6000) is beyond"), "{stderr}");
+}
