@@ -108,9 +108,10 @@ pub struct Explanation {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub formula: Vec<String>,
     /// Whether the winning moves win by reaching a losing cell, with no
-    /// values at all (one pawn past the values), rather than by an XOR.
-    #[serde(skip)]
-    by_outcome: bool,
+    /// values at all (one pawn past the values), rather than by an XOR;
+    /// in the JSON only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub by_outcome: bool,
     /// What a part is in this game's words (`component`, `pawn`,
     /// `rectangle`), for the text's mex header.
     #[serde(skip)]

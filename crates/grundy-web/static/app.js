@@ -2119,7 +2119,8 @@ function renderTheory() {
   // The server explains a splitting game's first 64 winning moves and
   // counts the others.
   const total = x.winning.length + (x.winning_unexplained || 0);
-  win.append(el('p', { text: `Each winning move makes the XOR 0 (${plural(total, 'move')}):` }));
+  const how = x.by_outcome ? 'Each winning move reaches a losing cell' : 'Each winning move makes the XOR 0';
+  win.append(el('p', { text: `${how} (${plural(total, 'move')}):` }));
   const ul = el('ul');
   x.winning.slice(0, 40).forEach((text, i) => {
     ul.append(winningItem(a.winning_moves[i], text));

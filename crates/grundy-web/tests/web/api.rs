@@ -1246,6 +1246,24 @@ async fn pawn_far_away_and_errors() {
     assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert!(reply.json.get("moves_total").is_none(), "{:?}", reply.json);
     assert_eq!(reply.json["explain"]["mex"], json!([]), "{:?}", reply.json);
+    // One far pawn with an impassable cell below-left: its winning move
+    // reaches a losing cell, no XOR, and the explanation says which.
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[5000, 6000]], "blocked": [[1, 1]] }),
+    )
+    .await;
+    assert_eq!(
+        reply.json["explain"]["by_outcome"], true,
+        "{:?}",
+        reply.json
+    );
+    assert!(
+        reply.json["explain"].get("formula").is_none(),
+        "{:?}",
+        reply.json
+    );
     let reply = post(
         addr,
         "/api/v1/pawn/play",
