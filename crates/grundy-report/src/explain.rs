@@ -461,7 +461,9 @@ pub fn pawn(
                 table.for_each_move(at, |_, v| values.push(v.value()))?;
                 explanation.mex.push(Mex::of(&name, values));
             }
-            (_, Some(value)) if by_formula(index) => explanation.formula.push(format!(
+            // Past the region, or below it with no table (a budget that
+            // refused it): an open quadrant's value is its formula.
+            (_, Some(value)) if open.is_open(at) => explanation.formula.push(format!(
                 "{name} at {at} = {} xor {} = {value}",
                 at.x(),
                 at.y()

@@ -140,6 +140,55 @@ impl Analysis {
         }
     }
 
+    /// The analysis of pawns that all stand on open quadrants (no
+    /// impassable cell at or below-left of any): each pawn's value is `x
+    /// xor y` ([`OpenQuadrants`]) wherever it stands, with no table, so a
+    /// caller whose budget refuses the table still has the values and
+    /// every winning move. `None` when a pawn's quadrant is not open, or
+    /// there is no pawn.
+    #[must_use]
+    pub fn on_open_quadrants(
+        blocked: &Blocked,
+        outcomes: &Outcomes,
+        pawns: &[Cell],
+    ) -> Option<Analysis> {
+        let open = OpenQuadrants::new(blocked);
+        if pawns.is_empty() || !pawns.iter().all(|&p| open.is_open(p)) {
+            return None;
+        }
+        let values: Vec<Nimber> = pawns
+            .iter()
+            .map(|&p| open.value(p).expect("an open quadrant"))
+            .collect();
+        let total: Nimber = values.iter().copied().sum();
+        let mut moves = Vec::new();
+        if !total.is_zero() {
+            for (index, (&pawn, &value)) in pawns.iter().zip(&values).enumerate() {
+                let target = value ^ total;
+                moves.extend(
+                    open.moves_to(pawn, target)
+                        .into_iter()
+                        .map(|to| WinningMove {
+                            pawn: index,
+                            to,
+                            after: Some(target),
+                        }),
+                );
+            }
+        }
+        Some(Analysis {
+            pawns: kinds_of(outcomes, pawns)
+                .into_iter()
+                .zip(values.into_iter().map(Some))
+                .collect(),
+            total: Some(total),
+            first_wins: !total.is_zero(),
+            moves,
+            table: None,
+            unexamined: Vec::new(),
+        })
+    }
+
     /// [`Analysis::of`] without pairing equal pawns: for a caller that
     /// pairs them itself ([`by_pairs`]), as the web's budgeted analysis
     /// does, so that a sum out of reach is paired once.

@@ -211,6 +211,11 @@ fn analysis_within(
         let height = inside.iter().map(|p| u64::from(p.y()) + 1).max();
         let cells = width.unwrap_or(1) * height.unwrap_or(1);
         if let Some(max) = position.budget.max_positions.filter(|&max| cells > max) {
+            // Pawns on open quadrants need no table: x xor y each.
+            if let Some(analysis) = Analysis::on_open_quadrants(&position.blocked, outcomes, pawns)
+            {
+                return Ok(Ok(analysis));
+            }
             if let [pawn] = pawns[..] {
                 return Ok(Ok(
                     Analysis::outcome_only(outcomes, pawn).map_err(|e| bad(&e))?

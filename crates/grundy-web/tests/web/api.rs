@@ -1264,6 +1264,25 @@ async fn pawn_far_away_and_errors() {
         "{:?}",
         reply.json
     );
+    // Pawns on open quadrants need no table, near as far: a sum whose
+    // table would pass the budget (1501 x 1401 cells) has its value, x xor
+    // y each, and the winning moves that make it 0.
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[1500, 1400], [3, 4]] }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let total = 1500 ^ 1400 ^ 3 ^ 4;
+    assert_eq!(reply.json["grundy"], total, "{:?}", reply.json);
+    let winning = reply.json["winning_moves"].as_array().unwrap();
+    assert!(!winning.is_empty(), "{:?}", reply.json);
+    for m in winning {
+        let (x, y) = (m["x"].as_u64().unwrap(), m["y"].as_u64().unwrap());
+        let other = if m["pawn"] == 0 { 3 ^ 4 } else { 1500 ^ 1400 };
+        assert_eq!(x ^ y ^ other, 0, "{m}");
+    }
     let reply = post(
         addr,
         "/api/v1/pawn/play",
@@ -1382,10 +1401,12 @@ async fn pawn_far_away_and_errors() {
             "pawn 1 at", // messages number pawns from 1
         ),
         // A far pawn valued without a table leaves the table of the others
-        // bounded all the same. (On an empty grid the losing cells are the
-        // diagonal: (3000, 2999) wins, so it does not drop out.)
+        // bounded all the same. (An impassable cell at (0, 2999) closes the
+        // near pawn's quadrant, so it needs a table, but not the far one's;
+        // `grundy pawn` values (3000, 2999) 15 then: it wins, and does not
+        // drop out.)
         (
-            json!({ "pawns": [[1_000_000_000u64, 5], [3000, 2999]] }),
+            json!({ "pawns": [[1_000_000_000u64, 5], [3000, 2999]], "blocked": [[0, 2999]] }),
             422,
             "exceed the budget",
         ),
@@ -1414,12 +1435,15 @@ async fn pawn_far_away_and_errors() {
         let (fx, fy) = (from[0].as_u64().unwrap(), from[1].as_u64().unwrap());
         assert!(x == fx && y < fy || y == fy && x < fx, "{:?}", reply.json);
     }
-    // A pawn on a losing cell (the diagonal, here) has value 0 whatever the
-    // budget: it drops out, and the engine's move of the others is proven,
-    // one that the open grid's values (x xor y) say leaves 0.
-    // Its analysis has the total and that pawn's winning move (on the open
-    // grid, to the diagonal), not the dropped pawn's, which are unexamined.
-    let body = json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]] });
+    // A pawn on a losing cell has value 0 whatever the budget: it drops
+    // out, and the engine's move of the others is proven, one that the
+    // open grid's values (x xor y) say leaves 0. Its analysis has the
+    // total and that pawn's winning move (on the open grid, to the
+    // diagonal), not the dropped pawn's, which are unexamined. (The
+    // impassable cell at (0, 3000) closes the near pawn's quadrant, so its
+    // value needs a table past the budget, and leaves the far one's open;
+    // `grundy pawn` says (3000, 3000) is a losing cell with it.)
+    let body = json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]], "blocked": [[0, 3000]] });
     let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
     assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(reply.json["grundy"], 1_000_000_000u64 ^ 5);
