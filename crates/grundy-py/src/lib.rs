@@ -218,12 +218,10 @@ pub(crate) fn budget_exceeded(
     }
 }
 
-/// `grundy.BudgetExceeded` for a search refused before it began because
-/// it would need `used` bytes, past the memory budget `limit`: `context`
-/// (what was refused, and why), then the budget's own words, as the CLI
-/// prints them; nothing was found.
-pub(crate) fn refused_for_memory(py: Python<'_>, context: &str, limit: u64, used: u64) -> PyErr {
-    let err = grundy::SolveError::MemoryBudget { limit, used };
+/// `grundy.BudgetExceeded` for a search refused before it began, past the
+/// memory budget `limit`: `context` says what was refused, the bytes it
+/// would need and the limit, as the CLI prints it; nothing was found.
+pub(crate) fn refused_for_memory(py: Python<'_>, context: &str, limit: u64) -> PyErr {
     let found = pyo3::types::PyDict::new(py);
     if let Err(e) = found.set_item("positions_solved", 0) {
         return e;
@@ -235,7 +233,9 @@ pub(crate) fn refused_for_memory(py: Python<'_>, context: &str, limit: u64, used
         Ok(class) => class,
         Err(e) => return e,
     };
-    match class.call1((format!("{context}: {err}"), "max_memory", limit, found)) {
+    // The located message names the bytes needed and the limit: said once,
+    // as the CLI says it.
+    match class.call1((context, "max_memory", limit, found)) {
         Ok(instance) => PyErr::from_value(instance),
         Err(e) => e,
     }

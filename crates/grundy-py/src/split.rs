@@ -124,11 +124,10 @@ fn grid_to_analyse(
     match check_fits(&parsed, text.as_bytes(), limit, "max_memory") {
         Ok(()) => Ok(parsed.grid),
         Err(Refusal::Unsupported(err)) => Err(parse::located(source, &err)),
-        Err(Refusal::OverBudget(err, used)) => Err(crate::refused_for_memory(
+        Err(Refusal::OverBudget(err, _)) => Err(crate::refused_for_memory(
             py,
             &format!("{source}:{err}"),
             limit,
-            used,
         )),
     }
 }

@@ -311,7 +311,7 @@ def test_a_split_grid_the_cli_refuses_up_front_is_refused_up_front(cli, tmp_path
     message = str(over.value)
     assert message.startswith("<grid>:1:1: grid too large for max_memory: ")
     assert f"table of {(n * (n + 1) // 2) ** 2} sub-rectangles" in message
-    number, unit = message.split("it would need ")[1].split(")")[0].split(" ")
+    number, unit = message.split(" sub-rectangles needs ")[1].split(" with")[0].split(" ")
     units = {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
     assert float(number) * units[unit] > 10 * 2**20
     file = tmp_path / "g250.txt"

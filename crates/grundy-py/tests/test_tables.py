@@ -157,7 +157,7 @@ def test_file_system_errors_are_oserrors_as_pythons_own(db_4x5, tmp_path):
     assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing))
     # One path alone, as a string or a path, is that path (not a list of
     # its characters).
-    for alone in (str(missing), missing):
+    for alone in (str(missing), missing, os.fsencode(missing)):
         with pytest.raises(FileNotFoundError) as raised:
             grundy.tables.discover(alone)
         assert raised.value.filename == str(missing)

@@ -176,7 +176,7 @@ def discover(
         # One path given alone, not a list: a string would otherwise be
         # read a character a path.
         paths = [paths]
-    names = [os.fspath(p) for p in (paths or [])]
+    names = [os.fsdecode(p) for p in (paths or [])]
     found, skipped = _grundy.tables_discover(names)
     for path, reason in skipped:
         warnings.warn(f"skipping {path}: {reason}", stacklevel=2)
