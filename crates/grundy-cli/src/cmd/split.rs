@@ -222,7 +222,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 const MAX_EXPLAINED: usize = 64;
 
 /// For each winning move, the rectangles it leaves with their values (the
-/// reason it wins: their XOR is 0).
+/// reason it wins: their XOR is 0); the first ones only when the budget
+/// runs out on a later one, since the value and the moves are already
+/// known and the report must not be lost for a reason.
 fn explain(
     solver: &mut SplitSolver,
     position: &Position,
@@ -231,7 +233,9 @@ fn explain(
     let mut reasons = Vec::with_capacity(winning.len());
     for &cell in winning {
         let after = position.try_play(cell).context("the engine's own move")?;
-        let values = solver.rect_values(&after)?;
+        let Ok(values) = solver.rect_values(&after) else {
+            break;
+        };
         let parts: Vec<String> = after
             .rects()
             .iter()
