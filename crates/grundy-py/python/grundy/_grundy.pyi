@@ -95,7 +95,10 @@ class ClearAnalysis:
     def explain(self) -> Dict[str, Any]:
         """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
         ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,
-        ``mex``, ...) and ``text``, the lines ``--explain`` prints."""
+        ``mex``, ...) and ``text``, the lines ``--explain`` prints. It
+        values every move of every component: at once for an analysis made
+        by a :class:`Solver`, whose memo holds them; otherwise by a search
+        as long as the analysis's own, as ``options()`` and ``play()``."""
 
 class SplitMove:
     """Delete the row and column of candidate (row, col), 0-based. Ordered
