@@ -143,7 +143,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 .find(|p| p.x() >= MAX_REGION_SIDE || p.y() >= MAX_REGION_SIDE)
                 .unwrap_or(&args.at[0]);
             return Err(UsageError(format!(
-                "--play walks a table of values, made for cells below {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; {beyond} is beyond"
+                "--play needs a table of values, made for cells below {MAX_REGION_SIDE} x {MAX_REGION_SIDE}; {beyond} is beyond"
             ))
             .into());
         };

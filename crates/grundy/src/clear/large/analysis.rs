@@ -643,7 +643,7 @@ pub fn classify(boards: &[LargeBoard]) -> LargeAnalysis {
 /// How many components [`classify_until`] groups between two calls of its
 /// `halt`: the grouping of a component (its canonical form and hash) takes
 /// under a microsecond, so a few milliseconds pass between the calls.
-const CLASSIFY_CHECK_EVERY: usize = 4096;
+pub const CLASSIFY_CHECK_EVERY: usize = 4096;
 
 /// [`classify`], given up (`None`) once `halt` says so: asked once every
 /// [`CLASSIFY_CHECK_EVERY`] components labelled or grouped, so boards with
