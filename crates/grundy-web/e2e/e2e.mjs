@@ -750,12 +750,12 @@ try {
   await expectCount(page, '.mv.win', 1, 'pawn winning marks');
   if ((await page.locator('.cell.win-target').count()) !== 1) fail('pawn: one winning target expected');
   if (!(await page.locator(at(0, 0)).getAttribute('class')).includes('win-target')) fail('pawn: (0,0) wins');
-  await expectText(page, '#winning-list', 'move pawn 1 (3,0) -> (0,0), leaving grundy 0 (the pawn: grundy 3 -> 0)');
+  await expectText(page, '#winning-list', 'move pawn 1 (3,0) -> (0,0), leaving grundy 0 (pawn 1: grundy 3 -> 0)');
   await expectText(page, '#legend', 'a losing cell');
   await page.screenshot({ path: resolve(outDir, 'pawn-laptop.png'), fullPage: true });
   await page.click('#start-me');
   await page.hover(at(2, 0));
-  await expectText(page, '#hover-info', 'move pawn 1 (3,0) -> (2,0), leaving grundy 2 (the pawn: grundy 3 -> 2): not winning');
+  await expectText(page, '#hover-info', 'move pawn 1 (3,0) -> (2,0), leaving grundy 2 (pawn 1: grundy 3 -> 2): not winning');
   await page.click(at(0, 0));
   await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 2, null, { timeout: 10000 })
     .catch(() => fail('pawn: the engine did not answer'));
@@ -800,7 +800,7 @@ try {
     };
     await agree(0);
     await page.hover(at6(0, 0));
-    await expectText(page, '#hover-info', 'move pawn 1 (2,0) -> (0,0), leaving grundy 3 (the pawn: grundy 2 -> 0): not winning');
+    await expectText(page, '#hover-info', 'move pawn 1 (2,0) -> (0,0), leaving grundy 3 (pawn 1: grundy 2 -> 0): not winning');
     // Every winning move of the list: select its pawn (its button), and its
     // cell is ringed and marked 0.
     if (!sumApi.winning_moves.length) fail('the pawn sum has no winning move');

@@ -351,7 +351,7 @@ const pawnGame = {
     const pawn = a.pawns && a.pawns[mv.pawn];
     if (!pawn || pawn.grundy === undefined || after === null) return text;
     const moved = after ^ a.grundy ^ pawn.grundy;
-    if (p.pawns.length > 1) return `${text} (the pawn: grundy ${pawn.grundy} -> ${moved})`;
+    if (p.pawns.length > 1) return `${text} (pawn ${mv.pawn + 1}: grundy ${pawn.grundy} -> ${moved})`;
     return moved === 0 ? `${text} (to a losing cell)` : text;
   },
   valueParts(a) {
