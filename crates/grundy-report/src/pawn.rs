@@ -160,25 +160,35 @@ impl Analysis {
             .iter()
             .map(|&p| open.value(p).expect("an open quadrant"))
             .collect();
+        let moves_to = |pawn, target| Ok::<_, PawnError>(open.moves_to(pawn, target));
+        Analysis::of_values(&kinds_of(outcomes, pawns), pawns, values, moves_to).ok()
+    }
+
+    /// The analysis of pawns of `kinds` whose every value is known
+    /// (`values`), with no table: the total, and when it is not 0 every
+    /// move to a cell that makes it 0, found by `moves_to(pawn, target)`.
+    fn of_values(
+        kinds: &[CellKind],
+        pawns: &[Cell],
+        values: Vec<Nimber>,
+        mut moves_to: impl FnMut(Cell, Nimber) -> Result<Vec<Cell>, PawnError>,
+    ) -> Result<Analysis, PawnError> {
         let total: Nimber = values.iter().copied().sum();
         let mut moves = Vec::new();
         if !total.is_zero() {
             for (index, (&pawn, &value)) in pawns.iter().zip(&values).enumerate() {
                 let target = value ^ total;
-                moves.extend(
-                    open.moves_to(pawn, target)
-                        .into_iter()
-                        .map(|to| WinningMove {
-                            pawn: index,
-                            to,
-                            after: Some(target),
-                        }),
-                );
+                moves.extend(moves_to(pawn, target)?.into_iter().map(|to| WinningMove {
+                    pawn: index,
+                    to,
+                    after: Some(target),
+                }));
             }
         }
-        Some(Analysis {
-            pawns: kinds_of(outcomes, pawns)
-                .into_iter()
+        Ok(Analysis {
+            pawns: kinds
+                .iter()
+                .copied()
                 .zip(values.into_iter().map(Some))
                 .collect(),
             total: Some(total),
@@ -339,34 +349,11 @@ impl Analysis {
             };
             values.push(value);
         }
-        let total: Nimber = values.iter().copied().sum();
-        let mut moves = Vec::new();
-        if !total.is_zero() {
-            for (index, (&pawn, &value)) in pawns.iter().zip(&values).enumerate() {
-                let target = value ^ total;
-                let found = match (&table, in_region(&pawn)) {
-                    (Some(table), true) => table.moves_to(pawn, target)?,
-                    _ => open.moves_to(pawn, target),
-                };
-                moves.extend(found.into_iter().map(|to| WinningMove {
-                    pawn: index,
-                    to,
-                    after: Some(target),
-                }));
-            }
-        }
-        Ok(Ok(Analysis {
-            pawns: kinds
-                .iter()
-                .copied()
-                .zip(values.into_iter().map(Some))
-                .collect(),
-            total: Some(total),
-            first_wins: !total.is_zero(),
-            moves,
-            table: None,
-            unexamined: Vec::new(),
-        }))
+        let moves_to = |pawn, target| match (&table, in_region(&pawn)) {
+            (Some(table), true) => table.moves_to(pawn, target),
+            _ => Ok(open.moves_to(pawn, target)),
+        };
+        Ok(Ok(Analysis::of_values(kinds, pawns, values, moves_to)?))
     }
 
     /// The JSON report of `grundy pawn --json`; `picture` is the drawn
