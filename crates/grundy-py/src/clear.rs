@@ -37,14 +37,16 @@ pub struct Move {
 /// at most the bottom one and the left column at most the right one. The
 /// error names the argument.
 pub(crate) fn checked_move(
-    board: &Bound<'_, PyAny>,
+    board: Option<&Bound<'_, PyAny>>,
     sides: [&Bound<'_, PyAny>; 4],
     max: u32,
     max_board: u64,
 ) -> PyResult<(usize, [u32; 4])> {
-    let board = crate::index_arg("board", board, "a board's index,", max_board)?;
-    // Within `max_board`, at most u32::MAX.
-    let board = board as usize;
+    // Board 0 when none is given; within `max_board`, at most u32::MAX.
+    let board = match board {
+        Some(board) => crate::index_arg("board", board, "a board's index,", max_board)? as usize,
+        None => 0,
+    };
     let names = ["top", "left", "bottom", "right"];
     let mut checked = [0u32; 4];
     for (i, (&name, &side)) in names.iter().zip(&sides).enumerate() {
@@ -81,9 +83,8 @@ impl Move {
         right: &Bound<'_, PyAny>,
         board: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Move> {
-        let zero = 0u8.into_pyobject(top.py())?.into_any();
         let (board, [top, left, bottom, right]) = checked_move(
-            board.unwrap_or(&zero),
+            board,
             [top, left, bottom, right],
             u8::MAX.into(),
             u32::MAX.into(),

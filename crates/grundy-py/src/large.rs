@@ -53,9 +53,8 @@ impl LargeMove {
         right: &Bound<'_, PyAny>,
         board: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<LargeMove> {
-        let zero = 0u8.into_pyobject(top.py())?.into_any();
         let (board, [top, left, bottom, right]) = crate::clear::checked_move(
-            board.unwrap_or(&zero),
+            board,
             [top, left, bottom, right],
             u32::MAX,
             u32::MAX.into(),
