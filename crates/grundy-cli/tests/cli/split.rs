@@ -562,16 +562,27 @@ fn the_engine_move_is_proven_or_a_legal_guess() {
 /// the explanation, rather than silently.
 #[test]
 fn winning_moves_keep_their_reasons_and_a_cut_says_so() {
-    let output = grundy()
-        .args(["split", "--cells", "-"])
-        .write_stdin("1000000000 1000000000\n0 0\n5 7\n999999999 3\n")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let moves: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("  split at"))
-        .collect();
+    // `grundy split ARGS -` on `input`: its output, and its winning-move lines.
+    let listed = |args: &[&str], input: String| {
+        let output = grundy()
+            .arg("split")
+            .args(args)
+            .arg("-")
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let moves: Vec<String> = stdout
+            .lines()
+            .filter(|l| l.starts_with("  split at"))
+            .map(str::to_owned)
+            .collect();
+        (stdout, moves)
+    };
+    let (stdout, moves) = listed(
+        &["--cells"],
+        "1000000000 1000000000\n0 0\n5 7\n999999999 3\n".to_owned(),
+    );
     assert_eq!(moves.len(), 3, "{stdout}");
     assert!(
         moves
@@ -579,16 +590,7 @@ fn winning_moves_keep_their_reasons_and_a_cut_says_so() {
             .all(|l| l.contains("(rectangles left with candidates: ")),
         "{stdout}"
     );
-    let output = grundy()
-        .args(["split", "--explain", "-"])
-        .write_stdin(format!("{}\n", "1".repeat(100)))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let moves: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("  split at"))
-        .collect();
+    let (stdout, moves) = listed(&["--explain"], format!("{}\n", "1".repeat(100)));
     assert_eq!(moves.len(), 100, "{stdout}");
     let with_reason = moves.iter().filter(|l| l.ends_with(')')).count();
     assert_eq!(with_reason, 64, "{stdout}");
