@@ -1,9 +1,13 @@
 //! The shape databases whose builds `docs/results.md` measured (its table
 //! "The databases built"), as the command line and the web page quote them:
 //! the page suggests the smallest that holds a board, and `grundy tables
-//! build` sizes its progress bar and its disk check by their shape counts.
-//! One list for both; a test checks it against `docs/results.md`.
+//! build` sizes its progress bar and its disk check by their shape counts;
+//! [`TablesHint`] names the database that would answer a position, for the
+//! page's answer and the command line's note alike. One list for both;
+//! tests check it and the full boards' values against `docs/results.md`.
 
+use grundy::clear::shapes::ShapeBox;
+use grundy::clear::Board;
 use serde::Serialize;
 
 /// A shape database whose build `docs/results.md` measured (its table "The
@@ -76,6 +80,174 @@ pub fn shapes_of(rows: usize, cols: usize) -> Option<u64> {
         .iter()
         .find(|db| (db.rows, db.cols) == (rows, cols))
         .map(|db| db.shapes)
+}
+
+/// Boxes every server and CLI already has (the 4 x 5 and 2 x 8 tables,
+/// the embedded 5 x 5 database): a component fitting one needs no database.
+const BUILT_IN: &[(usize, usize)] = &[(4, 5), (2, 8), (5, 5)];
+
+/// The values of full boards (every cell 1) that `docs/results.md` gives in
+/// its table "Full boards", short side first (a test checks them against
+/// it).
+pub const FULL_BOARD_VALUES: &[(usize, usize, u32)] = &[
+    (3, 7, 8),
+    (3, 8, 15),
+    (3, 9, 27),
+    (4, 6, 24),
+    (4, 7, 19),
+    (4, 8, 5),
+    (4, 9, 10),
+    (5, 5, 8),
+    (5, 6, 23),
+    (5, 7, 28),
+    (6, 6, 8),
+];
+
+/// The value `docs/results.md` gives for a full board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct KnownValue {
+    /// Rows of the board.
+    pub rows: usize,
+    /// Columns of the board.
+    pub cols: usize,
+    /// Its value.
+    pub grundy: u32,
+    /// Where the number comes from.
+    pub source: &'static str,
+}
+
+/// What would answer a position the budget could not: the box of a shape
+/// database holding every component, and the value when it is a full board
+/// `docs/results.md` gives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TablesHint {
+    /// The smallest box (`[rows, cols]`, short side first) holding every
+    /// component of every board that no built-in table holds (the 4 x 5,
+    /// 2 x 8 and 5 x 5 boxes), whatever its orientation; `[0, 0]` when there
+    /// is none.
+    pub needed: [usize; 2],
+    /// The box whose database would answer: the measured one of least build
+    /// time holding `needed`, else `needed` itself when a database of it can
+    /// be built, else `null` (no database holds components this large).
+    #[serde(rename = "box")]
+    pub shape_box: Option<[usize; 2]>,
+    /// Its build as measured in `docs/results.md`, or `null` when it was
+    /// never built there.
+    pub measured: Option<MeasuredDatabase>,
+    /// The value of this full board, from `docs/results.md`.
+    pub known_value: Option<KnownValue>,
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+const RESULTS: &str = "docs/results.md";
+
+impl TablesHint {
+    /// What would answer the sum `boards`.
+    #[must_use]
+    pub fn of(boards: &[Board]) -> TablesHint {
+        // Each component is read from the first table holding it: only the
+        // components no built-in table holds need the database.
+        let mut needed = [0, 0];
+        for board in boards {
+            for cells in board.components() {
+                let part = board.crop(cells);
+                let (a, b) = short_long(part.rows(), part.cols());
+                if !BUILT_IN.iter().any(|&(rows, cols)| a <= rows && b <= cols) {
+                    needed = [needed[0].max(a), needed[1].max(b)];
+                }
+            }
+        }
+        let holds = |rows: usize, cols: usize| needed[0] <= rows && needed[1] <= cols;
+        let built_in = needed == [0, 0];
+        let measured = MEASURED_DATABASES
+            .iter()
+            .filter(|db| !BUILT_IN.contains(&(db.rows, db.cols)) && holds(db.rows, db.cols))
+            .min_by(|x, y| x.cpu_seconds.total_cmp(&y.cpu_seconds))
+            .copied();
+        let shape_box = if built_in {
+            None
+        } else if let Some(db) = measured {
+            Some([db.rows, db.cols])
+        } else {
+            ShapeBox::new(needed[0], needed[1])
+                .ok()
+                .map(|b| [b.rows(), b.cols()])
+        };
+        let known_value = match boards {
+            [board] if board.cells().count() as usize == board.rows() * board.cols() => {
+                let (a, b) = short_long(board.rows(), board.cols());
+                FULL_BOARD_VALUES
+                    .iter()
+                    .find(|&&(rows, cols, _)| (rows, cols) == (a, b))
+                    .map(|&(_, _, grundy)| KnownValue {
+                        rows: board.rows(),
+                        cols: board.cols(),
+                        grundy,
+                        source: RESULTS,
+                    })
+            }
+            _ => None,
+        };
+        TablesHint {
+            needed,
+            shape_box,
+            measured: if built_in { None } else { measured },
+            known_value,
+            source: RESULTS,
+        }
+    }
+
+    /// The hint in words, for the command line: which database would
+    /// answer, what it costs to build, and how to use it; `None` when no
+    /// database would help.
+    #[must_use]
+    pub fn sentence(&self) -> Option<String> {
+        let [rows, cols] = self.shape_box?;
+        let file = format!("clear-{rows}x{cols}.gdb");
+        let cost = self.measured.map_or_else(
+            || " (never built for docs/results.md, so its cost is not known)".to_owned(),
+            |db| {
+                let wall = db
+                    .wall_seconds
+                    .map_or(String::new(), |w| format!(", {} on 2 cores", seconds(w)));
+                format!(
+                    " ({} of CPU{wall}, {}, as measured in {RESULTS})",
+                    seconds(db.cpu_seconds),
+                    db.file_size
+                )
+            },
+        );
+        let known = self.known_value.map_or(String::new(), |k| {
+            format!(
+                "; {RESULTS} gives the full {} x {} board the value {}",
+                k.rows, k.cols, k.grundy
+            )
+        });
+        Some(format!(
+            "the {rows} x {cols} shape database would answer at once: build it with \
+             `grundy tables build --box {rows}x{cols} --out {file}`{cost}, then add \
+             `--tables {file}`{known}"
+        ))
+    }
+}
+
+fn short_long(a: usize, b: usize) -> (usize, usize) {
+    (a.min(b), a.max(b))
+}
+
+/// Seconds for people: "0.7 s", "84 s", "30 min", "1.8 h".
+#[must_use]
+pub fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.1} s")
+    } else if s < 600.0 {
+        format!("{s:.0} s")
+    } else if s < 5400.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
 }
 
 #[cfg(test)]
@@ -175,5 +347,74 @@ mod tests {
         assert_eq!(shapes_of(6, 5), Some(10_230_680));
         assert_eq!(shapes_of(5, 6), Some(10_230_680));
         assert_eq!(shapes_of(7, 7), None);
+    }
+
+    /// The full-board values shown are the table "Full boards" of
+    /// docs/results.md: all of its boards over 20 cells (the server answers
+    /// the smaller ones itself).
+    #[test]
+    fn full_board_values_are_those_of_docs_results() {
+        let mut found = Vec::new();
+        for line in RESULTS_MD
+            .lines()
+            .skip_while(|l| !l.starts_with("| a \\ b |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+        {
+            let row = cells(line);
+            let a: usize = row[0].parse().unwrap();
+            for (i, value) in row[1..].iter().enumerate() {
+                let b = i + 1;
+                let value = value.trim_matches('*');
+                if !value.is_empty() && a * b > 20 {
+                    found.push((a, b, value.parse::<u32>().unwrap()));
+                }
+            }
+        }
+        found.sort_unstable();
+        assert_eq!(found, FULL_BOARD_VALUES);
+    }
+
+    fn full(rows: usize, cols: usize) -> Board {
+        Board::new(
+            rows,
+            cols,
+            grundy::clear::Bitboard::below((rows * cols) as u32).0,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_hint_names_the_cheapest_database_holding_every_component() {
+        let hint = TablesHint::of(&[full(6, 6)]);
+        assert_eq!(hint.needed, [6, 6]);
+        assert_eq!(hint.shape_box, Some([6, 6]));
+        assert_eq!(hint.measured.unwrap().file_size, "395 MB");
+        assert_eq!(hint.known_value.unwrap().grundy, 8);
+        let text = hint.sentence().unwrap();
+        assert!(
+            text.contains("grundy tables build --box 6x6 --out clear-6x6.gdb"),
+            "{text}"
+        );
+        assert!(text.contains("--tables clear-6x6.gdb"), "{text}");
+        // A 3 x 8 board and a 4 x 6 one: the 4 x 8 box holds both (the
+        // 4 x 6 box is cheaper but too short for the 3 x 8).
+        let hint = TablesHint::of(&[full(8, 3), full(4, 6)]);
+        assert_eq!(hint.needed, [4, 8]);
+        assert_eq!(hint.shape_box, Some([4, 8]));
+        assert_eq!(hint.known_value, None);
+        // A 3 x 9 board (27 in docs/results.md): the 3 x 9 database.
+        let hint = TablesHint::of(&[full(3, 9)]);
+        assert_eq!(hint.shape_box, Some([3, 9]));
+        assert_eq!(hint.known_value.unwrap().grundy, 27);
+        // Components the built-in tables hold need no database.
+        let hint = TablesHint::of(&[full(5, 5), full(2, 8)]);
+        assert_eq!(hint.shape_box, None);
+        assert_eq!(hint.sentence(), None);
+        // 7 x 7: a box never built (no figures); 8 x 8: no database.
+        let hint = TablesHint::of(&[full(7, 7)]);
+        assert_eq!((hint.shape_box, hint.measured), (Some([7, 7]), None));
+        assert!(hint.sentence().unwrap().contains("not known"));
+        assert_eq!(TablesHint::of(&[full(8, 8)]).shape_box, None);
     }
 }

@@ -282,7 +282,7 @@ fn analyse(
     bar.finish_and_clear();
     // Name the shape database that would answer at once, if one would.
     let with_hint = |err| {
-        let hint = grundy_web::games::clear::TablesHint::of(boards).sentence();
+        let hint = grundy_report::databases::TablesHint::of(boards).sentence();
         let err = stopped(err);
         match hint {
             Some(hint) => err.context(format!("{hint}; without it")),
