@@ -10,6 +10,7 @@ use grundy::clear::shapes::ShapeLookup;
 use grundy::clear::{Board, Clear, ClearSolver};
 use grundy::SolveError;
 use grundy_report::clear::{engine_move, move_values, Analysis, Partial};
+use grundy_report::parse::clear::board_rows;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyDict;
@@ -511,7 +512,7 @@ impl ClearAnalysis {
     /// The boards, as lists of rows of `0`/`1`.
     #[getter]
     fn boards(&self) -> Vec<Vec<String>> {
-        self.boards.iter().map(rows_of).collect()
+        self.boards.iter().map(board_rows).collect()
     }
 
     /// Every legal move with the total value it leaves (0: a winning move).
@@ -616,16 +617,6 @@ impl ClearAnalysis {
             }
         }
     }
-}
-
-pub(crate) fn rows_of(board: &Board) -> Vec<String> {
-    (0..board.rows())
-        .map(|r| {
-            (0..board.cols())
-                .map(|c| if board.get(r, c) { '1' } else { '0' })
-                .collect()
-        })
-        .collect()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -12,12 +12,13 @@ use grundy::clear::large::game::DEFAULT_MAX_OPTION_BYTES;
 use grundy::clear::large::{LargeBoard, LargeClear, LargeRect, Part};
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
+use grundy_report::parse::clear::{board_rows, large_board_rows};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::Mutex;
 
-use crate::clear::{rows_of, Move};
+use crate::clear::Move;
 use crate::interrupt::{self, Pending};
 use crate::large::{boards_of, LargeMove, DEFAULT_TIME};
 use crate::{budget_exceeded, tables, Limits};
@@ -128,14 +129,8 @@ fn is_large(board: &LargeBoard) -> bool {
 /// The board of a part as rows of `0`/`1`.
 fn part_rows(part: &Part) -> Vec<String> {
     match part {
-        Part::Small(board) => rows_of(board),
-        Part::Large(board) => (0..board.rows())
-            .map(|r| {
-                (0..board.cols())
-                    .map(|c| if board.get(r, c) { '1' } else { '0' })
-                    .collect()
-            })
-            .collect(),
+        Part::Small(board) => board_rows(board),
+        Part::Large(board) => large_board_rows(board),
     }
 }
 

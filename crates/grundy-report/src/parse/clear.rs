@@ -22,6 +22,34 @@ use grundy::clear::{Board, MAX_CELLS};
 
 use super::{without_bom, Found, ParseError, ParseErrorKind};
 
+/// A board's rows as this format writes them, `0` and `1` (what
+/// [`parse_board_rows`] reads back): the one writer of the page's and
+/// Python's board rows.
+#[must_use]
+pub fn board_rows(board: &Board) -> Vec<String> {
+    rows_of(board.rows(), board.cols(), |r, c| board.get(r, c))
+}
+
+/// A board of any size's rows, as [`board_rows`] writes them (what
+/// [`parse_large_board_rows`] reads back).
+#[must_use]
+pub fn large_board_rows(board: &LargeBoard) -> Vec<String> {
+    let (rows, cols) = (board.rows() as usize, board.cols() as usize);
+    // Both sides are u32 in a LargeBoard, so the casts back are exact.
+    rows_of(rows, cols, |r, c| board.get(r as u32, c as u32))
+}
+
+/// `rows` lines of `cols` cells, `1` where `one` is true.
+pub(crate) fn rows_of(rows: usize, cols: usize, one: impl Fn(usize, usize) -> bool) -> Vec<String> {
+    (0..rows)
+        .map(|r| {
+            (0..cols)
+                .map(|c| if one(r, c) { '1' } else { '0' })
+                .collect()
+        })
+        .collect()
+}
+
 /// A board as read, with the line it starts on (1-based) for messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParsedBoard {
@@ -401,16 +429,21 @@ mod tests {
             }
         }
 
-        /// Printing a board as rows of digits and parsing it gives it back.
+        /// The rows `board_rows` writes, as a text or as a list of rows,
+        /// parse back to the board; a large board's the same.
         #[test]
         fn round_trip(rows in 1usize..=8, cols in 1usize..=8, cells in any::<u64>()) {
             let board = Board::new(rows, cols, cells & grundy::clear::Bitboard::below((rows * cols) as u32).0).unwrap();
-            let text: String = (0..rows)
-                .map(|r| (0..cols).map(|c| if board.get(r, c) { '1' } else { '0' }).collect::<String>() + "\n")
-                .collect();
+            let written = board_rows(&board);
+            prop_assert_eq!(written.len(), rows);
+            prop_assert!(written.iter().all(|row| row.len() == cols && row.bytes().all(|b| b == b'0' || b == b'1')));
+            let text: String = written.iter().map(|row| format!("{row}\n")).collect();
             let parsed = parse_boards(text.as_bytes()).unwrap();
             prop_assert_eq!(parsed.len(), 1);
             prop_assert_eq!(parsed[0].board, board);
+            prop_assert_eq!(parse_board_rows(&written).unwrap(), board);
+            let large = parse_large_board_rows(&written, None).unwrap();
+            prop_assert_eq!(large_board_rows(&large), written);
         }
     }
 }

@@ -255,6 +255,18 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
     })
 }
 
+/// A grid's rows as the matrix format writes them, `1` at each candidate
+/// (what [`parse_matrix_rows`] reads back). It writes every cell of the
+/// grid: callers bound the sides first.
+#[must_use]
+pub fn matrix_rows(grid: &Grid) -> Vec<String> {
+    let (rows, cols) = (grid.rows() as usize, grid.cols() as usize);
+    // A grid's sides are u32, so the casts back are exact.
+    super::clear::rows_of(rows, cols, |r, c| {
+        grid.is_candidate(Cell::new(r as u32, c as u32))
+    })
+}
+
 /// Parses a 0/1 matrix given as its rows, one string a row (the JSON form
 /// of the web API): errors are located at row (as the line) and column.
 ///
@@ -327,6 +339,16 @@ mod tests {
         let parsed = parse_matrix(b"\n1 0 x\r\n.1.\n\n").unwrap();
         assert_eq!(parsed.grid, Grid::from_rows(&["101", "010"]));
         assert_eq!(parsed.offset_of(Cell::new(1, 1)), Some(9));
+    }
+
+    #[test]
+    fn matrix_rows_parse_back_to_the_grid() {
+        for rows in [&["101", "010"][..], &["1"], &["0110", "1001", "0000"]] {
+            let grid = Grid::from_rows(rows);
+            let written = matrix_rows(&grid);
+            assert_eq!(written, rows);
+            assert_eq!(parse_matrix_rows(&written).unwrap(), grid);
+        }
     }
 
     #[test]

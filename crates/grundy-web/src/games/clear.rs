@@ -31,7 +31,7 @@ use grundy::{Budget, Nimber, SolveError};
 use grundy_report::clear::{Analysis, MoveReport, Report};
 use grundy_report::databases::TablesHint;
 use grundy_report::large::{EngineMoveReport, LargeMoveReport, LargeReport, Proven};
-use grundy_report::parse::clear::{parse_board_rows, parse_large_board_rows};
+use grundy_report::parse::clear::{large_board_rows, parse_board_rows, parse_large_board_rows};
 use grundy_report::words;
 use grundy_report::{spread, MoveValues, ValuedMove};
 use serde::{Deserialize, Serialize};
@@ -174,30 +174,6 @@ pub fn parse_board(rows: &[String]) -> Result<Board, String> {
 /// A message naming the 1-based row and column at fault.
 pub fn parse_large_board(rows: &[String]) -> Result<LargeBoard, String> {
     parse_large_board_rows(rows, Some(MAX_BOARD_BYTES)).map_err(|err| at_row(&err))
-}
-
-/// A large board's rows as strings of `0` and `1`.
-#[must_use]
-pub fn large_board_rows(board: &LargeBoard) -> Vec<String> {
-    (0..board.rows())
-        .map(|r| {
-            (0..board.cols())
-                .map(|c| if board.get(r, c) { '1' } else { '0' })
-                .collect()
-        })
-        .collect()
-}
-
-/// A board's rows as strings of `0` and `1`.
-#[must_use]
-pub fn board_rows(board: &Board) -> Vec<String> {
-    (0..board.rows())
-        .map(|r| {
-            (0..board.cols())
-                .map(|c| if board.get(r, c) { '1' } else { '0' })
-                .collect()
-        })
-        .collect()
 }
 
 #[derive(Serialize)]
@@ -509,6 +485,7 @@ mod tests {
     use super::*;
     use grundy::clear::shapes::ShapeBox;
     use grundy::clear::MAX_CELLS;
+    use grundy_report::parse::clear::board_rows;
     use proptest::prelude::*;
 
     fn limits() -> Limits {

@@ -11,7 +11,8 @@
 //! column at fault. The pawn game has no text format of positions (its
 //! command line reads only the impassable cells), so it has no `parse`.
 
-use grundy::split::Cell;
+use grundy_report::parse::clear::large_board_rows;
+use grundy_report::parse::split::matrix_rows;
 use grundy_report::parse::{self, ParseError};
 use serde::Deserialize;
 
@@ -52,7 +53,7 @@ pub fn parse_text(game: &str, body: &[u8]) -> Result<String, ApiError> {
                 .map_err(|err| at_line(&err))?;
             let rows: Vec<Vec<String>> = boards
                 .iter()
-                .map(|b| clear::large_board_rows(&b.board))
+                .map(|b| large_board_rows(&b.board))
                 .collect();
             to_json(&serde_json::json!({ "boards": rows }))
         }
@@ -76,14 +77,7 @@ pub fn parse_text(game: &str, body: &[u8]) -> Result<String, ApiError> {
                     "a {rows} x {cols} grid: this server takes grids of at most {side} x {side}"
                 )));
             }
-            let lines: Vec<String> = (0..rows)
-                .map(|r| {
-                    (0..cols)
-                        .map(|c| if grid.is_candidate(Cell::new(r, c)) { '1' } else { '0' })
-                        .collect()
-                })
-                .collect();
-            to_json(&serde_json::json!({ "grid": lines }))
+            to_json(&serde_json::json!({ "grid": matrix_rows(grid) }))
         }
         ("clear", Some(other)) => Err(ApiError::bad_request(format!(
             "unknown format \"{other}\": rectangle clearing reads boards (rows of 0/1, blank lines between boards)"
