@@ -159,7 +159,7 @@ fn bad_boxes_are_usage_errors() {
         ("5x9", "not supported"),
         ("3x17", "not supported"),
         ("0x4", "a side is zero"),
-        ("8x9", "an 8 x 9 box is not supported"),
+        ("8x9", "a box of 8 x 9 is not supported"),
         ("six", "ROWSxCOLS"),
         ("6xq", "not a number"),
     ] {

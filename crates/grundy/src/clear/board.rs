@@ -21,7 +21,7 @@ pub const MAX_CELLS: usize = 64;
 #[non_exhaustive]
 pub enum BoardError {
     /// `rows * cols` exceeds [`MAX_CELLS`], or a side is zero.
-    #[error("a {rows} x {cols} board is not supported: boards need 1 to {MAX_CELLS} cells")]
+    #[error("a board of {rows} x {cols} is not supported: boards need 1 to {MAX_CELLS} cells")]
     BadSize {
         /// Rows asked for.
         rows: usize,

@@ -64,7 +64,7 @@ pub enum BoxError {
     /// A side is 0, the box has over [`MAX_BOX_CELLS`] cells, or its long
     /// side is over [`MAX_SIDE`] with a short side over 4, over 16 with a
     /// short side over 2, or over 26.
-    #[error("a {rows} x {cols} box is not supported: at most {MAX_BOX_CELLS} cells, and a long side up to {MAX_SIDE} (16 when the short side is at most 4, 26 when it is at most 2)")]
+    #[error("a box of {rows} x {cols} is not supported: at most {MAX_BOX_CELLS} cells, and a long side up to {MAX_SIDE} (16 when the short side is at most 4, 26 when it is at most 2)")]
     Unsupported {
         /// Rows asked for.
         rows: usize,

@@ -80,7 +80,7 @@ pub enum PawnError {
     OnBlocked(Cell),
     /// A region of values larger than [`MAX_REGION_SIDE`] on a side, or empty.
     #[error(
-        "a {width} x {height} region of values is not supported: sides must be 1..={MAX_REGION_SIDE}"
+        "a region of values of {width} x {height} is not supported: sides must be 1..={MAX_REGION_SIDE}"
     )]
     RegionTooLarge {
         /// Columns asked for.

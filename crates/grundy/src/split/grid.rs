@@ -103,7 +103,7 @@ impl fmt::Display for Rect {
 #[non_exhaustive]
 pub enum GridError {
     /// A side is zero or larger than [`MAX_SIDE`].
-    #[error("a {rows} x {cols} grid is not supported: sides must be 1 to {MAX_SIDE}")]
+    #[error("a grid of {rows} x {cols} is not supported: sides must be 1 to {MAX_SIDE}")]
     BadSize {
         /// Rows asked for.
         rows: u64,

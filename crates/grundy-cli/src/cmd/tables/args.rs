@@ -7,8 +7,6 @@ use std::time::Duration;
 use grundy::clear::shapes::ShapeBox;
 use grundy::tier::Tier;
 
-use grundy_report::words::{self};
-
 #[derive(Debug, clap::Args)]
 #[command(after_help = tables_help())]
 pub struct Args {
@@ -247,14 +245,7 @@ pub(super) fn parse_box(text: &str) -> Result<ShapeBox, String> {
             "`{text}`: a side is zero; a box has at least 1 row and 1 column"
         ));
     }
-    ShapeBox::new(rows, cols).map_err(|_| {
-        format!(
-            "{} is not supported: at most {} cells, and a long side up to {} (16 when the short side is at most 4, 26 when it is at most 2)",
-            words::sized(rows as u64, cols as u64, "box"),
-            grundy::clear::shapes::MAX_BOX_CELLS,
-            grundy::clear::shapes::MAX_SIDE,
-        )
-    })
+    ShapeBox::new(rows, cols).map_err(|err| err.to_string())
 }
 
 /// Parses `--threads`: 1 to [`grundy::tier::MAX_THREADS`].

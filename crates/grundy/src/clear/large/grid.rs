@@ -79,7 +79,9 @@ impl fmt::Display for LargeRect {
 #[non_exhaustive]
 pub enum LargeBoardError {
     /// A side is zero or does not fit a `u32`.
-    #[error("a {rows} x {cols} board is not supported: each side needs 1 to 4,294,967,295 cells")]
+    #[error(
+        "a board of {rows} x {cols} is not supported: each side needs 1 to 4,294,967,295 cells"
+    )]
     BadSize {
         /// Rows asked for.
         rows: u64,
