@@ -273,9 +273,15 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
         config.max_body_bytes,
     ));
     let mut app = Router::new()
-        .route("/", get(page::index))
-        .route("/app.js", get(page::script))
-        .route("/style.css", get(page::style))
+        .route("/", get(page::index).fallback(page_method_not_allowed))
+        .route(
+            "/app.js",
+            get(page::script).fallback(page_method_not_allowed),
+        )
+        .route(
+            "/style.css",
+            get(page::style).fallback(page_method_not_allowed),
+        )
         .route(
             "/api/v1/games",
             get(list_games).fallback(method_not_allowed),
@@ -732,10 +738,30 @@ async fn method_not_allowed() -> ApiError {
     )
 }
 
+/// The page's files are only read: the answer says so, in `Allow` too (a
+/// method router's fallback answers without it).
+async fn page_method_not_allowed() -> Response {
+    let mut response = ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method not allowed: the page's files are read with GET (or HEAD)",
+    )
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::ALLOW, header::HeaderValue::from_static("GET,HEAD"));
+    response
+}
+
 async fn not_found(uri: Uri) -> ApiError {
+    // A target that is not a path (CONNECT's `host:port`) is named whole.
+    let target = if uri.path().is_empty() {
+        uri.to_string()
+    } else {
+        uri.path().to_owned()
+    };
     ApiError::new(
         StatusCode::NOT_FOUND,
-        format!("not found: {}", truncate(uri.path(), 80)),
+        format!("not found: {}", truncate(&target, 80)),
     )
 }
 

@@ -679,3 +679,46 @@ async fn a_search_whose_client_hangs_up_stops() {
     assert_eq!(status_of(&answer), 422, "{answer}");
     assert!(answer.contains("time budget, 1.0 s"), "{answer}");
 }
+
+/// A method a route does not take gets a 405 that says which it takes, in
+/// words and in `Allow`, on the page's files as on the API; a request for
+/// something that is not a path (CONNECT's `host:port`) is named in its 404.
+#[tokio::test]
+async fn wrong_methods_and_targets_are_named() {
+    let addr = start(Config::default()).await;
+    let request = |method: &str, target: &str| {
+        format!("{method} {target} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    };
+    for (method, path, allow) in [
+        ("PUT", "/", "GET,HEAD"),
+        ("DELETE", "/app.js", "GET,HEAD"),
+        ("POST", "/style.css", "GET,HEAD"),
+        ("OPTIONS", "/", "GET,HEAD"),
+        ("GET", "/api/v1/clear/analyze", "POST"),
+    ] {
+        let answer = exchange(connect_from(1, addr).await, &request(method, path)).await;
+        assert_eq!(status_of(&answer), 405, "{method} {path}: {answer}");
+        let allowed = header(&answer, "allow")
+            .unwrap_or_default()
+            .replace(' ', "");
+        assert_eq!(allowed, allow, "{method} {path}: {answer}");
+        let error = body_json(&answer)["error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            error.starts_with("method not allowed"),
+            "{method} {path}: {answer}"
+        );
+    }
+    let answer = exchange(
+        connect_from(1, addr).await,
+        &request("CONNECT", &addr.to_string()),
+    )
+    .await;
+    let error = body_json(&answer)["error"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(error.contains(&addr.to_string()), "{answer}");
+}
