@@ -267,7 +267,10 @@ try {
   await expectText(page, '#hover-info', 'clear (1,2)-(1,2), leaving grundy 0 (component A: grundy 2 -> 1): a winning move.');
   await expectCount(page, '.overlay.preview.pick', 1, 'the hovered move drawn alone');
   await page.selectOption('#opt-filter', 'all');
-  await expectText(page, '#legend', 'a winning rectangle passes through it (the number: how many)');
+  await expectText(page, '#legend', 'a rectangle through it leaves 0: it wins');
+  // A winning mark reads as the value it leaves, as every other mark does.
+  const winMarks = await page.$$eval('.cell .mv.win', (nodes) => nodes.map((n) => n.textContent));
+  if (!winMarks.length || winMarks.some((t) => t !== '0')) fail(`clear: winning marks read ${JSON.stringify(winMarks)}, not 0`);
   await expectText(page, '#legend', 'leaves 2');
   await expectText(page, '#legend', 'a component');
   await page.screenshot({ path: resolve(outDir, 'clear-laptop.png'), fullPage: true });

@@ -1437,7 +1437,7 @@ function drawGrid(spec) {
       if (view.mark !== undefined) {
         // The number where the cell has room for it (a tap shows it on
         // smaller cells: see the readout under the board).
-        const text = size >= TINY ? (view.markText === undefined ? String(view.mark) : view.markText) : '';
+        const text = size >= TINY ? String(view.mark) : '';
         const dot = el('span', { class: `mv${view.mark === 0 ? ' win' : ''}`, text, 'data-value': String(view.mark) });
         dot.style.background = shade(view.mark);
         dot.style.color = ink(view.mark);
@@ -1584,11 +1584,6 @@ function drawBoards() {
           : `; the best rectangle through it leaves ${value}${wins ? ` (${plural(wins, 'winning rectangle')} through it)` : ''}`;
         return {
           cls: on ? 'on' : '',
-          // A green mark (a winning rectangle passes through the cell) says
-          // how many do: on a board with many winning moves (a full 5 x 5)
-          // a wall of green 0s would tell nothing, the counts show where
-          // the winning rectangles crowd.
-          markText: value === 0 ? String(wins) : undefined,
           // The letter on every cell; on the component's first cell also
           // its value, where the cell has room for it.
           letter: on && i !== undefined
@@ -1757,10 +1752,10 @@ function renderLegend() {
     const what = game === clearGame ? 'a rectangle through it' : 'a move there';
     for (const v of values) {
       const text = v === 0
-        ? game === clearGame ? 'a winning rectangle passes through it (the number: how many)' : `${what} leaves 0: it wins`
+        ? `${what} leaves 0: it wins`
         : `leaves ${v}${v === 6 ? ' or more' : ''}`;
       const s = swatch(`dot${v === 0 ? ' win' : ''}`, shade(v), text);
-      s.firstChild.textContent = v === 0 && game === clearGame ? '✓' : String(v);
+      s.firstChild.textContent = String(v);
       s.firstChild.style.color = ink(v);
       items.push(s);
     }
