@@ -1,7 +1,8 @@
-//! Shared front-end plumbing: reading an input source, reporting errors with
-//! the right exit code, and a progress bar for long searches.
+//! Shared front-end plumbing: reading an input source, writing standard
+//! output, reporting errors with the right exit code, and a progress bar for
+//! long searches.
 
-use std::io::{IsTerminal, Read, Seek};
+use std::io::{IsTerminal, Read, Seek, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -30,6 +31,48 @@ pub struct UsageError(pub String);
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct NoSpaceError(pub String);
+
+/// Standard output, locked, whose write errors name it (`standard output:
+/// No space left on device`) and keep their kind: `main` stops quietly on a
+/// closed pipe and [`exit_code_for`] gives a full disk exit code 4, whichever
+/// command was writing. Every command writes through it (`print!` panics on
+/// a failed write).
+pub struct Stdout(std::io::StdoutLock<'static>);
+
+/// Standard output, locked (see [`Stdout`]).
+#[must_use]
+pub fn stdout() -> Stdout {
+    Stdout(std::io::stdout().lock())
+}
+
+/// Writes `text` to standard output and flushes it (see [`Stdout`]).
+///
+/// # Errors
+///
+/// When the write fails.
+pub fn print(text: &str) -> std::io::Result<()> {
+    let mut out = stdout();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+fn named(err: std::io::Error) -> std::io::Error {
+    std::io::Error::new(err.kind(), format!("standard output: {err}"))
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.write(buf).map_err(named)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(buf).map_err(named)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(named)
+    }
+}
 
 /// An input refused up front by a budget, located as a parse error is
 /// (`<file>:<line>:<col>: ... needs ..., over the limit of ...`): exit code
@@ -245,11 +288,23 @@ pub fn exit_code_for(err: &anyhow::Error) -> ExitCode {
         || err.downcast_ref::<OverBudgetError>().is_some()
     {
         ExitCode::from(3)
-    } else if err.downcast_ref::<NoSpaceError>().is_some() {
+    } else if err.downcast_ref::<NoSpaceError>().is_some() || disk_full(err) {
         ExitCode::from(4)
     } else {
         ExitCode::from(1)
     }
+}
+
+/// True when a write in the error's chain failed on a full disk (a file's
+/// writer words its own [`NoSpaceError`]; standard output and the rest come
+/// here).
+fn disk_full(err: &anyhow::Error) -> bool {
+    let full = Some(std::io::ErrorKind::StorageFull);
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>().map(std::io::Error::kind) == full
+            || e.downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == full)
+    })
 }
 
 /// A progress callback for [`grundy::Solver::with_progress`] that draws a

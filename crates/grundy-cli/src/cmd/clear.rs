@@ -213,8 +213,7 @@ fn print_large(
     json: bool,
     max_listed: usize,
 ) -> anyhow::Result<()> {
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut out = std::io::BufWriter::new(crate::output::stdout());
     if json {
         serde_json::to_writer(&mut out, &LargeReport { analysis })
             .map_err(|err| anyhow::Error::new(err).context("writing JSON"))?;
@@ -244,12 +243,14 @@ fn print_engine_move(
 ) -> anyhow::Result<ExitCode> {
     let report = choice.map(|choice| EngineMoveReport::new(choice, boards));
     let out = crate::output::engine_move_output(report.as_ref(), json)?;
-    print!("{out}");
+    crate::output::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_default() -> anyhow::Result<ExitCode> {
-    println!("No input given: analysing the built-in example (see `grundy clear --help`).\n");
+    crate::output::print(
+        "No input given: analysing the built-in example (see `grundy clear --help`).\n\n",
+    )?;
     let budget = BudgetArgs {
         max_positions: 1_000_000,
         max_time: None,
@@ -360,7 +361,7 @@ fn analyse(
             render_play_out(boards, steps, &mut out);
         }
     }
-    print!("{out}");
+    crate::output::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

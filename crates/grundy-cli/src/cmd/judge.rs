@@ -95,7 +95,7 @@ impl Problem {
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let path = args.problem.file().filter(|p| p.as_os_str() != "-");
-    let stdout = std::io::stdout().lock();
+    let stdout = crate::output::stdout();
     if let Problem::Gridgame(_) = args.problem {
         // Its buffers are megabytes of fresh memory (see `crate::alloc`).
         crate::alloc::arm_judge_region();

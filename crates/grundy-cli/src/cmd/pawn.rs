@@ -74,7 +74,7 @@ fn engine_move_of(blocked: &Blocked, outcomes: &Outcomes, args: &Args) -> anyhow
     }
     let report = grundy_report::pawn::engine_report(blocked, outcomes, &args.at)?;
     let out = crate::output::engine_move_output(report.as_ref(), args.json)?;
-    print!("{out}");
+    crate::output::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -228,7 +228,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             render_play_out(&args.at, steps, &mut out);
         }
     }
-    print!("{out}");
+    crate::output::print(&out)?;
     // A list of winning moves that may miss some is a search cut short, as
     // a budget cuts one (exit 3), so that no script takes it for all.
     if analysis.unexamined.is_empty() {

@@ -160,7 +160,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let allowed = config.allow_hosts.clone();
     grundy_web::run_blocking(&addrs, config, |addr| {
-        print!("{}", ready_message(addr, &allowed));
+        // A server whose standard output is closed or full still serves.
+        let _ = crate::output::print(&ready_message(addr, &allowed));
     })
     .map_err(|err| UsageError(format!("cannot serve on {}: {err}", args.addr)))?;
     Ok(ExitCode::SUCCESS)

@@ -5,7 +5,6 @@
 //! `--json` prints the same for scripts (0-based cells).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -108,7 +107,7 @@ fn engine_move_of(position: &Position, args: &Args) -> anyhow::Result<ExitCode> 
         .as_ref()
         .map(grundy_report::split::EngineMoveReport::new);
     let out = crate::output::engine_move_output(report.as_ref(), args.json)?;
-    std::io::stdout().write_all(out.as_bytes())?;
+    crate::output::print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -205,17 +204,8 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             render_play_out(&steps, &mut out);
         }
     }
-    // A closed pipe (`grundy split ... | head`) is not an error.
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(err).context("writing to standard output"))
-        }
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    crate::output::print(&out)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Winning moves explained part by part, at most this many.

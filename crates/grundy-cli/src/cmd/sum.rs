@@ -173,7 +173,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
     // Answers are written out in bounded chunks, as the judges do.
     let mut stdout =
-        std::io::BufWriter::with_capacity(grundy_cli::judge::FLUSH_AT, std::io::stdout().lock());
+        std::io::BufWriter::with_capacity(grundy_cli::judge::FLUSH_AT, crate::output::stdout());
     let result = answer(
         &mut row,
         QueryReader::new(&query_source.bytes, count),

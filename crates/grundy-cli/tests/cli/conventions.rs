@@ -899,3 +899,47 @@ fn the_clear_spinner_shows_its_budget() {
     );
     assert!(seen.contains("stops after 1 s"), "{seen}");
 }
+
+/// Standard output on a full disk (Linux's `/dev/full`): every command that
+/// writes there says so, naming standard output, and exits 4 as a full disk
+/// does for a file; none panics.
+#[test]
+fn a_full_standard_output_is_exit_4_in_every_command() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    let board = "0110\n0000\n";
+    let sample = crate::common::data("pshtbrth.in").display().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("queries.txt");
+    std::fs::write(&queries, "value 1 2\nmove 1 2\n").unwrap();
+    let queries = queries.display().to_string();
+    let cases: &[(&[&str], &str)] = &[
+        (&[], ""),
+        (&["clear", "-"], board),
+        (&["clear", "--json", "--play", "-"], board),
+        (&["clear", "--move", "-"], board),
+        (&["clear", "--explain", "-"], board),
+        (&["split", "-"], "1101\n0110\n"),
+        (&["split", "--move", "-"], "1101\n0110\n"),
+        (&["pawn", "--at", "3,4"], ""),
+        (&["pawn", "--move", "--at", "3,4"], ""),
+        (&["judge", "pshtbrth", &sample], ""),
+        (&["sum", "--queries", &queries, "-"], "0110\n0000\n\n11\n"),
+    ];
+    for (args, stdin) in cases {
+        let input = dir.path().join("stdin.txt");
+        std::fs::write(&input, stdin).unwrap();
+        // assert_cmd captures standard output; this one must be the device.
+        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+            .args(*args)
+            .stdin(std::fs::File::open(&input).unwrap())
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(4), "{args:?}: {stderr}");
+        assert!(stderr.contains("standard output"), "{args:?}: {stderr}");
+    }
+}

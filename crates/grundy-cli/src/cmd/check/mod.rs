@@ -273,7 +273,7 @@ fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> 
             .map(|id| Scratch::new(&scratch_dir.0, id))
             .collect(),
     };
-    let mut out = Lenient::new(std::io::stdout().lock());
+    let mut out = Lenient::new(crate::output::stdout());
     let result = match &args.replay {
         Some(path) => replay::<C>(args, &bench, path, &mut out),
         None => random_cases::<C>(args, &bench, statement_size, start, &mut out),
@@ -284,7 +284,7 @@ fn check<C: Case>(args: &Args, statement_size: u64) -> anyhow::Result<ExitCode> 
     // is an error of its own.
     let result = match out.error {
         Some(err) if err.kind() != std::io::ErrorKind::BrokenPipe && result.is_ok() => {
-            Err(anyhow::Error::new(err).context("writing the report to standard output"))
+            Err(anyhow::Error::new(err).context("writing the report"))
         }
         _ => result,
     };

@@ -242,7 +242,7 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     grundy_db::meta::write_build_record(&path, &record)?;
     let shapes: u64 = built.header.tiers.iter().map(|t| t.positions).sum();
     let elapsed = started.elapsed().as_secs_f64();
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     let out = &mut stdout;
     writeln!(
         out,
@@ -537,7 +537,7 @@ pub(super) fn dist_outcome(
                 // A partitioned build writes no record: one an earlier
                 // single build left must not describe the new database.
                 remove_build_record(path)?;
-                let mut stdout = std::io::stdout().lock();
+                let mut stdout = crate::output::stdout();
                 print_dist_report(&mut stdout, shape_box, &report)?;
             }
             Ok(ExitCode::SUCCESS)

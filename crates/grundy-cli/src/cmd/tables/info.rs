@@ -107,7 +107,7 @@ pub(super) fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         return info_json(args);
     }
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     let out = &mut stdout;
     let set = open(&args.path)?;
     let shape_box = set.shape_box();
@@ -198,7 +198,7 @@ pub(super) fn info_json(args: &InfoArgs) -> anyhow::Result<ExitCode> {
     let set = open(&args.path)?;
     check_full_boards(&set)?;
     let meta = grundy_db::meta::describe(&set).map_err(|e| UsageError(e.to_string()))?;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     serde_json::to_writer_pretty(&mut stdout, &meta)?;
     writeln!(stdout)?;
     Ok(ExitCode::SUCCESS)

@@ -9,13 +9,13 @@ use std::time::Instant;
 use grundy_db::check::{self, MergeError};
 use grundy_db::DbSet;
 
-use crate::output::{NoSpaceError, UsageError};
+use crate::output::UsageError;
 use grundy_report::words::count;
 
 use super::*;
 
 pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
@@ -66,7 +66,7 @@ pub(super) fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     remove_build_record(&new)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
     let bytes = header.end();
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     writeln!(
         stdout,
         "converted {} into {}: {} in {bytes} bytes ({:.1} bytes a shape with each tier's 4 KiB alignment, {:.1} s)",
@@ -126,7 +126,7 @@ pub(super) fn export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let set = open(&args.path)?;
     match args.format {
         ExportFormat::Csv => {
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, crate::output::stdout());
             grundy_db::meta::export_csv(&set, &mut out)
                 .and_then(|_| out.flush())
                 .map_err(export_error)?;
@@ -142,20 +142,13 @@ fn export_error(err: std::io::Error) -> anyhow::Error {
     {
         return UsageError(err.to_string()).into();
     }
-    if err.kind() == std::io::ErrorKind::BrokenPipe {
-        // A reader that went away (`| head`): `main` stops quietly on it.
-        return anyhow::Error::new(err);
-    }
-    let message = format!("standard output: {err}");
-    if err.kind() == std::io::ErrorKind::StorageFull {
-        NoSpaceError(message).into()
-    } else {
-        anyhow::anyhow!(message)
-    }
+    // Named by the writer: `main` stops quietly on a closed pipe and exits
+    // 4 on a full disk.
+    anyhow::Error::new(err)
 }
 
 pub(super) fn checksum(args: &ChecksumArgs) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     let out = &mut stdout;
     let set = open(&args.path)?;
     let shapes = set.shapes();

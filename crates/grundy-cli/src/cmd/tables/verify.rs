@@ -24,7 +24,7 @@ const RESOLVED: &str =
     "re-solved by the engine (its 4 x 5 and 2 x 8 tables, else a top-down search)";
 
 pub(super) fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::output::stdout();
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
