@@ -103,6 +103,14 @@ fn a_torn_last_section_is_dropped_on_resume() {
     let header = Header::decode(&bytes, bytes.len() as u64, &partial).unwrap();
     bytes[header.tiers[5].offset as usize + 3] ^= 0x40;
     std::fs::write(&partial, &bytes).unwrap();
+    let (writer, tables) = Writer::create_or_resume(&path, box_of(3, 3)).unwrap();
+    assert_eq!(tables.len(), 5);
+    let note = writer.note().expect("the damage is said").to_owned();
+    assert!(
+        note.contains("tier 6 is damaged") && note.contains("solving tier 6 again"),
+        "{note}"
+    );
+    drop(writer);
     build(&path, box_of(3, 3), None).unwrap();
     assert_eq!(
         std::fs::read(&whole).unwrap(),
@@ -903,8 +911,15 @@ fn bad_padding_between_stored_tiers_is_redone_on_resume() {
     assert!(header.tiers[0].end() < header.tiers[1].offset);
     bytes[header.tiers[0].end() as usize] = 0x5a;
     std::fs::write(&partial, &bytes).unwrap();
-    let (_, tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
+    let (writer, tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
     assert_eq!(tables.len(), 1);
+    let note = writer.note().expect("the damage is said").to_owned();
+    assert!(
+        note.contains("tier 2 is damaged (bytes that are not zero before it)")
+            && note.contains("solving tiers 2 to 5 again"),
+        "{note}"
+    );
+    drop(writer);
     build(&path, box_of(3, 4), None).unwrap();
     assert_eq!(
         std::fs::read(&whole).unwrap(),

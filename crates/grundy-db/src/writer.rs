@@ -390,11 +390,13 @@ impl Writer {
         header.complete = false;
         let mut tables = Vec::new();
         let mut end = ALIGN;
+        let mut damage = None;
         for t in &header.tiers {
             // The padding before a section belongs to no checksum: bytes
             // there that are not zero make this section and every one after
             // it redone (appending zeroes the padding again).
             if !self.zero_between(end, t.offset)? {
+                damage = Some("bytes that are not zero before it");
                 break;
             }
             end = t.end();
@@ -406,9 +408,23 @@ impl Writer {
                 .map_err(io(&partial))?;
             // A torn or damaged section is redone, with every one after it.
             if crc32fast::hash(&bytes) != t.crc32 || check_section(version, t, &bytes).is_err() {
+                damage = Some("a section that does not match its checksum");
                 break;
             }
             tables.push(bytes);
+        }
+        if let Some(why) = damage {
+            // Tiers are numbered from 1, in the order they are stored.
+            let (tier, last) = (tables.len() + 1, header.tiers.len());
+            let again = if tier == last {
+                format!("tier {tier}")
+            } else {
+                format!("tiers {tier} to {last}")
+            };
+            self.note = Some(format!(
+                "{}: tier {tier} is damaged ({why}); solving {again} again",
+                partial.display()
+            ));
         }
         header.tiers.truncate(tables.len());
         self.header = header;
