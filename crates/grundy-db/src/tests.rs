@@ -1076,3 +1076,18 @@ fn partial_files_of_another_part_count_are_found() {
     expected.sort();
     assert_eq!(other_partials(&path, 1), expected);
 }
+
+/// A build into a directory that does not exist names the directory.
+#[test]
+fn a_missing_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let err = Writer::create(&missing.join("x.gdb"), box_of(3, 3))
+        .err()
+        .expect("no directory, no build");
+    let text = err.to_string();
+    assert!(
+        text.starts_with(&format!("{}: no such directory", missing.display())),
+        "{text}"
+    );
+}

@@ -59,6 +59,18 @@ pub(crate) fn lock_partial(partial: &Path) -> Result<(File, bool)> {
                     Err(e) => return Err(io(partial)(e)),
                 }
             }
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                // The directory is missing: named, rather than the file
+                // that was to be made in it.
+                let dir = partial
+                    .parent()
+                    .filter(|dir| !dir.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
+                return Err(io(dir)(std::io::Error::new(
+                    ErrorKind::NotFound,
+                    "no such directory, to write the build in",
+                )));
+            }
             Err(e) => return Err(write_error(partial, HEADER_LEN as u64)(e)),
         };
         // Fully qualified: std has inherent methods of these names since
