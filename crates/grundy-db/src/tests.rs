@@ -1082,9 +1082,9 @@ fn partial_files_of_another_part_count_are_found() {
 fn a_missing_directory_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing");
-    let err = Writer::create(&missing.join("x.gdb"), box_of(3, 3))
-        .err()
-        .expect("no directory, no build");
+    let Err(err) = Writer::create(&missing.join("x.gdb"), box_of(3, 3)) else {
+        panic!("no directory, no build");
+    };
     let text = err.to_string();
     assert!(
         text.starts_with(&format!("{}: no such directory", missing.display())),

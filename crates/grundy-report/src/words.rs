@@ -227,12 +227,6 @@ pub fn with_best_play(first_wins: bool) -> String {
     format!("{} wins with best play.", player(usize::from(!first_wins)))
 }
 
-/// `Second player to move.`, for the player to move at `ply` (0-based).
-#[must_use]
-pub fn to_move(ply: usize) -> String {
-    format!("{} to move.", player(ply))
-}
-
 /// How the components of a sum of boards are named, with board `board`'s
 /// (0-based) component `letter` as the example: `Each component is named
 /// by its board and its letter (1A: component A of board 1).`

@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{
-    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, Part, ShapeClass,
+    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, MoveReason, Part,
+    ShapeClass,
 };
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
@@ -435,10 +436,10 @@ fn answer(
                 // long (and whose run may be stopped from outside).
                 out.flush()?;
                 let played = row.play(left, right);
-                let who = match played.choice.as_ref().map(grundy_report::large::kind) {
-                    Some("winning") => Some("first"),
-                    Some("losing") | None => Some("second"),
-                    _ => None,
+                let who = match played.choice.as_ref().map(|choice| &choice.reason) {
+                    Some(MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. }) => None,
+                    Some(MoveReason::Losing { .. }) | None => Some("second"),
+                    Some(_) => Some("first"),
                 };
                 row.incomplete |= who.is_none();
                 if json {

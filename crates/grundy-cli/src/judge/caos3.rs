@@ -59,9 +59,8 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
                     .error_at(
                         start,
                         ParseErrorKind::Invalid(format!(
-                            "row of {} cell{}, but C is {cols}",
-                            token.len(),
-                            if token.len() == 1 { "" } else { "s" }
+                            "row of {}, but C is {cols}",
+                            grundy_report::words::count(token.len() as u64, "cell")
                         )),
                     )
                     .into());

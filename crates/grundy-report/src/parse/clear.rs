@@ -3,10 +3,10 @@
 //!
 //! A board is a block of rows, one per line, each a sequence of cells: `1` or
 //! `#` for a one, `0` or `.` for a zero, with optional spaces or tabs between
-//! cells (the union of what the command line and the page used to take: no
-//! character has two meanings). Blank lines separate boards (several boards
-//! make a sum); leading and trailing blank lines are ignored, CRLF line ends
-//! and a leading byte order mark are accepted. Every row of a board has the
+//! cells (no character has two meanings, so every spelling reads alike).
+//! Blank lines separate boards (several boards make a sum); leading and
+//! trailing blank lines are ignored, CRLF line ends and a leading byte order
+//! mark are accepted. Every row of a board has the
 //! same length. [`parse_large_boards`] takes boards of any size, bounded
 //! only by the memory their analysis needs; [`parse_boards`] boards of at
 //! most 64 cells, for the commands that only play those.

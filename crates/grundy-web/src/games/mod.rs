@@ -324,12 +324,6 @@ pub fn at_row(err: &grundy_report::parse::ParseError) -> String {
     format!("row {}, column {}: {}", err.line, err.col, err.kind)
 }
 
-/// `n cell` or `n cells`, for messages.
-#[must_use]
-pub fn n_cells(n: usize) -> String {
-    format!("{n} cell{}", if n == 1 { "" } else { "s" })
-}
-
 /// Serialises a response body.
 ///
 /// # Errors
