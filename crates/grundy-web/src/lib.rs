@@ -342,11 +342,7 @@ pub async fn serve_on(listener: TcpListener, config: Config) -> std::io::Result<
     // The 4 x 5 and 2 x 8 tables are built on first use (some
     // milliseconds): build them now, off the async threads, so no request
     // that is answered inline from the tables pays for it.
-    let _ = tokio::task::spawn_blocking(|| {
-        let _ = grundy::clear::table::table_4x5();
-        let _ = grundy::clear::table::table_2x8();
-    })
-    .await;
+    let _ = tokio::task::spawn_blocking(grundy::clear::table::warm_small_tables).await;
     let app = router_with(&config, listener.local_addr()?);
     let limits = server::ConnLimits {
         max_connections: config.max_connections,

@@ -183,8 +183,8 @@ enum Unknown8x8 {
 }
 
 impl Clear {
-    /// The rules, with the 4 x 4 and 4 x 5 tables and the line formula as
-    /// known values.
+    /// The rules, with the small tables (4 x 4 at once; 4 x 5 and 2 x 8 once
+    /// a search starts) and the line formula as known values.
     #[must_use]
     pub fn new() -> Clear {
         Clear::default()

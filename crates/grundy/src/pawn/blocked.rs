@@ -1,4 +1,7 @@
-//! Validated cells and sets of impassable cells.
+//! Validated cells and sets of impassable cells: coordinates checked
+//! against [`MAX_COORD`](super::MAX_COORD) once, a set sorted row by row and
+//! a repeated cell refused, so that the sweeps of [`crate::pawn`] take them
+//! as given.
 
 use std::fmt;
 

@@ -1,4 +1,7 @@
-//! Outcomes and winning moves of single pawns, online, at any coordinates.
+//! Outcomes and winning moves of single pawns, online, at any coordinates:
+//! the sweep of free columns that finds each segment's losing cell, its
+//! O(N log N) build and O(log N) queries, and why a segment holds at most one
+//! losing cell, are in [`crate::pawn`] ("Outcomes").
 
 use super::{Blocked, Cell, CellKind, LosingLines, PawnError};
 use crate::Outcome;

@@ -1,4 +1,6 @@
-//! Grundy values over a bounded region, and sums of pawns.
+//! Grundy values over a bounded region, and sums of pawns: the rule, the
+//! row-by-row fill with its two levels of bitsets, its cost and why the mex
+//! found is the least missing value are in [`crate::pawn`] ("Values").
 
 use super::{Blocked, Cell, PawnError};
 use crate::Nimber;
