@@ -96,6 +96,10 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
 /// # Errors
 ///
 /// A message for clap, which prints it with the option's name and exits 2.
+// Written here rather than with a size crate: each reads a bare `K` as one
+// unit or the other (byte-unit as 1000 bytes, uucore as 1024), where a
+// budget should refuse the ambiguity, and their messages do not say what
+// to write instead.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let split = text
