@@ -377,9 +377,8 @@ impl LineCursor<'_> {
 /// most of it in freeing (perf). The bitset has three levels (slots, words
 /// of slots, groups of 64 words): a search for the next free slot after an
 /// impassable cell, which starts anywhere, reads at most four words (and
-/// one per further 2^18 slots). With two levels the searches on the
-/// judge's largest input scanned 16 words of the second level each, on
-/// average (counted), and the judge took 3.5% more time.
+/// one per further 2^18 slots); two levels measured slower on the judge's
+/// largest input (docs/design.md, "Tried and dropped").
 struct Slots {
     /// Per distinct impassable position `P_k`, and one past the last.
     entries: Vec<Entry>,

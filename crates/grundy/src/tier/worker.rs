@@ -183,14 +183,10 @@ where
 /// in slot order (a hash order): positions close in that order share
 /// rows, so many of their options leave the same components, and those
 /// reads of earlier tiers then hit the cache the previous positions
-/// warmed. Measured with `bench/ab-build.sh 5x6 OLD NEW 1 2` (one thread
-/// each, side by side, the same bytes written every time), seconds of
-/// CPU by round: slot order 70.85 and 67.15, the keys' order 56.72 and
-/// 52.50; the keys' bits reversed 8% and 6% faster than the keys' order;
-/// clearing's rows reversed 5% and 3% faster than that (column by column
-/// was no better). The order costs 8 bytes a position of `slots` (a
-/// build solves stretches of at most 2^24 slots, so at most about 100
-/// MB) and two sorts.
+/// warmed (about a fifth less CPU on 5 x 6: docs/results.md, "Which solve
+/// order"). The order costs 8 bytes a position of `slots` (a build solves
+/// stretches of at most 2^24 slots, so at most about 100 MB) and two
+/// sorts.
 fn solve_slots_of<G, V>(
     game: &G,
     tier: Tier,
@@ -303,9 +299,9 @@ struct Scratch {
 /// before any is compared (first what locating each reads, then each
 /// located entry): the reads are independent, so their cache misses
 /// overlap instead of waiting one after another. Components repeat within
-/// a position (25 distinct of 35 a shape on 4 x 7), but keeping each once
-/// measured no faster once the reads were prefetched (5 x 6, one thread:
-/// 37.5 and 38.7 s with it, 37.1 and 38.2 s without).
+/// a position (25 distinct of 35 a shape on 4 x 7), but reading each once
+/// measured no faster once the reads were prefetched (docs/design.md,
+/// "Tried and dropped").
 fn value_of<G, V>(
     game: &G,
     tier: Tier,
