@@ -19,6 +19,15 @@ impl Bitboard {
     /// # Panics
     ///
     /// When `index >= 64`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use grundy::clear::Bitboard;
+    ///
+    /// assert_eq!(Bitboard::from_index(3), Bitboard(8));
+    /// assert_eq!(Bitboard::from_index(0), Bitboard::below(1));
+    /// ```
     pub const fn from_index(index: u32) -> Bitboard {
         assert!(index < 64, "a bitboard holds 64 cells");
         Bitboard(1 << index)

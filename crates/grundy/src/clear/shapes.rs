@@ -732,16 +732,6 @@ fn emit_option<O: FnMut(Nimber, &[u64])>(values: &[u64], lookups: &mut [u64; 16]
     option(Nimber::new(known), &lookups[..count]);
 }
 
-impl ClearShapes {
-    /// The tier of the shapes of `cells` cells (at least 1): tier
-    /// `cells - 1` (see [`TierGame::tier_of`]).
-    #[must_use]
-    pub fn tier_of_cells(&self, cells: usize) -> Tier {
-        debug_assert!(cells >= 1, "a shape has a cell");
-        Tier::at(cells.saturating_sub(1))
-    }
-}
-
 impl TierGame for ClearShapes {
     fn id(&self) -> GameId {
         GameId::new(

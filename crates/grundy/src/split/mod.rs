@@ -377,6 +377,21 @@ impl SplitSolver {
     /// # Errors
     ///
     /// [`SolveError`] when the budget runs out.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use grundy::split::{Grid, Position, Rect, SplitSolver};
+    ///
+    /// let grid = Grid::from_rows(&["110", "011", "101"]);
+    /// let mut solver = SplitSolver::new();
+    /// let whole = Rect { top: 0, left: 0, bottom: 2, right: 2 };
+    /// let value = solver.value(&Position::new(grid.clone())).unwrap();
+    /// assert_eq!(solver.rect_value(&grid, whole).unwrap(), value);
+    /// // One candidate alone: its one move leaves nothing.
+    /// let corner = Rect { top: 0, left: 0, bottom: 0, right: 0 };
+    /// assert_eq!(solver.rect_value(&grid, corner).unwrap().value(), 1);
+    /// ```
     pub fn rect_value(&mut self, grid: &Grid, rect: Rect) -> Result<Nimber, SolveError> {
         self.pattern_value(&grid.pattern_in(rect).pattern)
     }

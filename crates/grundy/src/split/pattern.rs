@@ -224,12 +224,6 @@ impl Pattern {
             as u64
     }
 
-    /// True when no two candidates share a row or a column.
-    #[must_use]
-    pub fn is_permutation(&self) -> bool {
-        self.rows == self.cols && self.count() == self.rows()
-    }
-
     /// The value when a closed form gives it: no candidate: 0; else, when
     /// the candidates form [line groups](Pattern::line_groups), their
     /// number mod 2. This covers one row or one column (one group: 1) and
