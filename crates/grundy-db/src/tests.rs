@@ -1087,7 +1087,10 @@ fn a_missing_directory_is_named() {
     };
     let text = err.to_string();
     assert!(
-        text.starts_with(&format!("{}: no such directory", missing.display())),
+        text.starts_with(&format!(
+            "{}: no such directory, to write x.gdb.partial in",
+            missing.display()
+        )),
         "{text}"
     );
 }

@@ -66,9 +66,10 @@ pub(crate) fn lock_partial(partial: &Path) -> Result<(File, bool)> {
                     .parent()
                     .filter(|dir| !dir.as_os_str().is_empty())
                     .unwrap_or(Path::new("."));
+                let file = partial.file_name().unwrap_or_default().to_string_lossy();
                 return Err(io(dir)(std::io::Error::new(
                     ErrorKind::NotFound,
-                    "no such directory, to write the build in",
+                    format!("no such directory, to write {file} in"),
                 )));
             }
             Err(e) => return Err(write_error(partial, HEADER_LEN as u64)(e)),
