@@ -194,6 +194,16 @@ pub fn parse_large_boards(
             }
         }
     }
+    fill(input, layouts)
+}
+
+/// The boards of `input` (without its byte order mark) laid out by
+/// [`layout`], read into their cells: the second pass.
+///
+/// # Errors
+///
+/// A board whose sides no [`LargeBoard`] takes.
+fn fill(input: &[u8], layouts: Vec<Layout>) -> Result<Vec<ParsedLargeBoard>, ParseError> {
     let mut out = Vec::with_capacity(layouts.len());
     for layout in layouts {
         let mut board =
@@ -241,15 +251,13 @@ pub fn parse_large_boards(
 /// As [`parse_large_boards`], and a board of more than 64 cells, located
 /// at its first cell past 64.
 pub fn parse_boards(input: &[u8]) -> Result<Vec<ParsedBoard>, ParseError> {
-    let unbommed = without_bom(input);
-    let layouts = layout(unbommed)?;
-    let mut out = Vec::with_capacity(layouts.len());
-    for layout in &layouts {
-        if layout.rows * layout.cols > MAX_CELLS {
-            return Err(too_large_at(unbommed, layout));
-        }
+    let input = without_bom(input);
+    let layouts = layout(input)?;
+    if let Some(large) = layouts.iter().find(|l| l.rows * l.cols > MAX_CELLS) {
+        return Err(too_large_at(input, large));
     }
-    for parsed in parse_large_boards(input, None)? {
+    let mut out = Vec::with_capacity(layouts.len());
+    for parsed in fill(input, layouts)? {
         let board = parsed
             .board
             .to_board()
@@ -269,7 +277,7 @@ fn too_large_at(input: &[u8], layout: &Layout) -> ParseError {
     if layout.cols > MAX_CELLS {
         let mut seen = 0;
         while seen <= MAX_CELLS {
-            if matches!(input[offset], b'1' | b'#' | b'0' | b'.') {
+            if matches!(cell(input, offset), Ok(Some(_))) {
                 seen += 1;
                 if seen > MAX_CELLS {
                     break;
