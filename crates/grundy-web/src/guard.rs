@@ -175,6 +175,23 @@ impl Guard {
     }
 }
 
+/// The `Host` headers a server bound to `local` with these `--allow-host`
+/// entries answers, as its guard checks them (`host:port`, or `host` for
+/// any port), or `None` when `*` lets any through: what the server says
+/// it accepts is what it accepts.
+#[must_use]
+pub fn accepted_hosts(local: SocketAddr, allow_hosts: &[String]) -> Option<Vec<String>> {
+    let guard = Guard::new(local, allow_hosts, &[], Duration::ZERO, 0);
+    if guard.any_host {
+        return None;
+    }
+    let hosts = guard.hosts.iter().map(|rule| match rule.port {
+        Some(port) => format!("{}:{port}", rule.host),
+        None => rule.host.clone(),
+    });
+    Some(hosts.collect())
+}
+
 /// An IP as it appears in a `Host` header (IPv6 in brackets).
 fn ip_host(ip: IpAddr) -> String {
     match ip {

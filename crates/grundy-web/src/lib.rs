@@ -93,7 +93,7 @@ mod turns;
 
 pub use error::ApiError;
 pub use games::Databases;
-pub use guard::{check_allow_host, check_allow_origin, ANY as ANY_HOST};
+pub use guard::{accepted_hosts, check_allow_host, check_allow_origin, ANY as ANY_HOST};
 
 use games::{Endpoint, Limits};
 use server::Client;

@@ -169,37 +169,21 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// What the server says once it listens: where to open the page (with the
 /// port bound, which `--addr HOST:0` leaves to the system), and which Host
-/// headers it answers (the rule of `grundy_web`'s guard: the bound address
-/// and `localhost` with the port, loopback too when bound to every
-/// interface, and the `--allow-host` names).
+/// headers it answers (`grundy_web::accepted_hosts`, the guard's own list).
 fn ready_message(addr: SocketAddr, allowed: &[String]) -> String {
     let port = addr.port();
-    let host = |ip: std::net::IpAddr| match ip {
-        std::net::IpAddr::V4(v4) => v4.to_string(),
-        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
-    };
-    let mut hosts = vec![
-        format!("{}:{port}", host(addr.ip())),
-        format!("localhost:{port}"),
-    ];
-    if addr.ip().is_unspecified() {
-        hosts.push(format!("127.0.0.1:{port}"));
-        hosts.push(format!("[::1]:{port}"));
-    }
-    hosts.extend(allowed.iter().cloned());
-    let any_host = allowed.iter().any(|h| h == grundy_web::ANY_HOST);
     let browse = if addr.ip().is_unspecified() {
         format!("localhost:{port}")
     } else {
-        format!("{}:{port}", host(addr.ip()))
+        // The bound address as a Host header writes it (IPv6 in brackets).
+        SocketAddr::new(addr.ip(), port).to_string()
     };
-    let rule = if any_host {
-        "Requests may name any Host (--allow-host *).".to_owned()
-    } else {
-        format!(
+    let rule = match grundy_web::accepted_hosts(addr, allowed) {
+        None => "Requests may name any Host (--allow-host *).".to_owned(),
+        Some(hosts) => format!(
             "Requests must name one of these in their Host header: {}; others are refused (add names with --allow-host NAME[:PORT], or * for any).",
             hosts.join(", ")
-        )
+        ),
     };
     format!(
         "grundy playground on http://{browse}/ (listening on {addr}, port {port}; Ctrl-C stops it)\n{rule}\n"
@@ -242,7 +226,7 @@ mod tests {
             named.contains("127.0.0.1:8080, localhost:8080, tools.example; others are refused"),
             "{named}"
         );
-        let any = ready_message(addr, &["*".to_owned()]);
+        let any = ready_message(addr, &[" * ".to_owned()]);
         assert!(any.contains("Requests may name any Host"), "{any}");
         assert!(!any.contains("others are refused"), "{any}");
     }
