@@ -417,7 +417,7 @@ fn bad_arguments_exit_2() {
     let output = grundy().args(["pawn", "--at", "-1,1"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("negative coordinate -1"), "{stderr}");
+    assert!(stderr.contains("negative x coordinate -1"), "{stderr}");
 }
 
 #[test]

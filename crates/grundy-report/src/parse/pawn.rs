@@ -225,10 +225,10 @@ pub fn scan_coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, Par
 ///
 /// # Errors
 ///
-/// A message naming what is wrong.
+/// A message naming what is wrong, as the file format words it.
 pub fn parse_cell(text: &str) -> Result<Cell, String> {
-    let values = parse_numbers(text, 2, "X,Y or X Y")?;
-    Ok(Cell::new(values[0], values[1]).expect("checked"))
+    let v = parse_numbers(text, &["x coordinate", "y coordinate"], "X,Y or X Y")?;
+    Ok(Cell::new(v[0], v[1]).expect("checked"))
 }
 
 /// Parses `X0,Y0,X1,Y1` or `X0 Y0 X1 Y1` (as given to `--draw`): the
@@ -238,7 +238,13 @@ pub fn parse_cell(text: &str) -> Result<Cell, String> {
 ///
 /// A message naming what is wrong, also when `X1 < X0` or `Y1 < Y0`.
 pub fn parse_region(text: &str) -> Result<(Cell, Cell), String> {
-    let v = parse_numbers(text, 4, "X0,Y0,X1,Y1")?;
+    let names = [
+        "x0 coordinate",
+        "y0 coordinate",
+        "x1 coordinate",
+        "y1 coordinate",
+    ];
+    let v = parse_numbers(text, &names, "X0,Y0,X1,Y1")?;
     if v[2] < v[0] || v[3] < v[1] {
         return Err(format!(
             "the region {text} is empty: X1 >= X0 and Y1 >= Y0 are needed"
@@ -250,35 +256,30 @@ pub fn parse_region(text: &str) -> Result<(Cell, Cell), String> {
     ))
 }
 
-/// `count` numbers separated by commas (with optional spaces around them),
-/// or by spaces alone.
-fn parse_numbers(text: &str, count: usize, shape: &str) -> Result<Vec<u64>, String> {
+/// One coordinate a name of `names`, separated by commas (with optional
+/// spaces around them) or by spaces alone, each read as the file format
+/// reads it ([`coordinate_at`]), so that both say the same of a bad one.
+fn parse_numbers(text: &str, names: &[&str], shape: &str) -> Result<Vec<u64>, String> {
     let parts: Vec<&str> = if text.contains(',') {
         text.split(',').map(str::trim).collect()
     } else {
         text.split_whitespace().collect()
     };
-    if parts.len() != count {
+    if parts.len() != names.len() {
         return Err(format!("expected {shape}, got {text:?}"));
     }
     parts
         .iter()
-        .map(|part| {
-            if part.starts_with('-')
-                && part[1..].bytes().all(|b| b.is_ascii_digit())
-                && part.len() > 1
-            {
-                return Err(format!(
-                    "negative coordinate {part}: coordinates are 0..={MAX_COORD}"
-                ));
+        .zip(names)
+        .map(|(part, what)| {
+            let mut end = 0;
+            let value = coordinate_at(part.as_bytes(), &mut end, what)
+                .map_err(|err| format!("{} (expected {shape})", err.kind))?;
+            if end != part.len() {
+                // A space inside a comma-separated number: `1 2,3`.
+                return Err(format!("expected {shape}, got {text:?}"));
             }
-            if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("{part:?} is not a coordinate (expected {shape})"));
-            }
-            match part.parse::<u64>() {
-                Ok(v) if v <= u64::from(MAX_COORD) => Ok(v),
-                _ => Err(format!("coordinate {part} is out of range 0..={MAX_COORD}")),
-            }
+            Ok(u64::from(value))
         })
         .collect()
 }
@@ -366,7 +367,17 @@ mod tests {
             parse_region("0 1 9 8").unwrap(),
             parse_region("0,1,9,8").unwrap()
         );
-        assert!(parse_cell("3,-4").unwrap_err().contains("negative"));
+        // The words of the file format (`coordinate_at`).
+        assert!(parse_cell("3,-4")
+            .unwrap_err()
+            .starts_with("negative y coordinate -4: coordinates are 0..=1000000000"));
+        assert!(parse_cell("3,x")
+            .unwrap_err()
+            .starts_with("unexpected 'x', expected y coordinate"));
+        assert!(parse_cell("1 2,3").is_err());
+        assert!(parse_region("0,0,-1,9")
+            .unwrap_err()
+            .starts_with("negative x1 coordinate -1"));
         assert!(parse_cell("3,1000000001")
             .unwrap_err()
             .contains("out of range"));
