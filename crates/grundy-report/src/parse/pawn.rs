@@ -274,7 +274,7 @@ fn parse_numbers(text: &str, names: &[&str], shape: &str) -> Result<Vec<u64>, St
         .map(|(part, what)| {
             let mut end = 0;
             let value = coordinate_at(part.as_bytes(), &mut end, what)
-                .map_err(|err| format!("{} (expected {shape})", err.kind))?;
+                .map_err(|err| err.kind.to_string())?;
             if end != part.len() {
                 // A space inside a comma-separated number: `1 2,3`.
                 return Err(format!("expected {shape}, got {text:?}"));
