@@ -442,20 +442,15 @@ fn tables_build(
         TierProgress::Stored(t) => finished_lines
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(format!(
-                "tier {:>2}: {:>12} shapes in {:>8.2} s",
+            .push(grundy_report::words::tier_stored(
                 t.tier,
                 t.positions,
-                t.elapsed.as_secs_f64()
+                t.elapsed.as_secs_f64(),
             )),
         TierProgress::Restored { tier, slots, of } => finished_lines
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .push(format!(
-                "tier {:>2}: {:.0}% restored from its solved stretches",
-                tier,
-                100.0 * slots as f64 / of.max(1) as f64
-            )),
+            .push(grundy_report::words::tier_restored(tier, slots, of)),
         TierProgress::Resuming { stored } => {
             tier_now.store(stored as u64 + 1, Ordering::Relaxed);
         }
@@ -468,10 +463,8 @@ fn tables_build(
         if own_bar && progress.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}",
-                )
-                .expect("a valid template"),
+                indicatif::ProgressStyle::with_template(grundy_report::words::TIER_BAR_TEMPLATE)
+                    .expect("a valid template"),
             );
             Some(bar)
         } else {

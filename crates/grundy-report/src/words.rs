@@ -176,6 +176,32 @@ pub fn sized(rows: u64, cols: u64, what: &str) -> String {
     format!("{} {rows} x {cols} {what}", article(rows))
 }
 
+/// The progress bar of a tier build (`indicatif`'s template), for the
+/// command line and Python alike; `{msg}` carries the overall ETA where
+/// the caller knows it.
+pub const TIER_BAR_TEMPLATE: &str =
+    "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}{msg}";
+
+/// A tier build's line for a stored tier:
+/// `tier  5:           12 shapes in     0.01 s`.
+#[must_use]
+pub fn tier_stored(tier: impl std::fmt::Display, shapes: u64, seconds: f64) -> String {
+    format!(
+        "tier {tier:>2}: {:>19} in {seconds:>8.2} s",
+        count(shapes, "shape")
+    )
+}
+
+/// A tier build's line for a tier resumed part way:
+/// `tier  5: 40% restored from its solved stretches`.
+#[must_use]
+pub fn tier_restored(tier: impl std::fmt::Display, slots: usize, of: usize) -> String {
+    format!(
+        "tier {tier:>2}: {:.0}% restored from its solved stretches",
+        100.0 * slots as f64 / of.max(1) as f64
+    )
+}
+
 /// A grid drawn as text with 1-based row and column labels, as the page
 /// labels it: a header line of column numbers, then one line per row,
 /// its number first; `mark(row, col)` (0-based) gives each cell's
@@ -425,6 +451,16 @@ mod tests {
         assert_eq!(sized(8, 8, "box"), "an 8 x 8 box");
         assert_eq!(sized(6, 6, "box"), "a 6 x 6 box");
         assert_eq!(count(1, "shape"), "1 shape");
+        // The tier lines as their docs show them, the command line's and
+        // Python's alike.
+        assert_eq!(
+            tier_stored(5, 12, 0.0123),
+            "tier  5:           12 shapes in     0.01 s"
+        );
+        assert_eq!(
+            tier_restored(26, 61, 100),
+            "tier 26: 61% restored from its solved stretches"
+        );
         assert_eq!(count(0, "shape"), "0 shapes");
         assert_eq!(count(2, "query"), "2 queries");
         assert_eq!(count(2, "key"), "2 keys");

@@ -15,7 +15,7 @@ use grundy_db::check;
 use grundy_db::{BuildFailed, DbError};
 
 use crate::output::{NoSpaceError, UsageError};
-use grundy_report::words::count;
+use grundy_report::words::{self, count};
 
 use super::*;
 
@@ -55,10 +55,8 @@ impl BuildBar {
             indicatif::ProgressBar::hidden()
         };
         bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} shapes, tier ETA {eta}{msg}",
-            )
-            .expect("a valid template"),
+            indicatif::ProgressStyle::with_template(words::TIER_BAR_TEMPLATE)
+                .expect("a valid template"),
         );
         BuildBar {
             bar,
@@ -95,12 +93,8 @@ impl BuildBar {
                 }
             }
             TierProgress::Stored(report) => {
-                let line = format!(
-                    "tier {:>2}: {:>19} in {:>8.2} s",
-                    report.tier,
-                    count(report.positions, "shape"),
-                    report.elapsed.as_secs_f64()
-                );
+                let line =
+                    words::tier_stored(report.tier, report.positions, report.elapsed.as_secs_f64());
                 if self.bar.is_hidden() {
                     stderr_line!("{line}");
                 } else {
@@ -108,11 +102,7 @@ impl BuildBar {
                 }
             }
             TierProgress::Restored { tier, slots, of } => {
-                let line = format!(
-                    "tier {:>2}: {:.0}% restored from its solved stretches",
-                    tier,
-                    100.0 * slots as f64 / of.max(1) as f64
-                );
+                let line = words::tier_restored(tier, slots, of);
                 if self.bar.is_hidden() {
                     stderr_line!("{line}");
                 } else {
