@@ -6,11 +6,12 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
+use grundy::clear::large::{LargeBoard, LargeRect};
 use grundy::clear::shapes::ShapeLookup;
 use grundy::clear::{Board, Clear, ClearSolver};
 use grundy::SolveError;
 use grundy_report::clear::{engine_move, move_values, Analysis, Partial};
-use grundy_report::parse::clear::board_rows;
+use grundy_report::parse::clear::{board_rows, large_board_rows};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyDict;
@@ -329,6 +330,9 @@ pub struct ClearAnalysis {
     memo: Option<Arc<Mutex<Option<ClearSolver>>>>,
     /// The threads of its searches.
     threads: u8,
+    /// True when the boards were given as a list of boards (a sum), so
+    /// that `after` gives a list back even for one board.
+    as_list: bool,
     #[pyo3(get)]
     value: u32,
     #[pyo3(get)]
@@ -417,7 +421,7 @@ fn cells_of(board: &Board, cells: grundy::clear::Bitboard) -> Vec<(usize, usize)
 /// With `memo`, the search goes on from its memo (and `tables` is the
 /// memo's).
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None, as_list = false))]
 #[allow(clippy::too_many_arguments)]
 fn clear_analyze(
     py: Python<'_>,
@@ -428,6 +432,7 @@ fn clear_analyze(
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
     threads: Option<u8>,
+    as_list: bool,
 ) -> PyResult<ClearAnalysis> {
     let boards = parse::all_boards(&texts)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
@@ -485,6 +490,7 @@ fn clear_analyze(
         limits,
         memo: memo.map(|m| Arc::clone(&m.solver)),
         threads,
+        as_list,
     })
 }
 
@@ -560,6 +566,18 @@ impl ClearAnalysis {
         outcome.map_err(|(err, solved)| stopped(py, &err, solved))
     }
 
+    /// The position after `mv` (a `ClearMove` or `LargeMove`), played on
+    /// this analysis's boards, in the form the analysis was given: the
+    /// rows of the board for one board, else the list of the boards' rows.
+    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let mut boards = boards_after(&self.boards, clear_move_key(mv)?)?;
+        if boards.len() == 1 && !self.as_list {
+            boards.pop().into_pyobject(py)
+        } else {
+            boards.into_pyobject(py)
+        }
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "ClearAnalysis(value={}, winner={}, winning_moves={}, boards={})",
@@ -619,8 +637,162 @@ impl ClearAnalysis {
     }
 }
 
+/// A board a move is played on, of at most 64 cells or of any size: the
+/// engine's own `try_play` says whether the move is legal.
+pub(crate) trait Playable: Sized {
+    /// `(rows, cols)`.
+    fn size(&self) -> (u64, u64);
+    /// True when cell `(row, col)` of the board is 1.
+    fn one(&self, row: u64, col: u64) -> bool;
+    /// The board after clearing `rect`, or `None` when the engine refuses
+    /// the move.
+    fn played(&self, rect: LargeRect) -> Option<Self>;
+    /// The rows, as the board format's one writer writes them.
+    fn rows(&self) -> Vec<String>;
+}
+
+impl Playable for Board {
+    fn size(&self) -> (u64, u64) {
+        (self.rows() as u64, self.cols() as u64)
+    }
+
+    fn one(&self, row: u64, col: u64) -> bool {
+        // At most 64 rows and columns: the casts are exact for any cell
+        // of the board, and `get` is false past it.
+        self.get(row as usize, col as usize)
+    }
+
+    fn played(&self, rect: LargeRect) -> Option<Board> {
+        let byte = |at: u32| u8::try_from(at).ok();
+        let rect = grundy::clear::Rect {
+            top: byte(rect.top)?,
+            left: byte(rect.left)?,
+            bottom: byte(rect.bottom)?,
+            right: byte(rect.right)?,
+        };
+        self.try_play(rect).ok()
+    }
+
+    fn rows(&self) -> Vec<String> {
+        board_rows(self)
+    }
+}
+
+impl Playable for LargeBoard {
+    fn size(&self) -> (u64, u64) {
+        (self.rows().into(), self.cols().into())
+    }
+
+    fn one(&self, row: u64, col: u64) -> bool {
+        match (u32::try_from(row), u32::try_from(col)) {
+            (Ok(row), Ok(col)) if row < self.rows() && col < self.cols() => self.get(row, col),
+            _ => false,
+        }
+    }
+
+    fn played(&self, rect: LargeRect) -> Option<LargeBoard> {
+        self.try_play(rect).ok()
+    }
+
+    fn rows(&self) -> Vec<String> {
+        large_board_rows(self)
+    }
+}
+
+/// The key of `mv`, a `ClearMove` or a `LargeMove`; a `TypeError` for
+/// anything else.
+pub(crate) fn clear_move_key(mv: &Bound<'_, PyAny>) -> PyResult<MoveKey> {
+    move_key(mv).ok_or_else(|| {
+        let type_name = mv
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "move must be a grundy.clear.Move or LargeMove, not {type_name}"
+        ))
+    })
+}
+
+/// Every board's rows after the move of `key` on `boards`, or the
+/// `ValueError` that words the move as the command line does (from 1,
+/// naming its board in a sum) and says why it is illegal: no such board,
+/// a row or column outside the board, or the first cell of the rectangle
+/// that is 0.
+pub(crate) fn boards_after<B: Playable>(boards: &[B], key: MoveKey) -> PyResult<Vec<Vec<String>>> {
+    let (board, top, left, bottom, right) = key;
+    let rect = LargeRect {
+        top,
+        left,
+        bottom,
+        right,
+    };
+    // A move's board index is at most u32::MAX, so it fits a usize.
+    let index = board as usize;
+    let named = (boards.len() > 1 || index != 0).then_some(index);
+    let illegal = |why: String| {
+        pyo3::exceptions::PyValueError::new_err(format!(
+            "{} is illegal (counting from 1, as the command line does): {why}",
+            grundy_report::words::clear_move(named, rect)
+        ))
+    };
+    let Some(on) = boards.get(index) else {
+        return Err(illegal(match boards.len() {
+            1 => "there is only 1 board".to_owned(),
+            n => format!("there are only {n} boards"),
+        }));
+    };
+    let Some(after) = on.played(rect) else {
+        return Err(illegal(why_illegal(on, rect)));
+    };
+    Ok(boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| if i == index { after.rows() } else { b.rows() })
+        .collect())
+}
+
+/// Why clearing `rect` (inside out corners refused by the moves'
+/// constructors) is illegal on `board`, 1-based.
+fn why_illegal<B: Playable>(board: &B, rect: LargeRect) -> String {
+    let (rows, cols) = board.size();
+    let (bottom, right) = (u64::from(rect.bottom), u64::from(rect.right));
+    if bottom >= rows {
+        return format!("row {} lies outside the {rows} x {cols} board", bottom + 1);
+    }
+    if right >= cols {
+        return format!(
+            "column {} lies outside the {rows} x {cols} board",
+            right + 1
+        );
+    }
+    for row in u64::from(rect.top)..=bottom {
+        for col in u64::from(rect.left)..=right {
+            if !board.one(row, col) {
+                return format!("cell ({},{}) is 0", row + 1, col + 1);
+            }
+        }
+    }
+    "not all ones".to_owned()
+}
+
+/// The boards of `texts` (any size, as `grundy.clear.analyze` takes
+/// them; `max_memory` bounds a board's cells as there) after `mv`, each
+/// as its rows.
+#[pyfunction]
+#[pyo3(signature = (texts, mv, max_memory))]
+fn clear_after(
+    texts: Vec<(String, String)>,
+    mv: &Bound<'_, PyAny>,
+    max_memory: Option<u64>,
+) -> PyResult<Vec<Vec<String>>> {
+    let key = clear_move_key(mv)?;
+    let boards = crate::large::boards_of(&texts, max_memory)?;
+    boards_after(&boards, key)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
+    m.add_function(wrap_pyfunction!(clear_after, m)?)?;
     m.add_class::<Component>()?;
     m.add_class::<ClearAnalysis>()?;
     m.add_class::<ClearMemo>()?;

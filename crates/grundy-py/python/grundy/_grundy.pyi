@@ -99,6 +99,12 @@ class ClearAnalysis:
         values every move of every component: at once for an analysis made
         by a :class:`Solver`, whose memo holds them; otherwise by a search
         as long as the analysis's own, as ``options()`` and ``play()``."""
+    def after(self, move: _AnyClearMove) -> Union[List[str], List[List[str]]]:
+        """The position after ``move``, played on ``boards``, in the form
+        the analysis was given: the board's rows for one board, the list of
+        the boards' rows for a sum (a list of boards, or a text of several),
+        as ``grundy.clear.analyze`` takes them. An illegal move raises
+        ValueError, in the command line's words (from 1) with why."""
 
 class SplitMove:
     """Delete the row and column of candidate (row, col), 0-based. Ordered
@@ -235,7 +241,11 @@ def clear_analyze(
     tables: Optional[Database],
     memo: Optional[ClearMemo] = None,
     threads: Optional[int] = None,
+    as_list: bool = False,
 ) -> ClearAnalysis: ...
+def clear_after(
+    texts: List[Text], mv: _AnyClearMove, max_memory: Optional[int]
+) -> List[List[str]]: ...
 def clear_fits_small(texts: List[Text], max_memory: Optional[int]) -> bool: ...
 def clear_analysis_bytes(rows: int, cols: int) -> int: ...
 def clear_analyze_large(

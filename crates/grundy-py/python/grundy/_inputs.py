@@ -191,11 +191,17 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
 def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
     """A board or a list of boards (a sum) as `(text, source)` pairs, each
     of at most `limit` cells (`None`: any size)."""
+    return boards_texts_given(board, limit)[0]
+
+
+def boards_texts_given(board: Any, limit: Optional[int] = MAX_CELLS) -> Tuple[List[Text], bool]:
+    """:func:`boards_texts`, and whether `board` was given as a list of
+    boards (rather than as one board, or one text)."""
     board = _as_text(board, "board")
     if _is_one_board(board):
-        return [board_text(board, limit=limit)]
+        return [board_text(board, limit=limit)], False
     boards = list(board)
-    return [board_text(b, f"boards[{i}]", limit) for i, b in enumerate(boards)]
+    return [board_text(b, f"boards[{i}]", limit) for i, b in enumerate(boards)], True
 
 
 def check_limits(

@@ -11,12 +11,19 @@ keeps its shape memo across calls.
 (3, 'first')
 >>> a.winning_moves[0]
 Move(top=0, left=1, bottom=0, right=1, board=0)
+
+The position after a move, in the form ``analyze`` takes (``after``):
+
+>>> grundy.clear.after(["0110", "0000", "0000", "0001"], grundy.clear.Move(0, 1, 0, 1))
+['0010', '0000', '0000', '0001']
+>>> grundy.clear.analyze(a.after(a.winning_moves[0])).value
+0
 """
 
-from typing import TYPE_CHECKING, Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Union
 
 from . import _grundy
-from ._inputs import boards_texts, check_limits, check_threads, tables_db
+from ._inputs import boards_texts, boards_texts_given, check_limits, check_threads, tables_db
 
 if TYPE_CHECKING:
     from .tables import Database
@@ -74,7 +81,8 @@ def analyze(
         ``.value``, ``.winner``, ``.winning_moves`` (``Move`` rectangles
         with ``top``, ``left``, ``bottom``, ``right``, 0-based and
         inclusive, and ``board``), ``.components``, ``.board_values``,
-        ``.options()`` and ``.play()``. For larger boards a
+        ``.options()``, ``.play()`` and ``.after(move)`` (the position after
+        a move, as :func:`after` gives it). For larger boards a
         :class:`LargeClearAnalysis`: ``.value`` and ``.winner`` (``None``
         when the budget ran out first; ``max_time`` defaults to 30 s there),
         ``.winning_moves``, ``.winning_moves_complete``, ``.components``
@@ -95,10 +103,12 @@ def analyze(
         KeyboardInterrupt: Ctrl-C during the search.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    texts = boards_texts(board, limit=None)
+    texts, as_list = boards_texts_given(board, limit=None)
     db = tables_db(tables)
     if _grundy.clear_fits_small(texts, limits[2]):
-        return _grundy.clear_analyze(texts, *limits, db, threads=check_threads(threads))
+        return _grundy.clear_analyze(
+            texts, *limits, db, threads=check_threads(threads), as_list=as_list
+        )
     return _grundy.clear_analyze_large(texts, *limits, db, threads=check_threads(threads))
 
 
@@ -134,6 +144,49 @@ def engine_move(
     return _grundy.clear_engine_move(
         boards_texts(board, limit=None), *limits, db, threads=check_threads(threads)
     )
+
+
+def after(
+    board: Any,
+    move: "Move | LargeMove",
+    *,
+    max_memory: Optional[int] = None,
+) -> Union[List[str], List[List[str]]]:
+    """The position after ``move``, in the form :func:`analyze` takes: the
+    board's rows (strings of ``0``/``1``) for one board, the list of the
+    boards' rows for a sum (a list of boards, or a text of several boards).
+    The board is not changed. For a walk down the game tree::
+
+        >>> import grundy
+        >>> board = ["111", "010"]
+        >>> m = grundy.clear.analyze(board).winning_moves[0]
+        >>> m, grundy.clear.after(board, m)
+        (Move(top=0, left=0, bottom=0, right=1, board=0), ['001', '010'])
+        >>> grundy.clear.analyze(grundy.clear.after(board, m)).value
+        0
+
+    Args:
+        board: one board or a sum, of any size, as :func:`analyze` takes it.
+        move: a :class:`Move` or :class:`LargeMove`; its ``board`` picks the
+            board of a sum (from 0).
+        max_memory: the bytes a board's cells may take, as for
+            :func:`analyze` (8 GiB by default).
+
+    Raises:
+        ValueError: a bad board, as :func:`analyze` says it; an illegal move,
+            worded as the command line words moves (from 1) with why: ``clear
+            (1,1)-(1,2) is illegal (counting from 1, as the command line
+            does): cell (1,1) is 0``; a row or column outside the board; a
+            board past the sum. (A rectangle with its corners inverted is
+            refused when the move is made: ``Move(3, 3, 0, 0)``.)
+        TypeError: ``move`` is not a clear move.
+    """
+    limits = check_limits(None, None, max_memory)
+    texts, as_list = boards_texts_given(board, limit=None)
+    boards = _grundy.clear_after(texts, move, limits[2])
+    if len(boards) == 1 and not as_list:
+        return boards[0]
+    return boards
 
 
 class Solver:
@@ -178,9 +231,9 @@ class Solver:
         """:func:`analyze`, going on from the memo; the analysis's
         ``options()`` and ``play()`` search with the memo too."""
         limits = check_limits(max_positions, max_time, max_memory)
-        texts = boards_texts(board, limit=None)
+        texts, as_list = boards_texts_given(board, limit=None)
         if _grundy.clear_fits_small(texts, limits[2]):
-            return _grundy.clear_analyze(texts, *limits, None, self._memo)
+            return _grundy.clear_analyze(texts, *limits, None, self._memo, as_list=as_list)
         return _grundy.clear_analyze_large(texts, *limits, None, self._memo)
 
     def engine_move(
@@ -211,6 +264,7 @@ class Solver:
 
 __all__ = [
     "analyze",
+    "after",
     "engine_move",
     "Solver",
     "ClearAnalysis",
