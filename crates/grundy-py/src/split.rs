@@ -4,7 +4,7 @@
 //! the first winning move, the other the first move leaving the largest
 //! value.
 
-use grundy::split::{Cell, Position, SplitSolver};
+use grundy::split::{Cell, GridError, Position, SplitSolver};
 use grundy_report::split::{check_fits, Analysis, EngineMoveReport, Refusal};
 use pyo3::prelude::*;
 
@@ -67,7 +67,10 @@ impl From<Cell> for Move {
 /// The analysis of a splitting-game grid.
 #[pyclass(frozen, module = "grundy.split")]
 pub struct SplitAnalysis {
+    /// The position reached by `moves` from the grid.
     position: Position,
+    /// The moves replayed from the grid, in order.
+    moves: Vec<Cell>,
     limits: Limits,
     #[pyo3(get)]
     value: u32,
@@ -132,10 +135,51 @@ fn grid_to_analyse(
     }
 }
 
-/// Analyses a grid given as text: `cells` selects the `--cells` format (`R
-/// C`, then `row col` per candidate), else rows of 0/1.
+/// The position `moves` (`(row, col)`, 0-based) reach from `grid`, each
+/// checked by the engine's `try_play` as the web API replays a request's
+/// moves; an illegal one is a `ValueError` naming it as Python counts it
+/// (`moves[1] is (0, 1): ...`) and why.
+fn replay(grid: grundy::split::Grid, moves: &[(u64, u64)]) -> PyResult<(Position, Vec<Cell>)> {
+    let mut position = Position::new(grid);
+    let mut played = Vec::with_capacity(moves.len());
+    for (index, &(row, col)) in moves.iter().enumerate() {
+        let illegal = |why: String| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "moves[{index}] is ({row}, {col}): {why}"
+            ))
+        };
+        let (rows, cols) = (position.grid().rows(), position.grid().cols());
+        let (Ok(r), Ok(c)) = (u32::try_from(row), u32::try_from(col)) else {
+            return Err(illegal(format!("outside the {rows} x {cols} grid")));
+        };
+        let cell = Cell::new(r, c);
+        position = position
+            .try_play(cell)
+            .map_err(|err| illegal(why_illegal(&position, cell, &err)))?;
+        played.push(cell);
+    }
+    Ok((position, played))
+}
+
+/// Why the engine refused `cell` on `position`, in the 0-based terms of
+/// the Python call.
+fn why_illegal(position: &Position, cell: Cell, err: &GridError) -> String {
+    match err {
+        GridError::OutsideGrid { rows, cols, .. } => format!("outside the {rows} x {cols} grid"),
+        GridError::IllegalMove(_) if position.grid().is_candidate(cell) => {
+            "no longer in play: an earlier move deleted its row or column".to_owned()
+        }
+        GridError::IllegalMove(_) => "not a candidate of the grid".to_owned(),
+        err => err.to_string(),
+    }
+}
+
+/// Analyses the position `moves` reach from a grid given as text: `cells`
+/// selects the `--cells` format (`R C`, then `row col` per candidate),
+/// else rows of 0/1.
 #[pyfunction]
-#[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory))]
+#[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory, moves = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn split_analyze(
     py: Python<'_>,
     text: &str,
@@ -144,10 +188,11 @@ fn split_analyze(
     max_positions: Option<u64>,
     max_time: Option<f64>,
     max_memory: Option<u64>,
+    moves: Vec<(u64, u64)>,
 ) -> PyResult<SplitAnalysis> {
     let grid = grid_to_analyse(py, text, source, cells, max_memory)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let position = Position::new(grid);
+    let (position, moves) = replay(grid, &moves)?;
     let outcome = interrupt::run_watched(py, |stop| {
         let mut solver = solver(&limits, stop);
         Analysis::of(&mut solver, &position).map_err(|e| (e, solver.positions_solved()))
@@ -163,16 +208,18 @@ fn split_analyze(
             .map(|&(c, v)| (c, v.value()))
             .collect(),
         position,
+        moves,
         limits,
     })
 }
 
-/// The engine's move on a grid given as text (as [`split_analyze`] reads
-/// it), as `grundy split --move --json` gives it: `{"move": Move or None,
-/// "proven", "kind", "reason"}`, always within the time budget (5 s when
-/// `max_time` is `None`).
+/// The engine's move on the position `moves` reach from a grid given as
+/// text (as [`split_analyze`] reads them), as `grundy split --move --json`
+/// gives it: `{"move": Move or None, "proven", "kind", "reason"}`, always
+/// within the time budget (5 s when `max_time` is `None`).
 #[pyfunction]
-#[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory))]
+#[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory, moves = Vec::new()))]
+#[allow(clippy::too_many_arguments)]
 fn split_engine_move<'py>(
     py: Python<'py>,
     text: &str,
@@ -181,8 +228,10 @@ fn split_engine_move<'py>(
     max_positions: Option<u64>,
     max_time: Option<f64>,
     max_memory: Option<u64>,
+    moves: Vec<(u64, u64)>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let grid = grid_of(text, source, cells)?;
+    let (position, _) = replay(grid, &moves)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
     let mut budget = grundy::Budget {
         max_memory: None,
@@ -191,7 +240,6 @@ fn split_engine_move<'py>(
     if limits.max_time.is_none() {
         budget.max_time = Some(DEFAULT_MOVE_TIME);
     }
-    let position = Position::new(grid);
     // Ctrl-C sets the engine's stop flag: it ends the search within one
     // step of it (a sweep of a dense table, one option), and the
     // handler's exception is raised in place of the move.
@@ -250,6 +298,51 @@ impl SplitAnalysis {
             .iter()
             .map(|c| (c.row, c.col))
             .collect()
+    }
+
+    /// The moves played from the grid to the position analysed, as given
+    /// to `moves`.
+    #[getter]
+    fn moves(&self) -> Vec<Move> {
+        self.moves.iter().map(|&c| c.into()).collect()
+    }
+
+    /// `moves` with `mv` (a `SplitMove` or a `(row, col)` pair) played
+    /// after them, checked legal here: the `moves` of the position after
+    /// it.
+    fn after(&self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
+        let cell = match mv.cast::<Move>() {
+            Ok(m) => Cell::new(m.get().row, m.get().col),
+            Err(_) => {
+                let (row, col): (Bound<'_, PyAny>, Bound<'_, PyAny>) =
+                    mv.extract().map_err(|_| {
+                        pyo3::exceptions::PyTypeError::new_err(
+                            "move must be a grundy.split.Move or a (row, col) pair",
+                        )
+                    })?;
+                let index = |name, value, what| {
+                    crate::index_arg(name, value, what, u32::MAX.into()).map(|v| v as u32)
+                };
+                Cell::new(
+                    index("row", &row, "a row index")?,
+                    index("col", &col, "a column index")?,
+                )
+            }
+        };
+        if let Err(err) = self.position.try_play(cell) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "move ({}, {}): {}",
+                cell.row,
+                cell.col,
+                why_illegal(&self.position, cell, &err)
+            )));
+        }
+        Ok(self
+            .moves
+            .iter()
+            .chain([&cell])
+            .map(|&c| c.into())
+            .collect())
     }
 
     /// Every legal move with the value it leaves (0: a winning move).

@@ -1,9 +1,10 @@
-"""The position after a move of rectangle clearing: `grundy.clear.after`
-(and `ClearAnalysis.after`).
+"""The position after a move: `grundy.clear.after` (and
+`ClearAnalysis.after`), `grundy.split.analyze(grid, moves=...)` (and
+`engine_move`, `SplitAnalysis.after`).
 
-Checked against a brute force of the game's rules written here, in plain
-Python and independent of the package: the position a move leaves, its
-value (the mex of its options' values, the XOR over a sum), the legal
+Each is checked against a brute force of the game's rules written here, in
+plain Python and independent of the package: the position a move leaves,
+its value (the mex of its options' values, the XOR over a sum), the legal
 moves, and the refusal of every other move."""
 
 import functools
@@ -189,3 +190,136 @@ def test_clear_after_refuses_inverted_corners_and_other_moves():
         grundy.clear.analyze(["11"]).after(SplitMove(0, 0))
     with pytest.raises(ValueError, match=r"<board>:1:2"):
         grundy.clear.after(["1x"], ClearMove(0, 0, 0, 0))
+
+
+# The splitting game ---------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=None)
+def split_rect_value(cands, rect):
+    """The value of rectangle `rect` (top, left, bottom, right), given the
+    grid's candidates (a frozenset of (row, col))."""
+    top, left, bottom, right = rect
+    options = []
+    for r, c in cands:
+        if top <= r <= bottom and left <= c <= right:
+            options.append(
+                functools.reduce(
+                    lambda a, b: a ^ b,
+                    (split_rect_value(cands, part) for part in split_parts(rect, (r, c))),
+                    0,
+                )
+            )
+    return mex(options)
+
+
+def split_parts(rect, cell):
+    top, left, bottom, right = rect
+    r, c = cell
+    parts = [(top, left, r - 1, c - 1), (top, c + 1, r - 1, right), (r + 1, left, bottom, c - 1), (r + 1, c + 1, bottom, right)]
+    return [p for p in parts if p[0] <= p[2] and p[1] <= p[3]]
+
+
+def split_replay(grid, moves):
+    """The rectangles in play after `moves`, or None if one is illegal."""
+    cands = frozenset((r, c) for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == "1")
+    rects = [(0, 0, len(grid) - 1, len(grid[0]) - 1)]
+    for r, c in moves:
+        holding = [rect for rect in rects if (r, c) in cands and rect[0] <= r <= rect[2] and rect[1] <= c <= rect[3]]
+        if not holding:
+            return cands, None
+        rects.remove(holding[0])
+        rects.extend(split_parts(holding[0], (r, c)))
+    return cands, rects
+
+
+def split_value(grid, moves):
+    cands, rects = split_replay(grid, moves)
+    return functools.reduce(lambda a, b: a ^ b, (split_rect_value(cands, rect) for rect in rects), 0)
+
+
+def random_grid(rng, h, w, density=0.4):
+    return ["".join("1" if rng.random() < density else "0" for _ in range(w)) for _ in range(h)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_split_moves_reach_the_position_each_option_leaves(seed):
+    rng = random.Random(seed)
+    grid = random_grid(rng, rng.randint(3, 5), rng.randint(3, 6))
+    a = grundy.split.analyze(grid)
+    assert a.moves == []
+    assert a.value == split_value(grid, [])
+    for m, left in a.options():
+        b = grundy.split.analyze(grid, moves=[m])
+        assert b.value == left == split_value(grid, [(m.row, m.col)])
+        assert b.moves == [m]
+        assert a.after(m) == [m]
+        # Pairs work as well as moves.
+        assert grundy.split.analyze(grid, moves=[(m.row, m.col)]).value == left
+        for m2, left2 in b.options():
+            moves = b.after(m2)
+            assert moves == [m, m2]
+            assert grundy.split.analyze(grid, moves=moves).value == left2 == split_value(
+                grid, [(m.row, m.col), (m2.row, m2.col)]
+            )
+        # The legal moves after it are those the brute force finds.
+        cands, rects = split_replay(grid, [(m.row, m.col)])
+        in_play = {(r, c) for r, c in cands for t, l, bo, ri in rects if t <= r <= bo and l <= c <= ri}
+        assert {(o.row, o.col) for o, _ in b.options()} == in_play
+
+
+def test_split_engine_move_plays_in_the_position_reached():
+    grid = ["10101", "01010", "10101", "01010"]
+    a = grundy.split.analyze(grid)
+    for m, _ in a.options():
+        b = grundy.split.analyze(grid, moves=[m])
+        chosen = grundy.split.engine_move(grid, moves=[m])
+        legal = {o for o, _ in b.options()}
+        if not legal:
+            assert chosen["move"] is None and chosen["kind"] == "none"
+            continue
+        assert chosen["move"] in legal
+        if b.value != 0:
+            assert chosen["kind"] == "winning"
+            assert split_value(grid, [(m.row, m.col), (chosen["move"].row, chosen["move"].col)]) == 0
+
+
+def test_split_moves_with_cells_and_a_numpy_array():
+    a = grundy.split.analyze(size=(4, 4), cells=[(0, 0), (1, 2), (3, 3)], moves=np.array([[1, 2]]))
+    grid = ["1000", "0010", "0000", "0001"]
+    assert a.value == split_value(grid, [(1, 2)])
+    assert a.moves == [SplitMove(1, 2)]
+
+
+@pytest.mark.parametrize(
+    "grid, moves, message",
+    [
+        (["101", "000", "101"], [(0, 1)], r"^moves\[0\] is \(0, 1\): not a candidate of the grid$"),
+        (["101", "000", "101"], [(0, 0), (0, 2)], r"^moves\[1\] is \(0, 2\): no longer in play: an earlier move deleted its row or column$"),
+        (["101", "000", "101"], [(0, 0), (0, 0)], r"^moves\[1\] is \(0, 0\): no longer in play"),
+        (["101", "000", "101"], [(5, 5)], r"^moves\[0\] is \(5, 5\): outside the 3 x 3 grid$"),
+        (["101", "000", "101"], [(2**40, 0)], r"^moves\[0\] is \(1099511627776, 0\): outside the 3 x 3 grid$"),
+        (["101", "000", "101"], [(0, -1)], r"moves\[0\] is \(0, -1\): coordinates are >= 0"),
+        (["101", "000", "101"], [(0,)], r"moves\[0\] is \(0,\), not a pair of integers"),
+    ],
+)
+def test_split_refuses_an_illegal_move_naming_it(grid, moves, message):
+    if all(len(m) == 2 and min(m) >= 0 for m in moves):
+        # The brute force agrees that a move is illegal.
+        assert split_replay(grid, moves)[1] is None
+    with pytest.raises(ValueError, match=message):
+        grundy.split.analyze(grid, moves=moves)
+    with pytest.raises(ValueError, match=message):
+        grundy.split.engine_move(grid, moves=moves)
+
+
+def test_split_after_refuses_an_illegal_move():
+    a = grundy.split.analyze(["101", "000", "101"], moves=[(0, 0)])
+    with pytest.raises(ValueError, match=r"move \(2, 0\): no longer in play"):
+        a.after((2, 0))
+    with pytest.raises(ValueError, match=r"move \(1, 1\): not a candidate of the grid"):
+        a.after(SplitMove(1, 1))
+    with pytest.raises(TypeError, match="grundy.split.Move or a"):
+        a.after("22")
+    with pytest.raises(TypeError, match="moves must be a list of moves"):
+        grundy.split.analyze(["1"], moves=3)

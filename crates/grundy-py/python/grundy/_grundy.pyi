@@ -131,6 +131,12 @@ class SplitAnalysis:
     cols: int
     winning_moves: List[SplitMove]
     candidates: List[Tuple[int, int]]
+    """The grid's candidates (those deleted by ``moves`` included)."""
+    moves: List[SplitMove]
+    """The moves played from the grid to the position analysed."""
+    def after(self, move: Union[SplitMove, Tuple[int, int]]) -> List[SplitMove]:
+        """``moves`` with ``move`` after them, checked legal: the ``moves``
+        argument of the position after it."""
     def options(self) -> List[Tuple[SplitMove, int]]:
         """Every legal move with the value it leaves (0: winning)."""
     def play(self) -> List[Tuple[SplitMove, int]]:
@@ -280,6 +286,7 @@ def split_analyze(
     max_positions: Optional[int],
     max_time: Optional[float],
     max_memory: Optional[int],
+    moves: List[Tuple[int, int]] = ...,
 ) -> SplitAnalysis: ...
 def split_engine_move(
     text: str,
@@ -288,6 +295,7 @@ def split_engine_move(
     max_positions: Optional[int],
     max_time: Optional[float],
     max_memory: Optional[int],
+    moves: List[Tuple[int, int]] = ...,
 ) -> Dict[str, Any]: ...
 def pawn_analyze(at: List[Tuple[int, int]], text: str, source: str) -> PawnAnalysis: ...
 def pawn_classify(cells: List[Tuple[int, int]], text: str, source: str) -> List[str]: ...

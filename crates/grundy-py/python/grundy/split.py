@@ -5,10 +5,18 @@ column from that rectangle, leaving up to four smaller ones.
 >>> import grundy
 >>> grundy.split.analyze(["101", "000", "100"]).winning_moves
 [Move(row=0, col=0)]
+
+The position after moves, replayed and checked (``moves``):
+
+>>> a = grundy.split.analyze(["101", "000", "101"], moves=[(0, 0)])
+>>> a.value, a.moves, a.winning_moves
+(1, [Move(row=0, col=0)], [Move(row=2, col=2)])
+>>> grundy.split.analyze(["101", "000", "101"], moves=a.after(a.winning_moves[0])).value
+0
 """
 
 import numbers
-from typing import Any, Dict, Iterable, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _grundy
 from ._inputs import board_text, cells_list, check_limits
@@ -52,11 +60,23 @@ def _size(size: Any) -> Tuple[int, int]:
     return int(rows), int(cols)
 
 
+def _moves(moves: Optional[Iterable[Union[Move, Tuple[int, int]]]]) -> List[Tuple[int, int]]:
+    """The moves played, `(row, col)` pairs from 0: each a :class:`Move` or a
+    pair."""
+    if moves is None:
+        return []
+    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+        raise TypeError(f"moves must be a list of moves, not {type(moves).__name__}")
+    listed = [(m.row, m.col) if isinstance(m, Move) else m for m in moves]
+    return cells_list(listed, "moves")
+
+
 def analyze(
     grid: Any = None,
     *,
     size: Optional[Tuple[int, int]] = None,
     cells: Optional[Iterable[Tuple[int, int]]] = None,
+    moves: Optional[Iterable[Union[Move, Tuple[int, int]]]] = None,
     max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
     max_time: Optional[float] = None,
     max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
@@ -71,6 +91,13 @@ def analyze(
             (up to 10^9 each) with candidates at ``cells``, ``(row, col)``
             pairs from 0 (a list, or an ``N x 2`` numpy integer array), as
             ``grundy split --cells``.
+        moves: the moves played so far from the grid, in order, each a
+            :class:`Move` or a ``(row, col)`` pair from 0: replayed and
+            checked (as the web API's ``moves``), the analysis being of the
+            position they reach (several rectangles in play). An illegal
+            one raises ``ValueError`` naming it and why (``moves[1] is (0,
+            2): no longer in play: an earlier move deleted its row or
+            column``).
         max_positions, max_time, max_memory: the search budget (``None``,
             or ``math.inf`` for ``max_time``: no limit); running out raises
             :class:`grundy.BudgetExceeded`. As ``grundy split FILE``, a grid
@@ -81,10 +108,12 @@ def analyze(
     Returns:
         A :class:`SplitAnalysis`: ``.value``, ``.winner``,
         ``.winning_moves`` (``Move`` with ``row``, ``col``), ``.options()``,
-        ``.play()``.
+        ``.play()``, ``.moves`` (the moves played) and ``.after(move)``
+        (``moves`` with ``move`` played after them, to pass as ``moves``).
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    return _grundy.split_analyze(*_grid_text(grid, size, cells), *limits)
+    played = _moves(moves)
+    return _grundy.split_analyze(*_grid_text(grid, size, cells), *limits, played)
 
 
 def engine_move(
@@ -92,6 +121,7 @@ def engine_move(
     *,
     size: Optional[Tuple[int, int]] = None,
     cells: Optional[Iterable[Tuple[int, int]]] = None,
+    moves: Optional[Iterable[Union[Move, Tuple[int, int]]]] = None,
     max_positions: Optional[int] = DEFAULT_MAX_POSITIONS,
     max_time: Optional[float] = None,
     max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
@@ -101,7 +131,8 @@ def engine_move(
     none), and whether it is proven.
 
     Args:
-        grid, size, cells: the grid, as for :func:`analyze`.
+        grid, size, cells, moves: the grid and the moves played on it, as
+            for :func:`analyze`.
         max_positions, max_time, max_memory: the search budget; running out
             gives an unproven move, never an exception. Ctrl-C stops the
             search and raises ``KeyboardInterrupt``.
@@ -116,7 +147,8 @@ def engine_move(
         the budget ran out before a proof.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    return _grundy.split_engine_move(*_grid_text(grid, size, cells), *limits)
+    played = _moves(moves)
+    return _grundy.split_engine_move(*_grid_text(grid, size, cells), *limits, played)
 
 
 __all__ = [
