@@ -74,6 +74,8 @@ impl Move {
 #[pyclass(frozen, module = "grundy.pawn")]
 pub struct PawnAnalysis {
     pawns: Vec<Cell>,
+    /// True when the pawn was given as one `(x, y)` rather than a list.
+    one: bool,
     blocked: Blocked,
     analysis: Analysis,
 }
@@ -98,17 +100,9 @@ fn cell_of(what: &str, index: usize, (x, y): (u64, u64)) -> PyResult<Cell> {
     Cell::new(x, y).map_err(|e| value_error(format!("{what}[{index}] is ({x}, {y}): {e}")))
 }
 
-/// Analyses the pawns `at` among the impassable cells of `text` (the
-/// format of `grundy pawn FILE`).
-#[pyfunction]
-#[pyo3(signature = (at, text, source))]
-fn pawn_analyze(
-    py: Python<'_>,
-    at: Vec<(u64, u64)>,
-    text: &str,
-    source: &str,
-) -> PyResult<PawnAnalysis> {
-    let blocked = blocked_of(text, source)?;
+/// The pawns `at`, each on an open cell of the grid, or the error that
+/// names the first that is not.
+fn pawns_of(at: &[(u64, u64)], blocked: &Blocked) -> PyResult<Vec<Cell>> {
     if at.is_empty() {
         return Err(value_error(
             "at: no pawns (give a pawn (x, y) or a list of pawns)",
@@ -124,6 +118,92 @@ fn pawn_analyze(
         }
         pawns.push(cell);
     }
+    Ok(pawns)
+}
+
+/// The pawns after `mv` (pawn `mv.pawn` goes to `(mv.x, mv.y)`), the
+/// engine's move rule ([`Outcomes::is_legal_move`]) saying whether it is
+/// legal; else a `ValueError` with the move in the command line's words
+/// and why: no such pawn, not toward the origin along a row or column,
+/// onto an impassable cell or over one (named).
+fn pawns_after(pawns: &[Cell], blocked: &Blocked, mv: &Move) -> PyResult<Vec<Cell>> {
+    let Some(&from) = pawns.get(mv.pawn) else {
+        return Err(value_error(format!(
+            "move.pawn is {}: {}",
+            mv.pawn,
+            match pawns.len() {
+                1 => "there is only 1 pawn (pawn 0)".to_owned(),
+                n => format!("there are only {n} pawns (0 to {})", n - 1),
+            }
+        )));
+    };
+    // The move's coordinates are within MAX_COORD, checked when it was made.
+    let to = Cell::new(mv.x.into(), mv.y.into()).map_err(value_error)?;
+    let outcomes = Outcomes::new(blocked);
+    if outcomes.is_legal_move(from, to) {
+        let mut after = pawns.to_vec();
+        after[mv.pawn] = to;
+        return Ok(after);
+    }
+    let words = grundy_report::words::pawn_move((pawns.len() > 1).then_some(mv.pawn), from, to);
+    let along_row = from.y() == to.y() && to.x() < from.x();
+    let along_column = from.x() == to.x() && to.y() < from.y();
+    let why = if !along_row && !along_column {
+        "a pawn moves toward the origin along its row or its column (x or y decreases by at \
+         least 1, the other stays)"
+            .to_owned()
+    } else if blocked.contains(to) {
+        format!("{to} is impassable")
+    } else {
+        // The impassable cell nearest the pawn on its way.
+        let between = |c: &Cell| {
+            if along_row {
+                c.y() == from.y() && to.x() < c.x() && c.x() < from.x()
+            } else {
+                c.x() == from.x() && to.y() < c.y() && c.y() < from.y()
+            }
+        };
+        match blocked
+            .iter()
+            .filter(between)
+            .max_by_key(|c| (c.x(), c.y()))
+        {
+            Some(wall) => format!("it passes over the impassable cell {wall}"),
+            None => "the engine refuses it".to_owned(),
+        }
+    };
+    Err(value_error(format!("{words} is illegal: {why}")))
+}
+
+/// The pawns `at` among the impassable cells of `text` (as
+/// [`pawn_analyze`] takes them) after `mv`, each as `(x, y)`.
+#[pyfunction]
+#[pyo3(signature = (at, mv, text, source))]
+fn pawn_after(
+    at: Vec<(u64, u64)>,
+    mv: &Bound<'_, Move>,
+    text: &str,
+    source: &str,
+) -> PyResult<Vec<(u32, u32)>> {
+    let blocked = blocked_of(text, source)?;
+    let pawns = pawns_of(&at, &blocked)?;
+    let after = pawns_after(&pawns, &blocked, mv.get())?;
+    Ok(after.iter().map(|c| (c.x(), c.y())).collect())
+}
+
+/// Analyses the pawns `at` among the impassable cells of `text` (the
+/// format of `grundy pawn FILE`).
+#[pyfunction]
+#[pyo3(signature = (at, text, source, one = false))]
+fn pawn_analyze(
+    py: Python<'_>,
+    at: Vec<(u64, u64)>,
+    text: &str,
+    source: &str,
+    one: bool,
+) -> PyResult<PawnAnalysis> {
+    let blocked = blocked_of(text, source)?;
+    let pawns = pawns_of(&at, &blocked)?;
     let analysis = py
         .detach(|| {
             let outcomes = Outcomes::new(&blocked);
@@ -145,6 +225,7 @@ fn pawn_analyze(
         })?;
     Ok(PawnAnalysis {
         pawns,
+        one: one && at.len() == 1,
         blocked,
         analysis,
     })
@@ -214,6 +295,18 @@ impl PawnAnalysis {
                 y: m.to.y(),
             })
             .collect()
+    }
+
+    /// The pawns after `mv`, in the form the analysis was given: one
+    /// `(x, y)` for a pawn, else the list of every pawn's `(x, y)`.
+    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, Move>) -> PyResult<Bound<'py, PyAny>> {
+        let after = pawns_after(&self.pawns, &self.blocked, mv.get())?;
+        let mut cells: Vec<(u32, u32)> = after.iter().map(|c| (c.x(), c.y())).collect();
+        if self.one {
+            cells.pop().into_pyobject(py).map(Bound::into_any)
+        } else {
+            cells.into_pyobject(py)
+        }
     }
 
     /// Every legal move with the total value it leaves (needs values: pawns
@@ -353,6 +446,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
     m.add_class::<PawnAnalysis>()?;
     m.add_function(wrap_pyfunction!(pawn_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(pawn_after, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_classify, m)?)?;
     Ok(())
 }

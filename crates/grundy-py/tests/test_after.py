@@ -1,6 +1,7 @@
-"""The position after a move: `grundy.clear.after` (and
+"""The position after a move, for each game: `grundy.clear.after` (and
 `ClearAnalysis.after`), `grundy.split.analyze(grid, moves=...)` (and
-`engine_move`, `SplitAnalysis.after`).
+`engine_move`, `SplitAnalysis.after`), `grundy.pawn.after` (and
+`PawnAnalysis.after`).
 
 Each is checked against a brute force of the game's rules written here, in
 plain Python and independent of the package: the position a move leaves,
@@ -323,3 +324,102 @@ def test_split_after_refuses_an_illegal_move():
         a.after("22")
     with pytest.raises(TypeError, match="moves must be a list of moves"):
         grundy.split.analyze(["1"], moves=3)
+
+
+# The pawn game ---------------------------------------------------------------
+
+
+def pawn_moves(cell, blocked):
+    """Every cell the pawn at `cell` reaches in one move: toward the origin
+    along its row or column, stopping before an impassable cell."""
+    x, y = cell
+    out = []
+    for tx in range(x - 1, -1, -1):
+        if (tx, y) in blocked:
+            break
+        out.append((tx, y))
+    for ty in range(y - 1, -1, -1):
+        if (x, ty) in blocked:
+            break
+        out.append((x, ty))
+    return out
+
+
+def pawn_value(cell, blocked):
+    @functools.lru_cache(maxsize=None)
+    def value(c):
+        return mex(value(t) for t in pawn_moves(c, blocked))
+
+    return value(cell)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pawn_after_each_option_and_refusing_every_other_cell(seed):
+    rng = random.Random(seed)
+    n = 7
+    blocked = frozenset((rng.randrange(n), rng.randrange(n)) for _ in range(8))
+    open_cells = [(x, y) for x in range(n) for y in range(n) if (x, y) not in blocked]
+    pawns = rng.sample(open_cells, rng.randint(1, 3))
+    a = grundy.pawn.analyze(pawns, blocked=sorted(blocked))
+    assert a.value == functools.reduce(lambda u, v: u ^ v, (pawn_value(p, blocked) for p in pawns), 0)
+    options = a.options()
+    for m, left in options:
+        after = grundy.pawn.after(pawns, m, blocked=sorted(blocked))
+        assert a.after(m) == after
+        expected = list(pawns)
+        expected[m.pawn] = (m.x, m.y)
+        assert after == expected
+        assert grundy.pawn.analyze(after, blocked=sorted(blocked)).value == left
+        assert functools.reduce(lambda u, v: u ^ v, (pawn_value(p, blocked) for p in after), 0) == left
+    for m in a.winning_moves:
+        assert grundy.pawn.analyze(a.after(m), blocked=sorted(blocked)).value == 0
+    # Every cell of the board is a legal target exactly when the brute
+    # force says so.
+    for index, pawn in enumerate(pawns):
+        legal = set(pawn_moves(pawn, blocked))
+        assert {(m.x, m.y) for m, _ in options if m.pawn == index} == legal
+        for x in range(n):
+            for y in range(n):
+                if (x, y) in legal:
+                    continue
+                with pytest.raises(ValueError, match="is illegal: "):
+                    a.after(PawnMove(x, y, pawn=index))
+
+
+def test_pawn_after_keeps_the_form_analyze_was_given():
+    assert grundy.pawn.after((2, 2), PawnMove(0, 2)) == (0, 2)
+    assert grundy.pawn.analyze((2, 2)).after(PawnMove(0, 2)) == (0, 2)
+    assert grundy.pawn.after([(2, 2)], PawnMove(0, 2)) == [(0, 2)]
+    assert grundy.pawn.analyze([(2, 2)]).after(PawnMove(0, 2)) == [(0, 2)]
+    assert grundy.pawn.after([(3, 2), (2, 4)], PawnMove(2, 2, pawn=1)) == [(3, 2), (2, 2)]
+    # Far out, past the region of values, with a text of impassable cells.
+    assert grundy.pawn.after((10**9, 5), PawnMove(10**9, 0), blocked="3 3\n") == (10**9, 0)
+
+
+@pytest.mark.parametrize(
+    "at, move, message",
+    [
+        ((2, 2), PawnMove(1, 1), r"^move pawn \(2,2\) -> \(1,1\) is illegal: a pawn moves toward the origin along its row or its column"),
+        ((2, 2), PawnMove(3, 2), r"toward the origin"),
+        ((2, 2), PawnMove(2, 2), r"toward the origin"),
+        ((2, 2), PawnMove(1, 2), r"^move pawn \(2,2\) -> \(1,2\) is illegal: \(1,2\) is impassable$"),
+        ((2, 2), PawnMove(0, 2), r"^move pawn \(2,2\) -> \(0,2\) is illegal: it passes over the impassable cell \(1,2\)$"),
+        ((2, 5), PawnMove(2, 0), r"it passes over the impassable cell \(2,3\)$"),
+        ([(2, 2), (4, 4)], PawnMove(4, 1, pawn=1), r"^move pawn 2 \(4,4\) -> \(4,1\) is illegal: it passes over the impassable cell \(4,2\)$"),
+        ([(2, 2), (4, 4)], PawnMove(0, 0, pawn=2), r"^move.pawn is 2: there are only 2 pawns \(0 to 1\)$"),
+        ((2, 2), PawnMove(0, 0, pawn=1), r"^move.pawn is 1: there is only 1 pawn \(pawn 0\)$"),
+    ],
+)
+def test_pawn_after_refuses_an_illegal_move_saying_why(at, move, message):
+    blocked = [(1, 2), (2, 3), (4, 2), (2, 1)]
+    with pytest.raises(ValueError, match=message):
+        grundy.pawn.after(at, move, blocked=blocked)
+    with pytest.raises(ValueError, match=message):
+        grundy.pawn.analyze(at, blocked=blocked).after(move)
+
+
+def test_pawn_after_refuses_bad_arguments():
+    with pytest.raises(TypeError, match="grundy.pawn.Move"):
+        grundy.pawn.after((2, 2), (1, 2))
+    with pytest.raises(ValueError, match=r"at\[0\] is \(1, 1\), an impassable cell"):
+        grundy.pawn.after((1, 1), PawnMove(0, 1), blocked=[(1, 1)])

@@ -179,6 +179,10 @@ class PawnAnalysis:
     """False when pawns that drop out of a won sum without their values
     (on losing cells, or paired on shared cells, at 4096 or beyond) have
     moves not examined."""
+    def after(self, move: PawnMove) -> Union[Tuple[int, int], List[Tuple[int, int]]]:
+        """The pawns after ``move``, in the form the analysis was given:
+        one ``(x, y)`` for a pawn, a list of ``(x, y)`` for a list of pawns;
+        an illegal move raises ValueError with why."""
     def options(self) -> List[Tuple[PawnMove, int]]:
         """Every legal move with the total value it leaves."""
     def play(self) -> List[Tuple[PawnMove, int]]:
@@ -297,7 +301,12 @@ def split_engine_move(
     max_memory: Optional[int],
     moves: List[Tuple[int, int]] = ...,
 ) -> Dict[str, Any]: ...
-def pawn_analyze(at: List[Tuple[int, int]], text: str, source: str) -> PawnAnalysis: ...
+def pawn_analyze(
+    at: List[Tuple[int, int]], text: str, source: str, one: bool = False
+) -> PawnAnalysis: ...
+def pawn_after(
+    at: List[Tuple[int, int]], mv: PawnMove, text: str, source: str
+) -> List[Tuple[int, int]]: ...
 def pawn_classify(cells: List[Tuple[int, int]], text: str, source: str) -> List[str]: ...
 def tables_open(path: Optional[Union[str, PathLike[str]]]) -> Database: ...
 def tables_discover(

@@ -6,6 +6,13 @@ cannot move loses. Coordinates up to 10^9.
 >>> a = grundy.pawn.analyze((2, 2), blocked=[(1, 1), (4, 2)])
 >>> a.winner, a.winning_moves
 ('first', [Move(x=1, y=2, pawn=0), Move(x=2, y=1, pawn=0)])
+
+The pawns after a move, in the form ``analyze`` takes (``after``):
+
+>>> a.after(a.winning_moves[1])
+(2, 1)
+>>> grundy.pawn.analyze((2, 1), blocked=[(1, 1), (4, 2)]).value
+0
 """
 
 import numbers
@@ -38,23 +45,63 @@ def analyze(
         beyond with an impassable cell at or below-left of it, whose outcome
         is known but not its value; with none there, ``x ^ y``), ``.values``,
         ``.losing``, ``.winner``, ``.winning_moves`` (``Move`` with ``pawn``,
-        ``x``, ``y``), ``.options()``, ``.play()``.
+        ``x``, ``y``), ``.options()``, ``.play()``, ``.after(move)`` (the
+        pawns after a move, as :func:`after` gives them).
 
     Raises:
         ValueError: bad coordinates, a pawn on an impassable cell, a repeated
             impassable cell (located, for text), a sum with a pawn beyond the
             region of values.
     """
+    pawns, one = _pawns(at)
+    return _grundy.pawn_analyze(pawns, *_blocked_text(blocked), one=one)
+
+
+def after(
+    at: Union[Cell, Sequence[Cell]],
+    move: Move,
+    blocked: Union[str, Iterable[Cell], None] = None,
+) -> Union[Cell, List[Cell]]:
+    """The pawns after ``move``, in the form :func:`analyze` takes them: one
+    ``(x, y)`` for one pawn, a list of ``(x, y)`` for a list of pawns (a
+    sum). The move's legality is the engine's rule: pawn ``move.pawn`` goes
+    toward the origin along its row or column, neither onto nor over an
+    impassable cell.
+
+    >>> import grundy
+    >>> grundy.pawn.after([(3, 2), (2, 4)], grundy.pawn.Move(2, 2, pawn=1))
+    [(3, 2), (2, 2)]
+
+    Args:
+        at: a pawn ``(x, y)``, or a list of pawns, as for :func:`analyze`.
+        move: a :class:`Move`.
+        blocked: the impassable cells, as for :func:`analyze`.
+
+    Raises:
+        ValueError: bad pawns or impassable cells, as :func:`analyze` says
+            them; an illegal move, in the command line's words with why
+            (``move pawn (2,2) -> (0,2) is illegal: it passes over the
+            impassable cell (1,2)``), or a pawn index past the pawns.
+        TypeError: ``move`` is not a pawn move.
+    """
+    if not isinstance(move, Move):
+        raise TypeError(f"move must be a grundy.pawn.Move, not {type(move).__name__}")
+    pawns, one = _pawns(at)
+    cells = _grundy.pawn_after(pawns, move, *_blocked_text(blocked))
+    return cells[0] if one else cells
+
+
+def _pawns(at: Union[Cell, Sequence[Cell]]) -> Tuple[List[Cell], bool]:
+    """The pawns of ``at`` as ``(x, y)`` pairs, and whether ``at`` is one
+    pawn rather than a list of them."""
     if not hasattr(at, "__len__"):
         raise TypeError(f"at must be a pawn (x, y) or a list of pawns, not {type(at).__name__}")
     if len(at) == 2 and all(_is_int(v) for v in at):
-        pawns = cells_list([at], "at")
-    elif isinstance(at, str) or any(isinstance(v, (numbers.Number, str)) for v in at):
+        return cells_list([at], "at"), True
+    if isinstance(at, str) or any(isinstance(v, (numbers.Number, str)) for v in at):
         # Numbers or text where pawns would be: one pawn meant, badly written.
         raise ValueError(f"at is {at!r}: a pawn is (x, y), two integers from 0, or give a list of pawns")
-    else:
-        pawns = cells_list(list(at), "at")
-    return _grundy.pawn_analyze(pawns, *_blocked_text(blocked))
+    return cells_list(list(at), "at"), False
 
 
 def _is_int(v: object) -> bool:
@@ -108,4 +155,4 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
     return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
 
 
-__all__ = ["analyze", "classify", "Move", "PawnAnalysis"]
+__all__ = ["analyze", "after", "classify", "Move", "PawnAnalysis"]
