@@ -266,11 +266,7 @@ impl PawnAnalysis {
     /// `"first"` when the player to move wins, else `"second"`.
     #[getter]
     fn winner(&self) -> &'static str {
-        if self.analysis.first_wins {
-            "first"
-        } else {
-            "second"
-        }
+        grundy_report::words::winner(self.analysis.first_wins)
     }
 
     /// False when `winning_moves` may miss some: a won sum whose pawns on

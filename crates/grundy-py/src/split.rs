@@ -272,11 +272,7 @@ impl SplitAnalysis {
     /// `"first"` when the player to move wins, else `"second"`.
     #[getter]
     fn winner(&self) -> &'static str {
-        if self.value == 0 {
-            "second"
-        } else {
-            "first"
-        }
+        grundy_report::words::winner(self.value != 0)
     }
 
     /// Every winning move (the moves leaving value 0).

@@ -217,11 +217,7 @@ impl BoardSum {
     /// `"first"` or `"second"`: who wins boards `start..stop`.
     #[pyo3(signature = (start = 0, stop = None))]
     fn winner(&self, start: usize, stop: Option<usize>) -> PyResult<&'static str> {
-        Ok(if self.value(start, stop)? == 0 {
-            "second"
-        } else {
-            "first"
-        })
+        Ok(grundy_report::words::winner(self.value(start, stop)? != 0))
     }
 
     /// A winning move in boards `start..stop` as `(move, from, to)` (the

@@ -282,11 +282,7 @@ impl Analysis {
 /// `"first"` when the player to move wins (non-zero value), else `"second"`.
 #[must_use]
 pub fn winner(total: Nimber) -> &'static str {
-    if total.is_zero() {
-        "second"
-    } else {
-        "first"
-    }
+    crate::words::winner(!total.is_zero())
 }
 
 /// The JSON of `grundy clear --json`. `rows`, `cols` and `components` repeat

@@ -42,9 +42,7 @@ pub struct LargeReport<'a> {
 /// `"first"`, `"second"`, or `None` when unknown.
 #[must_use]
 pub fn winner(analysis: &LargeAnalysis) -> Option<&'static str> {
-    analysis
-        .first_player_wins
-        .map(|first| if first { "first" } else { "second" })
+    analysis.first_player_wins.map(crate::words::winner)
 }
 
 /// What a partial analysis proves, for a front-end that shows it beside

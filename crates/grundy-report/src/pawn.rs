@@ -361,13 +361,7 @@ impl Analysis {
     #[must_use]
     pub fn report(&self, pawns: &[Cell], picture: Option<Vec<String>>) -> Report {
         Report {
-            winner: if pawns.is_empty() {
-                None
-            } else if self.first_wins {
-                Some("first")
-            } else {
-                Some("second")
-            },
+            winner: (!pawns.is_empty()).then(|| crate::words::winner(self.first_wins)),
             grundy: self.total.map(Nimber::value),
             winning_moves: self
                 .moves

@@ -111,11 +111,7 @@ impl Analysis {
             rows: position.grid().rows(),
             cols: position.grid().cols(),
             grundy: self.value.value(),
-            winner: if self.value.is_zero() {
-                "second"
-            } else {
-                "first"
-            },
+            winner: crate::clear::winner(self.value),
             winning_moves: self.winning_moves().into_iter().map(Into::into).collect(),
         }
     }

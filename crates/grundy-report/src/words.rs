@@ -176,6 +176,17 @@ pub fn sized(rows: u64, cols: u64, what: &str) -> String {
     format!("{} {rows} x {cols} {what}", article(rows))
 }
 
+/// Who wins with best play, as every front-end says it: `"first"` (the
+/// player to move) or `"second"`.
+#[must_use]
+pub const fn winner(first_wins: bool) -> &'static str {
+    if first_wins {
+        "first"
+    } else {
+        "second"
+    }
+}
+
 /// The progress bar of a tier build (`indicatif`'s template), for the
 /// command line and Python alike; `{msg}` carries the overall ETA where
 /// the caller knows it.

@@ -400,7 +400,7 @@ fn answer(
             Ok(query) => query,
             Err(err) => return Ok(Err(err)),
         };
-        let winner = |value: grundy::Nimber| if value.is_zero() { "second" } else { "first" };
+        let winner = grundy_report::clear::winner;
         if let Query::Value { left, right }
         | Query::Winner { left, right }
         | Query::Move { left, right } = query
@@ -438,8 +438,8 @@ fn answer(
                 let played = row.play(left, right);
                 let who = match played.choice.as_ref().map(|choice| &choice.reason) {
                     Some(MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. }) => None,
-                    Some(MoveReason::Losing { .. }) | None => Some("second"),
-                    Some(_) => Some("first"),
+                    Some(MoveReason::Losing { .. }) | None => Some(words::winner(false)),
+                    Some(_) => Some(words::winner(true)),
                 };
                 row.incomplete |= who.is_none();
                 if json {
