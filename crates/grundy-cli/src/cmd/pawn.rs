@@ -85,30 +85,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if args.play && args.at.is_empty() {
         return Err(UsageError("--play needs a pawn: give one with --at X,Y".into()).into());
     }
-    let (blocked, source_name) = match args.file.as_ref().or(args.blocked.as_ref()) {
-        None => (Blocked::empty(), None),
-        Some(path) => {
-            let source = read_source(Some(path))?;
-            let parsed = parse_blocked(&source.bytes).map_err(|err| source.error(err))?;
-            for (index, &pawn) in args.at.iter().enumerate() {
-                if let Some(offset) = parsed.offset_of(pawn) {
-                    return Err(source
-                        .error(ParseError::at(
-                            &source.bytes,
-                            offset,
-                            ParseErrorKind::Invalid(format!(
-                                "pawn {} (--at {},{}) stands on this impassable cell",
-                                index + 1,
-                                pawn.x(),
-                                pawn.y()
-                            )),
-                        ))
-                        .into());
-                }
-            }
-            (parsed.blocked, Some(source.name))
-        }
-    };
+    let (blocked, source_name) = read_blocked(args)?;
     if let Some((low, high)) = args.draw {
         let (width, height) = (
             u64::from(high.x() - low.x()) + 1,
@@ -151,83 +128,17 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let mut out = String::new();
-    if args.json {
-        let several = args.at.len() > 1;
-        let play = play.as_ref().map(|steps| {
-            steps
-                .iter()
-                .map(|step| {
-                    let mv = MoveReport {
-                        pawn: step.pawn,
-                        x: step.to.x(),
-                        y: step.to.y(),
-                    };
-                    let phrase = words::pawn_move(several.then_some(step.pawn), step.from, step.to);
-                    ValuedMove::new(mv, &phrase, step.total_after.value())
-                })
-                .collect()
-        });
-        let explain = if args.explain && !args.at.is_empty() {
-            Some(explain::pawn(&analysis, &args.at, &blocked)?)
-        } else {
-            None
-        };
-        out = WithPlay {
-            report: analysis.report(&args.at, picture),
-            play,
-            explain,
-        }
-        .to_line()?;
+    let out = if args.json {
+        render_json(args, &analysis, &blocked, picture, play.as_deref())?
     } else {
-        let _ = writeln!(
-            out,
-            "Impassable cells: {}{}",
-            blocked.len(),
-            source_name.map_or(String::new(), |name| format!(" (from {name})"))
-        );
-        if !args.at.is_empty() {
-            let has_moves = engine_move(&analysis, &outcomes, &args.at)?.is_some();
-            render(&analysis, &args.at, has_moves, &mut out);
-            if args.explain {
-                out.push('\n');
-                for line in explain::pawn(&analysis, &args.at, &blocked)?.lines() {
-                    let _ = writeln!(out, "{line}");
-                }
-            }
-        }
-        if let Some(picture) = picture {
-            if !args.at.is_empty() {
-                out.push('\n');
-            }
-            let (low, high) = args.draw.expect("drawn");
-            let _ = writeln!(
-                out,
-                "Region x {}..={}, y {}..={} (y grows upwards; pawns move left and down):",
-                low.x(),
-                high.x(),
-                low.y(),
-                high.y()
-            );
-            for line in picture {
-                let _ = writeln!(out, "{line}");
-            }
-            let _ = writeln!(out, "{}", x_axis(low, high));
-            let _ = writeln!(
-                out,
-                "  # impassable   * losing (second player wins)   . winning   {}",
-                match args.at.len() {
-                    1 => "P pawn".to_owned(),
-                    2..=9 => format!("1-{} pawns", args.at.len()),
-                    _ => "1-9 pawns (P the others)".to_owned(),
-                }
-            );
-        }
-        if let Some(steps) = &play {
-            out.push('\n');
-            render_play_out(&args.at, steps, &mut out);
-        }
-    }
+        let analysed = Analysed {
+            blocked: &blocked,
+            source_name: source_name.as_deref(),
+            outcomes: &outcomes,
+            analysis: &analysis,
+        };
+        render_text(args, &analysed, picture, play.as_deref())?
+    };
     crate::output::print(&out)?;
     // A list of winning moves that may miss some is a search cut short, as
     // a budget cuts one (exit 3), so that no script takes it for all.
@@ -236,6 +147,140 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         Ok(ExitCode::from(3))
     }
+}
+
+/// The impassable cells of the file given (none without one), with the
+/// file's name; a pawn of `--at` on one of them is an error located there.
+fn read_blocked(args: &Args) -> anyhow::Result<(Blocked, Option<String>)> {
+    let Some(path) = args.file.as_ref().or(args.blocked.as_ref()) else {
+        return Ok((Blocked::empty(), None));
+    };
+    let source = read_source(Some(path))?;
+    let parsed = parse_blocked(&source.bytes).map_err(|err| source.error(err))?;
+    for (index, &pawn) in args.at.iter().enumerate() {
+        if let Some(offset) = parsed.offset_of(pawn) {
+            return Err(source
+                .error(ParseError::at(
+                    &source.bytes,
+                    offset,
+                    ParseErrorKind::Invalid(format!(
+                        "pawn {} (--at {},{}) stands on this impassable cell",
+                        index + 1,
+                        pawn.x(),
+                        pawn.y()
+                    )),
+                ))
+                .into());
+        }
+    }
+    Ok((parsed.blocked, Some(source.name)))
+}
+
+/// The JSON line of `grundy pawn --json`, with the play-out and the
+/// explanation when asked for.
+fn render_json(
+    args: &Args,
+    analysis: &Analysis,
+    blocked: &Blocked,
+    picture: Option<Vec<String>>,
+    play: Option<&[Step]>,
+) -> anyhow::Result<String> {
+    let several = args.at.len() > 1;
+    let play = play.map(|steps| {
+        steps
+            .iter()
+            .map(|step| {
+                let mv = MoveReport {
+                    pawn: step.pawn,
+                    x: step.to.x(),
+                    y: step.to.y(),
+                };
+                let phrase = words::pawn_move(several.then_some(step.pawn), step.from, step.to);
+                ValuedMove::new(mv, &phrase, step.total_after.value())
+            })
+            .collect()
+    });
+    let explain = if args.explain && !args.at.is_empty() {
+        Some(explain::pawn(analysis, &args.at, blocked)?)
+    } else {
+        None
+    };
+    WithPlay {
+        report: analysis.report(&args.at, picture),
+        play,
+        explain,
+    }
+    .to_line()
+}
+
+/// What the text report is made from: the cells read, where from, and
+/// the analysis of the pawns.
+struct Analysed<'a> {
+    blocked: &'a Blocked,
+    source_name: Option<&'a str>,
+    outcomes: &'a Outcomes,
+    analysis: &'a Analysis,
+}
+
+/// The text report: the cells read, the pawns' analysis and explanation,
+/// the drawn region with its legend, and the play-out.
+fn render_text(
+    args: &Args,
+    analysed: &Analysed<'_>,
+    picture: Option<Vec<String>>,
+    play: Option<&[Step]>,
+) -> anyhow::Result<String> {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Impassable cells: {}{}",
+        analysed.blocked.len(),
+        analysed
+            .source_name
+            .map_or(String::new(), |name| format!(" (from {name})"))
+    );
+    if !args.at.is_empty() {
+        let has_moves = engine_move(analysed.analysis, analysed.outcomes, &args.at)?.is_some();
+        render(analysed.analysis, &args.at, has_moves, &mut out);
+        if args.explain {
+            out.push('\n');
+            for line in explain::pawn(analysed.analysis, &args.at, analysed.blocked)?.lines() {
+                let _ = writeln!(out, "{line}");
+            }
+        }
+    }
+    if let Some(picture) = picture {
+        if !args.at.is_empty() {
+            out.push('\n');
+        }
+        let (low, high) = args.draw.expect("drawn");
+        let _ = writeln!(
+            out,
+            "Region x {}..={}, y {}..={} (y grows upwards; pawns move left and down):",
+            low.x(),
+            high.x(),
+            low.y(),
+            high.y()
+        );
+        for line in picture {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = writeln!(out, "{}", x_axis(low, high));
+        let _ = writeln!(
+            out,
+            "  # impassable   * losing (second player wins)   . winning   {}",
+            match args.at.len() {
+                1 => "P pawn".to_owned(),
+                2..=9 => format!("1-{} pawns", args.at.len()),
+                _ => "1-9 pawns (P the others)".to_owned(),
+            }
+        );
+    }
+    if let Some(steps) = play {
+        out.push('\n');
+        render_play_out(&args.at, steps, &mut out);
+    }
+    Ok(out)
 }
 
 fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String) {
