@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use grundy::clear::shapes::{ShapeBox, ShapeLookup};
@@ -401,60 +401,12 @@ fn tables_build(
             return Err(raised);
         }
     }
-    let mut pool = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = threads {
-        // Checked by the Python half too; a direct caller gets the same.
-        if !(1..=grundy::tier::MAX_THREADS).contains(&threads) {
-            return Err(PyValueError::new_err(format!(
-                "threads must be an integer from 1 to {}, got {threads}",
-                grundy::tier::MAX_THREADS
-            )));
-        }
-        pool = pool.num_threads(threads);
-    }
-    let pool = pool
-        .build()
-        .map_err(|e| PyRuntimeError::new_err(format!("starting the worker threads: {e}")))?;
+    let pool = thread_pool(threads)?;
     let tiers = shape_box.cells() as u64;
-    // What the workers report, read by the drawing loop below (tiers shown
-    // 1-based, as the CLI shows them).
-    let tier_now = AtomicU64::new(1);
     let opened = AtomicBool::new(false);
-    let done = AtomicU64::new(0);
-    let total = AtomicU64::new(0);
     let cancel = AtomicBool::new(false);
-    let finished_lines = Mutex::new(Vec::<String>::new());
-    let report = |p: TierProgress| match p {
-        TierProgress::Generating { tier } => {
-            tier_now.store(u64::from(tier.number()), Ordering::Relaxed);
-            done.store(0, Ordering::Relaxed);
-            total.store(0, Ordering::Relaxed);
-        }
-        TierProgress::Solving {
-            tier,
-            done: d,
-            total: t,
-        } => {
-            tier_now.store(u64::from(tier.number()), Ordering::Relaxed);
-            done.store(d, Ordering::Relaxed);
-            total.store(t, Ordering::Relaxed);
-        }
-        TierProgress::Stored(t) => finished_lines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(grundy_report::words::tier_stored(
-                t.tier,
-                t.positions,
-                t.elapsed.as_secs_f64(),
-            )),
-        TierProgress::Restored { tier, slots, of } => finished_lines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(grundy_report::words::tier_restored(tier, slots, of)),
-        TierProgress::Resuming { stored } => {
-            tier_now.store(stored as u64 + 1, Ordering::Relaxed);
-        }
-    };
+    let progress_now = BuildProgress::new();
+    let report = |p: TierProgress| progress_now.report(p);
     let mut control = TierControl::new();
     control.max_time = max_time.and_then(crate::time_budget);
     control.cancel = Some(&cancel);
@@ -495,13 +447,8 @@ fn tables_build(
                     interrupted = Some(err);
                 }
             }
-            let now = (
-                tier_now.load(Ordering::Relaxed),
-                done.load(Ordering::Relaxed),
-                total.load(Ordering::Relaxed),
-            );
-            let lines =
-                std::mem::take(&mut *finished_lines.lock().unwrap_or_else(|e| e.into_inner()));
+            let now = progress_now.now();
+            let lines = progress_now.take_lines();
             if now != shown {
                 if let Some(callback) = &progress {
                     if let Err(err) = callback.call1(py, (now.0, tiers, now.1, now.2)) {
@@ -540,52 +487,13 @@ fn tables_build(
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    match outcome {
-        Ok(_) => {}
-        Err(BuildFailed::Stopped {
-            reason: TierError::Cancelled,
-            ..
-        }) => {
-            return Err(
-                interrupted.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(()))
-            );
-        }
-        Err(BuildFailed::Stopped {
-            reason: TierError::TimeBudget { limit },
-            partial,
-            kept,
-            ..
-        }) => {
-            let dict = PyDict::new(py);
-            dict.set_item("tiers", kept)?;
-            dict.set_item("partial", partial)?;
-            return Err(budget_exceeded(
-                py,
-                &grundy::SolveError::TimeBudget { limit },
-                dict,
-            ));
-        }
-        Err(BuildFailed::Db(err)) => {
-            // The file system refused the file (a missing directory, no
-            // permission): as Python's own functions raise it.
-            if let DbError::Io { path, error } = &err {
-                if let Some(raised) = os_error(py, path, error, None) {
-                    return Err(raised);
-                }
-            }
-            // A file that cannot be opened (another box, a busy path): bad
-            // input; later, a failure of the build.
-            return Err(if opened.load(Ordering::Relaxed) {
-                PyRuntimeError::new_err(format!("building the database: {err}"))
-            } else {
-                PyValueError::new_err(err.to_string())
-            });
-        }
-        Err(err) => {
-            return Err(PyRuntimeError::new_err(format!(
-                "building the database: {err}"
-            )))
-        }
+    if let Err(failed) = outcome {
+        return Err(build_error(
+            py,
+            failed,
+            interrupted,
+            opened.load(Ordering::Relaxed),
+        ));
     }
     if let Some(err) = interrupted {
         // Ctrl-C after the last tier: the file is whole, but the caller
@@ -593,6 +501,142 @@ fn tables_build(
         return Err(err);
     }
     tables_open(py, Some(out))
+}
+
+/// The build's worker threads: `threads` of them, or rayon's default.
+fn thread_pool(threads: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        // Checked by the Python half too; a direct caller gets the same.
+        if !(1..=grundy::tier::MAX_THREADS).contains(&threads) {
+            return Err(PyValueError::new_err(format!(
+                "threads must be an integer from 1 to {}, got {threads}",
+                grundy::tier::MAX_THREADS
+            )));
+        }
+        pool = pool.num_threads(threads);
+    }
+    pool.build()
+        .map_err(|e| PyRuntimeError::new_err(format!("starting the worker threads: {e}")))
+}
+
+/// What a build's workers report, read by the thread that draws the
+/// progress (tiers 1-based, as the command line shows them).
+struct BuildProgress {
+    tier: AtomicU64,
+    done: AtomicU64,
+    total: AtomicU64,
+    /// The lines of the tiers stored or restored since the last read.
+    lines: Mutex<Vec<String>>,
+}
+
+impl BuildProgress {
+    fn new() -> BuildProgress {
+        BuildProgress {
+            tier: AtomicU64::new(1),
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+            lines: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Takes a worker's report.
+    fn report(&self, progress: TierProgress) {
+        let line = |text: String| {
+            self.lines
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(text);
+        };
+        match progress {
+            TierProgress::Generating { tier } => {
+                self.tier.store(u64::from(tier.number()), Ordering::Relaxed);
+                self.done.store(0, Ordering::Relaxed);
+                self.total.store(0, Ordering::Relaxed);
+            }
+            TierProgress::Solving { tier, done, total } => {
+                self.tier.store(u64::from(tier.number()), Ordering::Relaxed);
+                self.done.store(done, Ordering::Relaxed);
+                self.total.store(total, Ordering::Relaxed);
+            }
+            TierProgress::Stored(t) => line(grundy_report::words::tier_stored(
+                t.tier,
+                t.positions,
+                t.elapsed.as_secs_f64(),
+            )),
+            TierProgress::Restored { tier, slots, of } => {
+                line(grundy_report::words::tier_restored(tier, slots, of));
+            }
+            TierProgress::Resuming { stored } => {
+                self.tier.store(stored as u64 + 1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// `(tier, done, total)` now.
+    fn now(&self) -> (u64, u64, u64) {
+        (
+            self.tier.load(Ordering::Relaxed),
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
+    }
+
+    /// The tier lines reported since the last call.
+    fn take_lines(&self) -> Vec<String> {
+        std::mem::take(&mut *self.lines.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+/// A failed build as Python raises it: Ctrl-C (or the progress callback's
+/// own exception) as itself, the time budget as `BudgetExceeded` with the
+/// tiers kept, a file the system refused as Python's `OSError`, a file that
+/// could not be opened (`opened` false) as bad input, and the rest as a
+/// failure of the build.
+fn build_error(
+    py: Python<'_>,
+    failed: BuildFailed,
+    interrupted: Option<PyErr>,
+    opened: bool,
+) -> PyErr {
+    match failed {
+        BuildFailed::Stopped {
+            reason: TierError::Cancelled,
+            ..
+        } => interrupted.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(())),
+        BuildFailed::Stopped {
+            reason: TierError::TimeBudget { limit },
+            partial,
+            kept,
+            ..
+        } => {
+            let dict = PyDict::new(py);
+            if let Err(err) = dict
+                .set_item("tiers", kept)
+                .and_then(|()| dict.set_item("partial", partial))
+            {
+                return err;
+            }
+            budget_exceeded(py, &grundy::SolveError::TimeBudget { limit }, dict)
+        }
+        BuildFailed::Db(err) => {
+            // The file system refused the file (a missing directory, no
+            // permission): as Python's own functions raise it.
+            if let DbError::Io { path, error } = &err {
+                if let Some(raised) = os_error(py, path, error, None) {
+                    return raised;
+                }
+            }
+            // A file that cannot be opened (another box, a busy path): bad
+            // input; later, a failure of the build.
+            if opened {
+                PyRuntimeError::new_err(format!("building the database: {err}"))
+            } else {
+                PyValueError::new_err(err.to_string())
+            }
+        }
+        err => PyRuntimeError::new_err(format!("building the database: {err}")),
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
