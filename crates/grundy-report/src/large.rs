@@ -535,14 +535,43 @@ impl EngineMoveReport {
     }
 }
 
+/// What the engine's move is known to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// Proven to win.
+    Winning,
+    /// Every move loses: the position is lost.
+    Losing,
+    /// The budget ran out before a proof.
+    Unproven,
+}
+
+impl MoveKind {
+    /// The kind of the engine's choice.
+    #[must_use]
+    pub fn of(choice: &EngineChoice) -> MoveKind {
+        match choice.reason {
+            MoveReason::Losing { .. } => MoveKind::Losing,
+            MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. } => MoveKind::Unproven,
+            _ => MoveKind::Winning,
+        }
+    }
+
+    /// `"winning"`, `"losing"` or `"unproven"`, as the JSON says it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MoveKind::Winning => "winning",
+            MoveKind::Losing => "losing",
+            MoveKind::Unproven => "unproven",
+        }
+    }
+}
+
 /// `"winning"`, `"losing"` or `"unproven"`.
 #[must_use]
 pub fn kind(choice: &EngineChoice) -> &'static str {
-    match choice.reason {
-        MoveReason::Losing { .. } => "losing",
-        MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. } => "unproven",
-        _ => "winning",
-    }
+    MoveKind::of(choice).as_str()
 }
 
 /// Why the engine plays its move, in the theory's words.

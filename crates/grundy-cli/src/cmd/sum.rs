@@ -22,8 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{
-    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, MoveReason, Part,
-    ShapeClass,
+    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, Part, ShapeClass,
 };
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
@@ -34,7 +33,7 @@ use grundy_report::parse::clear::parse_large_boards;
 use crate::cmd::{stopped, BudgetArgs};
 use crate::output::{read_source, solver_progress, UsageError};
 use crate::shape_tables::TablesArgs;
-use grundy_report::large::{EngineMoveReport, LargeMoveReport};
+use grundy_report::large::{EngineMoveReport, LargeMoveReport, MoveKind};
 use grundy_report::{words, ValuedMove};
 
 /// The time a sum with a board past 64 cells takes at most when
@@ -436,10 +435,10 @@ fn answer(
                 // long (and whose run may be stopped from outside).
                 out.flush()?;
                 let played = row.play(left, right);
-                let who = match played.choice.as_ref().map(|choice| &choice.reason) {
-                    Some(MoveReason::Unproven { .. } | MoveReason::Unanalysed { .. }) => None,
-                    Some(MoveReason::Losing { .. }) | None => Some(words::winner(false)),
-                    Some(_) => Some(words::winner(true)),
+                let who = match played.choice.as_ref().map(MoveKind::of) {
+                    Some(MoveKind::Unproven) => None,
+                    Some(MoveKind::Losing) | None => Some(words::winner(false)),
+                    Some(MoveKind::Winning) => Some(words::winner(true)),
                 };
                 row.incomplete |= who.is_none();
                 if json {
@@ -492,9 +491,7 @@ fn answer(
                         // On a range of known value, a proven win is a move
                         // to a total of 0, worded as one found by values.
                         match (row.known(left, right), &played.choice) {
-                            (true, Some(choice))
-                                if grundy_report::large::kind(choice) == "winning" =>
-                            {
+                            (true, Some(choice)) if MoveKind::of(choice) == MoveKind::Winning => {
                                 let index = left + choice.board as usize;
                                 let from = row.sum.value(index..=index);
                                 let to = from ^ row.sum.value(left..=right);
@@ -505,7 +502,7 @@ fn answer(
                                 row.incomplete |= played
                                     .choice
                                     .as_ref()
-                                    .is_some_and(|c| grundy_report::large::kind(c) == "unproven");
+                                    .is_some_and(|c| MoveKind::of(c) == MoveKind::Unproven);
                                 write_engine_move(out, json, left, right, played)?;
                             }
                         }
