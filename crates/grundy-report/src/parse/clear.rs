@@ -77,14 +77,25 @@ struct Layout {
     cols: usize,
 }
 
+/// The cell a byte writes: `Some(true)` for a one, `Some(false)` for a
+/// zero, `None` for anything else (a separator, or a byte the first pass
+/// refused or skipped, such as a line's `\r`).
+#[inline]
+const fn cell_of(byte: u8) -> Option<bool> {
+    match byte {
+        b'1' | b'#' => Some(true),
+        b'0' | b'.' => Some(false),
+        _ => None,
+    }
+}
+
 /// The cell of a byte: `Some(true)` for a one, `Some(false)` for a zero,
 /// `None` for a separator; an error for anything else.
 #[inline]
 fn cell(input: &[u8], offset: usize) -> Result<Option<bool>, ParseError> {
-    match input[offset] {
-        b'1' | b'#' => Ok(Some(true)),
-        b'0' | b'.' => Ok(Some(false)),
-        b' ' | b'\t' => Ok(None),
+    match (input[offset], cell_of(input[offset])) {
+        (_, Some(one)) => Ok(Some(one)),
+        (b' ' | b'\t', None) => Ok(None),
         _ => Err(ParseError::at(
             input,
             offset,
@@ -224,8 +235,10 @@ fn fill(input: &[u8], layouts: Vec<Layout>) -> Result<Vec<ParsedLargeBoard>, Par
                         col = 0;
                     }
                 }
-                Some(_) => {
-                    if let Some(one) = cell(input, offset).ok().flatten() {
+                Some(&byte) => {
+                    // No error is built here (the first pass checked every
+                    // byte): building one locates it from the input's start.
+                    if let Some(one) = cell_of(byte) {
                         if one {
                             board.set(row, col, true);
                         }
@@ -277,7 +290,7 @@ fn too_large_at(input: &[u8], layout: &Layout) -> ParseError {
     if layout.cols > MAX_CELLS {
         let mut seen = 0;
         while seen <= MAX_CELLS {
-            if matches!(cell(input, offset), Ok(Some(_))) {
+            if cell_of(input[offset]).is_some() {
                 seen += 1;
                 if seen > MAX_CELLS {
                     break;
