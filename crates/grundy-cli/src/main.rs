@@ -102,8 +102,14 @@ fn run() -> anyhow::Result<ExitCode> {
         Err(err) => {
             // clap prints help/version to stdout (exit 0) and usage errors
             // to stderr; usage errors exit 2 like every other bad input.
-            let _ = err.print();
-            return Ok(ExitCode::from(if err.use_stderr() { 2 } else { 0 }));
+            let printed = err.print();
+            if err.use_stderr() {
+                return Ok(ExitCode::from(2));
+            }
+            // Help on a full or closed standard output is that error, as
+            // for every other command's output (see `output::Stdout`).
+            printed.map_err(|e| std::io::Error::new(e.kind(), format!("standard output: {e}")))?;
+            return Ok(ExitCode::SUCCESS);
         }
     };
     match cli.command {

@@ -917,6 +917,10 @@ fn a_full_standard_output_is_exit_4_in_every_command() {
     let queries = queries.display().to_string();
     let cases: &[(&[&str], &str)] = &[
         (&[], ""),
+        (&["--help"], ""),
+        (&["--version"], ""),
+        (&["clear", "--help"], ""),
+        (&["help", "tables"], ""),
         (&["clear", "-"], board),
         (&["clear", "--json", "--play", "-"], board),
         (&["clear", "--move", "-"], board),
