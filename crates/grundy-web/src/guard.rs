@@ -389,7 +389,12 @@ pub(crate) async fn check(
         }
         response
     };
-    if parts.method == Method::POST && !is_json(parts.headers.get(header::CONTENT_TYPE)) {
+    // The API's bodies only: a POST elsewhere (the page's files) is a
+    // wrong method, which the router names (405), whatever its type.
+    if parts.method == Method::POST
+        && parts.uri.path().starts_with("/api/")
+        && !is_json(parts.headers.get(header::CONTENT_TYPE))
+    {
         return refuse(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "POST bodies must be sent with Content-Type: application/json".to_owned(),

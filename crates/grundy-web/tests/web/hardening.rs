@@ -711,6 +711,12 @@ async fn wrong_methods_and_targets_are_named() {
             "{method} {path}: {answer}"
         );
     }
+    // Without a JSON type too: the content type is the API's rule.
+    let plain = format!(
+        "POST /style.css HTTP/1.1\r\nHost: {addr}\r\nContent-Type: text/plain\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    let answer = exchange(connect_from(1, addr).await, &plain).await;
+    assert_eq!(status_of(&answer), 405, "{answer}");
     let answer = exchange(
         connect_from(1, addr).await,
         &request("CONNECT", &addr.to_string()),
