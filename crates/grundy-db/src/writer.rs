@@ -59,17 +59,22 @@ pub(crate) fn lock_partial(partial: &Path) -> Result<(File, bool)> {
                     Err(e) => return Err(io(partial)(e)),
                 }
             }
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                // The directory is missing: named, rather than the file
-                // that was to be made in it.
+            Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
+                // The directory is missing, or a file stands in its way:
+                // named, rather than the file that was to be made in it.
                 let dir = partial
                     .parent()
                     .filter(|dir| !dir.as_os_str().is_empty())
                     .unwrap_or(Path::new("."));
                 let file = partial.file_name().unwrap_or_default().to_string_lossy();
+                let what = if e.kind() == ErrorKind::NotFound {
+                    "no such directory"
+                } else {
+                    "not a directory"
+                };
                 return Err(io(dir)(std::io::Error::new(
-                    ErrorKind::NotFound,
-                    format!("no such directory, to write {file} in"),
+                    e.kind(),
+                    format!("{what}, to write {file} in"),
                 )));
             }
             Err(e) => return Err(write_error(partial, HEADER_LEN as u64)(e)),

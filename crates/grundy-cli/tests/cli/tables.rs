@@ -1737,3 +1737,47 @@ fn a_damaged_part_set_in_a_directory_is_warned_of_once() {
     assert_eq!(stderr.matches("warning: skipping").count(), 1, "{stderr}");
     assert!(stderr.contains(&damaged.display().to_string()), "{stderr}");
 }
+
+/// An output that cannot be a database file is bad input (exit 2) that
+/// names the cause: a path ending in `/`, a missing directory, a file where
+/// a directory should be; `build` and `convert` alike.
+#[test]
+fn outputs_in_the_wrong_place_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db.gdb");
+    let output = grundy()
+        .args(["tables", "build", "--box", "2x2", "--out"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"").unwrap();
+    let slash = format!("{}/", dir.path().join("new").display());
+    let cases = [
+        (PathBuf::from(&slash), "ends with /, a directory"),
+        (
+            dir.path().join("missing/x.gdb"),
+            "no such directory, to write x.gdb.partial in",
+        ),
+        (
+            file.join("x.gdb"),
+            "not a directory, to write x.gdb.partial in",
+        ),
+    ];
+    for (out, what) in &cases {
+        let build = grundy()
+            .args(["tables", "build", "--box", "2x2", "--out"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_exit(&build, 2, what);
+        let convert = grundy()
+            .args(["tables", "convert"])
+            .arg(&db)
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_exit(&convert, 2, what);
+    }
+}

@@ -283,8 +283,8 @@ fn cancel_on_signals() -> anyhow::Result<std::sync::Arc<std::sync::atomic::Atomi
 }
 
 /// A database error while writing, as the CLI reports it: a full disk is
-/// exit 4, a directory or an unwritable file in the way exit 2, another
-/// I/O error exit 1, another file in the way exit 2.
+/// exit 4, a directory, a missing one or an unwritable file in the way exit
+/// 2, another I/O error exit 1, another file in the way exit 2.
 pub(super) fn db_error(err: DbError) -> anyhow::Error {
     use std::io::ErrorKind;
     match err {
@@ -294,7 +294,10 @@ pub(super) fn db_error(err: DbError) -> anyhow::Error {
         DbError::Io { ref error, .. }
             if matches!(
                 error.kind(),
-                ErrorKind::IsADirectory | ErrorKind::NotADirectory | ErrorKind::PermissionDenied
+                ErrorKind::IsADirectory
+                    | ErrorKind::NotADirectory
+                    | ErrorKind::NotFound
+                    | ErrorKind::PermissionDenied
             ) =>
         {
             UsageError(err.to_string()).into()
@@ -321,6 +324,15 @@ pub(super) fn open_error(err: DbError) -> anyhow::Error {
 /// the rename would replace a directory's name, a device, a FIFO or a
 /// socket.
 pub(super) fn output_path(path: &Path, what: &str) -> anyhow::Result<PathBuf> {
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        // `out/`: a directory meant, which the rename cannot fill.
+        return Err(UsageError(format!(
+            "{}: ends with /, a directory; {what} names the database file (e.g. {})",
+            path.display(),
+            path.join("clear.gdb").display()
+        ))
+        .into());
+    }
     let mut target = path.to_owned();
     // As the kernel's limit on links followed in one lookup (Linux's 40).
     for _ in 0..40 {
