@@ -211,6 +211,16 @@ pub struct Component {
     value: u32,
 }
 
+/// A [`Component`] as part of an analysis's pickled state: `(board,
+/// cells, value)`.
+type ComponentState = (usize, Vec<(usize, usize)>, u32);
+
+/// A [`Component`] as pickled state on its own: `(version, board, cells,
+/// value)`.
+type VersionedComponent = (u32, usize, Vec<(usize, usize)>, u32);
+
+const COMPONENT: &str = "grundy.clear.Component";
+
 #[pymethods]
 impl Component {
     fn __repr__(&self) -> String {
@@ -219,6 +229,49 @@ impl Component {
             self.board, self.cells, self.value
         )
     }
+
+    /// `(_restore_component, ((1, board, cells, value),))`: pickle calls
+    /// the module's restore function with the versioned state.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (VersionedComponent,))> {
+        let (board, cells, value) = self.state();
+        Ok((
+            crate::restore_function(py, "_restore_component")?,
+            ((crate::STATE_VERSION, board, cells, value),),
+        ))
+    }
+
+    /// Itself: it never changes.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Itself: it never changes.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+impl Component {
+    fn state(&self) -> ComponentState {
+        (self.board, self.cells.clone(), self.value)
+    }
+}
+
+/// The component a [`Component`]'s `__reduce__` pickled.
+#[pyfunction]
+fn _restore_component(state: &Bound<'_, PyAny>) -> PyResult<Component> {
+    let (_, board, cells, value): VersionedComponent = crate::restored_state(state, COMPONENT)?;
+    if cells.is_empty() {
+        return Err(crate::bad_state(COMPONENT, "a component has cells"));
+    }
+    Ok(Component {
+        board,
+        cells,
+        value,
+    })
 }
 
 /// A shape memo kept across calls (`grundy.clear.Solver`): what one
@@ -587,6 +640,144 @@ impl ClearAnalysis {
             self.boards.len()
         )
     }
+
+    /// `(_restore_clear_analysis, (state,))`, the state plain data (see
+    /// [`ClearState`]): the boards and every stored answer travel; the
+    /// shape databases and the memo of a `Solver` do not.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (ClearState,))> {
+        Ok((
+            crate::restore_function(py, "_restore_clear_analysis")?,
+            (self.state(),),
+        ))
+    }
+
+    /// Itself, with its tables and memo: it never changes.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Itself, with its tables and memo: it never changes.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// A [`ClearAnalysis`] as pickled state: `(version, boards as (rows, cols,
+/// cells' bits), limits, threads, as_list, value, winning moves as (board,
+/// top, left, bottom, right), components, board_values)`.
+type ClearState = (
+    u32,
+    Vec<(usize, usize, u64)>,
+    crate::LimitsState,
+    u8,
+    bool,
+    u32,
+    Vec<(usize, u8, u8, u8, u8)>,
+    Vec<ComponentState>,
+    Vec<u32>,
+);
+
+const CLEAR_ANALYSIS: &str = "grundy.clear.ClearAnalysis";
+
+impl ClearAnalysis {
+    fn state(&self) -> ClearState {
+        (
+            crate::STATE_VERSION,
+            self.boards
+                .iter()
+                .map(|b| (b.rows(), b.cols(), b.cells().0))
+                .collect(),
+            self.limits.state(),
+            self.threads,
+            self.as_list,
+            self.value,
+            self.winning_moves
+                .iter()
+                .map(|m| (m.board, m.top, m.left, m.bottom, m.right))
+                .collect(),
+            self.components.iter().map(Component::state).collect(),
+            self.board_values.clone(),
+        )
+    }
+}
+
+/// The analysis a [`ClearAnalysis`]'s `__reduce__` pickled, its searches
+/// (`options`, `play`, `explain`) on the built-in tables and no memo. The
+/// boards, moves and components are checked against each other: a state
+/// no analysis could have made is a `ValueError`.
+#[pyfunction]
+fn _restore_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<ClearAnalysis> {
+    let bad = |why: String| crate::bad_state(CLEAR_ANALYSIS, why);
+    let (_, boards, limits, threads, as_list, value, moves, components, board_values): ClearState =
+        crate::restored_state(state, CLEAR_ANALYSIS)?;
+    let boards = boards
+        .into_iter()
+        .map(|(rows, cols, cells)| Board::new(rows, cols, cells).map_err(|e| bad(e.to_string())))
+        .collect::<PyResult<Vec<Board>>>()?;
+    if boards.is_empty() {
+        return Err(bad("no boards".to_owned()));
+    }
+    if board_values.len() != boards.len() {
+        return Err(bad(format!(
+            "{} board values for {} boards",
+            board_values.len(),
+            boards.len()
+        )));
+    }
+    if board_values.iter().fold(0, |total, v| total ^ v) != value {
+        return Err(bad(format!(
+            "value {value} is not the XOR of the boards' values"
+        )));
+    }
+    let winning_moves = moves
+        .into_iter()
+        .map(|(board, top, left, bottom, right)| {
+            let rect = grundy::clear::Rect {
+                top,
+                left,
+                bottom,
+                right,
+            };
+            match boards.get(board).map(|b| b.try_play(rect)) {
+                Some(Ok(_)) => Ok(Move::at(board, top, left, bottom, right)),
+                _ => Err(bad(format!(
+                    "winning move ({top}, {left}, {bottom}, {right}) of board {board} is illegal"
+                ))),
+            }
+        })
+        .collect::<PyResult<Vec<Move>>>()?;
+    let components = components
+        .into_iter()
+        .map(|(board, cells, value)| {
+            let on = boards.get(board);
+            let all_ones = !cells.is_empty()
+                && cells
+                    .iter()
+                    .all(|&(row, col)| on.is_some_and(|b| b.get(row, col)));
+            if !all_ones {
+                return Err(bad(format!(
+                    "a component of board {board} is not of its ones"
+                )));
+            }
+            Ok(Component {
+                board,
+                cells,
+                value,
+            })
+        })
+        .collect::<PyResult<Vec<Component>>>()?;
+    Ok(ClearAnalysis {
+        boards,
+        shapes: tables::lookup(None),
+        limits: Limits::restored(limits, CLEAR_ANALYSIS)?,
+        memo: None,
+        threads: threads_or_default(Some(threads))?,
+        as_list,
+        value,
+        winning_moves,
+        components,
+        board_values,
+    })
 }
 
 impl ClearAnalysis {
@@ -795,6 +986,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(clear_after, m)?)?;
     m.add_class::<Component>()?;
     m.add_class::<ClearAnalysis>()?;
+    m.add_function(wrap_pyfunction!(_restore_component, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore_clear_analysis, m)?)?;
     m.add_class::<ClearMemo>()?;
     m.add_function(wrap_pyfunction!(clear_analyze, m)?)?;
     Ok(())

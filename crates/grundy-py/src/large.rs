@@ -162,6 +162,111 @@ impl LargeClearAnalysis {
             self.components.len()
         )
     }
+
+    /// `(_restore_large_clear_analysis, (state,))`: its answers are all it
+    /// holds, so all of it travels (see [`LargeState`]).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (LargeState,))> {
+        Ok((
+            crate::restore_function(py, "_restore_large_clear_analysis")?,
+            (self.state(),),
+        ))
+    }
+
+    /// Itself: it never changes.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Itself: it never changes.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// A [`LargeClearAnalysis`] as pickled state: `(version, value, winner,
+/// winning moves as (board, top, left, bottom, right),
+/// winning_moves_complete, components, classes, stopped)`.
+type LargeState = (
+    u32,
+    Option<u32>,
+    Option<String>,
+    Vec<(u32, u32, u32, u32, u32)>,
+    bool,
+    Vec<ComponentTuple>,
+    Vec<(u64, u32, Option<u32>)>,
+    Option<String>,
+);
+
+const LARGE_ANALYSIS: &str = "grundy.clear.LargeClearAnalysis";
+
+impl LargeClearAnalysis {
+    fn state(&self) -> LargeState {
+        (
+            crate::STATE_VERSION,
+            self.value,
+            self.winner.map(str::to_owned),
+            self.winning_moves
+                .iter()
+                .map(|m| (m.board, m.top, m.left, m.bottom, m.right))
+                .collect(),
+            self.winning_moves_complete,
+            self.components.clone(),
+            self.classes.clone(),
+            self.stopped.clone(),
+        )
+    }
+}
+
+/// The analysis a [`LargeClearAnalysis`]'s `__reduce__` pickled. Its
+/// boards are not in it, so only what can be checked without them is:
+/// the winner is one of the two words and agrees with the value, and each
+/// move's corners are in order.
+#[pyfunction]
+fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClearAnalysis> {
+    let bad = |why: String| crate::bad_state(LARGE_ANALYSIS, why);
+    let (_, value, winner, moves, winning_moves_complete, components, classes, stopped): LargeState =
+        crate::restored_state(state, LARGE_ANALYSIS)?;
+    let winner = match winner.as_deref() {
+        None => None,
+        Some(word) => Some(
+            [true, false]
+                .into_iter()
+                .map(grundy_report::words::winner)
+                .find(|&w| w == word)
+                .ok_or_else(|| bad(format!("winner is {}", crate::repr_str(word))))?,
+        ),
+    };
+    if let Some(v) = value {
+        if winner != Some(grundy_report::words::winner(v != 0)) {
+            return Err(bad(format!("value {v} with winner {winner:?}")));
+        }
+    }
+    let winning_moves = moves
+        .into_iter()
+        .map(|(board, top, left, bottom, right)| {
+            if top > bottom || left > right {
+                return Err(bad(format!(
+                    "winning move ({top}, {left}, {bottom}, {right}) has its corners out of order"
+                )));
+            }
+            Ok(LargeMove {
+                board,
+                top,
+                left,
+                bottom,
+                right,
+            })
+        })
+        .collect::<PyResult<Vec<LargeMove>>>()?;
+    Ok(LargeClearAnalysis {
+        value,
+        winner,
+        winning_moves,
+        winning_moves_complete,
+        components,
+        classes,
+        stopped,
+    })
 }
 
 pub(crate) fn boards_of(
@@ -425,6 +530,7 @@ fn clear_engine_move<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<LargeMove>()?;
     m.add_class::<LargeClearAnalysis>()?;
+    m.add_function(wrap_pyfunction!(_restore_large_clear_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(clear_fits_small, m)?)?;
     m.add_function(wrap_pyfunction!(clear_analysis_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(clear_analyze_large, m)?)?;

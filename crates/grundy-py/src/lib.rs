@@ -32,6 +32,9 @@ pub(crate) struct Limits {
     pub max_memory: Option<u64>,
 }
 
+/// [`Limits`] as pickled state: `(max_positions, max_time, max_memory)`.
+pub(crate) type LimitsState = (Option<u64>, Option<f64>, Option<u64>);
+
 impl Limits {
     /// The limits of the keyword arguments of the same names.
     pub fn new(
@@ -46,6 +49,21 @@ impl Limits {
         }
     }
 
+    /// The limits as pickled state: `(max_positions, max_time, max_memory)`.
+    pub fn state(&self) -> LimitsState {
+        (self.max_positions, self.max_time, self.max_memory)
+    }
+
+    /// The limits of a pickled `state`, `max_time` checked as the Python
+    /// half checks it (not negative, not NaN).
+    pub fn restored(state: LimitsState, class: &str) -> PyResult<Limits> {
+        let (max_positions, max_time, max_memory) = state;
+        if let Some(t) = max_time.filter(|t| t.is_nan() || *t < 0.0) {
+            return Err(bad_state(class, format!("max_time is {t}")));
+        }
+        Ok(Limits::new(max_positions, max_time, max_memory))
+    }
+
     pub fn budget(&self) -> grundy::Budget {
         grundy::Budget {
             max_positions: self.max_positions,
@@ -53,6 +71,70 @@ impl Limits {
             max_memory: self.max_memory,
         }
     }
+}
+
+/// The layout version of the state a result's `__reduce__` gives pickle,
+/// its first element: a restore refuses any other, so that a pickle of a
+/// future layout fails with a clear `ValueError` rather than a wrong answer.
+pub(crate) const STATE_VERSION: u32 = 1;
+
+/// The pickled state of a `class` (`"grundy.clear.ClearAnalysis"`), as
+/// its `__reduce__` made it: a tuple whose first element is
+/// [`STATE_VERSION`], extracted to `T` (the whole tuple, version
+/// included). Another version is a `ValueError`; a state of other types
+/// is a `TypeError`, and a negative or oversized integer a `ValueError`,
+/// each naming `class`.
+pub(crate) fn restored_state<'py, T>(state: &Bound<'py, PyAny>, class: &str) -> PyResult<T>
+where
+    T: for<'a> FromPyObject<'a, 'py, Error = PyErr>,
+{
+    let malformed = |why: String| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "cannot restore a {class}: its pickled state is malformed ({why})"
+        ))
+    };
+    let tuple = state
+        .cast::<pyo3::types::PyTuple>()
+        .map_err(|_| malformed("not a tuple".to_owned()))?;
+    let version = match tuple.get_item(0) {
+        Ok(first) => first.extract::<i128>().ok(),
+        Err(_) => None,
+    };
+    if version != Some(STATE_VERSION.into()) {
+        let given = tuple
+            .get_item(0)
+            .and_then(|v| v.repr())
+            .map_or_else(|_| "none".to_owned(), |r| r.to_string());
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "cannot restore a {class} pickled with state version {given}: this grundy reads \
+             version {STATE_VERSION} (analyse the position again with this version)"
+        )));
+    }
+    state.extract::<T>().map_err(|err| {
+        let py = state.py();
+        if err.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "cannot restore a {class}: its pickled state holds an integer out of range ({})",
+                err.value(py)
+            ))
+        } else {
+            malformed(err.value(py).to_string())
+        }
+    })
+}
+
+/// The restore function `name` of this module, which a result's
+/// `__reduce__` gives pickle to call with its state.
+pub(crate) fn restore_function<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("grundy._grundy")?.getattr(name)
+}
+
+/// A state's wrong value (an illegal move, a cell outside its board), as
+/// the restore of `class` refuses it.
+pub(crate) fn bad_state(class: &str, why: impl std::fmt::Display) -> PyErr {
+    pyo3::exceptions::PyValueError::new_err(format!(
+        "cannot restore a {class}: its pickled state is not a position's analysis ({why})"
+    ))
 }
 
 /// `value` as Python's `repr` writes it: `None`, or the value as shown.
