@@ -395,11 +395,119 @@ impl SplitAnalysis {
             self.options.iter().filter(|(_, v)| *v == 0).count()
         )
     }
+
+    /// `(_restore_split_analysis, (state,))`, the state plain data (see
+    /// [`SplitState`]): the grid as its candidate cells, the moves
+    /// replayed, the limits and the stored value and options.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (SplitState,))> {
+        Ok((
+            crate::restore_function(py, "_restore_split_analysis")?,
+            (self.state(),),
+        ))
+    }
+
+    /// Itself: it never changes.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Itself: it never changes.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// A [`SplitAnalysis`] as pickled state: `(version, rows, cols, candidates
+/// as (row, col), moves as (row, col), limits, value, options as (row,
+/// col, value))`. Candidates rather than rows of text: a grid may be
+/// 10^9 x 10^9.
+type SplitState = (
+    u32,
+    u32,
+    u32,
+    Vec<(u32, u32)>,
+    Vec<(u64, u64)>,
+    crate::LimitsState,
+    u32,
+    Vec<(u32, u32, u32)>,
+);
+
+const SPLIT_ANALYSIS: &str = "grundy.split.SplitAnalysis";
+
+impl SplitAnalysis {
+    fn state(&self) -> SplitState {
+        (
+            crate::STATE_VERSION,
+            self.rows,
+            self.cols,
+            self.candidates(),
+            self.moves
+                .iter()
+                .map(|c| (c.row.into(), c.col.into()))
+                .collect(),
+            self.limits.state(),
+            self.value,
+            self.options
+                .iter()
+                .map(|&(c, v)| (c.row, c.col, v))
+                .collect(),
+        )
+    }
+}
+
+/// The analysis a [`SplitAnalysis`]'s `__reduce__` pickled: the grid
+/// rebuilt by the engine's constructor and the moves replayed by its
+/// `try_play` (as `analyze` replays them), each option checked a legal
+/// move of the position reached, and the value checked against them (the
+/// mex of the options' values).
+#[pyfunction]
+fn _restore_split_analysis(state: &Bound<'_, PyAny>) -> PyResult<SplitAnalysis> {
+    let bad = |why: String| crate::bad_state(SPLIT_ANALYSIS, why);
+    let (_, rows, cols, candidates, moves, limits, value, options): SplitState =
+        crate::restored_state(state, SPLIT_ANALYSIS)?;
+    let grid = grundy::split::Grid::new(
+        rows.into(),
+        cols.into(),
+        candidates.into_iter().map(|(r, c)| Cell::new(r, c)),
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    let (position, moves) = replay(grid, &moves).map_err(|e| bad(e.to_string()))?;
+    let options: Vec<(Cell, u32)> = options
+        .into_iter()
+        .map(|(r, c, v)| (Cell::new(r, c), v))
+        .collect();
+    let mut legal: Vec<Cell> = position.moves().map(|(_, c)| c).collect();
+    let mut given: Vec<Cell> = options.iter().map(|&(c, _)| c).collect();
+    legal.sort_unstable();
+    given.sort_unstable();
+    if legal != given {
+        return Err(bad(format!(
+            "its {} options are not the position's {} legal moves",
+            given.len(),
+            legal.len()
+        )));
+    }
+    let mex = grundy::mex(options.iter().map(|&(_, v)| grundy::Nimber::new(v))).value();
+    if mex != value {
+        return Err(bad(format!(
+            "value {value} is not the mex {mex} of its options' values"
+        )));
+    }
+    Ok(SplitAnalysis {
+        rows: position.grid().rows(),
+        cols: position.grid().cols(),
+        value,
+        options,
+        position,
+        moves,
+        limits: Limits::restored(limits, SPLIT_ANALYSIS)?,
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
     m.add_class::<SplitAnalysis>()?;
+    m.add_function(wrap_pyfunction!(_restore_split_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(split_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(split_engine_move, m)?)?;
     Ok(())
