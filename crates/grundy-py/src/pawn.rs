@@ -204,30 +204,36 @@ fn pawn_analyze(
 ) -> PyResult<PawnAnalysis> {
     let blocked = blocked_of(text, source)?;
     let pawns = pawns_of(&at, &blocked)?;
-    let analysis = py
-        .detach(|| {
-            let outcomes = Outcomes::new(&blocked);
-            Analysis::of(&blocked, &outcomes, &pawns)
-        })
-        .map_err(|err| match err {
-            // The pawn named as Python names it, `at[i]` (the CLI's text
-            // numbers them from 1), as the arguments' checks name them.
-            AnalysisError::SumBeyondRegion { index, cell } => value_error(format!(
-                "a sum of pawns needs Grundy values, which are computed for cells below \
-                 {0} x {0}, and beyond only for cells with no impassable cell at or below-left \
-                 of them (their value is x xor y); at[{index}] is ({1}, {2}), beyond, with \
-                 impassable cells below-left",
-                grundy::pawn::MAX_REGION_SIDE,
-                cell.x(),
-                cell.y()
-            )),
-            err => value_error(err),
-        })?;
+    let analysis = analysis_of(py, &blocked, &pawns)?;
     Ok(PawnAnalysis {
         pawns,
         one: one && at.len() == 1,
         blocked,
         analysis,
+    })
+}
+
+/// The analysis of `pawns` (on open cells) among `blocked`, with the GIL
+/// released: deterministic and without a budget, so a pickled
+/// [`PawnAnalysis`] is restored by running it again.
+fn analysis_of(py: Python<'_>, blocked: &Blocked, pawns: &[Cell]) -> PyResult<Analysis> {
+    py.detach(|| {
+        let outcomes = Outcomes::new(blocked);
+        Analysis::of(blocked, &outcomes, pawns)
+    })
+    .map_err(|err| match err {
+        // The pawn named as Python names it, `at[i]` (the CLI's text
+        // numbers them from 1), as the arguments' checks name them.
+        AnalysisError::SumBeyondRegion { index, cell } => value_error(format!(
+            "a sum of pawns needs Grundy values, which are computed for cells below \
+                 {0} x {0}, and beyond only for cells with no impassable cell at or below-left \
+                 of them (their value is x xor y); at[{index}] is ({1}, {2}), beyond, with \
+                 impassable cells below-left",
+            grundy::pawn::MAX_REGION_SIDE,
+            cell.x(),
+            cell.y()
+        )),
+        err => value_error(err),
     })
 }
 
@@ -336,6 +342,68 @@ impl PawnAnalysis {
             self.analysis.moves.len()
         )
     }
+
+    /// `(_restore_pawn_analysis, ((1, pawns, one, blocked),))`, pawns and
+    /// impassable cells as `(x, y)`: the analysis itself (its table of
+    /// values among them) does not travel, the restore runs it again.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (PawnState,))> {
+        let xy = |c: Cell| (u64::from(c.x()), u64::from(c.y()));
+        Ok((
+            crate::restore_function(py, "_restore_pawn_analysis")?,
+            ((
+                crate::STATE_VERSION,
+                self.pawns.iter().copied().map(xy).collect(),
+                self.one,
+                self.blocked.iter().map(xy).collect(),
+            ),),
+        ))
+    }
+
+    /// Itself: it never changes.
+    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
+    /// Itself: it never changes.
+    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: &Bound<'py, PyAny>) -> Bound<'py, Self> {
+        slf
+    }
+}
+
+/// A [`PawnAnalysis`] as pickled state: `(version, pawns, one, blocked)`,
+/// cells as `(x, y)`.
+type PawnState = (u32, Vec<(u64, u64)>, bool, Vec<(u64, u64)>);
+
+const PAWN_ANALYSIS: &str = "grundy.pawn.PawnAnalysis";
+
+/// The analysis a [`PawnAnalysis`]'s `__reduce__` pickled, made again by
+/// [`pawn_analyze`]'s own steps: the same checks of the cells, the same
+/// analysis.
+#[pyfunction]
+fn _restore_pawn_analysis(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<PawnAnalysis> {
+    let bad = |err: PyErr| crate::bad_state(PAWN_ANALYSIS, err.value(py));
+    let (_, at, one, walls): PawnState = crate::restored_state(state, PAWN_ANALYSIS)?;
+    let walls = walls
+        .iter()
+        .enumerate()
+        .map(|(index, &cell)| cell_of("blocked", index, cell))
+        .collect::<PyResult<Vec<Cell>>>()
+        .map_err(bad)?;
+    let blocked = Blocked::new(&walls).map_err(|e| bad(value_error(e)))?;
+    let pawns = pawns_of(&at, &blocked).map_err(bad)?;
+    if one && pawns.len() != 1 {
+        return Err(bad(value_error(format!(
+            "one pawn given as (x, y), but {} pawns",
+            pawns.len()
+        ))));
+    }
+    let analysis = analysis_of(py, &blocked, &pawns).map_err(bad)?;
+    Ok(PawnAnalysis {
+        pawns,
+        one,
+        blocked,
+        analysis,
+    })
 }
 
 impl PawnAnalysis {
@@ -441,6 +509,7 @@ fn pawn_classify(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
     m.add_class::<PawnAnalysis>()?;
+    m.add_function(wrap_pyfunction!(_restore_pawn_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_after, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_classify, m)?)?;
