@@ -3,11 +3,16 @@ modules (`grundy.clear`, `grundy.split`, ...) rather than these functions;
 the result classes below are what they return."""
 
 from os import PathLike
-from typing import Any, Callable, Dict, List, Optional, Tuple, Type, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar, Union
 
 Text = Tuple[str, str]
 
 _AnyClearMove = Union["ClearMove", "LargeMove"]
+
+_Self = TypeVar("_Self")
+_State = Tuple[Any, ...]
+"""A result's pickled state: plain data, its first element the layout
+version (1), which the restore function checks."""
 
 class ClearMove:
     """Clear the rectangle top..=bottom x left..=right (0-based, inclusive)
@@ -55,7 +60,8 @@ class LargeMove:
 class LargeClearAnalysis:
     """The analysis of a board (or a sum) of any size; ``value`` and
     ``winner`` are ``None`` when the budget ran out first, and ``stopped``
-    then says which budget."""
+    then says which budget. Picklable (every answer travels); ``copy``
+    gives the object itself."""
 
     value: Optional[int]
     winner: Optional[str]
@@ -69,16 +75,30 @@ class LargeClearAnalysis:
         """Raises ValueError: explanations are of boards of at most 64
         cells, as ``--explain``'s."""
     stopped: Optional[str]
+    def __reduce__(self) -> Tuple[Callable[[_State], LargeClearAnalysis], Tuple[_State]]: ...
+    def __copy__(self: _Self) -> _Self: ...
+    def __deepcopy__(self: _Self, memo: Any) -> _Self: ...
 
 class Component:
-    """A 4-connected component of ones: cells as (row, col), its value."""
+    """A 4-connected component of ones: cells as (row, col), its value.
+    Picklable; ``copy`` gives the object itself."""
 
     board: int
     cells: List[Tuple[int, int]]
     value: int
+    def __reduce__(self) -> Tuple[Callable[[_State], Component], Tuple[_State]]: ...
+    def __copy__(self: _Self) -> _Self: ...
+    def __deepcopy__(self: _Self, memo: Any) -> _Self: ...
 
 class ClearAnalysis:
-    """The analysis of a board or a sum of boards."""
+    """The analysis of a board or a sum of boards.
+
+    Picklable (for ``multiprocessing``): the boards and every answer
+    travel, with the limits and threads, but not the shape databases
+    (``tables``) nor the memo of a ``Solver``; the restored analysis's
+    ``options()``, ``play()`` and ``explain()`` search with the built-in
+    tables and no memo, to the same answers, maybe slower. ``copy.copy``
+    and ``copy.deepcopy`` give the object itself, tables and memo kept."""
 
     value: int
     """The Sprague-Grundy value (of the sum)."""
@@ -105,6 +125,9 @@ class ClearAnalysis:
         the boards' rows for a sum (a list of boards, or a text of several),
         as ``grundy.clear.analyze`` takes them. An illegal move raises
         ValueError, in the command line's words (from 1) with why."""
+    def __reduce__(self) -> Tuple[Callable[[_State], ClearAnalysis], Tuple[_State]]: ...
+    def __copy__(self: _Self) -> _Self: ...
+    def __deepcopy__(self: _Self, memo: Any) -> _Self: ...
 
 class SplitMove:
     """Delete the row and column of candidate (row, col), 0-based. Ordered
@@ -123,7 +146,9 @@ class SplitMove:
     def __reduce__(self) -> Tuple[Type[SplitMove], Tuple[int, int]]: ...
 
 class SplitAnalysis:
-    """The analysis of a splitting-game grid."""
+    """The analysis of a splitting-game grid. Picklable: the grid (as its
+    candidates), the moves, the limits, the value and the options travel,
+    the position is rebuilt from them; ``copy`` gives the object itself."""
 
     value: int
     winner: str
@@ -145,6 +170,9 @@ class SplitAnalysis:
         """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
         ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,
         ``mex``, ...) and ``text``, the lines ``--explain`` prints."""
+    def __reduce__(self) -> Tuple[Callable[[_State], SplitAnalysis], Tuple[_State]]: ...
+    def __copy__(self: _Self) -> _Self: ...
+    def __deepcopy__(self: _Self, memo: Any) -> _Self: ...
 
 class PawnMove:
     """Pawn `pawn` (0-based) moves to (x, y). Ordered by ``(pawn, x, y)``;
@@ -164,7 +192,9 @@ class PawnMove:
     def __reduce__(self) -> Tuple[Type[PawnMove], Tuple[int, int, int]]: ...
 
 class PawnAnalysis:
-    """The analysis of one pawn or a sum of pawns."""
+    """The analysis of one pawn or a sum of pawns. Picklable: the pawns and
+    the impassable cells travel, and unpickling analyses them again (as
+    quick as ``analyze``); ``copy`` gives the object itself."""
 
     value: Optional[int]
     """The total value; None when a pawn at 4096 or beyond (with an
@@ -191,6 +221,9 @@ class PawnAnalysis:
         """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
         ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,
         ``mex``, ...) and ``text``, the lines ``--explain`` prints."""
+    def __reduce__(self) -> Tuple[Callable[[_State], PawnAnalysis], Tuple[_State]]: ...
+    def __copy__(self: _Self) -> _Self: ...
+    def __deepcopy__(self: _Self, memo: Any) -> _Self: ...
 
 class BoardSum:
     def __init__(
@@ -308,6 +341,15 @@ def pawn_after(
     at: List[Tuple[int, int]], mv: PawnMove, text: str, source: str
 ) -> List[Tuple[int, int]]: ...
 def pawn_classify(cells: List[Tuple[int, int]], text: str, source: str) -> List[str]: ...
+def _restore_component(state: _State) -> Component: ...
+def _restore_clear_analysis(state: _State) -> ClearAnalysis: ...
+def _restore_large_clear_analysis(state: _State) -> LargeClearAnalysis: ...
+def _restore_split_analysis(state: _State) -> SplitAnalysis: ...
+def _restore_pawn_analysis(state: _State) -> PawnAnalysis:
+    """The restore functions pickle calls: a state of another version, or
+    one no analysis could have made, raises ValueError; one of the wrong
+    types TypeError."""
+
 def tables_open(path: Optional[Union[str, PathLike[str]]]) -> Database: ...
 def tables_discover(
     paths: List[Union[str, PathLike[str]]],
