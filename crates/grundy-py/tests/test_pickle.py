@@ -212,14 +212,20 @@ def case(request):
     return make(), answers
 
 
-def test_the_random_positions_are_of_the_classes_they_test():
-    assert {type(a) for a in clear_analyses()} == {grundy.clear.ClearAnalysis}
-    large = large_analyses()
-    assert {type(a) for a in large} == {grundy.clear.LargeClearAnalysis}
+def test_each_class_pickles_back_to_its_class_over_the_positions_meant():
+    clear, large, split, pawns = clear_analyses(), large_analyses(), split_analyses(), pawn_analyses()
     assert any(a.stopped for a in large) and any(a.value is not None for a in large)
-    assert any(a.moves for a in split_analyses())
-    pawns = pawn_analyses()
-    assert any(a.value is None for a in pawns) and any(not a.winning_moves_complete or a.value for a in pawns)
+    assert any(a.moves for a in split) and any(a.rows == 10**9 for a in split)
+    assert any(a.value is None for a in pawns) and any(len(a.values) > 1 for a in pawns)
+    for analyses, cls in (
+        (clear, grundy.clear.ClearAnalysis),
+        (large, grundy.clear.LargeClearAnalysis),
+        (split, grundy.split.SplitAnalysis),
+        (pawns, grundy.pawn.PawnAnalysis),
+    ):
+        for a in analyses:
+            assert type(a) is cls
+            assert type(pickle.loads(pickle.dumps(a))) is cls
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
