@@ -423,3 +423,41 @@ def test_a_state_of_no_legal_pawn_position_is_refused_with_a_value_error():
         with pytest.raises(ValueError):
             restore(tuple(changed))
             pytest.fail(why)
+
+
+# The error a worker sends back --------------------------------------------
+
+STOPPED_SUM = [["11", "11"], ["11111111", "11111111", "11011111", "11111111", "11111111", "11111111"]]
+
+
+def budget_answers(err):
+    return (
+        type(err),
+        str(err),
+        err.args,
+        err.budget,
+        err.limit,
+        [component_tuple(c) for c in err.found["components"]],
+        {k: v for k, v in err.found.items() if k != "components"},
+    )
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+def test_a_budget_exceeded_pickles_with_what_it_found(protocol):
+    with pytest.raises(grundy.BudgetExceeded) as stopped:
+        grundy.clear.analyze(STOPPED_SUM, max_positions=20)
+    err = stopped.value
+    assert err.found["components"], "a component valued before the stop"
+    for back in (pickle.loads(pickle.dumps(err, protocol=protocol)), copy.deepcopy(err)):
+        assert budget_answers(back) == budget_answers(err)
+
+
+def test_a_process_pool_sends_back_a_budget_exceeded():
+    with pytest.raises(grundy.BudgetExceeded) as stopped:
+        grundy.clear.analyze(STOPPED_SUM, max_positions=20)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        future = pool.submit(grundy.clear.analyze, STOPPED_SUM, max_positions=20)
+        with pytest.raises(grundy.BudgetExceeded) as sent:
+            future.result(timeout=60)
+    assert budget_answers(sent.value) == budget_answers(stopped.value)

@@ -1,6 +1,6 @@
 """The exceptions of the grundy package."""
 
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Tuple, Union
 
 
 class BudgetExceeded(RuntimeError):
@@ -31,6 +31,12 @@ class BudgetExceeded(RuntimeError):
         self.budget = budget
         self.limit = limit
         self.found = found
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        # An exception pickles as its class called with `args`, here the
+        # message alone: the other arguments travel too, so that a worker
+        # of a process pool can send the error back.
+        return (type(self), (self.args[0], self.budget, self.limit, self.found), self.__dict__)
 
     def __str__(self) -> str:
         message = super().__str__()
