@@ -202,7 +202,7 @@ impl Move {
 }
 
 /// A 4-connected component of a board's ones: its cells as `(row, col)`
-/// and its value.
+/// and its value. Picklable; `copy` gives the object itself.
 #[pyclass(frozen, get_all, module = "grundy.clear")]
 #[derive(Clone)]
 pub struct Component {
@@ -373,6 +373,13 @@ fn put_solver(memo: &Mutex<Option<ClearSolver>>, solver: ClearSolver) {
 }
 
 /// The analysis of a board or a sum of boards.
+///
+/// Picklable (for `multiprocessing`): the boards and every answer travel,
+/// with the limits and threads, but not the shape databases (`tables`)
+/// nor the memo of a `Solver`; the restored analysis's `options()`,
+/// `play()` and `explain()` search with the built-in tables and no memo,
+/// to the same answers, maybe slower. `copy.copy` and `copy.deepcopy`
+/// give the object itself, tables and memo kept.
 #[pyclass(frozen, module = "grundy.clear")]
 pub struct ClearAnalysis {
     boards: Vec<Board>,

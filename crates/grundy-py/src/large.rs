@@ -121,7 +121,8 @@ type ComponentTuple = (u32, Vec<(u32, u32)>, Option<u32>);
 
 /// The analysis of a board (or a sum) of any size. `value` and `winner` are
 /// `None` when the budget ran out before they were known; `stopped` then
-/// says which budget.
+/// says which budget. Picklable (every answer travels); `copy` gives the
+/// object itself.
 #[pyclass(frozen, get_all, module = "grundy.clear")]
 pub struct LargeClearAnalysis {
     /// The total value, or `None`.

@@ -64,7 +64,9 @@ impl From<Cell> for Move {
     }
 }
 
-/// The analysis of a splitting-game grid.
+/// The analysis of a splitting-game grid. Picklable: the grid (as its
+/// candidates), the moves, the limits, the value and the options travel,
+/// the position is rebuilt from them; `copy` gives the object itself.
 #[pyclass(frozen, module = "grundy.split")]
 pub struct SplitAnalysis {
     /// The position reached by `moves` from the grid.
