@@ -630,12 +630,8 @@ impl ClearAnalysis {
     /// this analysis's boards, in the form the analysis was given: the
     /// rows of the board for one board, else the list of the boards' rows.
     fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        let mut boards = boards_after(&self.boards, clear_move_key(mv)?)?;
-        if boards.len() == 1 && !self.as_list {
-            boards.pop().into_pyobject(py)
-        } else {
-            boards.into_pyobject(py)
-        }
+        let boards = boards_after(&self.boards, clear_move_key(mv)?)?;
+        position_object(py, boards, self.as_list)
     }
 
     fn __repr__(&self) -> String {
@@ -974,18 +970,45 @@ fn why_illegal<B: Playable>(board: &B, rect: LargeRect) -> String {
 }
 
 /// The boards of `texts` (any size, as `grundy.clear.analyze` takes
-/// them; `max_memory` bounds a board's cells as there) after `mv`, each
-/// as its rows.
+/// them; `max_memory` bounds a board's cells as there) after `mv`, as
+/// [`position_object`] gives them.
 #[pyfunction]
-#[pyo3(signature = (texts, mv, max_memory))]
-fn clear_after(
+#[pyo3(signature = (texts, mv, max_memory, as_list))]
+fn clear_after<'py>(
+    py: Python<'py>,
     texts: Vec<(String, String)>,
-    mv: &Bound<'_, PyAny>,
+    mv: &Bound<'py, PyAny>,
     max_memory: Option<u64>,
-) -> PyResult<Vec<Vec<String>>> {
+    as_list: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let key = clear_move_key(mv)?;
     let boards = crate::large::boards_of(&texts, max_memory)?;
-    boards_after(&boards, key)
+    position_object(py, boards_after(&boards, key)?, as_list)
+}
+
+/// A position as `grundy.clear.analyze` takes it back: one board's rows
+/// (unless it was given as a list of boards), else the list of the boards'
+/// rows. A sum of boards one column wide comes back as rows of 0/1 numbers
+/// (`[[[1], [0]], [[1]]]`): as strings, its rows would be lists of single
+/// characters, which `analyze` refuses as ambiguous (they read as one board
+/// too).
+fn position_object(
+    py: Python<'_>,
+    mut boards: Vec<Vec<String>>,
+    as_list: bool,
+) -> PyResult<Bound<'_, PyAny>> {
+    if boards.len() == 1 && !as_list {
+        return boards.pop().into_pyobject(py);
+    }
+    let one_column = boards.iter().flatten().all(|row| row.len() == 1);
+    if one_column {
+        let numbers: Vec<Vec<[u32; 1]>> = boards
+            .iter()
+            .map(|rows| rows.iter().map(|row| [u32::from(row == "1")]).collect())
+            .collect();
+        return numbers.into_pyobject(py);
+    }
+    boards.into_pyobject(py)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -118,6 +118,20 @@ def test_clear_after_keeps_the_form_analyze_was_given():
     assert board == ["11", "11"]
 
 
+def test_clear_after_on_a_sum_of_columns_reads_back_as_that_sum():
+    # Rows of one character would read as one board too (and be refused as
+    # ambiguous): such a sum comes back as rows of 0/1 numbers.
+    text = "1\n1\n\n1\n1\n"
+    a = grundy.clear.analyze(text)
+    position = a.after(ClearMove(0, 0, 0, 0))
+    assert position == [[[0], [1]], [[1], [1]]]
+    assert grundy.clear.after(text, ClearMove(0, 0, 0, 0)) == position
+    again = grundy.clear.analyze(position)
+    # Brute force of the two columns: a column of n ones is worth n.
+    assert again.value == 1 ^ 2
+    assert grundy.clear.after(position, ClearMove(1, 0, 1, 0)) == [[[0], [0]], [[1], [1]]]
+
+
 def test_clear_after_walks_a_game_to_its_end():
     board = ["1101", "1111", "0110"]
     position = board

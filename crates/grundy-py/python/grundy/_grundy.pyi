@@ -119,10 +119,14 @@ class ClearAnalysis:
         values every move of every component: at once for an analysis made
         by a :class:`Solver`, whose memo holds them; otherwise by a search
         as long as the analysis's own, as ``options()`` and ``play()``."""
-    def after(self, move: _AnyClearMove) -> Union[List[str], List[List[str]]]:
+    def after(
+        self, move: _AnyClearMove
+    ) -> Union[List[str], List[List[str]], List[List[List[int]]]]:
         """The position after ``move``, played on ``boards``, in the form
         the analysis was given: the board's rows for one board, the list of
-        the boards' rows for a sum (a list of boards, or a text of several),
+        the boards' rows for a sum (a list of boards, or a text of several;
+        boards all one column wide as rows of 0/1 numbers, which read as a
+        sum where rows of one character would not),
         as ``grundy.clear.analyze`` takes them. An illegal move raises
         ValueError, in the command line's words (from 1) with why."""
     def __reduce__(self) -> Tuple[Callable[[_State], ClearAnalysis], Tuple[_State]]: ...
@@ -287,8 +291,8 @@ def clear_analyze(
     as_list: bool = False,
 ) -> ClearAnalysis: ...
 def clear_after(
-    texts: List[Text], mv: _AnyClearMove, max_memory: Optional[int]
-) -> List[List[str]]: ...
+    texts: List[Text], mv: _AnyClearMove, max_memory: Optional[int], as_list: bool
+) -> Union[List[str], List[List[str]], List[List[List[int]]]]: ...
 def clear_fits_small(texts: List[Text], max_memory: Optional[int]) -> bool: ...
 def clear_analysis_bytes(rows: int, cols: int) -> int: ...
 def clear_analyze_large(

@@ -151,10 +151,12 @@ def after(
     move: "Move | LargeMove",
     *,
     max_memory: Optional[int] = None,
-) -> Union[List[str], List[List[str]]]:
+) -> Union[List[str], List[List[str]], List[List[List[int]]]]:
     """The position after ``move``, in the form :func:`analyze` takes: the
     board's rows (strings of ``0``/``1``) for one board, the list of the
-    boards' rows for a sum (a list of boards, or a text of several boards).
+    boards' rows for a sum (a list of boards, or a text of several boards);
+    a sum of boards one column wide as rows of 0/1 numbers (``[[[1], [0]],
+    [[1]]]``), since rows of one character would read as one board too.
     The board is not changed. For a walk down the game tree::
 
         >>> import grundy
@@ -183,10 +185,7 @@ def after(
     """
     limits = check_limits(None, None, max_memory)
     texts, as_list = boards_texts_given(board, limit=None)
-    boards = _grundy.clear_after(texts, move, limits[2])
-    if len(boards) == 1 and not as_list:
-        return boards[0]
-    return boards
+    return _grundy.clear_after(texts, move, limits[2], as_list)
 
 
 class Solver:
