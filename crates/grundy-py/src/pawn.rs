@@ -303,7 +303,17 @@ impl PawnAnalysis {
 
     /// The pawns after `mv`, in the form the analysis was given: one
     /// `(x, y)` for a pawn, else the list of every pawn's `(x, y)`.
-    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, Move>) -> PyResult<Bound<'py, PyAny>> {
+    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        // Worded as `grundy.pawn.after` words it, not as PyO3's cast.
+        let mv = mv.cast::<Move>().map_err(|_| {
+            let type_name = mv
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "move must be a grundy.pawn.Move, not {type_name}"
+            ))
+        })?;
         let after = pawns_after(&self.pawns, &self.blocked, mv.get())?;
         let mut cells: Vec<(u32, u32)> = after.iter().map(|c| (c.x(), c.y())).collect();
         if self.one {

@@ -437,3 +437,14 @@ def test_pawn_after_refuses_bad_arguments():
         grundy.pawn.after((2, 2), (1, 2))
     with pytest.raises(ValueError, match=r"at\[0\] is \(1, 1\), an impassable cell"):
         grundy.pawn.after((1, 1), PawnMove(0, 1), blocked=[(1, 1)])
+    # The analysis's own `after` words it the same.
+    with pytest.raises(TypeError, match="move must be a grundy.pawn.Move, not tuple"):
+        grundy.pawn.analyze((2, 2)).after((1, 2))
+
+
+def test_coordinates_past_64_bits_are_value_errors():
+    # Python ints have no bound; the native side takes 64 bits.
+    with pytest.raises(ValueError, match=r"moves\[0\] is .*: coordinates are at most 10\^9"):
+        grundy.split.analyze(["101", "000", "101"], moves=[(2**70, 0)])
+    with pytest.raises(ValueError, match=r"at\[0\] is .*: coordinates are at most 10\^9"):
+        grundy.pawn.analyze([(2**70, 2)])

@@ -278,5 +278,9 @@ def cells_list(cells: Sequence[Any], what: str) -> List[Tuple[int, int]]:
                 raise ValueError(f"{what}[{i}] is {cell!r}, not a pair of integers")
             if v < 0:
                 raise ValueError(f"{what}[{i}] is {cell!r}: coordinates are >= 0")
+            if v >= 2**64:
+                # Past what the native side takes at all; smaller ones get
+                # each game's own bound there.
+                raise ValueError(f"{what}[{i}] is {cell!r}: coordinates are at most 10^9")
         out.append((int(a), int(b)))
     return out
