@@ -193,6 +193,38 @@ fn pawn_after(
     Ok(after.iter().map(|c| (c.x(), c.y())).collect())
 }
 
+/// The engine's move on the pawns `at` among the impassable cells of
+/// `text`, as `grundy pawn --move` gives it: always a move while a pawn can
+/// move, proven by the values or outcomes, or for a sum with a pawn past
+/// the region of values its best guess (see
+/// [`grundy_report::pawn::engine_report`]). The GIL is released.
+#[pyfunction]
+#[pyo3(signature = (at, text, source))]
+fn pawn_engine_move<'py>(
+    py: Python<'py>,
+    at: Vec<(u64, u64)>,
+    text: &str,
+    source: &str,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let blocked = blocked_of(text, source)?;
+    let pawns = pawns_of(&at, &blocked)?;
+    let report = py
+        .detach(|| {
+            let outcomes = Outcomes::new(&blocked);
+            grundy_report::pawn::engine_report(&blocked, &outcomes, &pawns)
+        })
+        .map_err(value_error)?;
+    let chosen = report.map(|report| {
+        let mv = Move {
+            pawn: report.mv.pawn,
+            x: report.mv.x,
+            y: report.mv.y,
+        };
+        (mv, report)
+    });
+    crate::engine_dict(py, chosen)
+}
+
 /// Analyses the pawns `at` among the impassable cells of `text` (the
 /// format of `grundy pawn FILE`).
 #[pyfunction]
@@ -523,6 +555,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PawnAnalysis>()?;
     m.add_function(wrap_pyfunction!(_restore_pawn_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(pawn_engine_move, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_after, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_classify, m)?)?;
     Ok(())

@@ -448,3 +448,42 @@ def test_coordinates_past_64_bits_are_value_errors():
         grundy.split.analyze(["101", "000", "101"], moves=[(2**70, 0)])
     with pytest.raises(ValueError, match=r"at\[0\] is .*: coordinates are at most 10\^9"):
         grundy.pawn.analyze([(2**70, 2)])
+
+
+def total(pawns, blocked):
+    return functools.reduce(lambda u, v: u ^ v, (pawn_value(p, blocked) for p in pawns), 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pawn_engine_move_wins_when_the_brute_force_says_it_can(seed):
+    rng = random.Random(100 + seed)
+    n = 8
+    blocked = frozenset((rng.randrange(n), rng.randrange(n)) for _ in range(9))
+    open_cells = [(x, y) for x in range(n) for y in range(n) if (x, y) not in blocked]
+    for _ in range(10):
+        pawns = rng.sample(open_cells, rng.randint(1, 3))
+        m = grundy.pawn.engine_move(pawns, blocked=sorted(blocked))
+        can_move = any(pawn_moves(p, blocked) for p in pawns)
+        if not can_move:
+            assert (m["move"], m["kind"], m["proven"]) == (None, "none", True)
+            continue
+        after = grundy.pawn.after(pawns, m["move"], blocked=sorted(blocked))
+        assert m["proven"]
+        if total(pawns, blocked) != 0:
+            assert m["kind"] == "winning"
+            assert total(after, blocked) == 0
+        else:
+            assert m["kind"] == "losing"
+
+
+def test_pawn_engine_move_plays_a_sum_past_the_values_unproven():
+    # One pawn past 4096 x 4096 with an impassable cell below-left: its
+    # value is out of reach, so analyze refuses the sum, and the engine
+    # still plays a legal move, saying it is unproven.
+    pawns, walls = [(2, 2), (5000, 6000)], [(1, 1)]
+    with pytest.raises(ValueError, match="a sum of pawns needs Grundy values"):
+        grundy.pawn.analyze(pawns, blocked=walls)
+    m = grundy.pawn.engine_move(pawns, blocked=walls)
+    assert (m["kind"], m["proven"]) == ("unproven", False)
+    assert grundy.pawn.after(pawns, m["move"], blocked=walls) != pawns
+    assert m["text"].startswith("move pawn ")

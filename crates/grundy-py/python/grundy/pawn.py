@@ -16,7 +16,7 @@ The pawns after a move, in the form ``analyze`` takes (``after``):
 """
 
 import numbers
-from typing import Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import _grundy
 from ._inputs import cells_list
@@ -91,6 +91,43 @@ def after(
     return cells[0] if one else cells
 
 
+def engine_move(
+    at: Union[Cell, Sequence[Cell]],
+    blocked: Union[str, Iterable[Cell], None] = None,
+) -> Dict[str, Any]:
+    """The engine's move for the player to move, as ``grundy pawn --move``:
+    always a move while a pawn can move, and whether it is proven. Unlike
+    :func:`analyze`, it answers a sum with a pawn past the region of values
+    too (a pawn at 4096 or beyond with an impassable cell below-left of
+    it), with a guess it says is unproven.
+
+    >>> import grundy
+    >>> m = grundy.pawn.engine_move((5000, 6000), blocked=[(1, 1)])
+    >>> m["kind"], m["move"]
+    ('winning', Move(x=5000, y=5000, pawn=0))
+    >>> grundy.pawn.engine_move([(2, 2), (5000, 6000)], blocked=[(1, 1)])["kind"]
+    'unproven'
+
+    Args:
+        at: a pawn ``(x, y)``, or a list of pawns, as for :func:`analyze`.
+        blocked: the impassable cells, as for :func:`analyze`.
+
+    Returns:
+        ``{"move": Move or None, "proven": bool, "kind": "winning" |
+        "losing" | "unproven" | "none", "reason": str, "text": str or None}``
+        (``text`` the move in the command line's words, as ``--move
+        --json`` gives it): ``winning`` moves are proven to win;
+        ``losing`` means every move loses; ``unproven`` that a pawn's value
+        is out of reach; ``none`` that no pawn can move.
+
+    Raises:
+        ValueError: bad pawns or impassable cells, as :func:`analyze` says
+            them.
+    """
+    pawns, _ = _pawns(at)
+    return _grundy.pawn_engine_move(pawns, *_blocked_text(blocked))
+
+
 def _pawns(at: Union[Cell, Sequence[Cell]]) -> Tuple[List[Cell], bool]:
     """The pawns of ``at`` as ``(x, y)`` pairs, and whether ``at`` is one
     pawn rather than a list of them."""
@@ -155,4 +192,4 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
     return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
 
 
-__all__ = ["analyze", "after", "classify", "Move", "PawnAnalysis"]
+__all__ = ["analyze", "after", "classify", "engine_move", "Move", "PawnAnalysis"]
