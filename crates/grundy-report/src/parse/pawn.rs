@@ -189,7 +189,7 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
                 end,
                 ParseErrorKind::UnexpectedChar {
                     found: Found::at(input, end),
-                    expected: format!("a digit or a space after the {what}"),
+                    expected: format!("a digit, a space or a comma after the {what}"),
                 },
             ));
         }
@@ -272,6 +272,9 @@ fn parse_numbers(text: &str, names: &[&str], shape: &str) -> Result<Vec<u64>, St
         .iter()
         .zip(names)
         .map(|(part, what)| {
+            if part.is_empty() {
+                return Err(format!("the {what} is missing: expected {shape}"));
+            }
             let mut end = 0;
             let value = coordinate_at(part.as_bytes(), &mut end, what)
                 .map_err(|err| err.kind.to_string())?;
@@ -375,6 +378,13 @@ mod tests {
             .unwrap_err()
             .starts_with("unexpected 'x', expected y coordinate"));
         assert!(parse_cell("1 2,3").is_err());
+        assert_eq!(
+            parse_cell(",2").unwrap_err(),
+            "the x coordinate is missing: expected X,Y or X Y"
+        );
+        assert!(parse_cell("0x2,3")
+            .unwrap_err()
+            .contains("a digit, a space or a comma after the x coordinate"));
         assert!(parse_region("0,0,-1,9")
             .unwrap_err()
             .starts_with("negative x1 coordinate -1"));
