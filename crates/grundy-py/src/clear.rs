@@ -202,9 +202,10 @@ impl Move {
 }
 
 /// A 4-connected component of a board's ones: its cells as `(row, col)`
-/// and its value. Picklable; `copy` gives the object itself.
-#[pyclass(frozen, get_all, module = "grundy.clear")]
-#[derive(Clone)]
+/// and its value. Picklable; `copy` gives the object itself; equal to a
+/// component of the same board, cells and value.
+#[pyclass(frozen, get_all, eq, hash, module = "grundy.clear")]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Component {
     board: usize,
     cells: Vec<(usize, usize)>,
@@ -575,10 +576,13 @@ impl ClearAnalysis {
         grundy_report::clear::winner(grundy::Nimber::new(self.value))
     }
 
-    /// The boards, as lists of rows of `0`/`1`.
+    /// The boards, as lists of rows of `0`/`1`, in the form
+    /// `grundy.clear.analyze` reads back as this sum (see
+    /// [`position_object`]: boards all one column wide as rows of 0/1
+    /// numbers).
     #[getter]
-    fn boards(&self) -> Vec<Vec<String>> {
-        self.boards.iter().map(board_rows).collect()
+    fn boards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        position_object(py, self.boards.iter().map(board_rows).collect(), true)
     }
 
     /// Every legal move with the total value it leaves (0: a winning move).

@@ -130,6 +130,9 @@ def test_clear_after_on_a_sum_of_columns_reads_back_as_that_sum():
     # Brute force of the two columns: a column of n ones is worth n.
     assert again.value == 1 ^ 2
     assert grundy.clear.after(position, ClearMove(1, 0, 1, 0)) == [[[0], [0]], [[1], [1]]]
+    # The analysis's own boards read back as the sum too.
+    assert a.boards == [[[1], [1]], [[1], [1]]]
+    assert grundy.clear.analyze(a.boards).value == a.value
 
 
 def test_clear_after_walks_a_game_to_its_end():

@@ -270,6 +270,10 @@ def test_a_component_pickles_and_copies(protocol):
             assert type(back) is grundy.clear.Component
             assert component_tuple(back) == component_tuple(c)
             assert repr(back) == repr(c)
+            # Components compare and hash by board, cells and value.
+            assert back == c and hash(back) == hash(c)
+    assert components[0] != components[1]
+    assert pickle.loads(pickle.dumps(a)).components == components
 
 
 def test_the_restored_clear_analysis_searches_without_the_tables_and_memo():

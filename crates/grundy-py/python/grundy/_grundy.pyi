@@ -81,11 +81,14 @@ class LargeClearAnalysis:
 
 class Component:
     """A 4-connected component of ones: cells as (row, col), its value.
-    Picklable; ``copy`` gives the object itself."""
+    Picklable; ``copy`` gives the object itself; equal to a component of
+    the same board, cells and value."""
 
     board: int
     cells: List[Tuple[int, int]]
     value: int
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
     def __reduce__(self) -> Tuple[Callable[[_State], Component], Tuple[_State]]: ...
     def __copy__(self: _Self) -> _Self: ...
     def __deepcopy__(self: _Self, memo: Any) -> _Self: ...
@@ -107,7 +110,7 @@ class ClearAnalysis:
     winning_moves: List[ClearMove]
     components: List[Component]
     board_values: List[int]
-    boards: List[List[str]]
+    boards: Union[List[List[str]], List[List[List[int]]]]
     def options(self) -> List[Tuple[ClearMove, int]]:
         """Every legal move with the total value it leaves (0: winning)."""
     def play(self) -> List[Tuple[ClearMove, int]]:
