@@ -463,52 +463,7 @@ fn answer(
                     writeln!(out, "{}", winner(value))?;
                 }
             }
-            Query::Move { left, right } => {
-                // A range of known values gets its move by values; when a
-                // board is unknown, or the search for the move runs out,
-                // the engine plays.
-                let by_values = if row.known(left, right) {
-                    row.fresh_search();
-                    match row.sum.winning_move(left..=right) {
-                        Ok(win) => Some(win),
-                        Err(err) => {
-                            let err = row.run_error(err);
-                            row.stopped.get_or_insert(err);
-                            None
-                        }
-                    }
-                } else {
-                    None
-                };
-                match by_values {
-                    Some(win) => {
-                        let win = win.map(|win| (win.index, win.mv, win.from, win.to));
-                        write_valued_move(out, json, left, right, win)?;
-                    }
-                    None => {
-                        out.flush()?;
-                        let played = row.play(left, right);
-                        // On a range of known value, a proven win is a move
-                        // to a total of 0, worded as one found by values.
-                        match (row.known(left, right), &played.choice) {
-                            (true, Some(choice)) if MoveKind::of(choice) == MoveKind::Winning => {
-                                let index = left + choice.board as usize;
-                                let from = row.sum.value(index..=index);
-                                let to = from ^ row.sum.value(left..=right);
-                                let win = Some((index, choice.rect, from, to));
-                                write_valued_move(out, json, left, right, win)?;
-                            }
-                            _ => {
-                                row.incomplete |= played
-                                    .choice
-                                    .as_ref()
-                                    .is_some_and(|c| MoveKind::of(c) == MoveKind::Unproven);
-                                write_engine_move(out, json, left, right, played)?;
-                            }
-                        }
-                    }
-                }
-            }
+            Query::Move { left, right } => answer_move(row, left, right, json, out)?,
             Query::Set { index, board } => {
                 let value = row.set(index, board);
                 row.incomplete |= value.is_none();
@@ -527,6 +482,61 @@ fn answer(
         }
     }
     Ok(Ok(()))
+}
+
+/// The answer to a `move` query on boards `left..=right`: by values when
+/// every board's is known and the search for a winning move finishes,
+/// else the engine's move (a proven win on a range of known value worded
+/// as one found by values).
+fn answer_move(
+    row: &mut Row,
+    left: usize,
+    right: usize,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let by_values = if row.known(left, right) {
+        row.fresh_search();
+        match row.sum.winning_move(left..=right) {
+            Ok(win) => Some(win),
+            Err(err) => {
+                let err = row.run_error(err);
+                row.stopped.get_or_insert(err);
+                None
+            }
+        }
+    } else {
+        None
+    };
+    match by_values {
+        Some(win) => {
+            let win = win.map(|win| (win.index, win.mv, win.from, win.to));
+            write_valued_move(out, json, left, right, win)?;
+        }
+        None => {
+            out.flush()?;
+            let played = row.play(left, right);
+            // On a range of known value, a proven win is a move to a total
+            // of 0, worded as one found by values.
+            match (row.known(left, right), &played.choice) {
+                (true, Some(choice)) if MoveKind::of(choice) == MoveKind::Winning => {
+                    let index = left + choice.board as usize;
+                    let from = row.sum.value(index..=index);
+                    let to = from ^ row.sum.value(left..=right);
+                    let win = Some((index, choice.rect, from, to));
+                    write_valued_move(out, json, left, right, win)?;
+                }
+                _ => {
+                    row.incomplete |= played
+                        .choice
+                        .as_ref()
+                        .is_some_and(|c| MoveKind::of(c) == MoveKind::Unproven);
+                    write_engine_move(out, json, left, right, played)?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A winning move found by values, worded as `grundy clear` words moves:
