@@ -411,64 +411,8 @@ fn random_cases<C: Case>(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    struct State<C> {
-        failure: Option<Failure<C>>,
-        /// The case with the largest input: index, bytes.
-        largest: (u64, usize),
-        passed: u64,
-        stopped: bool,
-        error: Option<anyhow::Error>,
-    }
-    let state = Mutex::new(State::<C> {
-        failure: None,
-        largest: (0, 0),
-        passed: 0,
-        stopped: false,
-        error: None,
-    });
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for worker in 0..args.jobs as usize {
-            let (state, next, bar) = (&state, &next, &bar);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed) as u64;
-                {
-                    let state = state.lock().expect("no worker panics");
-                    let failed_before = state.failure.as_ref().is_some_and(|f| f.index < i);
-                    if i >= n || failed_before || state.stopped || state.error.is_some() {
-                        return;
-                    }
-                }
-                let case: C = generate(args, seed, i, max_size);
-                let tried = bench.try_input::<C>(case.render(), worker);
-                let mut state = state.lock().expect("no worker panics");
-                match tried {
-                    Err(err) => state.error = Some(err),
-                    Ok(tried) => match &tried.verdict {
-                        None => state.stopped = true,
-                        Some(Verdict::Accepted) => {
-                            state.passed += 1;
-                            if tried.input.len() >= state.largest.1 {
-                                state.largest = (i, tried.input.len());
-                            }
-                            bar.inc(1);
-                        }
-                        Some(_) => {
-                            if state.failure.as_ref().is_none_or(|f| i < f.index) {
-                                state.failure = Some(Failure {
-                                    index: i,
-                                    case,
-                                    tried,
-                                });
-                            }
-                        }
-                    },
-                }
-            });
-        }
-    });
+    let state = run_cases::<C>(args, bench, seed, max_size, &bar);
     bar.finish_and_clear();
-    let state = state.into_inner().expect("no worker panics");
     if let Some(err) = state.error {
         return Err(err);
     }
@@ -529,6 +473,79 @@ fn random_cases<C: Case>(
         stdout,
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the workers of [`random_cases`] found.
+struct CasesFound<C> {
+    failure: Option<Failure<C>>,
+    /// The case with the largest input: index, bytes.
+    largest: (u64, usize),
+    passed: u64,
+    stopped: bool,
+    error: Option<anyhow::Error>,
+}
+
+/// Runs cases `0..args.cases` of `seed` on `args.jobs` workers, each case
+/// once, until they pass, the first fails (the workers still run the
+/// cases before it, so the failure reported is the first), the time
+/// budget or an interrupt stops them, or the bench errs.
+fn run_cases<C: Case>(
+    args: &Args,
+    bench: &Bench,
+    seed: u64,
+    max_size: u64,
+    bar: &indicatif::ProgressBar,
+) -> CasesFound<C> {
+    let n = args.cases;
+    let state = Mutex::new(CasesFound::<C> {
+        failure: None,
+        largest: (0, 0),
+        passed: 0,
+        stopped: false,
+        error: None,
+    });
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for worker in 0..args.jobs as usize {
+            let (state, next, bar) = (&state, &next, &bar);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed) as u64;
+                {
+                    let state = state.lock().expect("no worker panics");
+                    let failed_before = state.failure.as_ref().is_some_and(|f| f.index < i);
+                    if i >= n || failed_before || state.stopped || state.error.is_some() {
+                        return;
+                    }
+                }
+                let case: C = generate(args, seed, i, max_size);
+                let tried = bench.try_input::<C>(case.render(), worker);
+                let mut state = state.lock().expect("no worker panics");
+                match tried {
+                    Err(err) => state.error = Some(err),
+                    Ok(tried) => match &tried.verdict {
+                        None => state.stopped = true,
+                        Some(Verdict::Accepted) => {
+                            state.passed += 1;
+                            if tried.input.len() >= state.largest.1 {
+                                state.largest = (i, tried.input.len());
+                            }
+                            bar.inc(1);
+                        }
+                        Some(_) => {
+                            if state.failure.as_ref().is_none_or(|f| i < f.index) {
+                                state.failure = Some(Failure {
+                                    index: i,
+                                    case,
+                                    tried,
+                                });
+                            }
+                        }
+                    },
+                }
+            });
+        }
+    });
+    state.into_inner().expect("no worker panics")
 }
 
 /// Times the solution against `grundy judge` on the largest input, one run
