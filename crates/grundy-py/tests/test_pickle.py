@@ -154,16 +154,12 @@ def large_analyses():
     return out
 
 
-def split_grid(rng, rows, cols, density=0.4):
-    return ["".join("1" if rng.random() < density else "0" for _ in range(cols)) for _ in range(rows)]
-
-
 @functools.lru_cache(maxsize=None)
 def split_analyses():
     rng = random.Random(20261203)
     out = []
     for _ in range(4):
-        grid = split_grid(rng, rng.randint(2, 5), rng.randint(2, 6))
+        grid = random_board(rng, rng.randint(2, 5), rng.randint(2, 6), 0.4)
         moves = []
         for _ in range(rng.randint(0, 2)):
             options = grundy.split.analyze(grid, moves=moves).options()
@@ -296,7 +292,7 @@ def analyze_pawns(pawns):
 def test_a_process_pool_maps_analyze_and_sends_the_analyses_back():
     rng = random.Random(20261205)
     boards = [random_board(rng, 3, 4) for _ in range(3)] + [random_board(rng, 9, 8, 0.4)]
-    grids = [split_grid(rng, 4, 4, 0.5) for _ in range(3)]
+    grids = [random_board(rng, 4, 4, 0.5) for _ in range(3)]
     pawns = [[(rng.randrange(9), rng.randrange(9)) for _ in range(2)] for _ in range(3)]
     pawns = [[p for p in ps if p not in [(1, 1), (4, 2), (0, 5)]] or [(3, 3)] for ps in pawns]
     context = multiprocessing.get_context("spawn")
