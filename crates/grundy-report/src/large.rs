@@ -255,13 +255,6 @@ impl Serialize for Boards<'_> {
     }
 }
 
-/// The letter of component `index` on a drawing (`A`-`Z`, `a`-`z`), when
-/// the board has at most 52 components.
-fn letter(index: usize) -> char {
-    const LETTERS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    LETTERS.get(index).map_or('?', |&b| b as char)
-}
-
 /// How a component is named in text: its letter on a drawn board with at
 /// most 52 components, else its first cell (1-based).
 #[must_use]
@@ -276,7 +269,7 @@ pub fn component_name(analysis: &LargeAnalysis, index: usize) -> String {
         .count();
     let (rows, cols) = analysis.sizes[info.board as usize];
     if on_board <= 52 && rows <= DRAW_LIMIT && cols <= DRAW_LIMIT {
-        format!("component {}", letter(info.local as usize))
+        format!("component {}", words::component_letter(info.local as usize))
     } else {
         let run = analysis.component_runs(index)[0];
         format!("the component at ({},{})", run.row + 1, run.start + 1)
@@ -504,7 +497,11 @@ fn draw(analysis: &LargeAnalysis, board: usize, on_board: &[usize], out: &mut St
     let (rows, cols) = analysis.sizes[board];
     let mut marks = vec!['.'; rows as usize * cols as usize];
     for (n, &index) in on_board.iter().enumerate() {
-        let mark = if on_board.len() <= 52 { letter(n) } else { '1' };
+        let mark = if on_board.len() <= 52 {
+            words::component_letter(n)
+        } else {
+            '1'
+        };
         for run in analysis.component_runs(index) {
             for col in run.start..run.end {
                 marks[run.row as usize * cols as usize + col as usize] = mark;
