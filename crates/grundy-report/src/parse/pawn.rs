@@ -69,7 +69,7 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
             ));
         }
         let start = pos;
-        let x = coordinate_at(input, &mut pos, "x coordinate")?;
+        let x = coordinate_at(input, &mut pos, "x coordinate", AFTER_FIRST)?;
         skip_blanks(&mut pos);
         if input.get(pos) == Some(&b',') {
             pos += 1;
@@ -90,7 +90,7 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
                 },
             ));
         }
-        let y = coordinate_at(input, &mut pos, "y coordinate")?;
+        let y = coordinate_at(input, &mut pos, "y coordinate", AFTER_LAST)?;
         skip_blanks(&mut pos);
         if !line_ends(pos) {
             return Err(ParseError::at(
@@ -130,10 +130,21 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
     })
 }
 
+/// What may follow a coordinate that another follows (`X,Y`, `X Y`).
+const AFTER_FIRST: &str = "a digit, a space or a comma";
+/// What may follow the last coordinate of a cell.
+const AFTER_LAST: &str = "a digit or a space";
+
 /// Reads a coordinate at `*pos` (no leading blanks), `0..=MAX_COORD`,
-/// followed by whitespace, a comma or the end. A leading `-` gets its own
-/// message.
-fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, ParseError> {
+/// followed by whitespace, a comma or the end (the caller checks what
+/// follows the last); `after` words what may follow, for the error. A
+/// leading `-` gets its own message.
+fn coordinate_at(
+    input: &[u8],
+    pos: &mut usize,
+    what: &str,
+    after: &str,
+) -> Result<u32, ParseError> {
     let start = *pos;
     if input.get(start) == Some(&b'-') && input.get(start + 1).is_some_and(u8::is_ascii_digit) {
         let mut end = start + 1;
@@ -189,7 +200,7 @@ fn coordinate_at(input: &[u8], pos: &mut usize, what: &str) -> Result<u32, Parse
                 end,
                 ParseErrorKind::UnexpectedChar {
                     found: Found::at(input, end),
-                    expected: format!("a digit, a space or a comma after the {what}"),
+                    expected: format!("{after} after the {what}"),
                 },
             ));
         }
@@ -209,7 +220,7 @@ pub fn scan_coordinate(scanner: &mut Scanner<'_>, what: &str) -> Result<u32, Par
         return Err(scanner.expected(what));
     }
     let mut pos = scanner.position();
-    let value = coordinate_at(scanner.input(), &mut pos, what)?;
+    let value = coordinate_at(scanner.input(), &mut pos, what, AFTER_LAST)?;
     scanner.set_position(pos);
     // The judges' formats separate numbers by whitespace only.
     if scanner.input().get(pos) == Some(&b',') {
@@ -271,12 +282,18 @@ fn parse_numbers(text: &str, names: &[&str], shape: &str) -> Result<Vec<u64>, St
     parts
         .iter()
         .zip(names)
-        .map(|(part, what)| {
+        .enumerate()
+        .map(|(index, (part, what))| {
             if part.is_empty() {
                 return Err(format!("the {what} is missing: expected {shape}"));
             }
             let mut end = 0;
-            let value = coordinate_at(part.as_bytes(), &mut end, what)
+            let after = if index + 1 < names.len() {
+                AFTER_FIRST
+            } else {
+                AFTER_LAST
+            };
+            let value = coordinate_at(part.as_bytes(), &mut end, what, after)
                 .map_err(|err| err.kind.to_string())?;
             if end != part.len() {
                 // A space inside a comma-separated number: `1 2,3`.
@@ -385,6 +402,9 @@ mod tests {
         assert!(parse_cell("0x2,3")
             .unwrap_err()
             .contains("a digit, a space or a comma after the x coordinate"));
+        assert!(parse_cell("5,5x")
+            .unwrap_err()
+            .contains("expected a digit or a space after the y coordinate"));
         assert!(parse_region("0,0,-1,9")
             .unwrap_err()
             .starts_with("negative x1 coordinate -1"));
