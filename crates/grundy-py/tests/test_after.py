@@ -256,14 +256,10 @@ def split_value(grid, moves):
     return functools.reduce(lambda a, b: a ^ b, (split_rect_value(cands, rect) for rect in rects), 0)
 
 
-def random_grid(rng, h, w, density=0.4):
-    return ["".join("1" if rng.random() < density else "0" for _ in range(w)) for _ in range(h)]
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_split_moves_reach_the_position_each_option_leaves(seed):
     rng = random.Random(seed)
-    grid = random_grid(rng, rng.randint(3, 5), rng.randint(3, 6))
+    grid = random_board(rng, rng.randint(3, 5), rng.randint(3, 6), 0.4)
     a = grundy.split.analyze(grid)
     assert a.moves == []
     assert a.value == split_value(grid, [])
