@@ -735,6 +735,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some(value) = self.table.get(&key) {
             return Ok(Some(value));
         }
+        self.check_positions_left()?;
         self.on_empty_scratch(|solver| solver.top_until(component, key, target))
     }
 
@@ -915,6 +916,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     fn search(&mut self, root: G::Position, root_key: G::Key) -> Result<Nimber, SolveError> {
+        self.check_positions_left()?;
         self.push_frame(root, root_key);
         loop {
             // A game may cut a long expansion short (its deadline or memory
@@ -1076,18 +1078,24 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         Ok(())
     }
 
+    /// Stops once the position budget is spent: checked after each solved
+    /// position, and before a search starts, so that a budget of 0 solves
+    /// none.
+    fn check_positions_left(&self) -> Result<(), SolveError> {
+        match self.budget.max_positions {
+            Some(limit) if self.solved + self.helped >= limit => Err(SolveError::PositionBudget {
+                limit,
+                needed: None,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     fn check_budget(&mut self) -> Result<(), SolveError> {
         if let Some((helper, _)) = &self.helper {
             self.helped = helper.solved().saturating_sub(self.helper_start);
         }
-        if let Some(limit) = self.budget.max_positions {
-            if self.solved + self.helped >= limit {
-                return Err(SolveError::PositionBudget {
-                    limit,
-                    needed: None,
-                });
-            }
-        }
+        self.check_positions_left()?;
         self.check_memory()?;
         if self.solved % CHECK_INTERVAL == 0 {
             self.check_time()?;
@@ -1348,6 +1356,35 @@ mod tests {
         assert!(!solver
             .component_has_value(heaps, value ^ Nimber::new(3))
             .unwrap());
+    }
+
+    #[test]
+    fn a_budget_of_n_positions_solves_n_and_reports_n() {
+        // Each search stops with exactly its budget solved, none for a
+        // budget of 0 (the count is also checked before a search starts).
+        let heaps = vec![1, 2, 3, 4, 5];
+        let value = brute(&heaps);
+        for limit in [0, 1, 2, 5] {
+            let stopped = SolveError::PositionBudget {
+                limit,
+                needed: None,
+            };
+            let mut solver = Solver::new(Countdown).with_budget(Budget::positions(limit));
+            assert_eq!(solver.value(&5000), Err(stopped.clone()));
+            assert_eq!(solver.positions_solved(), limit);
+            let mut solver = Solver::new(WholeNim).with_budget(Budget::positions(limit));
+            assert_eq!(
+                solver.component_is_zero(heaps.clone()),
+                Err(stopped.clone())
+            );
+            assert_eq!(solver.positions_solved(), limit);
+            let mut solver = Solver::new(WholeNim).with_budget(Budget::positions(limit));
+            assert_eq!(
+                solver.component_has_value(heaps.clone(), value),
+                Err(stopped)
+            );
+            assert_eq!(solver.positions_solved(), limit);
+        }
     }
 
     #[test]

@@ -204,6 +204,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if self.ruled_out(&key, target) {
             return Ok(false);
         }
+        self.check_positions_left()?;
         if depth >= MAX_DEPTH || target_bit(target).is_none() {
             let value = self.value_unless_an_option_is(component, key, target)?;
             return Ok(value == Some(target));
