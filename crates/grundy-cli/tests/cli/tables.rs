@@ -1754,8 +1754,11 @@ fn outputs_in_the_wrong_place_are_named() {
     let file = dir.path().join("file");
     std::fs::write(&file, b"").unwrap();
     let slash = format!("{}/", dir.path().join("new").display());
+    let file_example = format!("names the database file (e.g. {})", file.display());
     let cases = [
         (PathBuf::from(&slash), "ends with /, a directory"),
+        // A file of that name: the example is the file, not a path in it.
+        (PathBuf::from(format!("{}/", file.display())), &file_example),
         (
             dir.path().join("missing/x.gdb"),
             "no such directory, to write x.gdb.partial in",

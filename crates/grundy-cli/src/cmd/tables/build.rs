@@ -325,11 +325,19 @@ pub(super) fn open_error(err: DbError) -> anyhow::Error {
 /// socket.
 pub(super) fn output_path(path: &Path, what: &str) -> anyhow::Result<PathBuf> {
     if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
-        // `out/`: a directory meant, which the rename cannot fill.
+        // `out/`: a directory meant, which the rename cannot fill. The
+        // example is a file in it, unless a file already takes its name.
+        let name = path.as_os_str().to_string_lossy();
+        let file = Path::new(name.trim_end_matches('/'));
+        let example = if file.is_file() {
+            file.to_owned()
+        } else {
+            path.join("clear.gdb")
+        };
         return Err(UsageError(format!(
             "{}: ends with /, a directory; {what} names the database file (e.g. {})",
             path.display(),
-            path.join("clear.gdb").display()
+            example.display()
         ))
         .into());
     }
