@@ -319,6 +319,83 @@ mod tests {
         assert!(fails(&shrunk.case));
     }
 
+    /// The impassable cells and starts of a gridgame case's tests, read
+    /// back from its text.
+    fn gridgame_points(case: &Gridgame) -> Vec<(Vec<(u64, u64)>, Vec<(u64, u64)>)> {
+        let text = String::from_utf8(case.render()).unwrap();
+        let n: Vec<u64> = text
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        let mut at = 1;
+        let points = |at: &mut usize| {
+            let count = n[*at] as usize;
+            let list = (0..count)
+                .map(|i| (n[*at + 1 + 2 * i], n[*at + 2 + 2 * i]))
+                .collect::<Vec<_>>();
+            *at += 1 + 2 * count;
+            list
+        };
+        (0..n[0])
+            .map(|_| {
+                let cells = points(&mut at);
+                (cells, points(&mut at))
+            })
+            .collect()
+    }
+
+    fn gridgame_oracle(
+        fails: impl Fn(&[(u64, u64)], &[(u64, u64)]) -> bool + Sync,
+    ) -> impl Fn(&Gridgame, usize) -> anyhow::Result<Option<Outcome>> + Sync {
+        move |case: &Gridgame, _worker: usize| {
+            let failing = gridgame_points(case)
+                .iter()
+                .any(|(cells, starts)| fails(cells, starts));
+            Ok(Some(if failing {
+                Outcome::Same
+            } else {
+                Outcome::Passes
+            }))
+        }
+    }
+
+    /// A failure that needs a start just above an impassable cell that is
+    /// not on the bottom row (a solution that forgets to remove a cell from
+    /// its set, as a probe wrote one) shrinks from coordinates near 10^9 to
+    /// the smallest such case: moving every point down together would put
+    /// the cell on the bottom row, but the gap below them closes to 1.
+    #[test]
+    fn gridgame_gaps_close_to_the_smallest_failing_coordinates() {
+        let case = Gridgame::read(b"1\n1\n5 968658565\n1\n5 968658566\n").unwrap();
+        let run = gridgame_oracle(|cells, starts| {
+            cells
+                .iter()
+                .any(|&(cx, cy)| cy >= 1 && starts.iter().any(|&(sx, sy)| sx == cx && sy == cy + 1))
+        });
+        assert!(run(&case, 0).unwrap() == Some(Outcome::Same));
+        let shrunk = shrink(case, false, 3000, 2, &run).unwrap();
+        let text = String::from_utf8(shrunk.case.render()).unwrap();
+        assert_eq!(text, "1\n1\n0 1\n1\n0 2\n");
+        assert!(shrunk.runs < 500, "{} runs", shrunk.runs);
+        assert!(matches!(shrunk.minimality, Minimality::OneMinimal { .. }));
+    }
+
+    /// A failure only on the diagonal past a large x (a solution wrong past
+    /// 999,999,000) shrinks by sliding the start down its diagonal in
+    /// halving steps, not one unit a run.
+    #[test]
+    fn gridgame_starts_slide_down_their_diagonal() {
+        let case = Gridgame::read(b"1\n1\n7 3\n1\n1000000000 1000000000\n").unwrap();
+        let run =
+            gridgame_oracle(|_, starts| starts.iter().any(|&(x, y)| x == y && x > 999_999_000));
+        let shrunk = shrink(case, false, 3000, 2, &run).unwrap();
+        let (cells, starts) = gridgame_points(&shrunk.case).remove(0);
+        assert_eq!(starts, [(999_999_001, 999_999_001)]);
+        assert_eq!(cells, [(0, 0)]);
+        assert!(shrunk.runs < 500, "{} runs", shrunk.runs);
+        assert!(matches!(shrunk.minimality, Minimality::OneMinimal { .. }));
+    }
+
     /// With an oracle for "fails" (a start with x + y >= 10 in a test that
     /// has an impassable cell at x = 3), the shrinker ends at the smallest
     /// such case, and every one-step reduction of it passes.

@@ -41,7 +41,9 @@ impl Case for Gridgame {
         "starts on the diagonal",
     ];
     const ELEMENTS: &'static str = "dropping any one test, impassable cell or start, lowering any \
-         one coordinate or every coordinate of one value, or making the whitespace plainer";
+         one coordinate, both coordinates of one point alike, every coordinate of one value, or \
+         every coordinate from one value up (closing the gap below it), or making the whitespace \
+         plainer";
     type Test = Field;
 
     fn generate(rng: &mut StdRng, gen: &Gen) -> Gridgame {
@@ -171,6 +173,26 @@ impl Case for Gridgame {
         if points <= 100 {
             for (t, test) in self.tests.iter().enumerate() {
                 for y in [false, true] {
+                    let values: std::collections::BTreeSet<u32> = test
+                        .cells
+                        .iter()
+                        .chain(&test.starts)
+                        .map(|&(px, py)| if y { py } else { px })
+                        .collect();
+                    let mut floor = 0;
+                    for &at in &values {
+                        edits.extend(lowerings(at - floor).into_iter().map(|to| Edit::CloseGap {
+                            test: t,
+                            y,
+                            at,
+                            to: floor + to,
+                        }));
+                        floor = at + 1;
+                    }
+                }
+            }
+            for (t, test) in self.tests.iter().enumerate() {
+                for y in [false, true] {
                     let mut shared: Vec<u32> = test
                         .cells
                         .iter()
@@ -196,6 +218,13 @@ impl Case for Gridgame {
             for (t, test) in self.tests.iter().enumerate() {
                 for (list, points) in [(List::Cells, &test.cells), (List::Queries, &test.starts)] {
                     for (item, &(x, y)) in points.iter().enumerate() {
+                        let least = x.min(y);
+                        edits.extend(lowerings(least).into_iter().map(|to| Edit::LowerBoth {
+                            test: t,
+                            list,
+                            item,
+                            by: least - to,
+                        }));
                         for (v, is_y) in [(x, false), (y, true)] {
                             edits.extend(lowerings(v).into_iter().map(|to| Edit::Lower {
                                 test: t,
@@ -249,6 +278,31 @@ impl Case for Gridgame {
                         *coord = to;
                     }
                 }
+                if !field.valid() {
+                    return None;
+                }
+            }
+            &Edit::CloseGap { test, y, at, to } => {
+                let field = &mut self.tests[test];
+                for p in field.cells.iter_mut().chain(field.starts.iter_mut()) {
+                    let coord = if y { &mut p.1 } else { &mut p.0 };
+                    if *coord >= at {
+                        *coord -= at - to;
+                    }
+                }
+            }
+            &Edit::LowerBoth {
+                test,
+                list,
+                item,
+                by,
+            } => {
+                let field = &mut self.tests[test];
+                let point = match list {
+                    List::Cells => &mut field.cells[item],
+                    _ => &mut field.starts[item],
+                };
+                *point = (point.0 - by, point.1 - by);
                 if !field.valid() {
                     return None;
                 }

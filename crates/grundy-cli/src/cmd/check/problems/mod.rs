@@ -229,6 +229,25 @@ pub enum Edit {
         from: u32,
         to: u32,
     },
+    /// Lower every x (`y`: y) of a test that is at least `at` by `at - to`:
+    /// the gap below `at` closes to end at `to`, and the coordinates keep
+    /// their order, so points that share a column (a row) keep sharing it
+    /// and points on either side of another stay there.
+    CloseGap {
+        test: usize,
+        y: bool,
+        at: u32,
+        to: u32,
+    },
+    /// Lower both coordinates of one impassable cell or start by `by`: the
+    /// point slides along its diagonal (where the losing cells of a grid
+    /// without impassable cells lie).
+    LowerBoth {
+        test: usize,
+        list: List,
+        item: usize,
+        by: u32,
+    },
     /// Lower one coordinate of an impassable cell or a start.
     Lower {
         test: usize,
@@ -255,7 +274,7 @@ impl Edit {
     pub fn is_coarse(&self) -> bool {
         match self {
             Edit::DropTests(range) | Edit::Drop { range, .. } => range.len() > 1,
-            Edit::Shift { .. } | Edit::LowerAll { .. } => true,
+            Edit::Shift { .. } | Edit::LowerAll { .. } | Edit::CloseGap { .. } => true,
             _ => false,
         }
     }
