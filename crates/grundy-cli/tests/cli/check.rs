@@ -641,6 +641,17 @@ fn usage_errors_exit_2() {
             ["--max-size", "5"],
             "--max-size does not apply to gfg",
         ),
+        // A limit no process fits would blame every solution.
+        (
+            "gfg",
+            ["--memory-limit", "1"],
+            "1 is less than any process needs: give at least 1MiB",
+        ),
+        (
+            "gfg",
+            ["--memory-limit", "900KiB"],
+            "900KiB is less than any process needs",
+        ),
     ] {
         let checked = run_check(problem, &bad, &["true".to_owned()]);
         assert_eq!(checked.code(), Some(2), "{bad:?}");
@@ -974,4 +985,27 @@ fn a_replay_repeats_the_memory_limit_and_keeps_the_case_it_replaced() {
     let kept = checked.dir.path().join("replayed.in");
     assert_eq!(std::fs::read(kept).unwrap(), found);
     assert_ne!(std::fs::read(&failing).unwrap(), found, "{text}");
+}
+
+/// The worked example of docs/check.md quotes its solution: the lines it
+/// shows are the fixture's, so the page cannot drift from what it runs.
+#[test]
+fn the_worked_example_quotes_its_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let page = std::fs::read_to_string(root.join("docs/check.md")).unwrap();
+    let fixture = std::fs::read_to_string(
+        root.join("crates/grundy-cli/tests/data/check/pshtbrth_noupdate.py"),
+    )
+    .unwrap();
+    let quoted = page
+        .split("```python\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a python block in docs/check.md");
+    let lines: Vec<&str> = fixture.lines().collect();
+    let block: Vec<&str> = quoted.lines().collect();
+    assert!(
+        lines.windows(block.len()).any(|w| w == block.as_slice()),
+        "docs/check.md quotes lines that pshtbrth_noupdate.py does not have in a row:\n{quoted}"
+    );
 }

@@ -77,7 +77,7 @@ pub struct Args {
     time_limit: Option<Duration>,
     /// The memory limit of one run: peak resident memory (`512MB`,
     /// `1GiB`).
-    #[arg(long, default_value = "256MiB", value_parser = super::parse_size, allow_hyphen_values = true)]
+    #[arg(long, default_value = "256MiB", value_parser = parse_memory_limit, allow_hyphen_values = true)]
     memory_limit: u64,
     /// How many cases (and shrinking runs) to run at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
@@ -95,6 +95,23 @@ pub struct Args {
     /// The most runs of CMD spent shrinking.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     shrink_runs: u64,
+}
+
+/// The least `--memory-limit`: no program's process, a shell's or a
+/// C++ solution's, starts in less resident memory, so a smaller limit
+/// would blame every solution.
+const LEAST_MEMORY_LIMIT: u64 = 1 << 20;
+
+/// `--memory-limit`: a size of at least [`LEAST_MEMORY_LIMIT`].
+fn parse_memory_limit(text: &str) -> Result<u64, String> {
+    let size = super::parse_size(text)?;
+    if size < LEAST_MEMORY_LIMIT {
+        return Err(format!(
+            "{} is less than any process needs: give at least 1MiB",
+            text.trim()
+        ));
+    }
+    Ok(size)
 }
 
 /// `--memory-limit`'s default, 256 MiB, which the replay command leaves out.

