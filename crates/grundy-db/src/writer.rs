@@ -178,17 +178,28 @@ pub(crate) fn lock_holder(file: &File) -> Option<u32> {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::fs::MetadataExt as _;
-        let ino = file.metadata().ok()?.ino();
+        let metadata = file.metadata().ok()?;
+        let (dev, ino) = (metadata.dev(), metadata.ino());
+        // glibc's `major` and `minor` of a Linux `dev_t`: an inode number
+        // alone matches files of other file systems too.
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & !0xfff);
+        let minor = (dev & 0xff) | ((dev >> 12) & !0xff);
         let locks = std::fs::read_to_string("/proc/locks").ok()?;
-        // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`; waiters have
-        // `->` after the number.
+        // `1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF` (the device's
+        // major and minor in hex, the inode in decimal); waiters have `->`
+        // after the number.
         locks.lines().find_map(|line| {
             let fields: Vec<&str> = line.split_whitespace().collect();
             if fields.get(1) != Some(&"FLOCK") {
                 return None;
             }
-            let id = fields.get(5)?.rsplit(':').next()?.parse::<u64>().ok()?;
-            (id == ino).then(|| fields.get(4)?.parse().ok()).flatten()
+            let mut id = fields.get(5)?.split(':');
+            let file_major = u64::from_str_radix(id.next()?, 16).ok()?;
+            let file_minor = u64::from_str_radix(id.next()?, 16).ok()?;
+            let file_ino = id.next()?.parse::<u64>().ok()?;
+            ((file_major, file_minor, file_ino) == (major, minor, ino))
+                .then(|| fields.get(4)?.parse().ok())
+                .flatten()
         })
     }
     #[cfg(not(target_os = "linux"))]
