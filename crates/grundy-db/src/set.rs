@@ -149,6 +149,24 @@ impl DbSet {
             };
             let header = other.header();
             let expected = Part { index, ..part };
+            // A file whose header names another part than its name does
+            // (renamed, or two parts swapped) is named as such, not as a
+            // stranger to the build.
+            if let Some(found) = header.part {
+                if (found.index, found.parts) != (index, part.parts) {
+                    let file = if other.path() == path {
+                        "it".to_owned()
+                    } else {
+                        other.path().display().to_string()
+                    };
+                    return Err(parts_err(format!(
+                        "{file} holds part {} of {} (its header says so), not part {index} of {} as its name says: renamed or swapped with another part?",
+                        found.index,
+                        found.parts,
+                        part.parts
+                    )));
+                }
+            }
             if header.shape_box != parts_first_box(&parts, header.shape_box)
                 || header.part != Some(expected)
                 || parts

@@ -524,6 +524,31 @@ fn damaged_or_missing_parts_are_named_errors() {
         .output()
         .unwrap();
     assert_exit(&output, 2, "is not part 1 of the same build");
+    // Two parts of one build swapped: each file is named by what its header
+    // says it holds.
+    let swapped = dir.path().join("r.gdb");
+    build_parts(&swapped, "3x4", "2", &[]);
+    let (r0, r1) = (
+        dir.path().join("r.part-0-of-2.gdb"),
+        dir.path().join("r.part-1-of-2.gdb"),
+    );
+    let spare = dir.path().join("r.spare");
+    std::fs::rename(&r0, &spare).unwrap();
+    std::fs::rename(&r1, &r0).unwrap();
+    std::fs::rename(&spare, &r1).unwrap();
+    for target in [&swapped, &r0, &r1] {
+        let output = grundy()
+            .args(["tables", "info"])
+            .arg(target)
+            .output()
+            .unwrap();
+        let (held, named) = if target == &r1 { (0, 1) } else { (1, 0) };
+        assert_exit(
+            &output,
+            2,
+            &format!("holds part {held} of 2 (its header says so), not part {named} of 2 as its name says: renamed or swapped with another part?"),
+        );
+    }
 }
 
 /// Without the `mpi` feature, a build started by mpirun refuses rather
