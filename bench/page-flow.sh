@@ -1,7 +1,7 @@
 #!/bin/bash
 # The playground's requests on dense blocks, with the server's search memos
 # kept between requests and without: one `grundy serve` of GRUNDY with
-# `--kept-memory 256` (the default), then one with `--kept-memory 0`. On
+# `--kept-memory 256MiB` (the default), then one with `--kept-memory 0`. On
 # each of the blocks of `ab-blocks.sh` (COUNT random connected blocks in a
 # 7 x 7 box, 23 to 35 cells, from seed SEED), a game is played as the page
 # plays one against the engine: at every ply the page asks `analyze` of
@@ -25,7 +25,7 @@ count=${3:-10}
 plies=${4:-6}
 make_work_dir
 dense_blocks "$dir" "$seed" "$count"
-for kept in 256 0; do
+for kept in 256MiB 0; do
   "$bin" serve --addr 127.0.0.1:0 --kept-memory "$kept" >"$dir/serve.$kept" 2>&1 &
   pid=$!
   for _ in $(seq 1 100); do
@@ -68,11 +68,11 @@ for path in blocks:
                 break
             rows = answer["boards"][0]
         played += 1
-    print(f"kept {kept} MB {name}: first analyze {times[0]:.2f} s, "
+    print(f"kept {kept} {name}: first analyze {times[0]:.2f} s, "
           f"{len(times) - 1} requests after {sum(times[1:]):.2f} s, {played} plies, "
           f"{too_large} analyses too large")
 PY
-  echo "kept $kept MB: the server's peak memory $(awk '/VmHWM/ {print $2, $3}' /proc/$pid/status)"
+  echo "kept $kept: the server's peak memory $(awk '/VmHWM/ {print $2, $3}' /proc/$pid/status)"
   kill "$pid"
   wait "$pid" 2>/dev/null || true
 done

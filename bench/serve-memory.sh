@@ -3,10 +3,10 @@
 # given, in turn:
 #   - six analyses of full boards of about 250 x 250 (one component each,
 #     no two equal) sent at once from six client addresses to `grundy serve
-#     --max-concurrent 2 --max-memory 64 --kept-memory 32`, twice: the peak
+#     --max-concurrent 2 --max-memory 64MiB --kept-memory 32MiB`, twice: the peak
 #     (VmHWM) and, a second after, the idle process's VmRSS;
 #   - one 8 x 9 board, all ones but a corner, analysed twice by `grundy
-#     serve --max-memory 64 --kept-memory 0 --max-time 10`: the peak.
+#     serve --max-memory 64MiB --kept-memory 0 --max-time 10`: the peak.
 # A server starts at about 10 MB.
 #
 # usage: bench/serve-memory.sh BIN... (port 18700 and up must be free)
@@ -16,9 +16,9 @@ for bin in "$@"; do
   for case in concurrent 8x9; do
     port=$((port + 1))
     if [ "$case" = concurrent ]; then
-      args=(--max-concurrent 2 --max-memory 64 --kept-memory 32)
+      args=(--max-concurrent 2 --max-memory 64MiB --kept-memory 32MiB)
     else
-      args=(--max-memory 64 --kept-memory 0 --max-time 10)
+      args=(--max-memory 64MiB --kept-memory 0 --max-time 10)
     fi
     "$bin" serve --addr "127.0.0.1:$port" "${args[@]}" >/dev/null 2>&1 &
     pid=$!

@@ -105,6 +105,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let split = text
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
+    if text.starts_with('-') {
+        return Err("a size cannot be negative".to_owned());
+    }
     let (number, unit) = text.split_at(split);
     let number: f64 = number.parse().map_err(|_| {
         "not a size: write a number of bytes, or one with a unit such as 512MB or 2GiB".to_owned()
@@ -120,9 +123,17 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "gib" => 1024.0 * 1024.0 * 1024.0,
         "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         "k" | "m" | "g" | "t" => {
+            // As the units are written: kB but KiB, MB and MiB.
+            let unit = unit.trim();
+            let decimal = if unit.eq_ignore_ascii_case("k") {
+                "k".to_owned()
+            } else {
+                unit.to_ascii_uppercase()
+            };
+            let binary = unit.to_ascii_uppercase();
             return Err(format!(
-            "ambiguous unit {unit:?}: write {unit}B (powers of 1000) or {unit}iB (powers of 1024)"
-        ))
+                "ambiguous unit {unit:?}: write {decimal}B (powers of 1000) or {binary}iB (powers of 1024)"
+            ));
         }
         _ => {
             return Err(format!(
@@ -193,6 +204,25 @@ mod tests {
         ] {
             assert!(parse_size(bad).is_err(), "{bad}");
         }
+        // Messages name the units as they are written.
+        assert_eq!(
+            parse_size("5m"),
+            Err(
+                "ambiguous unit \"m\": write MB (powers of 1000) or MiB (powers of 1024)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            parse_size("5k"),
+            Err(
+                "ambiguous unit \"k\": write kB (powers of 1000) or KiB (powers of 1024)"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            parse_size("-1"),
+            Err("a size cannot be negative".to_owned())
+        );
     }
     use std::time::Duration;
 

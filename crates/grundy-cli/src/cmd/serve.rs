@@ -55,15 +55,17 @@ struct ServeBudgetArgs {
     /// Most seconds one request may search.
     #[arg(long, default_value = "2", value_name = "SECONDS", value_parser = crate::cmd::parse_seconds, allow_hyphen_values = true)]
     max_time: Duration,
-    /// Most megabytes of memory one request's search may hold (its memos
-    /// and the parts it holds pending; a large board past it gets the
-    /// answer so far, as past the time budget).
-    #[arg(long, default_value_t = 256, value_name = "MB")]
+    /// Most memory one request's search may hold (its memos and the parts
+    /// it holds pending; a large board past it gets the answer so far, as
+    /// past the time budget): a size as `grundy clear --max-memory` takes
+    /// it (e.g. 512MiB), at least 1MiB.
+    #[arg(long, default_value = "256MiB", value_name = "SIZE", value_parser = parse_request_memory, allow_hyphen_values = true)]
     max_memory: u64,
-    /// Most megabytes of search memos, and of whole answers of heavy
+    /// Most memory for search memos, and for whole answers of heavy
     /// requests (a sixteenth of it), kept between requests, all together:
-    /// what one analysis found answers the next at once (0 keeps none).
-    #[arg(long, default_value_t = 256, value_name = "MB")]
+    /// what one analysis found answers the next at once. A size (e.g.
+    /// 64MiB) of at least 1MiB, or 0 to keep none.
+    #[arg(long, default_value = "256MiB", value_name = "SIZE", value_parser = parse_kept_memory, allow_hyphen_values = true)]
     kept_memory: u64,
 }
 
@@ -91,6 +93,40 @@ struct ConnectionArgs {
     idle_timeout: Duration,
 }
 
+/// The least memory flag of `serve`: a request's search, or a kept memo,
+/// needs more than that to be of use, and a bare number is bytes (as for
+/// every command), so `--max-memory 64` meaning megabytes is caught here.
+const LEAST_SERVE_MEMORY: u64 = 1 << 20;
+
+fn at_least_a_mebibyte(text: &str, bytes: u64) -> Result<u64, String> {
+    if bytes < LEAST_SERVE_MEMORY {
+        let text = text.trim();
+        let hint = if text.bytes().all(|b| b.is_ascii_digit()) {
+            format!(": a size without a unit is bytes (write {text}MiB for mebibytes)")
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "{} is less than 1MiB, too little for a search{hint}",
+            grundy_report::words::bytes(bytes)
+        ));
+    }
+    Ok(bytes)
+}
+
+/// `--max-memory`: a size, at least [`LEAST_SERVE_MEMORY`].
+fn parse_request_memory(text: &str) -> Result<u64, String> {
+    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?)
+}
+
+/// `--kept-memory`: 0, or a size of at least [`LEAST_SERVE_MEMORY`].
+fn parse_kept_memory(text: &str) -> Result<u64, String> {
+    if text.trim() == "0" {
+        return Ok(0);
+    }
+    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?)
+}
+
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     // Each request's memo is freed when it ends: with the threshold fixed
     // it goes back to the system rather than staying in a worker thread's
@@ -100,7 +136,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let budget = grundy::Budget {
         max_positions: Some(args.budget.max_positions),
         max_time: Some(args.budget.max_time),
-        max_memory: Some(args.budget.max_memory.saturating_mul(1 << 20)),
+        max_memory: Some(args.budget.max_memory),
     };
     let mut config = grundy_web::Config {
         budget,
@@ -112,8 +148,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         allow_hosts: args.allow_host.clone(),
         allow_origins: args.allow_origin.clone(),
         databases,
-        kept_memory: usize::try_from(args.budget.kept_memory.saturating_mul(1 << 20))
-            .unwrap_or(usize::MAX),
+        kept_memory: usize::try_from(args.budget.kept_memory).unwrap_or(usize::MAX),
         release_memory: Some(crate::alloc::release_free_memory),
         ..grundy_web::Config::default()
     };

@@ -81,6 +81,16 @@ fn bad_addresses_and_limits_are_usage_errors() {
             "--max-concurrent must be at most 1024",
         ),
         (&["--idle-timeout", "x"][..], "not a number of seconds"),
+        // Memory flags take sizes, as every command's do; a bare number is
+        // bytes, and too few for a search.
+        (
+            &["--max-memory", "64"][..],
+            "64 bytes is less than 1MiB, too little for a search: a size without a unit is bytes (write 64MiB for mebibytes)",
+        ),
+        (&["--max-memory", "0"][..], "must be at least one byte"),
+        (&["--max-memory", "-1"][..], "a size cannot be negative"),
+        (&["--max-memory", "512KiB"][..], "512.0 KiB is less than 1MiB"),
+        (&["--kept-memory", "32"][..], "write 32MiB for mebibytes"),
         (&["--allow-host", ""][..], "is not a host"),
         (&["--allow-host", "x.example:99999"][..], "is not a host"),
         (&["--allow-origin", "not a url"][..], "is not an origin"),
@@ -360,5 +370,43 @@ fn a_name_on_port_0_is_accepted_with_any_port() {
     assert!(
         hosts.contains(", localhost;") || hosts.contains(", localhost,"),
         "{hosts}"
+    );
+}
+
+/// `--max-memory` is a size, as every command's: `1MiB` bounds a request's
+/// search to a mebibyte, which a dense 7 x 7 block passes.
+#[test]
+fn max_memory_takes_a_size() {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    let mut server = Server::start(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--max-memory",
+        "1MiB",
+        "--kept-memory",
+        "0",
+    ]);
+    let banner = server.line();
+    let addr = banner
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {banner:?}"))
+        .to_owned();
+    let body = r#"{"boards": [["1111111", "1011111", "1111101", "1101101", "0111101", "1011111", "0111110"]]}"#;
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(
+        response.contains("gave up before the search's memory would pass 1.0 MiB"),
+        "{response}"
     );
 }

@@ -319,9 +319,12 @@ mod tests {
         assert!(fails(&shrunk.case));
     }
 
+    /// A gridgame test: its impassable cells and its starts.
+    type Points = (Vec<(u64, u64)>, Vec<(u64, u64)>);
+
     /// The impassable cells and starts of a gridgame case's tests, read
     /// back from its text.
-    fn gridgame_points(case: &Gridgame) -> Vec<(Vec<(u64, u64)>, Vec<(u64, u64)>)> {
+    fn gridgame_points(case: &Gridgame) -> Vec<Points> {
         let text = String::from_utf8(case.render()).unwrap();
         let n: Vec<u64> = text
             .split_whitespace()
