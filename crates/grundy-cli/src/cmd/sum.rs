@@ -111,10 +111,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .map_err(|err| match err.kind {
             // A budget, not bad input: exit 3, located like a parse error
             // (as `grundy clear` refuses such a board).
-            grundy_report::parse::ParseErrorKind::OverMemory { needs, limit, .. } => {
-                anyhow::Error::new(SolveError::MemoryBudget { limit, used: needs })
-                    .context(board_source.error(err).to_string())
-            }
+            grundy_report::parse::ParseErrorKind::OverMemory { .. } => anyhow::Error::new(
+                crate::output::OverBudgetError(board_source.error(err).to_string()),
+            ),
             _ => board_source.error(err).into(),
         })?
         .into_iter()

@@ -533,6 +533,36 @@ fn sum_answers_around_a_board_past_the_budget() {
     assert_eq!(lines[3], "unknown");
 }
 
+/// Boards too large for the memory budget are refused before any query,
+/// exit 3, located and worded as `grundy clear` words them (the budget
+/// said once).
+#[test]
+fn boards_past_the_memory_budget_are_refused_as_clear_refuses_them() {
+    let board: String = (0..300).map(|_| "1".repeat(300) + "\n").collect();
+    let flags = ["--max-memory", "100kB"];
+    let output = sum_run(&flags, "value 1 1\n", &board);
+    assert_eq!(output.status.code(), Some(3));
+    let sum_error = String::from_utf8(output.stderr).unwrap();
+    let clear = grundy()
+        .arg("clear")
+        .args(flags)
+        .arg(file(&board).path())
+        .output()
+        .unwrap();
+    assert_eq!(clear.status.code(), Some(3));
+    let clear_error = String::from_utf8(clear.stderr).unwrap();
+    let without_path = |text: &str| text.split_once(":1:1: ").map(|(_, rest)| rest.to_owned());
+    assert_eq!(
+        without_path(&sum_error),
+        without_path(&clear_error),
+        "{sum_error}"
+    );
+    assert!(
+        sum_error.contains("over the limit of 97.7 KiB\n"),
+        "{sum_error}"
+    );
+}
+
 /// The memory budget bounds the whole run: an engine move's search gets
 /// what the row's memo leaves, and its message names the user's budget
 /// with what the run would need in all (the memo's bytes and the move's),
