@@ -143,9 +143,9 @@ pub(super) struct BuildArgs {
     /// ranks).
     #[arg(long, value_name = "BYTES", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
     pub(super) memory: Option<u64>,
-    /// Run the partitioned build as N ranks in this process (threads, no
-    /// MPI), writing N parts as `mpirun -n N` would: to try partitioned
-    /// databases, or to check them against a single build.
+    /// Run the partitioned build as N ranks (1 to 64) in this process
+    /// (threads, no MPI), writing N parts as `mpirun -n N` would: to try
+    /// partitioned databases, or to check them against a single build.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub(super) local_ranks: Option<u32>,
 }
