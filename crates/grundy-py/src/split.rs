@@ -512,5 +512,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_restore_split_analysis, m)?)?;
     m.add_function(wrap_pyfunction!(split_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(split_engine_move, m)?)?;
+    m.add("SPLIT_MAX_SIDE", grundy::split::MAX_SIDE)?;
     Ok(())
 }

@@ -283,8 +283,6 @@ def test_bad_split_input():
         grundy.split.analyze(["101", "1"])
     with pytest.raises(ValueError, match="either a grid"):
         grundy.split.analyze()
-    with pytest.raises(ValueError, match=r"^<cells>:"):
-        grundy.split.analyze(size=(3, 3), cells=[(5, 5)])
     # The size is one pair, named as `size`, not as a list's first item.
     for bad in [(-1, 3), (0, 3), (3,), (1.5, 3), "33", (True, 3), 3]:
         with pytest.raises(ValueError, match=r"^size is .*: a size is \(rows, cols\)"):
@@ -470,3 +468,66 @@ def test_tables_given_as_a_path_is_refused_by_its_type(tmp_path):
     # A Database and None are taken.
     db = grundy.tables.open()
     assert grundy.clear.analyze(["11"], tables=db).value == grundy.clear.analyze(["11"], tables=None).value == 2
+
+
+@pytest.mark.parametrize(
+    "board, message",
+    [
+        # numpy makes strings (or objects) of every entry: the entry given
+        # is named, not the array's type.
+        ([[1, 0], [0, "1"]], r"board: entry \(1, 1\) is '1'; entries must be 0 or 1"),
+        ([[2**70]], r"board: entry \(0, 0\) is 1180591620717411303424; entries must be 0 or 1"),
+        (np.array([["1", "0"]]), r"board: entry \(0, 0\) is '1'; entries must be 0 or 1"),
+        # One board with an entry that is no number, not a sum of boards.
+        ([[None]], r"^board: entry \(0, 0\) is None; entries must be 0 or 1$"),
+        ([[[1, 0]], [[None]]], r"^boards\[1\]: entry \(0, 0\) is None"),
+        # A lone surrogate is located as every other bad character.
+        (["\ud800"], r"^<board>:1:1: U\+D800 is a lone surrogate, not a character$"),
+        (["10", "0\ud800"], r"^<board>:2:2: U\+D800 is a lone surrogate"),
+    ],
+)
+def test_bad_entries_are_named_where_they_stand(board, message):
+    with pytest.raises(ValueError, match=message):
+        grundy.clear.analyze(board)
+
+
+def test_a_stack_of_boards_names_its_bad_entry_or_refuses_its_type():
+    db = grundy.tables.open()
+    with pytest.raises(TypeError, match="boards must be an N x rows x cols array"):
+        db.values(None)
+    with pytest.raises(ValueError, match=r"boards: entry \[1, 0, 1\] is 2; entries must be 0 or 1"):
+        db.values([[[1, 0]], [[0, 2]]])
+    with pytest.raises(ValueError, match=r"boards: entry \[0, 0, 0\] is '1'"):
+        db.values(np.array([[["1", "0"]]]))
+
+
+def test_arguments_of_the_wrong_type_are_named():
+    with pytest.raises(TypeError, match="blocked must be a list of .x, y. pairs, a text or None, not int"):
+        grundy.pawn.analyze((2, 2), blocked=5)
+    with pytest.raises(TypeError, match="cells must be a list of pairs of integers, not NoneType"):
+        grundy.pawn.classify(None)
+    with pytest.raises(TypeError, match="boards must be a list of boards, not NoneType"):
+        grundy.sum.BoardSum(None)
+    with pytest.raises(ValueError, match=r"<blocked>:2:1: U\+D800 is a lone surrogate"):
+        grundy.pawn.analyze((2, 2), blocked="1 1\n\ud800")
+
+
+def test_split_cells_are_named_by_their_index():
+    with pytest.raises(ValueError, match=r"^cells\[0\] is \(5, 5\): row 5 is out of range 0..=2$"):
+        grundy.split.analyze(size=(3, 3), cells=[(5, 5)])
+    with pytest.raises(ValueError, match=r"^cells\[1\] is \(1, 3\): col 3 is out of range 0..=2$"):
+        grundy.split.analyze(size=(3, 3), cells=[(0, 0), (1, 3)])
+    with pytest.raises(ValueError, match=r"^cells\[2\] is \(0, 0\), as cells\[0\] is: each candidate is given once$"):
+        grundy.split.analyze(size=(3, 3), cells=[(0, 0), (1, 1), (0, 0)])
+    with pytest.raises(ValueError, match="a grid has at most 1000000000 rows and columns"):
+        grundy.split.analyze(size=(2**70, 3), cells=[])
+    # The largest grid is taken, with a candidate on its last row.
+    assert grundy.split.MAX_SIDE == 10**9
+    assert grundy.split.analyze(size=(10**9, 10**9), cells=[(10**9 - 1, 0)]).value == 1
+
+
+def test_a_board_sums_range_takes_none_at_either_end_as_a_slice_does():
+    boards = grundy.sum.BoardSum(["11", "10", "1"])
+    assert boards.value(None, None) == boards.value()
+    assert boards.value(None, 2) == boards.value(0, 2)
+    assert boards.winner(None) == boards.winner()

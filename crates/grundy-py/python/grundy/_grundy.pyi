@@ -364,6 +364,8 @@ def tables_discover(
 ) -> Tuple[List[Database], List[Tuple[str, str]]]: ...
 TABLES_MAX_THREADS: int
 """The most worker threads `tables_build` takes."""
+SPLIT_MAX_SIDE: int
+"""The most rows (and columns) of a splitting game's grid."""
 
 def tables_build(
     rows: int,

@@ -9,7 +9,7 @@ array's shape rather than a line.
 """
 
 import numbers
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Optional, Tuple
 
 MAX_CELLS = 64
 
@@ -62,16 +62,50 @@ def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
         raise ValueError(
             f"{what}: a {rows_n} x {cols_n} board has {rows_n * cols_n} cells; at most {limit}"
         )
-    if array.dtype != bool:
-        if array.dtype.kind not in "biuf":
-            raise ValueError(f"{what}: entries must be 0/1 numbers or bools, not {array.dtype}")
-        bad = np.argwhere((array != 0) & (array != 1))
-        if len(bad):
-            r, c = (int(i) for i in bad[0])
-            raise ValueError(
-                f"{what}: entry ({r}, {c}) is {array[r, c].item()!r}; entries must be 0 or 1"
-            )
+    check_entries(array, what, None if _is_array(board) else rows)
     return "\n".join("".join("1" if v else "0" for v in row) for row in array.tolist())
+
+
+def check_entries(array: Any, what: str, rows: Optional[List[Any]] = None) -> None:
+    """Every entry of ``array`` (a numpy array, any number of axes) is
+    0, 1 or a bool; else a ValueError naming the first other entry by its
+    index, whatever the array's type (strings, huge integers and ``None``
+    make an array of strings or objects, whose type names no entry).
+    ``rows``: the lists the array was made of, whose entries are named as
+    given (numpy turns ``[[1, '1']]`` into strings throughout)."""
+    import numpy as np
+
+    if array.dtype == bool:
+        return
+    if array.dtype.kind in "biuf":
+        bad = np.argwhere((array != 0) & (array != 1))
+        if not len(bad):
+            return
+        index = tuple(int(i) for i in bad[0])
+        value = array[index].item()
+    else:
+        entries = (
+            np.ndenumerate(array)
+            if rows is None
+            else (((r, c), v) for r, row in enumerate(rows) for c, v in enumerate(row))
+        )
+        index, value = next(
+            (
+                (index, v)
+                for index, v in entries
+                if isinstance(v, (str, bytes, np.str_, np.bytes_))
+                or not _is_number(v)
+                or v not in (0, 1)
+            ),
+            (None, None),
+        )
+        if index is None:
+            raise ValueError(f"{what}: entries must be 0/1 numbers or bools, not {array.dtype}")
+        index = tuple(int(i) for i in index)
+        value = value.item() if isinstance(value, np.generic) else value
+    where = ", ".join(str(i) for i in index)
+    where = f"({where})" if len(index) == 2 else f"[{where}]"
+    raise ValueError(f"{what}: entry {where} is {value!r}; entries must be 0 or 1")
 
 
 def _as_text(board: Any, what: str) -> Any:
@@ -158,15 +192,36 @@ def _is_one_board(board: Any) -> bool:
     if _is_array(first):
         return first.ndim <= 1
     if isinstance(first, (list, tuple)):
-        return not first or _is_number(first[0])
+        # Rows of numbers, or of anything that is no row (`[[None]]`): one
+        # board, whose entries are checked as such; rows of rows or of
+        # strings: a sum.
+        return not first or not (
+            isinstance(first[0], (list, tuple, str, bytes, bytearray)) or _is_array(first[0])
+        )
     return _is_number(first)
+
+
+def encodable(text: str, source: str) -> str:
+    """``text``, which the native parsers take as UTF-8: a lone surrogate
+    (``"\\ud800"``, which no UTF-8 holds) is refused where it stands, as
+    the parsers locate every other bad character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        at = err.start
+        line = text.count("\n", 0, at) + 1
+        col = at - (text.rfind("\n", 0, at) + 1) + 1
+        raise ValueError(
+            f"{source}:{line}:{col}: U+{ord(text[at]):04X} is a lone surrogate, not a character"
+        ) from None
+    return text
 
 
 def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS) -> Text:
     """One board as `(text, source)`: the source names it in messages."""
     board = _as_text(board, what)
     if isinstance(board, str):
-        return board, f"<{what}>"
+        return encodable(board, f"<{what}>"), f"<{what}>"
     if not _is_array(board) and all(isinstance(r, (bytes, bytearray)) for r in board):
         # Rows read from a binary file: the text they hold.
         board = [_as_text(r, f"{what}[{i}]") for i, r in enumerate(board)]
@@ -185,7 +240,7 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
                 f"<{what}>:{r + 1}:1: row {r} is blank: in a list of rows each string is a "
                 "row of the one board"
             )
-    return "\n".join(rows), f"<{what}>"
+    return encodable("\n".join(rows), f"<{what}>"), f"<{what}>"
 
 
 def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
@@ -265,8 +320,11 @@ def check_threads(threads: Any) -> Optional[int]:
     return int(threads)
 
 
-def cells_list(cells: Sequence[Any], what: str) -> List[Tuple[int, int]]:
-    """A list of `(a, b)` pairs of non-negative integers."""
+def cells_list(cells: Iterable[Any], what: str) -> List[Tuple[int, int]]:
+    """A list of `(a, b)` pairs of non-negative integers, from any iterable
+    of pairs; anything else refused by its type, naming ``what``."""
+    if isinstance(cells, (str, bytes, bytearray)) or not hasattr(cells, "__iter__"):
+        raise TypeError(f"{what} must be a list of pairs of integers, not {type(cells).__name__}")
     out = []
     for i, cell in enumerate(cells):
         try:

@@ -19,7 +19,7 @@ import numbers
 from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import _grundy
-from ._inputs import cells_list
+from ._inputs import cells_list, encodable
 
 Move = _grundy.PawnMove
 #: The class's own name, by which pickle finds it.
@@ -169,7 +169,7 @@ def classify(
         ValueError: bad coordinates (with the cell's index), a repeated
             impassable cell.
     """
-    return _grundy.pawn_classify(cells_list(list(cells), "cells"), *_blocked_text(blocked))
+    return _grundy.pawn_classify(cells_list(cells, "cells"), *_blocked_text(blocked))
 
 
 def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
@@ -186,8 +186,12 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
             raise ValueError(f"blocked: not UTF-8 text: {err}") from None
     if isinstance(blocked, str):
         # A leading byte order mark, as `grundy pawn` reading a file drops it.
-        return blocked.removeprefix("\ufeff"), "<blocked>"
-    cells = cells_list(list(blocked), "blocked")
+        return encodable(blocked.removeprefix("\ufeff"), "<blocked>"), "<blocked>"
+    if not hasattr(blocked, "__iter__"):
+        raise TypeError(
+            f"blocked must be a list of (x, y) pairs, a text or None, not {type(blocked).__name__}"
+        )
+    cells = cells_list(blocked, "blocked")
     # One cell a line: a located error's line is the list index + 1.
     return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
 

@@ -29,6 +29,8 @@ SplitAnalysis = _grundy.SplitAnalysis
 #: The defaults of ``grundy split``: 3 x 10^8 positions, 2 GiB.
 DEFAULT_MAX_POSITIONS = 300_000_000
 DEFAULT_MAX_MEMORY = 2 * 1024**3
+#: The most rows (and columns) of a grid: 10^9, the engine's bound.
+MAX_SIDE: int = _grundy.SPLIT_MAX_SIDE
 
 
 def _grid_text(
@@ -41,8 +43,25 @@ def _grid_text(
     if size is not None:
         rows, cols = _size(size)
         # Not `cells or []`: a numpy array of pairs has no truth value.
-        listed = cells_list([] if cells is None else list(cells), "cells")
-        return f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed), "<cells>", True
+        listed = cells_list([] if cells is None else cells, "cells")
+        # Checked here, where a message can name the list's index; the
+        # native parser checks the same of the text, whose lines the user
+        # never wrote.
+        first: Dict[Tuple[int, int], int] = {}
+        for i, (r, c) in enumerate(listed):
+            for name, v, n in (("row", r, rows), ("col", c, cols)):
+                if v >= n:
+                    raise ValueError(
+                        f"cells[{i}] is ({r}, {c}): {name} {v} is out of range 0..={n - 1}"
+                    )
+            if (r, c) in first:
+                raise ValueError(
+                    f"cells[{i}] is ({r}, {c}), as cells[{first[(r, c)]}] is: "
+                    "each candidate is given once"
+                )
+            first[(r, c)] = i
+        text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)
+        return text, "<cells list, line = index + 2>", True
     text, source = board_text(grid, "grid", limit=None)
     return text, source, False
 
@@ -57,6 +76,8 @@ def _size(size: Any) -> Tuple[int, int]:
     for v in (rows, cols):
         if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
             raise ValueError(f"size is {size!r}: a size is (rows, cols), two integers from 1")
+        if v > MAX_SIDE:
+            raise ValueError(f"size is {size!r}: a grid has at most {MAX_SIDE} rows and columns")
     return int(rows), int(cols)
 
 

@@ -57,6 +57,8 @@ class BoardSum:
                 "boards must be a list of boards (BoardSum(['111']) for one board), "
                 f"not a single board given as a {type(boards).__name__}"
             )
+        if not hasattr(boards, "__iter__"):
+            raise TypeError(f"boards must be a list of boards, not {type(boards).__name__}")
         texts = [board_text(b, f"boards[{i}]", limit=None) for i, b in enumerate(boards)]
         self._sum = _grundy.BoardSum(texts, *limits, tables_db(tables))
 
@@ -78,7 +80,7 @@ class BoardSum:
         end); a range past the boards is an ``IndexError``, not clamped."""
         n = len(self)
         bounds = []
-        for name, bound in (("start", start), ("stop", n if stop is None else stop)):
+        for name, bound in (("start", 0 if start is None else start), ("stop", n if stop is None else stop)):
             if isinstance(bound, bool) or not isinstance(bound, SupportsIndex):
                 raise TypeError(f"{name} must be an integer, not {type(bound).__name__}")
             bound = operator.index(bound)
@@ -102,16 +104,16 @@ class BoardSum:
         """Each board's value."""
         return self._sum.values
 
-    def value(self, start: int = 0, stop: Optional[int] = None) -> int:
+    def value(self, start: Optional[int] = 0, stop: Optional[int] = None) -> int:
         """The value (XOR) of boards ``start..stop``."""
         return self._sum.value(*self._range(start, stop))
 
-    def winner(self, start: int = 0, stop: Optional[int] = None) -> str:
+    def winner(self, start: Optional[int] = 0, stop: Optional[int] = None) -> str:
         """``"first"`` or ``"second"``: who wins boards ``start..stop``."""
         return self._sum.winner(*self._range(start, stop))
 
     def winning_move(
-        self, start: int = 0, stop: Optional[int] = None
+        self, start: Optional[int] = 0, stop: Optional[int] = None
     ) -> Optional[Tuple[Union[Move, LargeMove], int, int]]:
         """A winning move in boards ``start..stop`` as ``(move, before,
         after)``, the board's value before and after; ``None`` when the
@@ -119,7 +121,7 @@ class BoardSum:
         return self._sum.winning_move(*self._range(start, stop))
 
     def winning_moves(
-        self, start: int = 0, stop: Optional[int] = None
+        self, start: Optional[int] = 0, stop: Optional[int] = None
     ) -> List[Union[Move, LargeMove]]:
         """Every winning move in boards ``start..stop``."""
         return self._sum.winning_moves(*self._range(start, stop))

@@ -13,7 +13,7 @@ import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _grundy
-from ._inputs import MAX_CELLS, boards_texts, check_limits
+from ._inputs import MAX_CELLS, boards_texts, check_entries, check_limits
 from .clear import DEFAULT_MAX_POSITIONS
 
 #: The most worker threads :func:`build` takes (``grundy tables build
@@ -104,6 +104,11 @@ class Database:
         import numpy as np
 
         limits = check_limits(max_positions, max_time, max_memory)
+        if not hasattr(boards, "__iter__") and not hasattr(boards, "__array__"):
+            raise TypeError(
+                "boards must be an N x rows x cols array or a list of boards, "
+                f"not {type(boards).__name__}"
+            )
         array = np.asarray(boards)
         if array.ndim != 3:
             raise ValueError(
@@ -117,15 +122,7 @@ class Database:
             raise ValueError(
                 f"boards: a {rows} x {cols} board has {rows * cols} cells; at most {MAX_CELLS}"
             )
-        if array.dtype != bool:
-            if array.dtype.kind not in "biuf":
-                raise ValueError(f"boards: entries must be 0/1 numbers or bools, not {array.dtype}")
-            bad = np.argwhere((array != 0) & (array != 1))
-            if len(bad):
-                i, r, c = (int(v) for v in bad[0])
-                raise ValueError(
-                    f"boards: entry [{i}, {r}, {c}] is {array[i, r, c].item()!r}; entries must be 0 or 1"
-                )
+        check_entries(array, "boards")
         if n == 0:
             return np.zeros(0, dtype=np.int64)
         # Bit row * cols + col of a little-endian u64 per board.
