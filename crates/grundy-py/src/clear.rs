@@ -46,7 +46,7 @@ pub(crate) fn checked_move(
 ) -> PyResult<(usize, [u32; 4])> {
     // Board 0 when none is given; within `max_board`, at most u32::MAX.
     let board = match board {
-        Some(board) => crate::index_arg("board", board, "a board's index,", max_board)? as usize,
+        Some(board) => crate::index_arg("board", board, "a board's index", max_board)? as usize,
         None => 0,
     };
     let names = ["top", "left", "bottom", "right"];
@@ -911,11 +911,11 @@ pub(crate) fn clear_move_key(mv: &Bound<'_, PyAny>) -> PyResult<MoveKey> {
     })
 }
 
-/// Every board's rows after the move of `key` on `boards`, or the
-/// `ValueError` that words the move as the command line does (from 1,
-/// naming its board in a sum) and says why it is illegal: no such board,
-/// a row or column outside the board, or the first cell of the rectangle
-/// that is 0.
+/// Every board's rows after the move of `key` on `boards`, or a
+/// `ValueError`: no such board (`move.board` named, from 0), or the move
+/// worded as the command line does (from 1, naming its board in a sum)
+/// with why it is illegal: a row or column outside the board, or the
+/// first cell of the rectangle that is 0.
 pub(crate) fn boards_after<B: Playable>(boards: &[B], key: MoveKey) -> PyResult<Vec<Vec<String>>> {
     let (board, top, left, bottom, right) = key;
     let rect = LargeRect {
@@ -934,10 +934,15 @@ pub(crate) fn boards_after<B: Playable>(boards: &[B], key: MoveKey) -> PyResult<
         ))
     };
     let Some(on) = boards.get(index) else {
-        return Err(illegal(match boards.len() {
-            1 => "there is only 1 board".to_owned(),
-            n => format!("there are only {n} boards"),
-        }));
+        // Named as the index it is (from 0), as a pawn's is: worded from 1,
+        // a board that does not exist would read as one that does.
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "move.board is {board}: {}",
+            match boards.len() {
+                1 => "there is only 1 board (board 0)".to_owned(),
+                n => format!("there are only {n} boards (0 to {})", n - 1),
+            }
+        )));
     };
     let Some(after) = on.played(rect) else {
         return Err(illegal(why_illegal(on, rect)));

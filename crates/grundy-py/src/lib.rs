@@ -183,7 +183,13 @@ pub(crate) fn index_arg(
 ) -> PyResult<u64> {
     let n = int_arg(name, value)?;
     u64::try_from(n).ok().filter(|&n| n <= max).ok_or_else(|| {
-        pyo3::exceptions::PyValueError::new_err(format!("{name} is {n}: {what} from 0 to {max}"))
+        // A negative index is the usual slip, and the bound is no help then.
+        let bound = if n < 0 {
+            "counts from 0".to_owned()
+        } else {
+            format!("is at most {max}")
+        };
+        pyo3::exceptions::PyValueError::new_err(format!("{name} is {n}: {what} {bound}"))
     })
 }
 

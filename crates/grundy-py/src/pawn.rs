@@ -49,7 +49,7 @@ impl Move {
             y: crate::index_arg("y", y, "a coordinate", max)? as u32,
             pawn: match pawn {
                 Some(pawn) => {
-                    crate::index_arg("pawn", pawn, "a pawn's index,", u32::MAX.into())? as usize
+                    crate::index_arg("pawn", pawn, "a pawn's index", u32::MAX.into())? as usize
                 }
                 None => 0,
             },
@@ -558,5 +558,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pawn_engine_move, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_after, m)?)?;
     m.add_function(wrap_pyfunction!(pawn_classify, m)?)?;
+    m.add("PAWN_MAX_COORD", grundy::pawn::MAX_COORD)?;
     Ok(())
 }

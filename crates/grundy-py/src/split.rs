@@ -35,7 +35,8 @@ impl Move {
     fn new(row: &Bound<'_, PyAny>, col: &Bound<'_, PyAny>) -> PyResult<Move> {
         // Within u32::MAX, checked.
         let index = |name, value, what| {
-            crate::index_arg(name, value, what, u32::MAX.into()).map(|v| v as u32)
+            crate::index_arg(name, value, what, (grundy::split::MAX_SIDE - 1).into())
+                .map(|v| v as u32)
         };
         Ok(Move {
             row: index("row", row, "a row index")?,
@@ -319,7 +320,8 @@ impl SplitAnalysis {
                         )
                     })?;
                 let index = |name, value, what| {
-                    crate::index_arg(name, value, what, u32::MAX.into()).map(|v| v as u32)
+                    crate::index_arg(name, value, what, (grundy::split::MAX_SIDE - 1).into())
+                        .map(|v| v as u32)
                 };
                 Cell::new(
                     index("row", &row, "a row index")?,

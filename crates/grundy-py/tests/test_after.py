@@ -181,8 +181,8 @@ def test_clear_after_on_a_large_board():
         (["0110", "0000"], ClearMove(0, 1, 1, 2), r"cell \(2,2\) is 0"),
         (["0110", "0000"], ClearMove(4, 1, 4, 1), r"row 5 lies outside the 2 x 4 board"),
         (["0110", "0000"], ClearMove(0, 1, 0, 4), r"column 5 lies outside the 2 x 4 board"),
-        (["0110", "0000"], ClearMove(0, 1, 0, 1, board=1), r"on board 2 is illegal .*: there is only 1 board"),
-        ([["1"], ["1"]], ClearMove(0, 0, 0, 0, board=2), r"on board 3 is illegal .*: there are only 2 boards"),
+        (["0110", "0000"], ClearMove(0, 1, 0, 1, board=1), r"^move.board is 1: there is only 1 board \(board 0\)$"),
+        ([["1"], ["1"]], ClearMove(0, 0, 0, 0, board=2), r"^move.board is 2: there are only 2 boards \(0 to 1\)$"),
         ([["1"], ["10"]], ClearMove(0, 1, 0, 1, board=1), r"clear \(1,2\)-\(1,2\) on board 2 is illegal .*: cell \(1,2\) is 0"),
     ],
 )

@@ -181,11 +181,11 @@ def test_a_blank_row_in_a_list_of_rows_is_an_error_not_a_second_board():
     # In a board's text a blank line separates boards; in a list of rows
     # it would split the one board, and shift every later board's index.
     for rows in (["11", "", "01"], ["11", "  ", "01"], ["11", ""]):
-        with pytest.raises(ValueError, match=r"^<board>:2:1: row 1 is blank"):
+        with pytest.raises(ValueError, match=r"^board\[1\] is blank: in a list of rows"):
             grundy.clear.analyze(rows)
-    with pytest.raises(ValueError, match=r"^<boards\[0\]>:2:1: row 1 is blank"):
+    with pytest.raises(ValueError, match=r"^boards\[0\]\[1\] is blank"):
         grundy.sum.BoardSum([["11", "", "01"], ["1"]])
-    with pytest.raises(ValueError, match=r"^<grid>:2:1: row 1 is blank"):
+    with pytest.raises(ValueError, match=r"^grid\[1\] is blank"):
         grundy.split.analyze(["11", ""])
     # A text of two boards is one board too many for one board of a sum.
     with pytest.raises(ValueError, match=r"^<boards\[0\]>: one board expected, found 2"):
@@ -531,3 +531,19 @@ def test_a_board_sums_range_takes_none_at_either_end_as_a_slice_does():
     assert boards.value(None, None) == boards.value()
     assert boards.value(None, 2) == boards.value(0, 2)
     assert boards.winner(None) == boards.winner()
+
+
+def test_list_items_are_named_by_their_python_index():
+    # An impassable cell of a list is named as blocked[i], as the pawns
+    # (at[i]) and a split grid's cells (cells[i]) are.
+    with pytest.raises(ValueError, match=r"^blocked\[2\] is \(0, 0\), as blocked\[0\] is: each impassable cell is given once$"):
+        grundy.pawn.analyze((4, 4), blocked=[(0, 0), (3, 3), (0, 0)])
+    with pytest.raises(ValueError, match=r"^blocked\[1\] is \(2000000000, 1\): coordinate 2000000000 is out of range 0..=1000000000$"):
+        grundy.pawn.classify([(4, 4)], blocked=[(1, 1), (2 * 10**9, 1)])
+    assert grundy.pawn.MAX_COORD == 10**9
+    # A board index past a sum is named as the index it is, from 0, as a
+    # pawn's is.
+    with pytest.raises(IndexError, match=r"^board index 2 is out of range: there are 2 boards \(indexes -2 to 1\)$"):
+        grundy.sum.BoardSum(["1", "11"])[2]
+    with pytest.raises(IndexError, match=r"^board index 0 is out of range: there are no boards$"):
+        grundy.sum.BoardSum([]).set(0, "1")

@@ -208,7 +208,7 @@ def test_a_clear_moves_constructor_refuses_what_is_no_rectangle_naming_the_argum
         cls(0, 0, 0, 0, board=-1)
     # Far out of any C integer's range, or not an int at all: the same
     # messages, or a TypeError naming the argument.
-    with pytest.raises(ValueError, match=f"^right is {2**64}: a column index from 0 to {most}$"):
+    with pytest.raises(ValueError, match=f"^right is {2**64}: a column index is at most {most}$"):
         cls(0, 0, 0, 2**64)
     with pytest.raises(ValueError, match="^top is .*: far out of range$"):
         cls(-(2**200), 0, 0, 0)
@@ -220,13 +220,16 @@ def test_a_clear_moves_constructor_refuses_what_is_no_rectangle_naming_the_argum
 
 def test_split_and_pawn_moves_refuse_what_is_out_of_range_naming_the_argument():
     SplitMove, PawnMove = grundy.split.Move, grundy.pawn.Move
-    assert (SplitMove(2**32 - 1, 0).row, PawnMove(10**9, 0, pawn=3).pawn) == (2**32 - 1, 3)
+    # A split move lies in a grid of at most 10^9 rows and columns; the
+    # bound said is the grid's, not the integer type's.
+    last = grundy.split.MAX_SIDE - 1
+    assert (SplitMove(last, 0).row, PawnMove(10**9, 0, pawn=3).pawn) == (last, 3)
     for make, message in [
-        (lambda: SplitMove(-1, 0), "^row is -1: a row index from 0 to 4294967295$"),
-        (lambda: SplitMove(0, 2**32), "^col is 4294967296: a column index from 0 to 4294967295$"),
-        (lambda: PawnMove(10**10, 0), "^x is 10000000000: a coordinate from 0 to 1000000000$"),
-        (lambda: PawnMove(0, -1), "^y is -1: a coordinate from 0 to 1000000000$"),
-        (lambda: PawnMove(0, 0, pawn=-1), "^pawn is -1: a pawn's index, from 0 to 4294967295$"),
+        (lambda: SplitMove(-1, 0), "^row is -1: a row index counts from 0$"),
+        (lambda: SplitMove(0, last + 1), f"^col is {last + 1}: a column index is at most {last}$"),
+        (lambda: PawnMove(10**10, 0), "^x is 10000000000: a coordinate is at most 1000000000$"),
+        (lambda: PawnMove(0, -1), "^y is -1: a coordinate counts from 0$"),
+        (lambda: PawnMove(0, 0, pawn=-1), "^pawn is -1: a pawn's index counts from 0$"),
     ]:
         with pytest.raises(ValueError, match=message):
             make()

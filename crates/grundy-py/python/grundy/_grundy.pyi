@@ -366,6 +366,8 @@ TABLES_MAX_THREADS: int
 """The most worker threads `tables_build` takes."""
 SPLIT_MAX_SIDE: int
 """The most rows (and columns) of a splitting game's grid."""
+PAWN_MAX_COORD: int
+"""The largest coordinate of the pawn game."""
 
 def tables_build(
     rows: int,

@@ -236,9 +236,10 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
         if not row.strip():
             # In a board's text a blank line separates the boards of a sum;
             # in a list of rows it would silently split the one board.
+            # Named as the argument's item (from 0), as every other item of
+            # a Python list is, not as a line of a text the user never wrote.
             raise ValueError(
-                f"<{what}>:{r + 1}:1: row {r} is blank: in a list of rows each string is a "
-                "row of the one board"
+                f"{what}[{r}] is blank: in a list of rows each string is a row of the one board"
             )
     return encodable("\n".join(rows), f"<{what}>"), f"<{what}>"
 

@@ -25,6 +25,8 @@ Move = _grundy.PawnMove
 #: The class's own name, by which pickle finds it.
 PawnMove = Move
 PawnAnalysis = _grundy.PawnAnalysis
+#: The largest coordinate: 10^9.
+MAX_COORD: int = _grundy.PAWN_MAX_COORD
 
 Cell = Tuple[int, int]
 
@@ -192,6 +194,21 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
             f"blocked must be a list of (x, y) pairs, a text or None, not {type(blocked).__name__}"
         )
     cells = cells_list(blocked, "blocked")
+    # Checked here, where a message can name the list's index (as the
+    # pawns' are named); the native parser checks the same of the text.
+    first: Dict[Cell, int] = {}
+    for i, (x, y) in enumerate(cells):
+        for v in (x, y):
+            if v > MAX_COORD:
+                raise ValueError(
+                    f"blocked[{i}] is ({x}, {y}): coordinate {v} is out of range 0..={MAX_COORD}"
+                )
+        if (x, y) in first:
+            raise ValueError(
+                f"blocked[{i}] is ({x}, {y}), as blocked[{first[(x, y)]}] is: "
+                "each impassable cell is given once"
+            )
+        first[(x, y)] = i
     # One cell a line: a located error's line is the list index + 1.
     return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
 

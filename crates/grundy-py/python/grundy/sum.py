@@ -72,7 +72,11 @@ class BoardSum:
         index = operator.index(index)
         n = len(self)
         if not -n <= index < n:
-            raise IndexError(f"board {index} of {n}")
+            held = {0: "there are no boards", 1: "there is only 1 board (index 0 or -1)"}
+            raise IndexError(
+                f"board index {index} is out of range: "
+                + held.get(n, f"there are {n} boards (indexes {-n} to {n - 1})")
+            )
         return index + n if index < 0 else index
 
     def _range(self, start: Any, stop: Any) -> Tuple[int, int]:
