@@ -608,3 +608,12 @@ fn winning_moves_keep_their_reasons_and_a_cut_says_so() {
         "{stdout}"
     );
 }
+
+/// Blank lines before and after the one grid are ignored, as around boards
+/// (the README says so).
+#[test]
+fn blank_lines_around_the_grid_are_ignored() {
+    let plain = json_of(&[], "0110\n1001\n");
+    assert_eq!(json_of(&[], "\n\n0110\n1001\n\n"), plain);
+    assert_eq!(json_of(&[], "\r\n0110\r\n1001\r\n\r\n"), plain);
+}
