@@ -262,6 +262,8 @@ fn render_text(
             low.y(),
             high.y()
         );
+        // Only the rows' cells hold a `+` (their labels are numbers).
+        let shared = picture.iter().any(|line| line.contains('+'));
         for line in picture {
             let _ = writeln!(out, "{line}");
         }
@@ -273,6 +275,10 @@ fn render_text(
                 1 => "P pawn".to_owned(),
                 2..=9 => format!("1-{} pawns", args.at.len()),
                 _ => "1-9 pawns (P the others)".to_owned(),
+            } + if shared {
+                "   + pawns sharing a cell"
+            } else {
+                ""
             }
         );
     }
@@ -363,9 +369,14 @@ fn draw(outcomes: &Outcomes, pawns: &[Cell], low: Cell, high: Cell) -> Vec<Strin
         let mut line = format!("{y:>label_width$} ");
         for x in low.x()..=high.x() {
             let here = Cell::new(u64::from(x), u64::from(y)).expect("inside the region");
-            let mark = if let Some(index) = pawns.iter().position(|&p| p == here) {
+            let mut here_pawns = pawns.iter().enumerate().filter(|&(_, &p)| p == here);
+            let mark = if let Some((index, _)) = here_pawns.next() {
                 if pawns.len() == 1 {
                     'P'
+                } else if here_pawns.next().is_some() {
+                    // A cell holds one character: a number would hide the
+                    // other pawns there.
+                    '+'
                 } else {
                     // Pawns are numbered from 1 in text: 1 to 9 fit a cell.
                     char::from_digit(index as u32 + 1, 10).unwrap_or('P')

@@ -747,3 +747,27 @@ fn play_past_the_table_names_the_far_pawn() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("(5000,6000) is beyond"), "{stderr}");
 }
+
+/// Two pawns on one cell are drawn `+` (one number would hide the other),
+/// and the legend says so only when a `+` is drawn.
+#[test]
+fn pawns_sharing_a_cell_are_drawn_as_such() {
+    let text = |draw: &str| {
+        let output = grundy()
+            .args([
+                "pawn", "--at", "2,2", "--at", "2,2", "--at", "1,1", "--draw", draw,
+            ])
+            .output()
+            .unwrap();
+        assert_success(&output);
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let shown = text("0,0,4,3");
+    assert!(shown.contains("\n2 ..+..\n1 .3...\n"), "{shown}");
+    assert!(
+        shown.ends_with("1-3 pawns   + pawns sharing a cell\n"),
+        "{shown}"
+    );
+    let away = text("0,0,1,1");
+    assert!(away.ends_with("1-3 pawns\n"), "{away}");
+}
