@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 pub mod comm;
+pub mod watchdog;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -71,8 +72,14 @@ pub struct Options<'a> {
     /// Bytes of replicas a rank may hold (default: half the node's
     /// available memory, shared by the node's ranks).
     pub memory: Option<u64>,
-    /// Stop (keeping the stored tiers) after this much time.
+    /// Stop (keeping the stored tiers) after this much time. With more
+    /// than one rank, a [`watchdog::Watchdog`] also ends the process (exit
+    /// 3) when a rank stops answering and the build has not returned by
+    /// this plus [`watchdog::grace`].
     pub max_time: Option<Duration>,
+    /// Called with the watchdog's message instead of ending the process
+    /// ([`watchdog::give_up`]) when it fires (tests).
+    pub on_stall: Option<&'a (dyn Fn(&str) + Sync)>,
     /// Set to stop at the next round (Ctrl-C).
     pub cancel: Option<&'a AtomicBool>,
     /// Identifies the binary (e.g. a checksum of the executable): ranks
@@ -100,6 +107,7 @@ impl<'a> Options<'a> {
             exchange: Exchange::Auto,
             memory: None,
             max_time: None,
+            on_stall: None,
             cancel: None,
             binary: 0,
             batch: 1 << 14,
@@ -454,7 +462,64 @@ pub fn open_part_file(
 /// stored tiers), [`DistError::Setup`] when a rank cannot open its store,
 /// [`DistError::NoSpace`] for a full disk, [`DistError::Rank`] for any
 /// other rank's failure.
+///
+/// With a time budget and more than one rank, the build runs under a
+/// [`watchdog::Watchdog`]: when it has not returned by the budget plus
+/// [`watchdog::grace`] (a rank stopped answering, and this one waits for
+/// it in an exchange), the process ends with exit 3, or
+/// [`Options::on_stall`] is called.
 pub fn build<G, C, S, O>(
+    game: &G,
+    comm: &C,
+    opts: &Options<'_>,
+    open: O,
+) -> Result<Report, DistError>
+where
+    G: TierGame,
+    C: Comm,
+    S: PartStore,
+    O: FnOnce(u32, u32) -> Result<S, S::Error>,
+{
+    // One rank waits for nobody: its budget is checked as a single
+    // build's.
+    let deadline = opts
+        .max_time
+        .filter(|_| comm.size() > 1)
+        .map(|budget| budget + watchdog::grace(budget));
+    build_watched(game, comm, opts, open, deadline)
+}
+
+/// [`build`] under a watchdog that fires `deadline` after the start, if
+/// any.
+fn build_watched<G, C, S, O>(
+    game: &G,
+    comm: &C,
+    opts: &Options<'_>,
+    open: O,
+    deadline: Option<Duration>,
+) -> Result<Report, DistError>
+where
+    G: TierGame,
+    C: Comm,
+    S: PartStore,
+    O: FnOnce(u32, u32) -> Result<S, S::Error>,
+{
+    let Some(deadline) = deadline else {
+        return build_ranks(game, comm, opts, open);
+    };
+    let message = watchdog::message(comm.rank(), opts.max_time.unwrap_or_default());
+    let on_stall = opts.on_stall;
+    std::thread::scope(|scope| {
+        let _watchdog = watchdog::Watchdog::start(scope, deadline, || match on_stall {
+            Some(on_stall) => on_stall(&message),
+            None => watchdog::give_up(&message),
+        });
+        build_ranks(game, comm, opts, open)
+    })
+}
+
+/// [`build`] without its watchdog.
+fn build_ranks<G, C, S, O>(
     game: &G,
     comm: &C,
     opts: &Options<'_>,

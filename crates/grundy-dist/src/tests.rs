@@ -692,3 +692,143 @@ fn a_part_that_cannot_complete_leaves_the_earlier_build_whole() {
     }
     assert_same(&out, &expected);
 }
+
+/// The watchdog fires once its time has passed, and never once dropped:
+/// leaving its scope does not wait for its deadline.
+#[test]
+fn a_watchdog_fires_on_time_and_not_once_dropped() {
+    use std::sync::atomic::Ordering;
+    let fired = AtomicBool::new(false);
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        let _watchdog = watchdog::Watchdog::start(scope, Duration::from_millis(50), || {
+            fired.store(true, Ordering::SeqCst);
+        });
+        std::thread::sleep(Duration::from_millis(300));
+    });
+    assert!(fired.load(Ordering::SeqCst));
+
+    let fired = AtomicBool::new(false);
+    let started_again = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        let watchdog = watchdog::Watchdog::start(scope, Duration::from_secs(60), || {
+            fired.store(true, Ordering::SeqCst);
+        });
+        drop(watchdog);
+    });
+    assert!(!fired.load(Ordering::SeqCst));
+    assert!(started_again.elapsed() < Duration::from_secs(10));
+    assert!(started.elapsed() < Duration::from_secs(20));
+
+    assert_eq!(
+        watchdog::grace(Duration::from_secs(5)),
+        Duration::from_millis(10_500)
+    );
+    assert_eq!(
+        watchdog::message(1, Duration::from_millis(2500)),
+        "error: rank 1: the time budget of 2.5 s ran out while this rank waited for the others (a rank stopped answering?); stopping, the parts resume from the last complete tier"
+    );
+}
+
+/// A rank that never reaches the first exchange (as one stopped with
+/// SIGSTOP under MPI): the other, waiting in the exchange, is told by its
+/// watchdog; once the lost rank comes back, both go on as agreed.
+#[test]
+fn a_rank_that_stops_answering_fires_the_watchdog_of_the_other() {
+    use std::sync::{mpsc, Mutex};
+    let (release, released) = mpsc::channel::<()>();
+    let release = Mutex::new(Some(release));
+    let messages = Mutex::new(Vec::new());
+    let started = std::time::Instant::now();
+    let comms = LocalComm::group(2);
+    let outcomes = std::thread::scope(|scope| {
+        let waiting = scope.spawn(|| {
+            let on_stall = |message: &str| {
+                messages.lock().unwrap().push(message.to_owned());
+                // Bring the lost rank back, so that the test ends.
+                drop(release.lock().unwrap().take());
+            };
+            let mut opts = Options::new("unused".into());
+            opts.max_time = Some(Duration::from_millis(100));
+            opts.on_stall = Some(&on_stall);
+            build_watched(
+                &ClearShapes::new(boxed(3, 3)),
+                &comms[0],
+                &opts,
+                |_, _| Ok(grundy::tier::MemoryStore::new()),
+                Some(Duration::from_millis(300)),
+            )
+        });
+        let comms = &comms;
+        let lost = scope.spawn(move || {
+            // Until the other rank's watchdog has fired.
+            let _ = released.recv();
+            let mut opts = Options::new("unused".into());
+            opts.max_time = Some(Duration::from_millis(100));
+            build_watched(
+                &ClearShapes::new(boxed(3, 3)),
+                &comms[1],
+                &opts,
+                |_, _| Ok(grundy::tier::MemoryStore::new()),
+                None,
+            )
+        });
+        [waiting.join().unwrap(), lost.join().unwrap()]
+    });
+    assert!(started.elapsed() >= Duration::from_millis(300));
+    assert_eq!(
+        *messages.lock().unwrap(),
+        [watchdog::message(0, Duration::from_millis(100))]
+    );
+    for outcome in outcomes {
+        assert!(
+            matches!(outcome, Ok(_) | Err(DistError::Stopped { .. })),
+            "{outcome:?}"
+        );
+    }
+}
+
+/// Healthy builds never fire the watchdog: one that stops on its budget
+/// and one that finishes well within it, which returns at once (the
+/// watchdog is cancelled, not waited for).
+#[test]
+fn the_watchdog_stays_quiet_on_healthy_builds() {
+    use std::sync::Mutex;
+    for budget in [Duration::ZERO, Duration::from_secs(60)] {
+        let messages = Mutex::new(Vec::new());
+        let started = std::time::Instant::now();
+        let comms = LocalComm::group(2);
+        let outcomes: Vec<_> = std::thread::scope(|scope| {
+            let ranks: Vec<_> = comms
+                .iter()
+                .map(|comm| {
+                    let messages = &messages;
+                    scope.spawn(move || {
+                        let on_stall = |message: &str| {
+                            messages.lock().unwrap().push(message.to_owned());
+                        };
+                        let mut opts = Options::new("unused".into());
+                        opts.max_time = Some(budget);
+                        opts.on_stall = Some(&on_stall);
+                        build(&ClearShapes::new(boxed(3, 4)), comm, &opts, |_, _| {
+                            Ok(grundy::tier::MemoryStore::new())
+                        })
+                    })
+                })
+                .collect();
+            ranks.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(messages.lock().unwrap().is_empty(), "{budget:?}");
+        assert!(started.elapsed() < Duration::from_secs(30), "{budget:?}");
+        for outcome in outcomes {
+            if budget.is_zero() {
+                assert!(
+                    matches!(outcome, Err(DistError::Stopped { .. })),
+                    "{outcome:?}"
+                );
+            } else {
+                assert!(outcome.is_ok(), "{outcome:?}");
+            }
+        }
+    }
+}
