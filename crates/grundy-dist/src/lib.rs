@@ -20,8 +20,10 @@
 //! **Agreement.** Every step is collective. Errors, budgets and Ctrl-C are
 //! agreed between rounds ([`Distribution::agree`]), so all ranks stop at
 //! the same point with the same tiers stored, and a build resumes from the
-//! last tier every part holds. Ranks check at start-up that they run the
-//! same binary with the same options and game.
+//! last tier every part holds. A rank that stops answering cannot agree:
+//! the others' [`watchdog`] ends them once the time budget and a grace
+//! have passed. Ranks check at start-up that they run the same binary with
+//! the same options and game.
 //!
 //! **Why it is correct.** The tiers hold the same positions as in the
 //! single build (the same generation, split by owner), and each value is
