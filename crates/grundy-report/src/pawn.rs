@@ -356,6 +356,25 @@ impl Analysis {
         Ok(Ok(Analysis::of_values(kinds, pawns, values, moves_to)?))
     }
 
+    /// A winning move of `pawns` as `grundy pawn` lists it: `<move>,
+    /// leaving grundy 0`, then why: in a sum whose values are known, the
+    /// moved pawn's change of value (`(pawn 2: grundy 3 -> 1)`), else `(to
+    /// a losing cell)`, which is all a single pawn needs.
+    #[must_use]
+    pub fn winning_line(&self, pawns: &[Cell], m: &WinningMove) -> String {
+        let several = pawns.len() > 1;
+        let phrase = words::pawn_move(several.then_some(m.pawn), pawns[m.pawn], m.to);
+        let why = match (self.pawns[m.pawn].1, m.after) {
+            (Some(before), Some(after)) if several => words::change(
+                &format!("pawn {}", m.pawn + 1),
+                before.value(),
+                after.value(),
+            ),
+            _ => "(to a losing cell)".to_owned(),
+        };
+        format!("{} {why}", words::leaving(&phrase, 0))
+    }
+
     /// The JSON report of `grundy pawn --json`; `picture` is the drawn
     /// region, if any.
     #[must_use]
@@ -967,6 +986,39 @@ pub fn engine_report_of(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A winning line reads as `grundy pawn` lists it: a single pawn's
+    /// move goes to a losing cell (near or past the region of values); a
+    /// sum's names the pawn's change of value.
+    #[test]
+    fn winning_lines_read_as_the_command_line_prints_them() {
+        let cell = |x, y| Cell::new(x, y).unwrap();
+        let blocked = Blocked::new(&[cell(1, 1), cell(4, 2)]).unwrap();
+        let outcomes = Outcomes::new(&blocked);
+        for (pawn, line) in [
+            (
+                cell(2, 2),
+                "move pawn (2,2) -> (1,2), leaving grundy 0 (to a losing cell)",
+            ),
+            (
+                cell(5000, 3),
+                "move pawn (5000,3) -> (3,3), leaving grundy 0 (to a losing cell)",
+            ),
+        ] {
+            let analysis = Analysis::of(&blocked, &outcomes, &[pawn]).unwrap();
+            let lines: Vec<String> = analysis
+                .moves
+                .iter()
+                .map(|m| analysis.winning_line(&[pawn], m))
+                .collect();
+            assert!(lines.iter().any(|l| l == line), "{lines:?}");
+        }
+        let pawns = [cell(2, 2), cell(3, 0)];
+        let analysis = Analysis::of(&blocked, &outcomes, &pawns).unwrap();
+        let line = analysis.winning_line(&pawns, &analysis.moves[0]);
+        assert!(line.starts_with("move pawn "), "{line}");
+        assert!(line.contains(", leaving grundy 0 (pawn "), "{line}");
+    }
 
     /// Plain mex recursion over the pawn's moves (brute force).
     fn brute(blocked: &[(u32, u32)], x: u32, y: u32) -> u32 {

@@ -146,6 +146,25 @@ impl Analysis {
     }
 }
 
+/// A winning move as `grundy split` lists it: `split at (1,3), leaving
+/// grundy 0 (rectangles left with candidates: (2,1)-(5,2) grundy 2,
+/// (2,4)-(5,5) grundy 2)`, `left` being every rectangle in play after the
+/// move with its value (their XOR is 0: why the move wins), or `(no
+/// candidate left)` when there is none.
+#[must_use]
+pub fn winning_line(cell: Cell, left: &[(Rect, Nimber)]) -> String {
+    let parts: Vec<String> = left
+        .iter()
+        .map(|(rect, value)| format!("{rect} grundy {value}"))
+        .collect();
+    let why = if parts.is_empty() {
+        "(no candidate left)".to_owned()
+    } else {
+        format!("(rectangles left with candidates: {})", parts.join(", "))
+    };
+    format!("{} {why}", words::leaving(&words::split_move(cell), 0))
+}
+
 /// Why a rectangle valued without a search has its value
 /// ([`grundy::split::Pattern::known_value`]), in words for the engine's
 /// reasons.
@@ -276,6 +295,32 @@ pub fn check_fits(
 mod tests {
     use super::*;
     use grundy::split::Cell;
+
+    /// A winning line reads as `grundy split` prints it.
+    #[test]
+    fn a_winning_line_names_what_the_move_leaves() {
+        let rect = |top, left, bottom, right| Rect {
+            top,
+            left,
+            bottom,
+            right,
+        };
+        assert_eq!(
+            winning_line(
+                Cell::new(0, 2),
+                &[
+                    (rect(1, 0, 4, 1), Nimber::new(2)),
+                    (rect(1, 3, 4, 4), Nimber::new(2))
+                ]
+            ),
+            "split at (1,3), leaving grundy 0 (rectangles left with candidates: \
+             (2,1)-(5,2) grundy 2, (2,4)-(5,5) grundy 2)"
+        );
+        assert_eq!(
+            winning_line(Cell::new(1, 2), &[]),
+            "split at (2,3), leaving grundy 0 (no candidate left)"
+        );
+    }
 
     /// The reason of a move proven by pairs says what the move leaves:
     /// pairs only when some rectangles pair, closed forms only when some

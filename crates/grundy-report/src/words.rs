@@ -76,6 +76,13 @@ pub fn pawn_move(pawn: Option<usize>, from: grundy::pawn::Cell, to: grundy::pawn
     }
 }
 
+/// A move that cannot be played, and why: `<move> is illegal: <why>`
+/// (`split at (1,2) is illegal: no longer in play: ...`).
+#[must_use]
+pub fn illegal(phrase: &str, why: &str) -> String {
+    format!("{phrase} is illegal: {why}")
+}
+
 /// A move with the value it leaves: `<move>, leaving grundy <v>`.
 #[must_use]
 pub fn leaving(phrase: &str, value: u32) -> String {
