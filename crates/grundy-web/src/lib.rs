@@ -388,9 +388,15 @@ async fn list_games() -> Response {
         .iter()
         .map(|g| serde_json::json!({ "name": g.name(), "title": g.title() }))
         .collect();
+    // The command line's fixed sentences, for the page to say as it says
+    // them (grundy-report's one formatter).
+    let words = serde_json::json!({
+        "no_moves": grundy_report::words::NO_MOVES,
+        "no_winning_moves": grundy_report::words::NO_WINNING_MOVES,
+    });
     json_response(
         StatusCode::OK,
-        serde_json::json!({ "games": games }).to_string(),
+        serde_json::json!({ "games": games, "words": words }).to_string(),
     )
 }
 

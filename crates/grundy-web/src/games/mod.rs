@@ -20,7 +20,7 @@ use std::sync::Arc;
 use grundy::clear::shapes::ShapeLookup;
 use grundy::{Budget, Game};
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ApiError;
 
@@ -315,6 +315,127 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     }
     serde_json::from_slice(body)
         .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))
+}
+
+/// A winning move of an `analyze` answer with its `text`: the line the
+/// command line lists it by, with why it wins (grundy-report's formatter,
+/// e.g. `split at (1,3), leaving grundy 0 (rectangles left with
+/// candidates: ...)`), so that every front-end shows the one wording.
+///
+/// Each game's answer repeats its report's fields with these in
+/// `winning_moves` (its `LinedReport`): a report is serialised as the
+/// command line prints it, and a test of each game checks that the two
+/// differ by the texts alone.
+#[derive(Clone, Debug, Serialize)]
+pub struct Lined<M> {
+    /// The move, its fields inlined.
+    #[serde(flatten)]
+    pub mv: M,
+    /// The command line's line for it.
+    pub text: String,
+}
+
+/// `moves` with their `lines`, in order: one line for each move.
+pub fn lined<M>(moves: Vec<M>, lines: Vec<String>) -> Vec<Lined<M>> {
+    debug_assert_eq!(moves.len(), lines.len(), "one line for each move");
+    moves
+        .into_iter()
+        .zip(lines)
+        .map(|(mv, text)| Lined { mv, text })
+        .collect()
+}
+
+/// For the tests: `answer` less the `text` of its winning moves, which
+/// is then its report's JSON.
+#[cfg(test)]
+pub fn without_lines(mut answer: serde_json::Value) -> serde_json::Value {
+    for mv in answer["winning_moves"].as_array_mut().into_iter().flatten() {
+        assert!(mv["text"].is_string(), "{mv}");
+        mv.as_object_mut().unwrap().remove("text");
+    }
+    answer
+}
+
+/// A JSON value as an error message quotes it: arrays with `, ` between
+/// their items (`[-1, 2]`), anything else as compact JSON, cut short past
+/// a few dozen characters (a request may hold kilobytes in one entry).
+#[must_use]
+pub fn quoted(value: &serde_json::Value) -> String {
+    const LONGEST: usize = 40;
+    let text = match value {
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    };
+    if text.chars().count() <= LONGEST {
+        text
+    } else {
+        format!("{}...", text.chars().take(LONGEST).collect::<String>())
+    }
+}
+
+/// Reads the entry `at` of a request (`pawns[1]`, `moves[0]`, `region`:
+/// named as JSON names it, lists from 0) as a pair of whole numbers from
+/// 0, whose parts are called `names` (`["x", "y"]`, `["row", "col"]`;
+/// `noun` follows a name in a sentence: `x coordinate`):
+/// the one reading of every pair the API takes, so a wrong entry is
+/// refused in the same words wherever it is, naming the entry, what it
+/// is and what is expected, rather than in serde's terms. `range` says
+/// what the numbers may be (`coordinates are 0..=1000000000`).
+///
+/// # Errors
+///
+/// 400: `<at> is [-1, 2]: negative x coordinate -1: <range>`, or an entry that is
+/// not two whole numbers.
+pub fn pair_entry(
+    at: &str,
+    value: &serde_json::Value,
+    names: [&str; 2],
+    noun: &str,
+    range: &str,
+) -> Result<[u64; 2], ApiError> {
+    let [first, second] = names;
+    let bad = |why: String| ApiError::bad_request(format!("{at} is {}: {why}", quoted(value)));
+    let shape = || {
+        bad(format!(
+            "expected [{first}, {second}], two whole numbers: {range}"
+        ))
+    };
+    let Some([a, b]) = value
+        .as_array()
+        .and_then(|items| <&[_; 2]>::try_from(&items[..]).ok())
+    else {
+        return Err(shape());
+    };
+    let mut pair = [0u64; 2];
+    for ((slot, number), name) in pair.iter_mut().zip([a, b]).zip(names) {
+        // JSON has one kind of number: `2.0` and `2e3` are whole numbers
+        // too, read exactly up to 2^53.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        *slot = match (number.as_u64(), number.as_f64()) {
+            (Some(n), _) => n,
+            (None, Some(n)) if n < 0.0 => {
+                return Err(bad(format!("negative {name}{noun} {number}: {range}")))
+            }
+            (None, Some(n)) if n.fract() != 0.0 => {
+                return Err(bad(format!(
+                    "{name}{noun} {number} is not a whole number: {range}"
+                )))
+            }
+            (None, Some(n)) if n <= EXACT => n as u64,
+            (None, Some(_)) => {
+                return Err(bad(format!("{name}{noun} {number} is too large: {range}")))
+            }
+            (None, None) => return Err(shape()),
+        };
+    }
+    Ok(pair)
 }
 
 /// A parse error of the shared text parsers ([`grundy_report::parse`]) on

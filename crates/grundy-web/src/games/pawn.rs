@@ -18,16 +18,19 @@
 //! unproven guess (marked stopped, so the server tries it again under the
 //! request's whole budget).
 
-use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, MAX_REGION_SIDE};
+use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, PawnError, MAX_COORD, MAX_REGION_SIDE};
 use grundy::Budget;
 use grundy_report::pawn::{
     by_pairs, engine_move, engine_report_of, guess_report, move_values, won_by_pairs_report,
-    Analysis, AnalysisError, Dropped, MoveReport, Paired, Report,
+    Analysis, AnalysisError, Dropped, MoveReport, Paired, PawnReport,
 };
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{answer, job, parse_json, Answer, BudgetRequest, FromTables, Limits, WebGame};
+use super::{
+    answer, job, lined, pair_entry, parse_json, quoted, Answer, BudgetRequest, FromTables, Limits,
+    Lined, WebGame,
+};
 use crate::ApiError;
 
 /// The largest side of the region whose losing cells `analyze` lists.
@@ -49,10 +52,12 @@ pub const GAME: WebGame = WebGame::new(
     expecting = "a JSON object with \"pawns\" ([x, y] pairs) and optional \"blocked\""
 )]
 struct PawnRequest {
+    // Entries are read one by one (`pair_entry`), so a bad one is named
+    // as `blocked[1]` with what it should be, not in serde's terms.
     #[serde(default)]
-    blocked: Vec<[u64; 2]>,
-    pawns: Vec<[u64; 2]>,
-    region: Option<[u32; 2]>,
+    blocked: Vec<serde_json::Value>,
+    pawns: Vec<serde_json::Value>,
+    region: Option<serde_json::Value>,
     #[serde(default)]
     budget: BudgetRequest,
 }
@@ -97,43 +102,71 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
             limits.max_boards
         )));
     }
-    let cell = |what: &str, index: usize, [x, y]: [u64; 2]| {
-        Cell::new(x, y).map_err(|err| ApiError::bad_request(format!("{what} {index}: {err}")))
+    // What a coordinate may be, as the command line says it.
+    let coordinates = format!("coordinates are 0..={MAX_COORD}");
+    let cell = |list: &str, index: usize, entry: &serde_json::Value| {
+        let at = format!("{list}[{index}]");
+        let [x, y] = pair_entry(&at, entry, ["x", "y"], " coordinate", &coordinates)?;
+        // The command line's words for a coordinate past the bound, with
+        // its axis.
+        for (name, value) in [("x", x), ("y", y)] {
+            if value > u64::from(MAX_COORD) {
+                return Err(ApiError::bad_request(format!(
+                    "{at} is {}: {name} coordinate {value} is out of range 0..={MAX_COORD}",
+                    quoted(entry)
+                )));
+            }
+        }
+        Cell::new(x, y).map_err(|err| ApiError::bad_request(format!("{at}: {err}")))
     };
     let blocked_cells = request
         .blocked
         .iter()
         .enumerate()
-        .map(|(i, &xy)| cell("impassable cell", i + 1, xy))
+        .map(|(i, entry)| cell("blocked", i, entry))
         .collect::<Result<Vec<_>, _>>()?;
-    let blocked = Blocked::new(&blocked_cells)
-        .map_err(|err| ApiError::bad_request(format!("blocked: {err}")))?;
+    let blocked = Blocked::new(&blocked_cells).map_err(|err| match err {
+        PawnError::DuplicateBlocked { first, second, .. } => ApiError::bad_request(format!(
+            "blocked[{second}] is {}, as blocked[{first}] is: each impassable cell is listed once",
+            quoted(&request.blocked[second])
+        )),
+        other => ApiError::bad_request(format!("blocked: {other}")),
+    })?;
     let pawns = request
         .pawns
         .iter()
         .enumerate()
-        .map(|(i, &xy)| cell("pawn", i + 1, xy))
+        .map(|(i, entry)| cell("pawns", i, entry))
         .collect::<Result<Vec<_>, _>>()?;
     if let Some((index, pawn)) = pawns
         .iter()
         .enumerate()
         .find(|(_, p)| blocked.contains(**p))
     {
+        let wall = blocked_cells.iter().position(|c| c == pawn).unwrap_or(0);
         return Err(ApiError::bad_request(format!(
-            "pawn {} at {pawn} stands on an impassable cell",
-            index + 1
+            "pawns[{index}] is {}, an impassable cell (blocked[{wall}]): a pawn stands on an open one",
+            quoted(&request.pawns[index])
         )));
     }
-    let region = match request.region {
+    let sides = format!("sides are 1..={MAX_HINT_SIDE}");
+    let region = match &request.region {
         None => None,
-        Some([w, h]) if (1..=MAX_HINT_SIDE).contains(&w) && (1..=MAX_HINT_SIDE).contains(&h) => {
-            Some((w, h))
-        }
-        Some([w, h]) => {
-            return Err(ApiError::bad_request(format!(
-                "region {w} x {h}: sides must be 1..={MAX_HINT_SIDE}"
-            )))
-        }
+        Some(entry) => match pair_entry("region", entry, ["width", "height"], "", &sides)? {
+            [w, h]
+                if (1..=MAX_HINT_SIDE.into()).contains(&w)
+                    && (1..=MAX_HINT_SIDE.into()).contains(&h) =>
+            {
+                // Both at most MAX_HINT_SIDE: they fit.
+                Some((w as u32, h as u32))
+            }
+            [w, h] => {
+                return Err(ApiError::bad_request(format!(
+                    "region is {}: {w} x {h}, but {sides}",
+                    quoted(entry)
+                )))
+            }
+        },
     };
     Ok(PawnPosition {
         blocked,
@@ -244,10 +277,46 @@ fn analysis_within(
     }
 }
 
+/// The report of `grundy pawn --json` (no picture), each winning move
+/// with its line ([`Lined`]).
+#[derive(Serialize)]
+struct LinedReport {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    winner: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grundy: Option<u32>,
+    winning_moves: Vec<Lined<MoveReport>>,
+    #[serde(skip_serializing_if = "is_true")]
+    winning_moves_complete: bool,
+    pawns: Vec<PawnReport>,
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
+impl LinedReport {
+    fn of(analysis: &Analysis, pawns: &[Cell]) -> LinedReport {
+        let report = analysis.report(pawns, None);
+        let lines = analysis
+            .moves
+            .iter()
+            .map(|m| analysis.winning_line(pawns, m))
+            .collect();
+        LinedReport {
+            winner: report.winner,
+            grundy: report.grundy,
+            winning_moves: lined(report.winning_moves, lines),
+            winning_moves_complete: report.winning_moves_complete,
+            pawns: report.pawns,
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct AnalyzeResponse {
     #[serde(flatten)]
-    report: Report,
+    report: LinedReport,
     #[serde(flatten)]
     moves: Option<MoveValues<MoveReport>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -303,7 +372,7 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
     let explain = grundy_report::explain::pawn(&analysis, &position.pawns, &position.blocked).ok();
     answer(
         &AnalyzeResponse {
-            report: analysis.report(&position.pawns, None),
+            report: LinedReport::of(&analysis, &position.pawns),
             moves,
             losing,
             explain,
@@ -332,8 +401,8 @@ struct PlayResponse {
     /// The engine's move, or `null` when no pawn can move (it has lost).
     #[serde(rename = "move")]
     mv: Option<MoveReport>,
-    /// The move in words with the total it leaves, as `--play` words each
-    /// move; `null` without a move.
+    /// The move in words, as `grundy pawn --move` says it (the total it
+    /// leaves is `grundy`); `null` without a move.
     text: Option<String>,
     /// The pawns after the move.
     pawns: Vec<[u32; 2]>,
@@ -378,24 +447,10 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
         }
         None => analysis.total.map(|v| v.value()),
     };
-    let text = chosen.map(|(mv, after)| {
-        let several = position.pawns.len() > 1;
-        let to = grundy::pawn::Cell::new(u64::from(mv.x), u64::from(mv.y))
-            .expect("the engine moves to a cell");
-        let phrase = grundy_report::words::pawn_move(
-            several.then_some(mv.pawn),
-            position.pawns[mv.pawn],
-            to,
-        );
-        match after {
-            Some(value) => grundy_report::words::leaving(&phrase, value.value()),
-            None => phrase,
-        }
-    });
     answer(
         &PlayResponse {
             mv: chosen.map(|(mv, _)| mv),
-            text,
+            text: report.as_ref().map(|r| r.text.clone()),
             pawns,
             grundy,
             engine_wins: chosen.is_some() && analysis.first_wins,
@@ -419,7 +474,7 @@ fn proven_play(
     answer(
         &PlayResponse {
             mv: Some(report.mv),
-            text: Some(grundy_report::words::leaving(&report.text, 0)),
+            text: Some(report.text),
             pawns,
             grundy: Some(0),
             engine_wins: true,
@@ -510,19 +565,55 @@ mod tests {
             (b"", "invalid request"),
             (br#"{"pawns": []}"#, "at least one pawn"),
             (br#"{"blocked": []}"#, "missing field `pawns`"),
-            (br#"{"pawns": [[1, -1]]}"#, "invalid request"),
-            (br#"{"pawns": [[1]]}"#, "invalid request"),
-            (br#"{"pawns": [[1000000001, 0]]}"#, "pawn 1: coordinate"),
+            // Every entry named as JSON names it, lists from 0.
             (
-                br#"{"pawns": [[1,1]], "blocked": [[0,0],[0,0]]}"#,
-                "listed twice",
+                br#"{"pawns": [[1, -1]]}"#,
+                "pawns[0] is [1, -1]: negative y coordinate -1: coordinates are 0..=1000000000",
             ),
-            (br#"{"pawns": [[1,1]], "blocked": [[1,1]]}"#, "impassable"),
+            (
+                br#"{"pawns": [[1]]}"#,
+                "pawns[0] is [1]: expected [x, y], two whole numbers: coordinates are 0..=1000000000",
+            ),
+            (
+                br#"{"pawns": [[2, 2], [1.5, 0]]}"#,
+                "pawns[1] is [1.5, 0]: x coordinate 1.5 is not a whole number",
+            ),
+            (
+                br#"{"pawns": [[2, 2], "2,2"]}"#,
+                "pawns[1] is \"2,2\": expected [x, y]",
+            ),
+            (
+                br#"{"pawns": [[1000000001, 0]]}"#,
+                "pawns[0] is [1000000001, 0]: x coordinate 1000000001 is out of range 0..=1000000000",
+            ),
+            (
+                br#"{"pawns": [[1, 1]], "blocked": [[0, 0], [2000000000, 1]]}"#,
+                "blocked[1] is [2000000000, 1]: x coordinate 2000000000 is out of range",
+            ),
+            (
+                br#"{"pawns": [[1, 1]], "blocked": [[0, -3]]}"#,
+                "blocked[0] is [0, -3]: negative y coordinate -3",
+            ),
+            (
+                br#"{"pawns": [[4,4]], "blocked": [[0,0],[3,3],[0,0]]}"#,
+                "blocked[2] is [0, 0], as blocked[0] is: each impassable cell is listed once",
+            ),
+            (
+                br#"{"pawns": [[2,2],[1,1]], "blocked": [[0,0],[1,1]]}"#,
+                "pawns[1] is [1, 1], an impassable cell (blocked[1]): a pawn stands on an open one",
+            ),
             (
                 br#"{"pawns": [[1,1],[1,1],[1,1],[1,1],[1,1]]}"#,
                 "at most 4",
             ),
-            (br#"{"pawns": [[1,1]], "region": [0, 3]}"#, "region 0 x 3"),
+            (
+                br#"{"pawns": [[1,1]], "region": [0, 3]}"#,
+                "region is [0, 3]: 0 x 3, but sides are 1..=64",
+            ),
+            (
+                br#"{"pawns": [[1,1]], "region": [-1, 3]}"#,
+                "region is [-1, 3]: negative width -1: sides are 1..=64",
+            ),
             (br#"{"pawns": [[1,1]], "x": 1}"#, "unknown field"),
         ];
         for (body, what) in cases {
@@ -532,6 +623,23 @@ mod tests {
                 err.message.contains(what),
                 "{what:?} not in {:?}",
                 err.message
+            );
+        }
+    }
+
+    /// The answer's report is `grundy pawn --json`'s (no picture), each
+    /// winning move with its line, in a sum and for a single pawn.
+    #[test]
+    fn the_lined_report_is_the_report_with_lines() {
+        let cell = |x, y| Cell::new(x, y).unwrap();
+        let blocked = Blocked::new(&[cell(1, 1), cell(4, 2)]).unwrap();
+        let outcomes = Outcomes::new(&blocked);
+        for pawns in [vec![cell(2, 2), cell(6, 5)], vec![cell(5000, 3)]] {
+            let analysis = Analysis::of(&blocked, &outcomes, &pawns).unwrap();
+            let lined = serde_json::to_value(LinedReport::of(&analysis, &pawns)).unwrap();
+            assert_eq!(
+                super::super::without_lines(lined),
+                serde_json::to_value(analysis.report(&pawns, None)).unwrap()
             );
         }
     }

@@ -17,11 +17,16 @@ use std::sync::Arc;
 
 use grundy::split::{choose_move, Cell, Grid, Position, SplitReason, SplitSolver};
 use grundy::{Budget, Nimber};
-use grundy_report::split::{Analysis, CellReport, EngineMoveReport, RectReport, Report};
+use grundy_report::split::{
+    winning_line, Analysis, CellReport, EngineMoveReport, RectReport, Report,
+};
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
-use super::{answer, at_row, job, parse_json, Answer, BudgetRequest, FromTables, Limits, WebGame};
+use super::{
+    answer, at_row, job, lined, pair_entry, parse_json, quoted, Answer, BudgetRequest, FromTables,
+    Limits, Lined, WebGame,
+};
 use crate::ApiError;
 use grundy_report::parse::split::parse_matrix_rows;
 use grundy_report::words;
@@ -46,8 +51,10 @@ pub const GAME: WebGame = WebGame::new(
 )]
 struct SplitRequest {
     grid: Vec<String>,
+    // Read one by one (`pair_entry`), so a bad entry is named as
+    // `moves[1]` with what it should be, not in serde's terms.
     #[serde(default)]
-    moves: Vec<[u32; 2]>,
+    moves: Vec<serde_json::Value>,
     #[serde(default)]
     budget: BudgetRequest,
 }
@@ -104,9 +111,30 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiE
     let grid =
         parse_grid(&request.grid).map_err(|what| ApiError::bad_request(format!("grid: {what}")))?;
     let mut position = Position::new(grid);
-    for (index, &[row, col]) in request.moves.iter().enumerate() {
-        position = position.try_play(Cell::new(row, col)).map_err(|err| {
-            ApiError::bad_request(format!("move {} ([{row}, {col}]): {err}", index + 1))
+    for (index, entry) in request.moves.iter().enumerate() {
+        let at = format!("moves[{index}]");
+        let [row, col] = pair_entry(
+            &at,
+            entry,
+            ["row", "col"],
+            "",
+            "rows and columns count from 0",
+        )?;
+        let (Ok(row), Ok(col)) = (u32::try_from(row), u32::try_from(col)) else {
+            let grid = position.grid();
+            return Err(ApiError::bad_request(format!(
+                "{at} is {}: outside the {} x {} grid",
+                quoted(entry),
+                grid.rows(),
+                grid.cols()
+            )));
+        };
+        let cell = Cell::new(row, col);
+        position = position.try_play(cell).map_err(|_| {
+            ApiError::bad_request(format!(
+                "{at}: {}",
+                words::illegal(&words::split_move(cell), &why_illegal(&position, cell))
+            ))
         })?;
     }
     Ok(SplitPosition {
@@ -114,6 +142,21 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiE
         budget: request.budget.within(limits.budget),
         stop: limits.stop.clone(),
     })
+}
+
+/// Why `cell` is no move of `position`.
+fn why_illegal(position: &Position, cell: Cell) -> String {
+    let grid = position.grid();
+    if cell.row >= grid.rows() || cell.col >= grid.cols() {
+        format!("it lies outside the {} x {} grid", grid.rows(), grid.cols())
+    } else if !grid.is_candidate(cell) {
+        format!("cell {cell} is 0, not a candidate")
+    } else {
+        // A candidate is in play until a move deletes its row or column
+        // (its own move included): the rectangle holding it keeps a
+        // candidate, so it is never dropped.
+        "no longer in play: an earlier move deleted its row or column".to_owned()
+    }
 }
 
 fn rects(position: &Position) -> Vec<RectReport> {
@@ -159,10 +202,33 @@ fn valued_rects(
         .collect())
 }
 
+/// The report of `grundy split --json`, each winning move with its line
+/// ([`Lined`]).
+#[derive(Serialize)]
+struct LinedReport {
+    rows: u32,
+    cols: u32,
+    grundy: u32,
+    winner: &'static str,
+    winning_moves: Vec<Lined<CellReport>>,
+}
+
+impl LinedReport {
+    fn new(report: Report, lines: Vec<String>) -> LinedReport {
+        LinedReport {
+            rows: report.rows,
+            cols: report.cols,
+            grundy: report.grundy,
+            winner: report.winner,
+            winning_moves: lined(report.winning_moves, lines),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct AnalyzeResponse {
     #[serde(flatten)]
-    report: Report,
+    report: LinedReport,
     /// The rectangles in play with their values.
     rects: Vec<ValuedRect>,
     /// The first winning moves (at most [`MAX_EXPLAINED`]), explained.
@@ -182,19 +248,31 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, A
     let analysis = Analysis::of(&mut solver, &request.position)?;
     let before = request.position.rects();
     let mut explanations = Vec::new();
-    for cell in analysis.winning_moves().into_iter().take(MAX_EXPLAINED) {
+    let winning = analysis.winning_moves();
+    // Past the first MAX_EXPLAINED, a winning move's line is the move
+    // alone, as `grundy split` lists it.
+    let mut lines: Vec<String> = winning
+        .iter()
+        .map(|&cell| words::leaving(&words::split_move(cell), 0))
+        .collect();
+    for (&cell, line) in winning.iter().zip(&mut lines).take(MAX_EXPLAINED) {
         let after = request
             .position
             .try_play(cell)
             .map_err(|err| ApiError::internal(format!("a winning move: {err}")))?;
+        let values = solver.rect_values(&after)?;
+        let left: Vec<_> = after.rects().iter().copied().zip(values).collect();
+        *line = winning_line(cell, &left);
         let mut parts = Vec::new();
         let mut others = grundy::Nimber::ZERO;
-        for valued in valued_rects(&mut solver, &after)? {
-            let rect = valued.rect;
-            if before.iter().any(|&r| RectReport::from(r) == rect) {
-                others ^= grundy::Nimber::new(valued.grundy);
+        for (rect, value) in left {
+            if before.contains(&rect) {
+                others ^= value;
             } else {
-                parts.push(valued);
+                parts.push(ValuedRect {
+                    rect: rect.into(),
+                    grundy: value.value(),
+                });
             }
         }
         explanations.push(Explanation {
@@ -207,7 +285,7 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, A
     let explain = grundy_report::explain::split(&mut solver, &request.position, &analysis).ok();
     answer(
         &AnalyzeResponse {
-            report: analysis.report(&request.position),
+            report: LinedReport::new(analysis.report(&request.position), lines),
             rects: valued_rects(&mut solver, &request.position)?,
             explanations,
             moves: analysis.move_values(max_listed_moves),
@@ -222,8 +300,8 @@ struct PlayResponse {
     /// The engine's move, or `null` when it has none (it has lost).
     #[serde(rename = "move")]
     mv: Option<CellReport>,
-    /// The move in words with the total it leaves, as `--play` words each
-    /// move; `null` without a move.
+    /// The move in words, as `grundy split --move` says it (the value it
+    /// leaves is `grundy`); `null` without a move.
     text: Option<String>,
     /// The rectangles the move leaves where it was played (empty ones and
     /// ones without a candidate left out).
@@ -294,10 +372,7 @@ fn play(request: &SplitPosition) -> Result<Answer, ApiError> {
     answer(
         &PlayResponse {
             mv: Some(choice.cell.into()),
-            text: Some(match left {
-                Some(left) => words::leaving(&words::split_move(choice.cell), left.value()),
-                None => words::split_move(choice.cell),
-            }),
+            text: Some(report.text),
             parts,
             rects: rects(&after),
             grundy: left.map(Nimber::value),
@@ -340,15 +415,32 @@ mod tests {
                 "grid: row 2, column 1: ragged row: 3 cells, but the first row has 2",
             ),
             (br#"{"grid": [""]}"#, "row 1, column 1: empty row"),
+            // An illegal move in the command line's words, its entry
+            // named as JSON names it.
             (
                 br#"{"grid": ["11"], "moves": [[0, 0], [0, 1]]}"#,
-                "move 2 ([0, 1])",
+                "moves[1]: split at (1,2) is illegal: no longer in play: an earlier move deleted its row or column",
             ),
             (
                 br#"{"grid": ["10"], "moves": [[5, 5]]}"#,
-                "(6,6) lies outside the 1 x 2 grid",
+                "moves[0]: split at (6,6) is illegal: it lies outside the 1 x 2 grid",
             ),
-            (br#"{"grid": ["10"], "moves": [[0, 1]]}"#, "not a candidate"),
+            (
+                br#"{"grid": ["10"], "moves": [[0, 1]]}"#,
+                "moves[0]: split at (1,2) is illegal: cell (1,2) is 0, not a candidate",
+            ),
+            (
+                br#"{"grid": ["10"], "moves": [[0, -1]]}"#,
+                "moves[0] is [0, -1]: negative col -1: rows and columns count from 0",
+            ),
+            (
+                br#"{"grid": ["10"], "moves": [[0, 0], [0]]}"#,
+                "moves[1] is [0]: expected [row, col], two whole numbers: rows and columns count from 0",
+            ),
+            (
+                br#"{"grid": ["10"], "moves": [[5000000000, 0]]}"#,
+                "moves[0] is [5000000000, 0]: outside the 1 x 2 grid",
+            ),
             (br#"{"grid": ["1"], "extra": 1}"#, "unknown field"),
         ];
         for (body, what) in cases {
@@ -365,6 +457,23 @@ mod tests {
         assert!(parse_grid(&["0".repeat(MAX_WEB_SIDE + 1)])
             .unwrap_err()
             .contains("rows of 65 cells"));
+    }
+
+    /// The answer's report is `grundy split --json`'s, each winning move
+    /// with its line.
+    #[test]
+    fn the_lined_report_is_the_report_with_lines() {
+        let grid =
+            parse_grid(&["01100", "10010", "00100", "11001", "00110"].map(String::from)).unwrap();
+        let position = Position::new(grid);
+        let analysis = Analysis::of(&mut SplitSolver::new(), &position).unwrap();
+        let report = analysis.report(&position);
+        let lines = vec!["a line".to_owned(); report.winning_moves.len()];
+        let lined = serde_json::to_value(LinedReport::new(report.clone(), lines)).unwrap();
+        assert_eq!(
+            super::super::without_lines(lined),
+            serde_json::to_value(report).unwrap()
+        );
     }
 
     fn row_text() -> impl Strategy<Value = String> {
