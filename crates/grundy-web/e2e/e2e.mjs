@@ -61,6 +61,18 @@ function startServer(args = []) {
   });
 }
 
+// What the command line prints for `args` given `input` on standard input:
+// the page must say what it says, in its words.
+function cli(args, input) {
+  return execFileSync(bin, args, { input, env, encoding: 'utf8', timeout: 60000 });
+}
+
+// The lines of the command line's list of winning moves (indented under
+// its header), trimmed.
+function cliWinningLines(out) {
+  return out.split('\n').filter((line) => /^ {2}\S/.test(line) && line.includes(', leaving grundy 0')).map((line) => line.trim());
+}
+
 const cell = (board, r, c) => `.cell[data-board="${board}"][data-r="${r}"][data-c="${c}"]`;
 
 async function expectText(page, selector, expected, timeout = 10000) {
@@ -223,12 +235,15 @@ try {
 
   // ------------------------------------------------------------ clear
   // An empty 4 x 4 board: nobody can move, so the second player wins, and
-  // the hints say the player to move has lost (not "no winning move").
+  // the hints say the player to move loses (not "no winning moves"), as
+  // the command line says it.
+  const noMoves = cli(['clear', '-'], '0000\n0000\n0000\n0000\n').split('\n').find((line) => line.startsWith('No moves'));
+  if (noMoves !== 'No moves: the player to move loses.') fail(`the command line's no-moves line: ${noMoves}`);
   await open(page, url, '#clear/0000-0000-0000-0000');
   await expectText(page, '#winner', 'Second player wins');
-  await expectText(page, '#value', 'No moves: the player to move has lost.');
+  await expectText(page, '#value', noMoves);
   await page.check('#hints');
-  await expectText(page, '#winning-list', 'No moves: the player to move has lost.');
+  await expectText(page, '#winning-list', noMoves);
   await page.uncheck('#hints');
 
   // Titles are the API's.
@@ -534,9 +549,22 @@ try {
   // A link naming an unknown game, or an invalid position, says so.
   await open(page, url, '#nim/111');
   await expectText(page, '#notice', 'This link names no game of this page ("nim")');
-  // A split link playing a plain cell: cell (2,3) of row 10010 is 0.
+  // A split link playing a plain cell: cell (2,3) of row 10010 is 0. Its
+  // illegal moves read as the API's (`moves[1]`, the request's list from
+  // 0; the move in the command line's words).
   await open(page, url, '#split/01100-10010;1.2_0.1');
-  await expectText(page, '#notice', 'cell (2,3) is not a candidate');
+  await expectText(page, '#notice', 'This split link is invalid: moves[0]: split at (2,3) is illegal: cell (2,3) is 0, not a candidate.');
+  // (The API's 400s are asked for: the console reports them.)
+  badRequestExpected = true;
+  for (const [hash, moves] of [['#split/01100-10010;0.2_0.1', [[0, 2], [0, 1]]], ['#split/01100-10010;0.1_1.2', [[0, 1], [1, 2]]], ['#split/01100-10010;7.1', [[7, 1]]]]) {
+    await open(page, url, hash);
+    const apiSays = await page.evaluate(async (body) => (await (await fetch('/api/v1/split/analyze', {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    })).json()).error, { grid: ['01100', '10010'], moves });
+    await expectText(page, '#notice', `This split link is invalid: ${apiSays}.`);
+  }
+  badRequestExpected = false;
+  await open(page, url, '#split/01100-10010;1.2_0.1');
   if ((await page.inputValue('#game')) !== 'split') fail('an invalid split link opened another game');
   await page.screenshot({ path: resolve(outDir, 'invalid-link-laptop.png'), fullPage: true });
   await open(page, url, '#pawn/8x8;9.9;1.1');
@@ -864,7 +892,9 @@ try {
   await open(page, url, '#split/11-11;');
   await expectText(page, '#winner', 'Second player wins');
   await page.check('#hints');
-  await expectText(page, '#winning-list', 'No winning move: every move leaves a non-zero value.');
+  const noWinning = cli(['split', '-'], '11\n11\n').split('\n').find((line) => line.startsWith('No winning moves'));
+  if (!noWinning) fail('the command line says no "No winning moves" line on 11-11');
+  await expectText(page, '#winning-list', noWinning);
   await expectCount(page, '.mv', 4, 'split marks');
   await page.click(cell(0, 0, 0));
   await expectText(page, '#winner', 'First player wins');
@@ -884,10 +914,14 @@ try {
   // The link keeps the moves played.
   const splitHash = await page.evaluate(() => location.hash);
   if (splitHash !== '#split/01-11;&moves=1.1&mode=play&engine=first&hints=1') fail(`split link after a move: ${splitHash}`);
-  // The default split example: the parts a winning move leaves, with values.
+  // The default split example: each winning move with the rectangles it
+  // leaves, with their values, line for line as `grundy split` lists them.
   await open(page, url, '#split/01100-10010-00100-11001-00110;');
   await page.check('#hints');
-  await expectText(page, '#winning-list', 'leaving grundy 0 (leaves ');
+  await expectText(page, '#winning-list', 'leaving grundy 0 (rectangles left with candidates: ');
+  const splitCli = cliWinningLines(cli(['split', '-'], '01100\n10010\n00100\n11001\n00110\n'));
+  const splitPage = (await page.locator('#winning-list li').allTextContents()).map((line) => line.trim());
+  if (splitCli.length === 0 || splitPage.join('|') !== splitCli.join('|')) fail(`split winning lines: page ${JSON.stringify(splitPage)}, command line ${JSON.stringify(splitCli)}`);
   await page.click('#start-me');
   const firstWin = await page.locator('.cell.win-target').first();
   await firstWin.click();

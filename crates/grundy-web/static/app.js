@@ -35,6 +35,13 @@ function rectText(q) {
   return `${rc(q.top, q.left)}-${rc(q.bottom, q.right)}`;
 }
 
+// The command line's fixed sentences (grundy-report's `words`), as
+// `GET /api/v1/games` gives them (`loadGames`); these until it answers.
+const WORDS = {
+  no_moves: 'No moves: the player to move loses.',
+  no_winning_moves: 'No winning moves: every move leaves a non-zero value.',
+};
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -343,16 +350,15 @@ const pawnGame = {
     const who = p.pawns.length > 1 ? `move pawn ${mv.pawn + 1} ` : 'move pawn ';
     return `${who}(${from[0]},${from[1]}) -> (${mv.x},${mv.y})`;
   },
-  // As `grundy pawn` says it: the pawn, where it goes, the pawn's value
-  // before and after (after ^ total ^ before: only that pawn changes) and
-  // the new total.
+  // A move with the value it leaves and, in a sum, the moved pawn's value
+  // before and after (after ^ total ^ before: only that pawn changes), in
+  // the form `grundy pawn` gives a winning move's (which the server words
+  // whole: `moveLine`).
   explain(p, a, mv, after) {
     const text = movePhrase(this, a, mv, this.describe(mv, p), after);
     const pawn = a.pawns && a.pawns[mv.pawn];
-    if (!pawn || pawn.grundy === undefined || after === null) return text;
-    const moved = after ^ a.grundy ^ pawn.grundy;
-    if (p.pawns.length > 1) return `${text} (pawn ${mv.pawn + 1}: grundy ${pawn.grundy} -> ${moved})`;
-    return moved === 0 ? `${text} (to a losing cell)` : text;
+    if (!pawn || pawn.grundy === undefined || after === null || p.pawns.length < 2) return text;
+    return `${text} (pawn ${mv.pawn + 1}: grundy ${pawn.grundy} -> ${after ^ a.grundy ^ pawn.grundy})`;
   },
   valueParts(a) {
     return a.pawns && a.pawns.length > 1 ? ` = ${a.pawns.map((q) => q.grundy).join(' xor ')}` : '';
@@ -420,13 +426,16 @@ const splitGame = {
       throw new Error(`${rows.length} x ${rows[0].length}: the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
     }
     let p = { rows: rows.length, cols: rows[0].length, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
+    // A bad move is named as the API names it (`moves[1]`, the request's
+    // list, from 0) and worded as the command line words moves.
     (movesText ? movesText.split('_') : []).forEach((mv, i) => {
+      if (!/^\d+\.\d+$/.test(mv)) throw new Error(`moves[${i}] is "${mv}": expected row.col, two whole numbers counted from 0`);
       const [row, col] = mv.split('.').map(Number);
       if (!this.isLegal(p, { row, col })) {
-        const why = Number.isInteger(row) && Number.isInteger(col) && row >= 0 && col >= 0 && row < p.rows && col < p.cols
-          ? p.cand[row][col] ? 'is no longer in play' : 'is not a candidate (its cell is 0)'
-          : 'is outside the grid';
-        throw new Error(`move ${i + 1} "${mv}": cell ${Number.isInteger(row) && Number.isInteger(col) ? rc(row, col) : mv} ${why}`);
+        const why = row >= p.rows || col >= p.cols
+          ? `it lies outside the ${p.rows} x ${p.cols} grid`
+          : p.cand[row][col] ? 'no longer in play: an earlier move deleted its row or column' : `cell ${rc(row, col)} is 0, not a candidate`;
+        throw new Error(`moves[${i}]: ${this.describe({ row, col })} is illegal: ${why}`);
       }
       p = this.play(p, { row, col });
     });
@@ -544,16 +553,10 @@ const splitGame = {
   describe(mv) {
     return `split at ${rc(mv.row, mv.col)}`;
   },
-  // As `grundy split` says it: the parts the move leaves where it is
-  // played, with their values (the server explains the winning moves), and
-  // the rest of the rectangles in play.
+  // A move with the value it leaves (a winning move is worded whole by
+  // the server, with what it leaves: `moveLine`).
   explain(_p, a, mv, after) {
-    const text = movePhrase(this, a, mv, this.describe(mv), after);
-    const why = (a.explanations || []).find((e) => e.row === mv.row && e.col === mv.col);
-    if (!why) return text;
-    const parts = why.parts.map((q) => `${rectText(q)} grundy ${q.grundy}`);
-    const others = a.rects.length > 1 ? `; the other rectangles: grundy ${why.others}` : '';
-    return `${text} (${parts.length ? `leaves ${parts.join(', ')}` : 'no candidate left there'}${others})`;
+    return movePhrase(this, a, mv, this.describe(mv), after);
   },
   valueParts(a) {
     return a.rects && a.rects.length > 1 ? ` = ${a.rects.map((q) => q.grundy).join(' xor ')} over ${a.rects.length} rectangles` : '';
@@ -1279,6 +1282,14 @@ function movePhrase(game, a, mv, phrase, after) {
   return after === null ? phrase : `${phrase}, leaving grundy ${after}`;
 }
 
+// A move and why it leaves what it leaves: a winning move as the command
+// line lists it (the server's `text` of it, from grundy-report's one
+// formatter), another as the game words it from the server's values.
+function moveLine(game, p, a, mv, after) {
+  const winning = after === 0 && a && a.winning_moves ? a.winning_moves.find((m) => game.sameMove(m, mv)) : null;
+  return winning && winning.text ? winning.text : game.explain(p, a, mv, after);
+}
+
 // The value (the total, for a sum) the move leaves, when the server listed it.
 function moveValue(mv) {
   const a = state.analysis;
@@ -1811,7 +1822,7 @@ function renderStatus() {
     winner = `${playerName(1 - loser)} wins`;
     value = state.mode === 'play'
       ? `Game over: ${playerName(ply)} cannot move and loses.`
-      : 'No moves: the player to move has lost.';
+      : WORDS.no_moves;
   } else if (a && a.grundy === null && !a.winner) {
     winner = 'Winner unknown';
     value = "Grundy value unknown: the server's budget ran out before it was found.";
@@ -2001,7 +2012,7 @@ function renderHints() {
     const value = moveValue(preview);
     text = value === null
       ? `${game.describe(preview, p)}: value not listed (large position)`
-      : `${game.explain(p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
+      : `${moveLine(game, p, a, preview, value)}${value === 0 ? ': a winning move.' : ': not winning (it leaves a non-zero value).'}`;
   } else if (other !== null) {
     text = `Pawn ${other + 1}: click to select it, then click where it goes (now moving: pawn ${moving + 1}).`;
   } else if (a && a.large && a.winning_moves && a.winning_moves.length) {
@@ -2027,7 +2038,7 @@ function renderHints() {
   listNode.replaceChildren();
   if (clear && !$('option-tools').hidden) return;
   if (!game.hasMoves(p)) {
-    listNode.append(el('p', { class: 'muted', text: 'No moves: the player to move has lost.' }));
+    listNode.append(el('p', { class: 'muted', text: WORDS.no_moves }));
     return;
   }
   if (!a) return;
@@ -2036,7 +2047,7 @@ function renderHints() {
   // short by the budget.
   const partial = a.winning_moves_complete === false;
   if (a.winning_moves.length === 0 && !partial) {
-    listNode.append(el('p', { class: 'muted', text: 'No winning move: every move leaves a non-zero value.' }));
+    listNode.append(el('p', { class: 'muted', text: WORDS.no_winning_moves }));
     return;
   }
   const n = a.winning_moves.length;
@@ -2050,7 +2061,7 @@ function renderHints() {
   const ul = el('ul');
   const shownMoves = a.winning_moves.slice(0, 40);
   for (const mv of shownMoves) {
-    ul.append(winningItem(mv, mv.text || game.explain(p, a, mv, 0)));
+    ul.append(winningItem(mv, moveLine(game, p, a, mv, 0)));
   }
   listNode.append(ul);
   if (a.winning_moves.length > shownMoves.length) {
@@ -2296,7 +2307,9 @@ async function loadGames() {
   let served = Object.keys(GAMES).map((name) => ({ name, title: GAMES[name].title }));
   try {
     const response = await fetch('/api/v1/games');
-    served = (await response.json()).games;
+    const json = await response.json();
+    served = json.games;
+    Object.assign(WORDS, json.words);
   } catch (_) {
     // Keep the page's own list.
   }
