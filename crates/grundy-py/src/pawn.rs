@@ -174,7 +174,7 @@ fn pawns_after(pawns: &[Cell], blocked: &Blocked, mv: &Move) -> PyResult<Vec<Cel
             None => "the engine refuses it".to_owned(),
         }
     };
-    Err(value_error(format!("{words} is illegal: {why}")))
+    Err(value_error(grundy_report::words::illegal(&words, &why)))
 }
 
 /// The pawns `at` among the impassable cells of `text` (as

@@ -4,7 +4,7 @@
 //! the first winning move, the other the first move leaving the largest
 //! value.
 
-use grundy::split::{Cell, GridError, Position, SplitSolver};
+use grundy::split::{Cell, Position, SplitSolver};
 use grundy_report::split::{check_fits, Analysis, EngineMoveReport, Refusal};
 use pyo3::prelude::*;
 
@@ -141,40 +141,28 @@ fn grid_to_analyse(
 /// The position `moves` (`(row, col)`, 0-based) reach from `grid`, each
 /// checked by the engine's `try_play` as the web API replays a request's
 /// moves; an illegal one is a `ValueError` naming it as Python counts it
-/// (`moves[1] is (0, 1): ...`) and why.
+/// and worded as the API words it (`moves[1]: split at (1,2) is illegal:
+/// ...`).
 fn replay(grid: grundy::split::Grid, moves: &[(u64, u64)]) -> PyResult<(Position, Vec<Cell>)> {
     let mut position = Position::new(grid);
     let mut played = Vec::with_capacity(moves.len());
     for (index, &(row, col)) in moves.iter().enumerate() {
-        let illegal = |why: String| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "moves[{index}] is ({row}, {col}): {why}"
-            ))
-        };
         let (rows, cols) = (position.grid().rows(), position.grid().cols());
         let (Ok(r), Ok(c)) = (u32::try_from(row), u32::try_from(col)) else {
-            return Err(illegal(format!("outside the {rows} x {cols} grid")));
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "moves[{index}] is ({row}, {col}): outside the {rows} x {cols} grid"
+            )));
         };
         let cell = Cell::new(r, c);
-        position = position
-            .try_play(cell)
-            .map_err(|err| illegal(why_illegal(&position, cell, &err)))?;
+        position = position.try_play(cell).map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "moves[{index}]: {}",
+                grundy_report::split::illegal_move(&position, cell)
+            ))
+        })?;
         played.push(cell);
     }
     Ok((position, played))
-}
-
-/// Why the engine refused `cell` on `position`, in the 0-based terms of
-/// the Python call.
-fn why_illegal(position: &Position, cell: Cell, err: &GridError) -> String {
-    match err {
-        GridError::OutsideGrid { rows, cols, .. } => format!("outside the {rows} x {cols} grid"),
-        GridError::IllegalMove(_) if position.grid().is_candidate(cell) => {
-            "no longer in play: an earlier move deleted its row or column".to_owned()
-        }
-        GridError::IllegalMove(_) => "not a candidate of the grid".to_owned(),
-        err => err.to_string(),
-    }
 }
 
 /// Analyses the position `moves` reach from a grid given as text: `cells`
@@ -329,13 +317,10 @@ impl SplitAnalysis {
                 )
             }
         };
-        if let Err(err) = self.position.try_play(cell) {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "move ({}, {}): {}",
-                cell.row,
-                cell.col,
-                why_illegal(&self.position, cell, &err)
-            )));
+        if self.position.try_play(cell).is_err() {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                grundy_report::split::illegal_move(&self.position, cell),
+            ));
         }
         Ok(self
             .moves

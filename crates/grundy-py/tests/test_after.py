@@ -308,10 +308,10 @@ def test_split_moves_with_cells_and_a_numpy_array():
 @pytest.mark.parametrize(
     "grid, moves, message",
     [
-        (["101", "000", "101"], [(0, 1)], r"^moves\[0\] is \(0, 1\): not a candidate of the grid$"),
-        (["101", "000", "101"], [(0, 0), (0, 2)], r"^moves\[1\] is \(0, 2\): no longer in play: an earlier move deleted its row or column$"),
-        (["101", "000", "101"], [(0, 0), (0, 0)], r"^moves\[1\] is \(0, 0\): no longer in play"),
-        (["101", "000", "101"], [(5, 5)], r"^moves\[0\] is \(5, 5\): outside the 3 x 3 grid$"),
+        (["101", "000", "101"], [(0, 1)], r"^moves\[0\]: split at \(1,2\) is illegal: cell \(1,2\) is 0, not a candidate$"),
+        (["101", "000", "101"], [(0, 0), (0, 2)], r"^moves\[1\]: split at \(1,3\) is illegal: no longer in play: an earlier move deleted its row or column$"),
+        (["101", "000", "101"], [(0, 0), (0, 0)], r"^moves\[1\]: split at \(1,1\) is illegal: no longer in play"),
+        (["101", "000", "101"], [(5, 5)], r"^moves\[0\]: split at \(6,6\) is illegal: it lies outside the 3 x 3 grid$"),
         (["101", "000", "101"], [(2**40, 0)], r"^moves\[0\] is \(1099511627776, 0\): outside the 3 x 3 grid$"),
         (["101", "000", "101"], [(0, -1)], r"moves\[0\] is \(0, -1\): coordinates are >= 0"),
         (["101", "000", "101"], [(0,)], r"moves\[0\] is \(0,\), not a pair of integers"),
@@ -329,9 +329,9 @@ def test_split_refuses_an_illegal_move_naming_it(grid, moves, message):
 
 def test_split_after_refuses_an_illegal_move():
     a = grundy.split.analyze(["101", "000", "101"], moves=[(0, 0)])
-    with pytest.raises(ValueError, match=r"move \(2, 0\): no longer in play"):
+    with pytest.raises(ValueError, match=r"^split at \(3,1\) is illegal: no longer in play"):
         a.after((2, 0))
-    with pytest.raises(ValueError, match=r"move \(1, 1\): not a candidate of the grid"):
+    with pytest.raises(ValueError, match=r"^split at \(2,2\) is illegal: cell \(2,2\) is 0, not a candidate$"):
         a.after(SplitMove(1, 1))
     with pytest.raises(TypeError, match="grundy.split.Move or a"):
         a.after("22")

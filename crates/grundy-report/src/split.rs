@@ -165,6 +165,31 @@ pub fn winning_line(cell: Cell, left: &[(Rect, Nimber)]) -> String {
     format!("{} {why}", words::leaving(&words::split_move(cell), 0))
 }
 
+/// Why `cell` is no move of `position`, as every front-end says it after
+/// the move in the command line's words ([`words::illegal`]): outside the
+/// grid, not a candidate, or a candidate an earlier move took out of play.
+#[must_use]
+pub fn why_illegal(position: &grundy::split::Position, cell: Cell) -> String {
+    let grid = position.grid();
+    if cell.row >= grid.rows() || cell.col >= grid.cols() {
+        format!("it lies outside the {} x {} grid", grid.rows(), grid.cols())
+    } else if !grid.is_candidate(cell) {
+        format!("cell {cell} is 0, not a candidate")
+    } else {
+        // A candidate is in play until a move deletes its row or column
+        // (its own move included): the rectangle holding it keeps a
+        // candidate, so it is never dropped.
+        "no longer in play: an earlier move deleted its row or column".to_owned()
+    }
+}
+
+/// `cell` played on `position` as the command line words an illegal move:
+/// `split at (1,2) is illegal: <why>` ([`why_illegal`]).
+#[must_use]
+pub fn illegal_move(position: &grundy::split::Position, cell: Cell) -> String {
+    words::illegal(&words::split_move(cell), &why_illegal(position, cell))
+}
+
 /// Why a rectangle valued without a search has its value
 /// ([`grundy::split::Pattern::known_value`]), in words for the engine's
 /// reasons.

@@ -348,16 +348,7 @@ fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String
     }
     let _ = writeln!(out, "{}", words::winning_moves_header(analysis.moves.len()));
     for mv in &analysis.moves {
-        let phrase = words::pawn_move(several.then_some(mv.pawn), pawns[mv.pawn], mv.to);
-        let why = match (analysis.pawns[mv.pawn].1, mv.after) {
-            (Some(before), Some(after)) if several => words::change(
-                &format!("pawn {}", mv.pawn + 1),
-                before.value(),
-                after.value(),
-            ),
-            _ => "(to a losing cell)".to_owned(),
-        };
-        let _ = writeln!(out, "  {} {why}", words::leaving(&phrase, 0));
+        let _ = writeln!(out, "  {}", analysis.winning_line(pawns, mv));
     }
 }
 

@@ -184,14 +184,14 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         .to_line()?;
     } else {
-        // The reasons of the first moves, on a grid of any size: each
+        // The winning lines, with why, of the first moves, on a grid of any size: each
         // costs a valuation of the rectangles the move leaves.
-        let reasons = explain(
+        let lines = explain(
             &mut solver,
             &position,
             &winning[..winning.len().min(MAX_EXPLAINED)],
         )?;
-        render(&position, value, &winning, &reasons, &mut out);
+        render(&position, value, &winning, &lines, &mut out);
         if args.explain {
             out.push('\n');
             for line in explain::split(&mut solver, &position, &analysis)?.lines() {
@@ -211,41 +211,33 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// Winning moves explained part by part, at most this many.
 const MAX_EXPLAINED: usize = 64;
 
-/// For each winning move, the rectangles it leaves with their values (the
-/// reason it wins: their XOR is 0); the first ones only when the budget
-/// runs out on a later one, since the value and the moves are already
-/// known and the report must not be lost for a reason.
+/// For each winning move, its line with the rectangles it leaves and their
+/// values (the reason it wins: their XOR is 0), as every front-end words
+/// it ([`grundy_report::split::winning_line`]); the first ones only when
+/// the budget runs out on a later one, since the value and the moves are
+/// already known and the report must not be lost for a reason.
 fn explain(
     solver: &mut SplitSolver,
     position: &Position,
     winning: &[Cell],
 ) -> anyhow::Result<Vec<String>> {
-    let mut reasons = Vec::with_capacity(winning.len());
+    let mut lines = Vec::with_capacity(winning.len());
     for &cell in winning {
         let after = position.try_play(cell).context("the engine's own move")?;
         let Ok(values) = solver.rect_values(&after) else {
             break;
         };
-        let parts: Vec<String> = after
-            .rects()
-            .iter()
-            .zip(values)
-            .map(|(rect, value)| format!("{rect} grundy {value}"))
-            .collect();
-        reasons.push(if parts.is_empty() {
-            "(no candidate left)".to_owned()
-        } else {
-            format!("(rectangles left with candidates: {})", parts.join(", "))
-        });
+        let left: Vec<_> = after.rects().iter().copied().zip(values).collect();
+        lines.push(grundy_report::split::winning_line(cell, &left));
     }
-    Ok(reasons)
+    Ok(lines)
 }
 
 fn render(
     position: &Position,
     value: Nimber,
     winning: &[Cell],
-    reasons: &[String],
+    lines: &[String],
     out: &mut String,
 ) {
     let grid = position.grid();
@@ -279,21 +271,20 @@ fn render(
     }
     let _ = writeln!(out, "{}", words::winning_moves_header(winning.len()));
     for (i, &cell) in winning.iter().enumerate() {
-        let text = words::leaving(&words::split_move(cell), 0);
-        match reasons.get(i) {
-            Some(reason) => {
-                let _ = writeln!(out, "  {text} {reason}");
+        match lines.get(i) {
+            Some(line) => {
+                let _ = writeln!(out, "  {line}");
             }
             None => {
-                let _ = writeln!(out, "  {text}");
+                let _ = writeln!(out, "  {}", words::leaving(&words::split_move(cell), 0));
             }
         }
     }
-    if reasons.len() < winning.len() {
+    if lines.len() < winning.len() {
         let _ = writeln!(
             out,
             "  (the rectangles each leaves are given for the first {} of them)",
-            reasons.len()
+            lines.len()
         );
     }
 }

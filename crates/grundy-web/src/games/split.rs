@@ -133,7 +133,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiE
         position = position.try_play(cell).map_err(|_| {
             ApiError::bad_request(format!(
                 "{at}: {}",
-                words::illegal(&words::split_move(cell), &why_illegal(&position, cell))
+                grundy_report::split::illegal_move(&position, cell)
             ))
         })?;
     }
@@ -142,21 +142,6 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiE
         budget: request.budget.within(limits.budget),
         stop: limits.stop.clone(),
     })
-}
-
-/// Why `cell` is no move of `position`.
-fn why_illegal(position: &Position, cell: Cell) -> String {
-    let grid = position.grid();
-    if cell.row >= grid.rows() || cell.col >= grid.cols() {
-        format!("it lies outside the {} x {} grid", grid.rows(), grid.cols())
-    } else if !grid.is_candidate(cell) {
-        format!("cell {cell} is 0, not a candidate")
-    } else {
-        // A candidate is in play until a move deletes its row or column
-        // (its own move included): the rectangle holding it keeps a
-        // candidate, so it is never dropped.
-        "no longer in play: an earlier move deleted its row or column".to_owned()
-    }
 }
 
 fn rects(position: &Position) -> Vec<RectReport> {
