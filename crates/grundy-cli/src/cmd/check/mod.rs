@@ -741,7 +741,7 @@ fn shrink_and_report<C: Case>(
         Minimality::OneMinimal { reductions: 0, .. } => writeln!(
             out,
             "1-minimal: no one-step reduction of it ({}) is a valid input",
-            C::ELEMENTS
+            shrunk.case.elements()
         )?,
         Minimality::OneMinimal {
             reductions,
@@ -752,7 +752,7 @@ fn shrink_and_report<C: Case>(
                 out,
                 "1-minimal: none of its {reductions} one-step reductions (halves and quarters \
                  of its lists, and {}) fails this way{}",
-                C::ELEMENTS,
+                shrunk.case.elements(),
                 if other == 0 {
                     ": they all pass".to_owned()
                 } else {

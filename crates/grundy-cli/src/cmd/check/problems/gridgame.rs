@@ -15,6 +15,21 @@ pub struct Field {
     starts: Vec<(u32, u32)>,
 }
 
+/// The most cells and starts, over its tests, of a case whose coordinates
+/// are lowered one by one: each coordinate brings a few dozen edits, and a
+/// larger case would spend the shrinking runs on them.
+const MOST_POINTS_LOWERED: usize = 100;
+
+impl Gridgame {
+    /// The case's impassable cells and starts, over its tests.
+    fn points(&self) -> usize {
+        self.tests
+            .iter()
+            .map(|t| t.cells.len() + t.starts.len())
+            .sum()
+    }
+}
+
 impl Field {
     fn valid(&self) -> bool {
         let blocked: HashSet<(u32, u32)> = self.cells.iter().copied().collect();
@@ -148,6 +163,20 @@ impl Case for Gridgame {
         text.finish()
     }
 
+    fn elements(&self) -> std::borrow::Cow<'static, str> {
+        if self.points() <= MOST_POINTS_LOWERED {
+            Self::ELEMENTS.into()
+        } else {
+            format!(
+                "dropping any one test, impassable cell or start, moving every point of a test \
+                 toward an axis together, or making the whitespace plainer; its coordinates are \
+                 lowered one by one only once it has at most {MOST_POINTS_LOWERED} cells and \
+                 starts"
+            )
+            .into()
+        }
+    }
+
     fn edits(&self, coarse: bool) -> Vec<Edit> {
         let lists: Vec<(usize, List, usize)> = (self.tests.iter().enumerate())
             .flat_map(|(t, test)| {
@@ -165,12 +194,7 @@ impl Case for Gridgame {
             edits.push(Edit::Shift { test: t, y: false });
             edits.push(Edit::Shift { test: t, y: true });
         }
-        let points: usize = self
-            .tests
-            .iter()
-            .map(|t| t.cells.len() + t.starts.len())
-            .sum();
-        if points <= 100 {
+        if self.points() <= MOST_POINTS_LOWERED {
             for (t, test) in self.tests.iter().enumerate() {
                 for y in [false, true] {
                     let values: std::collections::BTreeSet<u32> = test
@@ -392,6 +416,35 @@ impl Case for Gridgame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 1-minimal claim names the reductions tried: past 100 cells and
+    /// starts a case's coordinates are not lowered one by one, and the
+    /// claim says so rather than listing steps it did not try.
+    #[test]
+    fn the_claim_names_only_the_reductions_tried() {
+        let case = |starts: usize| {
+            let lines: String = (0..starts).map(|i| format!("{} 5\n", i + 1)).collect();
+            Gridgame::read(format!("1\n1\n0 0\n{starts}\n{lines}").as_bytes()).unwrap()
+        };
+        let small = case(99);
+        assert_eq!(small.elements(), Gridgame::ELEMENTS);
+        assert!(small
+            .edits(false)
+            .iter()
+            .any(|e| matches!(e, Edit::CloseGap { .. })));
+        let large = case(100);
+        assert!(!large.edits(false).iter().any(|e| matches!(
+            e,
+            Edit::CloseGap { .. } | Edit::LowerBoth { .. } | Edit::Lower { .. }
+        )));
+        assert!(
+            large
+                .elements()
+                .ends_with("lowered one by one only once it has at most 100 cells and starts"),
+            "{}",
+            large.elements()
+        );
+    }
 
     /// Points that share a column keep sharing it as they are lowered:
     /// a failure that needs an impassable cell and a start on one large x

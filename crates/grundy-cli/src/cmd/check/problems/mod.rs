@@ -416,6 +416,13 @@ pub trait Case: Clone + Send + Sync + std::fmt::Debug + 'static {
     /// What "one element" means for this problem, for the 1-minimal claim.
     const ELEMENTS: &'static str;
 
+    /// The one-step reductions [`Case::edits`] tries on this case, for its
+    /// 1-minimal claim: [`Case::ELEMENTS`], unless the case's size leaves
+    /// some out.
+    fn elements(&self) -> std::borrow::Cow<'static, str> {
+        Self::ELEMENTS.into()
+    }
+
     /// The case's tests (items of [`Edit::DropTests`]).
     type Test;
 
