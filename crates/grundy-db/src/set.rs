@@ -131,6 +131,18 @@ impl DbSet {
                 part.index, part.parts
             ))
         })?;
+        // The file named must be the part its header says, before its
+        // header's count of parts is trusted to find the others: a part of
+        // a 2-part build copied to `X.part-0-of-3.gdb` would otherwise be
+        // reported as missing `X.part-1-of-2.gdb`.
+        if let Some((index, parts)) = part_name_of(path, &whole) {
+            if (index, parts) != (part.index, part.parts) {
+                return Err(parts_err(format!(
+                    "it holds part {} of {} (its header says so), not part {index} of {parts} as its name says: renamed, swapped with another part, or copied from another build?",
+                    part.index, part.parts
+                )));
+            }
+        }
         let mut parts = Vec::with_capacity(part.parts as usize);
         let mut db = Some(db);
         for index in 0..part.parts {
@@ -160,7 +172,7 @@ impl DbSet {
                         other.path().display().to_string()
                     };
                     return Err(parts_err(format!(
-                        "{file} holds part {} of {} (its header says so), not part {index} of {} as its name says: renamed or swapped with another part?",
+                        "{file} holds part {} of {} (its header says so), not part {index} of {} as its name says: renamed, swapped with another part, or copied from another build?",
                         found.index,
                         found.parts,
                         part.parts

@@ -546,7 +546,25 @@ fn damaged_or_missing_parts_are_named_errors() {
         assert_exit(
             &output,
             2,
-            &format!("holds part {held} of 2 (its header says so), not part {named} of 2 as its name says: renamed or swapped with another part?"),
+            &format!("holds part {held} of 2 (its header says so), not part {named} of 2 as its name says: renamed, swapped with another part, or copied from another build?"),
+        );
+    }
+    // A part of a 2-part build copied over part 0 of a 3-part one: named by
+    // what it holds, not as a missing part 1 of 2.
+    let three = dir.path().join("t.gdb");
+    build_parts(&three, "3x4", "3", &[]);
+    let t0 = dir.path().join("t.part-0-of-3.gdb");
+    std::fs::copy(&r1, &t0).unwrap();
+    for target in [&three, &t0] {
+        let output = grundy()
+            .args(["tables", "verify"])
+            .arg(target)
+            .output()
+            .unwrap();
+        assert_exit(
+            &output,
+            2,
+            "it holds part 0 of 2 (its header says so), not part 0 of 3 as its name says",
         );
     }
 }
