@@ -60,6 +60,9 @@ every range holding it unknown, unless such boards pair up there (congruent
 boards cancel: X xor X = 0); their winner and move come from the engine,
 as `grundy clear --move` plays: first, second or unknown, and the move
 followed by `proven winning: ...`, `losing position: ...` or `unproven: ...`.
+The budget is the whole run's: once it is spent, the move is a legal one
+found without analysis (`unproven: no analysis ...`), where `grundy clear
+--move` would give its search a budget of its own.
 The run then ends with the budget's error and exit code 3.";
 
 /// `--max-positions` in `sum`'s words: one thread, and `move` queries
