@@ -98,16 +98,21 @@ struct ConnectionArgs {
 /// every command), so `--max-memory 64` meaning megabytes is caught here.
 const LEAST_SERVE_MEMORY: u64 = 1 << 20;
 
-fn at_least_a_mebibyte(text: &str, bytes: u64) -> Result<u64, String> {
+/// `bytes` (read from `text`) if at least [`LEAST_SERVE_MEMORY`]; `zero`
+/// says what 0 would mean, where it is allowed.
+fn at_least_a_mebibyte(text: &str, bytes: u64, zero: Option<&str>) -> Result<u64, String> {
     if bytes < LEAST_SERVE_MEMORY {
         let text = text.trim();
-        let hint = if text.bytes().all(|b| b.is_ascii_digit()) {
+        // A bare number small enough to be meant as mebibytes (the flag's
+        // old unit) gets the spelling that means it.
+        let hint = if text.bytes().all(|b| b.is_ascii_digit()) && bytes < 1 << 16 {
             format!(": a size without a unit is bytes (write {text}MiB for mebibytes)")
         } else {
             String::new()
         };
+        let zero = zero.map_or_else(String::new, |zero| format!("; or 0, {zero}"));
         return Err(format!(
-            "{} is less than 1MiB, too little for a search{hint}",
+            "{} is less than 1MiB, too little for a search{hint}{zero}",
             grundy_report::words::bytes(bytes)
         ));
     }
@@ -116,7 +121,7 @@ fn at_least_a_mebibyte(text: &str, bytes: u64) -> Result<u64, String> {
 
 /// `--max-memory`: a size, at least [`LEAST_SERVE_MEMORY`].
 fn parse_request_memory(text: &str) -> Result<u64, String> {
-    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?)
+    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?, None)
 }
 
 /// `--kept-memory`: 0, or a size of at least [`LEAST_SERVE_MEMORY`].
@@ -124,7 +129,7 @@ fn parse_kept_memory(text: &str) -> Result<u64, String> {
     if text.trim() == "0" {
         return Ok(0);
     }
-    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?)
+    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?, Some("to keep none"))
 }
 
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
