@@ -1077,6 +1077,39 @@ fn partial_files_of_another_part_count_are_found() {
     assert_eq!(other_partials(&path, 1), expected);
 }
 
+/// A build is refused while a build of the same database over another
+/// number of parts writes (each locks only its own partial files): a single
+/// build beside a partitioned one, and the other way round; once the other
+/// is done (its lock let go), the build starts.
+#[test]
+fn a_build_over_another_part_count_is_refused_while_one_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.gdb");
+    let part = |index| Part {
+        index,
+        parts: 2,
+        build_id: 7,
+    };
+    let part_file = part_path(&path, 0, 2);
+    let (writer, _) =
+        Writer::create_or_resume_part(&part_file, box_of(3, 3), Some(part(0))).unwrap();
+    let busy = Writer::create_or_resume(&path, box_of(3, 3)).unwrap_err();
+    assert!(
+        matches!(&busy, DbError::Busy { path: p, .. } if *p == partial_path(&part_file)),
+        "{busy}"
+    );
+    drop(writer);
+    let (single, _) = Writer::create_or_resume(&path, box_of(3, 3)).unwrap();
+    let busy = Writer::create_or_resume_part(&part_path(&path, 1, 2), box_of(3, 3), Some(part(1)))
+        .unwrap_err();
+    assert!(
+        matches!(&busy, DbError::Busy { path: p, .. } if *p == partial_path(&path)),
+        "{busy}"
+    );
+    drop(single);
+    Writer::create_or_resume_part(&part_path(&path, 1, 2), box_of(3, 3), Some(part(1))).unwrap();
+}
+
 /// A build into a directory that does not exist names the directory.
 #[test]
 fn a_missing_directory_is_named() {

@@ -172,6 +172,36 @@ pub(crate) fn names_file(path: &Path, _file: &File) -> bool {
     path.exists()
 }
 
+/// Refuses to start while a build of the same database over another number
+/// of parts is writing (a single build beside a partitioned one, or over 3
+/// ranks beside one over 2): each locks only its own partial files, and
+/// the two would leave a whole file and parts side by side. `path` is the
+/// file this writer writes, a part's name for a part. Partial files no
+/// build holds are left to the build's note.
+pub(crate) fn refuse_beside_a_running_build(path: &Path, part: Option<Part>) -> Result<()> {
+    let (whole, parts) = match part {
+        None => (path.to_owned(), 1),
+        Some(part) => match crate::set::whole_path(path) {
+            Some(whole) => (whole, part.parts),
+            None => return Ok(()),
+        },
+    };
+    for other in crate::set::other_partials(&whole, parts) {
+        let Ok(file) = File::open(&other) else {
+            continue;
+        };
+        // Fully qualified, as in `lock_partial`. Taken and let go at once
+        // (the handle is dropped) when no build holds it.
+        if let Err(fs4::TryLockError::WouldBlock) = fs4::FileExt::try_lock(&file) {
+            return Err(DbError::Busy {
+                path: other.clone(),
+                holder: lock_holder(&file),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The process holding the `flock` of `file`, from `/proc/locks` (Linux;
 /// `None` elsewhere or when it does not say).
 pub(crate) fn lock_holder(file: &File) -> Option<u32> {
@@ -321,6 +351,7 @@ impl Writer {
         version: u32,
     ) -> Result<(Writer, Vec<Vec<u8>>)> {
         refuse_to_replace(path)?;
+        refuse_beside_a_running_build(path, part)?;
         let partial = partial_path(path);
         let (file, created) = lock_partial(&partial)?;
         let mut writer = Writer {
