@@ -25,7 +25,7 @@ pub use error::{available_space, DbError};
 pub use format::{HEADER_LEN, MAGIC, MAX_TIERS, VERSION, VERSION_SLOTS};
 pub use header::{estimated_size, Header, Part, TierEntry};
 pub use set::{other_partials, part_path, DbSet};
-pub use writer::{file_kind, partial_path, Writer};
+pub use writer::{file_kind, held_by_a_build, partial_path, Writer};
 
 pub(crate) use error::{io, Result};
 

@@ -187,19 +187,28 @@ pub(crate) fn refuse_beside_a_running_build(path: &Path, part: Option<Part>) -> 
         },
     };
     for other in crate::set::other_partials(&whole, parts) {
-        let Ok(file) = File::open(&other) else {
-            continue;
-        };
-        // Fully qualified, as in `lock_partial`. Taken and let go at once
-        // (the handle is dropped) when no build holds it.
-        if let Err(fs4::TryLockError::WouldBlock) = fs4::FileExt::try_lock(&file) {
+        if let Some(holder) = held_by_a_build(&other) {
             return Err(DbError::Busy {
-                path: other.clone(),
-                holder: lock_holder(&file),
+                path: other,
+                holder,
             });
         }
     }
     Ok(())
+}
+
+/// Whether a running build holds the lock of the partial file `partial`:
+/// `Some` with the holder's process where the system tells, `None` when
+/// none does (or the file cannot be opened).
+#[must_use]
+pub fn held_by_a_build(partial: &Path) -> Option<Option<u32>> {
+    let file = File::open(partial).ok()?;
+    // Fully qualified, as in `lock_partial`. Taken and let go at once (the
+    // handle is dropped) when no build holds it.
+    match fs4::FileExt::try_lock(&file) {
+        Err(fs4::TryLockError::WouldBlock) => Some(lock_holder(&file)),
+        _ => None,
+    }
 }
 
 /// The process holding the `flock` of `file`, from `/proc/locks` (Linux;

@@ -1675,6 +1675,26 @@ fn partial_files_of_another_rank_count_are_named_and_left() {
         assert!(stderr.contains(&partial.display().to_string()), "{stderr}");
         assert!(partial.exists());
     }
+    // A build of one process says so too.
+    let single = dir.path().join("y.gdb");
+    let stopped = grundy()
+        .args(["tables", "build", "--box", "3x3", "--local-ranks", "2"])
+        .args(["--max-time", "0", "--out"])
+        .arg(&single)
+        .output()
+        .unwrap();
+    assert_exit(&stopped, 3, "run the same command again to resume");
+    let output = grundy()
+        .args(["tables", "build", "--box", "3x3", "--out"])
+        .arg(&single)
+        .output()
+        .unwrap();
+    assert_success(&output);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("note: partial files of a build over another number of ranks, which this build over 1 rank does not resume"),
+        "{stderr}"
+    );
 }
 
 /// Spawns `tables build` with `args`, waits for its first tier line on

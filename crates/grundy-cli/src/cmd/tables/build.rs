@@ -176,6 +176,7 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         )
         .into());
     }
+    note_other_partials(&path, 1);
     let started = Instant::now();
     // The bar starts once the store says how much a resumed build holds.
     let bar: std::sync::OnceLock<BuildBar> = std::sync::OnceLock::new();
@@ -513,11 +514,15 @@ pub(super) fn dist_options<'a>(
 }
 
 /// Says on stderr which partial files beside `path` are of builds over
-/// another number of ranks than `ranks`: this build neither resumes from
-/// them nor removes them (another build over that number of ranks may be
-/// writing them, or be resumed with them).
+/// another number of ranks than `ranks` (1: a build of one process): this
+/// build neither resumes from them nor removes them (a build over that
+/// number of ranks may be resumed with them). Those a running build holds
+/// are left out: the writer refuses to start beside it, and says so.
 pub(super) fn note_other_partials(path: &Path, ranks: u32) {
-    let others = grundy_db::other_partials(path, ranks);
+    let others: Vec<PathBuf> = grundy_db::other_partials(path, ranks)
+        .into_iter()
+        .filter(|partial| grundy_db::held_by_a_build(partial).is_none())
+        .collect();
     if others.is_empty() {
         return;
     }
