@@ -313,8 +313,22 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
             "invalid request: the body must be a JSON object, {...}",
         ));
     }
-    serde_json::from_slice(body)
-        .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))
+    // The field at fault named as JSON names it (`blocked`, `boards[1]`),
+    // where serde alone gives a line and column of the body.
+    let mut reader = serde_json::Deserializer::from_slice(body);
+    let value: T = serde_path_to_error::deserialize(&mut reader).map_err(|err| {
+        let path = err.path().to_string();
+        let inner = err.into_inner();
+        if path == "." || inner.is_eof() || inner.is_syntax() {
+            ApiError::bad_request(format!("invalid request: {inner}"))
+        } else {
+            ApiError::bad_request(format!("invalid request: {path}: {inner}"))
+        }
+    })?;
+    reader
+        .end()
+        .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))?;
+    Ok(value)
 }
 
 /// A winning move of an `analyze` answer with its `text`: the line the

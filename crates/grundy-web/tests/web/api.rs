@@ -492,6 +492,31 @@ async fn errors_are_json_with_the_right_status() {
         ..Config::default()
     })
     .await;
+    // A field of the wrong type is named as JSON names it.
+    for (path, body, what) in [
+        (
+            "/api/v1/pawn/analyze",
+            json!({ "blocked": "x", "pawns": [[1, 1]] }),
+            "invalid request: blocked: invalid type: string",
+        ),
+        (
+            "/api/v1/clear/analyze",
+            json!({ "boards": [["01"], 5] }),
+            "invalid request: boards[1]: invalid type: integer `5`",
+        ),
+        (
+            "/api/v1/clear/analyze",
+            json!({ "board": ["1"], "budget": { "max_positions": -1 } }),
+            "invalid request: budget.max_positions: invalid value: integer `-1`",
+        ),
+        (
+            "/api/v1/split/analyze",
+            json!({ "grid": [1, 2] }),
+            "invalid request: grid[0]: invalid type: integer `1`",
+        ),
+    ] {
+        assert_error(post(addr, path, &body).await, 400, what).await;
+    }
     let board = json!({ "board": ["1"] });
     assert_error(
         post(addr, "/api/v1/nim/analyze", &board).await,
