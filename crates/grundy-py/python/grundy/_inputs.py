@@ -9,7 +9,7 @@ array's shape rather than a line.
 """
 
 import numbers
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 MAX_CELLS = 64
 
@@ -343,3 +343,17 @@ def cells_list(cells: Iterable[Any], what: str) -> List[Tuple[int, int]]:
                 raise ValueError(f"{what}[{i}] is {cell!r}: coordinates are at most 10^9")
         out.append((int(a), int(b)))
     return out
+
+
+def refuse_repeats(pairs: List[Tuple[int, int]], what: str, thing: str) -> None:
+    """A ValueError naming the first pair of ``pairs`` (the list argument
+    ``what``) that repeats an earlier one, by both Python indexes: ``cells[2]
+    is (0, 0), as cells[0] is: each candidate is given once``."""
+    first: Dict[Tuple[int, int], int] = {}
+    for i, pair in enumerate(pairs):
+        if pair in first:
+            raise ValueError(
+                f"{what}[{i}] is ({pair[0]}, {pair[1]}), as {what}[{first[pair]}] is: "
+                f"each {thing} is given once"
+            )
+        first[pair] = i

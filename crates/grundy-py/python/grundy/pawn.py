@@ -19,7 +19,7 @@ import numbers
 from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import _grundy
-from ._inputs import cells_list, encodable
+from ._inputs import cells_list, encodable, refuse_repeats
 
 Move = _grundy.PawnMove
 #: The class's own name, by which pickle finds it.
@@ -196,19 +196,13 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
     cells = cells_list(blocked, "blocked")
     # Checked here, where a message can name the list's index (as the
     # pawns' are named); the native parser checks the same of the text.
-    first: Dict[Cell, int] = {}
     for i, (x, y) in enumerate(cells):
         for v in (x, y):
             if v > MAX_COORD:
                 raise ValueError(
                     f"blocked[{i}] is ({x}, {y}): coordinate {v} is out of range 0..={MAX_COORD}"
                 )
-        if (x, y) in first:
-            raise ValueError(
-                f"blocked[{i}] is ({x}, {y}), as blocked[{first[(x, y)]}] is: "
-                "each impassable cell is given once"
-            )
-        first[(x, y)] = i
+    refuse_repeats(cells, "blocked", "impassable cell")
     # One cell a line: a located error's line is the list index + 1.
     return "".join(f"{x} {y}\n" for x, y in cells), "<blocked list, line = index + 1>"
 

@@ -19,7 +19,7 @@ import numbers
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _grundy
-from ._inputs import board_text, cells_list, check_limits
+from ._inputs import board_text, cells_list, check_limits, refuse_repeats
 
 Move = _grundy.SplitMove
 #: The class's own name, by which pickle finds it.
@@ -47,19 +47,13 @@ def _grid_text(
         # Checked here, where a message can name the list's index; the
         # native parser checks the same of the text, whose lines the user
         # never wrote.
-        first: Dict[Tuple[int, int], int] = {}
         for i, (r, c) in enumerate(listed):
             for name, v, n in (("row", r, rows), ("col", c, cols)):
                 if v >= n:
                     raise ValueError(
                         f"cells[{i}] is ({r}, {c}): {name} {v} is out of range 0..={n - 1}"
                     )
-            if (r, c) in first:
-                raise ValueError(
-                    f"cells[{i}] is ({r}, {c}), as cells[{first[(r, c)]}] is: "
-                    "each candidate is given once"
-                )
-            first[(r, c)] = i
+        refuse_repeats(listed, "cells", "candidate")
         text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)
         return text, "<cells list, line = index + 2>", True
     text, source = board_text(grid, "grid", limit=None)
