@@ -32,6 +32,34 @@ impl Server {
         self.stdout.read_line(&mut line).unwrap();
         line
     }
+
+    /// The address its banner (its first line) names, `HOST:PORT`.
+    fn addr(&mut self) -> String {
+        let banner = self.line();
+        banner
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {banner:?}"))
+            .to_owned()
+    }
+}
+
+/// `body` POSTed to `path` at `addr` as plain HTTP/1.1 over std's
+/// TcpStream (which keeps the CLI's test dependencies as they are): the
+/// whole response, head and body.
+fn post_raw(addr: &str, path: &str, body: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
 }
 
 impl Drop for Server {
@@ -156,17 +184,8 @@ fn addr_takes_a_host_name() {
 /// CLI's test dependencies as they are.
 #[test]
 fn analyze_answers_the_same_json_as_the_cli() {
-    use std::io::{Read, Write};
-    use std::net::TcpStream;
-
     let mut server = Server::start(&["--addr", "127.0.0.1:0"]);
-    let banner = server.line();
-    let addr = banner
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {banner:?}"))
-        .to_owned();
+    let addr = server.addr();
 
     let text = "0110\n0000\n0000\n0001\n\n111\n101\n";
     let cli = grundy()
@@ -178,15 +197,7 @@ fn analyze_answers_the_same_json_as_the_cli() {
     let cli: serde_json::Value = serde_json::from_slice(&cli.stdout).unwrap();
 
     let post = |path: &str, body: &str| -> serde_json::Value {
-        let mut stream = TcpStream::connect(&addr).unwrap();
-        write!(
-            stream,
-            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
+        let response = post_raw(&addr, path, body);
         let (head, body) = response.split_once("\r\n\r\n").unwrap();
         assert!(head.starts_with("HTTP/1.1 200"), "{head}");
         serde_json::from_str(body).unwrap()
@@ -390,9 +401,6 @@ fn a_name_on_port_0_is_accepted_with_any_port() {
 /// search to a mebibyte, which a dense 7 x 7 block passes.
 #[test]
 fn max_memory_takes_a_size() {
-    use std::io::{Read, Write};
-    use std::net::TcpStream;
-
     let mut server = Server::start(&[
         "--addr",
         "127.0.0.1:0",
@@ -401,23 +409,9 @@ fn max_memory_takes_a_size() {
         "--kept-memory",
         "0",
     ]);
-    let banner = server.line();
-    let addr = banner
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {banner:?}"))
-        .to_owned();
+    let addr = server.addr();
     let body = r#"{"boards": [["1111111", "1011111", "1111101", "1101101", "0111101", "1011111", "0111110"]]}"#;
-    let mut stream = TcpStream::connect(&addr).unwrap();
-    write!(
-        stream,
-        "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
+    let response = post_raw(&addr, "/api/v1/clear/analyze", body);
     assert!(
         response.contains("gave up before the search's memory would pass 1.0 MiB"),
         "{response}"
