@@ -406,31 +406,10 @@ mod tests {
     fn shrinks_to_a_one_minimal_case() {
         let input = b"3\n2\n3 4\n9 9\n3\n1 1\n7 8\n20 20\n1\n5 5\n1\n0 0\n1\n3 0\n1\n2 2\n";
         let case = Gridgame::read(input).unwrap();
-        let fails = |case: &Gridgame| {
-            let text = String::from_utf8(case.render()).unwrap();
-            let n: Vec<u64> = text
-                .split_whitespace()
-                .map(|t| t.parse().unwrap())
-                .collect();
-            let mut at = 1;
-            let mut found = false;
-            for _ in 0..n[0] {
-                let cells = n[at] as usize;
-                let wall = (0..cells).any(|i| n[at + 1 + 2 * i] == 3);
-                at += 1 + 2 * cells;
-                let starts = n[at] as usize;
-                found |= wall && (0..starts).any(|i| n[at + 1 + 2 * i] + n[at + 2 + 2 * i] >= 10);
-                at += 1 + 2 * starts;
-            }
-            found
-        };
-        let run = |case: &Gridgame, _worker: usize| -> anyhow::Result<Option<Outcome>> {
-            Ok(Some(if fails(case) {
-                Outcome::Same
-            } else {
-                Outcome::Passes
-            }))
-        };
+        let run = gridgame_oracle(|cells, starts| {
+            cells.iter().any(|&(x, _)| x == 3) && starts.iter().any(|&(x, y)| x + y >= 10)
+        });
+        let fails = |case: &Gridgame| run(case, 0).unwrap() == Some(Outcome::Same);
         assert!(fails(&case));
         let shrunk = shrink(case, false, 10_000, 2, &run).unwrap();
         // One test, the cell lowered to (3,0), one start on x + y = 10.
