@@ -271,7 +271,10 @@ impl Analysis {
             winning_moves: self
                 .winning
                 .iter()
-                .map(|m| MoveReport::new(m.board, m.rect))
+                .map(|m| crate::Lined {
+                    mv: MoveReport::new(m.board, m.rect),
+                    text: self.winning_line(m, boards.len() > 1),
+                })
                 .collect(),
             components: first.components.clone(),
             boards: boards_json,
@@ -298,8 +301,8 @@ pub struct Report {
     pub grundy: u32,
     /// `"first"` or `"second"`: who wins with best play.
     pub winner: &'static str,
-    /// Every winning move.
-    pub winning_moves: Vec<MoveReport>,
+    /// Every winning move, with its line ([`Analysis::winning_line`]).
+    pub winning_moves: Vec<crate::Lined<MoveReport>>,
     /// The first board's components.
     pub components: Vec<ComponentReport>,
     /// Every board, 0-based as `board` in moves.

@@ -59,14 +59,7 @@ pub struct Proven {
 }
 
 /// A winning move of [`Proven`], with its words.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ProvenMove {
-    /// The move.
-    #[serde(flatten)]
-    pub mv: LargeMoveReport,
-    /// The move and why it wins, as the text report words it.
-    pub text: String,
-}
+pub type ProvenMove = crate::Lined<LargeMoveReport>;
 
 impl Proven {
     /// What `analysis` proves.

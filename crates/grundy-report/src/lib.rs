@@ -44,6 +44,19 @@ pub struct EngineMove<M> {
     pub text: String,
 }
 
+/// A winning move with its line: the move and why it wins, as the command
+/// line lists it (each game's `winning_line`, e.g. `split at (1,3), leaving
+/// grundy 0 (rectangles left with candidates: ...)`), so that every
+/// front-end's JSON and text word it once: `{...the move's fields, "text"}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Lined<M> {
+    /// The move, its fields inlined in the JSON.
+    #[serde(flatten)]
+    pub mv: M,
+    /// The move and why it wins, in words.
+    pub text: String,
+}
+
 /// A move with the value of the position it leaves (0: a winning move).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ValuedMove<M> {

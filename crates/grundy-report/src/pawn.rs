@@ -385,10 +385,13 @@ impl Analysis {
             winning_moves: self
                 .moves
                 .iter()
-                .map(|mv| MoveReport {
-                    pawn: mv.pawn,
-                    x: mv.to.x(),
-                    y: mv.to.y(),
+                .map(|mv| crate::Lined {
+                    mv: MoveReport {
+                        pawn: mv.pawn,
+                        x: mv.to.x(),
+                        y: mv.to.y(),
+                    },
+                    text: self.winning_line(pawns, mv),
                 })
                 .collect(),
             winning_moves_complete: self.unexamined.is_empty(),
@@ -709,8 +712,9 @@ pub struct Report {
     /// The total value, when computed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub grundy: Option<u32>,
-    /// Every winning move, or some when `winning_moves_complete` is false.
-    pub winning_moves: Vec<MoveReport>,
+    /// Every winning move, or some when `winning_moves_complete` is false,
+    /// each with its line ([`Analysis::winning_line`]).
+    pub winning_moves: Vec<crate::Lined<MoveReport>>,
     /// Present, and false, when `winning_moves` may miss some
     /// ([`Analysis::unexamined`]).
     #[serde(skip_serializing_if = "is_true")]

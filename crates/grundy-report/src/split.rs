@@ -26,8 +26,10 @@ pub struct Report {
     pub grundy: u32,
     /// `"first"` or `"second"`: who wins with the player to move first.
     pub winner: &'static str,
-    /// Every winning move.
-    pub winning_moves: Vec<CellReport>,
+    /// Every winning move, with its line: why it wins for the first
+    /// [`MAX_EXPLAINED`] ([`winning_line`]), the move alone after them
+    /// ([`plain_line`]).
+    pub winning_moves: Vec<crate::Lined<CellReport>>,
 }
 
 /// A cell, 0-based.
@@ -104,15 +106,27 @@ impl Analysis {
             .collect()
     }
 
-    /// The JSON report.
+    /// The JSON report, the winning moves worded by `explained`
+    /// ([`explained_lines`]), and the moves past them by [`plain_line`].
     #[must_use]
-    pub fn report(&self, position: &Position) -> Report {
+    pub fn report(&self, position: &Position, explained: &[String]) -> Report {
         Report {
             rows: position.grid().rows(),
             cols: position.grid().cols(),
             grundy: self.value.value(),
             winner: crate::clear::winner(self.value),
-            winning_moves: self.winning_moves().into_iter().map(Into::into).collect(),
+            winning_moves: self
+                .winning_moves()
+                .into_iter()
+                .enumerate()
+                .map(|(i, cell)| crate::Lined {
+                    mv: cell.into(),
+                    text: explained
+                        .get(i)
+                        .cloned()
+                        .unwrap_or_else(|| plain_line(cell)),
+                })
+                .collect(),
         }
     }
 
@@ -144,6 +158,42 @@ impl Analysis {
             self.options.iter().find(|(_, v)| v.is_zero()).copied()
         }
     }
+}
+
+/// Winning moves explained part by part, at most this many: each costs a
+/// valuation of the rectangles the move leaves.
+pub const MAX_EXPLAINED: usize = 64;
+
+/// The lines of the first winning moves of `winning` (at most
+/// [`MAX_EXPLAINED`]), each with the rectangles it leaves and their values
+/// ([`winning_line`]): fewer when the solver's budget runs out on one,
+/// since the value and the moves are already known and the report must not
+/// be lost for a reason.
+pub fn explained_lines(
+    solver: &mut SplitSolver,
+    position: &Position,
+    winning: &[Cell],
+) -> Vec<String> {
+    let mut lines = Vec::with_capacity(winning.len().min(MAX_EXPLAINED));
+    for &cell in winning.iter().take(MAX_EXPLAINED) {
+        // A winning move is legal: the engine listed it from this position.
+        let Ok(after) = position.try_play(cell) else {
+            break;
+        };
+        let Ok(values) = solver.rect_values(&after) else {
+            break;
+        };
+        let left: Vec<_> = after.rects().iter().copied().zip(values).collect();
+        lines.push(winning_line(cell, &left));
+    }
+    lines
+}
+
+/// A winning move past the explained ones, as `grundy split` lists it:
+/// `split at (2,3), leaving grundy 0`.
+#[must_use]
+pub fn plain_line(cell: Cell) -> String {
+    words::leaving(&words::split_move(cell), 0)
 }
 
 /// A winning move as `grundy split` lists it: `split at (1,3), leaving

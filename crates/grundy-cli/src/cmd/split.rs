@@ -12,7 +12,9 @@ use anyhow::Context as _;
 use grundy::split::{Cell, Position, SplitSolver};
 use grundy::{Budget, Nimber};
 use grundy_report::parse::split::{parse_cells, parse_map, parse_matrix};
-use grundy_report::split::{check_fits, Analysis, CellReport, Refusal};
+use grundy_report::split::{
+    check_fits, explained_lines, plain_line, Analysis, CellReport, Refusal,
+};
 use grundy_report::words::{self, count};
 use grundy_report::{explain, ValuedMove};
 
@@ -177,8 +179,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         } else {
             None
         };
+        let lines = explained_lines(&mut solver, &position, &winning);
         out = WithPlay {
-            report: analysis.report(&position),
+            report: analysis.report(&position, &lines),
             play,
             explain,
         }
@@ -186,11 +189,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     } else {
         // The winning lines, with why, of the first moves, on a grid of any size: each
         // costs a valuation of the rectangles the move leaves.
-        let lines = explain(
-            &mut solver,
-            &position,
-            &winning[..winning.len().min(MAX_EXPLAINED)],
-        )?;
+        let lines = explained_lines(&mut solver, &position, &winning);
         render(&position, value, &winning, &lines, &mut out);
         if args.explain {
             out.push('\n');
@@ -206,31 +205,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     crate::output::print(&out)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Winning moves explained part by part, at most this many.
-const MAX_EXPLAINED: usize = 64;
-
-/// For each winning move, its line with the rectangles it leaves and their
-/// values (the reason it wins: their XOR is 0), as every front-end words
-/// it ([`grundy_report::split::winning_line`]); the first ones only when
-/// the budget runs out on a later one, since the value and the moves are
-/// already known and the report must not be lost for a reason.
-fn explain(
-    solver: &mut SplitSolver,
-    position: &Position,
-    winning: &[Cell],
-) -> anyhow::Result<Vec<String>> {
-    let mut lines = Vec::with_capacity(winning.len());
-    for &cell in winning {
-        let after = position.try_play(cell).context("the engine's own move")?;
-        let Ok(values) = solver.rect_values(&after) else {
-            break;
-        };
-        let left: Vec<_> = after.rects().iter().copied().zip(values).collect();
-        lines.push(grundy_report::split::winning_line(cell, &left));
-    }
-    Ok(lines)
 }
 
 fn render(
@@ -276,7 +250,7 @@ fn render(
                 let _ = writeln!(out, "  {line}");
             }
             None => {
-                let _ = writeln!(out, "  {}", words::leaving(&words::split_move(cell), 0));
+                let _ = writeln!(out, "  {}", plain_line(cell));
             }
         }
     }

@@ -632,6 +632,44 @@ fn play_out_texts(text: &str) -> Vec<String> {
     lines
 }
 
+/// Every game's `--json` gives each winning move the line its text report
+/// lists it by (why it wins included), as the web API does: a clear sum, a
+/// board past 64 cells, a split grid of 70 winning moves (past the 64 whose
+/// parts are given, a line is the move alone), a sum of pawns.
+#[test]
+fn each_json_winning_move_carries_its_text_line() {
+    let wide = format!("{}\n", "1".repeat(70));
+    let large = format!("{}11\n", "0".repeat(68));
+    let cases: [(&[&str], String); 5] = [
+        (&["clear", "-"], "110\n011\n101\n\n11\n10\n".to_owned()),
+        (&["clear", "-"], large),
+        (&["split", "-"], "101\n000\n100\n".to_owned()),
+        (&["split", "-"], wide),
+        (
+            &["pawn", "--at", "3,0", "--at", "1,1", "-"],
+            "2 1\n".to_owned(),
+        ),
+    ];
+    for (args, input) in cases {
+        let text = run(args, input.as_bytes());
+        let lines: Vec<&str> = section(&text, "Winning moves (")
+            .into_iter()
+            .map(str::trim)
+            .filter(|line| !line.starts_with('('))
+            .collect();
+        assert!(!lines.is_empty(), "{args:?}: winning moves listed\n{text}");
+        let json_args = [&args[..1], &["--json"], &args[1..]].concat();
+        let report = json(&json_args, input.as_bytes());
+        let texts: Vec<&str> = report["winning_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().expect("a text"))
+            .collect();
+        assert_eq!(texts, lines, "{args:?}");
+    }
+}
+
 /// Issue 24: one wording. The same move reads the same from `clear`, `sum`,
 /// `--json --play`, the web API's move lists (`grundy_report`'s
 /// `move_values`, which the server sends) and the play-outs; play-outs of

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use grundy::clear::large::{Analyzer, LargeBoard, MoveReason};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, Nimber, SolveError};
-use grundy_report::clear::{Analysis, BoardReport, ComponentReport, MoveReport, Report};
+use grundy_report::clear::{Analysis, MoveReport, Report};
 use grundy_report::databases::TablesHint;
 use grundy_report::large::{EngineMoveReport, LargeMoveReport, LargeReport, Proven};
 use grundy_report::parse::clear::{large_board_rows, parse_board_rows, parse_large_board_rows};
@@ -38,8 +38,8 @@ use serde::{Deserialize, Serialize};
 
 use super::memos::{Kept, Lent};
 use super::{
-    answer, at_row, job, known_without_search, lined, parse_json, Answer, BudgetRequest,
-    FromTables, Limits, Lined, WebGame,
+    answer, at_row, job, known_without_search, parse_json, Answer, BudgetRequest, FromTables,
+    Limits, WebGame,
 };
 use crate::ApiError;
 
@@ -176,44 +176,10 @@ pub fn parse_large_board(rows: &[String]) -> Result<LargeBoard, String> {
     parse_large_board_rows(rows, Some(MAX_BOARD_BYTES)).map_err(|err| at_row(&err))
 }
 
-/// The report of `grundy clear --json`, each winning move with its line
-/// ([`Lined`]).
-#[derive(Serialize)]
-struct LinedReport {
-    rows: usize,
-    cols: usize,
-    grundy: u32,
-    winner: &'static str,
-    winning_moves: Vec<Lined<MoveReport>>,
-    components: Vec<ComponentReport>,
-    boards: Vec<BoardReport>,
-}
-
-impl LinedReport {
-    fn of(analysis: &Analysis, boards: &[Board]) -> LinedReport {
-        let report: Report = analysis.report(boards);
-        let several = boards.len() > 1;
-        let lines = analysis
-            .winning
-            .iter()
-            .map(|m| analysis.winning_line(m, several))
-            .collect();
-        LinedReport {
-            rows: report.rows,
-            cols: report.cols,
-            grundy: report.grundy,
-            winner: report.winner,
-            winning_moves: lined(report.winning_moves, lines),
-            components: report.components,
-            boards: report.boards,
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct AnalyzeResponse {
     #[serde(flatten)]
-    report: LinedReport,
+    report: Report,
     #[serde(flatten)]
     moves: MoveValues<MoveReport>,
     options: Options,
@@ -280,7 +246,7 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
     );
     answer(
         &AnalyzeResponse {
-            report: LinedReport::of(&analysis, &position.boards),
+            report: analysis.report(&position.boards),
             moves,
             options,
             explain,
@@ -563,22 +529,6 @@ mod tests {
             assert_eq!(json["text"], analysis.winning_line(m, true));
         }
         assert!(details.contains_key("tables"));
-    }
-
-    /// The answer's report is `grundy clear --json`'s, each winning move
-    /// with its line.
-    #[test]
-    fn the_lined_report_is_the_report_with_lines() {
-        let boards = [
-            grundy::board!["0110", "0000", "0000", "0001"],
-            grundy::board!["11", "11"],
-        ];
-        let analysis = Analysis::of(&mut Clear::solver(), &boards).unwrap();
-        let lined = serde_json::to_value(LinedReport::of(&analysis, &boards)).unwrap();
-        assert_eq!(
-            super::super::without_lines(lined),
-            serde_json::to_value(analysis.report(&boards)).unwrap()
-        );
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use grundy::clear::shapes::ShapeLookup;
 use grundy::{Budget, Game};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::ApiError;
 
@@ -329,45 +329,6 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         .end()
         .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))?;
     Ok(value)
-}
-
-/// A winning move of an `analyze` answer with its `text`: the line the
-/// command line lists it by, with why it wins (grundy-report's formatter,
-/// e.g. `split at (1,3), leaving grundy 0 (rectangles left with
-/// candidates: ...)`), so that every front-end shows the one wording.
-///
-/// Each game's answer repeats its report's fields with these in
-/// `winning_moves` (its `LinedReport`): a report is serialised as the
-/// command line prints it, and a test of each game checks that the two
-/// differ by the texts alone.
-#[derive(Clone, Debug, Serialize)]
-pub struct Lined<M> {
-    /// The move, its fields inlined.
-    #[serde(flatten)]
-    pub mv: M,
-    /// The command line's line for it.
-    pub text: String,
-}
-
-/// `moves` with their `lines`, in order: one line for each move.
-pub fn lined<M>(moves: Vec<M>, lines: Vec<String>) -> Vec<Lined<M>> {
-    debug_assert_eq!(moves.len(), lines.len(), "one line for each move");
-    moves
-        .into_iter()
-        .zip(lines)
-        .map(|(mv, text)| Lined { mv, text })
-        .collect()
-}
-
-/// For the tests: `answer` less the `text` of its winning moves, which
-/// is then its report's JSON.
-#[cfg(test)]
-pub fn without_lines(mut answer: serde_json::Value) -> serde_json::Value {
-    for mv in answer["winning_moves"].as_array_mut().into_iter().flatten() {
-        assert!(mv["text"].is_string(), "{mv}");
-        mv.as_object_mut().unwrap().remove("text");
-    }
-    answer
 }
 
 /// A JSON value as an error message quotes it: arrays with `, ` between

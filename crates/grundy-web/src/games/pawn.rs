@@ -22,14 +22,13 @@ use grundy::pawn::{Blocked, Cell, CellKind, Outcomes, PawnError, MAX_COORD, MAX_
 use grundy::Budget;
 use grundy_report::pawn::{
     by_pairs, engine_move, engine_report_of, guess_report, move_values, won_by_pairs_report,
-    Analysis, AnalysisError, Dropped, MoveReport, Paired, PawnReport,
+    Analysis, AnalysisError, Dropped, MoveReport, Paired, Report,
 };
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    answer, job, lined, pair_entry, parse_json, quoted, Answer, BudgetRequest, FromTables, Limits,
-    Lined, WebGame,
+    answer, job, pair_entry, parse_json, quoted, Answer, BudgetRequest, FromTables, Limits, WebGame,
 };
 use crate::ApiError;
 
@@ -277,46 +276,10 @@ fn analysis_within(
     }
 }
 
-/// The report of `grundy pawn --json` (no picture), each winning move
-/// with its line ([`Lined`]).
-#[derive(Serialize)]
-struct LinedReport {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    winner: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    grundy: Option<u32>,
-    winning_moves: Vec<Lined<MoveReport>>,
-    #[serde(skip_serializing_if = "is_true")]
-    winning_moves_complete: bool,
-    pawns: Vec<PawnReport>,
-}
-
-fn is_true(value: &bool) -> bool {
-    *value
-}
-
-impl LinedReport {
-    fn of(analysis: &Analysis, pawns: &[Cell]) -> LinedReport {
-        let report = analysis.report(pawns, None);
-        let lines = analysis
-            .moves
-            .iter()
-            .map(|m| analysis.winning_line(pawns, m))
-            .collect();
-        LinedReport {
-            winner: report.winner,
-            grundy: report.grundy,
-            winning_moves: lined(report.winning_moves, lines),
-            winning_moves_complete: report.winning_moves_complete,
-            pawns: report.pawns,
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct AnalyzeResponse {
     #[serde(flatten)]
-    report: LinedReport,
+    report: Report,
     #[serde(flatten)]
     moves: Option<MoveValues<MoveReport>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -372,7 +335,7 @@ fn analyze(position: &PawnPosition, max_listed_moves: usize) -> Result<Answer, A
     let explain = grundy_report::explain::pawn(&analysis, &position.pawns, &position.blocked).ok();
     answer(
         &AnalyzeResponse {
-            report: LinedReport::of(&analysis, &position.pawns),
+            report: analysis.report(&position.pawns, None),
             moves,
             losing,
             explain,
@@ -623,23 +586,6 @@ mod tests {
                 err.message.contains(what),
                 "{what:?} not in {:?}",
                 err.message
-            );
-        }
-    }
-
-    /// The answer's report is `grundy pawn --json`'s (no picture), each
-    /// winning move with its line, in a sum and for a single pawn.
-    #[test]
-    fn the_lined_report_is_the_report_with_lines() {
-        let cell = |x, y| Cell::new(x, y).unwrap();
-        let blocked = Blocked::new(&[cell(1, 1), cell(4, 2)]).unwrap();
-        let outcomes = Outcomes::new(&blocked);
-        for pawns in [vec![cell(2, 2), cell(6, 5)], vec![cell(5000, 3)]] {
-            let analysis = Analysis::of(&blocked, &outcomes, &pawns).unwrap();
-            let lined = serde_json::to_value(LinedReport::of(&analysis, &pawns)).unwrap();
-            assert_eq!(
-                super::super::without_lines(lined),
-                serde_json::to_value(analysis.report(&pawns, None)).unwrap()
             );
         }
     }

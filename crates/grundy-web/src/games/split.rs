@@ -18,14 +18,14 @@ use std::sync::Arc;
 use grundy::split::{choose_move, Cell, Grid, Position, SplitReason, SplitSolver};
 use grundy::{Budget, Nimber};
 use grundy_report::split::{
-    winning_line, Analysis, CellReport, EngineMoveReport, RectReport, Report,
+    winning_line, Analysis, CellReport, EngineMoveReport, RectReport, Report, MAX_EXPLAINED,
 };
 use grundy_report::MoveValues;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    answer, at_row, job, lined, pair_entry, parse_json, quoted, Answer, BudgetRequest, FromTables,
-    Limits, Lined, WebGame,
+    answer, at_row, job, pair_entry, parse_json, quoted, Answer, BudgetRequest, FromTables, Limits,
+    WebGame,
 };
 use crate::ApiError;
 use grundy_report::parse::split::parse_matrix_rows;
@@ -148,9 +148,6 @@ fn rects(position: &Position) -> Vec<RectReport> {
     position.rects().iter().map(|&r| r.into()).collect()
 }
 
-/// The most winning moves explained part by part (as `grundy split`).
-const MAX_EXPLAINED: usize = 64;
-
 /// A rectangle in play with its value.
 #[derive(Serialize)]
 struct ValuedRect {
@@ -187,33 +184,10 @@ fn valued_rects(
         .collect())
 }
 
-/// The report of `grundy split --json`, each winning move with its line
-/// ([`Lined`]).
-#[derive(Serialize)]
-struct LinedReport {
-    rows: u32,
-    cols: u32,
-    grundy: u32,
-    winner: &'static str,
-    winning_moves: Vec<Lined<CellReport>>,
-}
-
-impl LinedReport {
-    fn new(report: Report, lines: Vec<String>) -> LinedReport {
-        LinedReport {
-            rows: report.rows,
-            cols: report.cols,
-            grundy: report.grundy,
-            winner: report.winner,
-            winning_moves: lined(report.winning_moves, lines),
-        }
-    }
-}
-
 #[derive(Serialize)]
 struct AnalyzeResponse {
     #[serde(flatten)]
-    report: LinedReport,
+    report: Report,
     /// The rectangles in play with their values.
     rects: Vec<ValuedRect>,
     /// The first winning moves (at most [`MAX_EXPLAINED`]), explained.
@@ -234,20 +208,17 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, A
     let before = request.position.rects();
     let mut explanations = Vec::new();
     let winning = analysis.winning_moves();
-    // Past the first MAX_EXPLAINED, a winning move's line is the move
-    // alone, as `grundy split` lists it.
-    let mut lines: Vec<String> = winning
-        .iter()
-        .map(|&cell| words::leaving(&words::split_move(cell), 0))
-        .collect();
-    for (&cell, line) in winning.iter().zip(&mut lines).take(MAX_EXPLAINED) {
+    // Past the first MAX_EXPLAINED, the report words a winning move as
+    // the move alone, as `grundy split` lists it.
+    let mut lines = Vec::new();
+    for &cell in winning.iter().take(MAX_EXPLAINED) {
         let after = request
             .position
             .try_play(cell)
             .map_err(|err| ApiError::internal(format!("a winning move: {err}")))?;
         let values = solver.rect_values(&after)?;
         let left: Vec<_> = after.rects().iter().copied().zip(values).collect();
-        *line = winning_line(cell, &left);
+        lines.push(winning_line(cell, &left));
         let mut parts = Vec::new();
         let mut others = grundy::Nimber::ZERO;
         for (rect, value) in left {
@@ -270,7 +241,7 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, A
     let explain = grundy_report::explain::split(&mut solver, &request.position, &analysis).ok();
     answer(
         &AnalyzeResponse {
-            report: LinedReport::new(analysis.report(&request.position), lines),
+            report: analysis.report(&request.position, &lines),
             rects: valued_rects(&mut solver, &request.position)?,
             explanations,
             moves: analysis.move_values(max_listed_moves),
@@ -442,23 +413,6 @@ mod tests {
         assert!(parse_grid(&["0".repeat(MAX_WEB_SIDE + 1)])
             .unwrap_err()
             .contains("rows of 65 cells"));
-    }
-
-    /// The answer's report is `grundy split --json`'s, each winning move
-    /// with its line.
-    #[test]
-    fn the_lined_report_is_the_report_with_lines() {
-        let grid =
-            parse_grid(&["01100", "10010", "00100", "11001", "00110"].map(String::from)).unwrap();
-        let position = Position::new(grid);
-        let analysis = Analysis::of(&mut SplitSolver::new(), &position).unwrap();
-        let report = analysis.report(&position);
-        let lines = vec!["a line".to_owned(); report.winning_moves.len()];
-        let lined = serde_json::to_value(LinedReport::new(report.clone(), lines)).unwrap();
-        assert_eq!(
-            super::super::without_lines(lined),
-            serde_json::to_value(report).unwrap()
-        );
     }
 
     fn row_text() -> impl Strategy<Value = String> {
