@@ -1649,6 +1649,21 @@ fn the_readers_take_a_directory_of_one_database() {
         .output()
         .unwrap();
     assert_exit(&output, 2, "is a directory of several databases");
+    // A whole file of the parts' own name beside them: two databases,
+    // told apart in the message.
+    std::fs::remove_file(parts.join("another.gdb")).unwrap();
+    std::fs::copy(&single, parts.join("p.gdb")).unwrap();
+    let output = grundy()
+        .args(["tables", "info"])
+        .arg(&parts)
+        .output()
+        .unwrap();
+    let p = parts.join("p.gdb").display().to_string();
+    assert_exit(
+        &output,
+        2,
+        &format!("is a directory of several databases ({p}, {p} in 3 parts); name one"),
+    );
 }
 
 /// A build over another number of ranks than a stopped one's says which

@@ -92,7 +92,12 @@ fn open_dir(dir: &Path) -> anyhow::Result<DbSet> {
     }
     let names: Vec<String> = sets
         .iter()
-        .map(|s| s.path().display().to_string())
+        .map(|s| match s.parts().len() {
+            // A partitioned build is named by the path it was asked to
+            // write, which a whole file beside it may share.
+            1 => s.path().display().to_string(),
+            n => format!("{} in {n} parts", s.path().display()),
+        })
         .chain(skipped.iter().map(|s| s.path.display().to_string()))
         .collect();
     Err(UsageError(format!(
