@@ -313,7 +313,7 @@ def test_split_moves_with_cells_and_a_numpy_array():
         (["101", "000", "101"], [(0, 0), (0, 0)], r"^moves\[1\]: split at \(1,1\) is illegal: no longer in play"),
         (["101", "000", "101"], [(5, 5)], r"^moves\[0\]: split at \(6,6\) is illegal: it lies outside the 3 x 3 grid$"),
         (["101", "000", "101"], [(2**40, 0)], r"^moves\[0\] is \(1099511627776, 0\): outside the 3 x 3 grid$"),
-        (["101", "000", "101"], [(0, -1)], r"moves\[0\] is \(0, -1\): coordinates are >= 0"),
+        (["101", "000", "101"], [(0, -1)], r"^moves\[0\] is \(0, -1\): negative col -1: rows and columns count from 0$"),
         (["101", "000", "101"], [(0,)], r"moves\[0\] is \(0,\), not a pair of integers"),
     ],
 )

@@ -11,6 +11,8 @@ array's shape rather than a line.
 import numbers
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from . import _grundy
+
 MAX_CELLS = 64
 
 Text = Tuple[str, str]
@@ -321,9 +323,20 @@ def check_threads(threads: Any) -> Optional[int]:
     return int(threads)
 
 
-def cells_list(cells: Iterable[Any], what: str) -> List[Tuple[int, int]]:
+#: The two numbers of a grid cell and of a pawn's cell, as the web API
+#: names them in its messages, and the range its messages give.
+GRID_AXES = ("row", "col", "rows and columns count from 0")
+PAWN_AXES = ("x coordinate", "y coordinate", f"coordinates are 0..={_grundy.PAWN_MAX_COORD}")
+
+
+def cells_list(
+    cells: Iterable[Any], what: str, axes: Tuple[str, str, str]
+) -> List[Tuple[int, int]]:
     """A list of `(a, b)` pairs of non-negative integers, from any iterable
-    of pairs; anything else refused by its type, naming ``what``."""
+    of pairs; anything else refused by its type, naming ``what``, and a
+    negative number as the web API words it, by ``axes`` (``GRID_AXES`` or
+    ``PAWN_AXES``): ``moves[0] is (0, -1): negative col -1: rows and
+    columns count from 0``."""
     if isinstance(cells, (str, bytes, bytearray)) or not hasattr(cells, "__iter__"):
         raise TypeError(f"{what} must be a list of pairs of integers, not {type(cells).__name__}")
     out = []
@@ -332,11 +345,11 @@ def cells_list(cells: Iterable[Any], what: str) -> List[Tuple[int, int]]:
             a, b = cell
         except (TypeError, ValueError):
             raise ValueError(f"{what}[{i}] is {cell!r}, not a pair of integers") from None
-        for v in (a, b):
+        for axis, v in zip(axes, (a, b)):
             if isinstance(v, bool) or not isinstance(v, numbers.Integral):
                 raise ValueError(f"{what}[{i}] is {cell!r}, not a pair of integers")
             if v < 0:
-                raise ValueError(f"{what}[{i}] is {cell!r}: coordinates are >= 0")
+                raise ValueError(f"{what}[{i}] is {cell!r}: negative {axis} {v}: {axes[2]}")
             if v >= 2**64:
                 # Past what the native side takes at all; smaller ones get
                 # each game's own bound there.
@@ -348,12 +361,13 @@ def cells_list(cells: Iterable[Any], what: str) -> List[Tuple[int, int]]:
 def refuse_repeats(pairs: List[Tuple[int, int]], what: str, thing: str) -> None:
     """A ValueError naming the first pair of ``pairs`` (the list argument
     ``what``) that repeats an earlier one, by both Python indexes: ``cells[2]
-    is (0, 0), as cells[0] is: each candidate is given once``."""
+    is (0, 0), as cells[0] is: each candidate is listed once`` (the web
+    API's words)."""
     first: Dict[Tuple[int, int], int] = {}
     for i, pair in enumerate(pairs):
         if pair in first:
             raise ValueError(
                 f"{what}[{i}] is ({pair[0]}, {pair[1]}), as {what}[{first[pair]}] is: "
-                f"each {thing} is given once"
+                f"each {thing} is listed once"
             )
         first[pair] = i

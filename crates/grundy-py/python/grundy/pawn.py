@@ -19,7 +19,7 @@ import numbers
 from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Union
 
 from . import _grundy
-from ._inputs import cells_list, encodable, refuse_repeats
+from ._inputs import PAWN_AXES, cells_list, encodable, refuse_repeats
 
 Move = _grundy.PawnMove
 #: The class's own name, by which pickle finds it.
@@ -136,11 +136,11 @@ def _pawns(at: Union[Cell, Sequence[Cell]]) -> Tuple[List[Cell], bool]:
     if not hasattr(at, "__len__"):
         raise TypeError(f"at must be a pawn (x, y) or a list of pawns, not {type(at).__name__}")
     if len(at) == 2 and all(_is_int(v) for v in at):
-        return cells_list([at], "at"), True
+        return cells_list([at], "at", PAWN_AXES), True
     if isinstance(at, str) or any(isinstance(v, (numbers.Number, str)) for v in at):
         # Numbers or text where pawns would be: one pawn meant, badly written.
         raise ValueError(f"at is {at!r}: a pawn is (x, y), two integers from 0, or give a list of pawns")
-    return cells_list(list(at), "at"), False
+    return cells_list(list(at), "at", PAWN_AXES), False
 
 
 def _is_int(v: object) -> bool:
@@ -171,7 +171,7 @@ def classify(
         ValueError: bad coordinates (with the cell's index), a repeated
             impassable cell.
     """
-    return _grundy.pawn_classify(cells_list(cells, "cells"), *_blocked_text(blocked))
+    return _grundy.pawn_classify(cells_list(cells, "cells", PAWN_AXES), *_blocked_text(blocked))
 
 
 def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
@@ -193,7 +193,7 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
         raise TypeError(
             f"blocked must be a list of (x, y) pairs, a text or None, not {type(blocked).__name__}"
         )
-    cells = cells_list(blocked, "blocked")
+    cells = cells_list(blocked, "blocked", PAWN_AXES)
     # Checked here, where a message can name the list's index (as the
     # pawns' are named); the native parser checks the same of the text.
     for i, (x, y) in enumerate(cells):

@@ -19,7 +19,7 @@ import numbers
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _grundy
-from ._inputs import board_text, cells_list, check_limits, refuse_repeats
+from ._inputs import GRID_AXES, board_text, cells_list, check_limits, refuse_repeats
 
 Move = _grundy.SplitMove
 #: The class's own name, by which pickle finds it.
@@ -43,7 +43,7 @@ def _grid_text(
     if size is not None:
         rows, cols = _size(size)
         # Not `cells or []`: a numpy array of pairs has no truth value.
-        listed = cells_list([] if cells is None else cells, "cells")
+        listed = cells_list([] if cells is None else cells, "cells", GRID_AXES)
         # Checked here, where a message can name the list's index; the
         # native parser checks the same of the text, whose lines the user
         # never wrote.
@@ -83,7 +83,7 @@ def _moves(moves: Optional[Iterable[Union[Move, Tuple[int, int]]]]) -> List[Tupl
     if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
         raise TypeError(f"moves must be a list of moves, not {type(moves).__name__}")
     listed = [(m.row, m.col) if isinstance(m, Move) else m for m in moves]
-    return cells_list(listed, "moves")
+    return cells_list(listed, "moves", GRID_AXES)
 
 
 def analyze(
