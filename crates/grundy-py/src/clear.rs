@@ -1001,7 +1001,7 @@ fn clear_after<'py>(
 /// (`[[[1], [0]], [[1]]]`): as strings, its rows would be lists of single
 /// characters, which `analyze` refuses as ambiguous (they read as one board
 /// too).
-fn position_object(
+pub(crate) fn position_object(
     py: Python<'_>,
     mut boards: Vec<Vec<String>>,
     as_list: bool,

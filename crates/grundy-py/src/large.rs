@@ -13,7 +13,9 @@ use grundy_report::parse::{ParseError, ParseErrorKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::clear::{threads_or_default, ClearMemo};
+use crate::clear::{
+    boards_after, clear_move_key, position_object, threads_or_default, ClearMemo, Playable,
+};
 use crate::interrupt;
 use crate::{tables, Limits};
 
@@ -121,25 +123,37 @@ type ComponentTuple = (u32, Vec<(u32, u32)>, Option<u32>);
 
 /// The analysis of a board (or a sum) of any size. `value` and `winner` are
 /// `None` when the budget ran out before they were known; `stopped` then
-/// says which budget. Picklable (every answer travels); `copy` gives the
-/// object itself.
-#[pyclass(frozen, get_all, module = "grundy.clear")]
+/// says which budget. It keeps its boards, for `after`. Picklable (the
+/// boards and every answer travel); `copy` gives the object itself.
+#[pyclass(frozen, module = "grundy.clear")]
 pub struct LargeClearAnalysis {
     /// The total value, or `None`.
+    #[pyo3(get)]
     value: Option<u32>,
     /// `"first"`, `"second"`, or `None`.
+    #[pyo3(get)]
     winner: Option<&'static str>,
     /// The winning moves found.
+    #[pyo3(get)]
     winning_moves: Vec<LargeMove>,
     /// True when `winning_moves` lists every winning move.
+    #[pyo3(get)]
     winning_moves_complete: bool,
     /// Each component: `(board, cells, value or None)`, cells `(row, col)`.
+    #[pyo3(get)]
     components: Vec<ComponentTuple>,
     /// Each class of congruent components: `(cells, count, value or None)`;
     /// a class met an even number of times cancels from the total.
+    #[pyo3(get)]
     classes: Vec<(u64, u32, Option<u32>)>,
     /// The budget that ran out, in words, or `None`.
+    #[pyo3(get)]
     stopped: Option<String>,
+    /// The boards analysed, for `after`.
+    boards: Vec<LargeBoard>,
+    /// True when the position was given as a list of boards (`after` gives
+    /// it back in that form).
+    as_list: bool,
 }
 
 #[pymethods]
@@ -154,6 +168,14 @@ impl LargeClearAnalysis {
         ))
     }
 
+    /// The position after `mv` (a `LargeMove` or `Move`), played on this
+    /// analysis's boards, in the form the analysis was given, as
+    /// `ClearAnalysis.after` and `grundy.clear.after` give it.
+    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let boards = boards_after(&self.boards, clear_move_key(mv)?)?;
+        position_object(py, boards, self.as_list)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "LargeClearAnalysis(value={}, winner={}, winning_moves={}, components={})",
@@ -164,8 +186,8 @@ impl LargeClearAnalysis {
         )
     }
 
-    /// `(_restore_large_clear_analysis, (state,))`: its answers are all it
-    /// holds, so all of it travels (see [`LargeState`]).
+    /// `(_restore_large_clear_analysis, (state,))`: its boards and its
+    /// answers, all it holds, travel (see [`LargeState`]).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (LargeState,))> {
         Ok((
             crate::restore_function(py, "_restore_large_clear_analysis")?,
@@ -186,7 +208,8 @@ impl LargeClearAnalysis {
 
 /// A [`LargeClearAnalysis`] as pickled state: `(version, value, winner,
 /// winning moves as (board, top, left, bottom, right),
-/// winning_moves_complete, components, classes, stopped)`.
+/// winning_moves_complete, components, classes, stopped, the boards' rows,
+/// as_list)`.
 type LargeState = (
     u32,
     Option<u32>,
@@ -196,6 +219,8 @@ type LargeState = (
     Vec<ComponentTuple>,
     Vec<(u64, u32, Option<u32>)>,
     Option<String>,
+    Vec<Vec<String>>,
+    bool,
 );
 
 const LARGE_ANALYSIS: &str = "grundy.clear.LargeClearAnalysis";
@@ -214,19 +239,39 @@ impl LargeClearAnalysis {
             self.components.clone(),
             self.classes.clone(),
             self.stopped.clone(),
+            self.boards.iter().map(Playable::rows).collect(),
+            self.as_list,
         )
     }
 }
 
 /// The analysis a [`LargeClearAnalysis`]'s `__reduce__` pickled. Its
-/// boards are not in it, so only what can be checked without them is:
-/// the winner is one of the two words and agrees with the value, and each
-/// move's corners are in order.
+/// boards are read by the board format's parser; of its answers, what can
+/// be checked without solving again is: the winner is one of the two words
+/// and agrees with the value, and each move's corners are in order.
 #[pyfunction]
 fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClearAnalysis> {
     let bad = |why: String| crate::bad_state(LARGE_ANALYSIS, why);
-    let (_, value, winner, moves, winning_moves_complete, components, classes, stopped): LargeState =
-        crate::restored_state(state, LARGE_ANALYSIS)?;
+    let (
+        _,
+        value,
+        winner,
+        moves,
+        winning_moves_complete,
+        components,
+        classes,
+        stopped,
+        rows,
+        as_list,
+    ): LargeState = crate::restored_state(state, LARGE_ANALYSIS)?;
+    let mut boards = Vec::with_capacity(rows.len());
+    for (index, rows) in rows.iter().enumerate() {
+        let parsed = parse_large_boards(rows.join("\n").as_bytes(), None)
+            .map_err(|err| bad(format!("board {index}: {err}")))?;
+        let [board] = <[_; 1]>::try_from(parsed)
+            .map_err(|_| bad(format!("board {index} is not one board")))?;
+        boards.push(board.board);
+    }
     let winner = match winner.as_deref() {
         None => None,
         Some(word) => Some(
@@ -267,6 +312,8 @@ fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClea
         components,
         classes,
         stopped,
+        boards,
+        as_list,
     })
 }
 
@@ -324,8 +371,10 @@ fn budget(limits: &Limits, default_time: f64) -> grundy::Budget {
     budget
 }
 
-fn report(analysis: &LargeAnalysis) -> LargeClearAnalysis {
+fn report(analysis: &LargeAnalysis, boards: Vec<LargeBoard>, as_list: bool) -> LargeClearAnalysis {
     LargeClearAnalysis {
+        boards,
+        as_list,
         value: analysis.value.map(Nimber::value),
         winner: winner(analysis),
         winning_moves: analysis
@@ -378,7 +427,7 @@ fn clear_analysis_bytes(rows: u64, cols: u64) -> u64 {
 /// released while it runs; the budget's time (30 s by default) bounds it.
 /// With `memo`, its small shapes' search goes on from the memo.
 #[pyfunction]
-#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None))]
+#[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None, as_list = false))]
 // The keyword arguments of the Python function, one for one.
 #[allow(clippy::too_many_arguments)]
 fn clear_analyze_large(
@@ -390,27 +439,28 @@ fn clear_analyze_large(
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
     threads: Option<u8>,
+    as_list: bool,
 ) -> PyResult<LargeClearAnalysis> {
     let threads = threads_or_default(threads)?;
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let analysis = analysed(py, &texts, &limits, tables, memo, threads)?;
-    Ok(report(&analysis))
+    let boards = boards_of(&texts, limits.max_memory)?;
+    let analysis = analysed(py, &boards, &limits, tables, memo, threads)?;
+    Ok(report(&analysis, boards, as_list))
 }
 
-/// The analysis of the boards of `texts` under `limits` (30 s unless
-/// given), on [`on_analyzer`].
+/// The analysis of `boards` under `limits` (30 s unless given), on
+/// [`on_analyzer`].
 fn analysed(
     py: Python<'_>,
-    texts: &[(String, String)],
+    boards: &[LargeBoard],
     limits: &Limits,
     tables: Option<&Bound<'_, tables::Database>>,
     memo: Option<&Bound<'_, ClearMemo>>,
     threads: u8,
 ) -> PyResult<LargeAnalysis> {
-    let boards = boards_of(texts, limits.max_memory)?;
     let budget = budget(limits, DEFAULT_TIME);
     on_analyzer(py, tables, memo, threads, limits, budget, |analyzer| {
-        analyse(&boards, analyzer)
+        analyse(boards, analyzer)
     })
 }
 
@@ -430,7 +480,8 @@ fn clear_value_large(
     tables: Option<&Bound<'_, tables::Database>>,
 ) -> PyResult<u32> {
     let limits = Limits::new(max_positions, max_time, max_memory);
-    let analysis = analysed(py, &texts, &limits, tables, None, 1)?;
+    let boards = boards_of(&texts, limits.max_memory)?;
+    let analysis = analysed(py, &boards, &limits, tables, None, 1)?;
     if let Some(value) = analysis.value {
         return Ok(value.value());
     }

@@ -166,12 +166,31 @@ def test_clear_after_on_a_large_board():
         after = grundy.clear.after(board, m)
         expected = clear_play(tuple(board), (m.top, m.left, m.bottom, m.right))
         assert after == list(expected)
+        # The analysis plays it on its own boards, as `after` does.
+        assert a.after(m) == list(expected)
     # Value 3 ^ 3 ^ 1 = 1; clearing the lone cell leaves 0.
     assert grundy.clear.analyze(grundy.clear.after(board, ClearMove(8, 0, 8, 0))).value == 0
     with pytest.raises(ValueError, match=r"clear \(1,4\)-\(1,4\) is illegal .*: cell \(1,4\) is 0"):
         grundy.clear.after(board, LargeMove(0, 3, 0, 3))
     with pytest.raises(ValueError, match="row 300 lies outside the 9 x 9 board"):
         grundy.clear.after(board, LargeMove(0, 0, 299, 0))
+    for bad in [LargeMove(0, 3, 0, 3), LargeMove(0, 0, 299, 0), LargeMove(0, 0, 0, 0, board=1)]:
+        with pytest.raises(ValueError) as from_function:
+            grundy.clear.after(board, bad)
+        with pytest.raises(ValueError) as from_analysis:
+            a.after(bad)
+        assert str(from_analysis.value) == str(from_function.value)
+
+
+def test_a_large_analysis_gives_a_sum_back_as_a_list_of_boards():
+    board = large_board()
+    small = ["11", "01"]
+    for given in ([board, small], [board]):
+        a = grundy.clear.analyze(given)
+        assert isinstance(a, grundy.clear.LargeClearAnalysis)
+        m = LargeMove(8, 0, 8, 0, board=0)
+        assert a.after(m) == grundy.clear.after(given, m)
+        assert a.after(m)[0] == list(clear_play(tuple(board), (8, 0, 8, 0)))
 
 
 @pytest.mark.parametrize(

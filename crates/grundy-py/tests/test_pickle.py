@@ -68,6 +68,7 @@ def large_answers(a):
         "classes": a.classes,
         "stopped": a.stopped,
         "explain": answer(a.explain),
+        "after": [a.after(m) for m in a.winning_moves[:3]],
     }
 
 

@@ -60,8 +60,8 @@ class LargeMove:
 class LargeClearAnalysis:
     """The analysis of a board (or a sum) of any size; ``value`` and
     ``winner`` are ``None`` when the budget ran out first, and ``stopped``
-    then says which budget. Picklable (every answer travels); ``copy``
-    gives the object itself."""
+    then says which budget. Picklable (the boards and every answer
+    travel); ``copy`` gives the object itself."""
 
     value: Optional[int]
     winner: Optional[str]
@@ -75,6 +75,13 @@ class LargeClearAnalysis:
         """Raises ValueError: explanations are of boards of at most 64
         cells, as ``--explain``'s."""
     stopped: Optional[str]
+    def after(
+        self, move: _AnyClearMove
+    ) -> Union[List[str], List[List[str]], List[List[List[int]]]]:
+        """The position after ``move``, played on the boards analysed, in
+        the form the analysis was given, as :meth:`ClearAnalysis.after`
+        gives it. An illegal move raises ValueError, in the command line's
+        words (from 1) with why."""
     def __reduce__(self) -> Tuple[Callable[[_State], LargeClearAnalysis], Tuple[_State]]: ...
     def __copy__(self: _Self) -> _Self: ...
     def __deepcopy__(self: _Self, memo: Any) -> _Self: ...

@@ -109,7 +109,9 @@ def analyze(
         return _grundy.clear_analyze(
             texts, *limits, db, threads=check_threads(threads), as_list=as_list
         )
-    return _grundy.clear_analyze_large(texts, *limits, db, threads=check_threads(threads))
+    return _grundy.clear_analyze_large(
+        texts, *limits, db, threads=check_threads(threads), as_list=as_list
+    )
 
 
 def engine_move(
@@ -234,7 +236,7 @@ class Solver:
         texts, as_list = boards_texts_given(board, limit=None)
         if _grundy.clear_fits_small(texts, limits[2]):
             return _grundy.clear_analyze(texts, *limits, None, self._memo, as_list=as_list)
-        return _grundy.clear_analyze_large(texts, *limits, None, self._memo)
+        return _grundy.clear_analyze_large(texts, *limits, None, self._memo, as_list=as_list)
 
     def engine_move(
         self,
