@@ -58,9 +58,67 @@ pub enum DiscoverError {
         /// The error.
         error: std::io::Error,
     },
+    /// A directory named explicitly holds no database: searching without
+    /// it would answer, only slower, with nothing said of why.
+    #[error("{}: is a directory without a database (*.gdb)", path.display())]
+    Empty {
+        /// The directory.
+        path: PathBuf,
+    },
+    /// A directory opened as one database holds several ([`open_only`]).
+    #[error("{}: is a directory of several databases ({}); name one", path.display(), names.join(", "))]
+    Several {
+        /// The directory.
+        path: PathBuf,
+        /// The databases in it (a partitioned one as `PATH in N parts`),
+        /// and its damaged files.
+        names: Vec<String>,
+    },
     /// A database named explicitly cannot be opened.
     #[error(transparent)]
     Open(#[from] DbError),
+}
+
+/// The one database in the directory `dir` (a file, or the parts of one
+/// build), found as `--tables DIR` finds its databases: what the readers
+/// (`tables info`, `checksum`, `verify`, Python's `grundy.tables.open`)
+/// open when given a directory.
+///
+/// # Errors
+///
+/// [`DiscoverError::Empty`] without a database, [`DiscoverError::Several`]
+/// with more than one (a damaged file counts, as it may be the one meant),
+/// the damaged file's error when it is the only one, and those of
+/// [`Search::open`].
+pub fn open_only(dir: &Path) -> Result<DbSet, DiscoverError> {
+    let found = Search::with_env(&[dir.to_owned()], None, None).open()?;
+    let (mut sets, skipped) = (found.sets, found.skipped);
+    if sets.len() == 1 && skipped.is_empty() {
+        return Ok(sets.pop().expect("one database"));
+    }
+    if sets.is_empty() {
+        return Err(match skipped.into_iter().next() {
+            // A damaged database is named as a reader of its file names it.
+            Some(skipped) => DiscoverError::Open(skipped.error),
+            None => DiscoverError::Empty {
+                path: dir.to_owned(),
+            },
+        });
+    }
+    let names = sets
+        .iter()
+        .map(|s| match s.parts().len() {
+            // A partitioned build is named by the path it was asked to
+            // write, which a whole file beside it may share.
+            1 => s.path().display().to_string(),
+            n => format!("{} in {n} parts", s.path().display()),
+        })
+        .chain(skipped.iter().map(|s| s.path.display().to_string()))
+        .collect();
+    Err(DiscoverError::Several {
+        path: dir.to_owned(),
+        names,
+    })
 }
 
 /// Where to look, decided once (see the module doc).
@@ -123,7 +181,9 @@ impl Search {
     /// # Errors
     ///
     /// [`DiscoverError::ReadDir`] for a directory that cannot be listed;
-    /// [`DiscoverError::Open`] for a named file that is missing or damaged.
+    /// [`DiscoverError::Empty`] for a named directory without a `*.gdb`
+    /// file; [`DiscoverError::Open`] for a named file that is missing or
+    /// damaged.
     pub fn open(&self) -> Result<Found, DiscoverError> {
         let mut found = Found::default();
         // The files of partitioned databases already opened with their set.
@@ -131,7 +191,11 @@ impl Search {
         for path in &self.paths {
             let scanned = path.is_dir();
             let files = if scanned {
-                gdb_files(path)?
+                let files = gdb_files(path)?;
+                if files.is_empty() && self.named {
+                    return Err(DiscoverError::Empty { path: path.clone() });
+                }
+                files
             } else if self.named || path.exists() {
                 vec![path.clone()]
             } else {
@@ -247,5 +311,32 @@ mod tests {
         let missing = Search::with_env(&[], None, Some(dir.path().join("none")));
         assert!(missing.paths().is_empty());
         assert!(missing.open().unwrap().sets.is_empty());
+    }
+
+    /// A directory named (given or by the environment) without a `*.gdb`
+    /// file is an error; the default directory empty is no error.
+    #[test]
+    fn a_named_directory_without_a_database_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a database").unwrap();
+        let named = [dir.path().to_owned()];
+        let env = dir.path().as_os_str();
+        for search in [
+            Search::with_env(&named, None, None),
+            Search::with_env(&[], Some(env), None),
+        ] {
+            let err = search.open().unwrap_err();
+            assert!(matches!(&err, DiscoverError::Empty { path } if path == dir.path()));
+            assert_eq!(
+                err.to_string(),
+                format!(
+                    "{}: is a directory without a database (*.gdb)",
+                    dir.path().display()
+                )
+            );
+        }
+        let default = Search::with_env(&[], None, Some(dir.path().to_owned()));
+        assert_eq!(default.paths(), named);
+        assert!(default.open().unwrap().sets.is_empty());
     }
 }

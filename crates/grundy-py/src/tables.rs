@@ -66,6 +66,12 @@ fn tables_open(py: Python<'_>, path: Option<PathBuf>) -> PyResult<Database> {
                 set,
             })
         }
+        // A directory of one database opens it, as the command line's
+        // readers (`grundy tables info DIR`) do.
+        Some(path) if path.is_dir() => {
+            let set = grundy_db::discover::open_only(&path).map_err(|e| discover_error(py, e))?;
+            Ok(Database::of_set(set))
+        }
         Some(path) => {
             let set = DbSet::open(&path).map_err(|e| db_error(py, e, Some(NO_DATABASE)))?;
             Ok(Database::of_set(set))
@@ -151,6 +157,22 @@ impl Database {
     }
 }
 
+/// A discovery's error as Python raises it: the file system's as the
+/// `OSError` subclass of its errno, a database's as [`db_error`] words it,
+/// the rest (a directory without a database, or of several) as
+/// `ValueError` in the command line's words.
+fn discover_error(py: Python<'_>, err: DiscoverError) -> PyErr {
+    match err {
+        DiscoverError::Open(err) => db_error(py, err, None),
+        DiscoverError::ReadDir { path, error } => {
+            os_error(py, &path, &error, None).unwrap_or_else(|| {
+                PyValueError::new_err(format!("{}: cannot read: {error}", path.display()))
+            })
+        }
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
 /// The databases grundy-db's discovery finds, as the CLI's `clear`, `sum`
 /// and `serve` find them ([`grundy_db::discover`]: `paths`, else
 /// `GRUNDY_TABLES`, else the default directory), with the damaged files it
@@ -163,14 +185,7 @@ type Discovered = (Vec<Database>, Vec<(PathBuf, String)>);
 fn tables_discover(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Discovered> {
     let found = grundy_db::discover::Search::new(&paths)
         .open()
-        .map_err(|e| match e {
-            DiscoverError::Open(err) => db_error(py, err, None),
-            DiscoverError::ReadDir { path, error } => os_error(py, &path, &error, None)
-                .unwrap_or_else(|| {
-                    PyValueError::new_err(format!("{}: cannot read: {error}", path.display()))
-                }),
-            other => PyValueError::new_err(other.to_string()),
-        })?;
+        .map_err(|e| discover_error(py, e))?;
     let skipped = found
         .skipped
         .into_iter()

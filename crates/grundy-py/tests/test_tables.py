@@ -164,9 +164,6 @@ def test_file_system_errors_are_oserrors_as_pythons_own(db_4x5, tmp_path):
     with pytest.raises(FileNotFoundError) as raised:
         grundy.tables.open(missing / "clear.gdb")
     assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing / "clear.gdb"))
-    with pytest.raises(IsADirectoryError) as raised:
-        grundy.tables.open(tmp_path)
-    assert (raised.value.errno, raised.value.filename) == (errno.EISDIR, str(tmp_path))
     with pytest.raises(FileNotFoundError) as raised:
         grundy.tables.build("2x2", missing / "clear-2x2.gdb", progress=False)
     assert raised.value.errno == errno.ENOENT
@@ -175,6 +172,27 @@ def test_file_system_errors_are_oserrors_as_pythons_own(db_4x5, tmp_path):
     with pytest.raises(IsADirectoryError) as raised:
         grundy.tables.build("2x2", tmp_path, progress=False)
     assert (raised.value.errno, raised.value.filename) == (errno.EISDIR, str(tmp_path))
+
+
+def test_a_directory_opens_its_one_database_as_the_cli_does(db_4x5, tmp_path, cli):
+    # As `grundy tables info DIR`: the one database in it, else an error in
+    # the command line's words.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ValueError, match=r"is a directory without a database \(\*\.gdb\)$") as raised:
+        grundy.tables.open(empty)
+    assert cli.run(["tables", "info", str(empty)]).stderr == f"error: {raised.value}\n"
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "clear-4x5.gdb").write_bytes(open(db_4x5.path, "rb").read())
+    assert grundy.tables.open(one).info() == {
+        **db_4x5.info(),
+        "path": str(one / "clear-4x5.gdb"),
+        "parts": [str(one / "clear-4x5.gdb")],
+    }
+    (one / "again.gdb").write_bytes(open(db_4x5.path, "rb").read())
+    with pytest.raises(ValueError, match=r"is a directory of several databases \(.*again\.gdb, .*clear-4x5\.gdb\); name one$"):
+        grundy.tables.open(one)
 
 
 @contextlib.contextmanager

@@ -137,15 +137,18 @@ class Database:
 
 
 def open(path: Optional[PathLike] = None) -> Database:
-    """Open a database file (memory-mapped; every checksum is checked), or
-    the built-in 5 x 5 database when ``path`` is None.
+    """Open a database file (memory-mapped; every checksum is checked), the
+    one database of a directory (a file, or the parts of one partitioned
+    build, as ``grundy tables info DIR`` opens it), or the built-in 5 x 5
+    database when ``path`` is None.
 
     Raises:
-        FileNotFoundError: no such file; IsADirectoryError: a directory;
-            PermissionError: not readable (each an ``OSError`` with
-            ``errno`` and ``filename``, as Python's ``open`` raises them).
+        FileNotFoundError: no such file; PermissionError: not readable
+            (each an ``OSError`` with ``errno`` and ``filename``, as
+            Python's ``open`` raises them).
         ValueError: not a database, a damaged one (``checksum mismatch in
-            section tier K``), another format version.
+            section tier K``), another format version; a directory without
+            a database, or of several (``name one``).
     """
     return Database(_grundy.tables_open(None if path is None else os.fspath(path)))
 

@@ -70,42 +70,9 @@ pub(super) fn open(path: &Path) -> anyhow::Result<DbSet> {
     DbSet::open(path).map_err(|e| UsageError(e.to_string()).into())
 }
 
-/// The one database in the directory `dir`, by [`grundy_db::discover`].
+/// The one database in the directory `dir` ([`grundy_db::discover::open_only`]).
 fn open_dir(dir: &Path) -> anyhow::Result<DbSet> {
-    let found = grundy_db::discover::Search::new(&[dir.to_owned()])
-        .open()
-        .map_err(|e| UsageError(e.to_string()))?;
-    let (mut sets, skipped) = (found.sets, found.skipped);
-    if sets.len() == 1 && skipped.is_empty() {
-        return Ok(sets.pop().expect("one database"));
-    }
-    if sets.is_empty() {
-        return Err(UsageError(match skipped.into_iter().next() {
-            // A damaged database is named as a reader of its file names it.
-            Some(skipped) => skipped.error.to_string(),
-            None => format!(
-                "{}: is a directory without a database (*.gdb)",
-                dir.display()
-            ),
-        })
-        .into());
-    }
-    let names: Vec<String> = sets
-        .iter()
-        .map(|s| match s.parts().len() {
-            // A partitioned build is named by the path it was asked to
-            // write, which a whole file beside it may share.
-            1 => s.path().display().to_string(),
-            n => format!("{} in {n} parts", s.path().display()),
-        })
-        .chain(skipped.iter().map(|s| s.path.display().to_string()))
-        .collect();
-    Err(UsageError(format!(
-        "{}: is a directory of several databases ({}); name one",
-        dir.display(),
-        names.join(", ")
-    ))
-    .into())
+    grundy_db::discover::open_only(dir).map_err(|e| UsageError(e.to_string()).into())
 }
 
 pub(super) fn info(args: &InfoArgs) -> anyhow::Result<ExitCode> {
