@@ -109,6 +109,31 @@ def databases():
 
 seeds["db_reader"] = databases()
 
+
+# db_partial: a mode byte (0: the rest is the partial file), then what a
+# 3 x 3 build stopped after a few tiers keeps, the finished file as a
+# partial, its first half, and another box's file (refused).
+def partials():
+    import subprocess
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        grundy = ["cargo", "run", "-q", "-p", "grundy-cli", "--", "tables", "build", "--keep-every", "16"]
+        for b, limit in [("3x3", ["--max-time", "0.02"]), ("3x3", []), ("2x3", [])]:
+            path = tmp / f"{b}-{len(limit)}.gdb"
+            subprocess.run(grundy + ["--box", b, "--out", str(path)] + limit,
+                           cwd=FUZZ.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            kept = path if path.exists() else pathlib.Path(str(path) + ".partial")
+            out.append(with_byte(0, kept.read_bytes()))
+    whole = out[1][1:]
+    out.insert(2, with_byte(0, whole[: len(whole) // 2]))
+    return out
+
+
+seeds["db_partial"] = partials()
+
 shutil.rmtree(SEEDS, ignore_errors=True)
 for target, inputs in seeds.items():
     folder = SEEDS / target
