@@ -542,8 +542,7 @@ where
     let all = ranks.all_gather_bytes(identity.as_bytes());
     let mut problems = Vec::new();
     for (r, theirs) in all.iter().enumerate().skip(1) {
-        let theirs = String::from_utf8_lossy(theirs);
-        let (their_binary, their_opts) = theirs.split_once(' ').unwrap_or((&theirs, ""));
+        let (their_binary, their_opts) = identity_of(theirs);
         let (first_binary, first_opts) = identity_of(&all[0]);
         if their_binary != first_binary {
             problems.push(format!(
@@ -744,6 +743,8 @@ fn tier_line(t: &TierReport) -> String {
     )
 }
 
+/// A rank's identity as gathered, `binary options`, split into the
+/// binary's fingerprint and the options.
 fn identity_of(bytes: &[u8]) -> (String, String) {
     let text = String::from_utf8_lossy(bytes);
     let (binary, opts) = text.split_once(' ').unwrap_or((&text, ""));
