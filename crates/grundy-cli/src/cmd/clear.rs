@@ -20,7 +20,7 @@ use std::io::Write as _;
 
 use grundy::clear::large::{Analyzer, EngineChoice, LargeBoard};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
-use grundy::{Budget, Nimber, SolveError};
+use grundy::{Nimber, SolveError};
 use grundy_report::clear::{engine_move, Analysis, EngineMove, MoveReport};
 use grundy_report::large::{EngineMoveReport, LargeReport};
 use grundy_report::parse::clear::parse_large_boards;
@@ -86,14 +86,19 @@ pub struct Args {
 /// The seed article's 4 x 4 example: the first player wins.
 const DEFAULT_BOARD: Board = grundy::board!["0110", "0000", "0000", "0001"];
 
-/// The analyzer of boards of any size, whose solver of the components that
-/// fit 64 cells has a helper with `--threads 2`.
-fn analyzer(rules: Clear, budget: Budget, args: &Args) -> Analyzer {
+/// The analyzer of boards of any size, reading `--tables`, within the
+/// budget given, its time `default_time` when `--max-time` is not; its
+/// solver of the components that fit 64 cells has a helper with
+/// `--threads 2`.
+fn analyzer(args: &Args, default_time: std::time::Duration) -> anyhow::Result<Analyzer> {
+    let shapes = args.tables.lookup()?;
+    let mut budget = args.budget.budget();
+    budget.max_time = Some(budget.max_time.unwrap_or(default_time));
     let small = small_solver(
-        rules,
+        Clear::with_shapes(shapes),
         args.threads.unwrap_or_else(grundy::clear::default_threads),
     );
-    Analyzer::with_small_solver(small, budget)
+    Ok(Analyzer::with_small_solver(small, budget))
 }
 
 /// The solver of boards of at most 64 cells: with a helper thread when
@@ -190,10 +195,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 /// The analysis of boards past 64 cells (see the module docs); exit 3 after
 /// the report when the budget ran out before everything was known.
 fn analyse_large(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode> {
-    let shapes = args.tables.lookup()?;
-    let mut budget = args.budget.budget();
-    budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_LARGE_TIME));
-    let mut analyzer = analyzer(Clear::with_shapes(shapes), budget, args);
+    let mut analyzer = analyzer(args, DEFAULT_LARGE_TIME)?;
     let analysis = grundy::clear::large::analyse(boards, &mut analyzer);
     print_large(&analysis, args.json, args.max_listed)?;
     match analysis.stopped {
@@ -227,10 +229,7 @@ fn print_large(
 
 /// `--move`: the engine's move within the time budget.
 fn engine_move_of(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode> {
-    let shapes = args.tables.lookup()?;
-    let mut budget = args.budget.budget();
-    budget.max_time = Some(budget.max_time.unwrap_or(DEFAULT_MOVE_TIME));
-    let mut analyzer = analyzer(Clear::with_shapes(shapes), budget, args);
+    let mut analyzer = analyzer(args, DEFAULT_MOVE_TIME)?;
     let choice = grundy::clear::large::choose_move(boards, &mut analyzer);
     print_engine_move(choice.as_ref(), boards.len(), args.json)
 }
