@@ -53,11 +53,13 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
     let mut scratch = Vec::new();
     let (mut all_cells, mut all_queries) = (0, 0);
     for _ in 0..tests {
-        scanner.peek_token();
-        let n_at = scanner.position();
-        let n = scanner.usize_in("the number of impassable cells N", 1, MAX_CELLS)?;
-        all_cells += n;
-        over_total(&scanner, n_at, all_cells, MAX_CELLS, "impassable cells")?;
+        let n = test_count(
+            &mut scanner,
+            "the number of impassable cells N",
+            MAX_CELLS,
+            &mut all_cells,
+            "impassable cells",
+        )?;
         let cells_start = scanner.position();
         cells.clear();
         cells.reserve(n);
@@ -70,11 +72,13 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
         // tests'): separate ones would each be fresh memory (`crate::alloc`).
         let blocked = Blocked::new_with_scratch(&cells, &mut scratch)
             .map_err(|err| duplicate(input, cells_start, &err))?;
-        scanner.peek_token();
-        let q_at = scanner.position();
-        let q = scanner.usize_in("the number of queries Q", 1, MAX_QUERIES)?;
-        all_queries += q;
-        over_total(&scanner, q_at, all_queries, MAX_QUERIES, "queries")?;
+        let q = test_count(
+            &mut scanner,
+            "the number of queries Q",
+            MAX_QUERIES,
+            &mut all_queries,
+            "queries",
+        )?;
         let queries_start = scanner.position();
         // Offline: read the queries and sort them by row, for the sweep.
         // Room for every query at once: grown by doubling, the two vectors
@@ -153,17 +157,22 @@ fn answer<W: Write>(input: &[u8], out: &mut Answers<W>) -> Result<(), JudgeError
     Ok(())
 }
 
-/// The statement's limit on a count summed over the tests: an error at the
-/// count (at offset `at`) that passes it.
-fn over_total(
-    scanner: &Scanner<'_>,
-    at: usize,
-    total: usize,
+/// A test's count of `what`, `name` in messages, in `1..=limit`, added to
+/// `total`, its sum over the tests so far: the statement bounds the sum by
+/// `limit` too, and a count that passes it is an error at the count.
+fn test_count(
+    scanner: &mut Scanner<'_>,
+    name: &str,
     limit: usize,
+    total: &mut usize,
     what: &str,
-) -> Result<(), ParseError> {
-    if total <= limit {
-        return Ok(());
+) -> Result<usize, ParseError> {
+    scanner.peek_token();
+    let at = scanner.position();
+    let count = scanner.usize_in(name, 1, limit)?;
+    *total += count;
+    if *total <= limit {
+        return Ok(count);
     }
     Err(scanner.error_at(
         at,
