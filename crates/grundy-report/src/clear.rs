@@ -371,6 +371,19 @@ impl MoveReport {
     }
 }
 
+/// Each board's value, and their total: the value of the sum `boards`.
+fn values_and_total(
+    solver: &mut ClearSolver,
+    boards: &[Board],
+) -> Result<(Vec<Nimber>, Nimber), SolveError> {
+    let values = boards
+        .iter()
+        .map(|b| solver.value(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let total = values.iter().copied().sum();
+    Ok((values, total))
+}
+
 /// The total value reached by every legal move of the sum `boards`, or by
 /// `limit` of them spread evenly over the move order when there are more.
 ///
@@ -382,11 +395,7 @@ pub fn move_values(
     boards: &[Board],
     limit: usize,
 ) -> Result<MoveValues<MoveReport>, SolveError> {
-    let values = boards
-        .iter()
-        .map(|b| solver.value(b))
-        .collect::<Result<Vec<_>, _>>()?;
-    let total: Nimber = values.iter().copied().sum();
+    let (values, total) = values_and_total(solver, boards)?;
     let mut all = Vec::new();
     for (index, board) in boards.iter().enumerate() {
         board.for_each_rect(|rect, _| all.push((index, rect)));
@@ -437,11 +446,7 @@ pub fn engine_move(
     solver: &mut ClearSolver,
     boards: &[Board],
 ) -> Result<Option<EngineMove>, SolveError> {
-    let values = boards
-        .iter()
-        .map(|b| solver.value(b))
-        .collect::<Result<Vec<_>, _>>()?;
-    let total: Nimber = values.iter().copied().sum();
+    let (values, total) = values_and_total(solver, boards)?;
     if !total.is_zero() {
         for (index, board) in boards.iter().enumerate() {
             let target = values[index] ^ total;
