@@ -190,25 +190,36 @@ impl TierTable<Vec<u64>> {
         if let Some(&key) = keys.iter().find(|&&k| k == 0 || k > MAX_KEY) {
             return Err(TierError::BadKey { key });
         }
-        let positions = keys.len() as u64;
-        let capacity = capacity_in_memory(positions);
         keys.par_iter_mut().for_each(|k| *k = table_hash(*k));
         keys.par_sort_unstable();
+        Ok(TierTable::laid_out(
+            keys.len() as u64,
+            keys.iter()
+                .map(|&mixed| (mixed, slot(table_unhash(mixed), 0))),
+        ))
+    }
+
+    /// The table of `positions` occupied slots, given as `(mixed hash of
+    /// the key, slot)` in the order of the mixed hashes: each slot at its
+    /// key's home or, when that is taken, the first free one after (the
+    /// last ones may run past the spare slot, which grows the table).
+    fn laid_out(positions: u64, entries: impl Iterator<Item = (u64, u64)>) -> TierTable {
+        let capacity = capacity_in_memory(positions);
         let mut slots = vec![0u64; capacity as usize + 1];
         let mut next = 0u64;
-        for &mixed in &keys {
+        for (mixed, entry) in entries {
             let at = home(mixed, capacity).max(next);
             if at as usize + 1 >= slots.len() {
                 slots.resize(at as usize + 2, 0);
             }
-            slots[at as usize] = slot(table_unhash(mixed), 0);
+            slots[at as usize] = entry;
             next = at + 1;
         }
-        Ok(TierTable {
+        TierTable {
             positions,
             capacity,
             slots,
-        })
+        }
     }
 }
 
@@ -237,26 +248,13 @@ impl TierTable<Vec<u64>> {
                 key: slot_key(entry),
             });
         }
-        let positions = entries.len() as u64;
-        let capacity = capacity_in_memory(positions);
         // Sorting by the mixed key in the comparator keeps the values in
         // place without a second array.
         entries.par_sort_unstable_by_key(|&e| table_hash(slot_key(e)));
-        let mut slots = vec![0u64; capacity as usize + 1];
-        let mut next = 0u64;
-        for &entry in &entries {
-            let at = home(table_hash(slot_key(entry)), capacity).max(next);
-            if at as usize + 1 >= slots.len() {
-                slots.resize(at as usize + 2, 0);
-            }
-            slots[at as usize] = entry;
-            next = at + 1;
-        }
-        Ok(TierTable {
-            positions,
-            capacity,
-            slots,
-        })
+        Ok(TierTable::laid_out(
+            entries.len() as u64,
+            entries.iter().map(|&e| (table_hash(slot_key(e)), e)),
+        ))
     }
 }
 
