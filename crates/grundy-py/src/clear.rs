@@ -901,12 +901,9 @@ impl Playable for LargeBoard {
 /// anything else.
 pub(crate) fn clear_move_key(mv: &Bound<'_, PyAny>) -> PyResult<MoveKey> {
     move_key(mv).ok_or_else(|| {
-        let type_name = mv
-            .get_type()
-            .name()
-            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
         pyo3::exceptions::PyTypeError::new_err(format!(
-            "move must be a grundy.clear.Move or LargeMove, not {type_name}"
+            "move must be a grundy.clear.Move or LargeMove, not {}",
+            crate::type_name(mv)
         ))
     })
 }

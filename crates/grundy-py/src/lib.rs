@@ -129,6 +129,15 @@ pub(crate) fn restore_function<'py>(py: Python<'py>, name: &str) -> PyResult<Bou
     py.import("grundy._grundy")?.getattr(name)
 }
 
+/// The name of `value`'s Python type, as messages give it (`?` when
+/// Python cannot tell it).
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+}
+
 /// A state's wrong value (an illegal move, a cell outside its board), as
 /// the restore of `class` refuses it.
 pub(crate) fn bad_state(class: &str, why: impl std::fmt::Display) -> PyErr {
@@ -144,19 +153,13 @@ pub(crate) fn bad_state(class: &str, why: impl std::fmt::Display) -> PyErr {
 /// range check names the argument and its range for any value rather
 /// than PyO3's bare `OverflowError`.
 pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<i128> {
-    let type_name = || {
-        value
-            .get_type()
-            .name()
-            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
-    };
     // numpy's bool (named `bool` or `bool_`) is no int here either.
     if value.is_instance_of::<pyo3::types::PyBool>()
-        || matches!(type_name().as_str(), "bool" | "bool_")
+        || matches!(type_name(value).as_str(), "bool" | "bool_")
     {
         return Err(pyo3::exceptions::PyTypeError::new_err(format!(
             "{name} must be an int, not {}",
-            type_name()
+            type_name(value)
         )));
     }
     let value = value
@@ -166,7 +169,7 @@ pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>) -> PyResult<i128> {
         .map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(format!(
                 "{name} must be an int, not {}",
-                type_name()
+                type_name(value)
             ))
         })?;
     value.extract::<i128>().map_err(|_| {

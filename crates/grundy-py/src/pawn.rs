@@ -338,12 +338,9 @@ impl PawnAnalysis {
     fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         // Worded as `grundy.pawn.after` words it, not as PyO3's cast.
         let mv = mv.cast::<Move>().map_err(|_| {
-            let type_name = mv
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
             pyo3::exceptions::PyTypeError::new_err(format!(
-                "move must be a grundy.pawn.Move, not {type_name}"
+                "move must be a grundy.pawn.Move, not {}",
+                crate::type_name(mv)
             ))
         })?;
         let after = pawns_after(&self.pawns, &self.blocked, mv.get())?;
