@@ -103,10 +103,7 @@ impl Move {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Move(top={}, left={}, bottom={}, right={}, board={})",
-            self.top, self.left, self.bottom, self.right, self.board
-        )
+        repr_move(self.key())
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
@@ -158,6 +155,12 @@ pub(crate) fn compare_move(key: MoveKey, other: &Bound<'_, PyAny>, op: CompareOp
             .unbind(),
         None => py.NotImplemented(),
     }
+}
+
+/// The repr of a move of either class, from its key alone: the two read
+/// alike, as they compare and hash alike.
+pub(crate) fn repr_move((board, top, left, bottom, right): MoveKey) -> String {
+    format!("Move(top={top}, left={left}, bottom={bottom}, right={right}, board={board})")
 }
 
 /// The hash of a move of either class, from its key alone.

@@ -72,10 +72,7 @@ impl LargeMove {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Move(top={}, left={}, bottom={}, right={}, board={})",
-            self.top, self.left, self.bottom, self.right, self.board
-        )
+        crate::clear::repr_move(self.key())
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: pyo3::pyclass::CompareOp) -> Py<PyAny> {
