@@ -295,18 +295,8 @@ pub(crate) fn budget_exceeded(
         ),
         _ => ("a budget", py.None()),
     };
-    let class = match py
-        .import("grundy._errors")
-        .and_then(|m| m.getattr("BudgetExceeded"))
-    {
-        Ok(class) => class,
-        Err(e) => return e,
-    };
     let message = format!("the search stopped early: {err} (raise {name} to search further)");
-    match class.call1((message, name, limit, found)) {
-        Ok(instance) => PyErr::from_value(instance),
-        Err(e) => e,
-    }
+    new_budget_exceeded(py, &message, name, limit, found)
 }
 
 /// `grundy.BudgetExceeded` for a search refused before it began, past the
@@ -317,16 +307,25 @@ pub(crate) fn refused_for_memory(py: Python<'_>, context: &str, limit: u64) -> P
     if let Err(e) = found.set_item("positions_solved", 0) {
         return e;
     }
-    let class = match py
-        .import("grundy._errors")
-        .and_then(|m| m.getattr("BudgetExceeded"))
-    {
-        Ok(class) => class,
-        Err(e) => return e,
-    };
     // The located message names the bytes needed and the limit: said once,
     // as the CLI says it.
-    match class.call1((context, "max_memory", limit, found)) {
+    new_budget_exceeded(py, context, "max_memory", limit, found)
+}
+
+/// `grundy.BudgetExceeded(message, budget, limit, found)` as the error to
+/// raise, or the error met making it.
+fn new_budget_exceeded<'py, L: IntoPyObject<'py>>(
+    py: Python<'py>,
+    message: &str,
+    budget: &str,
+    limit: L,
+    found: Bound<'py, pyo3::types::PyDict>,
+) -> PyErr {
+    let made = py
+        .import("grundy._errors")
+        .and_then(|m| m.getattr("BudgetExceeded"))
+        .and_then(|class| class.call1((message, budget, limit, found)));
+    match made {
         Ok(instance) => PyErr::from_value(instance),
         Err(e) => e,
     }
