@@ -146,7 +146,6 @@ pub(crate) fn bad_state(class: &str, why: impl std::fmt::Display) -> PyErr {
     ))
 }
 
-/// `value` as Python's `repr` writes it: `None`, or the value as shown.
 /// An integer argument of a move's constructor, `name` in messages: an
 /// int, or anything `operator.index` takes (a numpy integer), but not a
 /// bool, which budgets refuse too; as an `i128`, so that the caller's
@@ -211,6 +210,7 @@ pub(crate) fn explanation_dict<'py>(
     Ok(dict)
 }
 
+/// `value` as Python's `repr` writes it: `None`, or the value as shown.
 pub(crate) fn repr_option<T: std::fmt::Display>(value: Option<T>) -> String {
     value.map_or_else(|| "None".to_owned(), |v| v.to_string())
 }
