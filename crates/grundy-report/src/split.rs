@@ -245,6 +245,12 @@ pub fn illegal_move(position: &grundy::split::Position, cell: Cell) -> String {
 /// reasons.
 const LINE_GROUPS: &str = "every play there takes one move for each group of candidates linked by shared rows and columns (each group lies on one line that no other candidate's line cuts)";
 
+/// Why the rectangles a move leaves cancel in pairs, in words for the
+/// engine's reasons: the two of a pair need not be congruent (a 1 x 1 and a
+/// 2 x 1 rectangle of one candidate each are one game), as the splitting
+/// game reads only where the candidates are ([`grundy::split::Pattern::canonical`]).
+const PAIRED: &str = "the rectangles it leaves pair up, the two of each pair with their candidates in one pattern (rows and columns without a candidate left out, up to rotation and reflection), so equal in value";
+
 /// The engine's move in JSON, as `grundy split --move --json` prints it and
 /// `grundy.split.engine_move` returns it: `{"move": {"row", "col"},
 /// "proven", "kind", "reason", "text"}`.
@@ -270,18 +276,18 @@ impl EngineMoveReport {
             SplitReason::Pairs { pairs, alone, .. } => {
                 let pair = words::PAIR_CANCELS;
                 match (pairs, alone) {
-                    (_, 0) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair})"),
+                    (_, 0) => format!("proven winning: {PAIRED} ({pair})"),
                     (0, 1) => format!("proven winning: the one rectangle with candidates it leaves has value 0: {LINE_GROUPS}, and it has an even number of them"),
                     (0, _) => format!("proven winning: in each rectangle it leaves {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
-                    (_, 1) => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for one, whose value is 0: {LINE_GROUPS}, and it has an even number of them"),
-                    _ => format!("proven winning: the rectangles it leaves pair up, congruent with equal candidates, so equal in value ({pair}), but for {alone}, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
+                    (_, 1) => format!("proven winning: {PAIRED} ({pair}), but for one, whose value is 0: {LINE_GROUPS}, and it has an even number of them"),
+                    _ => format!("proven winning: {PAIRED} ({pair}), but for {alone}, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
                 }
             }
             SplitReason::Losing { leaves } => format!(
                 "losing position: the value is 0, so every move loses; this one leaves {leaves}, the largest value a move leaves (chosen as likely the hardest to answer)"
             ),
             SplitReason::Unproven { stopped } => format!(
-                "unproven: the budget ran out{}; best guess: the move tried that leaves the fewest candidates in rectangles without a congruent partner",
+                "unproven: the budget ran out{}; best guess: the move tried that leaves the fewest candidates in rectangles without a partner of the same pattern",
                 stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default()
             ),
             _ => "unproven".to_owned(),
@@ -419,5 +425,44 @@ mod tests {
             assert_eq!(text.contains("pair up"), pairs > 0, "{text}");
             assert_eq!(text.contains(LINE_GROUPS), alone > 0, "{text}");
         }
+    }
+
+    /// A pair need not be congruent: after (5,3) of this grid the engine
+    /// answers (2,1), which leaves a 1 x 1 and a 2 x 1 rectangle of one
+    /// candidate each, one game (and a rectangle of value 0); the reason
+    /// says so without calling them congruent.
+    #[test]
+    fn a_pair_of_one_pattern_is_not_called_congruent() {
+        let grid = crate::parse::split::parse_matrix(b"01100\n10010\n00100\n11001\n00110\n")
+            .unwrap()
+            .grid;
+        let position = Position::new(grid).try_play(Cell::new(4, 2)).unwrap();
+        let choice =
+            grundy::split::choose_move(&position, grundy::Budget::UNLIMITED, u64::MAX).unwrap();
+        assert!(
+            matches!(
+                choice.reason,
+                SplitReason::Pairs {
+                    pairs: 1,
+                    alone: 1,
+                    ..
+                }
+            ),
+            "{choice:?}"
+        );
+        let left = position.try_play(choice.cell).unwrap();
+        let sizes: Vec<(u32, u32)> = left
+            .rects()
+            .iter()
+            .filter(|r| left.grid().candidates_in(**r).count() == 1)
+            .map(|r| (r.bottom - r.top + 1, r.right - r.left + 1))
+            .collect();
+        assert_eq!(sizes.len(), 2, "{sizes:?}");
+        assert_ne!(sizes[0], sizes[1], "not congruent: {sizes:?}");
+        let text = EngineMoveReport::new(&choice).reason;
+        assert!(
+            text.contains("in one pattern") && !text.contains("congruent"),
+            "{text}"
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! The engine's move in the splitting game: always a move, within a budget,
 //! and whether it is proven.
 //!
-//! **Rule.** A position is a sum of rectangles, and congruent candidate
-//! patterns have equal values ([`Pattern::canonical`]), so two rectangles
+//! **Rule.** A position is a sum of rectangles, and rectangles whose
+//! candidates form congruent patterns have equal values ([`Pattern::canonical`]), so two rectangles
 //! of one class cancel (`X xor X = 0`). A move that leaves every class an
 //! even number of times, except classes whose values the closed forms give
 //! ([`Pattern::known_value`]) and whose XOR is 0, leaves a total of 0: it
@@ -51,10 +51,10 @@ pub enum SplitReason {
     Pairs {
         /// No candidate is left at all: the opponent cannot move.
         leaves_nothing: bool,
-        /// Pairs of congruent rectangles with candidates left (each pair
+        /// Pairs of rectangles with candidates left in congruent patterns (each pair
         /// cancels: X xor X = 0).
         pairs: usize,
-        /// Rectangles with candidates left without a congruent partner,
+        /// Rectangles with candidates left without a partner of their pattern,
         /// whose closed-form values have XOR 0.
         alone: usize,
     },
