@@ -159,6 +159,13 @@ pub fn bytes(n: u64) -> String {
     grundy::bytes_in_words(n)
 }
 
+/// A time budget in words, as the engine's errors word it
+/// ([`grundy::seconds_in_words`]): `2 s`, `0.01 s`.
+#[must_use]
+pub fn seconds(span: std::time::Duration) -> String {
+    grundy::seconds_in_words(span)
+}
+
 /// The indefinite article before `n` read aloud in English: `an` for
 /// eight, eleven, eighteen, eighty..., eight hundred..., eleven thousand...
 /// (the leading group of three digits starts with 8, or is 11 or 18), `a`

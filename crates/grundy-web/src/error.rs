@@ -87,8 +87,8 @@ impl From<grundy::SolveError> for ApiError {
                 grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::TimeBudget { limit } => format!(
-                "gave up within this request's time budget, {:.1} s",
-                limit.as_secs_f64()
+                "gave up within this request's time budget, {}",
+                grundy_report::words::seconds(limit)
             ),
             grundy::SolveError::MemoryBudget { limit, .. } => format!(
                 "gave up before the search's memory would pass {} (this request's memory budget)",
@@ -114,5 +114,35 @@ impl IntoResponse for ApiError {
             body,
         )
             .into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::ApiError;
+
+    /// A time budget is said as the request gave it, to the millisecond,
+    /// in the engine's words (a budget of 10 ms is not "0.0 s").
+    #[test]
+    fn a_time_budget_is_said_as_given() {
+        for (millis, words) in [
+            (10, "0.01 s"),
+            (49, "0.049 s"),
+            (300, "0.3 s"),
+            (2000, "2 s"),
+        ] {
+            let err = ApiError::from(grundy::SolveError::TimeBudget {
+                limit: Duration::from_millis(millis),
+            });
+            assert_eq!(err.status, axum::http::StatusCode::UNPROCESSABLE_ENTITY);
+            assert!(
+                err.message
+                    .ends_with(&format!("this request's time budget, {words}")),
+                "{}",
+                err.message
+            );
+        }
     }
 }

@@ -205,7 +205,7 @@ pub enum SolveError {
         needed: Option<u64>,
     },
     /// The time budget ran out.
-    #[error("gave up within the time budget of {}", seconds(*limit))]
+    #[error("gave up within the time budget of {}", seconds_in_words(*limit))]
     TimeBudget {
         /// The budget that was reached.
         limit: Duration,
@@ -240,8 +240,10 @@ pub(crate) fn positions(count: u64) -> String {
 }
 
 /// A time span for messages: seconds with at most three decimals
-/// (`2 s`, `0.5 s`), and a span below a millisecond as such.
-pub(crate) fn seconds(span: Duration) -> String {
+/// (`2 s`, `0.5 s`, `0.01 s`), and a span below a millisecond as such. The
+/// one wording of time budgets: the engine's errors and every front-end's
+/// messages (`grundy_report::words::seconds`) use it.
+pub fn seconds_in_words(span: Duration) -> String {
     if !span.is_zero() && span < Duration::from_millis(1) {
         return "less than a millisecond".to_owned();
     }
@@ -1123,10 +1125,10 @@ mod tests {
             (0.0, "0 s"),
         ];
         for (secs, text) in spans {
-            assert_eq!(super::seconds(Duration::from_secs_f64(secs)), text);
+            assert_eq!(super::seconds_in_words(Duration::from_secs_f64(secs)), text);
         }
         assert_eq!(
-            super::seconds(Duration::from_nanos(3)),
+            super::seconds_in_words(Duration::from_nanos(3)),
             "less than a millisecond"
         );
         assert_eq!(super::bytes_in_words(1), "1 byte");

@@ -248,7 +248,7 @@ pub trait TierGame: Sync {
 #[non_exhaustive]
 pub enum TierError {
     /// The time budget ran out.
-    #[error("gave up after {} (the time budget)", crate::solver::seconds(*limit))]
+    #[error("gave up after {} (the time budget)", crate::solver::seconds_in_words(*limit))]
     TimeBudget {
         /// The budget that was reached.
         limit: Duration,
