@@ -319,16 +319,48 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let value: T = serde_path_to_error::deserialize(&mut reader).map_err(|err| {
         let path = err.path().to_string();
         let inner = err.into_inner();
+        let what = too_large_integer(body, &inner).unwrap_or_else(|| inner.to_string());
         if path == "." || inner.is_eof() || inner.is_syntax() {
-            ApiError::bad_request(format!("invalid request: {inner}"))
+            ApiError::bad_request(format!("invalid request: {what}"))
         } else {
-            ApiError::bad_request(format!("invalid request: {path}: {inner}"))
+            ApiError::bad_request(format!("invalid request: {path}: {what}"))
         }
     })?;
     reader
         .end()
         .map_err(|err| ApiError::bad_request(format!("invalid request: {err}")))?;
     Ok(value)
+}
+
+/// serde_json reads an integer past 64 bits as a float, and then refuses
+/// it as `invalid type: floating point `1.8446744073709552e+19``, which is
+/// not what the client sent: the message for the integer as written, when
+/// `err` is that refusal of a token of digits (the error's column is the
+/// token's last byte).
+fn too_large_integer(body: &[u8], err: &serde_json::Error) -> Option<String> {
+    const FLOAT: &str = "invalid type: floating point `";
+    let message = err.to_string();
+    let rest = message.strip_prefix(FLOAT)?;
+    let (_, after) = rest.split_once('`')?;
+    let line_start = body
+        .split(|&b| b == b'\n')
+        .take(err.line().checked_sub(1)?)
+        .map(|line| line.len() + 1)
+        .sum::<usize>();
+    let end = line_start.checked_add(err.column())?;
+    let token_start = body[..end.min(body.len())]
+        .iter()
+        .rposition(|b| !(b.is_ascii_digit() || *b == b'-'))
+        .map_or(0, |at| at + 1);
+    let token = std::str::from_utf8(body.get(token_start..end)?).ok()?;
+    let digits = token.strip_prefix('-').unwrap_or(token);
+    let integer = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && !matches!(
+            token_start.checked_sub(1).and_then(|at| body.get(at)),
+            Some(b'.' | b'e' | b'E' | b'+')
+        );
+    integer.then(|| format!("invalid value: integer `{token}` (too large){after}"))
 }
 
 /// A JSON value as an error message quotes it: arrays with `, ` between
@@ -438,6 +470,48 @@ mod tests {
     fn board(rows: usize, cols: usize, cells: u64) -> Board {
         let mask = grundy::clear::Bitboard::below((rows * cols) as u32).0;
         Board::new(rows, cols, cells & mask).unwrap()
+    }
+
+    /// An integer past 64 bits is named as the client wrote it, not as the
+    /// float serde_json reads it as; a float stays one.
+    #[test]
+    fn an_integer_too_large_is_said_as_written() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Budget {
+            max_positions: u64,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Request {
+            budget: Budget,
+        }
+        let message = |body: &str| parse_json::<Request>(body.as_bytes()).unwrap_err().message;
+        for (number, said) in [
+            (
+                "18446744073709551616",
+                "invalid value: integer `18446744073709551616` (too large), expected u64",
+            ),
+            (
+                "-99999999999999999999",
+                "invalid value: integer `-99999999999999999999` (too large), expected u64",
+            ),
+            ("1e30", "invalid type: floating point `1e+30`, expected u64"),
+            ("2.5", "invalid type: floating point `2.5`, expected u64"),
+        ] {
+            for body in [
+                format!(r#"{{"budget": {{"max_positions": {number}}}}}"#),
+                format!("{{\n  \"budget\": {{\n    \"max_positions\": {number} }}\n}}"),
+            ] {
+                let text = message(&body);
+                assert!(
+                    text.starts_with(&format!(
+                        "invalid request: budget.max_positions: {said} at line "
+                    )),
+                    "{body}: {text}"
+                );
+            }
+        }
     }
 
     #[test]
