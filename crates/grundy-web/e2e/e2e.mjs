@@ -297,6 +297,11 @@ try {
   await expectText(page, '#hover-info', 'clear (4,4)-(4,4), leaving grundy 2 (component B: grundy 1 -> 0): not winning');
   await page.hover(cell(0, 0, 1));
   await expectText(page, '#hover-info', 'clear (1,2)-(1,2), leaving grundy 0 (component A: grundy 2 -> 1): a winning move.');
+  // A 0 is no corner of a move: said at once, and nothing is selected.
+  await page.click(cell(0, 0, 0));
+  await expectText(page, '#error', 'Cell (1,1) is 0: a move clears a rectangle of ones.');
+  await expectCount(page, '.overlay.preview', 0, 'no rectangle started on a 0');
+  await page.screenshot({ path: resolve(outDir, 'clear-corner-on-0-laptop.png'), fullPage: true });
   // Clear the single cell (1,2): click it twice (two corners of a 1 x 1 rectangle).
   await page.click(cell(0, 0, 1));
   await page.click(cell(0, 0, 1));

@@ -1153,6 +1153,15 @@ function onPointerDown(event) {
     commitMove(rectOf(cell.board, sel.anchor, [cell.r, cell.c]), 'you');
     return;
   }
+  if (!boards()[cell.board].cells[cell.r][cell.c]) {
+    // No rectangle of ones has a corner on a 0: said now, not after the
+    // second corner, as the command line says why a move is illegal.
+    const on = boards().length > 1 ? ` of board ${cell.board + 1}` : '';
+    state.selection = null;
+    state.error = `Cell (${cell.r + 1},${cell.c + 1})${on} is 0: a move clears a rectangle of ones.`;
+    render();
+    return;
+  }
   state.selection = { board: cell.board, anchor: [cell.r, cell.c], end: [cell.r, cell.c], dragging: true, clickMode: false };
   render();
 }
