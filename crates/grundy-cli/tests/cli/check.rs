@@ -414,8 +414,11 @@ fn a_quadratic_solution_times_out() {
         stdout.lines().take(3).collect::<Vec<_>>().join("\n")
     );
     assert_eq!(checked.code(), Some(1), "{stdout}");
+    // Of CPU time, or of wall-clock time (twice the limit and a second)
+    // when the machine is loaded enough to hold it off the CPU that long.
     assert!(
-        stdout.contains("verdict: time limit exceeded (1 s of CPU time)"),
+        stdout.contains("verdict: time limit exceeded (1 s of CPU time)")
+            || stdout.contains("verdict: time limit exceeded (waited 3 s of wall-clock time"),
         "{stdout}"
     );
     assert!(stdout.contains("not shrunk to 1-minimal"), "{stdout}");
