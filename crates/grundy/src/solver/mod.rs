@@ -213,8 +213,8 @@ pub enum SolveError {
     /// The memory budget ran out: the next step could pass it.
     #[error(
         "gave up before the search's memory would pass {} (the memory budget; it would need {})",
-        bytes_in_words(*limit),
-        bytes_in_words(*used)
+        bytes_apart(*limit, *used).0,
+        bytes_apart(*limit, *used).1
     )]
     MemoryBudget {
         /// The budget that was reached, in bytes.
@@ -270,6 +270,19 @@ pub fn bytes_in_words(bytes: u64) -> String {
         unit += 1;
     }
     format!("{value:.1} {}", UNITS[unit])
+}
+
+/// Two byte counts in words that read apart when they differ: as
+/// [`bytes_in_words`], or in bytes where its rounding would word them alike
+/// (a budget of `1.0 MiB` the search "would need `1.0 MiB`" to pass).
+#[must_use]
+pub fn bytes_apart(a: u64, b: u64) -> (String, String) {
+    let (x, y) = (bytes_in_words(a), bytes_in_words(b));
+    if x == y && a != b {
+        (format!("{a} bytes"), format!("{b} bytes"))
+    } else {
+        (x, y)
+    }
 }
 
 /// A snapshot of a running search, passed to the progress callback.
@@ -1130,6 +1143,14 @@ mod tests {
         assert_eq!(
             super::seconds_in_words(Duration::from_nanos(3)),
             "less than a millisecond"
+        );
+        assert_eq!(
+            super::bytes_apart(1 << 20, (1 << 20) + 24),
+            ("1048576 bytes".to_owned(), "1048600 bytes".to_owned())
+        );
+        assert_eq!(
+            super::bytes_apart(1 << 20, 3 << 20),
+            ("1.0 MiB".to_owned(), "3.0 MiB".to_owned())
         );
         assert_eq!(super::bytes_in_words(1), "1 byte");
         assert_eq!(super::bytes_in_words(1000), "1000 bytes");
