@@ -360,7 +360,12 @@ fn too_large_integer(body: &[u8], err: &serde_json::Error) -> Option<String> {
             token_start.checked_sub(1).and_then(|at| body.get(at)),
             Some(b'.' | b'e' | b'E' | b'+')
         );
-    integer.then(|| format!("invalid value: integer `{token}` (too large){after}"))
+    let why = if token.starts_with('-') {
+        "negative"
+    } else {
+        "too large"
+    };
+    integer.then(|| format!("invalid value: integer `{token}` ({why}){after}"))
 }
 
 /// A JSON value as an error message quotes it: arrays with `, ` between
@@ -369,21 +374,36 @@ fn too_large_integer(body: &[u8], err: &serde_json::Error) -> Option<String> {
 #[must_use]
 pub fn quoted(value: &serde_json::Value) -> String {
     const LONGEST: usize = 40;
+    let item = |item: &serde_json::Value| match item {
+        serde_json::Value::Number(number) => number_as_written(number),
+        other => other.to_string(),
+    };
     let text = match value {
         serde_json::Value::Array(items) => format!(
             "[{}]",
-            items
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
+            items.iter().map(item).collect::<Vec<_>>().join(", ")
         ),
-        other => other.to_string(),
+        other => item(other),
     };
     if text.chars().count() <= LONGEST {
         text
     } else {
         format!("{}...", text.chars().take(LONGEST).collect::<String>())
+    }
+}
+
+/// A JSON number as a client most likely wrote it: serde_json reads an
+/// integer past 64 bits as a float, which would print as
+/// `1.8446744073709552e+19`; a whole number of 20 digits (just past 64
+/// bits, where such integers are written) prints whole
+/// (`18446744073709551616`, exact to the float's 53 bits), the rest as
+/// serde_json prints them (`1e30` as `1e30`).
+fn number_as_written(number: &serde_json::Number) -> String {
+    match number.as_f64() {
+        Some(n) if number.is_f64() && n.fract() == 0.0 && (1e19..1e20).contains(&n.abs()) => {
+            format!("{n:.0}")
+        }
+        _ => number.to_string(),
     }
 }
 
@@ -421,11 +441,15 @@ pub fn pair_entry(
         return Err(shape());
     };
     let mut pair = [0u64; 2];
-    for ((slot, number), name) in pair.iter_mut().zip([a, b]).zip(names) {
+    for ((slot, item), name) in pair.iter_mut().zip([a, b]).zip(names) {
+        let number = match item {
+            serde_json::Value::Number(number) => number_as_written(number),
+            other => other.to_string(),
+        };
         // JSON has one kind of number: `2.0` and `2e3` are whole numbers
         // too, read exactly up to 2^53.
         const EXACT: f64 = 9_007_199_254_740_992.0;
-        *slot = match (number.as_u64(), number.as_f64()) {
+        *slot = match (item.as_u64(), item.as_f64()) {
             (Some(n), _) => n,
             (None, Some(n)) if n < 0.0 => {
                 return Err(bad(format!("negative {name}{noun} {number}: {range}")))
@@ -494,7 +518,7 @@ mod tests {
             ),
             (
                 "-99999999999999999999",
-                "invalid value: integer `-99999999999999999999` (too large), expected u64",
+                "invalid value: integer `-99999999999999999999` (negative), expected u64",
             ),
             ("1e30", "invalid type: floating point `1e+30`, expected u64"),
             ("2.5", "invalid type: floating point `2.5`, expected u64"),
@@ -512,6 +536,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A coordinate past 64 bits is quoted whole, as written, not as the
+    /// float serde_json reads it as.
+    #[test]
+    fn a_pair_past_64_bits_is_quoted_whole() {
+        let value: serde_json::Value = serde_json::from_str("[0, 18446744073709551616]").unwrap();
+        let err = pair_entry(
+            "pawns[0]",
+            &value,
+            ["x", "y"],
+            " coordinate",
+            "coordinates are 0..=1000000000",
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.message,
+            "pawns[0] is [0, 18446744073709551616]: y coordinate 18446744073709551616 is too large: coordinates are 0..=1000000000"
+        );
+        let value: serde_json::Value = serde_json::from_str("[1e30, 2.5]").unwrap();
+        let err = pair_entry(
+            "moves[1]",
+            &value,
+            ["row", "col"],
+            "",
+            "rows and columns count from 0",
+        )
+        .unwrap_err();
+        assert!(
+            err.message
+                .starts_with("moves[1] is [1e+30, 2.5]: row 1e+30 is too large"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]
