@@ -107,11 +107,17 @@ pub fn open_only(dir: &Path) -> Result<DbSet, DiscoverError> {
     }
     let names = sets
         .iter()
-        .map(|s| match s.parts().len() {
-            // A partitioned build is named by the path it was asked to
-            // write, which a whole file beside it may share.
-            1 => s.path().display().to_string(),
-            n => format!("{} in {n} parts", s.path().display()),
+        .map(|s| match s.parts() {
+            [_] => s.path().display().to_string(),
+            // A partitioned build is named by its first part, the file to
+            // name to open it: the path it was asked to write may be a
+            // whole file's beside it.
+            [first, _] => format!("{} and its other part", first.path().display()),
+            parts => format!(
+                "{} and its {} other parts",
+                parts[0].path().display(),
+                parts.len() - 1
+            ),
         })
         .chain(skipped.iter().map(|s| s.path.display().to_string()))
         .collect();

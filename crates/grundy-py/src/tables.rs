@@ -212,6 +212,12 @@ impl Database {
         self.set.path().to_owned()
     }
 
+    /// How many files hold it: 1, or the parts of a partitioned build.
+    #[getter]
+    fn part_count(&self) -> usize {
+        self.set.parts().len()
+    }
+
     /// What `grundy tables info PATH [--values]` prints, as a dict.
     #[pyo3(signature = (values = false))]
     fn info<'py>(&self, py: Python<'py>, values: bool) -> PyResult<Bound<'py, PyDict>> {

@@ -127,7 +127,16 @@ def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):
     assert kept < 25
 
 
-def test_discover_finds_what_the_cli_finds(db_4x5, tmp_path, monkeypatch):
+def cli_warning(cli, directory, name):
+    """The command line's warning for the damaged file ``name`` of
+    ``directory``, less its ``warning: `` (the text Python's warning
+    carries)."""
+    done = cli.run(["clear", "--tables", str(directory), "-"], "1\n")
+    (line,) = [l for l in done.stderr.splitlines() if name in l]
+    return line.removeprefix("warning: ")
+
+
+def test_discover_finds_what_the_cli_finds(db_4x5, tmp_path, monkeypatch, cli):
     monkeypatch.delenv("GRUNDY_TABLES", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "nothing"))
     assert grundy.tables.discover() == []
@@ -135,8 +144,12 @@ def test_discover_finds_what_the_cli_finds(db_4x5, tmp_path, monkeypatch):
     directory.mkdir()
     (directory / "a.gdb").write_bytes(open(db_4x5.path, "rb").read())
     (directory / "damaged.gdb").write_text("not a database\n")
-    with pytest.warns(UserWarning, match="skipping .*damaged.gdb"):
+    with pytest.warns(UserWarning, match="skipping .*damaged.gdb") as warned:
         found = grundy.tables.discover([directory])
+    # Worded as the command line's warning: the file named once.
+    (message,) = [str(w.message) for w in warned]
+    assert message.count("damaged.gdb") == 1, message
+    assert message == cli_warning(cli, directory, "damaged.gdb")
     assert [db.box for db in found] == [db_4x5.box]
     board = np.ones((4, 5), dtype=bool)
     assert grundy.clear.analyze(board, tables=found[0]).value == grundy.clear.analyze(board).value
@@ -185,6 +198,7 @@ def test_a_directory_opens_its_one_database_as_the_cli_does(db_4x5, tmp_path, cl
     one = tmp_path / "one"
     one.mkdir()
     (one / "clear-4x5.gdb").write_bytes(open(db_4x5.path, "rb").read())
+    assert grundy.tables.open(os.fsencode(one)).path == str(one / "clear-4x5.gdb")
     assert grundy.tables.open(one).info() == {
         **db_4x5.info(),
         "path": str(one / "clear-4x5.gdb"),

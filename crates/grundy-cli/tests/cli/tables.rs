@@ -1659,11 +1659,26 @@ fn the_readers_take_a_directory_of_one_database() {
         .output()
         .unwrap();
     let p = parts.join("p.gdb").display().to_string();
+    let first = parts.join("p.part-0-of-3.gdb");
     assert_exit(
         &output,
         2,
-        &format!("is a directory of several databases ({p}, {p} in 3 parts); name one"),
+        &format!(
+            "is a directory of several databases ({p}, {} and its 2 other parts); name one",
+            first.display()
+        ),
     );
+    // Each opens by the name the message gives it.
+    for (named, partitioned) in [(parts.join("p.gdb"), false), (first, true)] {
+        let output = grundy()
+            .args(["tables", "info"])
+            .arg(&named)
+            .output()
+            .unwrap();
+        assert_success(&output);
+        let text = String::from_utf8(output.stdout).unwrap();
+        assert_eq!(text.contains("partitioned: 3 parts"), partitioned, "{text}");
+    }
 }
 
 /// A build over another number of ranks than a stopped one's says which

@@ -133,7 +133,11 @@ class Database:
         return np.frombuffer(out, dtype="<u4").astype(np.int64)
 
     def __repr__(self) -> str:
-        return f"Database(box={self.box}, path={self.path!r})"
+        # A partitioned build is named by the path it was asked to write,
+        # which a whole file may share: its parts tell the two apart.
+        parts = self._db.part_count
+        more = f", parts={parts}" if parts > 1 else ""
+        return f"Database(box={self.box}, path={self.path!r}{more})"
 
 
 def open(path: Optional[PathLike] = None) -> Database:
@@ -150,7 +154,8 @@ def open(path: Optional[PathLike] = None) -> Database:
             section tier K``), another format version; a directory without
             a database, or of several (``name one``).
     """
-    return Database(_grundy.tables_open(None if path is None else os.fspath(path)))
+    # `fsdecode`: a path given as bytes too, as `discover` takes it.
+    return Database(_grundy.tables_open(None if path is None else os.fsdecode(path)))
 
 
 def discover(
@@ -170,7 +175,9 @@ def discover(
             does not exist; PermissionError, IsADirectoryError and other
             ``OSError`` subclasses: the file system refused a path named or
             a directory's listing (with ``errno`` and ``filename``).
-        ValueError: a file named is damaged or not a database.
+        ValueError: a file named is damaged or not a database; a directory
+            named holds no ``*.gdb`` file (``... is a directory without a
+            database (*.gdb)``).
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         # One path given alone, not a list: a string would otherwise be
@@ -178,8 +185,9 @@ def discover(
         paths = [paths]
     names = [os.fsdecode(p) for p in (paths or [])]
     found, skipped = _grundy.tables_discover(names)
-    for path, reason in skipped:
-        warnings.warn(f"skipping {path}: {reason}", stacklevel=2)
+    for _path, reason in skipped:
+        # The reason names the file, as the command line's warning words it.
+        warnings.warn(f"skipping {reason}", stacklevel=2)
     return [Database(native) for native in found]
 
 
