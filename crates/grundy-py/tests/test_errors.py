@@ -250,6 +250,16 @@ def test_an_endless_time_budget_is_no_time_limit(endless, tmp_path):
     assert same(build)
 
 
+def test_a_coordinate_past_64_bits_is_worded_as_one_in_range_is():
+    # Past 64 bits the Python half refuses it, below the native half: the
+    # same words either way.
+    for v in (10**9 + 1, 2**64):
+        with pytest.raises(ValueError, match=rf"^at\[0\] is \(0, {v}\): coordinate {v} is out of range 0\.\.=1000000000$"):
+            grundy.pawn.analyze((0, v))
+    with pytest.raises(ValueError, match=rf"^cells\[0\] is \({2**64}, 0\): row {2**64} is past the largest grid"):
+        grundy.split.analyze(size=(3, 3), cells=[(2**64, 0)])
+
+
 def test_bad_pawns_and_impassable_cells():
     with pytest.raises(ValueError, match=r"^at\[0\] is \(1, 1\), an impassable cell"):
         grundy.pawn.analyze((1, 1), blocked=[(1, 1)])

@@ -325,12 +325,25 @@ def check_threads(threads: Any) -> Optional[int]:
 
 #: The two numbers of a grid cell and of a pawn's cell, as the web API
 #: names them in its messages, and the range its messages give.
-GRID_AXES = ("row", "col", "rows and columns count from 0")
-PAWN_AXES = ("x coordinate", "y coordinate", f"coordinates are 0..={_grundy.PAWN_MAX_COORD}")
+#: The last says a number past 64 bits (a template of ``axis`` and ``v``),
+#: as each game's other checks say a number past its range.
+GRID_AXES = (
+    "row",
+    "col",
+    "rows and columns count from 0",
+    "{axis} {v} is past the largest grid, "
+    + f"{_grundy.SPLIT_MAX_SIDE} x {_grundy.SPLIT_MAX_SIDE}",
+)
+PAWN_AXES = (
+    "x coordinate",
+    "y coordinate",
+    f"coordinates are 0..={_grundy.PAWN_MAX_COORD}",
+    "coordinate {v} is out of range " + f"0..={_grundy.PAWN_MAX_COORD}",
+)
 
 
 def cells_list(
-    cells: Iterable[Any], what: str, axes: Tuple[str, str, str]
+    cells: Iterable[Any], what: str, axes: Tuple[str, str, str, str]
 ) -> List[Tuple[int, int]]:
     """A list of `(a, b)` pairs of non-negative integers, from any iterable
     of pairs; anything else refused by its type, naming ``what``, and a
@@ -352,8 +365,9 @@ def cells_list(
                 raise ValueError(f"{what}[{i}] is {cell!r}: negative {axis} {v}: {axes[2]}")
             if v >= 2**64:
                 # Past what the native side takes at all; smaller ones get
-                # each game's own bound there.
-                raise ValueError(f"{what}[{i}] is {cell!r}: coordinates are at most 10^9")
+                # each game's own bound there, in these words.
+                too_large = axes[3].format(axis=axis, v=v)
+                raise ValueError(f"{what}[{i}] is {cell!r}: {too_large}")
         out.append((int(a), int(b)))
     return out
 

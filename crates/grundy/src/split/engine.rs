@@ -2,8 +2,9 @@
 //! and whether it is proven.
 //!
 //! **Rule.** A position is a sum of rectangles, and rectangles whose
-//! candidates form congruent patterns have equal values ([`Pattern::canonical`]), so two rectangles
-//! of one class cancel (`X xor X = 0`). A move that leaves every class an
+//! candidates form congruent patterns (rows and columns without a
+//! candidate left out) have equal values ([`Pattern::canonical`]), so two
+//! rectangles of one class cancel (`X xor X = 0`). A move that leaves every class an
 //! even number of times, except classes whose values the closed forms give
 //! ([`Pattern::known_value`]) and whose XOR is 0, leaves a total of 0: it
 //! wins, with no value searched (splitting a point-symmetric grid at its
@@ -179,8 +180,9 @@ pub fn choose_move_until(
     }
 }
 
-/// What the pair search found: a proven move (with the pairs of congruent
-/// rectangles it leaves and the rectangles left alone), and the best guess.
+/// What the pair search found: a proven move (with the pairs of rectangles
+/// of one pattern it leaves and the rectangles left alone), and the best
+/// guess.
 struct PairSearch {
     paired: Option<(Cell, usize, usize)>,
     guess: Option<Cell>,

@@ -46,8 +46,8 @@
 //! value is the XOR of its four parts, read from the same table.
 //!
 //! **The engine** ([`engine::choose_move`]) always answers with a move:
-//! proven by pairs of congruent rectangles, or by the values, or an
-//! unproven guess when the budget runs out first.
+//! proven by pairs of rectangles whose candidates form one pattern, or by
+//! the values, or an unproven guess when the budget runs out first.
 
 mod dense;
 pub mod engine;
