@@ -250,6 +250,15 @@ def test_an_endless_time_budget_is_no_time_limit(endless, tmp_path):
     assert same(build)
 
 
+def test_a_board_of_text_rows_names_the_row_that_is_not_text():
+    for board, r, row in [(["01", 5], 1, "5"), (["01", "10", None], 2, "None"), (["01", [0, 1]], 1, r"\[0, 1\]")]:
+        with pytest.raises(ValueError, match=rf"^board: row {r} is {row}, not a string of 0/1 as row 0 is$"):
+            grundy.clear.analyze(board)
+    # From a list first, a text row is the one named.
+    with pytest.raises(ValueError, match=r"^board: row 1 is '01', not a list of 0/1$"):
+        grundy.clear.analyze([[0, 1], "01"])
+
+
 def test_a_coordinate_past_64_bits_is_worded_as_one_in_range_is():
     # Past 64 bits the Python half refuses it, below the native half: the
     # same words either way.

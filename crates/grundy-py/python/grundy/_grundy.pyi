@@ -264,6 +264,8 @@ class BoardSum:
 class Database:
     box: Tuple[int, int]
     path: PathLike[str]
+    part_count: int
+    """How many files hold it: 1, or the parts of a partitioned build."""
     def info(self, values: bool = False) -> Dict[str, Any]: ...
     def value_text(
         self,

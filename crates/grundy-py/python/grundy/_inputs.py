@@ -42,6 +42,11 @@ def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
             )
     else:
         rows = list(board)
+        if rows and isinstance(rows[0], str):
+            # Rows of text from the first: the row at fault is the first
+            # that is not text, not the text rows before it.
+            r, row = next((r, row) for r, row in enumerate(rows) if not isinstance(row, str))
+            raise ValueError(f"{what}: row {r} is {row!r}, not a string of 0/1 as row 0 is")
         for r, row in enumerate(rows):
             if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
                 raise ValueError(f"{what}: row {r} is {row!r}, not a list of 0/1")

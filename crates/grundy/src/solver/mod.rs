@@ -257,6 +257,11 @@ pub fn seconds_in_words(span: Duration) -> String {
 /// messages (`grundy_report::words::bytes`) use it.
 #[must_use]
 pub fn bytes_in_words(bytes: u64) -> String {
+    bytes_with_decimals(bytes, 1)
+}
+
+/// [`bytes_in_words`] with `decimals` decimals.
+fn bytes_with_decimals(bytes: u64, decimals: usize) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     match bytes {
         1 => return "1 byte".to_owned(),
@@ -269,20 +274,27 @@ pub fn bytes_in_words(bytes: u64) -> String {
         value /= 1024.0;
         unit += 1;
     }
-    format!("{value:.1} {}", UNITS[unit])
+    format!("{value:.decimals$} {}", UNITS[unit])
 }
 
 /// Two byte counts in words that read apart when they differ: as
-/// [`bytes_in_words`], or in bytes where its rounding would word them alike
-/// (a budget of `1.0 MiB` the search "would need `1.0 MiB`" to pass).
+/// [`bytes_in_words`], with a second or third decimal where its rounding
+/// would word them alike (a budget of `4.0 MiB` the search "would need
+/// `4.0 MiB`" to pass is `4.00 MiB` and `4.01 MiB`), else in bytes.
 #[must_use]
 pub fn bytes_apart(a: u64, b: u64) -> (String, String) {
-    let (x, y) = (bytes_in_words(a), bytes_in_words(b));
-    if x == y && a != b {
-        (format!("{a} bytes"), format!("{b} bytes"))
-    } else {
-        (x, y)
+    if a == b {
+        return (bytes_in_words(a), bytes_in_words(b));
     }
+    (1..=3)
+        .map(|decimals| {
+            (
+                bytes_with_decimals(a, decimals),
+                bytes_with_decimals(b, decimals),
+            )
+        })
+        .find(|(x, y)| x != y)
+        .unwrap_or_else(|| (format!("{a} bytes"), format!("{b} bytes")))
 }
 
 /// A snapshot of a running search, passed to the progress callback.
@@ -1151,6 +1163,10 @@ mod tests {
         assert_eq!(
             super::bytes_apart(1 << 20, 3 << 20),
             ("1.0 MiB".to_owned(), "3.0 MiB".to_owned())
+        );
+        assert_eq!(
+            super::bytes_apart(4 << 20, 4_209_744),
+            ("4.00 MiB".to_owned(), "4.01 MiB".to_owned())
         );
         assert_eq!(super::bytes_in_words(1), "1 byte");
         assert_eq!(super::bytes_in_words(1000), "1000 bytes");
