@@ -45,11 +45,52 @@ pub(super) fn box_of(rows: usize, cols: usize) -> ShapeBox {
     ShapeBox::new(rows, cols).unwrap()
 }
 
+/// A fresh temporary directory with a whole build of `shape_box` in it
+/// under `name`, and that build's path.
+fn built_in_tempdir(name: &str, shape_box: ShapeBox) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    build(&path, shape_box, None).unwrap();
+    (dir, path)
+}
+
+/// The header decoded from `bytes`, the whole of the file at `path`.
+fn header_of(bytes: &[u8], path: &Path) -> Header {
+    Header::decode(bytes, bytes.len() as u64, path).unwrap()
+}
+
+/// Asserts that the files at `a` and `b` hold the same bytes.
+fn assert_same_bytes(a: &Path, b: &Path) {
+    assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
+
+/// Runs the build of `shape_box` at `path` to its end and asserts that it
+/// holds the bytes of the whole build at `whole`.
+fn assert_finishes_as_whole(path: &Path, shape_box: ShapeBox, whole: &Path) {
+    build(path, shape_box, None).unwrap();
+    assert_same_bytes(whole, path);
+}
+
+/// Applies `edit` to the bytes of the partial file of the build at `path`
+/// and writes them back, as damage between two runs would.
+fn edit_partial_file(path: &Path, edit: impl FnOnce(&mut Vec<u8>, &Path)) {
+    let partial = partial_path(path);
+    let mut bytes = std::fs::read(&partial).unwrap();
+    edit(&mut bytes, &partial);
+    std::fs::write(&partial, &bytes).unwrap();
+}
+
+/// Opens a writer that resumes the partial file of the build at `path`
+/// and gives how many tiers it kept and the note it must have written.
+fn resume_note(path: &Path, shape_box: ShapeBox) -> (usize, String) {
+    let (writer, tables) = Writer::create_or_resume(path, shape_box).unwrap();
+    let note = writer.note().expect("a resumed writer's note").to_owned();
+    (tables.len(), note)
+}
+
 #[test]
 fn a_written_database_reads_back_with_the_same_values() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("3x4.gdb");
-    build(&path, box_of(3, 4), None).unwrap();
+    let (_dir, path) = built_in_tempdir("3x4.gdb", box_of(3, 4));
     assert!(!partial_path(&path).exists());
     let db = Database::open(&path).unwrap();
     assert!(db.header().complete);
@@ -65,9 +106,7 @@ fn a_written_database_reads_back_with_the_same_values() {
 
 #[test]
 fn a_build_stopped_after_a_tier_resumes_to_the_same_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 4), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 4));
     for stop in [1, 5, 11] {
         let resumed = dir.path().join(format!("resumed{stop}.gdb"));
         build(&resumed, box_of(3, 4), Some(stop)).unwrap();
@@ -82,49 +121,34 @@ fn a_build_stopped_after_a_tier_resumes_to_the_same_bytes() {
             DbSet::open(&resumed),
             Err(DbError::Incomplete { stored, .. }) if stored == stop
         ));
-        build(&resumed, box_of(3, 4), None).unwrap();
-        assert_eq!(
-            std::fs::read(&whole).unwrap(),
-            std::fs::read(&resumed).unwrap()
-        );
+        assert_finishes_as_whole(&resumed, box_of(3, 4), &whole);
     }
 }
 
 #[test]
 fn a_torn_last_section_is_dropped_on_resume() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 3), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 3));
     let path = dir.path().join("torn.gdb");
     build(&path, box_of(3, 3), Some(6)).unwrap();
     // Flip a byte of tier 6's section: resume must redo tier 6.
-    let partial = partial_path(&path);
-    let mut bytes = std::fs::read(&partial).unwrap();
-    let header = Header::decode(&bytes, bytes.len() as u64, &partial).unwrap();
-    bytes[header.tiers[5].offset as usize + 3] ^= 0x40;
-    std::fs::write(&partial, &bytes).unwrap();
-    let (writer, tables) = Writer::create_or_resume(&path, box_of(3, 3)).unwrap();
-    assert_eq!(tables.len(), 5);
-    let note = writer.note().expect("the damage is said").to_owned();
+    edit_partial_file(&path, |bytes, partial| {
+        let header = header_of(bytes, partial);
+        bytes[header.tiers[5].offset as usize + 3] ^= 0x40;
+    });
+    let (kept, note) = resume_note(&path, box_of(3, 3));
+    assert_eq!(kept, 5);
     assert!(
         note.contains("tier 6 is damaged") && note.contains("solving tier 6 again"),
         "{note}"
     );
-    drop(writer);
-    build(&path, box_of(3, 3), None).unwrap();
-    assert_eq!(
-        std::fs::read(&whole).unwrap(),
-        std::fs::read(&path).unwrap()
-    );
+    assert_finishes_as_whole(&path, box_of(3, 3), &whole);
 }
 
 #[test]
 fn a_flipped_byte_names_its_section() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 3), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 3));
     let good = std::fs::read(&path).unwrap();
-    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let header = header_of(&good, &path);
     for (tier, entry) in header.tiers.iter().enumerate() {
         let mut bad = good.clone();
         bad[entry.offset as usize + (entry.slots as usize * 8) / 2] ^= 1;
@@ -146,9 +170,7 @@ fn a_flipped_byte_names_its_section() {
 
 #[test]
 fn truncation_version_and_garbage_are_named() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(2, 3), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(2, 3));
     let good = std::fs::read(&path).unwrap();
     for cut in [0, 5, 100, HEADER_LEN, good.len() - 1] {
         std::fs::write(&path, &good[..cut]).unwrap();
@@ -253,10 +275,7 @@ fn a_second_writer_of_the_same_path_is_refused_and_the_first_finishes() {
     first.finish().unwrap();
     let whole = dir.path().join("whole.gdb");
     build(&whole, box_of(3, 3), None).unwrap();
-    assert_eq!(
-        std::fs::read(&whole).unwrap(),
-        std::fs::read(&path).unwrap()
-    );
+    assert_same_bytes(&whole, &path);
     // Once it is done, the path is free again.
     build(&path, box_of(3, 3), None).unwrap();
     Database::open(&path).unwrap();
@@ -264,9 +283,7 @@ fn a_second_writer_of_the_same_path_is_refused_and_the_first_finishes() {
 
 #[test]
 fn an_empty_or_headerless_partial_file_is_started_afresh_with_a_note() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 3), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 3));
     for (name, content) in [
         ("empty.gdb", &b""[..]),
         ("garbage.gdb", &b"not a database at all"[..]),
@@ -274,28 +291,20 @@ fn an_empty_or_headerless_partial_file_is_started_afresh_with_a_note() {
     ] {
         let path = dir.path().join(name);
         std::fs::write(partial_path(&path), content).unwrap();
-        let (writer, tables) = Writer::create_or_resume(&path, box_of(3, 3)).unwrap();
-        assert!(tables.is_empty());
-        let note = writer.note().expect("a note").to_owned();
+        let (kept, note) = resume_note(&path, box_of(3, 3));
+        assert_eq!(kept, 0);
         assert!(note.contains("starting the build afresh"), "{note}");
         assert!(
             note.contains(&partial_path(&path).display().to_string()),
             "{note}"
         );
-        drop(writer);
-        build(&path, box_of(3, 3), None).unwrap();
-        assert_eq!(
-            std::fs::read(&whole).unwrap(),
-            std::fs::read(&path).unwrap()
-        );
+        assert_finishes_as_whole(&path, box_of(3, 3), &whole);
     }
 }
 
 #[test]
 fn a_full_disk_names_the_file_and_the_bytes_and_the_build_resumes() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 4), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 4));
     let path = dir.path().join("full.gdb");
     let good = Database::open(&whole).unwrap();
     // The disk fills up in the middle of tier 8's section.
@@ -324,11 +333,7 @@ fn a_full_disk_names_the_file_and_the_bytes_and_the_build_resumes() {
     assert_eq!(writer.header().tiers.len(), 7);
     drop(writer);
     // With space again, the build resumes to the same bytes.
-    build(&path, box_of(3, 4), None).unwrap();
-    assert_eq!(
-        std::fs::read(&whole).unwrap(),
-        std::fs::read(&path).unwrap()
-    );
+    assert_finishes_as_whole(&path, box_of(3, 4), &whole);
 }
 
 /// The disk is full from the start (Linux's `/dev/full` as the partial
@@ -352,25 +357,17 @@ fn a_partial_file_on_a_full_device_is_no_space() {
 
 #[test]
 fn a_build_stopped_after_its_last_tier_finishes_to_the_same_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 3), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 3));
     let path = dir.path().join("last.gdb");
     build(&path, box_of(3, 3), Some(9)).unwrap();
-    build(&path, box_of(3, 3), None).unwrap();
-    assert_eq!(
-        std::fs::read(&whole).unwrap(),
-        std::fs::read(&path).unwrap()
-    );
+    assert_finishes_as_whole(&path, box_of(3, 3), &whole);
 }
 
 #[test]
 fn crafted_counts_are_errors_not_panics() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 4), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 4));
     let good = std::fs::read(&path).unwrap();
-    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let header = header_of(&good, &path);
     let t5 = header.tiers[4];
     // (tier, field, value): the audit's count whose capacity wraps in u64,
     // counts past the box, counts the slots cannot hold, slots past the
@@ -435,9 +432,7 @@ fn crafted_counts_are_errors_not_panics() {
 /// panic.
 #[test]
 fn every_header_byte_crafted_is_an_error_or_a_sound_database() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(2, 3), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(2, 3));
     let good = std::fs::read(&path).unwrap();
     for at in 0..DIRECTORY + 6 * ENTRY_LEN {
         for value in [0u8, 1, 0x7f, 0x80, 0xff] {
@@ -454,11 +449,9 @@ fn every_header_byte_crafted_is_an_error_or_a_sound_database() {
 
 #[test]
 fn padding_and_trailing_bytes_are_rejected() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 4), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 4));
     let good = std::fs::read(&path).unwrap();
-    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let header = header_of(&good, &path);
     // Every padding byte between sections belongs to no checksum: changed,
     // it is refused.
     let mut padding = 0usize;
@@ -487,11 +480,9 @@ fn padding_and_trailing_bytes_are_rejected() {
 /// catch damage, not forgery (`grundy tables verify` re-solves values).
 #[test]
 fn a_crafted_value_with_its_checksum_recomputed_opens() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 3), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 3));
     let mut bytes = std::fs::read(&path).unwrap();
-    let header = Header::decode(&bytes, bytes.len() as u64, &path).unwrap();
+    let header = header_of(&bytes, &path);
     let t9 = header.tiers[8];
     let section = t9.offset as usize..t9.end() as usize;
     let slot = section
@@ -532,12 +523,10 @@ fn at_most_binomial_shapes_per_tier() {
 /// `check_layout`; every file a build writes passes it.
 #[test]
 fn a_shape_out_of_place_fails_the_layout_check() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 4), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 4));
     DbSet::open(&path).unwrap().check_layout().unwrap();
     let good = std::fs::read(&path).unwrap();
-    let header = Header::decode(&good, good.len() as u64, &path).unwrap();
+    let header = header_of(&good, &path);
     let t = header.tiers[5];
     let slot = |b: &[u8], i: u64| {
         let at = (t.offset + i * 8) as usize;
@@ -701,9 +690,7 @@ fn a_file_that_is_not_regular_is_refused_at_once() {
 /// game it names, never read as shapes.
 #[test]
 fn a_file_of_another_game_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("3x3.gdb");
-    build(&path, box_of(3, 3), None).unwrap();
+    let (_dir, path) = built_in_tempdir("3x3.gdb", box_of(3, 3));
     let mut bytes = std::fs::read(&path).unwrap();
     assert_eq!(
         &bytes[16..24],
@@ -711,8 +698,7 @@ fn a_file_of_another_game_is_refused() {
         "the game from ClearShapes::id"
     );
     bytes[16..24].copy_from_slice(b"kayles\0\0");
-    let crc = crc32fast::hash(&bytes[..HEADER_LEN - 4]);
-    bytes[HEADER_LEN - 4..HEADER_LEN].copy_from_slice(&crc.to_le_bytes());
+    reseal(&mut bytes);
     let err = Database::from_copy("other.gdb", &bytes).unwrap_err();
     assert!(matches!(err, DbError::WrongGame { .. }), "{err}");
     assert_eq!(
@@ -759,10 +745,7 @@ fn a_cancelled_build_resumes_to_the_same_bytes() {
         (seen, resumed.resumed, resumed.tiers.len()),
         (Some(7), 7, 8)
     );
-    assert_eq!(
-        std::fs::read(&path).unwrap(),
-        std::fs::read(&whole).unwrap()
-    );
+    assert_same_bytes(&path, &whole);
 }
 
 /// A build stopped in the middle of a tier keeps that tier's solved
@@ -877,21 +860,12 @@ fn tier_bytes_hold_the_bytes_they_are_given() {
 /// with zeros over them and finishes to the bytes of a whole build.
 #[test]
 fn bytes_after_the_stored_tiers_of_a_partial_file_are_zeroed_on_resume() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 4), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 4));
     for stop in [1, 5, 11] {
         let path = dir.path().join(format!("resumed{stop}.gdb"));
         build(&path, box_of(3, 4), Some(stop)).unwrap();
-        let partial = partial_path(&path);
-        let mut bytes = std::fs::read(&partial).unwrap();
-        bytes.extend_from_slice(&[1; 100]);
-        std::fs::write(&partial, &bytes).unwrap();
-        build(&path, box_of(3, 4), None).unwrap();
-        assert_eq!(
-            std::fs::read(&whole).unwrap(),
-            std::fs::read(&path).unwrap()
-        );
+        edit_partial_file(&path, |bytes, _| bytes.extend_from_slice(&[1; 100]));
+        assert_finishes_as_whole(&path, box_of(3, 4), &whole);
     }
 }
 
@@ -900,31 +874,22 @@ fn bytes_after_the_stored_tiers_of_a_partial_file_are_zeroed_on_resume() {
 /// build finishes to the bytes of a whole build.
 #[test]
 fn bad_padding_between_stored_tiers_is_redone_on_resume() {
-    let dir = tempfile::tempdir().unwrap();
-    let whole = dir.path().join("whole.gdb");
-    build(&whole, box_of(3, 4), None).unwrap();
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 4));
     let path = dir.path().join("padded.gdb");
     build(&path, box_of(3, 4), Some(5)).unwrap();
-    let partial = partial_path(&path);
-    let mut bytes = std::fs::read(&partial).unwrap();
-    let header = Header::decode(&bytes, bytes.len() as u64, &partial).unwrap();
-    assert!(header.tiers[0].end() < header.tiers[1].offset);
-    bytes[header.tiers[0].end() as usize] = 0x5a;
-    std::fs::write(&partial, &bytes).unwrap();
-    let (writer, tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
-    assert_eq!(tables.len(), 1);
-    let note = writer.note().expect("the damage is said").to_owned();
+    edit_partial_file(&path, |bytes, partial| {
+        let header = header_of(bytes, partial);
+        assert!(header.tiers[0].end() < header.tiers[1].offset);
+        bytes[header.tiers[0].end() as usize] = 0x5a;
+    });
+    let (kept, note) = resume_note(&path, box_of(3, 4));
+    assert_eq!(kept, 1);
     assert!(
         note.contains("tier 2 is damaged (bytes that are not zero before it)")
             && note.contains("solving tiers 2 to 5 again"),
         "{note}"
     );
-    drop(writer);
-    build(&path, box_of(3, 4), None).unwrap();
-    assert_eq!(
-        std::fs::read(&whole).unwrap(),
-        std::fs::read(&path).unwrap()
-    );
+    assert_finishes_as_whole(&path, box_of(3, 4), &whole);
 }
 
 /// A finished partial file that readers would refuse (its padding
@@ -933,9 +898,7 @@ fn bad_padding_between_stored_tiers_is_redone_on_resume() {
 #[test]
 fn a_bad_finished_file_does_not_replace_a_good_one() {
     use std::io::{Seek as _, SeekFrom, Write as _};
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 4), None).unwrap();
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 4));
     let good = std::fs::read(&path).unwrap();
     let (mut writer, mut tables) = Writer::create_or_resume(&path, box_of(3, 4)).unwrap();
     let game = ClearShapes::new(box_of(3, 4));
@@ -998,11 +961,9 @@ fn a_writer_refuses_an_output_that_is_not_a_regular_file() {
 /// table's (the header resealed) opens, and `check_layout` names it.
 #[test]
 fn a_wrong_recorded_largest_value_fails_the_layout_check() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("db.gdb");
-    build(&path, box_of(3, 4), None).unwrap();
+    let (dir, path) = built_in_tempdir("db.gdb", box_of(3, 4));
     let mut bytes = std::fs::read(&path).unwrap();
-    let header = Header::decode(&bytes, bytes.len() as u64, &path).unwrap();
+    let header = header_of(&bytes, &path);
     let (index, t) = header
         .tiers
         .iter()
