@@ -34,6 +34,38 @@ where
     run_box(ranks, move |rank| (shape_box, opts(rank)))
 }
 
+/// As [`run`], every rank with the options of `out` as `edit` changes
+/// them.
+fn run_out<F>(
+    ranks: u32,
+    shape_box: ShapeBox,
+    out: &Path,
+    edit: F,
+) -> Vec<Result<Report, DistError>>
+where
+    F: Fn(&mut Options<'static>) + Send + Sync + 'static,
+{
+    let out = out.to_owned();
+    run(ranks, shape_box, move |_| {
+        let mut opts = Options::new(out.clone());
+        edit(&mut opts);
+        opts
+    })
+}
+
+/// A cancel flag, and a build log that raises it at the first line that
+/// starts with `prefix`; both leaked, as [`Options`] holds them for the
+/// whole run.
+fn cancel_at_line(prefix: &'static str) -> (&'static AtomicBool, &'static (dyn Fn(&str) + Sync)) {
+    let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let log: &'static (dyn Fn(&str) + Sync) = Box::leak(Box::new(move |line: &str| {
+        if line.starts_with(prefix) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }));
+    (cancel, log)
+}
+
 /// As [`run`], each rank with its own box (to test mismatches).
 fn run_box<F>(ranks: u32, opts: F) -> Vec<Result<Report, DistError>>
 where
@@ -93,15 +125,12 @@ fn every_rank_count_and_exchange_gives_the_single_build() {
         for exchange in [Exchange::Replicate, Exchange::Query, Exchange::Auto] {
             let dir = tempfile::tempdir().unwrap();
             let out = dir.path().join("clear-4x4.gdb");
-            let out2 = out.clone();
-            let results = run(ranks, shape_box, move |_| {
-                let mut o = Options::new(out2.clone());
+            let results = run_out(ranks, shape_box, &out, move |o| {
                 o.exchange = exchange;
                 // Room for the lower tiers only: auto switches mid-build.
                 o.memory = Some(4096);
                 o.batch = 100;
                 o.round_bytes = 512;
-                o
             });
             for r in &results {
                 let report = r.as_ref().unwrap();
@@ -123,10 +152,7 @@ fn one_rank_writes_the_single_build_file() {
     let shape_box = boxed(3, 5);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("one.gdb");
-    let o = out.clone();
-    run(1, shape_box, move |_| Options::new(o.clone()))[0]
-        .as_ref()
-        .unwrap();
+    run_out(1, shape_box, &out, |_| {})[0].as_ref().unwrap();
     let single_file = dir.path().join("single.gdb");
     grundy_db::build(&single_file, shape_box, &TierControl::new(), |_| {}).unwrap();
     assert_eq!(
@@ -141,13 +167,10 @@ fn five_by_five_over_three_ranks_matches_and_reports_full_boards() {
     let expected = single(shape_box);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("clear-5x5.gdb");
-    let o = out.clone();
     let (boards, keys) = full_board_keys(shape_box);
-    let results = run(3, shape_box, move |_| {
-        let mut opts = Options::new(o.clone());
+    let results = run_out(3, shape_box, &out, move |opts| {
         opts.memory = Some(1 << 20);
         opts.report_keys = keys.clone();
-        opts
     });
     let report = results[0].as_ref().unwrap();
     assert_same(&out, &expected);
@@ -170,13 +193,10 @@ fn a_wide_box_over_two_ranks_matches_the_single_build() {
     let expected = single(shape_box);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("clear-2x12.gdb");
-    let o = out.clone();
     let (boards, keys) = full_board_keys(shape_box);
-    let results = run(2, shape_box, move |_| {
-        let mut opts = Options::new(o.clone());
+    let results = run_out(2, shape_box, &out, move |opts| {
         opts.exchange = Exchange::Query;
         opts.report_keys = keys.clone();
-        opts
     });
     let report = results[0].as_ref().unwrap();
     assert_same(&out, &expected);
@@ -220,19 +240,11 @@ fn a_stopped_build_resumes_to_the_same_database() {
     let expected = single(shape_box);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.gdb");
-    let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let log: &'static (dyn Fn(&str) + Sync) = Box::leak(Box::new(|line: &str| {
-        if line.starts_with("tier  6:") {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }));
-    let o = out.clone();
-    let results = run(3, shape_box, move |_| {
-        let mut opts = Options::new(o.clone());
+    let (cancel, log) = cancel_at_line("tier  6:");
+    let results = run_out(3, shape_box, &out, move |opts| {
         opts.cancel = Some(cancel);
         opts.log = Some(log);
         opts.exchange = Exchange::Query;
-        opts
     });
     for r in results {
         match r {
@@ -244,12 +256,7 @@ fn a_stopped_build_resumes_to_the_same_database() {
     }
     assert!(DbSet::open(&out).is_err(), "no complete database yet");
     cancel.store(false, Ordering::Relaxed);
-    let o = out.clone();
-    let results = run(3, shape_box, move |_| {
-        let mut opts = Options::new(o.clone());
-        opts.exchange = Exchange::Query;
-        opts
-    });
+    let results = run_out(3, shape_box, &out, |opts| opts.exchange = Exchange::Query);
     for r in &results {
         assert_eq!(r.as_ref().unwrap().resumed, 6);
     }
@@ -262,18 +269,10 @@ fn a_part_from_another_build_restarts_every_part() {
     let expected = single(shape_box);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p.gdb");
-    let cancel: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
-    let log: &'static (dyn Fn(&str) + Sync) = Box::leak(Box::new(|line: &str| {
-        if line.starts_with("tier  4:") {
-            cancel.store(true, Ordering::Relaxed);
-        }
-    }));
-    let o = out.clone();
-    let results = run(2, shape_box, move |_| {
-        let mut opts = Options::new(o.clone());
+    let (cancel, log) = cancel_at_line("tier  4:");
+    let results = run_out(2, shape_box, &out, move |opts| {
         opts.cancel = Some(cancel);
         opts.log = Some(log);
-        opts
     });
     assert!(results
         .iter()
@@ -287,12 +286,7 @@ fn a_part_from_another_build_restarts_every_part() {
     let log: &'static (dyn Fn(&str) + Sync) = Box::leak(Box::new(|line: &str| {
         lines.lock().unwrap().push(line.to_owned());
     }));
-    let o = out.clone();
-    let results = run(2, shape_box, move |_| {
-        let mut opts = Options::new(o.clone());
-        opts.log = Some(log);
-        opts
-    });
+    let results = run_out(2, shape_box, &out, move |opts| opts.log = Some(log));
     for r in &results {
         assert_eq!(r.as_ref().unwrap().resumed, 0);
     }
@@ -655,8 +649,7 @@ fn a_part_that_cannot_complete_leaves_the_earlier_build_whole() {
     let expected = single(shape_box);
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.gdb");
-    let o = out.clone();
-    for r in run(2, shape_box, move |_| Options::new(o.clone())) {
+    for r in run_out(2, shape_box, &out, |_| {}) {
         r.unwrap();
     }
     let parts: Vec<_> = (0..2).map(|r| grundy_db::part_path(&out, r, 2)).collect();
@@ -686,8 +679,7 @@ fn a_part_that_cannot_complete_leaves_the_earlier_build_whole() {
     }
     assert_same(&out, &expected);
 
-    let o = out.clone();
-    for r in run(2, shape_box, move |_| Options::new(o.clone())) {
+    for r in run_out(2, shape_box, &out, |_| {}) {
         assert_eq!(r.unwrap().resumed, shape_box.cells());
     }
     assert_same(&out, &expected);
