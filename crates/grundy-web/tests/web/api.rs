@@ -40,6 +40,14 @@ pub(crate) async fn post(addr: SocketAddr, path: &str, body: &Value) -> Reply {
     send(addr, Method::POST, path, body.to_string().into_bytes()).await
 }
 
+/// Posts `body` to `path` and asserts that the answer is 200 (showing its
+/// JSON otherwise): the reply.
+async fn post_ok(addr: SocketAddr, path: &str, body: &Value) -> Reply {
+    let reply = post(addr, path, body).await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    reply
+}
+
 /// Plain mex recursion over whole boards: the oracle.
 fn brute(board: &Board, memo: &mut HashMap<Board, Nimber>) -> Nimber {
     if let Some(&v) = memo.get(board) {
@@ -90,8 +98,7 @@ async fn analyze_agrees_with_the_judge_samples() {
     let addr = start(Config::default()).await;
     for sample in ["gfg1", "gfg2"] {
         let (rows, verdict) = gfg_sample(sample);
-        let reply = post(addr, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
-        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        let reply = post_ok(addr, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
         assert!(reply.content_type.starts_with("application/json"));
         let expected = if verdict == "A" { "first" } else { "second" };
         assert_eq!(reply.json["winner"], expected, "{sample}");
@@ -105,8 +112,7 @@ async fn analyze_lists_every_move_with_the_value_it_reaches() {
     let addr = start(Config::default()).await;
     let rows = json!([["110", "111", "011"], ["11", "10"], ["1"]]);
     let boards = boards_of(&rows);
-    let reply = post(addr, "/api/v1/clear/analyze", &json!({ "boards": rows })).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/clear/analyze", &json!({ "boards": rows })).await;
     let answer = &reply.json;
     let total = sum_value(&boards);
     assert_eq!(answer["grundy"], total.value());
@@ -278,26 +284,30 @@ async fn analyze_lists_every_option_with_what_it_leaves() {
     }
     for rows in cases {
         let boards = boards_of(&rows);
-        let reply = post(addr, "/api/v1/clear/analyze", &json!({ "boards": rows })).await;
-        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        let reply = post_ok(addr, "/api/v1/clear/analyze", &json!({ "boards": rows })).await;
         check_options(&reply.json, &boards);
     }
 }
 
-#[tokio::test]
-async fn options_of_large_positions_are_a_sample_but_summaries_count_every_move() {
+/// The analysis of a full 3 x 4 board (60 moves) by a server that lists
+/// at most 10 moves, which must answer 200.
+async fn analyze_full_3x4_listing_10_moves() -> Reply {
     let addr = start(Config {
         max_listed_moves: 10,
         ..Config::default()
     })
     .await;
-    let reply = post(
+    post_ok(
         addr,
         "/api/v1/clear/analyze",
         &json!({ "board": ["1111", "1111", "1111"] }),
     )
-    .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    .await
+}
+
+#[tokio::test]
+async fn options_of_large_positions_are_a_sample_but_summaries_count_every_move() {
+    let reply = analyze_full_3x4_listing_10_moves().await;
     let options = &reply.json["options"];
     assert_eq!(options["total"], 60);
     assert_eq!(options["complete"], false);
@@ -328,8 +338,7 @@ async fn too_large_says_which_database_would_answer() {
     let board = json!({ "board": vec!["111111"; 6] });
     // The engine always plays (here the proven move that clears the board);
     // the analysis over budget says what would answer.
-    let reply = post(addr, "/api/v1/clear/play", &board).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/clear/play", &board).await;
     assert_eq!(reply.json["proven"], true);
     assert_eq!(reply.json["engine_wins"], true);
     for endpoint in ["analyze"] {
@@ -404,18 +413,7 @@ async fn too_large_still_proves_who_wins_by_outcome_search() {
 
 #[tokio::test]
 async fn analyze_samples_the_moves_of_large_positions() {
-    let addr = start(Config {
-        max_listed_moves: 10,
-        ..Config::default()
-    })
-    .await;
-    let reply = post(
-        addr,
-        "/api/v1/clear/analyze",
-        &json!({ "board": ["1111", "1111", "1111"] }),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = analyze_full_3x4_listing_10_moves().await;
     // A 3 x 4 board has (3 * 4 / 2) * (4 * 5 / 2) = 6 * 10 = 60 rectangles.
     assert_eq!(reply.json["moves_total"], 60);
     assert_eq!(reply.json["moves_complete"], false);
@@ -432,8 +430,7 @@ async fn play_answers_a_legal_move_that_wins_when_it_can() {
     ] {
         let boards = boards_of(&rows);
         let before = sum_value(&boards);
-        let reply = post(addr, "/api/v1/clear/play", &json!({ "boards": rows })).await;
-        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        let reply = post_ok(addr, "/api/v1/clear/play", &json!({ "boards": rows })).await;
         let mv = &reply.json["move"];
         let index = mv["board"].as_u64().unwrap() as usize;
         let rect = grundy::clear::Rect {
@@ -518,24 +515,13 @@ async fn errors_are_json_with_the_right_status() {
         assert_error(post(addr, path, &body).await, 400, what).await;
     }
     let board = json!({ "board": ["1"] });
-    assert_error(
-        post(addr, "/api/v1/nim/analyze", &board).await,
-        404,
-        "unknown game 'nim'",
-    )
-    .await;
-    assert_error(
-        post(addr, "/api/v1/nim/play", &board).await,
-        404,
-        "games: clear",
-    )
-    .await;
-    assert_error(
-        post(addr, "/api/v2/clear/analyze", &board).await,
-        404,
-        "not found",
-    )
-    .await;
+    for (path, what) in [
+        ("/api/v1/nim/analyze", "unknown game 'nim'"),
+        ("/api/v1/nim/play", "games: clear"),
+        ("/api/v2/clear/analyze", "not found"),
+    ] {
+        assert_error(post(addr, path, &board).await, 404, what).await;
+    }
     assert_error(
         send(addr, Method::GET, "/api/v1/clear/analyze", Vec::new()).await,
         405,
@@ -604,13 +590,12 @@ async fn the_server_budget_bounds_every_request() {
     let rows = [
         "1111000", "1111110", "1111110", "1111110", "1111100", "1110000", "1110000",
     ];
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/clear/play",
         &json!({ "board": rows, "budget": { "max_positions": 1_000_000_000u64 } }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert!(reply.json["move"].is_object(), "{:?}", reply.json);
     assert_eq!(reply.json["proven"], false, "{:?}", reply.json);
     assert_eq!(reply.json["kind"], "unproven");
@@ -661,8 +646,7 @@ async fn kept_memos_change_no_answer() {
         for _ply in 0..3 {
             let body = json!({ "board": rows });
             let board = parse_board(&rows).unwrap();
-            let analysis = post(warm, "/api/v1/clear/analyze", &body).await;
-            assert_eq!(analysis.status, 200, "{:?}", analysis.json);
+            let analysis = post_ok(warm, "/api/v1/clear/analyze", &body).await;
             assert_eq!(
                 analysis.json,
                 post(cold, "/api/v1/clear/analyze", &body).await.json
@@ -706,13 +690,11 @@ async fn kept_memos_change_no_answer() {
 async fn a_kept_memo_answers_the_same_position_again_without_a_search() {
     let (warm, cold) = warm_and_cold().await;
     let rows = ["11111", "11110", "11111", "01111", "11101"];
-    let first = post(warm, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
-    assert_eq!(first.status, 200, "{:?}", first.json);
+    let first = post_ok(warm, "/api/v1/clear/analyze", &json!({ "board": rows })).await;
     // One position of budget is far too little to value this board again,
     // unless the memo kept its value.
     let again = json!({ "board": rows, "budget": { "max_positions": 1 } });
-    let reply = post(warm, "/api/v1/clear/analyze", &again).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(warm, "/api/v1/clear/analyze", &again).await;
     assert_eq!(reply.json["grundy"], first.json["grundy"]);
     assert_error(
         post(cold, "/api/v1/clear/analyze", &again).await,
@@ -734,13 +716,11 @@ async fn boards_past_64_cells_are_analysed_and_played() {
     rows.push("0".repeat(16));
     rows.push(format!("111{}", "0".repeat(13)));
     let body = json!({ "board": rows });
-    let reply = post(addr, "/api/v1/clear/analyze", &body).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/clear/analyze", &body).await;
     assert_eq!(reply.json["large"], true);
     assert_eq!(reply.json["grundy"], 3);
     assert_eq!(reply.json["winner"], "first");
-    let reply = post(addr, "/api/v1/clear/play", &body).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/clear/play", &body).await;
     assert_eq!(
         reply.json["move"],
         json!({"board": 0, "top": 5, "left": 0, "bottom": 5, "right": 2})
@@ -755,8 +735,7 @@ async fn boards_past_64_cells_are_analysed_and_played() {
     for r in [0, 19] {
         rows[r] = format!("0{}0", "1".repeat(18));
     }
-    let reply = post(addr, "/api/v1/clear/play", &json!({ "board": rows })).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/clear/play", &json!({ "board": rows })).await;
     assert_eq!(
         reply.json["move"],
         json!({"board": 0, "top": 9, "left": 0, "bottom": 10, "right": 19})
@@ -790,6 +769,16 @@ fn post_request(path: &str, headers: &str, body: &str) -> String {
 }
 
 const BOARD_4X4: &str = r#"{"board": ["0110", "0000", "0000", "0001"]}"#;
+
+/// The raw answer to a POST of [`BOARD_4X4`] to the clear analysis with
+/// these extra header lines.
+async fn raw_analyze_4x4(addr: SocketAddr, headers: &str) -> String {
+    raw(
+        addr,
+        &post_request("/api/v1/clear/analyze", headers, BOARD_4X4),
+    )
+    .await
+}
 
 fn status_of(answer: &str) -> u16 {
     answer
@@ -827,15 +816,7 @@ async fn only_requests_naming_this_server_are_served() {
         format!("localhost:{}", port.wrapping_add(1)),
         format!("127.0.0.2:{port}"),
     ] {
-        let answer = raw(
-            addr,
-            &post_request(
-                "/api/v1/clear/analyze",
-                &format!("Host: {host}\r\n{json}"),
-                BOARD_4X4,
-            ),
-        )
-        .await;
+        let answer = raw_analyze_4x4(addr, &format!("Host: {host}\r\n{json}")).await;
         assert_eq!(status_of(&answer), 421, "{host}: {answer}");
     }
     // The page too: a rebound page cannot even load.
@@ -851,15 +832,7 @@ async fn only_requests_naming_this_server_are_served() {
         format!("LocalHost:{port}"),
         "box.lan:1234".to_owned(),
     ] {
-        let answer = raw(
-            addr,
-            &post_request(
-                "/api/v1/clear/analyze",
-                &format!("Host: {host}\r\n{json}"),
-                BOARD_4X4,
-            ),
-        )
-        .await;
+        let answer = raw_analyze_4x4(addr, &format!("Host: {host}\r\n{json}")).await;
         assert_eq!(status_of(&answer), 200, "{host}: {answer}");
     }
 }
@@ -874,25 +847,13 @@ async fn posts_must_be_json() {
         "Content-Type: multipart/form-data; boundary=x\r\n",
         "",
     ] {
-        let answer = raw(
-            addr,
-            &post_request(
-                "/api/v1/clear/analyze",
-                &format!("{host}{content_type}"),
-                BOARD_4X4,
-            ),
-        )
-        .await;
+        let answer = raw_analyze_4x4(addr, &format!("{host}{content_type}")).await;
         assert_eq!(status_of(&answer), 415, "{content_type:?}: {answer}");
         assert!(answer.contains("application/json"), "{answer}");
     }
-    let answer = raw(
+    let answer = raw_analyze_4x4(
         addr,
-        &post_request(
-            "/api/v1/clear/analyze",
-            &format!("{host}Content-Type: application/json; charset=utf-8\r\n"),
-            BOARD_4X4,
-        ),
+        &format!("{host}Content-Type: application/json; charset=utf-8\r\n"),
     )
     .await;
     assert_eq!(status_of(&answer), 200, "{answer}");
@@ -1250,13 +1211,12 @@ async fn pawn_far_away_and_errors() {
     // One pawn beyond the value region: outcome and winning moves only. On
     // an empty grid the losing cells are the diagonal, so (10^9, 5) wins by
     // moving to (5, 5).
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": [[1_000_000_000u64, 5]] }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(reply.json["winner"], "first");
     assert_eq!(
         unworded(&reply.json["winning_moves"]),
@@ -1266,24 +1226,22 @@ async fn pawn_far_away_and_errors() {
     // A single pawn whose table passes the small lane's probe (200,000
     // positions) but not the request's budget (2,000,000) gets its value
     // in the heavy lane: 700 xor 600 with no impassable cell.
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": [[700, 600]] }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(reply.json["grundy"], 700 ^ 600, "{:?}", reply.json);
     assert_eq!(reply.json["moves_total"], 700 + 600, "{:?}", reply.json);
     // Past the request's budget too (1415 x 1415 cells): no values, and the
     // explanation makes no table of its own either.
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": [[1414, 1414]], "blocked": [[0, 0]] }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert!(reply.json.get("moves_total").is_none(), "{:?}", reply.json);
     assert_eq!(reply.json["explain"]["mex"], json!([]), "{:?}", reply.json);
     // One far pawn with an impassable cell below-left: its winning move
@@ -1307,13 +1265,12 @@ async fn pawn_far_away_and_errors() {
     // Pawns on open quadrants need no table, near as far: a sum whose
     // table would pass the budget (1501 x 1401 cells) has its value, x xor
     // y each, and the winning moves that make it 0.
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": [[1500, 1400], [3, 4]] }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     let total = 1500 ^ 1400 ^ 3 ^ 4;
     assert_eq!(reply.json["grundy"], total, "{:?}", reply.json);
     let winning = reply.json["winning_moves"].as_array().unwrap();
@@ -1333,13 +1290,12 @@ async fn pawn_far_away_and_errors() {
     assert_eq!(reply.json["engine_wins"], true);
     // Far pawns with no impassable cell at or below-left are two Nim heaps
     // each: the sum's value is the XOR of their x xor y.
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": [[1_000_000_000u64, 5], [7, 999_999_999u64]], "blocked": [[6000, 7]] }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(
         reply.json["grundy"],
         (1_000_000_000u64 ^ 5) ^ (7 ^ 999_999_999u64)
@@ -1352,13 +1308,12 @@ async fn pawn_far_away_and_errors() {
     let walls = [(0u64, 1u64)];
     let far = [1414u64, 1414];
     let sixteen = vec![far; 16];
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": sixteen, "blocked": walls }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(reply.json["winner"], "second");
     assert_eq!(unworded(&reply.json["winning_moves"]), json!([]));
     let reply = post(
@@ -1390,13 +1345,12 @@ async fn pawn_far_away_and_errors() {
     // Its analysis: the total and the winning moves of the pawn left, every
     // one the brute force finds, flagged as not all (the paired pawns'
     // moves are not examined).
-    let reply = post(
+    let reply = post_ok(
         addr,
         "/api/v1/pawn/analyze",
         &json!({ "pawns": pawns, "blocked": walls }),
     )
     .await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
     assert_eq!(reply.json["grundy"], pawn_brute(&walls, 2, 0));
     assert_eq!(reply.json["winning_moves_complete"], false);
     let mut listed: Vec<(u64, u64)> = reply.json["winning_moves"]
@@ -1461,8 +1415,7 @@ async fn pawn_far_away_and_errors() {
             what,
         )
         .await;
-        let reply = post(addr, "/api/v1/pawn/play", &body).await;
-        assert_eq!(reply.status, 200, "{:?}", reply.json);
+        let reply = post_ok(addr, "/api/v1/pawn/play", &body).await;
         assert_eq!(reply.json["proven"], false, "{:?}", reply.json);
         assert_eq!(reply.json["kind"], "unproven", "{:?}", reply.json);
         assert!(
@@ -1488,8 +1441,7 @@ async fn pawn_far_away_and_errors() {
     // value needs a table past the budget, and leaves the far one's open;
     // `grundy pawn` says (3000, 3000) is a losing cell with it.)
     let body = json!({ "pawns": [[1_000_000_000u64, 5], [3000, 3000]], "blocked": [[0, 3000]] });
-    let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/pawn/analyze", &body).await;
     assert_eq!(reply.json["grundy"], 1_000_000_000u64 ^ 5);
     assert_eq!(reply.json["winning_moves_complete"], false);
     assert_eq!(
@@ -1503,8 +1455,7 @@ async fn pawn_far_away_and_errors() {
     let walls = [(1u64, 1u64)];
     let pawns = [(5000u64, 5000u64), (3, 3), (0, 1)];
     let body = json!({ "pawns": pawns, "blocked": walls });
-    let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/pawn/analyze", &body).await;
     assert_eq!(reply.json["winning_moves_complete"], false);
     let total = pawn_brute(&walls, 3, 3) ^ pawn_brute(&walls, 0, 1);
     assert_eq!(reply.json["grundy"], total);
@@ -1548,8 +1499,7 @@ async fn pawn_far_away_and_errors() {
     // as a pawn past the region gets them. On an empty grid the losing
     // cells are the diagonal, so (3000, 2999) wins by moving to (2999, 2999).
     let body = json!({ "pawns": [[3000, 2999]] });
-    let reply = post(addr, "/api/v1/pawn/analyze", &body).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/pawn/analyze", &body).await;
     assert_eq!(reply.json["winner"], "first");
     assert_eq!(
         unworded(&reply.json["winning_moves"]),
@@ -1776,8 +1726,7 @@ async fn split_errors_are_json() {
     .await;
     // The engine still plays there: a legal move, unproven, its value
     // unknown.
-    let reply = post(addr, "/api/v1/split/play", &json!({ "grid": grid })).await;
-    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post_ok(addr, "/api/v1/split/play", &json!({ "grid": grid })).await;
     let (row, col) = (
         reply.json["move"]["row"].as_u64().unwrap() as usize,
         reply.json["move"]["col"].as_u64().unwrap() as usize,
