@@ -2,18 +2,45 @@
 //! commands.
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use grundy::clear::{Board, Clear};
 
 use crate::common::{assert_success, grundy};
 
+/// `grundy ARGS PATH`: the run's output, whatever its exit.
+fn run_on(args: &[&str], path: &Path) -> Output {
+    grundy().args(args).arg(path).output().unwrap()
+}
+
+/// `grundy tables build --box SHAPE_BOX EXTRA --out OUT`: the run's
+/// output, whatever its exit.
+fn build_with(shape_box: &str, extra: &[&str], out: &Path) -> Output {
+    grundy()
+        .args(["tables", "build", "--box", shape_box])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// Asserts that a run succeeded, and its standard output parsed as JSON.
+fn success_json(output: &Output) -> serde_json::Value {
+    assert_success(output);
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// Asserts that the files at `a` and `b` hold the same bytes.
+fn assert_same_file(a: &Path, b: &Path) {
+    assert_eq!(std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+}
+
+/// `grundy tables build --box SHAPE_BOX --out DIR/clear-SHAPE_BOX.gdb`,
+/// which must succeed: the database's path.
 fn build(dir: &Path, shape_box: &str) -> PathBuf {
     let out = dir.join(format!("clear-{shape_box}.gdb"));
-    let output = grundy()
-        .args(["tables", "build", "--box", shape_box, "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = build_with(shape_box, &[], &out);
     assert_success(&output);
     out
 }
@@ -21,19 +48,7 @@ fn build(dir: &Path, shape_box: &str) -> PathBuf {
 /// `tables build --box 4x5 --keep-every 100 --out OUT`: tiers solved in
 /// stretches of 100 shapes kept beside the partial file.
 fn build_4x5_in_stretches(out: &Path) -> std::process::Output {
-    grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "4x5",
-            "--keep-every",
-            "100",
-            "--out",
-        ])
-        .arg(out)
-        .output()
-        .unwrap()
+    build_with("4x5", &["--keep-every", "100"], out)
 }
 
 /// A database of format version 1 (tables of 8-byte slots, still read),
@@ -100,11 +115,7 @@ fn assert_info_agrees_with_top_down(
     tiers: usize,
     boards: &[(usize, usize)],
 ) {
-    let info = grundy()
-        .args(["tables", "info", "--values"])
-        .arg(db)
-        .output()
-        .unwrap();
+    let info = run_on(&["tables", "info", "--values"], db);
     assert_success(&info);
     let text = String::from_utf8(info.stdout).unwrap();
     assert!(
@@ -189,7 +200,7 @@ fn damaged_databases_are_named_errors() {
     bad[header.tiers[6].offset as usize + 5] ^= 0x10;
     std::fs::write(&db, &bad).unwrap();
     for cmd in ["info", "verify"] {
-        let output = grundy().args(["tables", cmd]).arg(&db).output().unwrap();
+        let output = run_on(&["tables", cmd], &db);
         assert_exit(&output, 2, "checksum mismatch in section tier 7");
     }
     let output = grundy()
@@ -202,27 +213,19 @@ fn damaged_databases_are_named_errors() {
     assert_exit(&output, 2, "checksum mismatch in section tier 7");
     // Truncated.
     std::fs::write(&db, &good[..good.len() - 100]).unwrap();
-    let output = grundy().args(["tables", "info"]).arg(&db).output().unwrap();
+    let output = run_on(&["tables", "info"], &db);
     assert_exit(&output, 2, "truncated");
     // Another format version.
     let mut other = good.clone();
     other[8] = 9;
     std::fs::write(&db, &other).unwrap();
-    let output = grundy().args(["tables", "info"]).arg(&db).output().unwrap();
+    let output = run_on(&["tables", "info"], &db);
     assert_exit(&output, 2, "format version 9");
     // Not a database at all, and no file.
     std::fs::write(&db, "1111\n").unwrap();
-    let output = grundy()
-        .args(["tables", "verify"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "verify"], &db);
     assert_exit(&output, 2, "not a grundy shape database");
-    let output = grundy()
-        .args(["tables", "info"])
-        .arg(dir.path().join("missing.gdb"))
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "info"], &dir.path().join("missing.gdb"));
     assert_exit(&output, 2, "missing.gdb");
 }
 
@@ -232,19 +235,7 @@ fn damaged_databases_are_named_errors() {
 fn a_thread_count_past_the_bound_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     for threads in ["0", "1025", "1000000", "x"] {
-        let output = grundy()
-            .args([
-                "tables",
-                "build",
-                "--box",
-                "2x2",
-                "--threads",
-                threads,
-                "--out",
-            ])
-            .arg(dir.path().join("db.gdb"))
-            .output()
-            .unwrap();
+        let output = build_with("2x2", &["--threads", threads], &dir.path().join("db.gdb"));
         assert_exit(&output, 2, "expected a number of threads from 1 to 1024");
     }
 }
@@ -252,11 +243,7 @@ fn a_thread_count_past_the_bound_is_a_usage_error() {
 #[test]
 fn an_unwritable_output_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
-    let output = grundy()
-        .args(["tables", "build", "--box", "2x2", "--out"])
-        .arg(dir.path().join("no/such/dir/db.gdb"))
-        .output()
-        .unwrap();
+    let output = build_with("2x2", &[], &dir.path().join("no/such/dir/db.gdb"));
     assert_exit(&output, 2, "db.gdb.partial");
 }
 
@@ -267,28 +254,12 @@ fn a_stopped_build_resumes_to_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let whole = build(dir.path(), "4x4");
     let out = dir.path().join("resumed.gdb");
-    let stopped = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "4x4",
-            "--max-time",
-            "0.001",
-            "--out",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let stopped = build_with("4x4", &["--max-time", "0.001"], &out);
     assert_exit(&stopped, 3, "run the same command again to resume");
     assert!(!out.exists());
-    let resumed = grundy()
-        .args(["tables", "build", "--box", "4x4", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let resumed = build_with("4x4", &[], &out);
     assert_success(&resumed);
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+    assert_same_file(&whole, &out);
 }
 
 /// `--tables` and GRUNDY_TABLES feed `grundy clear`: a 5 x 6 board's
@@ -300,11 +271,7 @@ fn clear_reads_the_databases_it_is_given() {
     let db = build(dir.path(), "3x6");
     let board = "111111\n111111\n111111\n";
     let expected = top_down_full(3, 6);
-    let json = |cmd: &mut assert_cmd::Command| -> serde_json::Value {
-        let output = cmd.output().unwrap();
-        assert_success(&output);
-        serde_json::from_slice(&output.stdout).unwrap()
-    };
+    let json = |cmd: &mut assert_cmd::Command| success_json(&cmd.output().unwrap());
     // With a position budget far too small to search a 3 x 6 board: only
     // the table can answer.
     let from_flag = json(
@@ -371,8 +338,7 @@ fn a_wide_box_builds_and_answers_wide_components() {
         .write_stdin(board)
         .output()
         .unwrap();
-    assert_success(&output);
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = success_json(&output);
     assert_eq!(json["grundy"], expected);
 }
 
@@ -387,8 +353,7 @@ fn the_built_in_database_answers_5x5_without_searching() {
         .write_stdin("11111\n11111\n11111\n11111\n11111\n")
         .output()
         .unwrap();
-    assert_success(&output);
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let json = success_json(&output);
     assert_eq!(json["grundy"], top_down_full(5, 5));
 }
 
@@ -407,11 +372,7 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
         assert!(dir.path().join(format!("parts.part-{r}-of-3.gdb")).exists());
     }
     let checksum = |path: &Path| {
-        let output = grundy()
-            .args(["tables", "checksum"])
-            .arg(path)
-            .output()
-            .unwrap();
+        let output = run_on(&["tables", "checksum"], path);
         assert_success(&output);
         String::from_utf8(output.stdout).unwrap()[..8].to_owned()
     };
@@ -423,37 +384,15 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
     // One process on 1 and 2 threads: the same loop, the same bytes.
     for threads in ["1", "2"] {
         let out = dir.path().join(format!("threads-{threads}.gdb"));
-        let output = grundy()
-            .args([
-                "tables",
-                "build",
-                "--box",
-                "3x6",
-                "--threads",
-                threads,
-                "--out",
-            ])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let output = build_with("3x6", &["--threads", threads], &out);
         assert_success(&output);
-        assert_eq!(
-            std::fs::read(&out).unwrap(),
-            std::fs::read(&single).unwrap()
-        );
+        assert_same_file(&out, &single);
         assert_eq!(checksum(&out), checksum(&stem));
     }
     let merged = dir.path().join("merged.gdb");
     merge(&stem, &merged);
-    assert_eq!(
-        std::fs::read(&merged).unwrap(),
-        std::fs::read(&single).unwrap()
-    );
-    let info = grundy()
-        .args(["tables", "info"])
-        .arg(&stem)
-        .output()
-        .unwrap();
+    assert_same_file(&merged, &single);
+    let info = run_on(&["tables", "info"], &stem);
     assert_success(&info);
     let text = String::from_utf8(info.stdout).unwrap();
     assert!(text.contains("partitioned: 3 parts"), "{text}");
@@ -461,11 +400,7 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
         text.contains(&format!("  3 x 6: {}\n", top_down_full(3, 6))),
         "{text}"
     );
-    let verify = grundy()
-        .args(["tables", "verify", "--samples", "100"])
-        .arg(&stem)
-        .output()
-        .unwrap();
+    let verify = run_on(&["tables", "verify", "--samples", "100"], &stem);
     assert_success(&verify);
     // `clear` finds the parts through their directory, and through the
     // stem; a position budget far too small to search leaves only the
@@ -479,8 +414,7 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
             .arg(&board)
             .output()
             .unwrap();
-        assert_success(&output);
-        let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let json = success_json(&output);
         assert_eq!(json["grundy"], top_down_full(3, 6), "{json}");
     }
 }
@@ -496,11 +430,7 @@ fn damaged_or_missing_parts_are_named_errors() {
     // The first byte of tier 1's section (sections follow the 4 KiB header).
     bad[4096] ^= 0x10;
     std::fs::write(&part1, &bad).unwrap();
-    let output = grundy()
-        .args(["tables", "info"])
-        .arg(&stem)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "info"], &stem);
     assert_exit(
         &output,
         2,
@@ -508,21 +438,13 @@ fn damaged_or_missing_parts_are_named_errors() {
     );
     std::fs::remove_file(&part1).unwrap();
     let part0 = dir.path().join("p.part-0-of-2.gdb");
-    let output = grundy()
-        .args(["tables", "verify"])
-        .arg(&part0)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "verify"], &part0);
     assert_exit(&output, 2, "part 1 of 2 is missing");
     // A part of another build with the same name is refused.
     let other = dir.path().join("q.gdb");
     build_parts(&other, "3x4", "2", &[]);
     std::fs::copy(dir.path().join("q.part-1-of-2.gdb"), &part1).unwrap();
-    let output = grundy()
-        .args(["tables", "checksum"])
-        .arg(&part0)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "checksum"], &part0);
     assert_exit(&output, 2, "is not part 1 of the same build");
     // Two parts of one build swapped: each file is named by what its header
     // says it holds.
@@ -537,11 +459,7 @@ fn damaged_or_missing_parts_are_named_errors() {
     std::fs::rename(&r1, &r0).unwrap();
     std::fs::rename(&spare, &r1).unwrap();
     for target in [&swapped, &r0, &r1] {
-        let output = grundy()
-            .args(["tables", "info"])
-            .arg(target)
-            .output()
-            .unwrap();
+        let output = run_on(&["tables", "info"], target);
         let (held, named) = if target == &r1 { (0, 1) } else { (1, 0) };
         assert_exit(
             &output,
@@ -556,11 +474,7 @@ fn damaged_or_missing_parts_are_named_errors() {
     let t0 = dir.path().join("t.part-0-of-3.gdb");
     std::fs::copy(&r1, &t0).unwrap();
     for target in [&three, &t0] {
-        let output = grundy()
-            .args(["tables", "verify"])
-            .arg(target)
-            .output()
-            .unwrap();
+        let output = run_on(&["tables", "verify"], target);
         assert_exit(
             &output,
             2,
@@ -588,19 +502,11 @@ fn a_build_under_an_mpi_launcher_needs_the_mpi_feature() {
 #[test]
 fn an_unwritable_part_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
-    let output = grundy()
-        .args([
-            "tables",
-            "build",
-            "--box",
-            "2x2",
-            "--local-ranks",
-            "2",
-            "--out",
-        ])
-        .arg(dir.path().join("no/such/dir/db.gdb"))
-        .output()
-        .unwrap();
+    let output = build_with(
+        "2x2",
+        &["--local-ranks", "2"],
+        &dir.path().join("no/such/dir/db.gdb"),
+    );
     assert_exit(&output, 2, "db.part-0-of-2.gdb.partial");
 }
 
@@ -615,18 +521,13 @@ fn a_build_kept_in_stretches_writes_the_same_file() {
     let out = dir.path().join("stretches.gdb");
     let output = build_4x5_in_stretches(&out);
     assert_success(&output);
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+    assert_same_file(&whole, &out);
     assert!(!dir.path().join("stretches.gdb.partial.solving").exists());
     for extra in [
         &["--keep-every", "100", "--local-ranks", "2"][..],
         &["--keep-every", "0"][..],
     ] {
-        let output = grundy()
-            .args(["tables", "build", "--box", "3x3", "--out"])
-            .arg(dir.path().join("x.gdb"))
-            .args(extra)
-            .output()
-            .unwrap();
+        let output = build_with("3x3", extra, &dir.path().join("x.gdb"));
         assert_exit(&output, 2, "--keep-every");
     }
 }
@@ -636,12 +537,7 @@ fn a_build_kept_in_stretches_writes_the_same_file() {
 fn partitioned_options_need_a_partitioned_build() {
     let dir = tempfile::tempdir().unwrap();
     for extra in [["--exchange", "query"], ["--memory", "1GiB"]] {
-        let output = grundy()
-            .args(["tables", "build", "--box", "3x3", "--out"])
-            .arg(dir.path().join("x.gdb"))
-            .args(extra)
-            .output()
-            .unwrap();
+        let output = build_with("3x3", &extra, &dir.path().join("x.gdb"));
         assert_exit(&output, 2, "apply to partitioned builds");
     }
 }
@@ -711,11 +607,7 @@ fn a_second_build_of_the_same_out_is_refused() {
         grundy::clear::shapes::ShapeBox::new(4, 4).unwrap(),
     )
     .unwrap();
-    let second = grundy()
-        .args(["tables", "build", "--box", "4x4", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let second = build_with("4x4", &[], &out);
     assert_exit(&second, 2, "r.gdb.partial: another build is writing it");
     assert!(!out.exists());
     drop(writer);
@@ -756,10 +648,7 @@ fn a_second_build_of_the_same_out_is_refused() {
     }
     assert!(!stderr.contains("panicked"), "{stderr}");
     let whole45 = build(dir.path(), "4x5");
-    assert_eq!(
-        std::fs::read(&whole45).unwrap(),
-        std::fs::read(&out).unwrap()
-    );
+    assert_same_file(&whole45, &out);
 }
 
 /// A 0-byte partial file (a build that stopped on a full disk before its
@@ -770,18 +659,14 @@ fn an_empty_partial_file_is_started_afresh() {
     let whole = build(dir.path(), "3x3");
     let out = dir.path().join("g.gdb");
     std::fs::write(grundy_db::partial_path(&out), b"").unwrap();
-    let output = grundy()
-        .args(["tables", "build", "--box", "3x3", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = build_with("3x3", &[], &out);
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("g.gdb.partial: empty") && stderr.contains("starting the build afresh"),
         "{stderr}"
     );
-    assert_eq!(std::fs::read(&whole).unwrap(), std::fs::read(&out).unwrap());
+    assert_same_file(&whole, &out);
 }
 
 /// A full disk: exit 4, naming the file and the bytes needed. Linux's
@@ -797,13 +682,7 @@ fn a_full_disk_is_exit_4_naming_the_file_and_the_bytes() {
     let out = dir.path().join("g.gdb");
     std::os::unix::fs::symlink("/dev/full", grundy_db::partial_path(&out)).unwrap();
     for extra in [&[][..], &["--local-ranks", "1"]] {
-        let output = grundy()
-            .args(["tables", "build", "--box", "3x3"])
-            .args(extra)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
+        let output = build_with("3x3", extra, &out);
         assert_exit(
             &output,
             4,
@@ -817,13 +696,7 @@ fn a_full_disk_is_exit_4_naming_the_file_and_the_bytes() {
 fn an_out_directory_is_refused_once() {
     let dir = tempfile::tempdir().unwrap();
     for extra in [&[][..], &["--local-ranks", "2"]] {
-        let output = grundy()
-            .args(["tables", "build", "--box", "3x3"])
-            .args(extra)
-            .arg("--out")
-            .arg(dir.path())
-            .output()
-            .unwrap();
+        let output = build_with("3x3", extra, dir.path());
         assert_exit(&output, 2, "is a directory");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(stderr.matches("is a directory").count(), 1, "{stderr}");
@@ -848,7 +721,7 @@ fn a_crafted_count_is_exit_2() {
     reseal(&mut bytes);
     std::fs::write(&db, &bytes).unwrap();
     for cmd in ["info", "verify", "checksum"] {
-        let output = grundy().args(["tables", cmd]).arg(&db).output().unwrap();
+        let output = run_on(&["tables", cmd], &db);
         assert_exit(&output, 2, "the directory entry of tier 5");
     }
 }
@@ -866,11 +739,7 @@ fn verify_catches_forged_values() {
         .full_key(3, 4)
         .unwrap();
     forge(&db, 12, Some(key), u64::from(full) ^ 1);
-    let output = grundy()
-        .args(["tables", "verify", "--samples", "0"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "verify", "--samples", "0"], &db);
     assert_exit(
         &output,
         2,
@@ -993,11 +862,7 @@ fn checksum_prints_the_sha256_of_each_file() {
     use sha2::Digest as _;
     let dir = tempfile::tempdir().unwrap();
     let db = build(dir.path(), "2x3");
-    let output = grundy()
-        .args(["tables", "checksum", "--sha256"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "checksum", "--sha256"], &db);
     assert_success(&output);
     let digest = sha2::Sha256::digest(std::fs::read(&db).unwrap());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
@@ -1061,7 +926,7 @@ fn convert_rewrites_a_version_1_database_compactly() {
     assert!(run(&["tables", "info"], &new).contains("format version 2"));
     // A fresh build writes the same bytes as the conversion.
     let built = build(dir.path(), "4x5");
-    assert_eq!(std::fs::read(&built).unwrap(), std::fs::read(&new).unwrap());
+    assert_same_file(&built, &new);
     // Bad input: not a database, a damaged one, the same path.
     let junk = dir.path().join("junk.gdb");
     std::fs::write(&junk, b"not a database").unwrap();
@@ -1220,7 +1085,7 @@ fn a_build_whose_progress_reader_goes_away_finishes() {
     let again = dir.path().join("again");
     std::fs::create_dir(&again).unwrap();
     let built = build(&again, "4x5");
-    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&built).unwrap());
+    assert_same_file(&out, &built);
 }
 
 /// `build`, `convert` and `merge` refuse an output that is there and is not
@@ -1253,13 +1118,9 @@ fn an_out_that_is_not_a_regular_file_is_refused_before_any_work() {
     ];
     for (out, what) in &expected {
         let runs = [
-            grundy()
-                .args(["tables", "build", "--box", "2x3", "--out"])
-                .arg(out)
-                .output()
-                .unwrap(),
-            grundy()
-                .args([
+            build_with("2x3", &[], out),
+            run_on(
+                &[
                     "tables",
                     "build",
                     "--box",
@@ -1267,10 +1128,9 @@ fn an_out_that_is_not_a_regular_file_is_refused_before_any_work() {
                     "--local-ranks",
                     "2",
                     "--out",
-                ])
-                .arg(out)
-                .output()
-                .unwrap(),
+                ],
+                out,
+            ),
             grundy()
                 .args(["tables", "convert"])
                 .arg(&old)
@@ -1329,43 +1189,26 @@ fn an_out_that_is_a_symbolic_link_is_written_through() {
     let link = dir.path().join("link.gdb");
     std::os::unix::fs::symlink("store/real.gdb", &link).unwrap();
     let real = store.join("real.gdb");
-    let runs: [&dyn Fn() -> std::process::Output; 2] = [
-        &|| {
-            grundy()
-                .args(["tables", "build", "--box", "2x3", "--out"])
-                .arg(&link)
-                .output()
-                .unwrap()
-        },
-        &|| {
-            grundy()
-                .args(["tables", "convert"])
-                .arg(&direct)
-                .arg(&link)
-                .output()
-                .unwrap()
-        },
-    ];
+    let runs: [&dyn Fn() -> std::process::Output; 2] = [&|| build_with("2x3", &[], &link), &|| {
+        grundy()
+            .args(["tables", "convert"])
+            .arg(&direct)
+            .arg(&link)
+            .output()
+            .unwrap()
+    }];
     for run in runs {
         // Once to a link naming nothing yet, once over the file it names.
         for _ in 0..2 {
             assert_success(&run());
             assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
-            assert_eq!(
-                std::fs::read(&real).unwrap(),
-                std::fs::read(&direct).unwrap()
-            );
+            assert_same_file(&real, &direct);
         }
         let _ = std::fs::remove_file(&real);
     }
     assert_success(&runs[0]());
-    let info = grundy()
-        .args(["tables", "info", "--json"])
-        .arg(&link)
-        .output()
-        .unwrap();
-    assert_success(&info);
-    let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    let info = run_on(&["tables", "info", "--json"], &link);
+    let json = success_json(&info);
     assert_eq!(
         json["build"]["command"],
         "grundy tables build --box 2x3 --out real.gdb"
@@ -1402,11 +1245,7 @@ fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
         },
     ];
     for run in runs {
-        let built = grundy()
-            .args(["tables", "build", "--box", "3x3", "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let built = build_with("3x3", &[], &out);
         assert_success(&built);
         assert!(grundy_db::meta::build_record_path(&out).exists());
         assert_success(&run());
@@ -1428,13 +1267,8 @@ fn merge(parts: &Path, out: &Path) {
 
 /// `tables info --json` of `out` shows no build record.
 fn assert_no_build_record(out: &Path) {
-    let info = grundy()
-        .args(["tables", "info", "--json"])
-        .arg(out)
-        .output()
-        .unwrap();
-    assert_success(&info);
-    let json: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    let info = run_on(&["tables", "info", "--json"], out);
+    let json = success_json(&info);
     assert_eq!(json["build"], serde_json::Value::Null, "{json}");
 }
 
@@ -1534,24 +1368,25 @@ fn local_ranks_under_mpirun_of_several_processes_are_refused() {
 #[test]
 fn memory_with_exchange_replicate_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let output = grundy()
-        .args(["tables", "build", "--box", "3x3", "--local-ranks", "2"])
-        .args(["--exchange", "replicate", "--memory", "1"])
-        .arg("--out")
-        .arg(dir.path().join("x.gdb"))
-        .output()
-        .unwrap();
+    let output = build_with(
+        "3x3",
+        &[
+            "--local-ranks",
+            "2",
+            "--exchange",
+            "replicate",
+            "--memory",
+            "1",
+        ],
+        &dir.path().join("x.gdb"),
+    );
     assert_exit(&output, 2, "--exchange replicate");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 /// `tables checksum PATH`'s content checksum, which must succeed.
 fn content_checksum(path: &Path) -> String {
-    let output = grundy()
-        .args(["tables", "checksum"])
-        .arg(path)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "checksum"], path);
     assert_success(&output);
     String::from_utf8(output.stdout).unwrap()[..8].to_owned()
 }
@@ -1568,19 +1403,12 @@ fn the_out_name_without_an_extension_opens_the_parts() {
     assert!(stdout.contains("noext.part-0-of-2.gdb"), "{stdout}");
     assert_eq!(content_checksum(&out), content_checksum(&single));
     for command in ["info", "verify"] {
-        let output = grundy()
-            .args(["tables", command])
-            .arg(&out)
-            .output()
-            .unwrap();
+        let output = run_on(&["tables", command], &out);
         assert_success(&output);
     }
     let merged = dir.path().join("m.gdb");
     merge(&out, &merged);
-    assert_eq!(
-        std::fs::read(&merged).unwrap(),
-        std::fs::read(&single).unwrap()
-    );
+    assert_same_file(&merged, &single);
 }
 
 /// The `tables` readers take a directory holding one database (one file,
@@ -1616,10 +1444,7 @@ fn the_readers_take_a_directory_of_one_database() {
             .output()
             .unwrap();
         assert_success(&output);
-        assert_eq!(
-            std::fs::read(&merged).unwrap(),
-            std::fs::read(&single).unwrap()
-        );
+        assert_same_file(&merged, &single);
         let converted = dir.path().join("c.gdb");
         let _ = std::fs::remove_file(&converted);
         let output = grundy()
@@ -1629,35 +1454,20 @@ fn the_readers_take_a_directory_of_one_database() {
             .output()
             .unwrap();
         assert_success(&output);
-        assert_eq!(
-            std::fs::read(&converted).unwrap(),
-            std::fs::read(&single).unwrap()
-        );
+        assert_same_file(&converted, &single);
     }
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let output = grundy()
-        .args(["tables", "info"])
-        .arg(&empty)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "info"], &empty);
     assert_exit(&output, 2, "is a directory without a database");
     std::fs::copy(&single, parts.join("another.gdb")).unwrap();
-    let output = grundy()
-        .args(["tables", "checksum"])
-        .arg(&parts)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "checksum"], &parts);
     assert_exit(&output, 2, "is a directory of several databases");
     // A whole file of the parts' own name beside them: two databases,
     // told apart in the message.
     std::fs::remove_file(parts.join("another.gdb")).unwrap();
     std::fs::copy(&single, parts.join("p.gdb")).unwrap();
-    let output = grundy()
-        .args(["tables", "info"])
-        .arg(&parts)
-        .output()
-        .unwrap();
+    let output = run_on(&["tables", "info"], &parts);
     let p = parts.join("p.gdb").display().to_string();
     let first = parts.join("p.part-0-of-3.gdb");
     assert_exit(
@@ -1687,12 +1497,7 @@ fn the_readers_take_a_directory_of_one_database() {
 fn partial_files_of_another_rank_count_are_named_and_left() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.gdb");
-    let stopped = grundy()
-        .args(["tables", "build", "--box", "3x3", "--local-ranks", "3"])
-        .args(["--max-time", "0", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let stopped = build_with("3x3", &["--local-ranks", "3", "--max-time", "0"], &out);
     assert_exit(&stopped, 3, "run the same command again to resume");
     let output = build_parts(&out, "3x3", "2", &[]);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -1707,18 +1512,9 @@ fn partial_files_of_another_rank_count_are_named_and_left() {
     }
     // A build of one process says so too.
     let single = dir.path().join("y.gdb");
-    let stopped = grundy()
-        .args(["tables", "build", "--box", "3x3", "--local-ranks", "2"])
-        .args(["--max-time", "0", "--out"])
-        .arg(&single)
-        .output()
-        .unwrap();
+    let stopped = build_with("3x3", &["--local-ranks", "2", "--max-time", "0"], &single);
     assert_exit(&stopped, 3, "run the same command again to resume");
-    let output = grundy()
-        .args(["tables", "build", "--box", "3x3", "--out"])
-        .arg(&single)
-        .output()
-        .unwrap();
+    let output = build_with("3x3", &[], &single);
     assert_success(&output);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -1801,10 +1597,7 @@ fn an_interrupted_build_stops_with_exit_3_and_resumes() {
             .path()
             .join(format!("merged-{}.gdb", ranks.unwrap_or("1")));
         merge(&out, &merged);
-        assert_eq!(
-            std::fs::read(&whole).unwrap(),
-            std::fs::read(&merged).unwrap()
-        );
+        assert_same_file(&whole, &merged);
     }
 }
 
@@ -1838,11 +1631,7 @@ fn a_damaged_part_set_in_a_directory_is_warned_of_once() {
 fn outputs_in_the_wrong_place_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db.gdb");
-    let output = grundy()
-        .args(["tables", "build", "--box", "2x2", "--out"])
-        .arg(&db)
-        .output()
-        .unwrap();
+    let output = build_with("2x2", &[], &db);
     assert_success(&output);
     let file = dir.path().join("file");
     std::fs::write(&file, b"").unwrap();
@@ -1862,11 +1651,7 @@ fn outputs_in_the_wrong_place_are_named() {
         ),
     ];
     for (out, what) in &cases {
-        let build = grundy()
-            .args(["tables", "build", "--box", "2x2", "--out"])
-            .arg(out)
-            .output()
-            .unwrap();
+        let build = build_with("2x2", &[], out);
         assert_exit(&build, 2, what);
         let convert = grundy()
             .args(["tables", "convert"])
