@@ -453,6 +453,38 @@ impl TierStore for CompactStore {
     }
 }
 
+impl CompactStore {
+    /// Seals `tier` as [`TierStore::seal`] does and keeps its view among
+    /// the stored ones, as a store that resumes from them must.
+    fn seal_and_keep(&mut self, tier: Tier, table: TierTable) -> Result<CompactTier, CompactError> {
+        let view = self.seal(tier, table)?;
+        self.stored.push(view.clone());
+        Ok(view)
+    }
+}
+
+/// A whole build of `game` into `store` in one process, with the default
+/// configuration and no limits: the views of its tiers.
+fn build_compact<G: TierGame>(game: &G, store: &mut CompactStore) -> Vec<CompactTier> {
+    build(
+        game,
+        store,
+        &Solo,
+        &BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap()
+    .own
+}
+
+/// Asserts that two builds gave as many tiers, each of the same bytes.
+fn assert_same_views(a: &[CompactTier], b: &[CompactTier]) {
+    assert_eq!(b.len(), a.len());
+    for (a, b) in a.iter().zip(b) {
+        assert_eq!(a.bytes(), b.bytes());
+    }
+}
+
 /// The one build loop keeping only compact views (the keys of a sealed
 /// tier dropped) gives every shape the value the in-memory build gives,
 /// and a resumed build (keys regenerated from the views' tiers) the same
@@ -463,18 +495,7 @@ fn stored_views_solve_as_tables_and_resume_to_the_same_bytes() {
     let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
     let mut tables: Vec<TierTable> = Vec::new();
     solve_tiers::<_, TierError, _>(&game, &mut tables, &TierControl::new(), |_, _| Ok(())).unwrap();
-    let run = |store: &mut CompactStore| {
-        build(
-            &game,
-            store,
-            &Solo,
-            &BuildConfig::default(),
-            &TierControl::new(),
-        )
-        .unwrap()
-        .own
-    };
-    let views = run(&mut CompactStore::default());
+    let views = build_compact(&game, &mut CompactStore::default());
     assert_eq!(views.len(), tables.len());
     for (table, view) in tables.iter().zip(&views) {
         assert_eq!(view.positions(), table.positions());
@@ -482,14 +503,14 @@ fn stored_views_solve_as_tables_and_resume_to_the_same_bytes() {
             assert_eq!(view.get(key), Some(value));
         }
     }
-    let resumed = run(&mut CompactStore {
-        stored: views[..9].to_vec(),
-        written: None,
-    });
-    assert_eq!(resumed.len(), views.len());
-    for (a, b) in views.iter().zip(&resumed) {
-        assert_eq!(a.bytes(), b.bytes());
-    }
+    let resumed = build_compact(
+        &game,
+        &mut CompactStore {
+            stored: views[..9].to_vec(),
+            written: None,
+        },
+    );
+    assert_same_views(&views, &resumed);
 }
 
 /// A store whose writing takes long gives up when the build's budget runs
@@ -529,21 +550,11 @@ fn a_budget_spent_while_a_tier_is_written_stops_the_build() {
             self.inner.write(tier, table, stop)
         }
         fn seal(&mut self, tier: Tier, table: TierTable) -> Result<CompactTier, CompactError> {
-            let view = self.inner.seal(tier, table)?;
-            self.inner.stored.push(view.clone());
-            Ok(view)
+            self.inner.seal_and_keep(tier, table)
         }
     }
     let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
-    let whole = build(
-        &game,
-        &mut CompactStore::default(),
-        &Solo,
-        &BuildConfig::default(),
-        &TierControl::new(),
-    )
-    .unwrap()
-    .own;
+    let whole = build_compact(&game, &mut CompactStore::default());
     // The build itself checks the flag only between chunks of work; what
     // stops it here is the store's own check, in the middle of the write.
     let cancel = AtomicBool::new(false);
@@ -564,19 +575,8 @@ fn a_budget_spent_while_a_tier_is_written_stops_the_build() {
     assert!(store.inner.written.is_none(), "nothing of tier 12 was kept");
     let kept = store.inner.stored.len();
     assert!(kept <= 12, "only tiers before the stopped one: {kept}");
-    let resumed = build(
-        &game,
-        &mut store.inner,
-        &Solo,
-        &BuildConfig::default(),
-        &TierControl::new(),
-    )
-    .unwrap()
-    .own;
-    assert_eq!(resumed.len(), whole.len());
-    for (a, b) in whole.iter().zip(&resumed) {
-        assert_eq!(a.bytes(), b.bytes());
-    }
+    let resumed = build_compact(&game, &mut store.inner);
+    assert_same_views(&whole, &resumed);
 }
 
 /// [`CompactTier::build_until`] gives up at once when told to, and builds
@@ -660,21 +660,11 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
             Ok(())
         }
         fn seal(&mut self, tier: Tier, table: TierTable) -> Result<CompactTier, CompactError> {
-            let view = self.inner.seal(tier, table)?;
-            self.inner.stored.push(view.clone());
-            Ok(view)
+            self.inner.seal_and_keep(tier, table)
         }
     }
     let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
-    let whole = build(
-        &game,
-        &mut CompactStore::default(),
-        &Solo,
-        &BuildConfig::default(),
-        &TierControl::new(),
-    )
-    .unwrap()
-    .own;
+    let whole = build_compact(&game, &mut CompactStore::default());
     let (stop_tier, stop_round) = (Tier::new(10), 3);
     let cancel = AtomicBool::new(false);
     let rounds = Mutex::new(Vec::new());
@@ -734,10 +724,7 @@ fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {
         Some((stop_tier, stop_round, of)),
         "the kept stretches are not solved again"
     );
-    assert_eq!(resumed.len(), whole.len());
-    for (a, b) in whole.iter().zip(&resumed) {
-        assert_eq!(a.bytes(), b.bytes());
-    }
+    assert_same_views(&whole, &resumed);
 }
 
 /// The values a store keeps come back as they were; a stretch that does
