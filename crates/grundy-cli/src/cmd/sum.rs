@@ -60,7 +60,8 @@ every range holding it unknown, unless such boards pair up there (congruent
 boards cancel: X xor X = 0); their winner and move come from the engine,
 as `grundy clear --move` plays: first, second or unknown, and the move
 followed by `proven winning: ...`, `losing position: ...` or `unproven: ...`.
-The budget is the whole run's: once it is spent, the move is a legal one
+The budget is the whole run's: once it is spent, or an engine search (a
+move, or such a range's winner) has run out of it, the move is a legal one
 found without analysis (`unproven: no analysis ...`), where `grundy clear
 --move` would give its search a budget of its own.
 The run then ends with the budget's error and exit code 3.";
@@ -214,8 +215,8 @@ struct Row {
     /// Whether an answer was left incomplete by a budget (`unknown`, an
     /// unproven move): the run then exits 3.
     incomplete: bool,
-    /// The budget an engine move's search ran out of: later moves are
-    /// played without one.
+    /// The budget an engine search (a move, or a winner of a range of
+    /// unknown value) ran out of: later moves are played without one.
     plays_stopped: Option<SolveError>,
     shapes: std::sync::Arc<dyn grundy::clear::shapes::ShapeLookup>,
     budget: Budget,
