@@ -202,9 +202,16 @@ pub fn run(
     let mut peak = None;
     let mut pause = Duration::from_micros(250);
     let ended = loop {
-        if let Some(status) = child.try_wait()? {
+        if has_exited(&child) {
+            // Its last CPU time, read while it is a zombie (before the wait
+            // reaps it): a run that passes the limit and ends before the
+            // next poll would otherwise pass.
+            let cpu = cpu_time(&stat_path);
+            let status = child.wait()?;
             break if interrupted_with(status, limits) {
                 Ended::Interrupted
+            } else if cpu.is_some_and(|cpu| cpu > limits.time) {
+                Ended::TimeLimit { wall: false }
             } else {
                 Ended::Exited(status)
             };
@@ -262,6 +269,19 @@ pub fn run(
     })
 }
 
+/// Whether `child` has ended, leaving it unreaped (`waitid` with
+/// `WNOWAIT`), so that its `/proc` entry still holds its final CPU time.
+fn has_exited(child: &std::process::Child) -> bool {
+    use rustix::process::{waitid, Pid, WaitId, WaitIdOptions};
+    let Some(pid) = Pid::from_raw(child.id() as i32) else {
+        return true;
+    };
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    // An error (none is expected for our own child) counts as ended: the
+    // wait then reaps it or says what went wrong.
+    waitid(WaitId::Pid(pid), options).map_or(true, |status| status.is_some())
+}
+
 /// Kills every process of `child`'s group (the run's own group: see
 /// [`run`]); a group already empty is no error.
 fn kill_group(child: &std::process::Child) {
@@ -308,16 +328,20 @@ fn peak_memory(status: &Path) -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// The CPU time (user and system) of a running process, from `/proc`, in
-/// clock ticks of 1/100 s (the value of `USER_HZ` on Linux).
+/// The CPU time (user and system) of a process, running or ended and not
+/// yet reaped, with that of the children it has waited for (a wrapper
+/// script's), from `/proc`, in clock ticks of 1/100 s (the value of
+/// `USER_HZ` on Linux).
 fn cpu_time(stat: &Path) -> Option<Duration> {
     let text = std::fs::read_to_string(stat).ok()?;
     // After the command name in parentheses: state is field 3, utime 14,
-    // stime 15.
-    let mut fields = text.get(text.rfind(')')? + 1..)?.split_ascii_whitespace();
-    let utime: u64 = fields.nth(11)?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis(10 * (utime + stime)))
+    // stime 15, cutime 16, cstime 17.
+    let fields = text.get(text.rfind(')')? + 1..)?.split_ascii_whitespace();
+    let mut ticks = 0u64;
+    for field in fields.skip(11).take(4) {
+        ticks += field.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_millis(10 * ticks))
 }
 
 /// The CPU time (user and system) of this process's children that have
