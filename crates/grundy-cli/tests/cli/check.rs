@@ -640,6 +640,26 @@ fn usage_errors_exit_2() {
             "past the statement's limit of 100000",
         ),
         (
+            "gridgame",
+            ["--max-size", "1000001"],
+            "past the statement's limit of 100000",
+        ),
+        // Finer than the CPU clock's hundredths of a second.
+        (
+            "gfg",
+            ["--time-limit", "0.001"],
+            "must be at least 0.01 seconds",
+        ),
+        (
+            "gfg",
+            ["--time-limit", "1e-300"],
+            "must be at least 0.01 seconds",
+        ),
+        // Options of random cases, which a replay has none of.
+        ("gfg", ["--seed", "5"], "cannot be used with"),
+        ("gfg", ["--cases", "5"], "cannot be used with"),
+        ("gridgame", ["--max-coord", "5"], "cannot be used with"),
+        (
             "gfg",
             ["--max-size", "5"],
             "--max-size does not apply to gfg",
@@ -656,7 +676,12 @@ fn usage_errors_exit_2() {
             "900KiB is less than any process needs",
         ),
     ] {
-        let checked = run_check(problem, &bad, &["true".to_owned()]);
+        // The options of random cases are given with `--replay`.
+        let mut options = bad.to_vec();
+        if what == "cannot be used with" {
+            options.extend(["--replay", "failing.in"]);
+        }
+        let checked = run_check(problem, &options, &["true".to_owned()]);
         assert_eq!(checked.code(), Some(2), "{bad:?}");
         assert!(checked.stderr().contains(what), "{}", checked.stderr());
     }
@@ -720,6 +745,57 @@ fn a_slow_solution_is_warned_of() {
     let stdout = checked.stdout();
     assert_eq!(checked.code(), Some(0), "{stdout}");
     assert!(!stdout.contains("warning: time-limit risk"), "{stdout}");
+}
+
+/// CPU time spent in a child the solution waits for counts, even when the
+/// solution ends just after: a wrapper script whose program computes past
+/// the limit fails, whether a poll sees it running or not.
+#[test]
+fn time_spent_in_a_waited_for_child_counts() {
+    let judge = env!("CARGO_BIN_EXE_grundy");
+    let python = python().join(" ");
+    let wrapper = format!(
+        "{python} -c 'import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3: pass'; {judge} judge gfg"
+    );
+    let checked = run_check(
+        "gfg",
+        &["--cases", "1", "--time-limit", "0.2", "--shrink-runs", "1"],
+        &sh(&wrapper),
+    );
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    // The case's first run; the shrink's runs may end on the wall clock
+    // on a loaded machine.
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.ends_with("time limit exceeded (0.2 s of CPU time)"),
+        "{stdout}"
+    );
+}
+
+/// A shrink that only made the layout plainer says so, not that numbers
+/// fell: a gfg board has no numbers. The solution is wrong only on boards
+/// of 9 cells, as seed 20's first case is (laid out with tabs and blank
+/// lines), so no cell can go and only the layout gets plainer.
+#[test]
+fn a_shrink_of_the_layout_alone_is_worded_as_such() {
+    let judge = env!("CARGO_BIN_EXE_grundy");
+    let script = format!(
+        "import subprocess, sys\n\
+         data = sys.stdin.buffer.read()\n\
+         answer = subprocess.run([{judge:?}, 'judge', 'gfg'], input=data, capture_output=True).stdout.decode().strip()\n\
+         if data.split().count(b'1') == 9: answer = {{'A': 'B', 'B': 'A'}}[answer]\n\
+         print(answer)\n"
+    );
+    let mut cmd = python();
+    cmd.extend(["-c".to_owned(), script]);
+    let checked = run_check("gfg", &["--seed", "20", "--cases", "1"], &cmd);
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("one 4 x 4 board, 9 cells set, laid out more plainly"),
+        "{stdout}"
+    );
 }
 
 #[test]

@@ -53,27 +53,29 @@ pub struct Args {
     cmd: Vec<OsString>,
     /// The seed of the random cases (default: from the clock; the report
     /// prints it).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "replay")]
     seed: Option<u64>,
     /// How many cases to run.
-    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000_000), conflicts_with = "replay")]
     cases: u64,
     /// The largest total number of boards, queries, impassable cells or
     /// starts of a case (caos3: the largest map side, at most 20) [default:
     /// the statement's limit].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    // Bounded above by the statement's limit, which `run` checks.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "replay")]
     max_size: Option<u64>,
     /// gridgame: the largest coordinate.
-    #[arg(long, default_value_t = DEFAULT_MAX_COORD, value_parser = clap::value_parser!(u32).range(1..=i64::from(DEFAULT_MAX_COORD)))]
+    #[arg(long, default_value_t = DEFAULT_MAX_COORD, value_parser = clap::value_parser!(u32).range(1..=i64::from(DEFAULT_MAX_COORD)), conflicts_with = "replay")]
     max_coord: u32,
     /// Whitespace: `any` also generates the variants the judges accept
     /// (CRLF, blank lines, tabs, no final newline); `plain` only the
     /// samples' layout.
-    #[arg(long, value_enum, default_value = "any")]
+    #[arg(long, value_enum, default_value = "any", conflicts_with = "replay")]
     whitespace: Whitespace,
-    /// The time limit of one run, in seconds of CPU time (and twice that
-    /// plus a second of wall-clock time) [default: the statement's, 1 s].
-    #[arg(long, value_parser = super::parse_seconds, allow_hyphen_values = true)]
+    /// The time limit of one run, in seconds of CPU time, at least 0.01
+    /// (and twice that plus a second of wall-clock time) [default: the
+    /// statement's, 1 s].
+    #[arg(long, value_parser = parse_time_limit, allow_hyphen_values = true)]
     time_limit: Option<Duration>,
     /// The memory limit of one run: peak resident memory (`512MB`,
     /// `1GiB`).
@@ -85,7 +87,9 @@ pub struct Args {
     /// Where to write failing.in, expected.out and received.out.
     #[arg(long, default_value = "grundy-check")]
     out: PathBuf,
-    /// Run this input (and shrink it if it fails) instead of random cases.
+    /// Run this input (and shrink it if it fails) instead of random cases
+    /// (so without --seed, --cases, --max-size, --max-coord or
+    /// --whitespace).
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// A budget for the whole run, in seconds: past it, running stops (exit
@@ -112,6 +116,20 @@ fn parse_memory_limit(text: &str) -> Result<u64, String> {
         ));
     }
     Ok(size)
+}
+
+/// `--time-limit`: as [`super::parse_seconds`], and at least a hundredth
+/// of a second, the tick of the clock a run's CPU time is read from
+/// (`/proc`): a smaller limit could not be told from 0.
+fn parse_time_limit(text: &str) -> Result<Duration, String> {
+    let limit = super::parse_seconds(text)?;
+    if limit < Duration::from_millis(10) {
+        return Err(
+            "must be at least 0.01 seconds: a run's CPU time is counted in hundredths of a second"
+                .to_owned(),
+        );
+    }
+    Ok(limit)
 }
 
 /// `--memory-limit`'s default, 256 MiB, which the replay command leaves out.
@@ -460,6 +478,7 @@ fn random_cases<C: Case>(
             ("stopped: --max-time ran out", 3)
         };
         let progress = match state.passed {
+            0 if n == 1 => "before the one case passed".to_owned(),
             0 => format!("before any of the {n} cases passed"),
             passed => format!("after {passed} of {n} cases, all passed"),
         };
@@ -472,9 +491,14 @@ fn random_cases<C: Case>(
     } else {
         String::new()
     };
+    let all = if n == 1 {
+        "the one case passed".to_owned()
+    } else {
+        format!("all {n} cases passed")
+    };
     writeln!(
         stdout,
-        "all {n} cases passed (--seed {seed}{sizes}, {:.1} s)",
+        "{all} (--seed {seed}{sizes}, {:.1} s)",
         start.elapsed().as_secs_f64()
     )?;
     let (index, bytes) = state.largest;
@@ -681,6 +705,7 @@ fn shrink_and_report<C: Case>(
 ) -> anyhow::Result<()> {
     let verdict = tried.verdict.clone().expect("a failure");
     let before = case.size();
+    let (layout_before, render_before) = (case.layout(), case.render());
     let started = Instant::now();
     // The runs that failed the same way, by input: the final case's is
     // reported (not run again: a time limit near its edge may pass then).
@@ -722,10 +747,18 @@ fn shrink_and_report<C: Case>(
         )?;
     } else {
         let after = shrunk.case.size();
-        // A step removes an element or lowers a number: when no count
-        // changed, the numbers did.
+        // A step removes an element, lowers a number or makes the layout
+        // plainer: when no count changed, the numbers or the layout did.
         let change = if after == before {
-            format!("{after}, with smaller numbers")
+            let mut relaid = shrunk.case.clone();
+            *relaid.layout_mut() = layout_before;
+            let numbers = relaid.render() != render_before;
+            let plainer = shrunk.case.layout() != layout_before;
+            match (numbers, plainer) {
+                (true, true) => format!("{after}, with smaller numbers, laid out more plainly"),
+                (true, false) => format!("{after}, with smaller numbers"),
+                _ => format!("{after}, laid out more plainly"),
+            }
         } else {
             format!("{before} -> {after}")
         };
