@@ -127,7 +127,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 ),
             ),
             Some(path) => {
+                // A directory opens, and fails only at its first read: said
+                // here, as the other judges' whole reads say it.
                 let file = std::fs::File::open(path)
+                    .and_then(|file| {
+                        if file.metadata()?.is_dir() {
+                            Err(std::io::Error::from_raw_os_error(libc::EISDIR))
+                        } else {
+                            Ok(file)
+                        }
+                    })
                     .map_err(|err| UsageError(format!("{}: cannot read: {err}", path.display())))?;
                 (
                     path.display().to_string(),

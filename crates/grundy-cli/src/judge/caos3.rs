@@ -54,13 +54,16 @@ fn answer<W: Write>(input: &[u8], answers: &mut Answers<W>) -> Result<(), JudgeE
                     )
                     .into());
             }
+            // Placed where the row leaves its length (its end when short,
+            // its first cell too many when long), as `pshtbrth` places it.
             if token.len() != cols {
                 return Err(scanner
                     .error_at(
-                        start,
+                        start + token.len().min(cols),
                         ParseErrorKind::Invalid(format!(
-                            "row of {}, but C is {cols}",
-                            grundy_report::words::count(token.len() as u64, "cell")
+                            "a row has C = {}, this one has {}",
+                            grundy_report::words::count(cols as u64, "cell"),
+                            token.len()
                         )),
                     )
                     .into());
@@ -151,9 +154,17 @@ mod tests {
         let mut out = Vec::new();
         let err = error(b"1\n2 3\n^^^\n^x^\n", &mut out);
         assert_eq!((err.line, err.col), (4, 2));
+        // A row of the wrong length is placed where it leaves C.
         let err = error(b"1\n2 3\n^^^\n^^\n", &mut out);
-        assert_eq!((err.line, err.col), (4, 1));
-        assert!(err.to_string().contains("row of 2 cells"), "{err}");
+        assert_eq!(
+            err.to_string(),
+            "4:3: a row has C = 3 cells, this one has 2"
+        );
+        let err = error(b"1\n1 3\n^^^^\n", &mut out);
+        assert_eq!(
+            err.to_string(),
+            "3:4: a row has C = 3 cells, this one has 4"
+        );
         // A stray byte past the row's length is named at its place.
         let err = error(b"1\n1 3\n^^^^x\n", &mut out);
         assert_eq!((err.line, err.col), (3, 5));

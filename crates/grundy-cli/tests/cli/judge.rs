@@ -75,6 +75,17 @@ fn every_judge_reads_a_file_or_dash_and_skips_a_bom() {
             stderr.starts_with("error: /no/such/file.in: cannot read"),
             "{stderr}"
         );
+        // A directory has no text to place an error in.
+        let dir = tempfile::tempdir().unwrap();
+        let output = grundy()
+            .args(["judge", problem])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{problem}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let expected = format!("error: {}: cannot read: ", dir.path().display());
+        assert!(stderr.starts_with(&expected), "{problem}: {stderr}");
     }
 }
 

@@ -131,9 +131,9 @@ pub fn parse_blocked(input: &[u8]) -> Result<ParsedBlocked, ParseError> {
 }
 
 /// What may follow a coordinate that another follows (`X,Y`, `X Y`).
-const AFTER_FIRST: &str = "a digit, a space or a comma";
+const AFTER_FIRST: &str = "a digit, whitespace or a comma";
 /// What may follow the last coordinate of a cell.
-const AFTER_LAST: &str = "a digit or a space";
+const AFTER_LAST: &str = "a digit or whitespace";
 
 /// Reads a coordinate at `*pos` (no leading blanks), `0..=MAX_COORD`,
 /// followed by whitespace, a comma or the end (the caller checks what
@@ -401,10 +401,10 @@ mod tests {
         );
         assert!(parse_cell("0x2,3")
             .unwrap_err()
-            .contains("a digit, a space or a comma after the x coordinate"));
+            .contains("a digit, whitespace or a comma after the x coordinate"));
         assert!(parse_cell("5,5x")
             .unwrap_err()
-            .contains("expected a digit or a space after the y coordinate"));
+            .contains("expected a digit or whitespace after the y coordinate"));
         assert!(parse_region("0,0,-1,9")
             .unwrap_err()
             .starts_with("negative x1 coordinate -1"));
