@@ -356,6 +356,7 @@ pub fn check_fits(
                 )),
             )));
         }
+        let (need, allowed) = words::bytes_apart(needs, max_memory);
         let error = ParseError::at(
             input,
             at,
@@ -363,8 +364,8 @@ pub fn check_fits(
                 "grid too large for {option}: the candidates from here form a block on {} rows and {} columns, whose table of {entries} sub-rectangles needs {} with its scratch; {option} allows {}",
                 p.rows(),
                 p.cols(),
-                words::bytes(needs),
-                words::bytes(max_memory),
+                need,
+                allowed,
             )),
         );
         return Err(Refusal::OverBudget(error, needs));

@@ -159,6 +159,14 @@ pub fn bytes(n: u64) -> String {
     grundy::bytes_in_words(n)
 }
 
+/// Two sizes that a message compares (a need and a limit), worded so that
+/// they read apart when they differ ([`grundy::bytes_apart`]): `4.00 MiB`
+/// and `4.01 MiB`, not `4.0 MiB` twice.
+#[must_use]
+pub fn bytes_apart(a: u64, b: u64) -> (String, String) {
+    grundy::bytes_apart(a, b)
+}
+
 /// A time budget in words, as the engine's errors word it
 /// ([`grundy::seconds_in_words`]): `2 s`, `0.01 s`.
 #[must_use]

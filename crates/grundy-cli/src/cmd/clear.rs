@@ -138,12 +138,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             if args.engine_move && cell_bytes > limit {
                 // What `--move` needs is the cells alone: the refusal names
                 // that, not the analysis it would not have made.
+                let (need, allowed) = grundy_report::words::bytes_apart(cell_bytes, limit);
                 err.kind = ParseErrorKind::OverMemory {
                     message: format!(
-                        "boards too large for the memory budget: their cells alone need {}, \
-                         over the limit of {} (--move plays any boards whose cells fit)",
-                        grundy_report::words::bytes(cell_bytes),
-                        grundy_report::words::bytes(limit)
+                        "boards too large for the memory budget: their cells alone need {need}, \
+                         over the limit of {allowed} (--move plays any boards whose cells fit)"
                     ),
                     needs: cell_bytes,
                     limit,

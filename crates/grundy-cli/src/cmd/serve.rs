@@ -111,9 +111,9 @@ fn at_least_a_mebibyte(text: &str, bytes: u64, zero: Option<&str>) -> Result<u64
             String::new()
         };
         let zero = zero.map_or_else(String::new, |zero| format!("; or 0, {zero}"));
+        let (given, _) = grundy_report::words::bytes_apart(bytes, LEAST_SERVE_MEMORY);
         return Err(format!(
-            "{} is less than 1MiB, too little for a search{hint}{zero}",
-            grundy_report::words::bytes(bytes)
+            "{given} is less than 1MiB, too little for a search{hint}{zero}"
         ));
     }
     Ok(bytes)

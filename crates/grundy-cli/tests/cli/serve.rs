@@ -119,7 +119,7 @@ fn bad_addresses_and_limits_are_usage_errors() {
         (&["--max-memory", "-1"][..], "a size cannot be negative"),
         (&["--max-memory", "512KiB"][..], "512.0 KiB is less than 1MiB"),
         (&["--kept-memory", "32"][..], "write 32MiB for mebibytes); or 0, to keep none"),
-        (&["--max-memory", "1048575"][..], "1024.0 KiB is less than 1MiB, too little for a search\n"),
+        (&["--max-memory", "1048575"][..], "1023.999 KiB is less than 1MiB, too little for a search\n"),
         (&["--allow-host", ""][..], "is not a host"),
         (&["--allow-host", "x.example:99999"][..], "is not a host"),
         (&["--allow-origin", "not a url"][..], "is not an origin"),

@@ -185,17 +185,19 @@ pub fn parse_large_boards(
                 let cell_bytes = layouts.iter().fold(0u64, |sum, b| {
                     sum.saturating_add(LargeBoard::cell_bytes(b.rows as u64, b.cols as u64))
                 });
+                let (need, allowed) = crate::words::bytes_apart(
+                    analysis_bytes(board.rows as u64, board.cols as u64),
+                    limit,
+                );
                 return Err(ParseError::at(
                     input,
                     board.start,
                     ParseErrorKind::OverMemory {
                         message: format!(
-                            "board too large for the memory budget: {} x {} needs about {} to analyse{}, over the limit of {}",
+                            "board too large for the memory budget: {} x {} needs about {need} to analyse{}, over the limit of {allowed}",
                             board.rows,
                             board.cols,
-                            crate::words::bytes(analysis_bytes(board.rows as u64, board.cols as u64)),
                             if index > 0 { " (with the boards before it)" } else { "" },
-                            crate::words::bytes(limit)
                         ),
                         needs: total,
                         limit,

@@ -270,7 +270,10 @@ fn bytes_with_decimals(bytes: u64, decimals: usize) -> String {
     }
     let mut value = bytes as f64 / 1024.0;
     let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
+    // The next unit from where the rounding would show 1024 of this one:
+    // 1023.96 MiB is `1.0 GiB`, not `1024.0 MiB`.
+    let scale = 10f64.powi(decimals as i32);
+    while (value * scale).round() / scale >= 1024.0 && unit + 1 < UNITS.len() {
         value /= 1024.0;
         unit += 1;
     }
@@ -1173,6 +1176,17 @@ mod tests {
         assert_eq!(super::bytes_in_words(2048), "2.0 KiB");
         assert_eq!(super::bytes_in_words(3 << 20), "3.0 MiB");
         assert_eq!(super::bytes_in_words(2 << 30), "2.0 GiB");
+        // Rounded up to the next unit, not to 1024 of this one.
+        assert_eq!(super::bytes_in_words((1 << 30) - (40 << 10)), "1.0 GiB");
+        assert_eq!(super::bytes_in_words((1 << 20) - 1), "1.0 MiB");
+        assert_eq!(
+            super::bytes_apart((1 << 30) - (40 << 10), 1 << 30),
+            ("1023.96 MiB".to_owned(), "1.00 GiB".to_owned())
+        );
+        assert_eq!(
+            super::bytes_apart((1 << 30) - (40 << 20), 1 << 30),
+            ("984.0 MiB".to_owned(), "1.0 GiB".to_owned())
+        );
     }
 
     use super::*;

@@ -82,6 +82,10 @@ pub struct Analyzer {
     deadline: Option<Instant>,
     /// Set from outside to stop every search ([`Analyzer::set_stop`]).
     stop: Option<Arc<AtomicBool>>,
+    /// The memory limit of the last large search when the budget gave none
+    /// (the default less what the small search held): a limit the user
+    /// did not set, worded as the default it comes from.
+    default_large_limit: Option<u64>,
 }
 
 impl std::fmt::Debug for Analyzer {
@@ -104,6 +108,7 @@ impl Analyzer {
             budget,
             deadline: None,
             stop: None,
+            default_large_limit: None,
         }
     }
 
@@ -118,6 +123,7 @@ impl Analyzer {
             budget,
             deadline: None,
             stop: None,
+            default_large_limit: None,
         }
     }
 
@@ -245,6 +251,7 @@ impl Analyzer {
             let bytes = budget.max_memory.unwrap_or_else(|| {
                 super::game::DEFAULT_MAX_OPTION_BYTES.saturating_sub(self.small.held_bytes() as u64)
             });
+            self.default_large_limit = self.budget.max_memory.is_none().then_some(bytes);
             budget.max_memory = Some(bytes);
             self.large.set_budget(budget);
             let deadline = self.deadline.zip(self.budget.max_time);
@@ -306,7 +313,10 @@ impl Analyzer {
                 Some(limit) => SolveError::TimeBudget { limit },
                 None => err,
             },
-            SolveError::MemoryBudget { limit, used } => match self.budget.max_memory {
+            SolveError::MemoryBudget { limit, used } => match self.budget.max_memory.or_else(|| {
+                (self.default_large_limit == Some(limit))
+                    .then_some(super::game::DEFAULT_MAX_OPTION_BYTES)
+            }) {
                 Some(whole) => SolveError::MemoryBudget {
                     limit: whole,
                     // `used` counts the stopped search's memo with its next
@@ -993,4 +1003,42 @@ fn small_rect(rect: LargeRect) -> Result<crate::clear::Rect, ()> {
         bottom: narrow(rect.bottom)?,
         right: narrow(rect.right)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without a memory budget the large search runs under the default
+    /// less what the small search holds; a stop there names the default,
+    /// as a user who set none reads it, and the memory both searches held.
+    #[test]
+    fn a_stop_under_the_default_memory_budget_names_the_default() {
+        let mut analyzer = Analyzer::new(Clear::new(), Budget::UNLIMITED);
+        analyzer.prepare(true).unwrap();
+        let default = super::super::game::DEFAULT_MAX_OPTION_BYTES;
+        let limit = analyzer.default_large_limit.expect("the default applies");
+        assert_eq!(limit, default - analyzer.small.held_bytes() as u64);
+        let worded = analyzer.whole_budget(SolveError::MemoryBudget {
+            limit,
+            used: limit + 10,
+        });
+        assert!(
+            matches!(worded, SolveError::MemoryBudget { limit, used } if limit == default && used == default + 10),
+            "{worded:?}"
+        );
+        assert_eq!(
+            worded.to_string(),
+            "gave up before the search's memory would pass 1073741824 bytes \
+             (the memory budget; it would need 1073741834 bytes)"
+        );
+        // A budget the user set is named as set.
+        let budget = Budget {
+            max_memory: Some(64 << 20),
+            ..Budget::UNLIMITED
+        };
+        let mut analyzer = Analyzer::new(Clear::new(), budget);
+        analyzer.prepare(true).unwrap();
+        assert_eq!(analyzer.default_large_limit, None);
+    }
 }
