@@ -552,9 +552,16 @@ fn write_valued_move(
     right: usize,
     win: Option<(usize, LargeRect, grundy::Nimber, grundy::Nimber)>,
 ) -> std::io::Result<()> {
-    let valued = win.map(|(index, mv, _, _)| {
+    // The text line, why it wins included, is the JSON's `text` too.
+    let valued = win.map(|(index, mv, from, to)| {
         let phrase = words::clear_move(Some(index), mv);
-        ValuedMove::new(LargeMoveReport::new(index as u32, mv), &phrase, 0)
+        let mut valued = ValuedMove::new(LargeMoveReport::new(index as u32, mv), &phrase, 0);
+        valued.text = format!(
+            "{} {}",
+            valued.text,
+            words::change(&format!("board {}", index + 1), from.value(), to.value())
+        );
+        valued
     });
     if json {
         let line = serde_json::json!({
@@ -562,14 +569,9 @@ fn write_valued_move(
         });
         return writeln!(out, "{line}");
     }
-    match (win, valued) {
-        (Some((index, _, from, to)), Some(valued)) => writeln!(
-            out,
-            "{} {}",
-            valued.text,
-            words::change(&format!("board {}", index + 1), from.value(), to.value())
-        ),
-        _ => writeln!(out, "none"),
+    match valued {
+        Some(valued) => writeln!(out, "{}", valued.text),
+        None => writeln!(out, "none"),
     }
 }
 
