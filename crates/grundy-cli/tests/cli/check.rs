@@ -17,7 +17,9 @@ use crate::common::{data, grundy};
 
 /// The Python interpreter itself (not a shell shim in front of it), run
 /// with `-S -E`: the fixtures need no site packages, and it starts three
-/// times faster, which is most of a small case's run.
+/// times faster, which is most of a small case's run. `-B`: the wrong
+/// fixtures import their brute force, and a test writes no `__pycache__`
+/// into the source tree.
 fn python() -> Vec<String> {
     static PYTHON: OnceLock<String> = OnceLock::new();
     let path = PYTHON.get_or_init(|| {
@@ -27,7 +29,7 @@ fn python() -> Vec<String> {
             .expect("python3 is installed");
         String::from_utf8(output.stdout).unwrap().trim().to_owned()
     });
-    vec![path.clone(), "-S".into(), "-E".into()]
+    vec![path.clone(), "-S".into(), "-E".into(), "-B".into()]
 }
 
 fn script(name: &str) -> String {

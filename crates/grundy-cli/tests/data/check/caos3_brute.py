@@ -3,6 +3,9 @@
 # least 2 long; a rectangle's value is the mex over its candidates of the
 # XOR of the four parts left when the candidate's row and column are
 # deleted. Memoised over sub-rectangles. Independent of grundy.
+#
+# The wrong variants (caos3_arm1.py and the like) import this file and pass
+# main() their own solve(), so each differs from it by its bug alone.
 import sys
 from functools import lru_cache
 
@@ -18,13 +21,15 @@ def arm(grid, r, c, dr, dc):
     return n
 
 
-def solve(grid):
+def solve(grid, least_arm=ARM):
+    """The map's value: candidates are the '^' cells whose arms are all at
+    least least_arm long."""
     rows, cols = len(grid), len(grid[0])
     cands = [
         (r, c)
         for r in range(rows)
         for c in range(cols)
-        if grid[r][c] == "^" and min(arm(grid, r, c, dr, dc) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))) >= ARM
+        if grid[r][c] == "^" and min(arm(grid, r, c, dr, dc) for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0))) >= least_arm
     ]
 
     @lru_cache(maxsize=None)
@@ -41,7 +46,7 @@ def solve(grid):
     return value(0, rows, 0, cols)
 
 
-def main():
+def main(solve=solve):
     tokens = sys.stdin.read().split()
     pos = 1
     out = []
@@ -53,4 +58,5 @@ def main():
     print("\n".join(out))
 
 
-main()
+if __name__ == "__main__":
+    main()

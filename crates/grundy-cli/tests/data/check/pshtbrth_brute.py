@@ -3,6 +3,10 @@
 # (memoised mex over the all-ones rectangles), the XOR of the range per
 # query. Independent of grundy. On large inputs it is the O(n^2) solution
 # that `grundy check` catches as a timeout.
+#
+# The wrong variants (pshtbrth_noupdate.py and the like) import this file
+# and pass main() their own won() or replace(), so each differs from it by
+# its bug alone.
 import sys
 from functools import reduce
 from operator import xor
@@ -27,7 +31,17 @@ def grundy(s):
     return memo[s]
 
 
-def main():
+def won(values, left, right):
+    """Whether the first player wins on boards left to right (1-based, inclusive)."""
+    return reduce(xor, values[left - 1:right], 0) != 0
+
+
+def replace(values, p, board):
+    """Replacement query: board p (1-based) becomes the board read next."""
+    values[p - 1] = grundy(board())
+
+
+def main(won=won, replace=replace):
     tokens = sys.stdin.buffer.read().split()
     pos = 0
 
@@ -47,11 +61,11 @@ def main():
         for _ in range(m):
             if int(take()) == 1:
                 left, right = int(take()), int(take())
-                out.append("Pishty" if reduce(xor, values[left - 1:right], 0) else "Lotsy")
+                out.append("Pishty" if won(values, left, right) else "Lotsy")
             else:
-                p = int(take())
-                values[p - 1] = grundy(board())
+                replace(values, int(take()), board)
     sys.stdout.write("".join(line + "\n" for line in out))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,55 +1,14 @@
 # pshtbrth, right but O(N) per range query in a plain loop: O(N M) in all,
-# a time limit exceeded on large inputs. Otherwise as pshtbrth_brute.py.
-import sys
-
-RECTS = []
-for r1 in range(4):
-    for r2 in range(r1, 4):
-        for c1 in range(4):
-            for c2 in range(c1, 4):
-                RECTS.append(sum(1 << (4 * r + c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)))
-
-memo = {0: 0}
+# a time limit exceeded on large inputs. Otherwise as pshtbrth_brute.py,
+# whose solver it runs.
+import pshtbrth_brute
 
 
-def grundy(s):
-    if s not in memo:
-        seen = {grundy(s ^ m) for m in RECTS if s & m == m}
-        g = 0
-        while g in seen:
-            g += 1
-        memo[s] = g
-    return memo[s]
+def won(values, left, right):
+    total = 0
+    for i in range(left - 1, right):
+        total ^= values[i]
+    return total != 0
 
 
-def main():
-    tokens = sys.stdin.buffer.read().split()
-    pos = 0
-
-    def take():
-        nonlocal pos
-        pos += 1
-        return tokens[pos - 1]
-
-    def board():
-        rows = b"".join(take() for _ in range(4))
-        return sum(1 << i for i, ch in enumerate(rows) if ch == ord("1"))
-
-    out = []
-    for _ in range(int(take())):
-        n, m = int(take()), int(take())
-        values = [grundy(board()) for _ in range(n)]
-        for _ in range(m):
-            if int(take()) == 1:
-                left, right = int(take()), int(take())
-                total = 0
-                for i in range(left - 1, right):
-                    total ^= values[i]
-                out.append("Pishty" if total else "Lotsy")
-            else:
-                p = int(take())
-                values[p - 1] = grundy(board())
-    sys.stdout.write("".join(line + "\n" for line in out))
-
-
-main()
+pshtbrth_brute.main(won=won)
