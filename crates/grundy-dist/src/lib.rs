@@ -283,6 +283,11 @@ fn store_message<S: PartStore>(e: &S::Error) -> String {
     }
 }
 
+/// [`store_message`] as a [`Tagged`] store's error.
+fn tagged<S: PartStore>(e: S::Error) -> TaggedError {
+    TaggedError(store_message::<S>(&e))
+}
+
 /// A rank's store, its errors tagged for the other ranks: a full disk on
 /// one rank is [`DistError::NoSpace`] on every rank.
 struct Tagged<S>(S);
@@ -310,9 +315,7 @@ impl<S: PartStore> TierStore for Tagged<S> {
     }
 
     fn resume(&mut self, tiers: usize, build_id: u64) -> Result<Vec<S::Values>, TaggedError> {
-        self.0
-            .resume(tiers, build_id)
-            .map_err(|e| TaggedError(store_message::<S>(&e)))
+        self.0.resume(tiers, build_id).map_err(tagged::<S>)
     }
 
     fn write(
@@ -321,21 +324,15 @@ impl<S: PartStore> TierStore for Tagged<S> {
         table: &TierTable,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<(), TaggedError> {
-        self.0
-            .write(tier, table, stop)
-            .map_err(|e| TaggedError(store_message::<S>(&e)))
+        self.0.write(tier, table, stop).map_err(tagged::<S>)
     }
 
     fn seal(&mut self, tier: Tier, table: TierTable) -> Result<S::Values, TaggedError> {
-        self.0
-            .seal(tier, table)
-            .map_err(|e| TaggedError(store_message::<S>(&e)))
+        self.0.seal(tier, table).map_err(tagged::<S>)
     }
 
     fn solved_prefix(&mut self, tier: Tier, table: &mut TierTable) -> Result<usize, TaggedError> {
-        self.0
-            .solved_prefix(tier, table)
-            .map_err(|e| TaggedError(store_message::<S>(&e)))
+        self.0.solved_prefix(tier, table).map_err(tagged::<S>)
     }
 
     fn keep_solved(
@@ -344,9 +341,7 @@ impl<S: PartStore> TierStore for Tagged<S> {
         table: &TierTable,
         solved: std::ops::Range<usize>,
     ) -> Result<(), TaggedError> {
-        self.0
-            .keep_solved(tier, table, solved)
-            .map_err(|e| TaggedError(store_message::<S>(&e)))
+        self.0.keep_solved(tier, table, solved).map_err(tagged::<S>)
     }
 
     fn regenerated(
@@ -358,7 +353,7 @@ impl<S: PartStore> TierStore for Tagged<S> {
     ) -> Result<(), TaggedError> {
         self.0
             .regenerated(tier, view, keys, stop)
-            .map_err(|e| TaggedError(store_message::<S>(&e)))
+            .map_err(tagged::<S>)
     }
 }
 
@@ -488,35 +483,30 @@ where
         .max_time
         .filter(|_| comm.size() > 1)
         .map(|budget| budget + watchdog::grace(budget));
-    build_watched(game, comm, opts, open, deadline)
+    build_watched(comm.rank(), opts, deadline, || {
+        build_ranks(game, comm, opts, open)
+    })
 }
 
-/// [`build`] under a watchdog that fires `deadline` after the start, if
-/// any.
-fn build_watched<G, C, S, O>(
-    game: &G,
-    comm: &C,
+/// Runs `run`, rank `rank`'s part of a [`build`], under a watchdog that
+/// fires `deadline` after the start, if any.
+fn build_watched<R>(
+    rank: u32,
     opts: &Options<'_>,
-    open: O,
     deadline: Option<Duration>,
-) -> Result<Report, DistError>
-where
-    G: TierGame,
-    C: Comm,
-    S: PartStore,
-    O: FnOnce(u32, u32) -> Result<S, S::Error>,
-{
+    run: impl FnOnce() -> R,
+) -> R {
     let Some(deadline) = deadline else {
-        return build_ranks(game, comm, opts, open);
+        return run();
     };
-    let message = watchdog::message(comm.rank(), opts.max_time.unwrap_or_default());
+    let message = watchdog::message(rank, opts.max_time.unwrap_or_default());
     let on_stall = opts.on_stall;
     std::thread::scope(|scope| {
         let _watchdog = watchdog::Watchdog::start(scope, deadline, || match on_stall {
             Some(on_stall) => on_stall(&message),
             None => watchdog::give_up(&message),
         });
-        build_ranks(game, comm, opts, open)
+        run()
     })
 }
 

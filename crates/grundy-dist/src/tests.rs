@@ -744,11 +744,14 @@ fn a_rank_that_stops_answering_fires_the_watchdog_of_the_other() {
             opts.max_time = Some(Duration::from_millis(100));
             opts.on_stall = Some(&on_stall);
             build_watched(
-                &ClearShapes::new(boxed(3, 3)),
-                &comms[0],
+                comms[0].rank(),
                 &opts,
-                |_, _| Ok(grundy::tier::MemoryStore::new()),
                 Some(Duration::from_millis(300)),
+                || {
+                    build_ranks(&ClearShapes::new(boxed(3, 3)), &comms[0], &opts, |_, _| {
+                        Ok(grundy::tier::MemoryStore::new())
+                    })
+                },
             )
         });
         let comms = &comms;
@@ -757,13 +760,9 @@ fn a_rank_that_stops_answering_fires_the_watchdog_of_the_other() {
             let _ = released.recv();
             let mut opts = Options::new("unused".into());
             opts.max_time = Some(Duration::from_millis(100));
-            build_watched(
-                &ClearShapes::new(boxed(3, 3)),
-                &comms[1],
-                &opts,
-                |_, _| Ok(grundy::tier::MemoryStore::new()),
-                None,
-            )
+            build_ranks(&ClearShapes::new(boxed(3, 3)), &comms[1], &opts, |_, _| {
+                Ok(grundy::tier::MemoryStore::new())
+            })
         });
         [waiting.join().unwrap(), lost.join().unwrap()]
     });
