@@ -484,14 +484,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn limits() -> Limits {
-        Limits {
-            budget: Budget::positions(1000),
-            max_listed_moves: 100,
-            max_boards: 4,
-            databases: super::super::Databases::default(),
-            memos: super::super::memos::Kept::default(),
-            stop: None,
-        }
+        super::super::test_limits(1000)
     }
 
     /// Values found but the moves' values stopped: the 422 carries what
@@ -615,12 +608,7 @@ mod tests {
         ];
         for (body, what) in cases {
             let err = parse_request(body, &limits()).unwrap_err();
-            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
-            assert!(
-                err.message.contains(what),
-                "{what:?} not in {:?}",
-                err.message
-            );
+            super::super::assert_bad_request(&err, what);
             assert!(
                 !err.message.contains("ClearRequest"),
                 "a Rust type name in {:?}",

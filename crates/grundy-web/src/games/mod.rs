@@ -485,6 +485,33 @@ pub fn to_json<T: serde::Serialize>(value: &T) -> Result<String, ApiError> {
     serde_json::to_string(value).map_err(|err| ApiError::internal(format!("serialising: {err}")))
 }
 
+/// The limits of the games' unit tests: at most `positions` positions,
+/// 100 moves listed, 4 boards, no databases.
+#[cfg(test)]
+fn test_limits(positions: u64) -> Limits {
+    Limits {
+        budget: Budget::positions(positions),
+        max_listed_moves: 100,
+        max_boards: 4,
+        databases: Databases::default(),
+        memos: memos::Kept::default(),
+        stop: None,
+    }
+}
+
+/// Asserts that `err` refuses a request as bad (a 400), in words that say
+/// `what`.
+#[cfg(test)]
+#[track_caller]
+fn assert_bad_request(err: &ApiError, what: &str) {
+    assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
+    assert!(
+        err.message.contains(what),
+        "{what:?} not in {:?}",
+        err.message
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -500,14 +500,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn limits() -> Limits {
-        Limits {
-            budget: Budget::positions(10_000),
-            max_listed_moves: 100,
-            max_boards: 4,
-            databases: super::super::Databases::default(),
-            memos: super::super::memos::Kept::default(),
-            stop: None,
-        }
+        super::super::test_limits(10_000)
     }
 
     #[test]
@@ -581,12 +574,7 @@ mod tests {
         ];
         for (body, what) in cases {
             let err = parse_request(body, &limits()).unwrap_err();
-            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
-            assert!(
-                err.message.contains(what),
-                "{what:?} not in {:?}",
-                err.message
-            );
+            super::super::assert_bad_request(&err, what);
         }
     }
 

@@ -347,14 +347,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn limits() -> Limits {
-        Limits {
-            budget: Budget::positions(100_000),
-            max_listed_moves: 100,
-            max_boards: 4,
-            databases: super::super::Databases::default(),
-            memos: super::super::memos::Kept::default(),
-            stop: None,
-        }
+        super::super::test_limits(100_000)
     }
 
     #[test]
@@ -401,12 +394,7 @@ mod tests {
         ];
         for (body, what) in cases {
             let err = parse_request(body, &limits()).unwrap_err();
-            assert_eq!(err.status, axum::http::StatusCode::BAD_REQUEST);
-            assert!(
-                err.message.contains(what),
-                "{what:?} not in {:?}",
-                err.message
-            );
+            super::super::assert_bad_request(&err, what);
         }
         let tall = vec!["0".to_owned(); MAX_WEB_SIDE + 1];
         assert!(parse_grid(&tall).unwrap_err().contains("at most 64"));
