@@ -393,8 +393,10 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
             dropped,
         } => {
             let report = won_by_pairs_report(&outcomes, &position.pawns, &left, &analysis, dropped)
-                .map_err(|err| ApiError::bad_request(err.to_string()))?;
-            return proven_play(position, report);
+                .map_err(|err| ApiError::bad_request(err.to_string()))?
+                .ok_or_else(|| ApiError::internal("a won sum has a move"))?;
+            // Proven winning, so the total it leaves is 0.
+            return reported_play(position, report, Some(0), true, false);
         }
         Settled::OutOfReach(out) => return guessed_play(position, &outcomes, &out),
     };
@@ -425,13 +427,16 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
     )
 }
 
-/// The engine's proven winning move on a sum won by pairs (no total after
-/// it is known).
-fn proven_play(
+/// The answer of `play` for the engine's move `report`, leaving the total
+/// `grundy` (when known): a proven win (`proven_win`, on a sum won by
+/// pairs) or a guess; `stopped` as [`answer`] takes it.
+fn reported_play(
     position: &PawnPosition,
-    report: Option<grundy_report::pawn::EngineMoveReport>,
+    report: grundy_report::pawn::EngineMoveReport,
+    grundy: Option<u32>,
+    proven_win: bool,
+    stopped: bool,
 ) -> Result<Answer, ApiError> {
-    let report = report.ok_or_else(|| ApiError::internal("a won sum has a move"))?;
     let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
     pawns[report.mv.pawn] = [report.mv.x, report.mv.y];
     answer(
@@ -439,13 +444,13 @@ fn proven_play(
             mv: Some(report.mv),
             text: Some(report.text),
             pawns,
-            grundy: Some(0),
-            engine_wins: true,
-            proven: true,
+            grundy,
+            engine_wins: proven_win,
+            proven: proven_win,
             kind: report.kind,
             reason: report.reason,
         },
-        false,
+        stopped,
     )
 }
 
@@ -462,13 +467,12 @@ fn guessed_play(
     );
     let report = guess_report(outcomes, &position.pawns, reason)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
-    let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
     let Some(report) = report else {
         return answer(
             &PlayResponse {
                 mv: None,
                 text: None,
-                pawns,
+                pawns: position.pawns.iter().map(|p| [p.x(), p.y()]).collect(),
                 grundy: None,
                 engine_wins: false,
                 proven: true,
@@ -478,20 +482,7 @@ fn guessed_play(
             false,
         );
     };
-    pawns[report.mv.pawn] = [report.mv.x, report.mv.y];
-    answer(
-        &PlayResponse {
-            mv: Some(report.mv),
-            text: Some(report.text),
-            pawns,
-            grundy: None,
-            engine_wins: false,
-            proven: false,
-            kind: report.kind,
-            reason: report.reason,
-        },
-        out.budget,
-    )
+    reported_play(position, report, None, false, out.budget)
 }
 
 #[cfg(test)]
