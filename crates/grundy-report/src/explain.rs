@@ -328,11 +328,37 @@ pub fn pawn(
 ) -> Result<Explanation, PawnError> {
     let several = pawns.len() > 1;
     let Some(total) = analysis.total else {
-        // One pawn beyond the values: outcomes only.
+        // One pawn beyond the values: outcomes only; in a sum, the others
+        // drop out of it (`Analysis::of`: on a losing cell, or paired).
         let mut explanation = Explanation::new(analysis.first_wins, Vec::new(), 0, true, "pawn");
         explanation.by_outcome = true;
         let (kind, at) = (analysis.pawns.first().map(|p| p.0), pawns.first());
         explanation.value = match (kind, at) {
+            _ if several => {
+                let each: Vec<String> = analysis
+                    .pawns
+                    .iter()
+                    .zip(pawns)
+                    .enumerate()
+                    .map(|(i, (&(kind, _), at))| {
+                        let name = pawn_name(true, i);
+                        let dropped = analysis.unexamined.contains(&i);
+                        match kind {
+                            CellKind::Losing if dropped => format!(
+                                "{name} at {at} is a losing cell, value 0, so it drops out of the sum"
+                            ),
+                            CellKind::Losing => format!("{name} at {at} is a losing cell"),
+                            _ if dropped => format!(
+                                "{name} at {at} drops out of the sum, paired with a pawn on the same cell"
+                            ),
+                            _ => format!(
+                                "{name} at {at} is a winning cell: a move from it reaches a losing cell"
+                            ),
+                        }
+                    })
+                    .collect();
+                format!("{} ({LOSING_CELLS}).", each.join("; "))
+            }
             (Some(CellKind::Losing), Some(at)) => format!(
                 "{at} is a losing cell: no move from it reaches a losing cell ({LOSING_CELLS})."
             ),
@@ -346,9 +372,14 @@ pub fn pawn(
             .iter()
             .map(|m| {
                 format!(
-                    "{}: {} is a losing cell",
-                    words::pawn_move(None, pawns[m.pawn], m.to),
-                    m.to
+                    "{}: {} is a losing cell{}",
+                    words::pawn_move(several.then_some(m.pawn), pawns[m.pawn], m.to),
+                    m.to,
+                    if several {
+                        ", and the other pawns drop out of the sum"
+                    } else {
+                        ""
+                    }
                 )
             })
             .collect();

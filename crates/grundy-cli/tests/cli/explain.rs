@@ -243,6 +243,44 @@ fn pawn_explains_losing_cells_and_the_sum() {
             .unwrap();
         assert!(line.contains(&format!("(pawn {pawn}: grundy ")), "{line}");
     }
+    // A sum settled without values (a pawn past the values, the others
+    // dropping out): the explanation names each pawn, and each move's pawn
+    // as the winning moves do. Exit 3: the dropped pawns' moves are not
+    // examined, so the list may be incomplete.
+    let output = grundy()
+        .args([
+            "pawn",
+            &path,
+            "--at",
+            "5000,6000",
+            "--at",
+            "3,3",
+            "--explain",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let out = String::from_utf8(output.stdout).unwrap();
+    let lines = explanation(&out);
+    assert!(
+        lines[1].starts_with(
+            "  pawn 1 at (5000,6000) is a winning cell: a move from it reaches a losing cell; \
+             pawn 2 at (3,3) is a losing cell, value 0, so it drops out of the sum ("
+        ),
+        "{out}"
+    );
+    let listed: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("  move pawn "))
+        .map(|l| l.split(", leaving").next().unwrap())
+        .collect();
+    let explained: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.trim().strip_prefix("move pawn "))
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    assert!(!listed.is_empty(), "{out}");
+    assert_eq!(listed, explained, "{out}");
     // A pawn with no move is lost because it has none.
     let out = run(&["pawn", "--at", "0,0", "--explain"], "");
     let lines = explanation(&out);
