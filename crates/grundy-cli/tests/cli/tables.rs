@@ -365,12 +365,28 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
     let single = build(dir.path(), "3x6");
     let stem = dir.path().join("parts.gdb");
     let output = build_parts(&stem, "3x6", "3", &["--exchange", "query"]);
+    assert!(
+        !String::from_utf8_lossy(&output.stderr).contains("from an earlier build"),
+        "no whole file of that name"
+    );
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("over 3 ranks"), "{text}");
     assert!(text.contains("wrote 3 files ("), "{text}");
     for r in 0..3 {
         assert!(dir.path().join(format!("parts.part-{r}-of-3.gdb")).exists());
     }
+    // Parts built to the name of a whole database: it stays, and readers
+    // given the name open it, which the build says.
+    let output = build_parts(&single, "3x6", "2", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "note: {} from an earlier build is still there: readers given that name open it, not these parts (name a part, such as {}, or remove it)",
+            single.display(),
+            dir.path().join("clear-3x6.part-0-of-2.gdb").display()
+        )),
+        "{stderr}"
+    );
     let checksum = |path: &Path| {
         let output = run_on(&["tables", "checksum"], path);
         assert_success(&output);

@@ -554,6 +554,15 @@ pub(super) fn dist_outcome(
                 remove_build_record(path)?;
                 let mut stdout = crate::output::stdout();
                 print_dist_report(&mut stdout, shape_box, &report)?;
+                // Not removed: it is a database of its own, which readers
+                // given its name open before any parts.
+                if path.is_file() {
+                    stderr_line!(
+                        "note: {} from an earlier build is still there: readers given that name open it, not these parts (name a part, such as {}, or remove it)",
+                        path.display(),
+                        grundy_db::part_path(path, 0, report.ranks).display()
+                    );
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
