@@ -138,7 +138,8 @@ const DEFAULT_MEMORY_LIMIT: u64 = 256 << 20;
 const AFTER_HELP: &str = "\
 Exit status: 0 every case passed, 1 a failing case was found (shrunk and
 written to --out), 2 bad usage or a CMD that cannot run, 3 --max-time ran
-out before every case had run.
+out before every case had run, 130 stopped by a signal (Ctrl-C, SIGTERM,
+SIGHUP).
 
 Example:
   grundy check gridgame --seed 1 -- python3 sol.py
