@@ -103,7 +103,7 @@ impl Move {
     }
 
     fn __repr__(&self) -> String {
-        repr_move(self.key())
+        repr_move("Move", self.key())
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Py<PyAny> {
@@ -157,10 +157,12 @@ pub(crate) fn compare_move(key: MoveKey, other: &Bound<'_, PyAny>, op: CompareOp
     }
 }
 
-/// The repr of a move of either class, from its key alone: the two read
-/// alike, as they compare and hash alike.
-pub(crate) fn repr_move((board, top, left, bottom, right): MoveKey) -> String {
-    format!("Move(top={top}, left={left}, bottom={bottom}, right={right}, board={board})")
+/// The repr of a move of class `class` (`Move` or `LargeMove`) from its
+/// key: the same fields in the same order, as the two compare and hash
+/// alike, and each class's own name, so that it evaluates back to a move of
+/// that class (a `Move`'s sides fit a byte, a `LargeMove`'s need not).
+pub(crate) fn repr_move(class: &str, (board, top, left, bottom, right): MoveKey) -> String {
+    format!("{class}(top={top}, left={left}, bottom={bottom}, right={right}, board={board})")
 }
 
 /// The hash of a move of either class, from its key alone.

@@ -72,7 +72,7 @@ impl LargeMove {
     }
 
     fn __repr__(&self) -> String {
-        crate::clear::repr_move(self.key())
+        crate::clear::repr_move("LargeMove", self.key())
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: pyo3::pyclass::CompareOp) -> Py<PyAny> {
@@ -244,8 +244,11 @@ impl LargeClearAnalysis {
 
 /// The analysis a [`LargeClearAnalysis`]'s `__reduce__` pickled. Its
 /// boards are read by the board format's parser; of its answers, what can
-/// be checked without solving again is: the winner is one of the two words
-/// and agrees with the value, and each move's corners are in order.
+/// be checked without solving again is ([`consistent`]): the winner is one
+/// of the two words and agrees with the value, each winning move is legal
+/// and none is listed for a lost position, each component's cells are ones
+/// of its board, the components' values XOR to the value, and the classes
+/// count the components by size and value.
 #[pyfunction]
 fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClearAnalysis> {
     let bad = |why: String| crate::bad_state(LARGE_ANALYSIS, why);
@@ -281,7 +284,10 @@ fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClea
     };
     if let Some(v) = value {
         if winner != Some(grundy_report::words::winner(v != 0)) {
-            return Err(bad(format!("value {v} with winner {winner:?}")));
+            return Err(bad(format!(
+                "value {v} with winner {}",
+                crate::repr_option(winner.map(crate::repr_str))
+            )));
         }
     }
     let winning_moves = moves
@@ -301,6 +307,15 @@ fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClea
             })
         })
         .collect::<PyResult<Vec<LargeMove>>>()?;
+    consistent(
+        &boards,
+        value,
+        winner,
+        &winning_moves,
+        &components,
+        &classes,
+    )
+    .map_err(bad)?;
     Ok(LargeClearAnalysis {
         value,
         winner,
@@ -312,6 +327,78 @@ fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClea
         boards,
         as_list,
     })
+}
+
+/// What [`_restore_large_clear_analysis`] checks of a pickled analysis's
+/// answers against its boards, without solving again: `Err` says the first
+/// that does not hold.
+fn consistent(
+    boards: &[LargeBoard],
+    value: Option<u32>,
+    winner: Option<&str>,
+    winning_moves: &[LargeMove],
+    components: &[ComponentTuple],
+    classes: &[(u64, u32, Option<u32>)],
+) -> Result<(), String> {
+    if winner == Some(grundy_report::words::winner(false)) && !winning_moves.is_empty() {
+        return Err("a lost position with winning moves".to_owned());
+    }
+    for m in winning_moves {
+        boards_after(boards, (m.board.into(), m.top, m.left, m.bottom, m.right)).map_err(
+            |err| {
+                // The message alone, without the exception's class.
+                let text = err.to_string();
+                format!(
+                    "winning move: {}",
+                    text.strip_prefix("ValueError: ").unwrap_or(&text)
+                )
+            },
+        )?;
+    }
+    let mut xor = Some(0u32);
+    let mut sizes: Vec<(u64, Option<u32>)> = Vec::with_capacity(components.len());
+    for (index, (board, cells, component_value)) in components.iter().enumerate() {
+        let Some(on) = boards.get(*board as usize) else {
+            return Err(format!(
+                "component {index} is on board {board}, which is not there"
+            ));
+        };
+        if let Some(&(row, col)) = cells
+            .iter()
+            .find(|&&(row, col)| !on.one(u64::from(row), u64::from(col)))
+        {
+            return Err(format!(
+                "component {index} has cell ({row}, {col}), not a 1 of board {board}"
+            ));
+        }
+        xor = xor.zip(*component_value).map(|(x, v)| x ^ v);
+        sizes.push((cells.len() as u64, *component_value));
+    }
+    if let (Some(value), Some(xor)) = (value, xor) {
+        if value != xor {
+            return Err(format!(
+                "value {value} is not the XOR of the components' values, {xor}"
+            ));
+        }
+    }
+    // Summed first: a count is bounded by the components, not by the state.
+    let classes_count: u64 = classes.iter().map(|&(_, count, _)| u64::from(count)).sum();
+    if classes_count != components.len() as u64 {
+        return Err(format!(
+            "the classes count {classes_count} components, not {}",
+            components.len()
+        ));
+    }
+    let mut counted: Vec<(u64, Option<u32>)> = classes
+        .iter()
+        .flat_map(|&(cells, count, value)| std::iter::repeat_n((cells, value), count as usize))
+        .collect();
+    sizes.sort_unstable();
+    counted.sort_unstable();
+    if sizes != counted {
+        return Err("the classes do not count the components by size and value".to_owned());
+    }
+    Ok(())
 }
 
 pub(crate) fn boards_of(

@@ -37,6 +37,9 @@ def test_entries_other_than_0_or_1():
         grundy.clear.analyze(np.array([[1, 0, 1], [1, 1, 2]]))
     with pytest.raises(ValueError, match="entries must be 0 or 1"):
         grundy.clear.analyze([[0.5, 1]])
+    # A row as a string nested one list too deep.
+    with pytest.raises(ValueError, match=r"is '10'; entries must be 0 or 1 \(a row written as a string goes in the list itself: \['10', \.\.\.\]\)"):
+        grundy.split.analyze([["10"], ["01"]])
     with pytest.raises(ValueError, match=r"<board>:1:3: "):
         grundy.clear.analyze(["01x1"])
     with pytest.raises(ValueError, match=r"entry \[0, 0, 1\] is 3"):

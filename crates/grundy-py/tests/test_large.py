@@ -179,9 +179,9 @@ def test_board_sum_takes_boards_of_any_size(tmp_path):
 
 
 def test_a_large_move_is_the_same_move_as_a_small_one_clearing_the_same_cells():
-    """Both classes print `Move(top=..., ...)`: a move past 64 cells equals,
-    and hashes as, the `grundy.clear.Move` of the same rectangle on the
-    same board. A 9 x 9 board (81 cells) with one cell at (0, 0): its value
+    """A move past 64 cells equals, and hashes as, the `grundy.clear.Move`
+    of the same rectangle on the same board, and prints as the `LargeMove`
+    it is (`LargeMove(top=..., ...)`, the same fields). A 9 x 9 board (81 cells) with one cell at (0, 0): its value
     is that cell's, 1, and the one winning move clears it."""
     big = grundy.clear.analyze(["1" + "0" * 8] + ["0" * 9] * 8)
     assert isinstance(big, grundy.clear.LargeClearAnalysis)
@@ -192,7 +192,9 @@ def test_a_large_move_is_the_same_move_as_a_small_one_clearing_the_same_cells():
     assert not (move != small) and not (small != move)
     assert hash(move) == hash(small)
     assert len({move, small}) == 1
-    assert eval(repr(move), {"Move": grundy.clear.Move}) == move
+    assert repr(move) == "LargeMove(top=0, left=0, bottom=0, right=0, board=0)"
+    assert eval(repr(move), {"LargeMove": grundy.clear.LargeMove}) == move
+    assert repr(small) == "Move(top=0, left=0, bottom=0, right=0, board=0)"
     # Another rectangle or another board is another move.
     for other in (grundy.clear.Move(0, 0, 0, 1), grundy.clear.Move(0, 0, 0, 0, board=1)):
         assert move != other and other != move

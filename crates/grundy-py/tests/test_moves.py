@@ -97,6 +97,8 @@ def test_a_large_move_past_byte_sides_round_trips_as_a_large_move():
     for back in (pickle.loads(pickle.dumps(move)), copy.deepcopy(move)):
         assert type(back) is LargeMove and back == move
     assert LargeMove(0, 1, 0, 1) == ClearMove(0, 1, 0, 1)
+    # Its repr names its class, and evaluates back past byte sides.
+    assert eval(repr(move), {"LargeMove": LargeMove}) == move
 
 
 def test_sorted_follows_the_documented_keys():

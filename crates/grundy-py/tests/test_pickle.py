@@ -11,6 +11,7 @@ import functools
 import multiprocessing
 import pickle
 import random
+import re
 
 import pytest
 
@@ -387,6 +388,32 @@ def test_a_state_of_no_large_analysis_is_refused_with_a_value_error():
         changed[index] = value
         with pytest.raises(ValueError):
             restore(tuple(changed))
+    # What can be checked against the boards without solving again: a
+    # board of 72 cells, value 9 (components of 9, 1 and 1 cells).
+    a = grundy.clear.analyze(["1" * 9] + ["0" * 9] * 6 + ["100000001"])
+    restore, state = reduced(a)
+    assert (state[1], state[2]) == (9, "first")
+    bad = {
+        "a winning move off the board": (3, [(0, 0, 0, 70, 80)], "row 71 lies outside the 8 x 9 board"),
+        "a winning move on a 0": (3, [(0, 3, 3, 3, 3)], "cell (4,4) is 0"),
+        "a value that is not the XOR": (1, 5, "value 5 is not the XOR of the components' values, 9"),
+        "components of made-up values": (5, [(b, cells, 7) for (b, cells, _) in state[5]], "not the XOR"),
+        "a component off its board's ones": (5, [(0, [(3, 3)], 1)] + state[5][1:], "cell (3, 3), not a 1"),
+        "classes that do not count the components": (6, [(c, n, 0) for (c, n, _) in state[6]], "the classes"),
+        "the winner of another value": (2, "second", "value 9 with winner 'second'"),
+    }
+    for why, (index, value, message) in bad.items():
+        changed = list(state)
+        changed[index] = value
+        with pytest.raises(ValueError, match=re.escape(message)):
+            restore(tuple(changed))
+            pytest.fail(why)
+    # Unknown value, and a lost position listed with a winning move.
+    changed = list(state)
+    changed[1], changed[2] = None, "second"
+    with pytest.raises(ValueError, match="a lost position with winning moves"):
+        restore(tuple(changed))
+    assert large_answers(restore(tuple(state))) == large_answers(a)
 
 
 def test_a_state_of_no_legal_split_position_is_refused_with_a_value_error():

@@ -109,6 +109,20 @@ def test_bad_boxes_and_threads(tmp_path):
             grundy._grundy.tables_build(3, 3, str(tmp_path / "x.gdb"), threads, None, False, None)
     built = grundy.tables.build((2, 2), tmp_path / "many.gdb", threads=grundy.tables.MAX_THREADS, progress=False)
     assert built.value(["11", "11"]) == grundy.clear.analyze(["11", "11"]).value
+    # Sides as any integer, numpy's too, and a side of 0 said as such.
+    again = grundy.tables.build((np.int64(2), 2), tmp_path / "np.gdb", progress=False)
+    assert again.info()["content_crc32"] == built.info()["content_crc32"]
+    for box in [(0, 3), (np.int64(0), 2), (True, 2), (2.0, 2)]:
+        with pytest.raises(ValueError, match="rows and cols are positive integers"):
+            grundy.tables.build(box, tmp_path / "x.gdb", progress=False)
+
+
+def test_values_of_uneven_boards_name_the_board():
+    db = grundy.tables.open()
+    with pytest.raises(ValueError, match=r"boards\[1\] has shape \(1, 1\), boards\[0\] \(1, 2\)"):
+        db.values([[[1, 0]], [[1]]])
+    with pytest.raises(ValueError, match=r"boards\[0\]: ragged rows: row 1 has 1 cells, row 0 has 2"):
+        db.values([[[1, 0], [1]]])
 
 
 def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):

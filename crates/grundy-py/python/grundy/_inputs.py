@@ -112,7 +112,18 @@ def check_entries(array: Any, what: str, rows: Optional[List[Any]] = None) -> No
         value = value.item() if isinstance(value, np.generic) else value
     where = ", ".join(str(i) for i in index)
     where = f"({where})" if len(index) == 2 else f"[{where}]"
-    raise ValueError(f"{what}: entry {where} is {value!r}; entries must be 0 or 1")
+    # A whole row as a string, nested one list too deep ([["10"], ["01"]]).
+    hint = (
+        f" (a row written as a string goes in the list itself: [{value!r}, ...])"
+        if isinstance(value, str) and len(value) > 1 and _is_row_text(value)
+        else ""
+    )
+    raise ValueError(f"{what}: entry {where} is {value!r}; entries must be 0 or 1{hint}")
+
+
+def _is_row_text(text: str) -> bool:
+    """Whether ``text`` reads as a row of cells (``'0110'``, ``'.##.'``)."""
+    return all(_is_cell_char(c) for c in text)
 
 
 def _as_text(board: Any, what: str) -> Any:

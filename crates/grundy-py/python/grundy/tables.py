@@ -7,6 +7,7 @@ once bottom-up and stored (the ``.gdb`` files of ``grundy tables``).
 >>> values = db.values(boards)           # every core, GIL released
 """
 
+import operator
 import os
 import sys
 import warnings
@@ -109,7 +110,10 @@ class Database:
                 "boards must be an N x rows x cols array or a list of boards, "
                 f"not {type(boards).__name__}"
             )
-        array = np.asarray(boards)
+        try:
+            array = np.asarray(boards)
+        except ValueError:
+            raise ValueError(_uneven_boards(boards)) from None
         if array.ndim != 3:
             raise ValueError(
                 f"boards: expected a 3-D array (N x rows x cols), got shape {tuple(array.shape)}"
@@ -191,6 +195,26 @@ def discover(
     return [Database(native) for native in found]
 
 
+def _uneven_boards(boards: Any) -> str:
+    """Why ``boards`` makes no N x rows x cols array: the first board of
+    ragged rows, or of another size than the first board."""
+    import numpy as np
+
+    first = None
+    for i, board in enumerate(boards):
+        try:
+            shape = np.asarray(board).shape
+        except ValueError:
+            lengths = [len(row) for row in board]
+            j = next(j for j, n in enumerate(lengths) if n != lengths[0])
+            return f"boards[{i}]: ragged rows: row {j} has {lengths[j]} cells, row 0 has {lengths[0]}"
+        if first is None:
+            first = shape
+        elif shape != first:
+            return f"boards[{i}] has shape {shape}, boards[0] {first}: every board has the same size"
+    return "boards: not an N x rows x cols array"
+
+
 def _parse_box(box: Union[str, Tuple[int, int]]) -> Tuple[int, int]:
     if isinstance(box, str):
         text = box.strip().replace("X", "x").replace("\u00d7", "x")
@@ -202,9 +226,18 @@ def _parse_box(box: Union[str, Tuple[int, int]]) -> Tuple[int, int]:
         rows, cols = box
     except (TypeError, ValueError):
         raise ValueError(f"box {box!r} is not (rows, cols) or 'ROWSxCOLS'") from None
-    if isinstance(rows, bool) or isinstance(cols, bool) or not isinstance(rows, int) or not isinstance(cols, int) or rows < 0 or cols < 0:
-        raise ValueError(f"box {box!r}: rows and cols are positive integers")
-    return rows, cols
+    sides = []
+    for side in (rows, cols):
+        # Any integer, numpy's included (as budgets and cells take them),
+        # but not a bool.
+        try:
+            side = operator.index(side) if not isinstance(side, bool) else None
+        except TypeError:
+            side = None
+        if side is None or side < 1:
+            raise ValueError(f"box {box!r}: rows and cols are positive integers")
+        sides.append(side)
+    return sides[0], sides[1]
 
 
 class _Tqdm:
