@@ -48,7 +48,9 @@ the board file, and L..R includes both ends (1 <= L <= R <= N, 1 <= P <= N).
   winner L R   who wins that sum: first or second (player to move)
   move L R     a winning move in it, worded as `grundy clear` words moves:
                clear (r,c)-(r,c) on board B, leaving grundy 0 (board B:
-               grundy X -> Y), corners 1-based and inclusive; or none
+               grundy X -> Y), corners 1-based and inclusive; on a lost
+               sum the engine's move, as `grundy clear --move` words it
+               (... : losing position: ...); none when it has no move
   set P        replace board P by the board on the following lines (up to a
                blank line, the next query or the end); prints board P: grundy V
 One output line per query. A bad line stops the run with
@@ -512,11 +514,13 @@ fn answer_move(
         None
     };
     match by_values {
-        Some(win) => {
-            let win = win.map(|win| (win.index, win.mv, win.from, win.to));
+        Some(Some(win)) => {
+            let win = Some((win.index, win.mv, win.from, win.to));
             write_valued_move(out, json, left, right, win)?;
         }
-        None => {
+        // A lost range still gets a move while it has one, as `grundy clear
+        // --move` plays one: the engine's, worded as a losing position.
+        Some(None) | None => {
             out.flush()?;
             let played = row.play(left, right);
             // On a range of known value, a proven win is a move to a total

@@ -392,9 +392,14 @@ fn sum_json_lines_give_legal_winning_moves() {
         }
         let line = &lines[at];
         let mv = &line["move"];
-        if total(&current, l, r).is_zero() {
-            assert!(mv.is_null(), "{line}");
-            continue;
+        let lost = total(&current, l, r).is_zero();
+        if lost {
+            // A lost range with moves: the engine's move, proven losing.
+            assert_eq!(
+                (&line["kind"], &line["proven"]),
+                (&"losing".into(), &true.into()),
+                "{line}"
+            );
         }
         // 0-based in JSON, while the script's L and R count from 1.
         let index = mv["board"].as_u64().unwrap() as usize + 1;
@@ -407,7 +412,7 @@ fn sum_json_lines_give_legal_winning_moves() {
         };
         let mut after = current.clone();
         after[index - 1] = current[index - 1].try_play(rect).expect("a legal move");
-        assert!(total(&after, l, r).is_zero(), "{line}");
+        assert_eq!(total(&after, l, r).is_zero(), !lost, "{line}");
     }
 }
 
@@ -646,4 +651,45 @@ fn a_known_range_keeps_its_moves_after_a_board_past_the_budget() {
         assert_eq!(value(&after), Nimber::ZERO, "{}", lines[k]);
     }
     assert!(lines[1].contains("unproven"), "{}", lines[1]);
+}
+
+/// The engine always plays while a range has a move: on a lost range (two
+/// equal dominoes, value 2 xor 2 = 0) the `move` answer is a legal move,
+/// proven losing and worded as `grundy clear --move` words it; a range with
+/// no move at all answers `none`.
+#[test]
+fn a_lost_range_still_gets_a_move() {
+    let boards = "11\n\n11\n\n0\n";
+    let output = sum_run(&[], "move 1 2\nmove 3 3\n", boards);
+    assert_success(&output);
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let clear = grundy()
+        .args(["clear", "--move", "-"])
+        .write_stdin("11\n\n11\n")
+        .output()
+        .unwrap();
+    assert_success(&clear);
+    // `clear --move` prints the move and its reason on two lines, `sum` on one.
+    let clear_text = String::from_utf8(clear.stdout).unwrap().replace('\n', ": ");
+    assert_eq!(format!("{}: ", lines[0]), clear_text, "{text}");
+    assert!(lines[0].contains(": losing position: "), "{text}");
+    assert_eq!(lines[1], "none");
+    let output = sum_run(&["--json"], "move 1 2\n", boards);
+    assert_success(&output);
+    let line: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        (&line["kind"], &line["proven"]),
+        (&"losing".into(), &true.into())
+    );
+    let mv = &line["move"];
+    let index = mv["board"].as_u64().unwrap() as usize;
+    let rect = grundy::clear::Rect {
+        top: mv["top"].as_u64().unwrap() as u8,
+        left: mv["left"].as_u64().unwrap() as u8,
+        bottom: mv["bottom"].as_u64().unwrap() as u8,
+        right: mv["right"].as_u64().unwrap() as u8,
+    };
+    assert!(index < 2);
+    assert!(grundy::board!["11"].try_play(rect).is_ok(), "{line}");
 }
