@@ -185,19 +185,23 @@ pub fn parse_large_boards(
                 let cell_bytes = layouts.iter().fold(0u64, |sum, b| {
                     sum.saturating_add(LargeBoard::cell_bytes(b.rows as u64, b.cols as u64))
                 });
-                let (need, allowed) = crate::words::bytes_apart(
-                    analysis_bytes(board.rows as u64, board.cols as u64),
-                    limit,
-                );
+                // What passes the limit is the sum: with boards before this
+                // one, the sum is named, not this board's share of it.
+                let (need, allowed) = crate::words::bytes_apart(total, limit);
+                let needs = if index == 0 {
+                    format!("{} x {} needs about {need}", board.rows, board.cols)
+                } else {
+                    format!(
+                        "{} x {} brings the boards up to it to about {need}",
+                        board.rows, board.cols
+                    )
+                };
                 return Err(ParseError::at(
                     input,
                     board.start,
                     ParseErrorKind::OverMemory {
                         message: format!(
-                            "board too large for the memory budget: {} x {} needs about {need} to analyse{}, over the limit of {allowed}",
-                            board.rows,
-                            board.cols,
-                            if index > 0 { " (with the boards before it)" } else { "" },
+                            "board too large for the memory budget: {needs} to analyse, over the limit of {allowed}"
                         ),
                         needs: total,
                         limit,
@@ -373,19 +377,29 @@ mod tests {
         assert_eq!(boards[1].line, 5);
     }
 
-    /// The memory limit names the board that passes it, and says "with
-    /// the boards before it" only when there are boards before it.
+    /// The memory limit names the board that passes it, and the need of
+    /// the boards up to it (the sum that passes the limit) when there are
+    /// boards before it.
     #[test]
     fn a_board_past_the_memory_limit_is_located() {
         let input = b"11\n11\n\n111\n111\n";
         let first = analysis_bytes(2, 2);
         let err = parse_large_boards(input, Some(first - 1)).unwrap_err();
         assert_eq!((err.line, err.col), (1, 1));
-        assert!(!err.to_string().contains("boards before it"), "{err}");
+        let (need, limit) = crate::words::bytes_apart(first, first - 1);
+        assert!(
+            err.to_string().ends_with(&format!(
+                "2 x 2 needs about {need} to analyse, over the limit of {limit}"
+            )),
+            "{err}"
+        );
         let err = parse_large_boards(input, Some(first)).unwrap_err();
         assert_eq!((err.line, err.col), (4, 1));
+        let (need, limit) = crate::words::bytes_apart(first + analysis_bytes(2, 3), first);
         assert!(
-            err.to_string().contains("(with the boards before it)"),
+            err.to_string().ends_with(&format!(
+                "2 x 3 brings the boards up to it to about {need} to analyse, over the limit of {limit}"
+            )),
             "{err}"
         );
         assert!(parse_large_boards(input, Some(first + analysis_bytes(2, 3))).is_ok());
