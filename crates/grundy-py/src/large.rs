@@ -646,6 +646,15 @@ fn clear_engine_move<'py>(
         // budget: a legal move needs no analysis.
         Some((boards, refused)) => unanalysed_move(&boards, refused),
         None => {
+            // Refused, the boards' cells alone pass the budget: the move
+            // needs no more, and the message says so, as `--move`'s does.
+            let limit = max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
+            for (text, source) in &texts {
+                parse_large_boards(text.as_bytes(), Some(limit)).map_err(|err| {
+                    let err = grundy_report::parse::clear::cells_over_memory(err, "engine_move");
+                    PyValueError::new_err(format!("{source}:{err}"))
+                })?;
+            }
             let boards = boards_of(&texts, max_memory)?;
             let limits = Limits::new(max_positions, max_time, max_memory);
             let budget = budget(&limits, DEFAULT_MOVE_TIME);

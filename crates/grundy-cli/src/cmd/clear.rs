@@ -125,7 +125,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
     let parsed = match parse_large_boards(&source.bytes, Some(max_bytes)) {
         Ok(parsed) => parsed,
-        Err(mut err) => {
+        Err(err) => {
             let ParseErrorKind::OverMemory {
                 needs,
                 limit,
@@ -138,16 +138,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             if args.engine_move && cell_bytes > limit {
                 // What `--move` needs is the cells alone: the refusal names
                 // that, not the analysis it would not have made.
-                let (need, allowed) = grundy_report::words::bytes_apart(cell_bytes, limit);
-                err.kind = ParseErrorKind::OverMemory {
-                    message: format!(
-                        "boards too large for the memory budget: their cells alone need {need}, \
-                         over the limit of {allowed} (--move plays any boards whose cells fit)"
-                    ),
-                    needs: cell_bytes,
-                    limit,
-                    cell_bytes,
-                };
+                let err = grundy_report::parse::clear::cells_over_memory(err, "--move");
                 return Err(OverBudgetError(source.error(err).to_string()).into());
             }
             // A budget, not bad input: exit 3, located like a parse error.

@@ -273,8 +273,10 @@ mod tests {
 /// Search limits shared by the commands that run a search.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BudgetArgs {
-    /// Give up after solving this many distinct shapes (with --threads 2,
-    /// those the helper thread solved too). The memo takes 12 to
+    /// Give up a search after solving this many distinct shapes (with
+    /// --threads 2, those the helper thread solved too); on boards past 64
+    /// cells, where a search gives up the analysis and the engine go on with
+    /// the others, within the time budget. The memo takes 12 to
     /// 24 bytes a shape; measured peak RSS was 140 MB at 8,700,000 shapes
     /// (16 bytes each), so 20,000,000 shapes stay under about 0.5 GB. The
     /// memo also keeps the shapes a database (--tables) answered, which this
@@ -293,7 +295,9 @@ pub struct BudgetArgs {
     /// Give up before the shape memo and the search's scratch would pass
     /// this size, counted from their allocations (the process needs a few
     /// MB more): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
-    /// powers of 1000, KiB/MiB/GiB of 1024).
+    /// powers of 1000, KiB/MiB/GiB of 1024). Default: no limit on boards of
+    /// at most 64 cells (--max-positions bounds them), 1 GiB for the search
+    /// of shapes past 64 cells.
     #[arg(long, value_name = "SIZE", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
 }

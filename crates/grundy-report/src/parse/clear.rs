@@ -262,6 +262,31 @@ fn fill(input: &[u8], layouts: Vec<Layout>) -> Result<Vec<ParsedLargeBoard>, Par
     Ok(out)
 }
 
+/// A refusal of [`parse_large_boards`] for memory
+/// ([`ParseErrorKind::OverMemory`]) as the engine's move words it when the
+/// boards' cells alone pass the limit: a move needs the cells, not their
+/// analysis. `player` names what plays (`--move`, `engine_move`); other
+/// errors come back as they are.
+#[must_use]
+pub fn cells_over_memory(mut err: ParseError, player: &str) -> ParseError {
+    if let ParseErrorKind::OverMemory {
+        limit, cell_bytes, ..
+    } = err.kind
+    {
+        let (need, allowed) = crate::words::bytes_apart(cell_bytes, limit);
+        err.kind = ParseErrorKind::OverMemory {
+            message: format!(
+                "boards too large for the memory budget: their cells alone need {need}, \
+                 over the limit of {allowed} ({player} plays any boards whose cells fit)"
+            ),
+            needs: cell_bytes,
+            limit,
+            cell_bytes,
+        };
+    }
+    err
+}
+
 /// Parses one or more boards separated by blank lines, each of at most 64
 /// cells (the form the small-board commands take).
 ///
