@@ -738,7 +738,12 @@ fn rects_of_area(
 
 /// The middle band of rows of `shape` (one row when the height is odd, two
 /// when even) when those rows are one and the same run, and the same for
-/// columns: the halving candidates, in the shape's coordinates.
+/// columns; then, for a square shape, the least square on each diagonal
+/// that covers the shape's cells on it, when all ones: the halving
+/// candidates, in the shape's coordinates. (A move that leaves the two
+/// mirror images of a reflection covers every cell the reflection fixes,
+/// and is a rectangle it maps to itself: across a diagonal, a square on
+/// it, such as the corner cell of an L of two equal arms.)
 #[must_use]
 pub fn band_moves(shape: &LargeBoard) -> Vec<LargeRect> {
     let mut out = Vec::new();
@@ -779,6 +784,36 @@ pub fn band_moves(shape: &LargeBoard) -> Vec<LargeRect> {
             bottom,
             right,
         });
+    }
+    let n = shape.rows();
+    if n > 1 && n == shape.cols() {
+        // The first and last index `i` whose cell `at(i)` is a one.
+        let span = |at: &dyn Fn(u32) -> (u32, u32)| {
+            (0..n)
+                .filter(|&i| shape.get(at(i).0, at(i).1))
+                .fold(None, |span, i| {
+                    Some(span.map_or((i, i), |(first, _): (u32, u32)| (first, i)))
+                })
+        };
+        if let Some((k, l)) = span(&|i| (i, i)) {
+            out.push(LargeRect {
+                top: k,
+                left: k,
+                bottom: l,
+                right: l,
+            });
+        }
+        // The anti-diagonal: cells (i, n - 1 - i), and the square of rows
+        // k..=l it maps to itself.
+        if let Some((k, l)) = span(&|i| (i, n - 1 - i)) {
+            out.push(LargeRect {
+                top: k,
+                left: n - 1 - l,
+                bottom: l,
+                right: n - 1 - k,
+            });
+        }
+        out.retain(|&rect| shape.is_legal(rect));
     }
     out
 }

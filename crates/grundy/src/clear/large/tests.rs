@@ -451,6 +451,41 @@ fn full_boards_are_won_by_halving() {
     }
 }
 
+/// An L of two equal arms, in each of its four orientations, is its own
+/// mirror image across a diagonal, and its corner cell halves it into two
+/// equal lines: proven by pairs on every size, checked by the naive
+/// pairing, and by the brute force where it is feasible.
+#[test]
+fn an_l_of_equal_arms_is_won_by_its_corner() {
+    for n in [2u32, 3, 5, 8, 40, 300] {
+        for (row, col) in [(0, 0), (0, n - 1), (n - 1, 0), (n - 1, n - 1)] {
+            let mut board = LargeBoard::zeros(u64::from(n), u64::from(n)).unwrap();
+            board.set_run(row, 0, n);
+            for r in 0..n {
+                board.set_run(r, col, col + 1);
+            }
+            let choice = choose_move(std::slice::from_ref(&board), &mut analyzer()).unwrap();
+            let corner = LargeRect {
+                top: row,
+                left: col,
+                bottom: row,
+                right: col,
+            };
+            assert_eq!(
+                choice.rect, corner,
+                "{n}, corner ({row}, {col}): {choice:?}"
+            );
+            assert!(choice.proven() && choice.wins(), "{n}: {choice:?}");
+            let after = cleared(&cells_of(&board), choice.rect);
+            assert!(naive_pairs(&after), "{n}: {choice:?}");
+            if 2 * n - 1 <= 16 {
+                let mut memo = HashMap::new();
+                assert!(brute_value(&after, &mut memo).is_zero(), "{n}");
+            }
+        }
+    }
+}
+
 /// After the halving move, every reply is mirrored at once, to the end of
 /// the game, on boards whose values nobody knows.
 #[test]
