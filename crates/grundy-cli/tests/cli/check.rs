@@ -773,6 +773,32 @@ fn time_spent_in_a_waited_for_child_counts() {
         first.ends_with("time limit exceeded (0.2 s of CPU time)"),
         "{stdout}"
     );
+    // Past the limit by less than the ticks of 10 ms that `/proc` counts
+    // in: the time is read to the microsecond as the run is reaped.
+    let script = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.31: pass";
+    let cmd: Vec<String> = python
+        .split(' ')
+        .map(str::to_owned)
+        .chain(["-c".to_owned(), script.to_owned()])
+        .collect();
+    for _ in 0..3 {
+        let checked = run_check(
+            "gfg",
+            &["--cases", "1", "--time-limit", "0.3", "--shrink-runs", "1"],
+            &cmd,
+        );
+        let first = checked
+            .stdout()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            first.ends_with("time limit exceeded (0.3 s of CPU time)"),
+            "{}",
+            checked.stdout()
+        );
+    }
 }
 
 /// A shrink that only made the layout plainer says so, not that numbers

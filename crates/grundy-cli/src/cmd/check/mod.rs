@@ -181,7 +181,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     if let Some(size) = args.max_size.filter(|&size| size > statement_size) {
         return Err(UsageError(format!(
-            "--max-size {size} is past the statement's limit of {statement_size}, which the judge enforces"
+            "--max-size {size} is past the statement's limit of {statement_size}"
         ))
         .into());
     }
@@ -268,6 +268,7 @@ impl Bench {
                 stderr_tail: String::new(),
                 wall: Duration::ZERO,
                 peak_memory: None,
+                cpu: None,
             }
         } else {
             runner::run(&self.cmd, &input, &self.scratch[worker], &self.limits)?
@@ -604,12 +605,9 @@ fn time_largest<C: Case>(
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<()> {
     let input = case.render();
-    // Run alone, so the children's CPU time before and after is its own.
-    let cpu_before = runner::ended_children_cpu();
+    // The CPU time the verdict was given on.
     let solution = runner::run(&bench.cmd, &input, &bench.scratch[0], &bench.limits)?;
-    let cpu = cpu_before
-        .zip(runner::ended_children_cpu())
-        .map(|(before, after)| after.saturating_sub(before).as_secs_f64());
+    let cpu = solution.cpu.map(|cpu| cpu.as_secs_f64());
     let judge_cmd = vec![
         std::env::current_exe()?.into_os_string(),
         "judge".into(),

@@ -86,6 +86,9 @@ pub struct Run {
     pub wall: Duration,
     /// Peak resident memory seen, in bytes.
     pub peak_memory: Option<u64>,
+    /// CPU time (user and system, with the children it waited for): exact
+    /// when the run ended by itself, else as last polled.
+    pub cpu: Option<Duration>,
 }
 
 /// Why a run was not accepted.
@@ -201,16 +204,17 @@ pub fn run(
     let stat_path = PathBuf::from(format!("/proc/{}/stat", child.id()));
     let mut peak = None;
     let mut pause = Duration::from_micros(250);
+    let mut cpu = None;
     let ended = loop {
         if has_exited(&child) {
-            // Its last CPU time, read while it is a zombie (before the wait
-            // reaps it): a run that passes the limit and ends before the
-            // next poll would otherwise pass.
-            let cpu = cpu_time(&stat_path);
-            let status = child.wait()?;
+            // Its CPU time is read as it is reaped, to the microsecond: a
+            // run that passes the limit and ends before the next poll, or
+            // by less than the polls' ticks of 10 ms, would otherwise pass.
+            let (status, used) = reap(&child)?;
+            cpu = Some(used);
             break if interrupted_with(status, limits) {
                 Ended::Interrupted
-            } else if cpu.is_some_and(|cpu| cpu > limits.time) {
+            } else if used > limits.time {
                 Ended::TimeLimit { wall: false }
             } else {
                 Ended::Exited(status)
@@ -220,7 +224,7 @@ pub fn run(
         // The limit is on CPU time, as judges count it (steady on a loaded
         // machine); wall time past twice the limit and a second also ends
         // it (a program that sleeps or waits).
-        let cpu = cpu_time(&stat_path);
+        cpu = cpu_time(&stat_path).or(cpu);
         peak = peak_memory(&status_path).or(peak);
         let over = if cpu.is_some_and(|cpu| cpu > limits.time) {
             Some(Ended::TimeLimit { wall: false })
@@ -266,7 +270,40 @@ pub fn run(
         stderr_tail: tail,
         wall,
         peak_memory: peak,
+        cpu,
     })
+}
+
+/// Reaps `child`, which has ended ([`has_exited`]): its exit status and
+/// its CPU time, user and system, with that of the children it waited for,
+/// to the microsecond (`wait4`'s resource usage; `/proc` counts in ticks of
+/// 10 ms, each field rounded down). Hand-written: neither `std` nor
+/// `rustix` gives a child's resource usage. `child` must not be waited for
+/// again.
+#[allow(unsafe_code)]
+fn reap(child: &std::process::Child) -> std::io::Result<(std::process::ExitStatus, Duration)> {
+    use std::os::unix::process::ExitStatusExt as _;
+    let pid = libc::pid_t::try_from(child.id()).map_err(std::io::Error::other)?;
+    let mut status: libc::c_int = 0;
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: `wait4` writes our child's exit status and resource usage
+    // through the two pointers, which point to live, writable locals of
+    // the right types; it touches no other memory of ours.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, usage.as_mut_ptr()) };
+    if reaped != pid {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: `wait4` succeeded, so it filled `usage` (zeroed before, so
+    // every byte is initialised either way).
+    let usage = unsafe { usage.assume_init() };
+    let time = |t: libc::timeval| {
+        Duration::from_secs(u64::try_from(t.tv_sec).unwrap_or(0))
+            + Duration::from_micros(u64::try_from(t.tv_usec).unwrap_or(0))
+    };
+    Ok((
+        std::process::ExitStatus::from_raw(status),
+        time(usage.ru_utime) + time(usage.ru_stime),
+    ))
 }
 
 /// Whether `child` has ended, leaving it unreaped (`waitid` with
@@ -328,10 +365,10 @@ fn peak_memory(status: &Path) -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// The CPU time (user and system) of a process, running or ended and not
-/// yet reaped, with that of the children it has waited for (a wrapper
-/// script's), from `/proc`, in clock ticks of 1/100 s (the value of
-/// `USER_HZ` on Linux).
+/// The CPU time (user and system) of a running process, with that of the
+/// children it has waited for (a wrapper script's), from `/proc`, in clock
+/// ticks of 1/100 s (the value of `USER_HZ` on Linux), each of the four
+/// fields rounded down: the polls' estimate, which [`reap`] makes exact.
 fn cpu_time(stat: &Path) -> Option<Duration> {
     let text = std::fs::read_to_string(stat).ok()?;
     // After the command name in parentheses: state is field 3, utime 14,
@@ -342,19 +379,6 @@ fn cpu_time(stat: &Path) -> Option<Duration> {
         ticks += field.parse::<u64>().ok()?;
     }
     Some(Duration::from_millis(10 * ticks))
-}
-
-/// The CPU time (user and system) of this process's children that have
-/// ended and been waited for, from `/proc/self/stat` (fields `cutime` and
-/// `cstime`, in ticks of 1/100 s): the difference across one run, with no
-/// other child running, is that run's CPU time.
-pub fn ended_children_cpu() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // After the command name in parentheses: cutime is field 16, cstime 17.
-    let mut fields = text.get(text.rfind(')')? + 1..)?.split_ascii_whitespace();
-    let cutime: u64 = fields.nth(13)?.parse().ok()?;
-    let cstime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis(10 * (cutime + cstime)))
 }
 
 /// A signal's name, for the report.
