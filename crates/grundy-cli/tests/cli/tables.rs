@@ -375,9 +375,12 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
     for r in 0..3 {
         assert!(dir.path().join(format!("parts.part-{r}-of-3.gdb")).exists());
     }
-    // Parts built to the name of a whole database: it stays, and readers
-    // given the name open it, which the build says.
+    // Parts built to the name of a whole database: it stays, with the
+    // record of its build, and readers given the name open it, which the
+    // build says.
+    assert!(grundy_db::meta::build_record_path(&single).exists());
     let output = build_parts(&single, "3x6", "2", &[]);
+    assert!(grundy_db::meta::build_record_path(&single).exists());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains(&format!(

@@ -550,13 +550,18 @@ pub(super) fn dist_outcome(
         Ok(report) => {
             if rank == 0 {
                 // A partitioned build writes no record: one an earlier
-                // single build left must not describe the new database.
-                remove_build_record(path)?;
+                // single build left must not describe the new database,
+                // unless that build's file stays beside the parts, which
+                // readers given its name open (said below).
+                let stays = path.is_file() && !report.files.iter().any(|f| f == path);
+                if !stays {
+                    remove_build_record(path)?;
+                }
                 let mut stdout = crate::output::stdout();
                 print_dist_report(&mut stdout, shape_box, &report)?;
                 // Not removed: it is a database of its own, which readers
                 // given its name open before any parts.
-                if path.is_file() {
+                if stays {
                     stderr_line!(
                         "note: {} from an earlier build is still there: readers given that name open it, not these parts (name a part, such as {}, or remove it)",
                         path.display(),
