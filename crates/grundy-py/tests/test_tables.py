@@ -123,6 +123,10 @@ def test_values_of_uneven_boards_name_the_board():
         db.values([[[1, 0]], [[1]]])
     with pytest.raises(ValueError, match=r"boards\[0\]: ragged rows: row 1 has 1 cells, row 0 has 2"):
         db.values([[[1, 0], [1]]])
+    # A row that is no row, or an entry that is a list, names the board too.
+    for bad in ([[[1, 1], [1, 1]], [1, [1, 1]]], [[[1, 1], [1, 1]], [[1, [1]], [1, 1]]]):
+        with pytest.raises(ValueError, match=r"^boards\[1\]: not rows x cols of 0/1"):
+            db.values(bad)
 
 
 def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):

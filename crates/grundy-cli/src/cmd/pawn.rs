@@ -297,12 +297,19 @@ fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String
         } else {
             "Pawn".to_owned()
         };
+        let inside = pawn.x() < MAX_REGION_SIDE && pawn.y() < MAX_REGION_SIDE;
         let value = match value {
-                Some(v) => format!("grundy {v}"),
-                None => format!(
-                    "grundy not computed (values are computed below {MAX_REGION_SIDE} x {MAX_REGION_SIDE})"
-                ),
-            };
+            Some(v) => format!("grundy {v}"),
+            // Within the region, a pawn goes unvalued only when it drops
+            // out of a sum settled without values (paired on its cell).
+            None if inside => {
+                "grundy not computed (it drops out of the sum, paired with a pawn on the same cell)"
+                    .to_owned()
+            }
+            None => format!(
+                "grundy not computed (values are computed below {MAX_REGION_SIDE} x {MAX_REGION_SIDE})"
+            ),
+        };
         let alone = if kind == CellKind::Losing {
             "losing"
         } else {

@@ -105,7 +105,7 @@ fn at_least_a_mebibyte(text: &str, bytes: u64, zero: Option<&str>) -> Result<u64
         let text = text.trim();
         // A bare number small enough to be meant as mebibytes (the flag's
         // old unit) gets the spelling that means it.
-        let hint = if text.bytes().all(|b| b.is_ascii_digit()) && bytes < 1 << 16 {
+        let hint = if text.bytes().all(|b| b.is_ascii_digit()) && (1..1 << 16).contains(&bytes) {
             format!(": a size without a unit is bytes (write {text}MiB for mebibytes)")
         } else {
             String::new()
@@ -121,7 +121,13 @@ fn at_least_a_mebibyte(text: &str, bytes: u64, zero: Option<&str>) -> Result<u64
 
 /// `--max-memory`: a size, at least [`LEAST_SERVE_MEMORY`].
 fn parse_request_memory(text: &str) -> Result<u64, String> {
-    at_least_a_mebibyte(text, crate::cmd::parse_size(text)?, None)
+    // Sizes below one byte (0, 0.1) are below the mebibyte too: said so,
+    // with the least there is.
+    let bytes = crate::cmd::parse_size(text).or_else(|err| match text.trim().parse::<f64>() {
+        Ok(number) if (0.0..1.0).contains(&number) => Ok(0),
+        _ => Err(err),
+    })?;
+    at_least_a_mebibyte(text, bytes, None)
 }
 
 /// `--kept-memory`: 0, or a size of at least [`LEAST_SERVE_MEMORY`].

@@ -115,7 +115,7 @@ fn bad_addresses_and_limits_are_usage_errors() {
             &["--max-memory", "64"][..],
             "64 bytes is less than 1MiB, too little for a search: a size without a unit is bytes (write 64MiB for mebibytes)",
         ),
-        (&["--max-memory", "0"][..], "must be at least one byte"),
+        (&["--max-memory", "0"][..], "0 bytes is less than 1MiB, too little for a search\n"),
         (&["--max-memory", "-1"][..], "a size cannot be negative"),
         (&["--max-memory", "512KiB"][..], "512.0 KiB is less than 1MiB"),
         (&["--kept-memory", "32"][..], "write 32MiB for mebibytes); or 0, to keep none"),

@@ -205,8 +205,11 @@ def _uneven_boards(boards: Any) -> str:
         try:
             shape = np.asarray(board).shape
         except ValueError:
-            lengths = [len(row) for row in board]
-            j = next(j for j, n in enumerate(lengths) if n != lengths[0])
+            # Rows of other lengths, or a row that is no row (a number).
+            lengths = [len(row) if hasattr(row, "__len__") else None for row in board]
+            j = next((j for j, n in enumerate(lengths) if n != lengths[0]), None)
+            if j is None or lengths[0] is None or lengths[j] is None:
+                return f"boards[{i}]: not rows x cols of 0/1 (rows of one length)"
             return f"boards[{i}]: ragged rows: row {j} has {lengths[j]} cells, row 0 has {lengths[0]}"
         if first is None:
             first = shape
