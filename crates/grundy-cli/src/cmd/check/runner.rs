@@ -10,13 +10,17 @@
 //! `VmHWM` in `/proc/<pid>/status`, so a spike between two polls still
 //! counts), past the output limit (on standard output or standard error,
 //! both files that would fill the disk), or past the whole run's deadline, it is
-//! killed (SIGKILL) and always reaped. Written by hand rather than with a
-//! crate: `std::process` has everything but the polling, and
-//! `setrlimit` in the child would need `unsafe` (`pre_exec`).
+//! killed (SIGKILL) and always reaped. A run that ends by itself is reaped
+//! by `wait4`, whose CPU time (the run's and that of the children it
+//! waited for) is exact to the microsecond, where `/proc` counts in ticks
+//! of 10 ms: that figure decides its time limit. Written by hand rather
+//! than with a crate: `std::process` has everything but the polling and a
+//! child's resource usage, and `setrlimit` in the child would need
+//! `unsafe` (`pre_exec`).
 //!
 //! Only CMD itself is watched: a CMD that starts its solution through a
-//! shell should `exec` it, or its solution's time and memory are not
-//! counted. Each run is a process group of its own, killed whole when the
+//! shell should `exec` it, or its solution's memory is not counted, nor its
+//! time until CMD waits for it. Each run is a process group of its own, killed whole when the
 //! run ends, so that what CMD started (a shell's child, a process left in
 //! the background) does not outlive it; a process that starts a session of
 //! its own (`setsid`) leaves the group, and only a subreaper's tracking
