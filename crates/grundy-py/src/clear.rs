@@ -958,7 +958,7 @@ pub(crate) fn boards_after<B: Playable>(boards: &[B], key: MoveKey) -> PyResult<
 
 /// Why clearing `rect` (inside out corners refused by the moves'
 /// constructors) is illegal on `board`, 1-based.
-fn why_illegal<B: Playable>(board: &B, rect: LargeRect) -> String {
+pub(crate) fn why_illegal<B: Playable>(board: &B, rect: LargeRect) -> String {
     let (rows, cols) = board.size();
     let (bottom, right) = (u64::from(rect.bottom), u64::from(rect.right));
     if bottom >= rows {
