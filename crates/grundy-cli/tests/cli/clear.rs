@@ -89,12 +89,7 @@ fn json_winning_moves_are_legal_and_leave_zero() {
     let moves = json["winning_moves"].as_array().unwrap();
     assert_eq!(moves.len(), solver.winning_moves(&board).unwrap().len());
     for mv in moves {
-        let rect = grundy::clear::Rect {
-            top: mv["top"].as_u64().unwrap() as u8,
-            left: mv["left"].as_u64().unwrap() as u8,
-            bottom: mv["bottom"].as_u64().unwrap() as u8,
-            right: mv["right"].as_u64().unwrap() as u8,
-        };
+        let rect = crate::common::json_rect(mv);
         let after = board.try_play(rect).expect("a legal move");
         assert!(solver.value(&after).unwrap().is_zero());
     }
@@ -504,12 +499,7 @@ fn a_stopped_analysis_still_names_the_winner_and_a_proven_move() {
     assert_eq!(json["winner"], "first");
     let moves = json["winning_moves"].as_array().unwrap();
     assert_eq!(moves.len(), 1, "{json}");
-    let rect = grundy::clear::Rect {
-        top: moves[0]["top"].as_u64().unwrap() as u8,
-        left: moves[0]["left"].as_u64().unwrap() as u8,
-        bottom: moves[0]["bottom"].as_u64().unwrap() as u8,
-        right: moves[0]["right"].as_u64().unwrap() as u8,
-    };
+    let rect = crate::common::json_rect(&moves[0]);
     let board =
         grundy::board!["1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000"];
     let after = board.try_play(rect).expect("a legal move");

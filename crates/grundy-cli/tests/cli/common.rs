@@ -71,3 +71,22 @@ pub fn assert_position_budget_stops(game: &str, budget: u64, input: String) {
         "{stderr}"
     );
 }
+
+/// The rectangle of a clearing move as the JSON outputs give it (`top`,
+/// `left`, `bottom`, `right`, 0-based and inclusive).
+pub fn json_rect(mv: &serde_json::Value) -> grundy::clear::Rect {
+    let side = |name: &str| {
+        u8::try_from(
+            mv[name]
+                .as_u64()
+                .unwrap_or_else(|| panic!("no {name} in {mv}")),
+        )
+        .expect("a side of a small board")
+    };
+    grundy::clear::Rect {
+        top: side("top"),
+        left: side("left"),
+        bottom: side("bottom"),
+        right: side("right"),
+    }
+}

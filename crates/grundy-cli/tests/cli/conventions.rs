@@ -285,12 +285,7 @@ fn sum_text_numbers_boards_from_1_and_json_from_0() {
     let mv = &line["move"];
     let index = mv["board"].as_u64().unwrap() as usize;
     assert!((1..=2).contains(&index), "{line}");
-    let rect = Rect {
-        top: mv["top"].as_u64().unwrap() as u8,
-        left: mv["left"].as_u64().unwrap() as u8,
-        bottom: mv["bottom"].as_u64().unwrap() as u8,
-        right: mv["right"].as_u64().unwrap() as u8,
-    };
+    let rect = crate::common::json_rect(mv);
     let b = board(rows[index - 1]);
     let after = b.try_play(rect).expect("a legal move");
     assert!((total ^ values[index - 1] ^ brute(&after)).is_zero());

@@ -404,12 +404,7 @@ fn sum_json_lines_give_legal_winning_moves() {
         // 0-based in JSON, while the script's L and R count from 1.
         let index = mv["board"].as_u64().unwrap() as usize + 1;
         assert!((l..=r).contains(&index));
-        let rect = grundy::clear::Rect {
-            top: mv["top"].as_u64().unwrap() as u8,
-            left: mv["left"].as_u64().unwrap() as u8,
-            bottom: mv["bottom"].as_u64().unwrap() as u8,
-            right: mv["right"].as_u64().unwrap() as u8,
-        };
+        let rect = crate::common::json_rect(mv);
         let mut after = current.clone();
         after[index - 1] = current[index - 1].try_play(rect).expect("a legal move");
         assert_eq!(total(&after, l, r).is_zero(), !lost, "{line}");
@@ -684,12 +679,7 @@ fn a_lost_range_still_gets_a_move() {
     );
     let mv = &line["move"];
     let index = mv["board"].as_u64().unwrap() as usize;
-    let rect = grundy::clear::Rect {
-        top: mv["top"].as_u64().unwrap() as u8,
-        left: mv["left"].as_u64().unwrap() as u8,
-        bottom: mv["bottom"].as_u64().unwrap() as u8,
-        right: mv["right"].as_u64().unwrap() as u8,
-    };
+    let rect = crate::common::json_rect(mv);
     assert!(index < 2);
     assert!(grundy::board!["11"].try_play(rect).is_ok(), "{line}");
 }
