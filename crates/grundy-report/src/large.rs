@@ -423,6 +423,7 @@ pub fn winning_line(analysis: &LargeAnalysis, m: &LargeWinningMove, several: boo
         WinReason::Pairs { halves: false } => {
             format!("(every shape left has an equal partner: {})", words::PAIR_CANCELS)
         }
+        WinReason::HalfTurn => format!("({})", words::HALF_TURN),
         WinReason::LeavesZero if analysis.components.len() == 1 => {
             "(proven by outcome search, without the values)".to_owned()
         }
@@ -579,6 +580,7 @@ pub fn reason(choice: &EngineChoice) -> String {
         MoveReason::LeavesZero => {
             "proven winning: leaves a total of 0; an outcome search showed that every reply has an answer back to 0, without computing the values".to_owned()
         }
+        MoveReason::HalfTurn => format!("proven winning: {}", words::HALF_TURN),
         MoveReason::KnownTotal => {
             "proven winning: leaves a total of 0; every shape it leaves and every other shape that does not cancel has a known value, and their XOR is 0 (the value of the shape it is played in is not needed)".to_owned()
         }

@@ -571,3 +571,35 @@ fn a_proof_by_halves_says_every_shape_left_pairs() {
         "{stdout}"
     );
 }
+
+/// The README's frame with a second top row: the engine clears the extra
+/// row, which leaves the frame, its own half turn about its empty middle;
+/// the frame alone is valued 0 at once, with no winning move. Both are
+/// checked against a brute force in the engine's tests.
+#[test]
+fn a_frame_is_lost_and_one_move_from_a_frame_wins_by_a_half_turn() {
+    let mut rows = ["11111111"; 10];
+    for row in &mut rows[1..9] {
+        *row = "10000001";
+    }
+    let frame = rows.join("\n") + "\n";
+    let output = grundy()
+        .args(["clear", "--json", "-"])
+        .write_stdin(frame)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["grundy"], 0, "{json}");
+    assert_eq!(json["winning_moves"], serde_json::json!([]), "{json}");
+    rows[1] = "11111111";
+    let output = grundy()
+        .args(["clear", "--move", "-"])
+        .write_stdin(rows.join("\n") + "\n")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("clear (2,2)-(2,7)\n"), "{stdout}");
+    assert!(stdout.contains("proven winning: it leaves the shapes that do not cancel as their own image under a half turn"), "{stdout}");
+}

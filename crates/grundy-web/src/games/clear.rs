@@ -445,6 +445,7 @@ fn play(position: &ClearPosition) -> Result<Answer, ApiError> {
                 MoveReason::Values { .. }
                 | MoveReason::LeavesZero
                 | MoveReason::KnownTotal
+                | MoveReason::HalfTurn
                 | MoveReason::Pairs { .. } => Some(0),
                 MoveReason::Losing { leaves } => leaves.map(Nimber::value),
                 _ => None,

@@ -524,6 +524,10 @@ pub enum WinReason {
     /// leaves it a shape of value 0, proven by outcome search without the
     /// values.
     LeavesZero,
+    /// What the move leaves of the shapes that do not cancel is its own
+    /// half turn about a point no rectangle of ones covers, of value 0
+    /// whatever the values ([`half_turn`](super::half_turn)).
+    HalfTurn,
 }
 
 /// A winning move of a large board.
@@ -889,7 +893,9 @@ pub fn winning_moves(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) {
             // The value is unknown, but a move that leaves only pairs wins
             // whatever the values are, and so does a move to 0 of a shape
             // left alone.
-            if let Some(found) = super::engine::cancelling_move(analysis, analyzer) {
+            let by_symmetry = super::engine::cancelling_move(analysis, analyzer)
+                .or_else(|| super::engine::half_turn_move(analysis, analyzer));
+            if let Some(found) = by_symmetry {
                 analysis.first_player_wins = Some(true);
                 analysis.winning.push(found);
             } else if let Some(found) = lone_outcome(analysis, analyzer) {

@@ -19,6 +19,12 @@
 //!   clearing that rectangle restores the pairs. So after a halving move
 //!   the engine answers every reply at once, on any size.
 //!
+//! **Moves proven by a half turn.** When the shapes that do not cancel lie
+//! on one board and past 64 cells together, a move that leaves them their
+//! own image under a half turn about a point no rectangle of ones covers
+//! wins ([`half_turn_move`], [`half_turn`]): a ring with one side thickened
+//! loses the extra row, and each reply after it is answered by its image.
+//!
 //! **Moves proven by outcomes.** When one class does not cancel (a board of
 //! one component, say), the total is that shape's value, and a move in it
 //! to a shape of value 0 wins. The outcome search
@@ -44,7 +50,8 @@ use super::analysis::{
     LargeAnalysis, LargeWinningMove, WinReason,
 };
 use super::game::{Part, ShapeClass};
-use super::grid::{LargeBoard, LargeRect, Run};
+use super::grid::{Extent, LargeBoard, LargeRect, Run};
+use super::half_turn;
 use crate::{Nimber, SolveError};
 
 /// Why the engine chose its move.
@@ -68,6 +75,11 @@ pub enum MoveReason {
     /// cancel all have known values, whose XOR is 0 (the value of the
     /// shape it is played in was not needed, nor found).
     KnownTotal,
+    /// The move wins: what it leaves of the shapes that do not cancel is
+    /// its own half turn about a point no rectangle of ones covers, so
+    /// every reply has its image as an answer
+    /// ([`half_turn`](super::half_turn)).
+    HalfTurn,
     /// The move wins: every component left has a congruent partner.
     Pairs {
         /// It cut one shape into two mirror-image halves.
@@ -134,6 +146,7 @@ impl EngineChoice {
             MoveReason::Values { .. }
                 | MoveReason::LeavesZero
                 | MoveReason::KnownTotal
+                | MoveReason::HalfTurn
                 | MoveReason::Pairs { .. }
         )
     }
@@ -257,6 +270,14 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
                 halves,
                 clears_all: found.rect.area() == analysis.ones(),
             },
+        });
+    }
+    if let Some(found) = half_turn_move(&analysis, analyzer) {
+        return Some(EngineChoice {
+            board: analysis.components[found.component as usize].board,
+            rect: found.rect,
+            component: found.component,
+            reason: MoveReason::HalfTurn,
         });
     }
     if let Some(choice) = lone_shape_move(&mut analysis, analyzer) {
@@ -673,6 +694,42 @@ pub fn cancelling_move(
         .sum();
     let area = info.extent.cells.checked_sub(others_cells)?;
     rects_of_area(&shape, area, analyzer, &mut accept).map(|rect| found(rect, false))
+}
+
+/// A winning move that leaves the shapes that do not cancel (one of each
+/// class met an odd number of times, all on one board) their own half turn
+/// about an uncovered point ([`half_turn::winning_move`]), in board
+/// coordinates. Only where the outcome search cannot go: when those shapes
+/// together do not fit a small board's 64 cells.
+pub fn half_turn_move(analysis: &LargeAnalysis, analyzer: &Analyzer) -> Option<LargeWinningMove> {
+    let lone: Vec<usize> = analysis.unpaired().map(|c| c.first as usize).collect();
+    let board = analysis.components[*lone.first()?].board;
+    if lone.iter().any(|&i| analysis.components[i].board != board) {
+        return None;
+    }
+    let runs: Vec<Run> = lone
+        .iter()
+        .flat_map(|&i| analysis.component_runs(i).iter().copied())
+        .collect();
+    let extent = Extent::of(&runs);
+    if extent.fits_board() {
+        return None;
+    }
+    let set = LargeBoard::from_runs(&runs, &extent);
+    let rect = half_turn::winning_move(&set, &|| analyzer.halted())?;
+    let rect = rect.offset(extent.top, extent.left);
+    // The component it is played in: the one holding its first cell.
+    let component = *lone.iter().find(|&&i| {
+        analysis
+            .component_runs(i)
+            .iter()
+            .any(|run| run.row == rect.top && (run.start..run.end).contains(&rect.left))
+    })?;
+    Some(LargeWinningMove {
+        rect,
+        component: component as u32,
+        reason: WinReason::HalfTurn,
+    })
 }
 
 /// How many rectangles of one area the pairs search checks at most.

@@ -387,11 +387,15 @@ impl Game for LargeClear {
             Part::Large(board) => {
                 // A straight line of k cells has value k (see the module
                 // docs of `clear`); a component cut to its box is a line
-                // when one side is 1 and every cell is a one.
+                // when one side is 1 and every cell is a one. A shape that
+                // is its own half turn about an uncovered middle has value
+                // 0 (`half_turn`).
                 let line = board.rows() == 1 || board.cols() == 1;
                 let cells = u64::from(board.rows()) * u64::from(board.cols());
-                let value = u32::try_from(cells).ok()?;
-                (line && board.count_ones() == cells).then_some(Nimber::new(value))
+                if line && board.count_ones() == cells {
+                    return u32::try_from(cells).ok().map(Nimber::new);
+                }
+                super::half_turn::is_lost(board).then_some(Nimber::ZERO)
             }
         }
     }

@@ -15,7 +15,10 @@
 //! class met an even number of times cancels (`X ⊕ X = 0`): only the others
 //! are valued for the total ([`analysis`]). The engine ([`engine`]) also
 //! finds moves that win by pairs alone, without any value: halving a
-//! symmetric shape, and mirroring the opponent's reply afterwards.
+//! symmetric shape, and mirroring the opponent's reply afterwards; and
+//! [`half_turn`] values a shape that is its own half turn about an
+//! uncovered middle (a ring, a frame) at 0 on any size, with the move
+//! that makes a shape so and the answer to every reply.
 //!
 //! **Cost.** Labelling is O(words + runs); each component costs one
 //! canonical form (a few word operations when it fits 64 cells, a pass over
@@ -33,6 +36,7 @@ pub mod analysis;
 pub mod engine;
 pub mod game;
 pub mod grid;
+pub mod half_turn;
 
 pub use analysis::{
     analyse, analyse_after_stop, analysis_bytes, classify, value_unpaired, Analyzer, ClassInfo,

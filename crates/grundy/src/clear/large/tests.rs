@@ -1059,3 +1059,195 @@ fn a_spent_budget_plays_at_once_on_many_components_and_pairs_on_few() {
     assert!(choice.wins(), "{choice:?}");
     assert_eq!((choice.rect.top, choice.rect.left), (0, 8), "{choice:?}");
 }
+
+/// A set of cells in a `rows x cols` box that is its own half turn: each
+/// cell of `bits` (row-major over the box) with its image.
+fn half_turn_set(rows: i64, cols: i64, bits: u64) -> Cells {
+    let mut cells = Cells::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if bits >> ((r * cols + c) % 64) & 1 != 0 {
+                cells.insert((r, c));
+                cells.insert((rows - 1 - r, cols - 1 - c));
+            }
+        }
+    }
+    cells
+}
+
+fn box_of(cells: &Cells) -> (i64, i64, i64, i64) {
+    let rows = cells.iter().map(|c| c.0);
+    let cols = cells.iter().map(|c| c.1);
+    (
+        rows.clone().min().unwrap(),
+        rows.max().unwrap(),
+        cols.clone().min().unwrap(),
+        cols.max().unwrap(),
+    )
+}
+
+/// `cells` cut to their box, as a board, with the box's corner.
+fn cut_of(cells: &Cells) -> (LargeBoard, i64, i64) {
+    let (top, bottom, left, right) = box_of(cells);
+    let moved: Cells = cells.iter().map(|&(r, c)| (r - top, c - left)).collect();
+    (
+        board_of((bottom - top + 1) as u32, (right - left + 1) as u32, &moved),
+        top,
+        left,
+    )
+}
+
+/// The move `half_turn::winning_move` finds for `cells`, checked against
+/// the brute force: a rectangle of ones whose clearing leaves value 0.
+fn checked_half_turn_move(
+    cells: &Cells,
+    memo: &mut HashMap<Cells, Nimber>,
+) -> Result<Option<LargeRect>, TestCaseError> {
+    let (shape, top, left) = cut_of(cells);
+    let Some(rect) = half_turn::winning_move(&shape, &|| false) else {
+        return Ok(None);
+    };
+    prop_assert!(shape.is_legal(rect), "{rect:?} in {cells:?}");
+    let rect = rect.offset(top as u32, left as u32);
+    prop_assert!(
+        brute_value(&cleared(cells, rect), memo).is_zero(),
+        "{rect:?} in {cells:?}"
+    );
+    Ok(Some(rect))
+}
+
+proptest! {
+    // The brute force of up to 16 cells, once per reply: 64 cases keep
+    // these two to seconds.
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A set that is its own half turn, its middle block not all ones, has
+    /// value 0 by the brute force; with its middle block all ones, the move
+    /// found wins.
+    #[test]
+    fn a_half_turn_set_is_lost_when_its_middle_is_uncovered(
+        rows in 1i64..5, cols in 1i64..5, bits in any::<u64>(), middle in any::<bool>()
+    ) {
+        let mut cells = half_turn_set(rows, cols, bits);
+        let (r2, c2) = (rows - 1, cols - 1);
+        let block: Vec<(i64, i64)> = (r2.div_euclid(2)..=(r2 + 1).div_euclid(2))
+            .flat_map(|r| (c2.div_euclid(2)..=(c2 + 1).div_euclid(2)).map(move |c| (r, c)))
+            .collect();
+        for &cell in &block {
+            if middle {
+                cells.insert(cell);
+            } else {
+                cells.remove(&cell);
+            }
+        }
+        prop_assume!(!cells.is_empty());
+        let mut memo = HashMap::new();
+        let value = brute_value(&cells, &mut memo);
+        let (shape, _, _) = cut_of(&cells);
+        if half_turn::is_lost(&shape) {
+            prop_assert!(value.is_zero(), "{cells:?}");
+        }
+        if !middle && box_of(&cells) == (0, rows - 1, 0, cols - 1) {
+            prop_assert!(half_turn::is_lost(&shape), "{cells:?}");
+        }
+        let found = checked_half_turn_move(&cells, &mut memo)?;
+        if middle {
+            prop_assert!(found.is_some(), "{cells:?}");
+        }
+    }
+
+    /// After any reply in a set that is its own half turn with an uncovered
+    /// middle, the answer is found (but after a reply that moved both the
+    /// box's rows and its columns, which is not searched), and every move
+    /// found leaves value 0 by the brute force.
+    #[test]
+    fn every_reply_in_a_half_turn_set_is_answered(
+        rows in 1i64..5, cols in 1i64..5, bits in any::<u64>()
+    ) {
+        let mut cells = half_turn_set(rows, cols, bits);
+        let (r2, c2) = (rows - 1, cols - 1);
+        cells.remove(&(r2.div_euclid(2), c2.div_euclid(2)));
+        cells.remove(&((r2 + 1).div_euclid(2), (c2 + 1).div_euclid(2)));
+        prop_assume!(!cells.is_empty());
+        let whole = box_of(&cells);
+        let mut memo = HashMap::new();
+        for (top, left, bottom, right) in naive_rects(&cells) {
+            let rect = LargeRect {
+                top: top as u32,
+                left: left as u32,
+                bottom: bottom as u32,
+                right: right as u32,
+            };
+            let after = cleared(&cells, rect);
+            if after.is_empty() {
+                continue;
+            }
+            let found = checked_half_turn_move(&after, &mut memo)?;
+            let now = box_of(&after);
+            let rows_moved = (now.0, now.1) != (whole.0, whole.1);
+            let cols_moved = (now.2, now.3) != (whole.2, whole.3);
+            if !(rows_moved && cols_moved) {
+                prop_assert!(found.is_some(), "reply {rect:?} in {cells:?}");
+            }
+        }
+    }
+}
+
+/// A frame of any size is lost (the analysis values it 0 at once, with no
+/// search); one side made thicker is won by clearing the extra row, and the
+/// engine answers every reply after that until the opponent cannot move,
+/// each answer proven (a half turn, or pairs once the frame is cut).
+#[test]
+fn a_frame_is_lost_and_a_thickened_one_is_played_out_by_half_turns() {
+    let frame = |rows: u32, cols: u32, thick: bool| {
+        let mut board = LargeBoard::zeros(u64::from(rows), u64::from(cols)).unwrap();
+        for r in 0..rows {
+            if r == 0 || r == rows - 1 || (thick && r == 1) {
+                board.set_run(r, 0, cols);
+            } else {
+                board.set(r, 0, true);
+                board.set(r, cols - 1, true);
+            }
+        }
+        board
+    };
+    let analysis = analyse(&[frame(40, 25, false)], &mut analyzer());
+    assert_eq!(analysis.value, Some(Nimber::ZERO));
+    assert!(analysis.winning_complete && analysis.winning.is_empty());
+
+    let mut board = frame(12, 9, true);
+    let mut state = 7u64;
+    let mut engine_moves = 0;
+    loop {
+        let choice = choose_move(std::slice::from_ref(&board), &mut analyzer())
+            .expect("the engine's turn comes with a move left");
+        assert!(choice.wins(), "{choice:?}");
+        if engine_moves == 0 {
+            assert_eq!(choice.reason, MoveReason::HalfTurn);
+            assert_eq!(
+                choice.rect,
+                LargeRect {
+                    top: 1,
+                    left: 1,
+                    bottom: 1,
+                    right: 7
+                }
+            );
+        }
+        board = board.try_play(choice.rect).unwrap();
+        engine_moves += 1;
+        // The opponent: a random rectangle of ones.
+        let mut rects = Vec::new();
+        board.for_each_rect(|rect| rects.push(rect));
+        if rects.is_empty() {
+            break;
+        }
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
+        let reply = rects[(state >> 33) as usize % rects.len()];
+        board.play_unchecked(reply);
+        assert!(!board.is_empty(), "the opponent cleared the last one");
+    }
+    assert!(engine_moves > 1);
+}

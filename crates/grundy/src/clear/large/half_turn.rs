@@ -1,0 +1,206 @@
+//! Positions won or lost by a half turn: the mirror strategy about a point.
+//!
+//! **Rule.** Let a set of cells be its own image under a half turn (a
+//! rotation by 180 degrees) about a point `c`, and let no rectangle of ones
+//! cover `c`: the middle block (the one or two middle rows by the one or
+//! two middle columns around `c`) is not all ones. Then its value is 0,
+//! whatever its shape: every rectangle `R` the opponent clears misses `c`,
+//! so `R` and its image are disjoint (two boxes that are each other's image
+//! overlap exactly when both cover `c`), the image is still all ones after
+//! `R` is cleared, and clearing it restores the symmetry with `c` still
+//! uncovered. A frame of any size, or any ring around an empty middle, is
+//! lost for the player to move. A symmetric set whose middle block is all
+//! ones is won: clearing the middle block leaves the first case.
+//!
+//! This is what the pairs of the engine (`X ⊕ X = 0`) cannot see: a ring
+//! is one component, its own partner.
+//!
+//! **Algorithm.** [`is_lost`] compares a shape cut to its box with its half
+//! turn (word operations, O(words)). [`winning_move`] looks for the move
+//! that leaves a set symmetric about some point: for a candidate point, the
+//! cells whose image is not in the set must form one rectangle of ones
+//! (then it is the move), and the middle block of what is left must not be
+//! all ones. The candidates are the middle of the set's box, then the
+//! points shifted from it along one axis by up to the box's side: after the
+//! opponent cleared a rectangle `R` from a symmetric set, the box is the
+//! old box unless `R` covered a whole end of it, and then only that end
+//! moved (`R`'s image, still there, holds the other end). So the answer to
+//! every reply in a symmetric set is found: the rectangle the reply's
+//! image is, with the middle of the old box. A reply that cleared whole
+//! ends along both axes at once (a corner of a staircase) is not searched.
+//!
+//! **Cost.** A candidate point compares the set's rows with those of its
+//! half turn, moved, and stops at the first row that is not one run of a
+//! rectangle, so most points cost a row or two; at most `2 (rows + cols)`
+//! points, with the budget asked every [`CHECK_EVERY`].
+//!
+//! **Why it is correct.** The move is checked, not assumed: what it leaves
+//! is the set's cells whose images are in the set, which is symmetric (the
+//! half turn swaps a cell and its image), and its middle block is read
+//! cell by cell. The tests compare with a brute force on every small case.
+
+use super::grid::{LargeBoard, LargeRect};
+
+/// How many candidate points [`winning_move`] tries between two calls of
+/// its `halted`.
+pub const CHECK_EVERY: usize = 16;
+
+/// The middle block of a set symmetric about the point whose coordinates,
+/// doubled, are `(rows2, cols2)`: the middle row (an even sum) or the two
+/// rows around the point (an odd one), by the same of columns.
+fn middle_block(rows2: i64, cols2: i64) -> (i64, i64, i64, i64) {
+    (
+        rows2.div_euclid(2),
+        (rows2 + 1).div_euclid(2),
+        cols2.div_euclid(2),
+        (cols2 + 1).div_euclid(2),
+    )
+}
+
+/// True when `shape` (cut to its box) is its own half turn about the box's
+/// middle and its middle block is not all ones: a position of value 0 by
+/// the mirror strategy (see the module docs).
+#[must_use]
+pub fn is_lost(shape: &LargeBoard) -> bool {
+    let (rows, cols) = (shape.rows(), shape.cols());
+    if rows == 0 || cols == 0 {
+        return false;
+    }
+    let (top, bottom, left, right) = middle_block(i64::from(rows - 1), i64::from(cols - 1));
+    let middle = LargeRect {
+        top: top as u32,
+        left: left as u32,
+        bottom: bottom as u32,
+        right: right as u32,
+    };
+    // The middle block first: on most shapes a few words say no.
+    !shape.is_legal(middle) && shape.transform(3) == *shape
+}
+
+/// The 64 bits of `words` (a row, bit `c % 64` of word `c / 64` is column
+/// `c`) from column `from` on, zeros outside the row.
+fn bits_from(words: &[u64], from: i64) -> u64 {
+    let word = from.div_euclid(64);
+    let shift = from.rem_euclid(64) as u32;
+    let at = |i: i64| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| words.get(i))
+            .copied()
+            .unwrap_or(0)
+    };
+    if shift == 0 {
+        at(word)
+    } else {
+        at(word) >> shift | at(word + 1) << (64 - shift)
+    }
+}
+
+/// A move of `set` (cut to its box) that leaves a set that is its own half
+/// turn about some point with the middle block not all ones, which then has
+/// value 0 (see the module docs); in the box's coordinates. `None` when no
+/// candidate point gives one, or when `halted` says so.
+#[must_use]
+pub fn winning_move(set: &LargeBoard, halted: &dyn Fn() -> bool) -> Option<LargeRect> {
+    let (rows, cols) = (i64::from(set.rows()), i64::from(set.cols()));
+    if rows == 0 || cols == 0 {
+        return None;
+    }
+    let turned = set.transform(3);
+    let shifts = std::iter::once((0, 0)).chain(
+        (1..rows)
+            .flat_map(|k| [(-k, 0), (k, 0)])
+            .chain((1..cols).flat_map(|k| [(0, -k), (0, k)])),
+    );
+    for (tried, (dr, dc)) in shifts.enumerate() {
+        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() {
+            return None;
+        }
+        if let Some(rect) = move_about(set, &turned, dr, dc) {
+            return Some(rect);
+        }
+    }
+    None
+}
+
+/// The move of [`winning_move`] for the point whose half turn maps the box's
+/// cell `(r, c)` to `(rows - 1 - r + dr, cols - 1 - c + dc)`: `turned` (the
+/// set's half turn within its box) moved by `(dr, dc)` is the set's image.
+fn move_about(set: &LargeBoard, turned: &LargeBoard, dr: i64, dc: i64) -> Option<LargeRect> {
+    let (rows, cols) = (i64::from(set.rows()), i64::from(set.cols()));
+    let stride = set.row_words(0).len();
+    let mut unmatched = vec![0u64; stride];
+    let image_row = |r: i64, out: &mut Vec<u64>| {
+        out.clear();
+        let from = r - dr;
+        if (0..rows).contains(&from) {
+            let words = turned.row_words(from as u32);
+            out.extend((0..stride as i64).map(|w| bits_from(words, w * 64 - dc)));
+        } else {
+            out.resize(stride, 0);
+        }
+    };
+    // The rectangle of the cells whose image is missing, grown row by row.
+    let mut rect: Option<LargeRect> = None;
+    let mut image = Vec::with_capacity(stride);
+    for r in 0..rows {
+        image_row(r, &mut image);
+        let have = set.row_words(r as u32);
+        for ((u, h), i) in unmatched.iter_mut().zip(have).zip(&image) {
+            *u = h & !i;
+        }
+        let mut span = None;
+        let mut pieces = 0;
+        super::grid::runs_in(&unmatched, set.cols(), |s, e| {
+            pieces += 1;
+            span = Some((s, e - 1));
+        });
+        let Some((left, right)) = span else {
+            continue;
+        };
+        if pieces > 1 {
+            return None;
+        }
+        let row = r as u32;
+        match rect.as_mut() {
+            None => {
+                rect = Some(LargeRect {
+                    top: row,
+                    left,
+                    bottom: row,
+                    right,
+                });
+            }
+            Some(found) => {
+                if found.bottom + 1 != row || found.left != left || found.right != right {
+                    return None;
+                }
+                found.bottom = row;
+            }
+        }
+    }
+    // What is left is the cells whose image is in the set; with none
+    // unmatched, the set itself, whose move is its middle block.
+    let (top, bottom, left, right) = middle_block(rows - 1 + dr, cols - 1 + dc);
+    let left_after = |r: i64, c: i64| {
+        (0..rows).contains(&r)
+            && (0..cols).contains(&c)
+            && set.get(r as u32, c as u32)
+            && !rect.is_some_and(|m| {
+                (i64::from(m.top)..=i64::from(m.bottom)).contains(&r)
+                    && (i64::from(m.left)..=i64::from(m.right)).contains(&c)
+            })
+    };
+    let middle_all_ones = (top..=bottom).all(|r| (left..=right).all(|c| left_after(r, c)));
+    match rect {
+        Some(found) if !middle_all_ones => Some(found),
+        Some(_) => None,
+        None if middle_all_ones => Some(LargeRect {
+            top: top as u32,
+            left: left as u32,
+            bottom: bottom as u32,
+            right: right as u32,
+        }),
+        None => None,
+    }
+}
