@@ -78,7 +78,7 @@ pub enum MoveReason {
     /// The move wins: what it leaves of the shapes that do not cancel is
     /// its own half turn about a point no rectangle of ones covers, so
     /// every reply has its image as an answer
-    /// ([`half_turn`](super::half_turn)).
+    /// ([`half_turn`]).
     HalfTurn,
     /// The move wins: every component left has a congruent partner.
     Pairs {
