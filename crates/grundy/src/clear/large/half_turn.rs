@@ -73,8 +73,36 @@ pub fn is_lost(shape: &LargeBoard) -> bool {
         bottom: bottom as u32,
         right: right as u32,
     };
-    // The middle block first: on most shapes a few words say no.
-    !shape.is_legal(middle) && shape.transform(3) == *shape
+    // The middle block first, then the rows from the outside in: on most
+    // shapes a few words say no, with nothing allocated.
+    if shape.is_legal(middle) {
+        return false;
+    }
+    (0..rows.div_ceil(2)).all(|r| {
+        let (row, image) = (shape.row_words(r), shape.row_words(rows - 1 - r));
+        (0..row.len()).all(|w| mirrored_word(image, cols, w) == row[w])
+    })
+}
+
+/// Word `w` of row `words` of a board `cols` wide with its columns in
+/// reverse order.
+fn mirrored_word(words: &[u64], cols: u32, w: usize) -> u64 {
+    // Reversing the padded bits puts column `c` at `64 * words - 1 - c`;
+    // the mirror wants `cols - 1 - c`, `pad` lower (the padding is zero).
+    let pad = words.len() * 64 - cols as usize;
+    let from = w * 64 + pad;
+    let reversed = |i: usize| {
+        words
+            .len()
+            .checked_sub(i + 1)
+            .map_or(0, |at| words[at].reverse_bits())
+    };
+    let (word, shift) = (from / 64, from % 64);
+    if shift == 0 {
+        reversed(word)
+    } else {
+        reversed(word) >> shift | reversed(word + 1) << (64 - shift)
+    }
 }
 
 /// The 64 bits of `words` (a row, bit `c % 64` of word `c / 64` is column

@@ -1251,3 +1251,37 @@ fn a_frame_is_lost_and_a_thickened_one_is_played_out_by_half_turns() {
     }
     assert!(engine_moves > 1);
 }
+
+proptest! {
+    /// Past one word a row: a board is lost by a half turn exactly when it
+    /// equals its image under `transform(3)` (the half turn, tested against
+    /// cell lists above) and its middle block is not all ones.
+    #[test]
+    fn the_half_turn_of_wide_rows_agrees_with_the_transform(
+        rows in 1u32..5, cols in 60u32..140, seed in any::<u64>(), flip in any::<bool>()
+    ) {
+        let random = random_board(rows, cols, 50, seed);
+        let mut board = random.clone();
+        for r in 0..rows {
+            for c in 0..cols {
+                if random.get(r, c) {
+                    board.set(rows - 1 - r, cols - 1 - c, true);
+                }
+            }
+        }
+        // Sometimes the middle emptied, sometimes one cell off.
+        let (mr, mc) = ((rows - 1) / 2, (cols - 1) / 2);
+        for r in mr..=rows / 2 {
+            for c in mc..=cols / 2 {
+                board.set(r, c, seed % 3 == 0);
+            }
+        }
+        if flip {
+            let (r, c) = ((seed >> 8) as u32 % rows, (seed >> 16) as u32 % cols);
+            board.set(r, c, !board.get(r, c));
+        }
+        let middle = LargeRect { top: mr, left: mc, bottom: rows / 2, right: cols / 2 };
+        let expected = board.transform(3) == board && !board.is_legal(middle);
+        prop_assert_eq!(half_turn::is_lost(&board), expected);
+    }
+}
