@@ -572,9 +572,17 @@ try {
   await open(page, url, '#split/01100-10010;1.2_0.1');
   if ((await page.inputValue('#game')) !== 'split') fail('an invalid split link opened another game');
   await page.screenshot({ path: resolve(outDir, 'invalid-link-laptop.png'), fullPage: true });
+  // A link's illegal move (after the position, from 0) is worded as the
+  // page words moves, cells from 1: "1.1" is the plain cell (2,2).
+  await open(page, url, '#split/01100-10010-00100-11001-00110;&moves=1.1');
+  await expectText(page, '#notice', "This split link's move 1 (split at (2,2)) is not a legal move there");
   await open(page, url, '#pawn/8x8;9.9;1.1');
   await expectText(page, '#notice', 'This pawn link is invalid: wall "9.9" is not a cell x.y of the 8 x 8 grid');
   if ((await page.inputValue('#game')) !== 'pawn') fail('an invalid pawn link opened another game');
+  // The pawn's grid is sized by its axes, width (x) first, as its title
+  // and link give it.
+  const pawnSteppers = await page.locator('.board-controls .stepper > .muted').allTextContents();
+  if (pawnSteppers.join('|') !== 'width (x)|height (y)') fail(`pawn steppers: ${pawnSteppers}`);
   // The README's split example opens, its moves in the history: listed,
   // and undoable.
   await open(page, url, '#split/01100-10010;0.1_1.0');
@@ -1188,6 +1196,15 @@ try {
   await page.click('#paste-go');
   await expectText(page, '#setup-error', 'line 2, column 2: unexpected');
   badRequestExpected = false;
+  // What the server reads but the page cannot draw is refused as a link
+  // with it would be: 17 boards, and a 33 x 1 board.
+  await page.fill('#paste-text', Array(17).fill('1').join('\n\n'));
+  await page.click('#paste-go');
+  await expectText(page, '#setup-error', 'Cannot read the pasted text: 17 boards; the page takes sums of at most 16');
+  await page.fill('#paste-text', Array(33).fill('1').join('\n'));
+  await page.click('#paste-go');
+  await expectText(page, '#setup-error', 'Cannot read the pasted text: 33 x 1: the page draws boards up to 32 x 32');
+  if ((await page.evaluate(() => location.hash)) !== '#clear/0110-0000-0000-0001') fail(`a refused paste changed the position: ${await page.evaluate(() => location.hash)}`);
   // The error sits under the Random row at both widths.
   for (const viewport of [LAPTOP, PHONE]) {
     await page.setViewportSize(viewport);

@@ -406,7 +406,7 @@ pub(crate) async fn check(
     if axum::body::HttpBody::size_hint(&body).lower() > guard.max_body_bytes as u64 {
         return refuse(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "request body too large".to_owned(),
+            body_too_large(guard.max_body_bytes),
         );
     }
     let read = axum::body::to_bytes(body, guard.max_body_bytes);
@@ -426,7 +426,7 @@ pub(crate) async fn check(
             return if too_large {
                 refuse(
                     StatusCode::PAYLOAD_TOO_LARGE,
-                    "request body too large".to_owned(),
+                    body_too_large(guard.max_body_bytes),
                 )
             } else {
                 refuse(
@@ -474,6 +474,14 @@ fn is_json(content_type: Option<&HeaderValue>) -> bool {
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
         .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
+}
+
+/// The 413's message, with the limit: as every refusal names its bound.
+pub(crate) fn body_too_large(limit: usize) -> String {
+    format!(
+        "request body too large: over the server's limit of {}",
+        grundy_report::words::bytes(limit as u64)
+    )
 }
 
 #[cfg(test)]

@@ -208,6 +208,8 @@ struct AppState {
     turns: Arc<turns::Turns>,
     heavy: Arc<HeavyLane>,
     queue_timeout: Duration,
+    /// [`Config::max_body_bytes`], for the 413's message.
+    max_body_bytes: usize,
     /// [`Config::release_memory`].
     release_memory: Option<fn()>,
     /// Hashes of requests whose probe ran out (see the crate comment).
@@ -260,6 +262,7 @@ pub fn router_with(config: &Config, local: SocketAddr) -> Router {
             freed: tokio::sync::Notify::new(),
         }),
         queue_timeout: config.queue_timeout,
+        max_body_bytes: config.max_body_bytes,
         release_memory: config.release_memory,
         known_heavy: Mutex::new(HashSet::new()),
         answers: answers::Answers::new(config.kept_memory / KEPT_ANSWERS_SHARE),
@@ -498,7 +501,7 @@ async fn handle_inner(
         ApiError::new(
             rejection.status(),
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                "request body too large".to_owned()
+                guard::body_too_large(state.max_body_bytes)
             } else {
                 format!("cannot read the request body: {}", rejection.body_text())
             },

@@ -75,19 +75,27 @@ const clearGame = {
     return boards.map((b) => b.cells.map((row) => row.map((c) => (c ? '1' : '0')).join('')).join('-')).join(',');
   },
   decode(text) {
-    const parts = text.split(',');
-    if (parts.length > MAX_BOARDS) throw new Error(`${parts.length} boards; the page takes sums of at most ${MAX_BOARDS}`);
-    return parts.map((part, i) => {
-      const rows = part.split('-');
+    const parts = text.split(',').map((part) => part.split('-'));
+    this.checkFits(parts);
+    return parts.map((rows, i) => {
       const where = parts.length > 1 ? `board ${i + 1}: ` : '';
       rows.forEach((r, j) => {
         if (!/^[01]+$/.test(r)) throw new Error(`${where}row ${j + 1} ("${r}") is not a row of 0 and 1`);
         if (r.length !== rows[0].length) throw new Error(`${where}row ${j + 1} has ${plural(r.length, 'cell')}, but row 1 has ${rows[0].length}`);
       });
+      return board(rows);
+    });
+  },
+  // What the page draws, for a link's boards and a pasted text's alike
+  // (each board as its rows): at most MAX_BOARDS boards of MAX_GRID x
+  // MAX_GRID.
+  checkFits(boardsRows) {
+    if (boardsRows.length > MAX_BOARDS) throw new Error(`${boardsRows.length} boards; the page takes sums of at most ${MAX_BOARDS}`);
+    boardsRows.forEach((rows, i) => {
+      const where = boardsRows.length > 1 ? `board ${i + 1}: ` : '';
       if (!fitsPage(rows.length, rows[0].length)) {
         throw new Error(`${where}${rows.length} x ${rows[0].length}: the page draws boards up to ${MAX_GRID} x ${MAX_GRID}`);
       }
-      return board(rows);
     });
   },
   request(boards) {
@@ -111,6 +119,7 @@ const clearGame = {
   },
   // The page's form of the server's `parse` answer.
   fromParsed(json) {
+    this.checkFits(json.boards);
     return json.boards.map(board);
   },
   // The `grundy` command that analyses this position (`flags`: more
@@ -247,6 +256,9 @@ const pawnGame = {
   size(p) {
     return [p.h, p.w];
   },
+  // The steppers of size(p)'s two sides: the pawn's axes, not rows and
+  // columns.
+  sizeNames: ['height (y)', 'width (x)'],
   resize(p, rows, cols) {
     const inside = ([x, y]) => x < cols && y < rows;
     const pawns = p.pawns.filter(inside);
@@ -460,6 +472,7 @@ const splitGame = {
   },
   fromParsed(json) {
     const rows = json.grid;
+    if (!fitsPage(rows.length, rows[0].length)) throw new Error(`${rows.length} x ${rows[0].length}: the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
     return { rows: rows.length, cols: rows[0].length, cand: rows.map((r) => [...r].map((ch) => ch === '1')), moves: [] };
   },
   // After moves the position is a sum of rectangles: one command each (the
@@ -1060,7 +1073,15 @@ function applyLink(link) {
     const at = history[history.length - 1].boards;
     const mv = game.decodeMove(text);
     if (!mv || !game.isLegal(at, mv)) {
-      state.notice = `This ${game.name} link's move ${i + 1} ("${text}") is not a legal move there: showing the game before it.`;
+      // Worded as the page words moves (cells from 1), not as the link
+      // spells them (from 0).
+      let what = `"${text}"`;
+      try {
+        if (mv) what = game.describe(mv, at);
+      } catch {
+        // A move of a pawn the link does not have: its text as given.
+      }
+      state.notice = `This ${game.name} link's move ${i + 1} (${what}) is not a legal move there: showing the game before it.`;
       return true;
     }
     const ply = history.length - 1;
@@ -1639,10 +1660,12 @@ function renderCellBoard() {
     const resizeTo = (r, c) => {
       if (fits(r) && fits(c)) setPosition(game.resize(p, r, c));
     };
-    controls.append(
-      stepper('rows', () => rows, (n) => resizeTo(n, cols), fits),
-      stepper('cols', () => cols, (n) => resizeTo(rows, n), fits),
-    );
+    const steppers = [
+      stepper(game.sizeNames ? game.sizeNames[0] : 'rows', () => rows, (n) => resizeTo(n, cols), fits),
+      stepper(game.sizeNames ? game.sizeNames[1] : 'cols', () => cols, (n) => resizeTo(rows, n), fits),
+    ];
+    // The pawn's grid is sized width first, as its link and title say it.
+    controls.append(...(game.sizeNames ? steppers.reverse() : steppers));
     if (game.tools) {
       controls.append(el('span', { class: 'segmented', role: 'group', 'aria-label': 'Edit tool' }, game.tools.map(([tool, label]) => el('button', {
         type: 'button',

@@ -120,10 +120,12 @@ async fn a_body_announced_past_the_limit_is_refused_at_once() {
         );
         let answer = exchange(TcpStream::connect(addr).await.unwrap(), &request).await;
         assert_eq!(status_of(&answer), 413, "{answer}");
+        // The limit named, as every refusal names its bound (the default
+        // config's 64 KiB).
         assert!(body_json(&answer)["error"]
             .as_str()
             .unwrap()
-            .contains("too large"));
+            .contains("too large: over the server's limit of 64.0 KiB"));
     }
 }
 
