@@ -455,7 +455,8 @@ pub fn pawn(
             let after = m.after.map_or(0, Nimber::value);
             let mut why = explanation.arithmetic(part_of(m.pawn), after);
             if !several {
-                why = format!("{why} ({} is a losing cell)", m.to);
+                // Not in parentheses: the cell's own would double them.
+                why = format!("{why}, as {} is a losing cell", m.to);
             }
             format!("{phrase}: {why}")
         })

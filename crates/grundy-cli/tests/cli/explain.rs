@@ -198,7 +198,8 @@ fn pawn_explains_losing_cells_and_the_sum() {
     assert_eq!(mex, [("the pawn".to_owned(), value)]);
     assert!(out.contains("  Each pawn's value is the mex"), "{out}");
     for line in lines.iter().filter(|l| l.contains(" -> ")) {
-        assert!(line.ends_with(" is a losing cell)"), "{line}");
+        assert!(line.ends_with(" is a losing cell"), "{line}");
+        assert!(!line.contains("(("), "{line}");
     }
     // Two pawns: a sum.
     let args = ["pawn", &path, "--at", "6,5", "--at", "3,3"];
