@@ -21,7 +21,8 @@
 use std::fmt::Write as _;
 
 use grundy::clear::large::{
-    ComponentInfo, EngineChoice, LargeAnalysis, LargeRect, LargeWinningMove, MoveReason, WinReason,
+    half_turn, ComponentInfo, EngineChoice, LargeAnalysis, LargeRect, LargeWinningMove, MoveReason,
+    Part, WinReason,
 };
 use grundy::Nimber;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
@@ -482,6 +483,29 @@ fn summary_by_shape(analysis: &LargeAnalysis, out: &mut String) {
             }
         };
         let _ = writeln!(out, "  (grundy ?: {why})");
+    }
+    // A value 0 found without a search is worth its reason: a reader sees a
+    // ring of hundreds of cells valued at once.
+    let by_half_turn = analysis
+        .classes
+        .iter()
+        .filter(|c| c.value == Some(Nimber::ZERO))
+        .filter(|c| match analysis.part(c.first as usize) {
+            Part::Large(shape) => half_turn::is_lost(&shape),
+            Part::Small(_) => false,
+        })
+        .count();
+    if by_half_turn > 0 {
+        let _ = writeln!(
+            out,
+            "  (grundy 0 without a search for {}: {})",
+            if by_half_turn == 1 {
+                "1 shape".to_owned()
+            } else {
+                format!("{by_half_turn} shapes")
+            },
+            words::HALF_TURN_SHAPE
+        );
     }
     out.push('\n');
 }

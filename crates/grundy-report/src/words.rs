@@ -269,6 +269,10 @@ pub const TO: &str = "->";
 /// `X xor X = 0`: why equal parts cancel.
 pub const PAIR_CANCELS: &str = "X xor X = 0";
 
+/// Why a shape that is its own half turn about an uncovered middle has value
+/// 0, said of the shape.
+pub const HALF_TURN_SHAPE: &str = "it is its own image under a half turn (a rotation by 180 degrees) about a middle that no rectangle of ones covers, so every reply has its mirror image as an answer";
+
 /// Why a set that is its own half turn about an uncovered point has value 0.
 pub const HALF_TURN: &str = "it leaves the shapes that do not cancel as their own image under a half turn (a rotation by 180 degrees) about a point that no rectangle of ones covers, so every reply has its mirror image as an answer and the value is 0";
 

@@ -585,13 +585,25 @@ fn a_frame_is_lost_and_one_move_from_a_frame_wins_by_a_half_turn() {
     let frame = rows.join("\n") + "\n";
     let output = grundy()
         .args(["clear", "--json", "-"])
-        .write_stdin(frame)
+        .write_stdin(frame.clone())
         .output()
         .unwrap();
     assert!(output.status.success());
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(json["grundy"], 0, "{json}");
     assert_eq!(json["winning_moves"], serde_json::json!([]), "{json}");
+    let output = grundy()
+        .args(["clear", "-"])
+        .write_stdin(frame)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(
+            "(grundy 0 without a search for 1 shape: it is its own image under a half turn"
+        ),
+        "{stdout}"
+    );
     rows[1] = "11111111";
     let output = grundy()
         .args(["clear", "--move", "-"])
