@@ -101,6 +101,21 @@ impl Geometry {
         cells.shr((row * self.cols as usize) as u32).0 & self.first_row()
     }
 
+    /// The first and last rows and columns holding `cells`, which is not
+    /// empty: `(top, bottom, left, right)`.
+    fn bounding_box(&self, cells: Bitboard) -> (usize, usize, usize, usize) {
+        let cols = self.cols();
+        let top = cells.0.trailing_zeros() as usize / cols;
+        let bottom = (63 - cells.0.leading_zeros() as usize) / cols;
+        let mut columns = 0u64;
+        for row in top..=bottom {
+            columns |= self.row_bits(cells, row);
+        }
+        let left = columns.trailing_zeros() as usize;
+        let right = 63 - columns.leading_zeros() as usize;
+        (top, bottom, left, right)
+    }
+
     /// The cells of a rectangle.
     pub const fn rect_mask(&self, rect: Rect) -> Bitboard {
         let width = (rect.right - rect.left + 1) as u32;
@@ -435,17 +450,9 @@ impl Board {
             return Board::new(1, 1, 0).expect("1 x 1");
         }
         let geometry = self.geometry;
-        let cols = geometry.cols();
-        let top = cells.0.trailing_zeros() as usize / cols;
-        let bottom = (63 - cells.0.leading_zeros() as usize) / cols;
-        let mut column_union = 0u64;
-        for row in top..=bottom {
-            column_union |= geometry.row_bits(cells, row);
-        }
-        let left = column_union.trailing_zeros() as usize;
-        let right = 63 - column_union.leading_zeros() as usize;
+        let (top, bottom, left, right) = geometry.bounding_box(cells);
         let width = right - left + 1;
-        if width == cols && top == 0 && bottom + 1 == geometry.rows() {
+        if width == geometry.cols() && top == 0 && bottom + 1 == geometry.rows() {
             return Board { geometry, cells };
         }
         let mut packed = 0u64;
@@ -654,15 +661,8 @@ impl Board {
     /// and turned wide: see [`Board::for_each_component_wide`].
     fn frame_component(&self, cells: Bitboard) -> Board {
         let geometry = self.geometry;
-        let cols = geometry.cols();
-        let top = cells.0.trailing_zeros() as usize / cols;
-        let bottom = (63 - cells.0.leading_zeros() as usize) / cols;
-        let mut columns = 0u64;
-        for row in top..=bottom {
-            columns |= geometry.row_bits(cells, row);
-        }
-        let left = columns.trailing_zeros() as usize;
-        let width = 64 - columns.leading_zeros() as usize - left;
+        let (top, bottom, left, right) = geometry.bounding_box(cells);
+        let width = right - left + 1;
         let height = bottom - top + 1;
         if height <= 8 && width <= 8 {
             let mut square = 0u64;
