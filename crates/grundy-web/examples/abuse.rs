@@ -45,6 +45,8 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
 
+mod support;
+
 const MAX_SLOW: usize = 2_000;
 const MAX_HEAVY: usize = 256;
 const MAX_SECONDS: u64 = 60;
@@ -83,11 +85,7 @@ impl Tally {
             return;
         }
         latencies.sort_unstable();
-        let pct = |p: f64| {
-            let index =
-                ((latencies.len() as f64 * p).ceil() as usize).clamp(1, latencies.len()) - 1;
-            latencies[index].as_secs_f64() * 1e3
-        };
+        let pct = |p: f64| support::percentile_ms(latencies.as_slice(), p);
         println!(
             "{name} latency of the 200s, ms: p50 {:.1}  p90 {:.1}  p99 {:.1}  max {:.1}  ({} requests)",
             pct(0.5),
@@ -163,20 +161,7 @@ fn board_3x7(state: &mut u64) -> String {
         *state
     };
     let bits = next() | next();
-    let rows: Vec<String> = (0..3)
-        .map(|r| {
-            (0..7)
-                .map(|c| {
-                    if bits >> (r * 7 + c) & 1 == 1 {
-                        '1'
-                    } else {
-                        '0'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    serde_json::json!({ "board": rows }).to_string()
+    support::board_body(bits, 3, 7)
 }
 
 /// One slow connection: a request's headers, one byte a second, reopened
@@ -359,21 +344,7 @@ fn main() {
                 }
             }
         }
-        None => {
-            // An in-process server on its own runtime thread.
-            let (tx, rx) = std::sync::mpsc::channel();
-            std::thread::spawn(move || {
-                let runtime = tokio::runtime::Runtime::new().expect("runtime");
-                runtime.block_on(async move {
-                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                    tx.send(listener.local_addr().unwrap()).unwrap();
-                    grundy_web::serve_on(listener, grundy_web::Config::default())
-                        .await
-                        .unwrap();
-                });
-            });
-            rx.recv().expect("server address")
-        }
+        None => support::serve_in_process(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)

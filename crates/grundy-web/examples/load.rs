@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)]
 mod client;
 
+mod support;
+
 use client::{Client, Method};
 
 /// The endpoint every request goes to.
@@ -49,20 +51,7 @@ fn board_body(seed: u64) -> String {
         .wrapping_mul(6364136223846793005)
         .wrapping_add(1442695040888963407)
         >> 48;
-    let rows: Vec<String> = (0..4)
-        .map(|r| {
-            (0..4)
-                .map(|c| {
-                    if bits >> (r * 4 + c) & 1 == 1 {
-                        '1'
-                    } else {
-                        '0'
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    serde_json::json!({ "board": rows }).to_string()
+    support::board_body(bits, 4, 4)
 }
 
 /// The heavy request: the full 6 x 6 board of the reproduction, far
@@ -91,11 +80,7 @@ impl Tally {
             println!("{name}: no requests");
             return;
         }
-        let pct = |p: f64| {
-            let index =
-                ((latencies.len() as f64 * p).ceil() as usize).clamp(1, latencies.len()) - 1;
-            latencies[index].as_secs_f64() * 1e3
-        };
+        let pct = |p: f64| support::percentile_ms(latencies.as_slice(), p);
         let statuses: Vec<String> = self
             .statuses
             .iter()
@@ -175,21 +160,7 @@ fn main() {
                 }
             }
         }
-        None => {
-            // An in-process server on its own runtime thread.
-            let (tx, rx) = std::sync::mpsc::channel();
-            std::thread::spawn(move || {
-                let runtime = tokio::runtime::Runtime::new().expect("runtime");
-                runtime.block_on(async move {
-                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                    tx.send(listener.local_addr().unwrap()).unwrap();
-                    grundy_web::serve_on(listener, grundy_web::Config::default())
-                        .await
-                        .unwrap();
-                });
-            });
-            rx.recv().expect("server address")
-        }
+        None => support::serve_in_process(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
