@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use grundy::clear::shapes::{ClearShapes, ShapeBox};
-use grundy::tier::{solve_tiers, Entry, Tier, TierControl, TierError, TierTable};
+use grundy::tier::{
+    solve_tiers, Entry, MemoryStore, Tier, TierControl, TierError, TierGame, TierTable,
+};
 use grundy::Nimber;
 use grundy_db::DbSet;
 
@@ -82,6 +84,48 @@ where
                 build(&game, &comm, &opts, |r, n| {
                     open_part_file(&opts.out, shape_box, r, n)
                 })
+            })
+        })
+        .collect();
+    handles.into_iter().map(|h| h.join().unwrap()).collect()
+}
+
+/// Each rank's part kept in memory, for builds whose files do not matter.
+fn in_memory(_rank: u32, _parts: u32) -> Result<MemoryStore, std::convert::Infallible> {
+    Ok(MemoryStore::new())
+}
+
+/// The one-process build of any game's tiers, in memory: the oracle for
+/// games other than clear's shapes.
+fn single_in_memory<G: TierGame>(game: &G) -> Vec<TierTable> {
+    grundy::tier::build(
+        game,
+        &mut MemoryStore::new(),
+        &grundy::tier::Solo,
+        &grundy::tier::BuildConfig::default(),
+        &TierControl::new(),
+    )
+    .unwrap()
+    .own
+}
+
+/// Runs `build` of `game` on `ranks` threads, each rank's part in memory,
+/// every rank with the options of an output it never writes, as `edit`
+/// changes them.
+fn run_in_memory<G, F>(ranks: u32, game: G, edit: F) -> Vec<Result<Report, DistError>>
+where
+    G: TierGame + Clone + Send + 'static,
+    F: Fn(&mut Options<'static>) + Send + Sync + 'static,
+{
+    let edit = Arc::new(edit);
+    let handles: Vec<_> = LocalComm::group(ranks)
+        .into_iter()
+        .map(|comm| {
+            let (game, edit) = (game.clone(), Arc::clone(&edit));
+            std::thread::spawn(move || {
+                let mut opts = Options::new("unused".into());
+                edit(&mut opts);
+                build(&game, &comm, &opts, in_memory)
             })
         })
         .collect();
@@ -354,6 +398,7 @@ fn tier_lines_and_options_read_as_words() {
 /// `p` pins. Every tier grows from nothing (no parent tier), and an option
 /// names three kinds of components: the untouched rows as one position, and
 /// the one or two rows the move leaves.
+#[derive(Clone)]
 struct Kayles {
     pins: u32,
 }
@@ -485,16 +530,9 @@ fn a_second_game_builds_single_and_partitioned() {
     // Kayles rows are not all zero: the oracle is not trivially matched.
     assert!(want.iter().any(|&v| v > 2));
 
-    let built = grundy::tier::build(
-        &game,
-        &mut grundy::tier::MemoryStore::new(),
-        &grundy::tier::Solo,
-        &grundy::tier::BuildConfig::default(),
-        &TierControl::new(),
-    )
-    .unwrap();
+    let built = single_in_memory(&game);
     for (key, &v) in keys.iter().zip(&want) {
-        let tier = &built.own[game.tier_of(*key).index()];
+        let tier = &built[game.tier_of(*key).index()];
         assert_eq!(
             tier.get(*key),
             Some(Nimber::new(v)),
@@ -505,26 +543,16 @@ fn a_second_game_builds_single_and_partitioned() {
 
     for ranks in 1..=3u32 {
         for exchange in [Exchange::Replicate, Exchange::Query, Exchange::Auto] {
-            let keys = keys.clone();
-            let handles: Vec<_> = LocalComm::group(ranks)
-                .into_iter()
-                .map(|comm| {
-                    let keys = keys.clone();
-                    std::thread::spawn(move || {
-                        let mut opts = Options::new("unused".into());
-                        opts.exchange = exchange;
-                        opts.memory = Some(2048);
-                        opts.batch = 7;
-                        opts.round_bytes = 64;
-                        opts.report_keys = keys;
-                        build(&Kayles { pins: 13 }, &comm, &opts, |_, _| {
-                            Ok(grundy::tier::MemoryStore::new())
-                        })
-                    })
-                })
-                .collect();
-            for h in handles {
-                let report = h.join().unwrap().unwrap();
+            let report_keys = keys.clone();
+            let results = run_in_memory(ranks, game.clone(), move |opts| {
+                opts.exchange = exchange;
+                opts.memory = Some(2048);
+                opts.batch = 7;
+                opts.round_bytes = 64;
+                opts.report_keys = report_keys.clone();
+            });
+            for r in results {
+                let report = r.unwrap();
                 let got: Vec<u32> = report.values.iter().map(|v| v.unwrap()).collect();
                 assert_eq!(got, want, "{ranks} ranks, {exchange}");
                 assert_eq!(report.own_shapes.iter().sum::<u64>(), keys.len() as u64);
@@ -546,17 +574,10 @@ fn splitting_rectangles_build_partitioned() {
     .map(|r| r.bytes().map(|b| b == b'1').collect())
     .collect();
     let game = SplitRects::new(&raw).unwrap();
-    let single = grundy::tier::build(
-        &game,
-        &mut grundy::tier::MemoryStore::new(),
-        &grundy::tier::Solo,
-        &grundy::tier::BuildConfig::default(),
-        &TierControl::new(),
-    )
-    .unwrap();
+    let single = single_in_memory(&game);
     let mut keys = Vec::new();
     let mut want = Vec::new();
-    for table in &single.own {
+    for table in &single {
         for (key, value) in table.iter() {
             keys.push(key);
             want.push(value.value());
@@ -564,24 +585,15 @@ fn splitting_rectangles_build_partitioned() {
     }
     assert!(want.iter().any(|&v| v > 1));
     for (ranks, exchange) in [(2u32, Exchange::Query), (3, Exchange::Auto)] {
-        let handles: Vec<_> = LocalComm::group(ranks)
-            .into_iter()
-            .map(|comm| {
-                let (game, keys) = (game.clone(), keys.clone());
-                std::thread::spawn(move || {
-                    let mut opts = Options::new("unused".into());
-                    opts.exchange = exchange;
-                    opts.memory = Some(4096);
-                    opts.batch = 50;
-                    opts.report_keys = keys;
-                    build(&game, &comm, &opts, |_, _| {
-                        Ok(grundy::tier::MemoryStore::new())
-                    })
-                })
-            })
-            .collect();
-        for h in handles {
-            let report = h.join().unwrap().unwrap();
+        let report_keys = keys.clone();
+        let results = run_in_memory(ranks, game.clone(), move |opts| {
+            opts.exchange = exchange;
+            opts.memory = Some(4096);
+            opts.batch = 50;
+            opts.report_keys = report_keys.clone();
+        });
+        for r in results {
+            let report = r.unwrap();
             let got: Vec<u32> = report.values.iter().map(|v| v.unwrap()).collect();
             assert_eq!(got, want, "{ranks} ranks, {exchange}");
         }
@@ -747,11 +759,7 @@ fn a_rank_that_stops_answering_fires_the_watchdog_of_the_other() {
                 comms[0].rank(),
                 &opts,
                 Some(Duration::from_millis(300)),
-                || {
-                    build_ranks(&ClearShapes::new(boxed(3, 3)), &comms[0], &opts, |_, _| {
-                        Ok(grundy::tier::MemoryStore::new())
-                    })
-                },
+                || build_ranks(&ClearShapes::new(boxed(3, 3)), &comms[0], &opts, in_memory),
             )
         });
         let comms = &comms;
@@ -760,9 +768,7 @@ fn a_rank_that_stops_answering_fires_the_watchdog_of_the_other() {
             let _ = released.recv();
             let mut opts = Options::new("unused".into());
             opts.max_time = Some(Duration::from_millis(100));
-            build_ranks(&ClearShapes::new(boxed(3, 3)), &comms[1], &opts, |_, _| {
-                Ok(grundy::tier::MemoryStore::new())
-            })
+            build_ranks(&ClearShapes::new(boxed(3, 3)), &comms[1], &opts, in_memory)
         });
         [waiting.join().unwrap(), lost.join().unwrap()]
     });
@@ -801,9 +807,7 @@ fn the_watchdog_stays_quiet_on_healthy_builds() {
                         let mut opts = Options::new("unused".into());
                         opts.max_time = Some(budget);
                         opts.on_stall = Some(&on_stall);
-                        build(&ClearShapes::new(boxed(3, 4)), comm, &opts, |_, _| {
-                            Ok(grundy::tier::MemoryStore::new())
-                        })
+                        build(&ClearShapes::new(boxed(3, 4)), comm, &opts, in_memory)
                     })
                 })
                 .collect();
