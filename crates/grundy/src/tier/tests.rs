@@ -52,6 +52,15 @@ struct Take123 {
     heaps: u32,
 }
 
+/// Each of `tables`, tier `n - 1`, gives heap `n` of [`Take123`] its
+/// value, n mod 4.
+fn assert_take123_values(tables: &[TierTable]) {
+    for (i, table) in tables.iter().enumerate() {
+        let n = i as u64 + 1;
+        assert_eq!(table.get(n), Some(Nimber::new((n % 4) as u32)), "heap {n}");
+    }
+}
+
 impl TierGame for Take123 {
     fn id(&self) -> GameId {
         GameId::new("take123", [self.heaps, 0])
@@ -81,22 +90,9 @@ impl TierGame for Take123 {
 
 #[test]
 fn solves_a_subtraction_game() {
-    let game = Take123 { heaps: 40 };
-    let control = TierControl::new();
-    let mut tables: Vec<TierTable> = Vec::new();
-    for tier in Tier::all(game.tier_count()) {
-        let parent = game.parent_tier(tier).map(|t| &tables[t.index()]);
-        let mut table = generate_tier(&game, tier, parent, &control).unwrap();
-        let earlier: Vec<Option<&TierTable>> = tables.iter().map(Some).collect();
-        solve_tier(&game, tier, &mut table, &earlier, &control).unwrap();
-        tables.push(table);
-    }
-    for n in 1..=40u64 {
-        assert_eq!(
-            tables[n as usize - 1].get(n),
-            Some(Nimber::new((n % 4) as u32))
-        );
-    }
+    let tables = solve_all(&Take123 { heaps: 40 });
+    assert_eq!(tables.len(), 40);
+    assert_take123_values(&tables);
 }
 
 #[test]
@@ -194,10 +190,7 @@ fn the_build_loop_solves_and_resumes_in_memory() {
     let built = build(&game, &mut store, &Solo, &BuildConfig::default(), &control).unwrap();
     assert_eq!(built.own.len(), 25);
     assert_eq!(built.resumed, 0);
-    for (i, t) in built.own.iter().enumerate() {
-        let n = i as u64 + 1;
-        assert_eq!(t.get(n), Some(Nimber::new((n % 4) as u32)));
-    }
+    assert_take123_values(&built.own);
     let prefix: Vec<TierTable> = built.own[..9].to_vec();
     let mut store = MemoryStore::with_tiers(prefix);
     let resumed = build(&game, &mut store, &Solo, &BuildConfig::default(), &control).unwrap();
@@ -841,12 +834,8 @@ fn the_solve_order_changes_no_value() {
         inner: Take123 { heaps: 40 },
         order: |p| !p,
     });
-    for n in 1..=40u64 {
-        assert_eq!(
-            tables[n as usize - 1].get(n),
-            Some(Nimber::new((n % 4) as u32))
-        );
-    }
+    assert_eq!(tables.len(), 40);
+    assert_take123_values(&tables);
 }
 
 /// The one tier numbering: indices from 0 in the API, shown from 1.
