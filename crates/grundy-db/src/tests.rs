@@ -659,6 +659,16 @@ fn each_search_opens_its_own_databases() {
     assert!(only_empty.sets.is_empty());
 }
 
+/// Makes a FIFO at `path`.
+#[cfg(unix)]
+fn make_fifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+}
+
 /// A path that is not a regular file is refused at once: a FIFO (whose
 /// opening would wait for a writer) and a device (whose reads never end)
 /// named, and a FIFO found in a directory skipped.
@@ -668,11 +678,7 @@ fn a_file_that_is_not_regular_is_refused_at_once() {
     use discover::Search;
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("fifo.gdb");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    make_fifo(&fifo);
     for path in [fifo.as_path(), Path::new("/dev/zero")] {
         let err = Database::open(path).unwrap_err();
         assert!(err.to_string().contains("not a regular file"), "{err}");
@@ -933,11 +939,7 @@ fn a_writer_refuses_an_output_that_is_not_a_regular_file() {
     let link = dir.path().join("link.gdb");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let fifo = dir.path().join("fifo.gdb");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    make_fifo(&fifo);
     let sub = dir.path().join("sub.gdb");
     std::fs::create_dir(&sub).unwrap();
     for (path, what) in [
