@@ -30,9 +30,16 @@
 //! searched among the component's legal moves with [`Solver::moves_to`],
 //! never guessed.
 //!
+//! On a range of value 0 every move loses; the one that leaves the largest
+//! value (`g_i ^ v` for a move of component `i` to an option of value `v`)
+//! is each component's own best, found once per position and kept in a
+//! [`SegmentTree`] under "the larger, else the first" ([`FirstLargest`]).
+//!
 //! **Cost.** Range value and point update: `O(log n)` after the new position
 //! is solved. Winning move: `O(log n)` plus one `moves_to` call. All winning
-//! moves: one `moves_to` call per component of the range.
+//! moves: one `moves_to` call per component of the range. Losing move:
+//! `O(log n)` once each component of the range was asked for (its options
+//! valued once per distinct position).
 
 use std::ops::{Bound, RangeBounds};
 
@@ -111,6 +118,30 @@ impl Monoid for bool {
 }
 
 impl XorGroup for bool {}
+
+/// A component's best move in a lost range ([`GameSum::losing_move`]): the
+/// value it leaves, its rank (the lesser preferred among equal values) and
+/// the component. Under "the larger value, else the lesser rank, else the
+/// left one", for a [`SegmentTree`] of them. `None` is a component with no
+/// move, or none at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FirstLargest(pub Option<(Nimber, u64, u32)>);
+
+impl Monoid for FirstLargest {
+    const IDENTITY: FirstLargest = FirstLargest(None);
+    #[inline]
+    fn combine(self, other: FirstLargest) -> FirstLargest {
+        match (self.0, other.0) {
+            (Some(left), Some(right))
+                if right.0 > left.0 || (right.0 == left.0 && right.1 < left.1) =>
+            {
+                other
+            }
+            (None, _) => other,
+            _ => self,
+        }
+    }
+}
 
 /// Turns any range of indices into a half-open `[start, end)` within
 /// `0..=len`, or `None` when it is reversed or reaches past `len`.
@@ -385,6 +416,47 @@ pub struct GameSum<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     values: FenwickTree<Nimber>,
     /// The same values under OR, to find a component with a given bit.
     bits: SegmentTree<BitOr<u32>>,
+    /// Each component's move leaving the largest value of its own (the
+    /// value a lost range is left with), once found.
+    losing: LosingMoves<G>,
+}
+
+/// What [`GameSum::losing_move`] keeps: each component's best losing move
+/// once asked for, found once per position (a row of equal boards lists one
+/// board's options), and the tree of their values.
+struct LosingMoves<G: Game> {
+    /// Per component: the value its best move leaves, and the component.
+    tree: SegmentTree<FirstLargest>,
+    /// The components whose best move is not found yet (each put in or
+    /// replaced since).
+    pending: std::collections::BTreeSet<usize>,
+    /// Per position: its first move leaving the largest value, the option,
+    /// and that value (`g ^ v`); `None` when it has no move.
+    by_position: std::collections::HashMap<G::Position, Option<LosingMoveOf<G>>>,
+}
+
+/// A position's move leaving the largest value: the move, the option and
+/// the option's value.
+type LosingMoveOf<G> = (<G as Game>::Move, <G as Game>::Position, Nimber);
+
+impl<G: Game> LosingMoves<G> {
+    fn new(len: usize) -> Self {
+        LosingMoves {
+            tree: SegmentTree::from_values(vec![FirstLargest(None); len]),
+            pending: (0..len).collect(),
+            by_position: std::collections::HashMap::new(),
+        }
+    }
+
+    fn push(&mut self) {
+        self.pending.insert(self.tree.len());
+        self.tree.push(FirstLargest(None));
+    }
+
+    fn forget(&mut self, index: usize) {
+        self.pending.insert(index);
+        self.tree.set(index, FirstLargest(None));
+    }
 }
 
 impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
@@ -396,6 +468,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
             positions: Vec::new(),
             values: FenwickTree::new(),
             bits: SegmentTree::default(),
+            losing: LosingMoves::new(0),
         }
     }
 
@@ -415,6 +488,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(GameSum {
             solver,
+            losing: LosingMoves::new(positions.len()),
             positions,
             bits: values.iter().map(|v| BitOr(v.value())).collect(),
             values: FenwickTree::from_values(values),
@@ -431,6 +505,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
         self.positions.push(position);
         self.values.push(value);
         self.bits.push(BitOr(value.value()));
+        self.losing.push();
         Ok(value)
     }
 
@@ -453,6 +528,7 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
         self.positions[index] = position;
         self.values.set(index, value);
         self.bits.set(index, BitOr(value.value()));
+        self.losing.forget(index);
         Ok(value)
     }
 
@@ -558,6 +634,89 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
             moves.extend(self.moves_in(index, total)?);
         }
         Ok(moves)
+    }
+
+    /// On a range of value 0, where every move loses, the move that leaves
+    /// the largest value (a move from `g` to `v` in one component leaves
+    /// `g ^ v`), and among those the one of least `rank` (for boards, the
+    /// fewest cells cleared), then the first, as the engine of `grundy
+    /// clear --move` plays a lost position. `None` when the range's value
+    /// is not 0 (it has a winning move: [`GameSum::winning_move`]) or it
+    /// has no move. A sum keeps each component's best move, so ask one sum
+    /// with one `rank`.
+    ///
+    /// Each component's best move is found once (its options valued, at
+    /// most once per distinct position) and kept until the component is
+    /// replaced, so a range is `O(log n)` once its components were asked
+    /// for.
+    ///
+    /// # Errors
+    ///
+    /// [`SolveError`] when the budget runs out while valuing options; the
+    /// components valued before are kept.
+    ///
+    /// # Panics
+    ///
+    /// When the range is reversed or reaches past the end.
+    pub fn losing_move(
+        &mut self,
+        range: impl RangeBounds<usize>,
+        rank: fn(&G::Move) -> u64,
+    ) -> Result<Option<SumMoveOf<G>>, SolveError>
+    where
+        G::Position: Eq + std::hash::Hash,
+    {
+        let (start, end) = self.checked(&range);
+        if !self.values.range(start..end).is_zero() {
+            return Ok(None);
+        }
+        let pending: Vec<usize> = self.losing.pending.range(start..end).copied().collect();
+        for index in pending {
+            let position = &self.positions[index];
+            let best = match self.losing.by_position.get(position) {
+                Some(best) => best.clone(),
+                None => {
+                    let from = self.values.get(index);
+                    let mut best: Option<LosingMoveOf<G>> = None;
+                    for (mv, option, value) in self.solver.options_with_values(position)? {
+                        let better = best.as_ref().is_none_or(|b| {
+                            from ^ value > from ^ b.2
+                                || (from ^ value == from ^ b.2 && rank(&mv) < rank(&b.0))
+                        });
+                        if better {
+                            best = Some((mv, option, value));
+                        }
+                    }
+                    // Bounded by the row: replaced positions are
+                    // forgotten together once they outnumber it.
+                    if self.losing.by_position.len() > 2 * self.positions.len() + 1024 {
+                        self.losing.by_position.clear();
+                    }
+                    self.losing
+                        .by_position
+                        .insert(position.clone(), best.clone());
+                    best
+                }
+            };
+            let from = self.values.get(index);
+            let entry = best.map(|(mv, _, value)| (from ^ value, rank(&mv), index as u32));
+            self.losing.tree.set(index, FirstLargest(entry));
+            self.losing.pending.remove(&index);
+        }
+        let Some((_, _, index)) = self.losing.tree.range(start..end).0 else {
+            return Ok(None);
+        };
+        let index = index as usize;
+        let (mv, position, to) = self.losing.by_position[&self.positions[index]]
+            .clone()
+            .expect("a component in the tree has a move");
+        Ok(Some(SumMove {
+            index,
+            mv,
+            position,
+            from: self.values.get(index),
+            to,
+        }))
     }
 
     fn checked(&self, range: &impl RangeBounds<usize>) -> (usize, usize) {

@@ -22,7 +22,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{
-    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, Part, ShapeClass,
+    choose_move, Analyzer, EngineChoice, LargeBoard, LargeClear, LargeRect, MoveReason, Part,
+    ShapeClass,
 };
 use grundy::clear::Clear;
 use grundy::sum::GameSum;
@@ -518,6 +519,34 @@ fn answer_move(
             let win = Some((win.index, win.mv, win.from, win.to));
             write_valued_move(out, json, left, right, win)?;
         }
+        // A lost range of boards all valued: the move leaving the largest
+        // value, each board's found once (a script of many `move` queries
+        // on long lost ranges would list every board's options each time).
+        Some(None) if row.unknown.range(left..=right).next().is_none() => {
+            row.fresh_search();
+            // Among equal values the fewest cells cleared, as the engine
+            // of `grundy clear --move` plays a lost position.
+            match row.sum.losing_move(left..=right, LargeRect::area) {
+                Ok(found) => {
+                    let choice = found.map(|m| EngineChoice {
+                        board: (m.index - left) as u32,
+                        rect: m.mv,
+                        component: 0,
+                        reason: MoveReason::Losing {
+                            leaves: Some(m.from ^ m.to),
+                        },
+                    });
+                    write_engine_move(out, json, left, right, Played { choice, left })?;
+                }
+                Err(err) => {
+                    let err = row.run_error(err);
+                    row.stopped.get_or_insert(err);
+                    out.flush()?;
+                    let played = row.play(left, right);
+                    write_lost_range_move(row, out, json, left, right, played)?;
+                }
+            }
+        }
         // A lost range still gets a move while it has one, as `grundy clear
         // --move` plays one: the engine's, worded as a losing position.
         Some(None) | None => {
@@ -525,25 +554,39 @@ fn answer_move(
             let played = row.play(left, right);
             // On a range of known value, a proven win is a move to a total
             // of 0, worded as one found by values.
-            match (row.known(left, right), &played.choice) {
-                (true, Some(choice)) if MoveKind::of(choice) == MoveKind::Winning => {
-                    let index = left + choice.board as usize;
-                    let from = row.sum.value(index..=index);
-                    let to = from ^ row.sum.value(left..=right);
-                    let win = Some((index, choice.rect, from, to));
-                    write_valued_move(out, json, left, right, win)?;
-                }
-                _ => {
-                    row.incomplete |= played
-                        .choice
-                        .as_ref()
-                        .is_some_and(|c| MoveKind::of(c) == MoveKind::Unproven);
-                    write_engine_move(out, json, left, right, played)?;
-                }
-            }
+            write_lost_range_move(row, out, json, left, right, played)?;
         }
     }
     Ok(())
+}
+
+/// The engine's move on a range it played without the values: a proven win
+/// on a range of known value worded as one found by values, else as the
+/// engine words it (an unproven move leaves the run incomplete).
+fn write_lost_range_move(
+    row: &mut Row,
+    out: &mut impl Write,
+    json: bool,
+    left: usize,
+    right: usize,
+    played: Played,
+) -> std::io::Result<()> {
+    match (row.known(left, right), &played.choice) {
+        (true, Some(choice)) if MoveKind::of(choice) == MoveKind::Winning => {
+            let index = left + choice.board as usize;
+            let from = row.sum.value(index..=index);
+            let to = from ^ row.sum.value(left..=right);
+            let win = Some((index, choice.rect, from, to));
+            write_valued_move(out, json, left, right, win)
+        }
+        _ => {
+            row.incomplete |= played
+                .choice
+                .as_ref()
+                .is_some_and(|c| MoveKind::of(c) == MoveKind::Unproven);
+            write_engine_move(out, json, left, right, played)
+        }
+    }
 }
 
 /// A winning move found by values, worded as `grundy clear` words moves:

@@ -209,6 +209,36 @@ proptest! {
                         prop_assert_eq!(m.from.value(), values[m.index]);
                         prop_assert_eq!(m.to.value(), values[m.index] ^ total);
                     }
+                    // On a lost range, the move leaving the largest value:
+                    // by brute force, the largest `g ^ v` over every legal
+                    // move of the range, and the first component with it.
+                    let losing = sum.losing_move(start..end, rect_area).unwrap();
+                    // (The largest value, then the fewest cells cleared.)
+                    let mut largest: Option<(u32, u32, usize)> = None;
+                    for index in start..end {
+                        for rect in rect_masks(plain[index].rows(), plain[index].cols()) {
+                            let cells = plain[index].cells().0;
+                            if cells & rect == rect {
+                                let after = brute.raw(plain[index].rows(), plain[index].cols(), cells ^ rect);
+                                let leaves = after ^ values[index];
+                                let area = rect.count_ones();
+                                if largest.is_none_or(|(l, a, _)| leaves > l || (leaves == l && area < a)) {
+                                    largest = Some((leaves, area, index));
+                                }
+                            }
+                        }
+                    }
+                    match (&losing, total) {
+                        (Some(m), 0) => {
+                            prop_assert_eq!(plain[m.index].try_play(m.mv), Ok(m.position));
+                            prop_assert_eq!(m.from.value(), values[m.index]);
+                            prop_assert_eq!(m.to.value(), brute.value(&m.position));
+                            let area = u32::try_from(rect_area(&m.mv)).unwrap();
+                            prop_assert_eq!(Some(((m.from ^ m.to).value(), area, m.index)), largest);
+                        }
+                        (None, 0) => prop_assert_eq!(largest, None),
+                        (found, _) => prop_assert!(found.is_none()),
+                    }
                     match win {
                         None => prop_assert_eq!(total, 0),
                         Some(m) => {
@@ -229,6 +259,11 @@ proptest! {
             }
         }
     }
+}
+
+/// The cells a move clears.
+fn rect_area(rect: &crate::clear::Rect) -> u64 {
+    u64::from(rect.bottom - rect.top + 1) * u64::from(rect.right - rect.left + 1)
 }
 
 /// Nim: each component is one heap, of value its size. Not a board game, so
@@ -256,6 +291,11 @@ fn any_game_makes_a_sum() {
     assert_eq!(sum.value(..3), Nimber::new(3 ^ 5 ^ 6));
     // 3 ^ 5 ^ 6 = 0: the first three heaps are lost for the player to move.
     assert_eq!(sum.winning_move(0..3).unwrap(), None);
+    // Every move loses there; the largest value a move leaves is 7: heap 5
+    // down to 2 (5 xor 2), or heap 6 down to 1, and heap 5 comes first.
+    let lose = sum.losing_move(0..3, |_| 0).unwrap().expect("a move");
+    assert_eq!((lose.index, lose.position, lose.to), (1, 2, Nimber::new(2)));
+    assert_eq!(sum.losing_move(.., |_| 0).unwrap(), None);
     let win = sum.winning_move(..).unwrap().expect("a non-zero total");
     // Only the big heap has the total's top bit: take all of it.
     assert_eq!((win.index, win.mv, win.position), (3, 300, 0));
