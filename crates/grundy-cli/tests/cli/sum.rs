@@ -683,3 +683,41 @@ fn a_lost_range_still_gets_a_move() {
     assert!(index < 2);
     assert!(grundy::board!["11"].try_play(rect).is_ok(), "{line}");
 }
+
+/// A move on a lost range of valued boards is a proven losing move, under
+/// any time budget (probe U: `--max-time 0` called it unproven and exited
+/// 3): two dominoes, of values 2 and 2 by the solver, and the move leaving
+/// the largest value, 3 (one cell of either, leaving 1 beside 2), on the
+/// first board.
+#[test]
+fn a_lost_range_move_is_a_proven_losing_move_under_a_zero_time_budget() {
+    assert_eq!(value(&["11"]), Nimber::new(2));
+    assert_eq!(value(&["1"]), Nimber::new(1));
+    let output = sum_run(
+        &["--max-time", "0", "--json"],
+        "value 1 2\nmove 1 2\n",
+        "11\n\n11\n",
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["grundy"], 0);
+    let answer = &lines[1];
+    assert_eq!(answer["kind"], "losing", "{answer}");
+    assert_eq!(answer["proven"], true, "{answer}");
+    assert_eq!(answer["move"]["board"], 0, "{answer}");
+    let area = |m: &serde_json::Value| {
+        (m["bottom"].as_u64().unwrap() - m["top"].as_u64().unwrap() + 1)
+            * (m["right"].as_u64().unwrap() - m["left"].as_u64().unwrap() + 1)
+    };
+    assert_eq!(area(&answer["move"]), 1, "{answer}");
+    assert!(
+        answer["reason"]
+            .as_str()
+            .unwrap()
+            .contains("this one leaves 3, the largest value a move leaves"),
+        "{answer}"
+    );
+}
