@@ -155,7 +155,7 @@ fn bad_input_gets_a_located_error_and_exit_2() {
             .write_stdin("0110\n0110\n011\n"),
         "<stdin>",
         3,
-        1,
+        4,
         "ragged row: 3 cells, but the first row has 4",
     );
     assert_input_error(
@@ -222,7 +222,7 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         grundy().args(["clear", "-"]).write_stdin("0000\n000\n"),
         "<stdin>",
         2,
-        1,
+        4,
         "ragged row",
     );
     let missing = grundy()

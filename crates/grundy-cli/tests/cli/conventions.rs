@@ -542,7 +542,7 @@ fn counts_are_plural_unless_one() {
         grundy().args(["clear", "-"]).write_stdin("011\n1\n"),
         "<stdin>",
         2,
-        1,
+        2,
         "ragged row: 1 cell, but the first row has 3",
     );
 }

@@ -280,7 +280,7 @@ fn bad_large_input_is_located() {
             .write_stdin("1".repeat(200) + "\n" + &"1".repeat(199) + "\n"),
         "<stdin>",
         2,
-        1,
+        200,
         "ragged row",
     );
     let output = grundy()

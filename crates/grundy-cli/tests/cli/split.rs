@@ -188,7 +188,7 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         grundy().args(["split", "-"]).write_stdin("101\n10\n"),
         "<stdin>",
         2,
-        1,
+        3,
         "ragged row: 2 cells, but the first row has 3",
     );
     assert_input_error(

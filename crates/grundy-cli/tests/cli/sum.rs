@@ -158,7 +158,7 @@ fn sum_bad_queries_get_a_located_error_after_earlier_answers() {
             1,
             "unexpected '2', expected a cell",
         ),
-        ("value 1 3\nset 1\n01\n011\n", 4, 1, "ragged row"),
+        ("value 1 3\nset 1\n01\n011\n", 4, 3, "ragged row"),
         (
             "value 1 3\nset 1\n",
             3,

@@ -135,13 +135,8 @@ fn layout(input: &[u8]) -> Result<Vec<Layout>, ParseError> {
             cols: width,
         });
         if width != board.cols {
-            return Err(ParseError::at(
-                input,
-                line_start,
-                ParseErrorKind::RaggedRow {
-                    expected: board.cols,
-                    found: width,
-                },
+            return Err(super::ragged_row(
+                input, line_start, line, board.cols, width,
             ));
         }
         board.rows += 1;
@@ -435,8 +430,9 @@ mod tests {
         let err = parse_boards(b"0110\n01x0\n").unwrap_err();
         assert_eq!((err.line, err.col), (2, 3));
         assert!(err.to_string().contains("unexpected 'x'"), "{err}");
+        // Just after the last cell of a short row.
         let err = parse_boards(b"0110\n010\n").unwrap_err();
-        assert_eq!((err.line, err.col), (2, 1));
+        assert_eq!((err.line, err.col), (2, 4));
         assert_eq!(
             err.kind,
             ParseErrorKind::RaggedRow {
@@ -463,8 +459,9 @@ mod tests {
         );
         let err = parse_board_rows(&["01", "0x"]).unwrap_err();
         assert_eq!((err.line, err.col), (2, 2));
+        // At the first cell too many of a long row.
         let err = parse_board_rows(&["01", "011"]).unwrap_err();
-        assert_eq!((err.line, err.col), (2, 1));
+        assert_eq!((err.line, err.col), (2, 3));
         assert!(matches!(err.kind, ParseErrorKind::RaggedRow { .. }));
         let err = parse_board_rows(&["01", " "]).unwrap_err();
         assert_eq!((err.line, err.col), (2, 1));

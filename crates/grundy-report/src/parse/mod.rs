@@ -430,6 +430,38 @@ impl<'a> Scanner<'a> {
     }
 }
 
+/// A row of `found` cells where `expected` were due, located at the cell
+/// the rows disagree on: the first one too many, or just after the last
+/// one of a short row (as the judges' own readers locate it). `line` is
+/// the row's text from `line_start`; cells are its bytes other than spaces
+/// and tabs, which the parsers have checked already.
+pub(crate) fn ragged_row(
+    input: &[u8],
+    line_start: usize,
+    line: &[u8],
+    expected: usize,
+    found: usize,
+) -> ParseError {
+    let mut cells = 0;
+    let mut after_last = line_start;
+    for (i, &byte) in line.iter().enumerate() {
+        if byte == b' ' || byte == b'\t' {
+            continue;
+        }
+        if cells == expected {
+            after_last = line_start + i;
+            break;
+        }
+        cells += 1;
+        after_last = line_start + i + 1;
+    }
+    ParseError::at(
+        input,
+        after_last,
+        ParseErrorKind::RaggedRow { expected, found },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,14 +152,7 @@ fn parse_rows(input: &[u8], layout: Layout) -> Result<ParsedGrid, ParseError> {
         }
         let cols = *cols.get_or_insert(width);
         if width != cols {
-            return Err(ParseError::at(
-                input,
-                line_start,
-                ParseErrorKind::RaggedRow {
-                    expected: cols,
-                    found: width,
-                },
-            ));
+            return Err(super::ragged_row(input, line_start, line, cols, width));
         }
         if rows >= MAX_SIDE as usize {
             return Err(ParseError::at(
@@ -355,8 +348,12 @@ mod tests {
     fn matrix_errors_name_line_and_column() {
         let err = parse_matrix(b"101\n1a1\n").unwrap_err();
         assert_eq!((err.line, err.col), (2, 2));
+        // A short row is located just after its last cell, a long one at
+        // its first cell too many.
         let err = parse_matrix(b"101\n11\n").unwrap_err();
-        assert_eq!((err.line, err.col), (2, 1));
+        assert_eq!((err.line, err.col), (2, 3));
+        let err = parse_matrix(b"101\n1 0 1 1\n").unwrap_err();
+        assert_eq!((err.line, err.col), (2, 7));
         assert!(matches!(err.kind, ParseErrorKind::RaggedRow { .. }));
         let err = parse_matrix(b"1\n\n1\n").unwrap_err();
         assert_eq!((err.line, err.col), (3, 1));

@@ -1697,7 +1697,7 @@ async fn split_errors_are_json() {
         (
             json!({ "grid": ["11", "1"] }),
             400,
-            "row 2, column 1: ragged row: 1 cell, but the first row has 2",
+            "row 2, column 2: ragged row: 1 cell, but the first row has 2",
         ),
         (json!({ "grid": ["1".repeat(65)] }), 400, "at most 64"),
     ] {
