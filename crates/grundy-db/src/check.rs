@@ -219,11 +219,17 @@ pub struct Checked {
     pub checked: u64,
     /// Shapes not checked: over the position budget.
     pub skipped: u64,
+    /// True when [`samples`] was asked for at least as many shapes as the
+    /// database holds, and so checked each of them once ([`tiers`] leaves
+    /// it false).
+    pub every: bool,
 }
 
-/// Re-solves `count` random shapes top-down (a tier weighted by its
-/// shapes, then a random occupied slot of it; `seed` fixes the choice),
-/// each with a fresh solver within `positions` distinct shapes.
+/// Re-solves `count` distinct random shapes top-down (a tier weighted by
+/// its shapes, then a random occupied slot of it, drawn again when it was
+/// drawn before; `seed` fixes the choice), or every shape once when the
+/// database holds no more than `count`, each with a fresh solver within
+/// `positions` distinct shapes.
 ///
 /// # Errors
 ///
@@ -242,26 +248,45 @@ pub fn samples(set: &DbSet, count: u64, seed: u64, positions: u64) -> Result<Che
     if total == 0 {
         return Ok(outcome);
     }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-    for _ in 0..count {
-        let mut pick = rng.random_range(0..total);
-        let tier = tables
+    // Distinct shapes: `count` of them, or every one when the database
+    // holds no more (a count past it would only check shapes again).
+    let wanted = count.min(total);
+    let mut picked: Vec<Entry> = if wanted == total {
+        tables
             .iter()
-            .find(|t| {
-                if pick < t.0 {
-                    true
-                } else {
-                    pick -= t.0;
-                    false
+            .flat_map(|t| t.1.iter().filter_map(|&w| Entry::from_word(w)))
+            .collect()
+    } else {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut seen = std::collections::HashSet::new();
+        let mut picked = Vec::new();
+        while (picked.len() as u64) < wanted {
+            let mut pick = rng.random_range(0..total);
+            let tier = tables
+                .iter()
+                .find(|t| {
+                    if pick < t.0 {
+                        true
+                    } else {
+                        pick -= t.0;
+                        false
+                    }
+                })
+                .expect("pick < total");
+            let slots = tier.1;
+            let entry = loop {
+                if let Some(entry) = Entry::from_word(slots[rng.random_range(0..slots.len())]) {
+                    break entry;
                 }
-            })
-            .expect("pick < total");
-        let slots = tier.1;
-        let entry = loop {
-            if let Some(entry) = Entry::from_word(slots[rng.random_range(0..slots.len())]) {
-                break entry;
+            };
+            if seen.insert(entry.key()) {
+                picked.push(entry);
             }
-        };
+        }
+        picked
+    };
+    outcome.every = wanted == total;
+    for entry in picked.drain(..) {
         let (key, stored) = (entry.key(), entry.value());
         let Some(board) = shape_box.board(key) else {
             return Err(CheckError::Outside { key, shape_box });
@@ -365,6 +390,7 @@ pub fn tiers(set: &DbSet, first: Tier, last: Tier, positions: u64) -> Result<Che
         None => Ok(Checked {
             checked: tally.checked,
             skipped: tally.skipped,
+            every: false,
         }),
     }
 }
@@ -472,7 +498,8 @@ mod tests {
             sampled,
             Checked {
                 checked: 50,
-                skipped: 0
+                skipped: 0,
+                every: false,
             }
         );
         let all = tiers(&set, Tier::FIRST, Tier::new(11), 1_000_000).unwrap();
@@ -481,7 +508,18 @@ mod tests {
             all,
             Checked {
                 checked: shapes,
-                skipped: 0
+                skipped: 0,
+                every: false,
+            }
+        );
+        // Past the shapes, each once.
+        let each = samples(&set, u64::MAX, 7, 1_000_000).unwrap();
+        assert_eq!(
+            each,
+            Checked {
+                checked: shapes,
+                skipped: 0,
+                every: true,
             }
         );
         assert!(matches!(

@@ -73,10 +73,19 @@ pub(super) fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     let sampled = check::samples(&set, args.samples, args.seed, args.max_positions)
         .map_err(|err| check_error(&args.path, err))?;
+    // Past the database's shapes, each is checked once, and said so.
+    let shapes = if sampled.every {
+        format!(
+            "all {} (--samples {} is past them)",
+            count(sampled.checked + sampled.skipped, "shape"),
+            args.samples
+        )
+    } else {
+        count(sampled.checked, "random shape")
+    };
     writeln!(
         out,
-        "{} {RESOLVED} {} ({} skipped: searches over {} each)",
-        count(sampled.checked, "random shape"),
+        "{shapes} {RESOLVED} {} ({} skipped: searches over {} each)",
         if sampled.checked == 1 {
             "agrees"
         } else {
