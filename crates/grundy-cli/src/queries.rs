@@ -392,7 +392,7 @@ mod tests {
         );
         assert_eq!(
             error("set 1\n01\n011\n", 3),
-            "3:1: ragged row: 3 cells, but the first row has 2"
+            "3:3: ragged row: 3 cells, but the first row has 2"
         );
         // Boards of any size are taken: 8 x 9 is 72 cells.
         let big = format!("set 1\n{}", "000000000\n".repeat(8));

@@ -601,7 +601,7 @@ mod tests {
             ),
             (
                 br#"{"board": ["01", "011"]}"#,
-                "board 1: row 2, column 1: ragged row: 3 cells, but the first row has 2",
+                "board 1: row 2, column 3: ragged row: 3 cells, but the first row has 2",
             ),
             (br#"{"board": []}"#, "empty input"),
             (br#"{"board": ["", "1"]}"#, "row 1, column 1: empty row"),

@@ -361,7 +361,7 @@ mod tests {
             ),
             (
                 br#"{"grid": ["01", "011"]}"#,
-                "grid: row 2, column 1: ragged row: 3 cells, but the first row has 2",
+                "grid: row 2, column 3: ragged row: 3 cells, but the first row has 2",
             ),
             (br#"{"grid": [""]}"#, "row 1, column 1: empty row"),
             // An illegal move in the command line's words, its entry
