@@ -425,6 +425,12 @@ fn tables_build(
     let pool = thread_pool(threads)?;
     let tiers = shape_box.cells() as u64;
     let opened = AtomicBool::new(false);
+    // For the build record, as the CLI writes it: the tier this call began
+    // at (a resumed build measures only its own run), and its own CPU time
+    // (the notebook's process did other work before).
+    let first_tier = AtomicU64::new(1);
+    let started = std::time::Instant::now();
+    let cpu_before = grundy_db::meta::cpu_seconds();
     let cancel = AtomicBool::new(false);
     let progress_now = BuildProgress::new();
     let report = |p: TierProgress| progress_now.report(p);
@@ -448,8 +454,10 @@ fn tables_build(
         let worker = scope.spawn(|| {
             pool.install(|| {
                 // The one build entry of the CLI and Python.
-                grundy_db::build(&out, shape_box, &control, |_| {
+                grundy_db::build(&out, shape_box, &control, |store| {
                     opened.store(true, Ordering::Relaxed);
+                    let stored = grundy::tier::TierStore::stored(store) as u64;
+                    first_tier.store(stored + 1, Ordering::Relaxed);
                 })
             })
         });
@@ -515,6 +523,36 @@ fn tables_build(
             interrupted,
             opened.load(Ordering::Relaxed),
         ));
+    }
+    // A record left by an earlier build of this path must not describe the
+    // new file, even if writing the new record fails below.
+    let _ = std::fs::remove_file(grundy_db::meta::build_record_path(&out));
+    let cpu = grundy_db::meta::cpu_seconds()
+        .zip(cpu_before)
+        .map(|(after, before)| (after.0 - before.0, after.1 - before.1));
+    let record = grundy_db::meta::BuildRecord {
+        // The CLI's command that does the same (the output by its file name
+        // alone, as the CLI's record names it).
+        command: format!(
+            "grundy tables build --box {shape_box}{} --out {}",
+            threads.map_or(String::new(), |t| format!(" --threads {t}")),
+            out.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        ),
+        grundy_version: env!("CARGO_PKG_VERSION").into(),
+        first_tier: first_tier.load(Ordering::Relaxed) as usize,
+        measured: grundy_db::meta::Measured {
+            threads: pool.current_num_threads(),
+            cpu_user_seconds: cpu.map(|c| (c.0 * 100.0).round() / 100.0),
+            cpu_system_seconds: cpu.map(|c| (c.1 * 100.0).round() / 100.0),
+            wall_seconds: (started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+            // The process's peak is the notebook's, not the build's.
+            peak_rss_bytes: None,
+        },
+    };
+    if let Err(err) = grundy_db::meta::write_build_record(&out, &record) {
+        // The file system's refusal, as the OSError of its errno.
+        return Err(db_error(py, err, None));
     }
     if let Some(err) = interrupted {
         // Ctrl-C after the last tier: the file is whole, but the caller

@@ -182,7 +182,8 @@ def test_threads_are_one_or_two():
 
 
 def test_a_sum_names_the_board_at_fault():
-    with pytest.raises(ValueError, match=r"^<boards\[1\]>:2:1: "):
+    # Row 2 of board 2 falls short after its one cell: column 2.
+    with pytest.raises(ValueError, match=r"^<boards\[1\]>:2:2: ragged row"):
         grundy.clear.analyze([["11", "11"], ["11", "1"]])
 
 

@@ -65,7 +65,9 @@ print("finished", flush=True)
 """
 LARGE_BOARDS = {
     "analyze": ["1" * 12] * 11 + ["0" + "1" * 11],
-    "engine_move": ["1" * 9] * 3 + ["111101111"] + ["1" * 9] * 5,
+    # Two holes that no half turn pairs: the engine proves no move at once
+    # (with one hole, clearing the rows below its mirror point wins).
+    "engine_move": ["1" * 9] * 3 + ["111101111"] + ["1" * 9] * 2 + ["111111101"] + ["1" * 9] * 2,
 }
 
 SPLIT_ENGINE = """

@@ -4,6 +4,7 @@ files."""
 
 import contextlib
 import errno
+import json
 import os
 import re
 
@@ -143,6 +144,12 @@ def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):
     assert db.info()["content_crc32"] == grundy.tables.open().info()["content_crc32"]
     assert db.info()["tiers"] == grundy.tables.open().info()["tiers"]
     assert kept < 25
+    # The build record, as `grundy tables build` writes it: the CLI's
+    # command, the tier this call resumed at, its own time.
+    record = json.loads((tmp_path / "p.gdb.build.json").read_text())
+    assert record["command"] == "grundy tables build --box 5x5 --out p.gdb"
+    assert record["first_tier"] == kept + 1
+    assert record["measured"]["wall_seconds"] > 0
 
 
 def cli_warning(cli, directory, name):

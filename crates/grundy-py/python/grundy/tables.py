@@ -282,7 +282,10 @@ def build(
         box: ``"6x6"`` or ``(6, 6)``: at most 52 cells, the long side up to
             8 (or 16 when the short side is at most 4, 26 when at most 2).
         out: the file; ``OUT.partial`` holds the finished tiers until the
-            build completes, and a stopped build resumes from it.
+            build completes, and a stopped build resumes from it; then
+            ``OUT.build.json`` records the build as the command line's
+            does (the command, this call's CPU and wall time; no peak
+            memory, as the process is the caller's).
         threads: worker threads, 1 to :data:`MAX_THREADS` (1024; default:
             every core).
         progress: ``True``: a tqdm bar when tqdm is installed, else the
