@@ -670,6 +670,15 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
         if !self.values.range(start..end).is_zero() {
             return Ok(None);
         }
+        // The kept positions are bounded by the row: once this call could
+        // take them past twice its length, replaced positions and all are
+        // forgotten together, and every component's best is found again
+        // (the tree's entries name moves kept there).
+        let len = self.positions.len();
+        let due = self.losing.pending.range(start..end).count();
+        if self.losing.by_position.len() + due > 2 * len + 1024 {
+            self.losing = LosingMoves::new(len);
+        }
         let pending: Vec<usize> = self.losing.pending.range(start..end).copied().collect();
         for index in pending {
             let position = &self.positions[index];
@@ -686,11 +695,6 @@ impl<G: Game, T: Table<G::Key>> GameSum<G, T> {
                         if better {
                             best = Some((mv, option, value));
                         }
-                    }
-                    // Bounded by the row: replaced positions are
-                    // forgotten together once they outnumber it.
-                    if self.losing.by_position.len() > 2 * self.positions.len() + 1024 {
-                        self.losing.by_position.clear();
                     }
                     self.losing
                         .by_position

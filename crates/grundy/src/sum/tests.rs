@@ -304,3 +304,25 @@ fn any_game_makes_a_sum() {
     // 3 ^ 5 ^ 6 ^ 7 = 7: heaps 5, 6 and 7 have its top bit; the first is taken.
     assert_eq!((win.index, win.position), (1, 5 ^ 7));
 }
+
+/// The kept best moves are bounded by the row: past twice its length (plus
+/// 1,024) they are forgotten together, and a component valued before is
+/// found again, not looked up where it is gone (probe V: a panic on
+/// `move 3 3` after 1,100 pairs of equal boards set in turn).
+#[test]
+fn losing_moves_forgotten_past_their_bound_are_found_again() {
+    let empty = Board::new(4, 4, 0).unwrap();
+    let row = [empty, empty, Board::new(1, 3, 0b101).unwrap()];
+    let mut sum = GameSum::with_positions(Clear::solver(), row).unwrap();
+    // "101" is worth 1 xor 1 = 0; clearing an end cell leaves 1.
+    let first = sum.losing_move(2..3, rect_area).unwrap().expect("a move");
+    assert_eq!((first.index, first.to), (2, Nimber::new(1)));
+    for cells in 1..1100u64 {
+        let board = Board::new(4, 4, cells).unwrap();
+        sum.set(0, board).unwrap();
+        sum.set(1, board).unwrap();
+        let pair = sum.losing_move(0..2, rect_area).unwrap().expect("a move");
+        assert!(pair.index < 2);
+    }
+    assert_eq!(sum.losing_move(2..3, rect_area).unwrap(), Some(first));
+}
