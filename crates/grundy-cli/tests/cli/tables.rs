@@ -170,7 +170,7 @@ fn build_info_and_verify_agree_with_the_top_down_solver() {
     assert_success(&verify);
     let text = String::from_utf8(verify.stdout).unwrap();
     assert!(
-        text.contains("shapes (--samples 99999999999 is past them) re-solved by the engine"),
+        text.contains("shapes (--samples 99999999999 covers them) re-solved by the engine"),
         "{text}"
     );
 }

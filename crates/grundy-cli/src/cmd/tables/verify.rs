@@ -73,10 +73,10 @@ pub(super) fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     let sampled = check::samples(&set, args.samples, args.seed, args.max_positions)
         .map_err(|err| check_error(&args.path, err))?;
-    // Past the database's shapes, each is checked once, and said so.
+    // At or past the database's shapes, each is checked once, and said so.
     let shapes = if sampled.every {
         format!(
-            "all {} (--samples {} is past them)",
+            "all {} (--samples {} covers them)",
             count(sampled.checked + sampled.skipped, "shape"),
             args.samples
         )
