@@ -543,7 +543,7 @@ fn answer_move(
                     row.stopped.get_or_insert(err);
                     out.flush()?;
                     let played = row.play(left, right);
-                    write_lost_range_move(row, out, json, left, right, played)?;
+                    write_played_move(row, out, json, left, right, played)?;
                 }
             }
         }
@@ -554,7 +554,7 @@ fn answer_move(
             let played = row.play(left, right);
             // On a range of known value, a proven win is a move to a total
             // of 0, worded as one found by values.
-            write_lost_range_move(row, out, json, left, right, played)?;
+            write_played_move(row, out, json, left, right, played)?;
         }
     }
     Ok(())
@@ -563,7 +563,7 @@ fn answer_move(
 /// The engine's move on a range it played without the values: a proven win
 /// on a range of known value worded as one found by values, else as the
 /// engine words it (an unproven move leaves the run incomplete).
-fn write_lost_range_move(
+fn write_played_move(
     row: &mut Row,
     out: &mut impl Write,
     json: bool,
