@@ -1090,3 +1090,23 @@ fn a_missing_directory_is_named() {
         "{text}"
     );
 }
+
+/// A build holds its partial file exclusively, and `held_by_a_build` sees
+/// it; another look at the same moment (its shared lock, as the ranks of a
+/// `--local-ranks` build each look at the other builds' files at once) is
+/// not a build: the ranks saw each other's look as one, and refused to
+/// start under load.
+#[test]
+fn a_look_at_a_partial_file_is_not_taken_for_a_build() {
+    let dir = tempfile::tempdir().unwrap();
+    let partial = dir.path().join("x.part-0-of-3.gdb.partial");
+    std::fs::write(&partial, b"partial").unwrap();
+    assert_eq!(held_by_a_build(&partial), None);
+    let looking = std::fs::File::open(&partial).unwrap();
+    fs4::FileExt::try_lock_shared(&looking).unwrap();
+    assert_eq!(held_by_a_build(&partial), None);
+    drop(looking);
+    let building = std::fs::File::open(&partial).unwrap();
+    fs4::FileExt::try_lock(&building).unwrap();
+    assert!(held_by_a_build(&partial).is_some());
+}

@@ -204,8 +204,11 @@ pub(crate) fn refuse_beside_a_running_build(path: &Path, part: Option<Part>) -> 
 pub fn held_by_a_build(partial: &Path) -> Option<Option<u32>> {
     let file = File::open(partial).ok()?;
     // Fully qualified, as in `lock_partial`. Taken and let go at once (the
-    // handle is dropped) when no build holds it.
-    match fs4::FileExt::try_lock(&file) {
+    // handle is dropped) when no build holds it. Shared, not exclusive: a
+    // build holds its partial files exclusively, which a shared lock meets,
+    // but two probes at once (the ranks of one `--local-ranks` build each
+    // look at the other builds' files) must not see each other as a build.
+    match fs4::FileExt::try_lock_shared(&file) {
         Err(fs4::TryLockError::WouldBlock) => Some(lock_holder(&file)),
         _ => None,
     }
