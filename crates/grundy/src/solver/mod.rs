@@ -19,7 +19,6 @@
 //! report [`Progress`] through a callback, so front-ends can draw a progress
 //! bar without the engine knowing about terminals.
 
-use std::hash::Hash;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,100 +27,15 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::{Game, MexSet, Nimber, OptionPart};
 
+mod budget;
 mod helper;
 mod outcome;
+mod table;
 
+pub use budget::{bytes_apart, bytes_in_words, seconds_in_words, Budget, SolveError};
 pub use helper::{Exchange, Helper, WordExchange};
-
-/// A memo of component values, keyed by [`Game::Key`].
-pub trait Table<K> {
-    /// The value stored for `key`, if any.
-    fn get(&self, key: &K) -> Option<Nimber>;
-    /// Stores the value of `key`.
-    fn insert(&mut self, key: K, value: Nimber);
-    /// How many values are stored.
-    fn len(&self) -> usize;
-    /// True when nothing is stored.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The bytes the table has allocated, computed from its allocations'
-    /// sizes (not counting heap data that keys own). The default, 0, is for
-    /// tables that cannot tell; a memory budget does not bound them.
-    fn allocated_bytes(&self) -> usize {
-        0
-    }
-    /// The most bytes the next [`Table::insert`] may allocate on top of
-    /// [`Table::allocated_bytes`] while it runs (a growth step's new storage,
-    /// with the old still alive).
-    fn growth_bytes(&self) -> usize {
-        0
-    }
-    /// A hint that `key` is about to be looked up, so its memory can be
-    /// fetched while other work goes on. The default does nothing.
-    fn prefetch(&self, key: &K) {
-        let _ = key;
-    }
-}
-
-/// The default [`Table`]: a hash map with a fast non-cryptographic hasher
-/// (keys are positions the solver made itself, not attacker-chosen strings).
-#[derive(Clone, Debug)]
-pub struct HashTable<K> {
-    map: FxHashMap<K, Nimber>,
-}
-
-impl<K> Default for HashTable<K> {
-    fn default() -> Self {
-        HashTable {
-            map: FxHashMap::default(),
-        }
-    }
-}
-
-impl<K: Eq + Hash> Table<K> for HashTable<K> {
-    fn get(&self, key: &K) -> Option<Nimber> {
-        self.map.get(key).copied()
-    }
-    fn insert(&mut self, key: K, value: Nimber) {
-        self.map.insert(key, value);
-    }
-    fn len(&self) -> usize {
-        self.map.len()
-    }
-    fn allocated_bytes(&self) -> usize {
-        hash_map_bytes(&self.map)
-    }
-    fn growth_bytes(&self) -> usize {
-        // A full map doubles: the new buckets while the old are alive.
-        2 * self.allocated_bytes()
-    }
-}
-
-/// The bytes a hashbrown map has allocated for its buckets and control
-/// bytes, from its capacity (it keeps a power-of-two number of buckets at
-/// most 7/8 full, and 16 spare control bytes).
-pub(crate) fn hash_map_bytes<K, V, S>(map: &std::collections::HashMap<K, V, S>) -> usize {
-    hashbrown_bytes(map.capacity(), std::mem::size_of::<(K, V)>())
-}
-
-/// [`hash_map_bytes`] of a set.
-fn hash_set_bytes<K, S>(set: &std::collections::HashSet<K, S>) -> usize {
-    hashbrown_bytes(set.capacity(), std::mem::size_of::<K>())
-}
-
-/// The bytes of a hashbrown table of `capacity` entries of `entry` bytes.
-fn hashbrown_bytes(capacity: usize, entry: usize) -> usize {
-    if capacity == 0 {
-        return 0;
-    }
-    let buckets = if capacity < 8 {
-        (capacity + 1).next_power_of_two()
-    } else {
-        (capacity * 8 / 7).next_power_of_two()
-    };
-    buckets * (entry + 1) + 16
-}
+pub(crate) use table::{hash_map_bytes, hash_set_bytes};
+pub use table::{HashTable, Table};
 
 /// A legal move with the position it leads to.
 pub type MoveAndPosition<G> = (<G as Game>::Move, <G as Game>::Position);
@@ -131,174 +45,6 @@ pub type Moves<G> = Vec<MoveAndPosition<G>>;
 
 /// Legal moves with the positions they lead to and those positions' values.
 pub type ValuedMoves<G> = Vec<(<G as Game>::Move, <G as Game>::Position, Nimber)>;
-
-/// Limits on one solver's work.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    /// Stop after solving this many components (each one is a table entry,
-    /// so this also bounds memory), counting those a helper solved.
-    pub max_positions: Option<u64>,
-    /// Stop after this much wall time.
-    pub max_time: Option<Duration>,
-    /// Stop before the memo table and the search's scratch would hold more
-    /// than this many bytes (measured from their allocations, see
-    /// [`Table::allocated_bytes`]).
-    pub max_memory: Option<u64>,
-}
-
-impl Budget {
-    /// No limits.
-    pub const UNLIMITED: Budget = Budget {
-        max_positions: None,
-        max_time: None,
-        max_memory: None,
-    };
-
-    /// A limit on the number of components solved.
-    #[must_use]
-    pub const fn positions(max_positions: u64) -> Budget {
-        Budget {
-            max_positions: Some(max_positions),
-            ..Budget::UNLIMITED
-        }
-    }
-
-    /// When the time budget of a search started at `start` runs out, with
-    /// the budget: `None` without a time budget, and also when the end lies
-    /// past what an [`Instant`] can hold (`Duration::MAX`, say), as no clock
-    /// ever reaches it. Adding the two directly would panic there.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use grundy::Budget;
-    /// use std::time::{Duration, Instant};
-    /// let now = Instant::now();
-    /// let budget = Budget { max_time: Some(Duration::from_secs(2)), ..Budget::UNLIMITED };
-    /// assert_eq!(budget.deadline(now), Some((now + Duration::from_secs(2), Duration::from_secs(2))));
-    /// let endless = Budget { max_time: Some(Duration::MAX), ..Budget::UNLIMITED };
-    /// assert_eq!(endless.deadline(now), None);
-    /// ```
-    #[must_use]
-    pub fn deadline(&self, start: Instant) -> Option<(Instant, Duration)> {
-        let limit = self.max_time?;
-        Some((start.checked_add(limit)?, limit))
-    }
-}
-
-/// Why a search stopped before it had an answer.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum SolveError {
-    /// The position budget ran out.
-    // No advice here: the front-end names the limit to raise, once.
-    #[error("{}", match needed {
-        Some(needed) => format!("gave up before solving: the search would need at least {}, more than the position budget of {}", positions(*needed), positions(*limit)),
-        None => format!("gave up after solving {} (the position budget)", positions(*limit)),
-    })]
-    PositionBudget {
-        /// The budget that was reached.
-        limit: u64,
-        /// When a table past the budget was refused before it was solved
-        /// (the splitting game's dense tables): the positions the search
-        /// would have solved with it, at least.
-        needed: Option<u64>,
-    },
-    /// The time budget ran out.
-    #[error("gave up within the time budget of {}", seconds_in_words(*limit))]
-    TimeBudget {
-        /// The budget that was reached.
-        limit: Duration,
-    },
-    /// The memory budget ran out: the next step could pass it.
-    #[error(
-        "gave up before the search's memory would pass {} (the memory budget; it would need {})",
-        bytes_apart(*limit, *used).0,
-        bytes_apart(*limit, *used).1
-    )]
-    MemoryBudget {
-        /// The budget that was reached, in bytes.
-        limit: u64,
-        /// The bytes the search would hold after its next step (what it held
-        /// when it stopped, and the growth that step needs).
-        used: u64,
-    },
-    /// Stopped from outside: a helper's search by the search it helps, or
-    /// a search by its caller's stop flag (such as
-    /// [`SplitSolver::with_stop`](crate::split::SplitSolver::with_stop)).
-    #[error("stopped from outside the search")]
-    Stopped,
-}
-
-/// A count of positions for messages: `1 position`, `10 positions`.
-pub(crate) fn positions(count: u64) -> String {
-    if count == 1 {
-        "1 position".to_owned()
-    } else {
-        format!("{count} positions")
-    }
-}
-
-/// A time span for messages: seconds with at most three decimals
-/// (`2 s`, `0.5 s`, `0.01 s`), and a span below a millisecond as such. The
-/// one wording of time budgets: the engine's errors and every front-end's
-/// messages (`grundy_report::words::seconds`) use it.
-pub fn seconds_in_words(span: Duration) -> String {
-    if !span.is_zero() && span < Duration::from_millis(1) {
-        return "less than a millisecond".to_owned();
-    }
-    let text = format!("{:.3}", span.as_secs_f64());
-    format!("{} s", text.trim_end_matches('0').trim_end_matches('.'))
-}
-
-/// A byte count for messages: bytes below 1 KiB, else KiB, MiB, GiB or
-/// TiB with one decimal (`bytes_in_words(3 << 30)` is `"3.0 GiB"`). The
-/// one wording of sizes: the engine's errors and every front-end's
-/// messages (`grundy_report::words::bytes`) use it.
-#[must_use]
-pub fn bytes_in_words(bytes: u64) -> String {
-    bytes_with_decimals(bytes, 1)
-}
-
-/// [`bytes_in_words`] with `decimals` decimals.
-fn bytes_with_decimals(bytes: u64, decimals: usize) -> String {
-    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-    match bytes {
-        1 => return "1 byte".to_owned(),
-        0..1024 => return format!("{bytes} bytes"),
-        _ => {}
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = 0;
-    // The next unit from where the rounding would show 1024 of this one:
-    // 1023.96 MiB is `1.0 GiB`, not `1024.0 MiB`.
-    let scale = 10f64.powi(decimals as i32);
-    while (value * scale).round() / scale >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    format!("{value:.decimals$} {}", UNITS[unit])
-}
-
-/// Two byte counts in words that read apart when they differ: as
-/// [`bytes_in_words`], with a second or third decimal where its rounding
-/// would word them alike (a budget of `4.0 MiB` the search "would need
-/// `4.0 MiB`" to pass is `4.00 MiB` and `4.01 MiB`), else in bytes.
-#[must_use]
-pub fn bytes_apart(a: u64, b: u64) -> (String, String) {
-    if a == b {
-        return (bytes_in_words(a), bytes_in_words(b));
-    }
-    (1..=3)
-        .map(|decimals| {
-            (
-                bytes_with_decimals(a, decimals),
-                bytes_with_decimals(b, decimals),
-            )
-        })
-        .find(|(x, y)| x != y)
-        .unwrap_or_else(|| (format!("{a} bytes"), format!("{b} bytes")))
-}
 
 /// A snapshot of a running search, passed to the progress callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
