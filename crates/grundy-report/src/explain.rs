@@ -428,7 +428,9 @@ pub fn pawn(
     }
     if !several {
         if let (Some(&(kind, _)), Some(at)) = (analysis.pawns.first(), pawns.first()) {
-            let cell = if kind == CellKind::Losing {
+            let cell = if !has_moves {
+                "a losing cell: it has no move"
+            } else if kind == CellKind::Losing {
                 "a losing cell: no move from it reaches a losing cell"
             } else {
                 "a winning cell: a move from it reaches a losing cell"

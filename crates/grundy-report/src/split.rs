@@ -199,8 +199,8 @@ pub fn plain_line(cell: Cell) -> String {
 /// A winning move as `grundy split` lists it: `split at (1,3), leaving
 /// grundy 0 (rectangles left with candidates: (2,1)-(5,2) grundy 2,
 /// (2,4)-(5,5) grundy 2)`, `left` being every rectangle in play after the
-/// move with its value (their XOR is 0: why the move wins), or `(no
-/// candidate left)` when there is none.
+/// move with its value (their XOR is 0: why the move wins; `rectangle`
+/// when one is left), or `(no candidate left)` when there is none.
 #[must_use]
 pub fn winning_line(cell: Cell, left: &[(Rect, Nimber)]) -> String {
     let parts: Vec<String> = left
@@ -210,7 +210,12 @@ pub fn winning_line(cell: Cell, left: &[(Rect, Nimber)]) -> String {
     let why = if parts.is_empty() {
         "(no candidate left)".to_owned()
     } else {
-        format!("(rectangles left with candidates: {})", parts.join(", "))
+        let rectangles = if parts.len() == 1 {
+            "rectangle"
+        } else {
+            "rectangles"
+        };
+        format!("({rectangles} left with candidates: {})", parts.join(", "))
     };
     format!("{} {why}", words::leaving(&words::split_move(cell), 0))
 }
@@ -397,6 +402,11 @@ mod tests {
             ),
             "split at (1,3), leaving grundy 0 (rectangles left with candidates: \
              (2,1)-(5,2) grundy 2, (2,4)-(5,5) grundy 2)"
+        );
+        assert_eq!(
+            winning_line(Cell::new(0, 0), &[(rect(1, 1, 2, 3), Nimber::new(0))]),
+            "split at (1,1), leaving grundy 0 (rectangle left with candidates: \
+             (2,2)-(3,4) grundy 0)"
         );
         assert_eq!(
             winning_line(Cell::new(1, 2), &[]),

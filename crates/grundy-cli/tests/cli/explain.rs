@@ -310,3 +310,33 @@ fn split_explains_the_rectangles_and_each_mex() {
         assert!(line.contains(" -> 0 (it leaves "), "{line}");
     }
 }
+
+/// A pawn with no move is a losing cell because it has no move, said so
+/// rather than by the rule for cells with moves (the origin has none by
+/// the game's rule, and a pawn walled in at (1,0) has none either).
+#[test]
+fn a_pawn_without_a_move_is_said_to_have_none() {
+    let out = run(&["pawn", "--at", "0,0", "--explain"], "");
+    assert!(
+        out.contains("(0,0) is a losing cell: it has no move"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("losing cell: no move from it reaches"),
+        "{out}"
+    );
+    let walls = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(walls.path(), "0 0\n").unwrap();
+    let path = walls.path().display().to_string();
+    let out = run(&["pawn", &path, "--at", "1,0", "--explain"], "");
+    assert!(
+        out.contains("(1,0) is a losing cell: it has no move"),
+        "{out}"
+    );
+    // A pawn with a move keeps the rule's wording.
+    let out = run(&["pawn", "--at", "0,2", "--explain"], "");
+    assert!(
+        out.contains("(0,2) is a winning cell: a move from it reaches a losing cell"),
+        "{out}"
+    );
+}
