@@ -9,7 +9,9 @@
 #   - `grundy sum` on a dense 8 x 8 board (one shape of 56 cells, whose
 #     value takes minutes) with 3,000 `winner 1 1` queries under --max-time 1;
 #   - `grundy clear` on that 8 x 8 board under --max-time 1 (the message
-#     should name 1 s).
+#     should name 1 s);
+#   - the engine's move (`grundy clear --move`, its outcome search) on a
+#     60 x 60 board at 85% ones under --max-memory 100MB.
 # Random boards from fixed seeds (Python's random).
 #
 # usage: bench/budgets.sh OLD NEW
@@ -25,6 +27,7 @@ def board(path, rows, cols, p, seed):
         for _ in range(rows):
             f.write("".join("1" if rng.random() < p else "0" for _ in range(cols)) + "\n")
 board(f"{work}/r200.txt", 200, 200, 0.85, 1)
+board(f"{work}/r60.txt", 60, 60, 0.85, 3)
 with open(f"{work}/d8.txt", "w") as f:
     f.write("11111111\n11111111\n10011101\n11111111\n11111111\n00111101\n11110111\n11111111\n")
 with open(f"{work}/checker.txt", "w") as f:
@@ -51,4 +54,5 @@ for bin in "$1" "$2"; do
   run "$bin" "clear --max-time 1 checkerboard" clear --max-time 1 "$work/checker.txt"
   run "$bin" "sum --max-time 1 3000 winners" sum --max-time 1 --queries "$work/winners.txt" "$work/d8.txt"
   run "$bin" "clear --max-time 1 8x8" clear --max-time 1 "$work/d8.txt"
+  run "$bin" "clear --move --max-memory 100MB 60x60" clear --move --threads 1 --max-memory 100MB --max-time 20 "$work/r60.txt"
 done

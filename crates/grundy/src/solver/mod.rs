@@ -149,6 +149,9 @@ pub struct Solver<G: Game, T: Table<G::Key> = HashTable<<G as Game>::Key>> {
     /// pointers ([`Game::heap_bytes`]; 0 unless [`Game::HEAP`]).
     pending_heap: usize,
     memo_heap: usize,
+    /// The bytes the outcome search's listings hold while its recursion
+    /// works through them (`outcome.rs`).
+    outcome_heap: usize,
     spare_sets: Vec<MexSet>,
     /// Components an outcome search found won (a value other than 0) without
     /// valuing them; those it found lost have value 0 and are in the table
@@ -202,6 +205,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             pending: Vec::new(),
             pending_heap: 0,
             memo_heap: 0,
+            outcome_heap: 0,
             spare_sets: Vec::new(),
             won: FxHashSet::default(),
             not_values: FxHashMap::default(),
@@ -349,6 +353,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             + self.pending.capacity() * size_of::<Pending<G::Position, G::Key>>()
             + self.pending_heap
             + self.memo_heap
+            + self.outcome_heap
             + self.spare_sets.capacity() * size_of::<MexSet>()
             + 3 * hash_set_bytes(&self.won)
             + 3 * hash_map_bytes(&self.not_values)

@@ -179,15 +179,69 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         &mut self,
         position: &G::Position,
     ) -> Result<Option<MoveAndPosition<G>>, SolveError> {
-        let mut moves = self.options_of(position)?;
         self.started.get_or_insert_with(Instant::now);
-        // Listed move by move, so that option `i` is `moves[i]`'s.
+        // Listed move by move, so that option `i` is the `i`-th move.
         let options = self.option_parts(position, Listing::ByMoves, Nimber::ZERO)?;
+        let held = self.hold_listing(&options)?;
         let zero = match options.hit {
-            Some(index) => Some(index),
-            None => self.first_zero_option(&options, 0)?,
+            Some(index) => Ok(Some(index)),
+            None => self.first_zero_option(&options, 0),
         };
-        Ok(zero.map(|index| moves.swap_remove(index)))
+        drop(options);
+        self.outcome_heap -= held;
+        // The move is listed again rather than kept with every other from
+        // the start: on a large board each move's position is a board of
+        // its own, and all of them would be held through the whole search.
+        match zero? {
+            Some(index) => self.nth_option(position, index).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Move `index` of `position`, in the order [`Game::for_each_option`]
+    /// lists them, with the position it leads to.
+    fn nth_option(
+        &self,
+        position: &G::Position,
+        index: usize,
+    ) -> Result<MoveAndPosition<G>, SolveError> {
+        let mut seen = 0;
+        let mut found = None;
+        self.game.for_each_option(position, |mv, option| {
+            if seen == index {
+                found = Some((mv, option));
+            }
+            seen += 1;
+        });
+        if let Some(err) = self.game.interrupted() {
+            return Err(err);
+        }
+        Ok(found.expect("the game lists the same moves each time"))
+    }
+
+    /// Counts `options` against the memory budget while the caller holds
+    /// them ([`Solver::outcome_heap`], given back by the caller), and stops
+    /// the search when they would pass it: each level of the outcome
+    /// search's recursion holds a listing of its component's options, and on
+    /// a large board each part is a board of its own.
+    fn hold_listing(&mut self, options: &Options<G>) -> Result<usize, SolveError> {
+        let mut bytes = options.options.capacity() * std::mem::size_of::<(Nimber, u32, u32)>()
+            + options.parts.capacity() * std::mem::size_of::<Part<G>>();
+        if G::HEAP {
+            bytes += options
+                .parts
+                .iter()
+                .map(|(component, key)| self.game.heap_bytes(Some(component), key))
+                .sum::<usize>();
+        }
+        self.outcome_heap += bytes;
+        if G::HEAP {
+            if let Err(err) = self.check_memory() {
+                self.outcome_heap -= bytes;
+                return Err(err);
+            }
+        }
+        Ok(bytes)
     }
 
     /// True when the component of `key` has value `target`.
@@ -210,20 +264,29 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             return Ok(value == Some(target));
         }
         let options = self.option_parts(&component, Listing::Fast, target)?;
-        let has = if options.hit.is_some() {
-            false
+        let held = self.hold_listing(&options)?;
+        let decided = if options.hit.is_some() {
+            Ok(Some(false))
         } else if target.is_zero() {
-            self.first_zero_option(&options, depth)?.is_none()
-        } else if self.witness_of(&options, target, depth)? {
-            false
+            self.first_zero_option(&options, depth)
+                .map(|zero| Some(zero.is_none()))
         } else {
-            match self.value_unless_an_option_is(component, key.clone(), target)? {
+            self.witness_of(&options, target, depth)
+                .map(|seen| seen.then_some(false))
+        };
+        drop(options);
+        self.outcome_heap -= held;
+        let has = match decided? {
+            Some(has) => has,
+            None => match self.value_unless_an_option_is(component, key.clone(), target)? {
                 Some(value) => return Ok(value == target),
                 None => false,
-            }
+            },
         };
         if has {
-            self.not_values.remove(&key);
+            if self.not_values.remove(&key).is_some() && G::HEAP {
+                self.memo_heap -= self.game.heap_bytes(None, &key);
+            }
             self.remember(key, target);
         } else {
             self.rule_out(key, target);
@@ -244,10 +307,24 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     /// Keeps that the component of `key` does not have value `target`.
     fn rule_out(&mut self, key: G::Key, target: Nimber) {
+        // A key new to the sets is counted as the memo's keys are.
+        let heap = if G::HEAP {
+            self.game.heap_bytes(None, &key)
+        } else {
+            0
+        };
         if target.is_zero() {
-            self.won.insert(key);
+            if self.won.insert(key) {
+                self.memo_heap += heap;
+            }
         } else if let Some(bit) = target_bit(target) {
-            *self.not_values.entry(key).or_default() |= bit;
+            match self.not_values.entry(key) {
+                std::collections::hash_map::Entry::Occupied(mut ruled) => *ruled.get_mut() |= bit,
+                std::collections::hash_map::Entry::Vacant(new) => {
+                    new.insert(bit);
+                    self.memo_heap += heap;
+                }
+            }
         }
     }
 
@@ -359,6 +436,13 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         listing: Listing,
         target: Nimber,
     ) -> Result<Options<G>, SolveError> {
+        if G::HEAP {
+            // The game's listing stops before what it lists and what the
+            // search holds (the listings of the levels above included)
+            // would pass the memory budget.
+            self.game
+                .hold_pending(self.pending_heap + self.outcome_heap, self.memory_bytes());
+        }
         let mut list = Options {
             options: Vec::new(),
             parts: Vec::new(),
