@@ -258,6 +258,15 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
     // What tables and closed forms know at once: with them, the others of a
     // shape left alone may cancel by their values.
     known_values(&mut analysis, analyzer);
+    if analysis.unpaired().all(|class| class.value.is_some()) {
+        // Every value the total needs is known, so no search runs here: a
+        // total of 0 is a lost position, proven now, and no search for a
+        // winning move (which has none to find) spends the budget.
+        value_unpaired(&mut analysis, analyzer);
+        if analysis.value.is_some_and(Nimber::is_zero) {
+            return Some(losing_move(&mut analysis, analyzer));
+        }
+    }
     if let Some(found) = cancelling_move(&analysis, analyzer) {
         let WinReason::Pairs { halves } = found.reason else {
             unreachable!("cancelling moves win by pairs")
@@ -314,7 +323,10 @@ fn lone_shape_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Opt
             component: found.component,
             reason: MoveReason::LeavesZero,
         }),
-        None if analysis.value.is_some() => Some(losing_move(analysis, analyzer)),
+        // The outcome search found the lone shape lost: the total is 0.
+        None if analysis.value.is_some_and(Nimber::is_zero) => {
+            Some(losing_move(analysis, analyzer))
+        }
         None => None,
     }
 }
@@ -378,11 +390,16 @@ fn winning_by_values(
 /// The move in a lost position: with the options' values, the one leaving
 /// the largest value (then the smallest rectangle), as the small boards'
 /// engine plays; without them, one cell of the largest component, which
-/// keeps the most to play for.
+/// keeps the most to play for. The options are valued only when every
+/// component fits 64 cells: a shape past that lists a board of its own for
+/// each of its options (a frame of 500 x 500 has about 10^6 of them), each
+/// to value by a search, to choose among moves that all lose.
 fn losing_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> EngineChoice {
     let total = analysis.value.unwrap_or(Nimber::ZERO);
     let mut best: Option<(Nimber, u64, LargeRect, u32)> = None;
-    for index in 0..analysis.components.len() {
+    let all_small =
+        (0..analysis.components.len()).all(|index| analysis.components[index].extent.fits_board());
+    for index in (0..analysis.components.len()).filter(|_| all_small) {
         let info = analysis.components[index];
         // The classes that cancel were not valued for the total.
         let class = info.class as usize;

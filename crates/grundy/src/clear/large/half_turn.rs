@@ -32,7 +32,8 @@
 //! **Cost.** A candidate point compares the set's rows with those of its
 //! half turn, moved, and stops at the first row that is not one run of a
 //! rectangle, so most points cost a row or two; at most `2 (rows + cols)`
-//! points, with the budget asked every [`CHECK_EVERY`].
+//! points, with the budget asked every [`CHECK_EVERY`], and at most
+//! [`MAX_WORDS`] words compared (or 8 times the set's words, if more).
 //!
 //! **Why it is correct.** The move is checked, not assumed: what it leaves
 //! is the set's cells whose images are in the set, which is symmetric (the
@@ -140,21 +141,42 @@ pub fn winning_move(set: &LargeBoard, halted: &dyn Fn() -> bool) -> Option<Large
             .flat_map(|k| [(-k, 0), (k, 0)])
             .chain((1..cols).flat_map(|k| [(0, -k), (0, k)])),
     );
+    let stride = set.row_words(0).len() as u64;
+    let most = MAX_WORDS.max(WORDS_PER_SET_WORD * rows as u64 * stride);
+    let mut words = 0;
     for (tried, (dr, dc)) in shifts.enumerate() {
-        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() {
+        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() || words > most {
             return None;
         }
-        if let Some(rect) = move_about(set, &turned, dr, dc) {
+        if let Some(rect) = move_about(set, &turned, dr, dc, &mut words) {
             return Some(rect);
         }
     }
     None
 }
 
+/// The words of rows [`winning_move`] compares at most over all its
+/// candidates, or [`WORDS_PER_SET_WORD`] times the set's own words when
+/// that is more: a few milliseconds. Most candidates stop at their first
+/// row, but a row of a long thin board is thousands of words, and it has
+/// as many candidates as columns; there the values of its runs, known at
+/// once, find a winning move instead.
+const MAX_WORDS: u64 = 1 << 24;
+
+/// See [`MAX_WORDS`].
+const WORDS_PER_SET_WORD: u64 = 8;
+
 /// The move of [`winning_move`] for the point whose half turn maps the box's
 /// cell `(r, c)` to `(rows - 1 - r + dr, cols - 1 - c + dc)`: `turned` (the
 /// set's half turn within its box) moved by `(dr, dc)` is the set's image.
-fn move_about(set: &LargeBoard, turned: &LargeBoard, dr: i64, dc: i64) -> Option<LargeRect> {
+/// `words` counts the words of rows compared.
+fn move_about(
+    set: &LargeBoard,
+    turned: &LargeBoard,
+    dr: i64,
+    dc: i64,
+    words: &mut u64,
+) -> Option<LargeRect> {
     let (rows, cols) = (i64::from(set.rows()), i64::from(set.cols()));
     let stride = set.row_words(0).len();
     let mut unmatched = vec![0u64; stride];
@@ -172,6 +194,7 @@ fn move_about(set: &LargeBoard, turned: &LargeBoard, dr: i64, dc: i64) -> Option
     let mut rect: Option<LargeRect> = None;
     let mut image = Vec::with_capacity(stride);
     for r in 0..rows {
+        *words += stride as u64;
         image_row(r, &mut image);
         let have = set.row_words(r as u32);
         for ((u, h), i) in unmatched.iter_mut().zip(have).zip(&image) {
