@@ -1116,3 +1116,43 @@ fn the_worked_example_quotes_its_fixture() {
         "docs/check.md quotes lines that pshtbrth_noupdate.py does not have in a row:\n{quoted}"
     );
 }
+
+/// `--replay -` reads the input from standard input, as `-` does for every
+/// command, and names it `<stdin>`; a wrong answer's report shows the end
+/// of the solution's standard error too (here the answer it printed there
+/// instead of on standard output).
+#[test]
+fn a_replay_reads_standard_input_and_a_wrong_answer_shows_standard_error() {
+    let sample = std::fs::read(data("gridgame.in")).unwrap();
+    let replay = |cmd: &[String]| {
+        let dir = tempfile::tempdir().unwrap();
+        let output = grundy()
+            .args(["check", "gridgame", "--replay", "-", "--out"])
+            .arg(dir.path())
+            .arg("--")
+            .args(cmd)
+            .write_stdin(sample.clone())
+            .timeout(Duration::from_secs(300))
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+        )
+    };
+    let (code, stdout) = replay(&judge_cmd("gridgame"));
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("<stdin>: accepted"), "{stdout}");
+    let judge = env!("CARGO_BIN_EXE_grundy");
+    let (code, stdout) = replay(&sh(&format!("{judge} judge gridgame >&2")));
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("<stdin>: output that does not parse"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("its standard error ends:"), "{stdout}");
+    assert!(
+        stdout.contains("    Alice") || stdout.contains("    Bob"),
+        "{stdout}"
+    );
+}

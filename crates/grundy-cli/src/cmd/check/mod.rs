@@ -59,8 +59,9 @@ pub struct Args {
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000_000), conflicts_with = "replay")]
     cases: u64,
     /// The largest total number of boards, queries, impassable cells or
-    /// starts of a case (caos3: the largest map side, at most 20) [default:
-    /// the statement's limit].
+    /// starts of a case (caos3: the largest map side, at most 20; not for
+    /// gfg, whose input is one 4 x 4 board) [default: the statement's
+    /// limit].
     // Bounded above by the statement's limit, which `run` checks.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "replay")]
     max_size: Option<u64>,
@@ -87,7 +88,8 @@ pub struct Args {
     /// Where to write failing.in, expected.out and received.out.
     #[arg(long, default_value = "grundy-check")]
     out: PathBuf,
-    /// Run this input (and shrink it if it fails) instead of random cases
+    /// Run this input (`-`: standard input) and shrink it if it fails,
+    /// instead of random cases
     /// (so without --seed, --cases, --max-size, --max-coord or
     /// --whitespace).
     #[arg(long, value_name = "FILE")]
@@ -737,13 +739,25 @@ fn shrink_and_report<C: Case>(
         .remove(&shrunk.case.render())
         .unwrap_or(tried);
     if shrunk.steps == 0 {
-        writeln!(
-            out,
-            "not shrunk: none of the {} tried ({:.1} s) fails this way: {}",
-            words::count(shrunk.runs as u64, "smaller input"),
-            took.as_secs_f64(),
-            shrunk.case.size()
-        )?;
+        match shrunk.runs {
+            0 => writeln!(
+                out,
+                "not shrunk: it has no smaller valid input: {}",
+                shrunk.case.size()
+            )?,
+            1 => writeln!(
+                out,
+                "not shrunk: the one smaller input tried ({:.1} s) does not fail this way: {}",
+                took.as_secs_f64(),
+                shrunk.case.size()
+            )?,
+            runs => writeln!(
+                out,
+                "not shrunk: none of the {runs} smaller inputs tried ({:.1} s) fails this way: {}",
+                took.as_secs_f64(),
+                shrunk.case.size()
+            )?,
+        }
     } else {
         let after = shrunk.case.size();
         // A step removes an element, lowers a number or makes the layout
@@ -792,21 +806,26 @@ fn shrink_and_report<C: Case>(
                 }
             )?;
             if let Some(pairs) = pairs.filter(|&p| p > 0) {
-                writeln!(
-                    out,
-                    "(nor does any of its {pairs} two-step reductions)"
-                )?;
+                if pairs == 1 {
+                    writeln!(out, "(nor does its one two-step reduction)")?;
+                } else {
+                    writeln!(
+                        out,
+                        "(nor does any of its {pairs} two-step reductions)"
+                    )?;
+                }
             }
         }
         Minimality::Coarse if shrunk.steps == 0 => writeln!(
             out,
-            "{} depends on the input's size, so only halves and quarters of it were tried",
+            "not shrunk: {} depends on the input's size, so only halves and quarters of its \
+             lists were tried",
             verdict.name()
         )?,
         Minimality::Coarse => writeln!(
             out,
             "not shrunk to 1-minimal: {} depends on the input's size, so only halves and \
-             quarters of it were dropped",
+             quarters of its lists were tried",
             verdict.name()
         )?,
         Minimality::Stopped if bench.limits.is_interrupted() => writeln!(
@@ -883,7 +902,9 @@ fn report(
     if lines.len() > 40 {
         writeln!(out, "    ... {} more lines", lines.len() - 40)?;
     }
-    if matches!(verdict, Some(Verdict::RuntimeError { .. })) && !tried.run.stderr_tail.is_empty() {
+    // Whatever the verdict: a solution that writes its answers or its
+    // debugging there shows why at once.
+    if !tried.run.stderr_tail.is_empty() {
         writeln!(out, "\nits standard error ends:")?;
         let tail: Vec<&str> = tried.run.stderr_tail.lines().collect();
         for line in &tail[tail.len().saturating_sub(8)..] {
@@ -1078,12 +1099,22 @@ fn replay<C: Case>(
     path: &Path,
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<ExitCode> {
-    let input = std::fs::read(path)
-        .map_err(|err| UsageError(format!("{}: cannot read: {err}", path.display())))?;
+    // `-` is standard input, as for every command (the solution's own
+    // standard input is the case, not grundy's).
+    let (name, input) = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|err| UsageError(format!("<stdin>: cannot read: {err}")))?;
+        ("<stdin>".to_owned(), bytes)
+    } else {
+        let bytes = std::fs::read(path)
+            .map_err(|err| UsageError(format!("{}: cannot read: {err}", path.display())))?;
+        (path.display().to_string(), bytes)
+    };
     // The judge validates it first: a located error, exit 2.
     if let Err(JudgeError::Input(error)) = C::judge(&input, &mut Vec::new()) {
         return Err(InputError {
-            source_name: path.display().to_string(),
+            source_name: name,
             error,
         }
         .into());
@@ -1091,8 +1122,7 @@ fn replay<C: Case>(
     if let Some(past) = C::read(&input).and_then(|case| case.past_the_statement()) {
         writeln!(
             out,
-            "note: {}: past the statement's limits: {past} (grundy's judge takes it; the original judge would not)",
-            path.display()
+            "note: {name}: past the statement's limits: {past} (grundy's judge takes it; the original judge would not)"
         )?;
     }
     let tried = bench.try_input::<C>(input.clone(), 0)?;
@@ -1108,8 +1138,7 @@ fn replay<C: Case>(
         Some(Verdict::Accepted) => {
             writeln!(
                 out,
-                "{}: accepted ({:.3} s)",
-                path.display(),
+                "{name}: accepted ({:.3} s)",
                 tried.run.wall.as_secs_f64()
             )?;
             return Ok(ExitCode::SUCCESS);
@@ -1118,8 +1147,7 @@ fn replay<C: Case>(
     };
     writeln!(
         out,
-        "{}: {}",
-        path.display(),
+        "{name}: {}",
         describe(&verdict, bench.limits.time, args.memory_limit)
     )?;
     let case = C::read(&input).expect("the judge accepted it");
