@@ -629,7 +629,7 @@ pub fn reason(choice: &EngineChoice) -> String {
             largest,
             stopped,
         } if valued == unpaired => format!(
-            "unproven: every shape that does not cancel is valued, but the budget ran out{} before a move to a total of 0 was found (the largest shape has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
+            "unproven: every shape that does not cancel is valued and the total is not 0, but the budget ran out{} before the options of a shape were valued to find the move to a total of 0 (the largest shape has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
             stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
             words::count(*largest, "cell"),
         ),
@@ -684,7 +684,8 @@ mod tests {
         let all = reason(&choice(unproven(8)));
         assert!(
             all.starts_with(
-                "unproven: every shape that does not cancel is valued, but the budget ran out"
+                "unproven: every shape that does not cancel is valued and the total is not 0, \
+                 but the budget ran out"
             ),
             "{all}"
         );
