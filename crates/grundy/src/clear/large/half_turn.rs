@@ -21,19 +21,22 @@
 //! cells whose image is not in the set must form one rectangle of ones
 //! (then it is the move), and the middle block of what is left must not be
 //! all ones. The candidates are the middle of the set's box, then the
-//! points shifted from it along one axis by up to the box's side: after the
-//! opponent cleared a rectangle `R` from a symmetric set, the box is the
-//! old box unless `R` covered a whole end of it, and then only that end
-//! moved (`R`'s image, still there, holds the other end). So the answer to
-//! every reply in a symmetric set is found: the rectangle the reply's
-//! image is, with the middle of the old box. A reply that cleared whole
-//! ends along both axes at once (a corner of a staircase) is not searched.
+//! points shifted from it along one axis by up to the box's side, then
+//! along both, nearest first: after the opponent cleared a rectangle `R`
+//! from a symmetric set, the box is the old box unless `R` covered a whole
+//! end of it, and then only that end moved (`R`'s image, still there,
+//! holds the other end), along one axis or, for a corner, both. So the
+//! answer to every reply in a symmetric set is found, within the words the
+//! search may compare (below): the rectangle the reply's image is, with the
+//! middle of the old box.
 //!
 //! **Cost.** A candidate point compares the set's rows with those of its
 //! half turn, moved, and stops at the first row that is not one run of a
-//! rectangle, so most points cost a row or two; at most `2 (rows + cols)`
-//! points, with the budget asked every [`CHECK_EVERY`], and at most
-//! [`MAX_WORDS`] words compared (or 8 times the set's words, if more).
+//! rectangle, so most points cost a row or two; `2 (rows + cols)`
+//! points along one axis and `4 rows cols` along both, with the budget
+//! asked every [`CHECK_EVERY`], and at most [`MAX_WORDS`] words compared
+//! (or 8 times the set's words, if more): every point of a box of up to
+//! about 600 x 600.
 //!
 //! **Why it is correct.** The move is checked, not assumed: what it leaves
 //! is the set's cells whose images are in the set, which is symmetric (the
@@ -136,23 +139,48 @@ pub fn winning_move(set: &LargeBoard, halted: &dyn Fn() -> bool) -> Option<Large
         return None;
     }
     let turned = set.transform(3);
-    let shifts = std::iter::once((0, 0)).chain(
-        (1..rows)
-            .flat_map(|k| [(-k, 0), (k, 0)])
-            .chain((1..cols).flat_map(|k| [(0, -k), (0, k)])),
-    );
-    let stride = set.row_words(0).len() as u64;
-    let most = MAX_WORDS.max(WORDS_PER_SET_WORD * rows as u64 * stride);
-    let mut words = 0;
+    // Along both axes at once, nearest first: a reply that cleared a
+    // corner of `d` rows and columns is answered about the point `d` away.
+    let both = (1..rows.max(cols)).flat_map(move |d| {
+        let ring = move |dr: i64, dc: i64| {
+            (dr.abs() < rows && dc.abs() < cols && dr.abs().max(dc.abs()) == d).then_some((dr, dc))
+        };
+        (-d..=d)
+            .flat_map(move |dr| (-d..=d).map(move |dc| (dr, dc)))
+            .filter(|&(dr, dc)| dr != 0 && dc != 0)
+            .filter_map(move |(dr, dc)| ring(dr, dc))
+    });
+    let shifts = std::iter::once((0, 0))
+        .chain(
+            (1..rows)
+                .flat_map(|k| [(-k, 0), (k, 0)])
+                .chain((1..cols).flat_map(|k| [(0, -k), (0, k)])),
+        )
+        .chain(both);
+    let stride = set.row_words(0).len();
+    let most = MAX_WORDS.max(WORDS_PER_SET_WORD * rows as u64 * stride as u64);
+    let mut scratch = Scratch {
+        words: 0,
+        unmatched: vec![0; stride],
+        image: Vec::with_capacity(stride),
+    };
     for (tried, (dr, dc)) in shifts.enumerate() {
-        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() || words > most {
+        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() || scratch.words > most {
             return None;
         }
-        if let Some(rect) = move_about(set, &turned, dr, dc, &mut words) {
+        if let Some(rect) = move_about(set, &turned, dr, dc, &mut scratch) {
             return Some(rect);
         }
     }
     None
+}
+
+/// What [`move_about`] reuses from one candidate to the next: the words of
+/// rows compared so far, and two rows.
+struct Scratch {
+    words: u64,
+    unmatched: Vec<u64>,
+    image: Vec<u64>,
 }
 
 /// The words of rows [`winning_move`] compares at most over all its
@@ -169,17 +197,21 @@ const WORDS_PER_SET_WORD: u64 = 8;
 /// The move of [`winning_move`] for the point whose half turn maps the box's
 /// cell `(r, c)` to `(rows - 1 - r + dr, cols - 1 - c + dc)`: `turned` (the
 /// set's half turn within its box) moved by `(dr, dc)` is the set's image.
-/// `words` counts the words of rows compared.
+/// `scratch.words` counts the words of rows compared.
 fn move_about(
     set: &LargeBoard,
     turned: &LargeBoard,
     dr: i64,
     dc: i64,
-    words: &mut u64,
+    scratch: &mut Scratch,
 ) -> Option<LargeRect> {
     let (rows, cols) = (i64::from(set.rows()), i64::from(set.cols()));
     let stride = set.row_words(0).len();
-    let mut unmatched = vec![0u64; stride];
+    let Scratch {
+        words,
+        unmatched,
+        image,
+    } = scratch;
     let image_row = |r: i64, out: &mut Vec<u64>| {
         out.clear();
         let from = r - dr;
@@ -192,17 +224,16 @@ fn move_about(
     };
     // The rectangle of the cells whose image is missing, grown row by row.
     let mut rect: Option<LargeRect> = None;
-    let mut image = Vec::with_capacity(stride);
     for r in 0..rows {
         *words += stride as u64;
-        image_row(r, &mut image);
+        image_row(r, image);
         let have = set.row_words(r as u32);
-        for ((u, h), i) in unmatched.iter_mut().zip(have).zip(&image) {
+        for ((u, h), i) in unmatched.iter_mut().zip(have).zip(image.iter()) {
             *u = h & !i;
         }
         let mut span = None;
         let mut pieces = 0;
-        super::grid::runs_in(&unmatched, set.cols(), |s, e| {
+        super::grid::runs_in(unmatched, set.cols(), |s, e| {
             pieces += 1;
             span = Some((s, e - 1));
         });
