@@ -34,9 +34,9 @@
 //! half turn, moved, and stops at the first row that is not one run of a
 //! rectangle, so most points cost a row or two; `2 (rows + cols)`
 //! points along one axis and `4 rows cols` along both, with the budget
-//! asked every [`CHECK_EVERY`], and at most [`MAX_WORDS`] words compared
-//! (or 8 times the set's words, if more): every point of a box of up to
-//! about 600 x 600.
+//! asked every [`CHECK_EVERY`], and at most [`MAX_WORDS`] words compared,
+//! each point counted as [`CANDIDATE_WORDS`] more (or 8 times the set's
+//! words, if more): every point of a box of up to about 350 x 350.
 //!
 //! **Why it is correct.** The move is checked, not assumed: what it leaves
 //! is the set's cells whose images are in the set, which is symmetric (the
@@ -109,6 +109,54 @@ fn mirrored_word(words: &[u64], cols: u32, w: usize) -> u64 {
     }
 }
 
+/// The one run of ones of a row of `stride` words given word by word, its
+/// first and last columns; `Ok(None)` when it has none, and `Err(())` at
+/// the word where a second run shows, without reading the words after it
+/// (most candidate points of [`winning_move`] fail in their first row's
+/// first word or two). `read` counts the words read.
+fn single_run(
+    stride: usize,
+    word: impl Fn(usize) -> u64,
+    read: &mut u64,
+) -> Result<Option<(u32, u32)>, ()> {
+    let mut start: Option<u32> = None;
+    let mut end: Option<u32> = None;
+    for w in 0..stride {
+        *read += 1;
+        let bits = word(w);
+        let base = (w * 64) as u32;
+        if bits == 0 {
+            if start.is_some() && end.is_none() {
+                end = Some(base);
+            }
+            continue;
+        }
+        if end.is_some() {
+            return Err(());
+        }
+        let (at, bits) = match start {
+            None => {
+                let at = bits.trailing_zeros();
+                start = Some(base + at);
+                (at, bits >> at)
+            }
+            // The run went on to the word's edge: it goes on here, or
+            // another run begins.
+            Some(_) if bits & 1 == 0 => return Err(()),
+            Some(_) => (0, bits),
+        };
+        let ones = (!bits).trailing_zeros();
+        if at + ones < 64 {
+            // It ends in this word, and nothing may follow it.
+            if bits >> ones != 0 {
+                return Err(());
+            }
+            end = Some(base + at + ones);
+        }
+    }
+    Ok(start.map(|first| (first, end.unwrap_or((stride * 64) as u32) - 1)))
+}
+
 /// The 64 bits of `words` (a row, bit `c % 64` of word `c / 64` is column
 /// `c`) from column `from` on, zeros outside the row.
 fn bits_from(words: &[u64], from: i64) -> u64 {
@@ -159,37 +207,33 @@ pub fn winning_move(set: &LargeBoard, halted: &dyn Fn() -> bool) -> Option<Large
         .chain(both);
     let stride = set.row_words(0).len();
     let most = MAX_WORDS.max(WORDS_PER_SET_WORD * rows as u64 * stride as u64);
-    let mut scratch = Scratch {
-        words: 0,
-        unmatched: vec![0; stride],
-        image: Vec::with_capacity(stride),
-    };
+    let mut words = 0;
     for (tried, (dr, dc)) in shifts.enumerate() {
-        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() || scratch.words > most {
+        if tried % CHECK_EVERY == CHECK_EVERY - 1 && halted() || words > most {
             return None;
         }
-        if let Some(rect) = move_about(set, &turned, dr, dc, &mut scratch) {
+        words += CANDIDATE_WORDS;
+        if let Some(rect) = move_about(set, &turned, dr, dc, &mut words) {
             return Some(rect);
         }
     }
     None
 }
 
-/// What [`move_about`] reuses from one candidate to the next: the words of
-/// rows compared so far, and two rows.
-struct Scratch {
-    words: u64,
-    unmatched: Vec<u64>,
-    image: Vec<u64>,
-}
-
 /// The words of rows [`winning_move`] compares at most over all its
-/// candidates, or [`WORDS_PER_SET_WORD`] times the set's own words when
-/// that is more: a few milliseconds. Most candidates stop at their first
-/// row, but a row of a long thin board is thousands of words, and it has
-/// as many candidates as columns; there the values of its runs, known at
-/// once, find a winning move instead.
-const MAX_WORDS: u64 = 1 << 24;
+/// candidates, each candidate counted as [`CANDIDATE_WORDS`] more, or
+/// [`WORDS_PER_SET_WORD`] times the set's own words when that is more:
+/// about a tenth of a second. Most candidates stop in their first row's
+/// first word or two, but a box of `n x n` has `4 n^2` points along both
+/// axes, and a row of a long thin board is thousands of words, with as
+/// many candidates as columns (there the values of its runs, known at
+/// once, find a winning move instead).
+const MAX_WORDS: u64 = 1 << 23;
+
+/// What a candidate costs besides its words, in words: measured on random
+/// sets, a candidate that fails in its first word takes about as long as
+/// comparing 16 words.
+const CANDIDATE_WORDS: u64 = 16;
 
 /// See [`MAX_WORDS`].
 const WORDS_PER_SET_WORD: u64 = 8;
@@ -197,52 +241,34 @@ const WORDS_PER_SET_WORD: u64 = 8;
 /// The move of [`winning_move`] for the point whose half turn maps the box's
 /// cell `(r, c)` to `(rows - 1 - r + dr, cols - 1 - c + dc)`: `turned` (the
 /// set's half turn within its box) moved by `(dr, dc)` is the set's image.
-/// `scratch.words` counts the words of rows compared.
+/// `words` counts the words of rows compared.
 fn move_about(
     set: &LargeBoard,
     turned: &LargeBoard,
     dr: i64,
     dc: i64,
-    scratch: &mut Scratch,
+    words: &mut u64,
 ) -> Option<LargeRect> {
     let (rows, cols) = (i64::from(set.rows()), i64::from(set.cols()));
     let stride = set.row_words(0).len();
-    let Scratch {
-        words,
-        unmatched,
-        image,
-    } = scratch;
-    let image_row = |r: i64, out: &mut Vec<u64>| {
-        out.clear();
-        let from = r - dr;
-        if (0..rows).contains(&from) {
-            let words = turned.row_words(from as u32);
-            out.extend((0..stride as i64).map(|w| bits_from(words, w * 64 - dc)));
-        } else {
-            out.resize(stride, 0);
-        }
-    };
     // The rectangle of the cells whose image is missing, grown row by row.
     let mut rect: Option<LargeRect> = None;
     for r in 0..rows {
-        *words += stride as u64;
-        image_row(r, image);
         let have = set.row_words(r as u32);
-        for ((u, h), i) in unmatched.iter_mut().zip(have).zip(image.iter()) {
-            *u = h & !i;
-        }
-        let mut span = None;
-        let mut pieces = 0;
-        super::grid::runs_in(unmatched, set.cols(), |s, e| {
-            pieces += 1;
-            span = Some((s, e - 1));
-        });
+        let from = r - dr;
+        let image = (0..rows)
+            .contains(&from)
+            .then(|| turned.row_words(from as u32));
+        let unmatched = |w: usize| {
+            let image = image.map_or(0, |words| bits_from(words, w as i64 * 64 - dc));
+            have[w] & !image
+        };
+        let Ok(span) = single_run(stride, unmatched, words) else {
+            return None;
+        };
         let Some((left, right)) = span else {
             continue;
         };
-        if pieces > 1 {
-            return None;
-        }
         let row = r as u32;
         match rect.as_mut() {
             None => {
