@@ -312,3 +312,51 @@ fn move_about(
         None => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    /// The runs of ones of `words`, read bit by bit.
+    fn runs(words: &[u64]) -> Vec<(u32, u32)> {
+        let bit = |c: u32| words[(c / 64) as usize] >> (c % 64) & 1 != 0;
+        let cols = 64 * words.len() as u32;
+        let mut found = Vec::new();
+        let mut c = 0;
+        while c < cols {
+            if bit(c) {
+                let start = c;
+                while c < cols && bit(c) {
+                    c += 1;
+                }
+                found.push((start, c - 1));
+            } else {
+                c += 1;
+            }
+        }
+        found
+    }
+
+    proptest! {
+        /// `single_run` gives the one run, none, or an error exactly when
+        /// the bit-by-bit reading finds two or more; runs made of a few
+        /// words of ones and zeros cross the words' edges.
+        #[test]
+        fn single_run_agrees_with_reading_bit_by_bit(
+            words in proptest::collection::vec(
+                prop_oneof![Just(0u64), Just(u64::MAX), any::<u64>(), (0u32..64).prop_map(|k| u64::MAX << k), (0u32..64).prop_map(|k| u64::MAX >> k)],
+                1..5,
+            )
+        ) {
+            let mut read = 0;
+            let got = super::single_run(words.len(), |w| words[w], &mut read);
+            let want = runs(&words);
+            match want.len() {
+                0 => prop_assert_eq!(got, Ok(None)),
+                1 => prop_assert_eq!(got, Ok(Some(want[0]))),
+                _ => prop_assert_eq!(got, Err(())),
+            }
+            prop_assert!(read <= words.len() as u64);
+        }
+    }
+}
