@@ -18,7 +18,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use grundy::clear::large::{
@@ -155,6 +155,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         sum: GameSum::new(solver),
         boards: Vec::with_capacity(boards.len()),
         unknown: BTreeMap::new(),
+        classes: HashMap::new(),
+        unknown_tags: XorTree::new(boards.len()),
+        nonempty: BTreeSet::new(),
         pending: BTreeSet::new(),
         order: VecDeque::new(),
         stopped: None,
@@ -206,9 +209,21 @@ struct Row {
     sum: GameSum<LargeClear>,
     /// The boards as given (the sum holds an empty board for an unknown one).
     boards: Vec<LargeBoard>,
-    /// Each board of unknown value, with its congruence class (`None` for
-    /// an empty board): two of one class cancel.
-    unknown: BTreeMap<usize, Option<ShapeClass>>,
+    /// Each board of unknown value, with the number of its congruence
+    /// class in `classes` (`None` for an empty board): two of one class
+    /// cancel.
+    unknown: BTreeMap<usize, Option<u32>>,
+    /// The congruence classes of the boards of unknown value, numbered.
+    classes: HashMap<ShapeClass, u32>,
+    /// A random-looking tag of each unknown board's class, XOR-summed over
+    /// ranges: a range whose classes all pair up has XOR 0, so a non-zero
+    /// XOR says at once that its value is unknown, and [`Row::known`]
+    /// counts the classes only when it is 0 (a long script of moves on
+    /// long ranges would count them at every query).
+    unknown_tags: XorTree,
+    /// The boards with a one: the first of a range is where a move without
+    /// analysis is found at once.
+    nonempty: BTreeSet<usize>,
     /// The boards not valued yet (held as empty boards).
     pending: BTreeSet<usize>,
     /// The order in which boards are valued: fewest ones first.
@@ -264,6 +279,9 @@ impl Row {
 
     /// Appends `board`, held as an empty board until [`Row::set`] values it.
     fn push_unvalued(&mut self, board: LargeBoard) {
+        if !board.is_empty() {
+            self.nonempty.insert(self.boards.len());
+        }
         self.boards.push(board);
         self.sum
             .push(Row::empty())
@@ -273,6 +291,11 @@ impl Row {
     /// Replaces board `index`: its value, or `None` when the budget ran out.
     fn set(&mut self, index: usize, board: LargeBoard) -> Option<grundy::Nimber> {
         self.pending.remove(&index);
+        if board.is_empty() {
+            self.nonempty.remove(&index);
+        } else {
+            self.nonempty.insert(index);
+        }
         self.boards[index] = board;
         self.value_board(index)
     }
@@ -303,7 +326,9 @@ impl Row {
         self.fresh_search();
         match self.sum.set(index, Part::of(board)) {
             Ok(value) => {
-                self.unknown.remove(&index);
+                if let Some(class) = self.unknown.remove(&index) {
+                    self.unknown_tags.toggle(index, tag(class));
+                }
                 Some(value)
             }
             Err(err) => {
@@ -319,8 +344,14 @@ impl Row {
     fn stop(&mut self, index: usize, err: SolveError) {
         let err = self.run_error(err);
         let class = self.boards.get(index).and_then(LargeBoard::cut);
-        let class = class.map(|(cut, _, _)| ShapeClass::of_cut(&cut));
-        self.unknown.insert(index, class);
+        let class = class.map(|(cut, _, _)| {
+            let next = self.classes.len() as u32;
+            *self.classes.entry(ShapeClass::of_cut(&cut)).or_insert(next)
+        });
+        if let Some(old) = self.unknown.insert(index, class) {
+            self.unknown_tags.toggle(index, tag(old));
+        }
+        self.unknown_tags.toggle(index, tag(class));
         self.stopped.get_or_insert(err);
     }
 
@@ -328,6 +359,9 @@ impl Row {
     /// is valued, or those that are not pair up by congruence (their
     /// values cancel, and the sum holds each as empty).
     fn known(&self, left: usize, right: usize) -> bool {
+        if self.unknown_tags.range(left, right) != 0 {
+            return false;
+        }
         let mut odd = std::collections::HashSet::new();
         for class in self.unknown.range(left..=right).map(|(_, class)| class) {
             if !odd.remove(class) {
@@ -335,6 +369,28 @@ impl Row {
             }
         }
         odd.is_empty()
+    }
+
+    /// A legal move of `left..=right` found without analysis, in the time
+    /// of one board: that of `unanalysed_move` on the range's first board
+    /// with a one and the next, if the range has one (the move then never
+    /// clears every one of the range).
+    fn unanalysed(&self, left: usize, right: usize, err: SolveError) -> Played {
+        let mut firsts = self.nonempty.range(left..=right);
+        let Some(&first) = firsts.next() else {
+            return Played { choice: None, left };
+        };
+        let last = firsts.next().map_or(first, |&next| next);
+        let boards = [&self.boards[first], &self.boards[last]];
+        let boards: Vec<LargeBoard> = boards[..if last == first { 1 } else { 2 }]
+            .iter()
+            .map(|board| (*board).clone())
+            .collect();
+        let choice = grundy::clear::large::unanalysed_move(&boards, err);
+        Played {
+            choice,
+            left: first,
+        }
     }
 
     /// The engine's move on `left..=right`, within what is left of the time
@@ -356,8 +412,7 @@ impl Row {
             // again): a legal move without analysis, at once, so that a
             // long script keeps its budget.
             self.stopped.get_or_insert(err.clone());
-            let choice = grundy::clear::large::unanalysed_move(&self.boards[left..=right], err);
-            return Played { choice, left };
+            return self.unanalysed(left, right, err);
         }
         let mut budget = self.budget;
         // The memory budget bounds the run: the move's search gets what the
@@ -654,5 +709,54 @@ fn write_engine_move(
     match report {
         Some(report) => writeln!(out, "{}: {}", report.text, report.reason),
         None => writeln!(out, "none"),
+    }
+}
+
+/// The tag of a class of boards of unknown value in [`Row::unknown_tags`]:
+/// spread over 64 bits (SplitMix64's finaliser), so that unpaired classes
+/// rarely XOR to 0; when they do, [`Row::known`] counts them and is still
+/// right.
+fn tag(class: Option<u32>) -> u64 {
+    let mut z = u64::from(class.map_or(0, |c| c + 1)).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A Fenwick tree of XORs over the row's boards: a board's tag toggled, and
+/// the XOR of a range, in O(log n) each.
+struct XorTree {
+    tree: Vec<u64>,
+}
+
+impl XorTree {
+    fn new(len: usize) -> XorTree {
+        XorTree {
+            tree: vec![0; len + 1],
+        }
+    }
+
+    fn toggle(&mut self, index: usize, tag: u64) {
+        let mut at = index + 1;
+        while at < self.tree.len() {
+            self.tree[at] ^= tag;
+            at += at & at.wrapping_neg();
+        }
+    }
+
+    /// The XOR of the tags of boards `0..end`.
+    fn prefix(&self, end: usize) -> u64 {
+        let mut at = end;
+        let mut xor = 0;
+        while at > 0 {
+            xor ^= self.tree[at];
+            at &= at - 1;
+        }
+        xor
+    }
+
+    /// The XOR of the tags of boards `left..=right`.
+    fn range(&self, left: usize, right: usize) -> u64 {
+        self.prefix(right + 1) ^ self.prefix(left)
     }
 }

@@ -721,3 +721,52 @@ fn a_lost_range_move_is_a_proven_losing_move_under_a_zero_time_budget() {
         "{answer}"
     );
 }
+
+/// Once the time is spent, a move on a range is found without analysis
+/// from the range's first board with a one (and the next, to know whether
+/// it clears every one): none on a range of empty boards, the whole board
+/// when it is the range's only one and all ones (a proven win by the
+/// rules: the opponent has no move), else the first run of ones of the
+/// first board with a one.
+#[test]
+fn moves_without_analysis_come_from_the_first_board_with_a_one() {
+    let empty = "00000000\n".repeat(8);
+    let full = "11111111\n".repeat(8);
+    let cut: String = (0..8)
+        .map(|r| {
+            let row: String = (0..8).map(|c| if r == c { '0' } else { '1' }).collect();
+            row + "\n"
+        })
+        .collect();
+    let boards = format!("{empty}\n{full}\n{cut}\n{empty}");
+    let output = sum_run(
+        &["--max-time", "0"],
+        "move 1 1\nmove 1 2\nmove 1 3\nmove 3 4\nmove 2 3\nwinner 1 4\nmove 4 4\n",
+        &boards,
+    );
+    assert_eq!(output.status.code(), Some(3));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7, "{text}");
+    assert_eq!(lines[0], "none");
+    assert!(
+        lines[1].starts_with("clear (1,1)-(8,8) on board 2: proven winning: it clears every one"),
+        "{text}"
+    );
+    let unanalysed =
+        |line: &str, mv: &str| line.starts_with(&format!("{mv}: unproven: no analysis"));
+    assert!(
+        unanalysed(lines[2], "clear (1,1)-(1,8) on board 2"),
+        "{text}"
+    );
+    assert!(
+        unanalysed(lines[3], "clear (1,2)-(1,8) on board 3"),
+        "{text}"
+    );
+    assert!(
+        unanalysed(lines[4], "clear (1,1)-(1,8) on board 2"),
+        "{text}"
+    );
+    assert_eq!(lines[5], "unknown");
+    assert_eq!(lines[6], "none");
+}
