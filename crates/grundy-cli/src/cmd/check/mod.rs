@@ -794,17 +794,30 @@ fn shrink_and_report<C: Case>(
             other,
             pairs,
         } => {
-            writeln!(
-                out,
-                "1-minimal: none of its {reductions} one-step reductions (halves and quarters \
-                 of its lists, and {}) fails this way{}",
-                shrunk.case.elements(),
-                if other == 0 {
-                    ": they all pass".to_owned()
-                } else {
-                    format!("; {other} of them fail in another way")
-                }
-            )?;
+            let kinds = if C::HAS_LISTS {
+                format!("halves and quarters of its lists, and {}", shrunk.case.elements())
+            } else {
+                shrunk.case.elements().into_owned()
+            };
+            let others = match other {
+                0 if reductions == 1 => ": it passes".to_owned(),
+                0 => ": they all pass".to_owned(),
+                1 if reductions == 1 => "; it fails in another way".to_owned(),
+                1 => "; 1 of them fails in another way".to_owned(),
+                _ => format!("; {other} of them fail in another way"),
+            };
+            if reductions == 1 {
+                writeln!(
+                    out,
+                    "1-minimal: its one one-step reduction ({kinds}) does not fail this way{others}"
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "1-minimal: none of its {reductions} one-step reductions ({kinds}) fails this \
+                     way{others}"
+                )?;
+            }
             if let Some(pairs) = pairs.filter(|&p| p > 0) {
                 if pairs == 1 {
                     writeln!(out, "(nor does its one two-step reduction)")?;
@@ -816,18 +829,24 @@ fn shrink_and_report<C: Case>(
                 }
             }
         }
-        Minimality::Coarse if shrunk.steps == 0 => writeln!(
-            out,
-            "not shrunk: {} depends on the input's size, so only halves and quarters of its \
-             lists were tried",
-            verdict.name()
-        )?,
-        Minimality::Coarse => writeln!(
-            out,
-            "not shrunk to 1-minimal: {} depends on the input's size, so only halves and \
-             quarters of its lists were tried",
-            verdict.name()
-        )?,
+        Minimality::Coarse => {
+            let tried = if C::HAS_LISTS {
+                "only halves and quarters of its lists were tried"
+            } else {
+                "it was shrunk in a few runs only"
+            };
+            let shrunk_yet = if shrunk.steps == 0 {
+                "not shrunk"
+            } else {
+                "not shrunk to 1-minimal"
+            };
+            writeln!(
+                out,
+                "{shrunk_yet}: {} depends on the input's size, so {tried} (at most {} runs)",
+                verdict.name(),
+                shrink::RESOURCE_RUNS
+            )?;
+        }
         Minimality::Stopped if bench.limits.is_interrupted() => writeln!(
             out,
             "not verified 1-minimal: shrinking was interrupted"

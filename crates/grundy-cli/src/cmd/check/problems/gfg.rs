@@ -19,6 +19,7 @@ impl Case for Gfg {
     const TIME_LIMIT: f64 = 1.0;
     const EDGES: &'static [&'static str] = &["empty board", "full board", "one cell"];
     const ELEMENTS: &'static str = "clearing any one cell or making the whitespace plainer";
+    const HAS_LISTS: bool = false;
     /// One board, no tests.
     type Test = ();
 

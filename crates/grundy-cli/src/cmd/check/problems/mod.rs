@@ -415,6 +415,9 @@ pub trait Case: Clone + Send + Sync + std::fmt::Debug + 'static {
     const EDGES: &'static [&'static str];
     /// What "one element" means for this problem, for the 1-minimal claim.
     const ELEMENTS: &'static str;
+    /// Whether its inputs hold lists (tests, boards, queries, cells),
+    /// which the shrink halves and quarters: gfg's one board holds none.
+    const HAS_LISTS: bool = true;
 
     /// The one-step reductions [`Case::edits`] tries on this case, for its
     /// 1-minimal claim: [`Case::ELEMENTS`], unless the case's size leaves
