@@ -102,9 +102,19 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
 // to write instead.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
-    let split = text
+    let mut split = text
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(text.len());
+    // An exponent, as the counts and seconds take it (`1e9`, `2.5E8`): the
+    // `e` and its digits belong to the number, not to a unit.
+    if let Some(exponent) = text[split..].strip_prefix(['e', 'E']) {
+        let digits = exponent
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(exponent.len());
+        if digits > 0 {
+            split += 1 + digits;
+        }
+    }
     if text.starts_with('-') {
         return Err("a size cannot be negative".to_owned());
     }
@@ -162,6 +172,11 @@ mod tests {
         assert_eq!(parse_count("20_000_000"), Ok(20_000_000));
         assert_eq!(parse_count(" 5 "), Ok(5));
         assert_eq!(parse_count("2e7"), Ok(20_000_000));
+        assert_eq!(parse_size("1e9"), Ok(1_000_000_000));
+        assert_eq!(parse_size("2.5E3 kB"), Ok(2_500_000));
+        assert_eq!(parse_size("1e3MiB"), Ok(1000 << 20));
+        assert!(parse_size("1e").is_err());
+        assert!(parse_size("1eMB").is_err());
         assert_eq!(parse_count("1e9"), Ok(1_000_000_000));
         assert_eq!(parse_count("0"), Ok(0));
         assert_eq!(parse_count("18446744073709551615"), Ok(u64::MAX));
@@ -196,7 +211,6 @@ mod tests {
             "-1GB",
             "2G",
             "2 M",
-            "1e9",
             "GB",
             "1.2.3MB",
             "5 parsecs",

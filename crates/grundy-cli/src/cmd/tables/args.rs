@@ -178,7 +178,7 @@ pub(super) struct VerifyArgs {
     /// build was asked to write.
     pub(super) path: PathBuf,
     /// How many random shapes to re-solve top-down.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub(super) samples: u64,
     /// Seed of the random choice of shapes.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -191,7 +191,7 @@ pub(super) struct VerifyArgs {
     /// board (the values `tables info` lists; a board over it is reported
     /// as not checked), and under --all or --tiers, per worker before its
     /// memo is started afresh.
-    #[arg(long, default_value_t = 5_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 5_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub(super) board_positions: u64,
     /// Re-solve every shape of every tier top-down (instead of random
     /// samples); exit 3 if a shape alone is over --board-positions.
