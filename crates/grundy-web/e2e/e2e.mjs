@@ -579,6 +579,16 @@ try {
   await page.goto('about:blank');
   await page.goto(`${url}#split/01100-10010-00100-11001-00110;&moves=1.1`);
   await expectText(page, '#notice', "This split link's move 1 (split at (2,2)) is not a legal move there");
+  // A clear link's rectangle with its sides inverted (it would clear
+  // nothing) or off the board (a negative number) is refused the same way,
+  // the board drawn as before it.
+  for (const [mv, what] of [['0.2.1.1.1', 'clear (3,2)-(2,2)'], ['0.-1.1.0.1', '"0.-1.1.0.1"']]) {
+    await page.goto('about:blank');
+    await page.goto(`${url}#clear/0110-0000-0000-0001&moves=${mv}`);
+    await expectText(page, '#notice', `This clear link's move 1 (${what}) is not a legal move there`);
+    await expectCount(page, '#move-list li', 0, `the refused clear move ${mv}`);
+  }
+  await page.screenshot({ path: resolve(outDir, 'clear-refused-link-move-laptop.png'), fullPage: true });
   await open(page, url, '#pawn/8x8;9.9;1.1');
   await expectText(page, '#notice', 'This pawn link is invalid: wall "9.9" is not a cell x.y of the 8 x 8 grid');
   if ((await page.inputValue('#game')) !== 'pawn') fail('an invalid pawn link opened another game');

@@ -134,7 +134,10 @@ const clearGame = {
   },
   isLegal(boards, mv) {
     const b = boards[mv.board];
-    if (!b || mv.bottom >= b.rows || mv.right >= b.cols) return false;
+    // A rectangle whose sides are inside the board and in order (a link
+    // can spell any numbers: an inverted one would clear nothing).
+    const inside = (low, high, size) => low >= 0 && low <= high && high < size;
+    if (!b || !inside(mv.top, mv.bottom, b.rows) || !inside(mv.left, mv.right, b.cols)) return false;
     for (let r = mv.top; r <= mv.bottom; r++) {
       for (let c = mv.left; c <= mv.right; c++) if (!b.cells[r][c]) return false;
     }
@@ -1077,7 +1080,8 @@ function applyLink(link) {
       // spells them (from 0).
       let what = `"${text}"`;
       try {
-        if (mv) what = game.describe(mv, at);
+        // A negative number has no cell to name: the link's text then.
+        if (mv && Object.values(mv).every((n) => n >= 0)) what = game.describe(mv, at);
       } catch {
         // A move of a pawn the link does not have: its text as given.
       }
