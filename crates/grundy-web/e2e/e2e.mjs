@@ -793,7 +793,7 @@ try {
   await page.click('button:text("Pawns")');
   await page.click(at(1, 1));
   await expectText(page, '#value', 'Grundy value 3 = 3 xor 0');
-  await expectText(page, '.summary', 'Pawn 1 at (3,0): grundy 3 · Pawn 2 at (1,1): grundy 0');
+  await expectText(page, '.summary', 'Pawn 1 at (3,0): winning cell, grundy 3 · Pawn 2 at (1,1): losing cell, grundy 0');
   if ((await page.textContent(`${at(3, 0)} .corner`)) !== '3') fail("pawn 1's value is not on the board");
   // Hints: every reachable cell marked (pawn 1: 3 cells; pawn 2: 2), the
   // losing cells (the diagonal) ringed; one winning move, pawn 1 to (0,0),
@@ -1288,6 +1288,14 @@ try {
   // link is opened (see `open`).
   await settled(page);
   await page.unrouteAll({ behavior: 'wait' });
+  // A split click that is no move says why, as `grundy split` does: a
+  // candidate an earlier move took out of play, or a cell that is none.
+  await open(page, url, '#split/01100-10010-00100-11001-00110;&moves=0.2&mode=play&engine=off');
+  await settled(page);
+  await page.click(cell(0, 0, 1));
+  await expectText(page, '#error', 'split at (1,2) is illegal: no longer in play: an earlier move deleted its row or column.');
+  await page.click(cell(0, 1, 1));
+  await expectText(page, '#error', 'split at (2,2) is illegal: cell (2,2) is 0, not a candidate.');
 
   // ------------------------------------------------------------ superseded and busy
   // Quick edits: each new analysis cancels the one before it (the server

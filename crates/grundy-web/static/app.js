@@ -401,7 +401,7 @@ const pawnGame = {
   // Under the board: each pawn and its value.
   summary(p, a) {
     if (!a || !a.pawns) return '';
-    return a.pawns.map((q, i) => `${p.pawns.length > 1 ? `Pawn ${i + 1}` : 'Pawn'} at (${q.x},${q.y}): ${q.grundy === undefined ? (q.losing ? 'losing cell' : 'winning cell') : `grundy ${q.grundy}`}`).join(' · ');
+    return a.pawns.map((q, i) => `${p.pawns.length > 1 ? `Pawn ${i + 1}` : 'Pawn'} at (${q.x},${q.y}): ${q.grundy === undefined ? (q.losing ? 'losing cell' : 'winning cell') : `${q.grundy === 0 ? 'losing' : 'winning'} cell, grundy ${q.grundy}`}`).join(' · ');
   },
   outlines() {
     return [];
@@ -552,6 +552,14 @@ const splitGame = {
   moveAt(p, r, c) {
     const mv = { row: r, col: c };
     return this.isLegal(p, mv) ? mv : null;
+  },
+  // Why a click on (r, c) is no move, worded as `grundy split` words an
+  // illegal move (`grundy_report::split::why_illegal`).
+  whyIllegal(p, r, c) {
+    const why = p.cand[r][c]
+      ? 'no longer in play: an earlier move deleted its row or column'
+      : `cell (${r + 1},${c + 1}) is 0, not a candidate`;
+    return `${this.describe({ row: r, col: c })} is illegal: ${why}.`;
   },
   play(p, mv) {
     return { ...p, moves: [...p.moves, [mv.row, mv.col]] };
@@ -1264,7 +1272,7 @@ function cellGameClick(cell, touch = false) {
   if (mv) {
     commitMove(mv, 'you');
   } else {
-    state.error = 'That is not a legal move.';
+    state.error = game.whyIllegal ? game.whyIllegal(p, cell.r, cell.c) : 'That is not a legal move.';
     render();
   }
 }
