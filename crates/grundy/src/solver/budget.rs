@@ -14,7 +14,7 @@ pub struct Budget {
     pub max_time: Option<Duration>,
     /// Stop before the memo table and the search's scratch would hold more
     /// than this many bytes (measured from their allocations, see
-    /// [`Table::allocated_bytes`]).
+    /// [`Table::allocated_bytes`](super::Table::allocated_bytes)).
     pub max_memory: Option<u64>,
 }
 

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::Nimber;
 
-/// A memo of component values, keyed by [`Game::Key`].
+/// A memo of component values, keyed by [`Game::Key`](crate::Game::Key).
 pub trait Table<K> {
     /// The value stored for `key`, if any.
     fn get(&self, key: &K) -> Option<Nimber>;

@@ -34,8 +34,8 @@
 //! half turn, moved, and stops at the first row that is not one run of a
 //! rectangle, so most points cost a row or two; `2 (rows + cols)`
 //! points along one axis and `4 rows cols` along both, with the budget
-//! asked every [`CHECK_EVERY`], and at most [`MAX_WORDS`] words compared,
-//! each point counted as [`CANDIDATE_WORDS`] more (or 8 times the set's
+//! asked every [`CHECK_EVERY`], and at most 2^23 words compared,
+//! each point counted as 16 more (or 8 times the set's
 //! words, if more): every point of a box of up to about 350 x 350.
 //!
 //! **Why it is correct.** The move is checked, not assumed: what it leaves
