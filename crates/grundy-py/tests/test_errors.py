@@ -219,6 +219,12 @@ def test_negative_and_wrongly_typed_budgets():
             grundy.clear.analyze(["11"], **kwargs)
     with pytest.raises(TypeError):
         grundy.clear.analyze(["11"], max_positions="many")
+    # A count says it wants an integer, whatever the wrong type.
+    for bad in (True, 1.5, "many"):
+        with pytest.raises(TypeError, match="max_positions must be an integer or None"):
+            grundy.clear.analyze(["11"], max_positions=bad)
+    with pytest.raises(TypeError, match="max_time must be a number or None"):
+        grundy.clear.analyze(["11"], max_time="soon")
     with pytest.raises(ValueError, match="must be >= 0"):
         grundy.split.analyze(["11"], max_time=-1)
     with pytest.raises(ValueError, match="must be >= 0"):

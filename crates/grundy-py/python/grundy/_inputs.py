@@ -291,10 +291,11 @@ def check_limits(
     ):
         if value is None:
             continue
+        kind = "an integer" if integral else "a number"
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise TypeError(f"{name} must be a number or None, not {type(value).__name__}")
+            raise TypeError(f"{name} must be {kind} or None, not {type(value).__name__}")
         if integral and not isinstance(value, numbers.Integral):
-            raise TypeError(f"{name} must be an integer, not {value!r}")
+            raise TypeError(f"{name} must be an integer or None, not {value!r}")
         if value < 0 or value != value:
             raise ValueError(f"{name} must be >= 0, got {value!r}")
         if integral and value >= 2**64:
