@@ -245,7 +245,8 @@ struct Row {
 /// What the engine said of a range that holds a board of unknown value.
 struct Played {
     choice: Option<EngineChoice>,
-    /// The first board of the range, 0-based.
+    /// The board, 0-based, that the choice's board 0 is: the range's first,
+    /// or its first with a one when the move was found without analysis.
     left: usize,
 }
 
@@ -628,7 +629,7 @@ fn write_played_move(
 ) -> std::io::Result<()> {
     match (row.known(left, right), &played.choice) {
         (true, Some(choice)) if MoveKind::of(choice) == MoveKind::Winning => {
-            let index = left + choice.board as usize;
+            let index = played.left + choice.board as usize;
             let from = row.sum.value(index..=index);
             let to = from ^ row.sum.value(left..=right);
             let win = Some((index, choice.rect, from, to));
