@@ -381,11 +381,9 @@ impl Row {
         let Some(&first) = firsts.next() else {
             return Played { choice: None, left };
         };
-        let last = firsts.next().map_or(first, |&next| next);
-        let boards = [&self.boards[first], &self.boards[last]];
-        let boards: Vec<LargeBoard> = boards[..if last == first { 1 } else { 2 }]
-            .iter()
-            .map(|board| (*board).clone())
+        let boards: Vec<LargeBoard> = std::iter::once(&first)
+            .chain(firsts.next())
+            .map(|&index| self.boards[index].clone())
             .collect();
         let choice = grundy::clear::large::unanalysed_move(&boards, err);
         Played {
