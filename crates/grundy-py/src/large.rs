@@ -636,8 +636,8 @@ fn on_analyzer<R: Send>(
 
 /// The engine's move on boards of any size, as `grundy clear --move`: a
 /// dict `{"move": LargeMove or None, "proven": bool, "kind": "winning" |
-/// "losing" | "unproven" | "none", "reason": str}`, within the time budget
-/// (5 s by default).
+/// "losing" | "unproven" | "none", "grundy": int or None, "reason": str,
+/// "text": str or None}`, within the time budget (5 s by default).
 #[pyfunction]
 #[pyo3(signature = (texts, max_positions, max_time, max_memory, tables, memo = None, threads = None))]
 // The keyword arguments of the Python function, one for one.

@@ -230,7 +230,7 @@ pub(crate) fn time_budget(seconds: f64) -> Option<std::time::Duration> {
 }
 
 /// The engine's move as the `engine_move` functions return it: `{"move",
-/// "proven", "kind", "reason", "text"}` (`text` the move in the command
+/// "proven", "kind", "grundy", "reason", "text"}` (`text` the move in the command
 /// line's words, as `--move --json` gives it), or `"move": None`, `"kind":
 /// "none"` and `"text": None` when the player to move has none. `mv` is
 /// the Python move for `chosen`'s.
@@ -247,6 +247,7 @@ where
             dict.set_item("move", mv)?;
             dict.set_item("proven", report.proven)?;
             dict.set_item("kind", report.kind)?;
+            dict.set_item("grundy", report.grundy)?;
             dict.set_item("reason", report.reason)?;
             dict.set_item("text", report.text)?;
         }
@@ -254,6 +255,7 @@ where
             dict.set_item("move", py.None())?;
             dict.set_item("proven", true)?;
             dict.set_item("kind", "none")?;
+            dict.set_item("grundy", py.None())?;
             dict.set_item("reason", grundy_report::words::NO_MOVES)?;
             dict.set_item("text", py.None())?;
         }

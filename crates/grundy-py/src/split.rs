@@ -206,7 +206,7 @@ fn split_analyze(
 
 /// The engine's move on the position `moves` reach from a grid given as
 /// text (as [`split_analyze`] reads them), as `grundy split --move --json`
-/// gives it: `{"move": Move or None, "proven", "kind", "reason"}`, always
+/// gives it: `{"move": Move or None, "proven", "kind", "grundy", "reason", "text"}`, always
 /// within the time budget (5 s when `max_time` is `None`).
 #[pyfunction]
 #[pyo3(signature = (text, source, cells, max_positions, max_time, max_memory, moves = Vec::new()))]

@@ -544,6 +544,7 @@ impl EngineMoveReport {
             mv: LargeMoveReport::new(choice.board, choice.rect),
             proven: choice.proven(),
             kind: kind(choice),
+            grundy: leaves(choice),
             reason: reason(choice),
             text: words::clear_move((boards > 1).then_some(choice.board as usize), choice.rect),
         }
@@ -587,6 +588,17 @@ impl MoveKind {
 #[must_use]
 pub fn kind(choice: &EngineChoice) -> &'static str {
     MoveKind::of(choice).as_str()
+}
+
+/// The value of the whole position after the engine's move, when known: 0
+/// after a winning move, the value left after a losing one whose options
+/// were valued.
+#[must_use]
+pub fn leaves(choice: &EngineChoice) -> Option<u32> {
+    match choice.reason {
+        MoveReason::Losing { leaves } => leaves.map(Nimber::value),
+        _ => choice.wins().then_some(0),
+    }
 }
 
 /// Why the engine plays its move, in the theory's words.

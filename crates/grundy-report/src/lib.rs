@@ -25,7 +25,8 @@ pub mod words;
 use serde::Serialize;
 
 /// An engine's move as every game's `--move` gives it, `M` being the
-/// game's move: `{"move": M, "proven", "kind", "reason", "text"}` in JSON;
+/// game's move: `{"move": M, "proven", "kind", "grundy", "reason", "text"}`
+/// in JSON (`grundy` only when known);
 /// `text`, then `reason`, in words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct EngineMove<M> {
@@ -36,6 +37,12 @@ pub struct EngineMove<M> {
     pub proven: bool,
     /// `"winning"`, `"losing"` (every move loses) or `"unproven"`.
     pub kind: &'static str,
+    /// The value of the whole position after the move, when the engine
+    /// knows it: 0 after a proven winning move, the value left after a
+    /// losing one; absent from the JSON when unknown (an unproven move, or
+    /// a lost position whose options were not valued).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grundy: Option<u32>,
     /// Why it was chosen: `proven winning: ...`, `losing position: ...` or
     /// `unproven: ...`.
     pub reason: String,

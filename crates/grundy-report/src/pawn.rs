@@ -696,6 +696,7 @@ pub fn won_by_pairs_report(
         mv,
         proven: true,
         kind: report.kind,
+        grundy: report.grundy,
         reason: format!(
             "proven winning: {}, and of the others {why}",
             dropped.words()
@@ -936,6 +937,7 @@ pub fn guess_report(
         mv,
         proven: false,
         kind: "unproven",
+        grundy: None,
         reason,
     }))
 }
@@ -954,7 +956,7 @@ pub fn engine_report_of(
     let Some((mv, after)) = engine_move(analysis, outcomes, pawns)? else {
         return Ok(None);
     };
-    let (kind, reason) = if analysis.first_wins {
+    let (kind, grundy, reason) = if analysis.first_wins {
         let reason = match (analysis.total, analysis.moves.first()) {
             (Some(total), Some(first)) => {
                 let before = analysis.pawns[first.pawn].1.unwrap_or(Nimber::ZERO);
@@ -966,7 +968,7 @@ pub fn engine_report_of(
             _ => "proven winning: it moves to a losing cell (one with no move to a losing cell)"
                 .to_owned(),
         };
-        ("winning", reason)
+        ("winning", Some(0), reason)
     } else {
         let reason = match after {
                     Some(left) => format!(
@@ -975,13 +977,14 @@ pub fn engine_report_of(
                     None if analysis.total.is_some() || pawns.len() > 1 => "losing position: the total is 0, so every move loses; this one moves a single step".to_owned(),
                     None => "losing position: a losing cell, so every move loses; this one moves a single step".to_owned(),
                 };
-        ("losing", reason)
+        ("losing", after.map(Nimber::value), reason)
     };
     Ok(Some(EngineMoveReport {
         text: move_text(pawns, &mv),
         mv,
         proven: true,
         kind,
+        grundy,
         reason,
     }))
 }

@@ -297,10 +297,15 @@ impl EngineMoveReport {
             ),
             _ => "unproven".to_owned(),
         };
+        let grundy = match choice.reason {
+            SplitReason::Losing { leaves } => Some(leaves.value()),
+            _ => choice.wins().then_some(0),
+        };
         EngineMoveReport {
             mv: choice.cell.into(),
             proven: choice.proven(),
             kind,
+            grundy,
             reason,
             text: words::split_move(choice.cell),
         }

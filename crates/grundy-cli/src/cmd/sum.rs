@@ -667,6 +667,7 @@ fn write_valued_move(
     if json {
         let line = serde_json::json!({
             "query": "move", "left": left, "right": right, "move": valued, "proven": true,
+            "kind": if valued.is_some() { "winning" } else { "none" },
         });
         return writeln!(out, "{line}");
     }
@@ -697,7 +698,7 @@ fn write_engine_move(
             "query": "move", "left": left, "right": right,
             "move": report.as_ref().map(|r| serde_json::json!({
                 "board": r.mv.board, "top": r.mv.top, "left": r.mv.left,
-                "bottom": r.mv.bottom, "right": r.mv.right, "text": r.text,
+                "bottom": r.mv.bottom, "right": r.mv.right, "grundy": r.grundy, "text": r.text,
             })),
             "proven": report.as_ref().is_none_or(|r| r.proven),
             "kind": report.as_ref().map_or("none", |r| r.kind),

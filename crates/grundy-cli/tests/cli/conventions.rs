@@ -979,3 +979,79 @@ fn a_full_standard_output_is_exit_4_in_every_command() {
         assert!(stderr.contains("standard output"), "{args:?}: {stderr}");
     }
 }
+
+/// Every game's `--move --json` carries the value its move leaves the whole
+/// position (`grundy`): 0 after a proven winning move, the brute force's
+/// value of the position after a losing one.
+#[test]
+fn engine_moves_carry_the_value_they_leave() {
+    // Rectangle clearing: sums of two boards, won and lost.
+    let boards: [&[&str]; 5] = [&["1"], &["11"], &["11", "10"], &["111"], &["11", "11"]];
+    for first in boards {
+        for second in boards {
+            let stdin = format!("{}\n\n{}\n", first.join("\n"), second.join("\n"));
+            let answer = json(&["clear", "--move", "--json", "-"], stdin.as_bytes());
+            let mv = &answer["move"];
+            let index = mv["board"].as_u64().unwrap() as usize;
+            let corner = |key: &str| mv[key].as_u64().unwrap() as u8;
+            let rect = Rect {
+                top: corner("top"),
+                left: corner("left"),
+                bottom: corner("bottom"),
+                right: corner("right"),
+            };
+            let mut after = [board(first), board(second)];
+            after[index] = after[index].try_play(rect).unwrap();
+            let left = brute(&after[0]) ^ brute(&after[1]);
+            let expected = match answer["kind"].as_str().unwrap() {
+                "winning" => 0,
+                "losing" => left.value(),
+                kind => panic!("{kind}: {answer}"),
+            };
+            assert_eq!(left.value(), expected, "{stdin}: {answer}");
+            assert_eq!(answer["grundy"], expected, "{stdin}: {answer}");
+        }
+    }
+    // The pawn: a lost sum of two pawns, and a won one.
+    for (pawns, lost) in [(["2,2", "2,2"], true), (["2,2", "1,2"], false)] {
+        let args = [
+            "pawn", "--move", "--json", "--at", pawns[0], "--at", pawns[1],
+        ];
+        let answer = json(&args, b"");
+        assert_eq!(
+            answer["kind"],
+            if lost { "losing" } else { "winning" },
+            "{answer}"
+        );
+        let mut at: Vec<(u64, u64)> = pawns
+            .iter()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect();
+        let mv = &answer["move"];
+        at[mv["pawn"].as_u64().unwrap() as usize] =
+            (mv["x"].as_u64().unwrap(), mv["y"].as_u64().unwrap());
+        let left = at.iter().fold(0, |a, &(x, y)| a ^ pawn_value(&[], x, y));
+        assert_eq!(answer["grundy"], left, "{answer}");
+    }
+    // The splitting game: the engine's solver values the grid after the
+    // move (it is checked against brute force in the engine's tests).
+    for (rows, lost) in [(&["001", "100"][..], true), (&["1"][..], false)] {
+        let grid = rows.join("\n") + "\n";
+        let answer = json(&["split", "--move", "--json", "-"], grid.as_bytes());
+        assert_eq!(
+            answer["kind"],
+            if lost { "losing" } else { "winning" },
+            "{answer}"
+        );
+        let cell = SplitCell::new(
+            answer["move"]["row"].as_u64().unwrap() as u32,
+            answer["move"]["col"].as_u64().unwrap() as u32,
+        );
+        let after = Position::new(Grid::from_rows(rows)).try_play(cell).unwrap();
+        let left = SplitSolver::new().value(&after).unwrap();
+        assert_eq!(answer["grundy"], left.value(), "{answer}");
+    }
+}

@@ -708,6 +708,8 @@ fn a_lost_range_move_is_a_proven_losing_move_under_a_zero_time_budget() {
     assert_eq!(answer["kind"], "losing", "{answer}");
     assert_eq!(answer["proven"], true, "{answer}");
     assert_eq!(answer["move"]["board"], 0, "{answer}");
+    let leaves = value(&["1"]) ^ value(&["11"]);
+    assert_eq!(answer["move"]["grundy"], leaves.value(), "{answer}");
     let area = |m: &serde_json::Value| {
         (m["bottom"].as_u64().unwrap() - m["top"].as_u64().unwrap() + 1)
             * (m["right"].as_u64().unwrap() - m["left"].as_u64().unwrap() + 1)

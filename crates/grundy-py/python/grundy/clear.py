@@ -132,8 +132,10 @@ def engine_move(
 
     Returns:
         ``{"move": LargeMove or None, "proven": bool, "kind": "winning" |
-        "losing" | "unproven" | "none", "reason": str, "text": str or None}``
-        (``text`` the move in the command line's words, 1-based, as
+        "losing" | "unproven" | "none", "grundy": int or None, "reason": str,
+        "text": str or None}`` (``grundy`` the value the move leaves the
+        whole position, when known: 0 after a winning move;
+        ``text`` the move in the command line's words, 1-based, as
         ``--move --json`` gives it): ``winning`` moves
         are proven to win (by the values; by an outcome search, when one
         shape is left alone, that finds a move to value 0 without the

@@ -25,9 +25,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use grundy::clear::large::{Analyzer, LargeBoard, MoveReason};
+use grundy::clear::large::{Analyzer, LargeBoard};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
-use grundy::{Budget, Nimber, SolveError};
+use grundy::{Budget, SolveError};
 use grundy_report::clear::{Analysis, MoveReport, Report};
 use grundy_report::databases::TablesHint;
 use grundy_report::large::{EngineMoveReport, LargeMoveReport, LargeReport, Proven};
@@ -441,20 +441,11 @@ fn play(position: &ClearPosition) -> Result<Answer, ApiError> {
             let board = chosen.board as usize;
             boards[board].play_unchecked(chosen.rect);
             let report = EngineMoveReport::new(&chosen, boards.len());
-            let grundy = match chosen.reason {
-                MoveReason::Values { .. }
-                | MoveReason::LeavesZero
-                | MoveReason::KnownTotal
-                | MoveReason::HalfTurn
-                | MoveReason::Pairs { .. } => Some(0),
-                MoveReason::Losing { leaves } => leaves.map(Nimber::value),
-                _ => None,
-            };
             PlayResponse {
                 mv: Some(report.mv),
                 text: Some(report.text),
                 boards: boards.iter().map(large_board_rows).collect(),
-                grundy,
+                grundy: report.grundy,
                 engine_wins: chosen.wins(),
                 proven: report.proven,
                 kind: report.kind,

@@ -405,12 +405,12 @@ fn play(position: &PawnPosition) -> Result<Answer, ApiError> {
     let report = engine_report_of(&analysis, &outcomes, &position.pawns)
         .map_err(|err| ApiError::bad_request(err.to_string()))?;
     let mut pawns: Vec<[u32; 2]> = position.pawns.iter().map(|p| [p.x(), p.y()]).collect();
-    let grundy = match chosen {
-        Some((mv, after)) => {
+    let grundy = match (chosen, &report) {
+        (Some((mv, _)), Some(report)) => {
             pawns[mv.pawn] = [mv.x, mv.y];
-            after.map(|v| v.value())
+            report.grundy
         }
-        None => analysis.total.map(|v| v.value()),
+        _ => analysis.total.map(|v| v.value()),
     };
     answer(
         &PlayResponse {

@@ -15,8 +15,8 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use grundy::split::{choose_move, Cell, Grid, Position, SplitReason, SplitSolver};
-use grundy::{Budget, Nimber};
+use grundy::split::{choose_move, Cell, Grid, Position, SplitSolver};
+use grundy::Budget;
 use grundy_report::split::{
     winning_line, Analysis, CellReport, EngineMoveReport, RectReport, Report, MAX_EXPLAINED,
 };
@@ -307,12 +307,6 @@ fn play(request: &SplitPosition) -> Result<Answer, ApiError> {
             false,
         );
     };
-    // The value the move leaves, when the proof gives it.
-    let left = match choice.reason {
-        SplitReason::Values { .. } | SplitReason::Pairs { .. } => Some(Nimber::ZERO),
-        SplitReason::Losing { leaves } => Some(leaves),
-        _ => None,
-    };
     let report = EngineMoveReport::new(&choice);
     let stopped = !report.proven;
     let after = request
@@ -331,7 +325,7 @@ fn play(request: &SplitPosition) -> Result<Answer, ApiError> {
             text: Some(report.text),
             parts,
             rects: rects(&after),
-            grundy: left.map(Nimber::value),
+            grundy: report.grundy,
             engine_wins: choice.wins(),
             proven: report.proven,
             kind: report.kind,
