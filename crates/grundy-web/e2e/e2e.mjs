@@ -1264,13 +1264,26 @@ try {
   await page.waitForFunction(() => /^#pawn\/7x9;/.test(location.hash), null, { timeout: 10000 })
     .catch(async () => fail(`pawn random: ${await page.evaluate(() => location.hash)}`));
 
+  // ------------------------------------------------------------ pawn: why a click is no move
+  await open(page, url, '#pawn/4x4;1.0;3.0');
+  await page.click('#start-me');
+  await settled(page);
+  await page.click(at(0, 0));
+  await expectText(page, '#error', 'The pawn at (3,0) cannot reach (0,0): the wall at (1,0) is in the way.');
+  await page.click(at(1, 0));
+  await expectText(page, '#error', '(1,0) is a wall: no pawn may stop on it or pass it.');
+  await page.screenshot({ path: resolve(outDir, 'pawn-why-no-move-laptop.png'), fullPage: true });
+
   // ------------------------------------------------------------ stale error
   // After an error, the next analysis says "Analysing…", not the old error.
   await open(page, url, '#pawn/4x4;;3.0');
   await page.click('#start-me');
   await settled(page);
-  await page.click(at(3, 3));
-  await expectText(page, '#error', 'That is not a legal move.');
+  // A click that moves no pawn says why.
+  await page.click(at(0, 3));
+  await expectText(page, '#error', 'The pawn at (3,0) moves left along its row or down its column, not to (0,3).');
+  await page.click(at(3, 0));
+  await expectText(page, '#error', 'The pawn at (3,0) is already there: click a cell to its left or below it.');
   await page.route('**/api/v1/pawn/analyze', async (route) => {
     await new Promise((done) => setTimeout(done, 1500));
     // The page may have moved on (a newer request): nothing to answer then.

@@ -315,6 +315,33 @@ const pawnGame = {
     }
     return false;
   },
+  // Why a click on (r, c) moves no pawn: the selected pawn (see `selected`)
+  // has no move at all, or the cell is a wall, the pawn's own cell, off its
+  // row and column, to its right or above, or behind a wall.
+  whyIllegal(p, r, c) {
+    const pawn = this.selected(p, state.pawnSel);
+    const [x, y] = this.at(p, r, c);
+    const [px, py] = p.pawns[pawn];
+    const name = p.pawns.length > 1 ? `pawn ${pawn + 1}` : 'the pawn';
+    const Name = name[0].toUpperCase() + name.slice(1);
+    const at = `${Name} at (${px},${py})`;
+    if (!this.pawnHasMove(p, pawn)) {
+      const why = px === 0 && py === 0 ? 'it stands at the origin' : 'the origin, an edge or a wall is next to it on the left and below';
+      return `${at} has no move: ${why}.`;
+    }
+    if (this.wallAt(p, x, y)) return `(${x},${y}) is a wall: no pawn may stop on it or pass it.`;
+    if (x === px && y === py) return `${at} is already there: click a cell to its left or below it.`;
+    const along = y === py && x < px;
+    const down = x === px && y < py;
+    if (!along && !down) {
+      return `${at} moves left along its row or down its column, not to (${x},${y}).`;
+    }
+    const between = along
+      ? [...Array(px - x).keys()].map((i) => [x + i, py]).filter(([a, b]) => this.wallAt(p, a, b))
+      : [...Array(py - y).keys()].map((i) => [px, y + i]).filter(([a, b]) => this.wallAt(p, a, b));
+    const [wx, wy] = between[between.length - 1];
+    return `${at} cannot reach (${x},${y}): the wall at (${wx},${wy}) is in the way.`;
+  },
   // A click moves one pawn, the selected one (`pawn`; see `selected`): two
   // pawns may reach the same cell, and the marks, the rings, the hover text
   // and the click must all mean the same move.
