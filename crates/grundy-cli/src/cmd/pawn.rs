@@ -39,8 +39,8 @@ pub struct Args {
     /// pawns that ignore each other.
     #[arg(long = "at", value_name = "X,Y", value_parser = parse_cell, allow_hyphen_values = true)]
     at: Vec<Cell>,
-    /// Draw the region with corners X0,Y0 and X1,Y1 (inclusive, at most
-    /// 200 x 200): `#` impassable, `*` losing, `.` winning, the pawns by
+    /// Draw the region with opposite corners X0,Y0 and X1,Y1 (inclusive,
+    /// in either order, at most 200 x 200): `#` impassable, `*` losing, `.` winning, the pawns by
     /// number (or `P` for one).
     #[arg(long, value_name = "X0,Y0,X1,Y1", value_parser = parse_region, allow_hyphen_values = true)]
     draw: Option<(Cell, Cell)>,

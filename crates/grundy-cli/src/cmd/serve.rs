@@ -199,13 +199,14 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             });
         }
     }
-    if let Some(open) = addrs.iter().find(|a| !a.ip().is_loopback()) {
-        stderr_line!(
-            "warning: listening on {open}, not loopback: anyone who can reach this address can use the server"
-        );
-    }
     let allowed = config.allow_hosts.clone();
     grundy_web::run_blocking(&addrs, config, |addr| {
+        // Said once bound, so that it names the port the system chose.
+        if !addr.ip().is_loopback() {
+            stderr_line!(
+                "warning: listening on {addr}, not loopback: anyone who can reach this address can use the server"
+            );
+        }
         // A server whose standard output is closed or full still serves.
         let _ = crate::output::print(&ready_message(addr, &allowed));
     })

@@ -242,12 +242,13 @@ pub fn parse_cell(text: &str) -> Result<Cell, String> {
     Ok(Cell::new(v[0], v[1]).expect("checked"))
 }
 
-/// Parses `X0,Y0,X1,Y1` or `X0 Y0 X1 Y1` (as given to `--draw`): the
-/// corners of a region, inclusive, returned as (lower-left, upper-right).
+/// Parses `X0,Y0,X1,Y1` or `X0 Y0 X1 Y1` (as given to `--draw`): two
+/// opposite corners of a region, inclusive, in either order, returned as
+/// (lower-left, upper-right).
 ///
 /// # Errors
 ///
-/// A message naming what is wrong, also when `X1 < X0` or `Y1 < Y0`.
+/// A message naming what is wrong.
 pub fn parse_region(text: &str) -> Result<(Cell, Cell), String> {
     let names = [
         "x0 coordinate",
@@ -256,14 +257,9 @@ pub fn parse_region(text: &str) -> Result<(Cell, Cell), String> {
         "y1 coordinate",
     ];
     let v = parse_numbers(text, &names, "X0,Y0,X1,Y1")?;
-    if v[2] < v[0] || v[3] < v[1] {
-        return Err(format!(
-            "the region {text} is empty: X1 >= X0 and Y1 >= Y0 are needed"
-        ));
-    }
     Ok((
-        Cell::new(v[0], v[1]).expect("checked"),
-        Cell::new(v[2], v[3]).expect("checked"),
+        Cell::new(v[0].min(v[2]), v[1].min(v[3])).expect("checked"),
+        Cell::new(v[0].max(v[2]), v[1].max(v[3])).expect("checked"),
     ))
 }
 
@@ -414,6 +410,10 @@ mod tests {
         assert!(parse_cell("3").is_err());
         assert!(parse_cell("3,4,5").is_err());
         assert!(parse_region("0,0,9,9").is_ok());
-        assert!(parse_region("5,0,4,9").unwrap_err().contains("empty"));
+        // Any two opposite corners name the same region.
+        let region = parse_region("4,0,5,9").unwrap();
+        for corners in ["5,0,4,9", "4,9,5,0", "5,9,4,0"] {
+            assert_eq!(parse_region(corners).unwrap(), region, "{corners}");
+        }
     }
 }

@@ -320,9 +320,30 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         let path = err.path().to_string();
         let inner = err.into_inner();
         let what = too_large_integer(body, &inner).unwrap_or_else(|| inner.to_string());
-        if path == "." || inner.is_eof() || inner.is_syntax() {
+        // A syntax error inside a value (a number past f64, nesting past
+        // serde's limit, a bad escape in a string) is in the field the
+        // path names; other syntax errors fall between fields.
+        let message = inner.to_string();
+        let in_value = [
+            "number out of range",
+            "recursion limit",
+            "escape",
+            "surrogate",
+            "unicode code point",
+        ]
+        .iter()
+        .any(|what| message.contains(what));
+        if path == "." || inner.is_eof() || (inner.is_syntax() && !in_value) {
             ApiError::bad_request(format!("invalid request: {what}"))
         } else {
+            // Deep nesting makes a path of hundreds of `[0]`: its field is
+            // enough.
+            let path = if path.len() > 80 {
+                let field = path.split(['.', '[']).next().unwrap_or_default();
+                format!("{field}[...]")
+            } else {
+                path
+            };
             ApiError::bad_request(format!("invalid request: {path}: {what}"))
         }
     })?;

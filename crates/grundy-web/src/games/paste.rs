@@ -6,7 +6,8 @@
 //!
 //! Request: `{"text": "0110\n0000\n\n11"}`, and for the splitting game an
 //! optional `"format"`: `"matrix"` (default), `"cells"` or `"map"` (the
-//! command line's `--cells` and `--map`). Answer: `{"boards": [[rows]]}`
+//! command line's `--cells` and `--map`; clear's one format, boards, may
+//! be named `"boards"` or `"matrix"`). Answer: `{"boards": [[rows]]}`
 //! for clear, `{"grid": [rows]}` for split; an error names the line and
 //! column at fault. The pawn game has no text format of positions (its
 //! command line reads only the impassable cells), so it has no `parse`.
@@ -48,7 +49,8 @@ pub fn parse_text(game: &str, body: &[u8]) -> Result<String, ApiError> {
     let request: PasteRequest = parse_json(body)?;
     let text = request.text.as_bytes();
     match (game, request.format.as_deref()) {
-        ("clear", None | Some("boards")) => {
+        // Boards are rows of 0/1, the matrix format: both names read them.
+        ("clear", None | Some("boards" | "matrix")) => {
             let boards = parse::clear::parse_large_boards(text, Some(clear::MAX_BOARD_BYTES))
                 .map_err(|err| at_line(&err))?;
             let rows: Vec<Vec<String>> = boards
@@ -80,7 +82,7 @@ pub fn parse_text(game: &str, body: &[u8]) -> Result<String, ApiError> {
             to_json(&serde_json::json!({ "grid": matrix_rows(grid) }))
         }
         ("clear", Some(other)) => Err(ApiError::bad_request(format!(
-            "unknown format \"{other}\": rectangle clearing reads boards (rows of 0/1, blank lines between boards)"
+            "unknown format \"{other}\": rectangle clearing reads \"boards\" (or \"matrix\": rows of 0/1, blank lines between boards)"
         ))),
         ("pawn", _) => Err(ApiError::bad_request(
             "the pawn game has no text format of positions: place walls and pawns on the grid",
@@ -105,10 +107,26 @@ mod tests {
             answer,
             serde_json::json!({ "boards": [["0110", "0000"], ["11", "10"]] })
         );
+        let answer_clear = answer;
         let body = serde_json::json!({ "text": "2 3\n0 1\n1 2\n", "format": "cells" }).to_string();
         let answer: serde_json::Value =
             serde_json::from_str(&parse_text("split", body.as_bytes()).unwrap()).unwrap();
         assert_eq!(answer, serde_json::json!({ "grid": ["010", "001"] }));
+        // The default format named, under either name, reads the same.
+        for format in ["boards", "matrix"] {
+            let named = serde_json::json!({ "text": "0110\n0000\n\n1 1\n#.\n", "format": format });
+            let again: serde_json::Value =
+                serde_json::from_str(&parse_text("clear", named.to_string().as_bytes()).unwrap())
+                    .unwrap();
+            assert_eq!(again, answer_clear, "{format}");
+        }
+        let wrong = serde_json::json!({ "text": "1\n", "format": "cells" }).to_string();
+        let err = parse_text("clear", wrong.as_bytes()).unwrap_err();
+        assert!(
+            err.message.starts_with("unknown format \"cells\""),
+            "{}",
+            err.message
+        );
         let bad = serde_json::json!({ "text": "01\n0x\n" }).to_string();
         let err = parse_text("clear", bad.as_bytes()).unwrap_err();
         assert!(

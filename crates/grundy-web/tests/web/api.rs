@@ -514,6 +514,34 @@ async fn errors_are_json_with_the_right_status() {
     ] {
         assert_error(post(addr, path, &body).await, 400, what).await;
     }
+    // So is the field of a syntax error inside a value: a number past any
+    // float, nesting past serde's limit (its field alone), a lone
+    // surrogate in a row.
+    let deep = format!(
+        r#"{{"pawns":[[1,1]],"blocked":{}{}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    for (path, body, what) in [
+        (
+            "/api/v1/clear/analyze",
+            r#"{"board":["1"],"budget":{"max_time_ms":1e400}}"#.to_owned(),
+            "invalid request: budget.max_time_ms: number out of range",
+        ),
+        (
+            "/api/v1/pawn/analyze",
+            deep,
+            "invalid request: blocked[...]: recursion limit exceeded",
+        ),
+        (
+            "/api/v1/clear/analyze",
+            r#"{"board":["\ud800"]}"#.to_owned(),
+            "invalid request: board[0]: ",
+        ),
+    ] {
+        let reply = send(addr, Method::POST, path, body.into_bytes()).await;
+        assert_error(reply, 400, what).await;
+    }
     let board = json!({ "board": ["1"] });
     for (path, what) in [
         ("/api/v1/nim/analyze", "unknown game 'nim'"),
