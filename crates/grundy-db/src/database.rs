@@ -335,8 +335,9 @@ pub(crate) fn check_section(
     tier.check().map_err(|e| e.to_string())?;
     if tier.positions() != t.positions || tier.max_value() != t.max_value {
         return Err(format!(
-            "a compact tier of {} shapes up to value {}, its directory entry says {} up to {}",
+            "a compact tier of {} shape{} up to value {}, its directory entry says {} up to {}",
             tier.positions(),
+            if tier.positions() == 1 { "" } else { "s" },
             tier.max_value(),
             t.positions,
             t.max_value

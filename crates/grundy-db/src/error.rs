@@ -72,6 +72,19 @@ pub enum DbError {
         /// Tiers of the box.
         tiers: usize,
     },
+    /// A stopped build's partial file, holding stored tiers, is where a
+    /// convert or a merge would write: replacing it would lose them.
+    #[error("{}: a stopped build of a {shape_box} box keeps tiers 1 to {stored} of {tiers} there; run its `grundy tables build` again to resume it, or remove it, or choose another output", path.display())]
+    StoppedBuild {
+        /// The partial file.
+        path: PathBuf,
+        /// Its box.
+        shape_box: ShapeBox,
+        /// Tiers stored.
+        stored: usize,
+        /// Tiers of the box.
+        tiers: usize,
+    },
     /// A partial file of another part or partitioning is in the way.
     #[error("{}: a partial build of {found}, not {expected}; remove it or choose another output", path.display())]
     PartMismatch {

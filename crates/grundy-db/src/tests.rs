@@ -220,6 +220,35 @@ fn a_partial_build_of_another_box_is_refused() {
 }
 
 #[test]
+fn a_convert_or_merge_keeps_a_stopped_builds_tiers() {
+    let (dir, source) = built_in_tempdir("source.gdb", box_of(2, 3));
+    let out = dir.path().join("out.gdb");
+    build(&out, box_of(3, 3), Some(4)).unwrap();
+    let partial = partial_path(&out);
+    let before = std::fs::read(&partial).unwrap();
+    let err = crate::convert(&source, &out).unwrap_err();
+    assert!(
+        matches!(&err, DbError::StoppedBuild { path, stored: 4, tiers: 9, .. } if *path == partial),
+        "{err}"
+    );
+    assert!(err.to_string().contains("keeps tiers 1 to 4 of 9"), "{err}");
+    assert_eq!(std::fs::read(&partial).unwrap(), before, "left as it was");
+    assert!(!out.exists());
+    // The build resumes from it, and a partial file with no tier stored
+    // holds nothing to keep.
+    build(&out, box_of(3, 3), None).unwrap();
+    let empty = dir.path().join("empty.gdb");
+    drop(Writer::create_or_resume(&empty, box_of(3, 3)).unwrap());
+    assert!(partial_path(&empty).exists());
+    crate::convert(&source, &empty).unwrap();
+    assert_same_bytes(&empty, &{
+        let again = dir.path().join("again.gdb");
+        crate::convert(&source, &again).unwrap();
+        again
+    });
+}
+
+#[test]
 fn an_unwritable_output_is_an_io_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("no-such-dir").join("db.gdb");

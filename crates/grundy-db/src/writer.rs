@@ -340,12 +340,15 @@ impl Writer {
         Ok((writer, tables))
     }
 
-    /// A fresh build of `shape_box` into `path`: a partial file a stopped
-    /// build left is discarded (a merge never resumes), one a running
-    /// build holds is not touched.
+    /// A fresh build of `shape_box` into `path` (a merge or a convert,
+    /// which never resume): a partial file a stopped build left with
+    /// stored tiers is refused, not discarded (the tiers may have taken
+    /// hours), one with none is started afresh, one a running build holds
+    /// is not touched.
     ///
     /// # Errors
     ///
+    /// [`DbError::StoppedBuild`] for a partial file with stored tiers;
     /// [`DbError::Busy`] while another build writes `path`;
     /// [`DbError::Io`] when `path` is there and is not a regular file;
     /// [`DbError::NoSpace`] and other I/O errors.
@@ -379,11 +382,35 @@ impl Writer {
             #[cfg(test)]
             space_limit: None,
         };
+        if !created && !resume {
+            writer.refuse_stored_tiers()?;
+        }
         if created || !resume {
             writer.start_afresh()?;
             return Ok((writer, Vec::new()));
         }
         writer.resume(shape_box, part, version)
+    }
+
+    /// [`DbError::StoppedBuild`] when the partial file holds a header
+    /// with stored tiers; a file without a valid header holds nothing to
+    /// keep.
+    fn refuse_stored_tiers(&mut self) -> Result<()> {
+        let len = self.file.metadata().map_err(io(&self.partial))?.len();
+        let mut head = vec![0u8; usize::try_from(len).map_or(HEADER_LEN, |l| l.min(HEADER_LEN))];
+        self.file
+            .seek(SeekFrom::Start(0))
+            .and_then(|_| self.file.read_exact(&mut head))
+            .map_err(io(&self.partial))?;
+        match Header::decode_with(&head, len, &self.partial, false) {
+            Ok(header) if !header.tiers.is_empty() => Err(DbError::StoppedBuild {
+                path: self.partial.clone(),
+                shape_box: header.shape_box,
+                stored: header.tiers.len(),
+                tiers: header.shape_box.cells(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// Empties the partial file and writes a header with no tiers.

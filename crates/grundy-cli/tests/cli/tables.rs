@@ -378,10 +378,12 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
     let single = build(dir.path(), "3x6");
     let stem = dir.path().join("parts.gdb");
     let output = build_parts(&stem, "3x6", "3", &["--exchange", "query"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        !String::from_utf8_lossy(&output.stderr).contains("from an earlier build"),
+        !stderr.contains("from an earlier build"),
         "no whole file of that name"
     );
+    assert!(!stderr.contains("note:"), "{stderr}");
     let text = String::from_utf8(output.stdout).unwrap();
     assert!(text.contains("over 3 ranks"), "{text}");
     assert!(text.contains("wrote 3 files ("), "{text}");
@@ -401,6 +403,19 @@ fn a_partitioned_build_reads_merges_and_checks_as_the_single_build() {
             single.display(),
             dir.path().join("clear-3x6.part-0-of-2.gdb").display()
         )),
+        "{stderr}"
+    );
+    // Parts over another number of ranks beside a whole set: the name is
+    // left to no reader, which the build says.
+    let other = dir.path().join("other.gdb");
+    build_parts(&other, "2x2", "2", &[]);
+    let output = build_parts(&other, "2x2", "3", &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "note: readers given {} cannot open these parts: ",
+            other.display()
+        )) && stderr.contains("several partitioned builds write it"),
         "{stderr}"
     );
     let checksum = |path: &Path| {
@@ -1285,6 +1300,44 @@ fn convert_and_merge_leave_no_build_record_of_the_file_they_replace() {
     }
 }
 
+/// `convert` and `merge` refuse an output where a stopped build keeps
+/// tiers (exit 2, the partial file named), and leave the file as it was.
+#[test]
+fn convert_and_merge_keep_a_stopped_builds_tiers() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = build(dir.path(), "2x3");
+    let stem = dir.path().join("p.gdb");
+    build_parts(&stem, "2x2", "2", &[]);
+    let out = dir.path().join("x.gdb");
+    let stopped = build_with("5x6", &["--threads", "1", "--max-time", "0.3"], &out);
+    assert_eq!(stopped.status.code(), Some(3), "{stopped:?}");
+    let partial = dir.path().join("x.gdb.partial");
+    let before = std::fs::read(&partial).unwrap();
+    let convert = grundy()
+        .args(["tables", "convert"])
+        .arg(&old)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let merge = grundy()
+        .args(["tables", "merge"])
+        .arg(&stem)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    for output in [convert, merge] {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("x.gdb.partial: a stopped build of a 5x6 box keeps tiers 1 to"),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(&partial).unwrap(), before);
+        assert!(!out.exists());
+    }
+}
+
 /// `tables merge PARTS --out OUT`, which must succeed.
 fn merge(parts: &Path, out: &Path) {
     let output = grundy()
@@ -1693,4 +1746,24 @@ fn outputs_in_the_wrong_place_are_named() {
             .unwrap();
         assert_exit(&convert, 2, what);
     }
+}
+
+/// `verify --tiers` past the box is refused before any check runs: no line
+/// of the checks is printed.
+#[test]
+fn verify_refuses_tiers_the_box_lacks_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = build(dir.path(), "2x3");
+    let output = grundy()
+        .args(["tables", "verify", "--tiers", "7"])
+        .arg(&db)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("error: --tiers 7-7: the 2x3 box has tiers 1 to 6"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "{output:?}");
 }

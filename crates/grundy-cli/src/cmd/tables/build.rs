@@ -567,6 +567,13 @@ pub(super) fn dist_outcome(
                         path.display(),
                         grundy_db::part_path(path, 0, report.ranks).display()
                     );
+                } else if let Err(err) = grundy_db::DbSet::open(path) {
+                    // The parts of an earlier build over another number of
+                    // ranks, say, leave the name to no one.
+                    stderr_line!(
+                        "note: readers given {} cannot open these parts: {err}",
+                        path.display()
+                    );
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -28,6 +28,18 @@ pub(super) fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let out = &mut stdout;
     let started = Instant::now();
     let set = open(&args.path)?;
+    // Tiers the box lacks are refused before any check runs.
+    if let Some((first, last)) = args.tiers {
+        let shape_box = set.shape_box();
+        if first > last || last.index() >= shape_box.cells() {
+            let err = CheckError::Tiers {
+                first,
+                last,
+                shape_box,
+            };
+            return Err(check_error(&args.path, err));
+        }
+    }
     writeln!(
         out,
         "{}: {} header(s) and {} section checksums good ({:.2} s)",
