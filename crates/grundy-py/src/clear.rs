@@ -365,7 +365,7 @@ fn take_solver(
     let kept = lock(memo).take();
     let mut solver =
         kept.unwrap_or_else(|| Clear::with_shapes(shapes.clone()).into_solver_on(threads));
-    solver.set_budget(limits.budget());
+    solver.set_budget(stop.budget(limits.budget()));
     solver.set_progress(None);
     solver.set_stop(Some(stop.flag()));
     solver
@@ -511,7 +511,8 @@ fn clear_analyze(
     let outcome = match memo {
         Some(memo) => interrupt::run_watched(py, |stop| {
             let mut solver = memo.take(&limits, stop);
-            let outcome = Analysis::of_or_partial(&mut solver, &boards, limits.budget());
+            let outcome =
+                Analysis::of_or_partial(&mut solver, &boards, stop.budget(limits.budget()));
             memo.put(solver);
             outcome
         }),

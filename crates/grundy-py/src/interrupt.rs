@@ -15,7 +15,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
@@ -75,11 +75,21 @@ pub(crate) fn run<R: Send>(py: Python<'_>, work: impl FnOnce(&Pending) -> R + Se
 const WATCH_EVERY: Duration = Duration::from_millis(50);
 
 /// A flag that a signal handler raised, for work on threads other than
-/// the main one (rayon's workers), where the handlers cannot run.
+/// the main one (rayon's workers), where the handlers cannot run; and how
+/// long the work waited for a thread of the pool (calls from more Python
+/// threads than the pool has wait their turn).
 #[derive(Clone, Default)]
-pub(crate) struct Stop(Arc<AtomicBool>);
+pub(crate) struct Stop(Arc<AtomicBool>, Duration);
 
 impl Stop {
+    /// `budget` with the time the call waited for a thread taken from its
+    /// time budget, so that a call's `max_time` runs from the call, not
+    /// from when a thread took it up.
+    pub fn budget(&self, mut budget: grundy::Budget) -> grundy::Budget {
+        budget.max_time = budget.max_time.map(|t| t.saturating_sub(self.1));
+        budget
+    }
+
     /// Leaves the work (unwinding with [`Interrupted`]) once a handler
     /// has raised: call it between units of work.
     pub fn check(&self) {
@@ -111,6 +121,7 @@ pub(crate) fn run_watched<R: Send>(
     work: impl FnOnce(&Stop) -> R + Send,
 ) -> PyResult<R> {
     let stop = Stop::default();
+    let called = Instant::now();
     let mut raised = None;
     let outcome = py.detach(|| {
         std::thread::scope(|scope| {
@@ -119,7 +130,7 @@ pub(crate) fn run_watched<R: Send>(
             let told = &stop;
             let worker = scope.spawn(move || {
                 let _finished = finished;
-                crate::fork::install(|| work(told))
+                crate::fork::install(|| work(&Stop(told.flag(), called.elapsed())))
             });
             while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(WATCH_EVERY) {
                 if raised.is_none() {

@@ -5,7 +5,7 @@
 
 use grundy::clear::large::{
     analyse, analysis_bytes, choose_move, unanalysed_move, Analyzer, LargeAnalysis, LargeBoard,
-    LargeRect,
+    LargeRect, Run,
 };
 use grundy::{Nimber, SolveError};
 use grundy_report::large::winner;
@@ -13,6 +13,8 @@ use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::parse::{ParseError, ParseErrorKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyList;
 
 use crate::clear::{
     boards_after, clear_move_key, position_object, threads_or_default, ClearMemo, Playable,
@@ -119,6 +121,35 @@ impl LargeMove {
 /// A component as Python sees it: `(board, cells, value or None)`.
 type ComponentTuple = (u32, Vec<(u32, u32)>, Option<u32>);
 
+/// A component as the analysis keeps it: `(board, runs of cells, value or
+/// None)`, its cells listed only when `components` is first read (a board
+/// of millions of ones lists millions of cells).
+type ComponentRuns = (u32, Vec<Run>, Option<u32>);
+
+/// The cells of `runs`, row by row.
+fn cells_of(runs: &[Run]) -> Vec<(u32, u32)> {
+    runs.iter()
+        .flat_map(|run| (run.start..run.end).map(move |c| (run.row, c)))
+        .collect()
+}
+
+/// `cells` as runs: each cell joins the run before it when it is the next
+/// cell of its row.
+fn runs_of(cells: &[(u32, u32)]) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for &(row, col) in cells {
+        match runs.last_mut() {
+            Some(run) if run.row == row && run.end == col => run.end += 1,
+            _ => runs.push(Run {
+                row,
+                start: col,
+                end: col + 1,
+            }),
+        }
+    }
+    runs
+}
+
 /// The analysis of a board (or a sum) of any size. `value` and `winner` are
 /// `None` when the budget ran out before they were known; `stopped` then
 /// says which budget. It keeps its boards, for `after`. Picklable (the
@@ -137,9 +168,11 @@ pub struct LargeClearAnalysis {
     /// True when `winning_moves` lists every winning move.
     #[pyo3(get)]
     winning_moves_complete: bool,
-    /// Each component: `(board, cells, value or None)`, cells `(row, col)`.
-    #[pyo3(get)]
-    components: Vec<ComponentTuple>,
+    /// Each component: `(board, runs, value or None)`, read as
+    /// `components`.
+    component_runs: Vec<ComponentRuns>,
+    /// `components` as a list, made when first read.
+    components_list: PyOnceLock<Py<PyList>>,
     /// Each class of congruent components: `(cells, count, value or None)`;
     /// a class met an even number of times cancels from the total.
     #[pyo3(get)]
@@ -180,8 +213,23 @@ impl LargeClearAnalysis {
             crate::repr_option(self.value),
             crate::repr_option(self.winner.map(crate::repr_str)),
             self.winning_moves.len(),
-            self.components.len()
+            self.component_runs.len()
         )
+    }
+
+    /// Each component: `(board, cells, value or None)`, cells `(row, col)`;
+    /// listed when first read, the same list after (copy it before
+    /// changing it).
+    #[getter]
+    fn components(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
+        let list = self.components_list.get_or_try_init(py, || {
+            let tuples = self
+                .component_runs
+                .iter()
+                .map(|(board, runs, value)| (*board, cells_of(runs), *value));
+            PyList::new(py, tuples).map(Bound::unbind)
+        })?;
+        Ok(list.clone_ref(py))
     }
 
     /// `(_restore_large_clear_analysis, (state,))`: its boards and its
@@ -234,7 +282,10 @@ impl LargeClearAnalysis {
                 .map(|m| (m.board, m.top, m.left, m.bottom, m.right))
                 .collect(),
             self.winning_moves_complete,
-            self.components.clone(),
+            self.component_runs
+                .iter()
+                .map(|(board, runs, value)| (*board, cells_of(runs), *value))
+                .collect(),
             self.classes.clone(),
             self.stopped.clone(),
             self.boards.iter().map(Playable::rows).collect(),
@@ -322,7 +373,11 @@ fn _restore_large_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<LargeClea
         winner,
         winning_moves,
         winning_moves_complete,
-        components,
+        component_runs: components
+            .into_iter()
+            .map(|(board, cells, value)| (board, runs_of(&cells), value))
+            .collect(),
+        components_list: PyOnceLock::new(),
         classes,
         stopped,
         boards,
@@ -479,20 +534,17 @@ fn report(analysis: &LargeAnalysis, boards: Vec<LargeBoard>, as_list: bool) -> L
             .map(|m| LargeMove::of(analysis.components[m.component as usize].board, m.rect))
             .collect(),
         winning_moves_complete: analysis.winning_complete,
-        components: (0..analysis.components.len())
+        component_runs: (0..analysis.components.len())
             .map(|index| {
                 let info = analysis.components[index];
-                let cells = analysis
-                    .component_runs(index)
-                    .iter()
-                    .flat_map(|run| (run.start..run.end).map(move |c| (run.row, c)))
-                    .collect();
+                let runs = analysis.component_runs(index).to_vec();
                 let value = analysis.classes[info.class as usize]
                     .value
                     .map(Nimber::value);
-                (info.board, cells, value)
+                (info.board, runs, value)
             })
             .collect(),
+        components_list: PyOnceLock::new(),
         classes: analysis
             .classes
             .iter()
@@ -621,10 +673,10 @@ fn on_analyzer<R: Send>(
             Some(memo) => memo.take(limits, stop),
             None => grundy::clear::Clear::with_shapes(shapes)
                 .into_solver_on(threads)
-                .with_budget(limits.budget()),
+                .with_budget(stop.budget(limits.budget())),
         };
         small.set_stop(Some(stop.flag()));
-        let mut analyzer = Analyzer::with_small_solver(small, budget);
+        let mut analyzer = Analyzer::with_small_solver(small, stop.budget(budget));
         analyzer.set_stop(Some(stop.flag()));
         let result = work(&mut analyzer);
         if let Some(memo) = memo {

@@ -90,7 +90,7 @@ fn solver(limits: &Limits, stop: &Stop) -> SplitSolver {
     let mut solver = SplitSolver::new()
         .with_budget(grundy::Budget {
             max_memory: None,
-            ..limits.budget()
+            ..stop.budget(limits.budget())
         })
         .with_stop(stop.flag());
     if let Some(bytes) = limits.max_memory {
@@ -237,7 +237,7 @@ fn split_engine_move<'py>(
     let choice = interrupt::run_watched(py, |stop| {
         grundy::split::choose_move_until(
             &position,
-            budget,
+            stop.budget(budget),
             limits.max_memory.unwrap_or(u64::MAX),
             Some(stop.flag()),
         )

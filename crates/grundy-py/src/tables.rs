@@ -353,7 +353,7 @@ impl Database {
                         || {
                             grundy::clear::Clear::with_shapes(lookup.clone())
                                 .into_solver()
-                                .with_budget(limits.budget())
+                                .with_budget(stop.budget(limits.budget()))
                                 .with_progress(stop.callback())
                         },
                         |solver, (chunk, bytes)| {

@@ -5,6 +5,7 @@ need no search: a line of k cells has value k, and two congruent shapes
 cancel (X xor X = 0)."""
 
 import json
+import pickle
 import os
 import subprocess
 
@@ -59,6 +60,13 @@ def test_numpy_boards_of_any_size():
     assert a.value is not None
     cells = sum(len(c[1]) for c in a.components)
     assert cells == int(board.sum())
+    # Each component's cells are the ones of the board, listed once: the
+    # same list at every read, and again after a pickle.
+    assert a.components is a.components
+    listed = sorted(cell for c in a.components for cell in c[1])
+    assert listed == [(int(r), int(c)) for r, c in zip(*np.nonzero(board))]
+    again = pickle.loads(pickle.dumps(a))
+    assert again.components == a.components
     bin_path = os.environ.get("GRUNDY_BIN")
     if bin_path:
         text = "\n".join("".join("1" if v else "0" for v in row) for row in board)

@@ -246,3 +246,27 @@ def test_split_and_pawn_moves_refuse_what_is_out_of_range_naming_the_argument():
     assert grundy.clear.Move(np.int64(0), 0, np.int16(1), 1).bottom == 1
     with pytest.raises(TypeError, match="must be an int, not bool"):
         SplitMove(np.bool_(True), 0)
+
+
+def test_calls_from_more_threads_than_cores_keep_their_time_budget():
+    """The engine runs calls on a pool of one thread a core; a call that
+    waits for a thread counts the wait in its `max_time`, so each of many
+    threads' calls still answers about `max_time` after it was made (it
+    took `max_time` times the number of waves before)."""
+    import concurrent.futures
+    import random
+    import time
+
+    rng = random.Random(1)
+    cells = [(rng.randrange(200_000), rng.randrange(200_000)) for _ in range(3000)]
+
+    def call(_):
+        start = time.monotonic()
+        mv = grundy.split.engine_move(size=(200_000, 200_000), cells=cells, max_time=0.5)
+        return mv, time.monotonic() - start
+
+    with concurrent.futures.ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(call, range(12)))
+    for mv, took in answers:
+        assert mv["move"] is not None and mv["kind"] in ("winning", "unproven"), mv
+        assert took < 2.0, [round(t, 2) for _, t in answers]

@@ -68,7 +68,9 @@ class LargeClearAnalysis:
     winning_moves: List[LargeMove]
     winning_moves_complete: bool
     components: List[Tuple[int, List[Tuple[int, int]], Optional[int]]]
-    """Each component: ``(board, cells, value or None)``, cells ``(row, col)``."""
+    """Each component: ``(board, cells, value or None)``, cells ``(row, col)``;
+    listed when first read, then the same list at every read (copy it
+    before changing it)."""
     classes: List[Tuple[int, int, Optional[int]]]
     """Each class of congruent components: ``(cells, count, value or None)``."""
     def explain(self) -> Dict[str, Any]:
