@@ -489,3 +489,14 @@ def test_a_process_pool_sends_back_a_budget_exceeded():
         with pytest.raises(grundy.BudgetExceeded) as sent:
             future.result(timeout=60)
     assert budget_answers(sent.value) == budget_answers(stopped.value)
+
+
+def test_a_board_sum_refuses_copy_and_pickle_rather_than_share_its_solver():
+    s = grundy.sum.BoardSum([["11"], ["1"]])
+    for make in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="a BoardSum is not copied or pickled"):
+            make(s)
+    # The way the message gives makes an independent sum.
+    other = grundy.sum.BoardSum([s[i] for i in range(len(s))])
+    other.set(0, ["1"])
+    assert (s.value(), other.value()) == (2 ^ 1, 0)

@@ -139,5 +139,22 @@ class BoardSum:
     def __repr__(self) -> str:
         return f"BoardSum(boards={len(self)}, value={self.value()})"
 
+    # A copy would share the boards' solver (a `set` on one would change
+    # both), and the solver does not pickle: refused, with the way to make
+    # another.
+    _NOT_COPIED = (
+        "a BoardSum is not copied or pickled (it holds its boards' solver); make another "
+        "from its boards: BoardSum([s[i] for i in range(len(s))], ...)"
+    )
+
+    def __copy__(self) -> "BoardSum":
+        raise TypeError(self._NOT_COPIED)
+
+    def __deepcopy__(self, memo: Any) -> "BoardSum":
+        raise TypeError(self._NOT_COPIED)
+
+    def __reduce__(self) -> Any:
+        raise TypeError(self._NOT_COPIED)
+
 
 __all__ = ["BoardSum"]
