@@ -347,3 +347,41 @@ def test_pawn_sum_with_a_dropped_pawn_lists_the_others_moves():
     assert sorted((m.x, m.y) for m in a.winning_moves) == expected
     assert all(m.pawn == 1 for m in a.winning_moves)
     assert grundy.pawn.analyze([(17, 3)], blocked=sorted(walls)).winning_moves_complete is True
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_to_data_writes_json_that_agrees_with_the_cli(cli, case):
+    """`grundy.to_data` makes every result `json.dumps`-able, with the
+    fields and 0-based cells of the command line's JSON."""
+    import json
+
+    rng = random.Random(SEED * 31 + case)
+    boards = [random_board(rng) for _ in range(rng.choice([1, 2]))]
+    text = "\n\n".join("\n".join(b) for b in boards) + "\n"
+    a = grundy.clear.analyze(boards[0] if len(boards) == 1 else boards)
+    data = json.loads(json.dumps(grundy.to_data(a)))
+    expected = cli.json(["clear", "-"], text)
+    assert data["value"] == expected["grundy"]
+    assert data["winner"] == expected["winner"]
+    assert cli_moves(data["winning_moves"]) == cli_moves(expected["winning_moves"])
+    per_board = [b["components"] for b in expected.get("boards", [expected])]
+    assert sorted((c["board"], sorted(map(tuple, c["cells"]))) for c in data["components"]) == sorted(
+        (i, sorted(map(tuple, c["cells"]))) for i, cs in enumerate(per_board) for c in cs
+    )
+    engine = json.loads(json.dumps(grundy.to_data(grundy.clear.engine_move(boards))))
+    expected = cli.json(["clear", "--move", "-"], text)
+    assert engine["kind"] == expected["kind"] and engine["grundy"] == expected.get("grundy")
+    if expected["move"] is not None:
+        assert engine["move"] == expected["move"]
+    # The other games' results, and a database's record with its tuple keys.
+    split = grundy.split.analyze(["101", "010"])
+    assert json.loads(json.dumps(grundy.to_data(split)))["winning_moves"] == [
+        {"row": m.row, "col": m.col} for m in split.winning_moves
+    ]
+    pawn = grundy.pawn.analyze([(2, 3), (1, 1)])
+    assert json.loads(json.dumps(grundy.to_data(pawn)))["winning_moves"] == [
+        {"pawn": m.pawn, "x": m.x, "y": m.y} for m in pawn.winning_moves
+    ]
+    json.dumps(grundy.to_data(grundy.tables.open().info()))
+    with pytest.raises(TypeError, match="to_data takes the package's results, not object"):
+        grundy.to_data(object())

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["grundy", "grundy.clear", "grundy.split", "grundy.pawn", "grundy.sum", "grundy.tables"]
+MODULES = ["grundy", "grundy._data", "grundy.clear", "grundy.split", "grundy.pawn", "grundy.sum", "grundy.tables"]
 
 
 @pytest.mark.parametrize("name", MODULES)

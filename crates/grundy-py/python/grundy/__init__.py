@@ -12,9 +12,11 @@ rectangles are ``top``/``left``/``bottom``/``right`` inclusive, pawns use
 ``ValueError`` with the command line's located message; a search that runs
 out of ``max_positions``, ``max_time`` or ``max_memory`` raises
 :class:`BudgetExceeded`. Long calls release the GIL and stop on Ctrl-C.
+:func:`to_data` turns any result into plain data for ``json.dumps``.
 """
 
 from ._errors import BudgetExceeded
+from ._data import to_data
 from . import clear, pawn, split, sum, tables
 
-__all__ = ["BudgetExceeded", "clear", "pawn", "split", "sum", "tables"]
+__all__ = ["BudgetExceeded", "clear", "pawn", "split", "sum", "tables", "to_data"]
