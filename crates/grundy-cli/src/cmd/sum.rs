@@ -66,7 +66,9 @@ followed by `proven winning: ...`, `losing position: ...` or `unproven: ...`.
 The budget is the whole run's: once it is spent, or an engine search (a
 move, or such a range's winner) has run out of it, the move is a legal one
 found without analysis (`unproven: no analysis ...`), where `grundy clear
---move` would give its search a budget of its own.
+--move` would give its search a budget of its own; a range of boards all
+valued still gets its move by their values (a millisecond each once the
+time is spent).
 The run then ends with the budget's error and exit code 3.";
 
 /// `--max-positions` in `sum`'s words: one thread, and `move` queries
@@ -262,11 +264,31 @@ impl Row {
     /// time budget stays the run's (what is left of it), and the memory
     /// budget bounds the memo all searches share.
     fn fresh_search(&mut self) {
+        self.search_with_at_least(Duration::ZERO);
+    }
+
+    /// [`Row::fresh_search`], with at least `floor` of time even when the
+    /// run's is spent.
+    fn search_with_at_least(&mut self, floor: Duration) {
         let mut budget = self.budget;
+        let now = Instant::now();
         if let Some(deadline) = self.deadline {
-            budget.max_time = Some(deadline.saturating_duration_since(Instant::now()));
+            let left = deadline.saturating_duration_since(now);
+            budget.max_time = Some(left.max(floor));
         }
-        self.sum.solver_mut().set_budget(budget);
+        let solver = self.sum.solver_mut();
+        solver.set_budget(budget);
+        if !floor.is_zero() {
+            // A listing the run's budget stopped stops every listing after
+            // it: this search's own clock lifts that.
+            solver.game_mut().set_limits(
+                budget.deadline(now),
+                budget
+                    .max_memory
+                    .unwrap_or(grundy::clear::large::game::DEFAULT_MAX_OPTION_BYTES),
+                budget.max_positions,
+            );
+        }
     }
 
     /// `err` as the run's budget words it: a search given what was left of
@@ -556,7 +578,10 @@ fn answer_move(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let by_values = if row.known(left, right) {
-        row.fresh_search();
+        // A millisecond even when the run's time is spent, as the engine
+        // gets one (`Row::play`): the boards' values are known, so their
+        // winning move most often needs no search at all.
+        row.search_with_at_least(Duration::from_millis(1));
         match row.sum.winning_move(left..=right) {
             Ok(win) => Some(win),
             Err(err) => {
@@ -577,7 +602,7 @@ fn answer_move(
         // value, each board's found once (a script of many `move` queries
         // on long lost ranges would list every board's options each time).
         Some(None) if row.unknown.range(left..=right).next().is_none() => {
-            row.fresh_search();
+            row.search_with_at_least(Duration::from_millis(1));
             // Among equal values the fewest cells cleared, as the engine
             // of `grundy clear --move` plays a lost position.
             match row.sum.losing_move(left..=right, LargeRect::area) {

@@ -370,7 +370,6 @@ fn bad_arguments_exit_2() {
         vec!["pawn", "--at", "3"],
         vec!["pawn"],
         vec!["pawn", "--draw", "0,0,500,5"],
-        vec!["pawn", "--draw", "5,0,4,5"],
         vec!["pawn", "--blocked", "no/such/file.txt", "--at", "1,1"],
     ] {
         let output = grundy().args(&args).output().unwrap();
@@ -378,6 +377,17 @@ fn bad_arguments_exit_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
     }
+    // Opposite corners in either order draw the same region.
+    let draw = |corners: &str| {
+        let output = grundy()
+            .args(["pawn", "--at", "2,2", "--draw", corners])
+            .output()
+            .unwrap();
+        assert_success(&output);
+        output.stdout
+    };
+    assert_eq!(draw("5,0,4,5"), draw("4,0,5,5"));
+    assert_eq!(draw("5,5,4,0"), draw("4,0,5,5"));
     // A sum with a pawn past the table's region is valued only when no
     // impassable cell lies at or below-left of it: here (0,0) does.
     let (_dir, walls) = walls_file("0 0\n");

@@ -772,3 +772,51 @@ fn moves_without_analysis_come_from_the_first_board_with_a_one() {
     assert_eq!(lines[5], "unknown");
     assert_eq!(lines[6], "none");
 }
+
+/// Once the run's time is spent on boards it cannot value (a full 8 x 8
+/// and a full 10 x 10), a range of boards all valued still gets its
+/// winning move, or its losing move, by their values: not a move found
+/// without analysis.
+#[test]
+fn a_valued_range_gets_its_move_by_values_after_the_time_is_spent() {
+    let small = ["0110", "0000", "0000", "0001"];
+    let boards = format!(
+        "{}\n\n{}\n\n{}\n\n{}\n",
+        ["11111111"; 8].join("\n"),
+        ["1111111111"; 10].join("\n"),
+        small.join("\n"),
+        small.join("\n"),
+    );
+    let output = sum_run(
+        &["--max-time", "0.3"],
+        "value 1 2\nmove 3 3\nmove 3 4\n",
+        &boards,
+    );
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "unknown", "{stdout}");
+    // The winning move: the oracle values the board after it at 0.
+    let won = lines[1];
+    assert!(won.contains("on board 3, leaving grundy 0"), "{stdout}");
+    let col: usize = won["clear (1,".len()..]
+        .split(')')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        won.starts_with(&format!("clear (1,{col})-(1,{col})")),
+        "{won}"
+    );
+    let mut after: Vec<String> = small.iter().map(|r| (*r).to_owned()).collect();
+    after[0].replace_range(col - 1..col, "0");
+    let rows: Vec<&str> = after.iter().map(String::as_str).collect();
+    assert_eq!(value(&rows), Nimber::ZERO, "{won}");
+    assert_ne!(value(&small), Nimber::ZERO);
+    // Two equal boards: lost, and said so, with the value the move leaves.
+    assert!(
+        lines[2].contains(": losing position: the total is 0"),
+        "{stdout}"
+    );
+}
