@@ -274,7 +274,7 @@ pub const PAIR_CANCELS: &str = "X xor X = 0";
 pub const HALF_TURN_SHAPE: &str = "it is its own image under a half turn (a rotation by 180 degrees) about a middle that no rectangle of ones covers, so every reply has its mirror image as an answer";
 
 /// Why a set that is its own half turn about an uncovered point has value 0.
-pub const HALF_TURN: &str = "it leaves the shapes that do not cancel as their own image under a half turn (a rotation by 180 degrees) about a point that no rectangle of ones covers, so every reply has its mirror image as an answer and the value is 0";
+pub const HALF_TURN: &str = "it leaves the shapes that do not cancel (or the whole board) as their own image under a half turn (a rotation by 180 degrees) about a point that no rectangle of ones covers, so every reply has its mirror image as an answer and the value is 0";
 
 /// Names joined by [`XOR`]: `A xor B`.
 #[must_use]

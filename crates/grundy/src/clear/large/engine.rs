@@ -714,12 +714,29 @@ pub fn cancelling_move(
 }
 
 /// A winning move that leaves the shapes that do not cancel (one of each
-/// class met an odd number of times, all on one board) their own half turn
-/// about an uncovered point ([`half_turn::winning_move`]), in board
-/// coordinates. Only where the outcome search cannot go: when those shapes
+/// class met an odd number of times, all on one board), or else the whole
+/// board, their own half turn about an uncovered point
+/// ([`half_turn::winning_move`]), in board coordinates. Only where the outcome search cannot go: when those shapes
 /// together do not fit a small board's 64 cells.
 pub fn half_turn_move(analysis: &LargeAnalysis, analyzer: &Analyzer) -> Option<LargeWinningMove> {
     let lone: Vec<usize> = analysis.unpaired().map(|c| c.first as usize).collect();
+    half_turn_of(analysis, analyzer, &lone).or_else(|| {
+        // A class met three times or more stands for itself by its first
+        // instance, which need not be the one the mirror leaves alone (a
+        // reply that cut off a lone cell beside two others): the whole
+        // board, when it holds every component, is tried too.
+        let all: Vec<usize> = (0..analysis.components.len()).collect();
+        (all.len() > lone.len()).then_some(())?;
+        half_turn_of(analysis, analyzer, &all)
+    })
+}
+
+/// [`half_turn_move`] for the set of components `lone`, all on one board.
+fn half_turn_of(
+    analysis: &LargeAnalysis,
+    analyzer: &Analyzer,
+    lone: &[usize],
+) -> Option<LargeWinningMove> {
     let board = analysis.components[*lone.first()?].board;
     if lone.iter().any(|&i| analysis.components[i].board != board) {
         return None;

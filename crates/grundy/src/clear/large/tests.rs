@@ -1246,6 +1246,75 @@ fn a_frame_is_lost_and_a_thickened_one_is_played_out_by_half_turns() {
     assert!(engine_moves > 1);
 }
 
+/// A dense board that was its own half turn about an uncovered middle,
+/// after the reply `clear (8,27)-(9,27)`, which cut off a lone cell beside
+/// two others (found by a probe of the engine): the shapes that do not
+/// cancel (the large one and the first lone cell) are not symmetric, but
+/// the whole board after the mirror reply is.
+const AFTER_A_CUTTING_REPLY: [&str; 26] = [
+    "100000000000000000000000000000",
+    "000111111111111111110011101000",
+    "000111111111111111100111101000",
+    "000111101111111111111111111000",
+    "000110111101101101111011101000",
+    "000111110111111111111110111000",
+    "000111111111111111111111111000",
+    "000101111111111111011111110000",
+    "000110010101111011011001110000",
+    "000111111111001110111110101000",
+    "000101111011111110100111110000",
+    "000111111111101011111111011000",
+    "000011111101000011111011111000",
+    "000111110111110000101111110000",
+    "000110111111110101111111111000",
+    "000011111001011111110111101000",
+    "000101011111011100111111111000",
+    "000111100110110111101010011000",
+    "000111111110111111111111101000",
+    "000111111111111111111111111000",
+    "000111011111111111111011111000",
+    "000101110111101101101111011000",
+    "000111111111111111111101111000",
+    "000101111001111111111111111000",
+    "000101110011111111111111111000",
+    "000000000000000000000000000001",
+];
+
+/// The engine answers that reply by its mirror image, proven, and the
+/// board it leaves is its own half turn about an uncovered middle
+/// ([`half_turn::is_lost`], which compares the board with its image).
+#[test]
+fn a_reply_that_cuts_off_a_lone_cell_beside_others_gets_its_mirror_answer() {
+    let (rows, cols) = (AFTER_A_CUTTING_REPLY.len(), AFTER_A_CUTTING_REPLY[0].len());
+    let mut board = LargeBoard::zeros(rows as u64, cols as u64).unwrap();
+    for (r, row) in AFTER_A_CUTTING_REPLY.iter().enumerate() {
+        for (c, cell) in row.bytes().enumerate() {
+            board.set(r as u32, c as u32, cell == b'1');
+        }
+    }
+    let budget = Budget {
+        max_time: Some(std::time::Duration::from_secs(20)),
+        ..Budget::UNLIMITED
+    };
+    let choice = choose_move(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    )
+    .unwrap();
+    assert_eq!(choice.reason, MoveReason::HalfTurn, "{choice:?}");
+    assert_eq!(
+        choice.rect,
+        LargeRect {
+            top: 17,
+            left: 3,
+            bottom: 18,
+            right: 3
+        }
+    );
+    let after = board.try_play(choice.rect).unwrap();
+    assert!(half_turn::is_lost(&after));
+}
+
 proptest! {
     /// Past one word a row: a board is lost by a half turn exactly when it
     /// equals its image under `transform(3)` (the half turn, tested against
