@@ -73,9 +73,10 @@ The run then ends with the budget's error and exit code 3.";
 
 /// `--max-positions` in `sum`'s words: one thread, and `move` queries
 /// where `clear` has `--threads` and `--move`.
-const MAX_POSITIONS_HELP: &str = "Give up after solving this many distinct shapes. The \
-memo takes 12 to 24 bytes a shape; measured peak RSS was 140 MB at 8,700,000 shapes (16 bytes \
-each), so 20,000,000 shapes stay under about 0.5 GB. The memo also keeps the shapes a database \
+const MAX_POSITIONS_HELP: &str = "Give up after solving this many distinct shapes. A row's \
+boards are searched as boards of any size, whose memo takes more a shape than `grundy clear`'s \
+(12 to 24 bytes there): measured peak RSS was 1.63 GB when the default 20,000,000 ran out on \
+one dense 7 x 7 board (`value 1 1`); --max-memory bounds it. The memo also keeps the shapes a database \
 (--tables) answered, which this count leaves out: up to about twice the memory (560 MB measured \
 at 20,000,000 shapes on a 7 x 7 block with the 5 x 6 database). The outcome search of a `move` \
 query counts each question it decides as a shape, and keeps the values it rules out beside the \
