@@ -385,3 +385,14 @@ def test_to_data_writes_json_that_agrees_with_the_cli(cli, case):
     json.dumps(grundy.to_data(grundy.tables.open().info()))
     with pytest.raises(TypeError, match="to_data takes the package's results, not object"):
         grundy.to_data(object())
+
+
+def test_to_data_names_the_fields_of_large_components_and_classes():
+    import json
+
+    a = grundy.clear.analyze(["110" * 4] * 8, max_time=3)
+    data = json.loads(json.dumps(grundy.to_data(a)))
+    assert [(c["board"], [tuple(x) for x in c["cells"]], c["value"]) for c in data["components"]] == [
+        (board, list(cells), value) for board, cells, value in a.components
+    ]
+    assert [(c["cells"], c["count"], c["value"]) for c in data["classes"]] == list(a.classes)

@@ -619,11 +619,25 @@ fn answer_move(
                     write_engine_move(out, json, left, right, Played { choice, left })?;
                 }
                 Err(err) => {
+                    // The values say the range is lost whatever is
+                    // played: a legal move found without analysis is as
+                    // proven a losing move, its value left unknown.
                     let err = row.run_error(err);
-                    row.stopped.get_or_insert(err);
-                    out.flush()?;
-                    let played = row.play(left, right);
-                    write_played_move(row, out, json, left, right, played)?;
+                    row.stopped.get_or_insert(err.clone());
+                    let mut played = row.unanalysed(left, right, err);
+                    if let Some(choice) = played.choice.as_mut() {
+                        // Its first cell: the shape kept almost whole, as
+                        // the engine plays a lost position it cannot value.
+                        let (top, left) = (choice.rect.top, choice.rect.left);
+                        choice.rect = LargeRect {
+                            top,
+                            left,
+                            bottom: top,
+                            right: left,
+                        };
+                        choice.reason = MoveReason::Losing { leaves: None };
+                    }
+                    write_engine_move(out, json, left, right, played)?;
                 }
             }
         }

@@ -33,7 +33,9 @@ def to_data(obj: Any) -> Any:
     component as a dict of its fields (``{"board", "top", "left", "bottom",
     "right"}``, ``{"row", "col"}``, ``{"pawn", "x", "y"}``, ``{"board",
     "cells", "value"}``), an analysis as a dict of its attributes
-    (``value``, ``winner``, ``winning_moves``, ...), tuples as lists, and a
+    (``value``, ``winner``, ``winning_moves``, ...; a large board's
+    components and classes as ``{"board", "cells", "value"}`` and
+    ``{"cells", "count", "value"}``), tuples as lists, and a
     dict whose keys are not strings as a list of ``[key, value]`` pairs. Cells
     and rectangles stay 0-based, as in the command line's JSON.
 
@@ -56,7 +58,19 @@ def to_data(obj: Any) -> Any:
     kind = type(obj)
     fields = _FIELDS.get(kind.__name__)
     if fields is not None and kind.__module__.startswith("grundy"):
-        return {field: to_data(getattr(obj, field)) for field in fields}
+        data = {field: to_data(getattr(obj, field)) for field in fields}
+        if kind.__name__ == "LargeClearAnalysis":
+            # Its components and classes are tuples: named as the other
+            # analyses' components are.
+            data["components"] = [
+                {"board": board, "cells": cells, "value": value}
+                for board, cells, value in data["components"]
+            ]
+            data["classes"] = [
+                {"cells": cells, "count": count, "value": value}
+                for cells, count, value in data["classes"]
+            ]
+        return data
     # NumPy's integers and booleans, as a board's cells may be.
     if hasattr(obj, "item") and callable(obj.item) and type(obj).__module__ == "numpy":
         return obj.item()
