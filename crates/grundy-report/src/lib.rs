@@ -39,9 +39,9 @@ pub struct EngineMove<M> {
     pub kind: &'static str,
     /// The value of the whole position after the move, when the engine
     /// knows it: 0 after a proven winning move, the value left after a
-    /// losing one; absent from the JSON when unknown (an unproven move, or
-    /// a lost position whose options were not valued).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// losing one; `null` in the JSON when unknown (an unproven move, or a
+    /// lost position whose options were not valued), as every unknown
+    /// value is.
     pub grundy: Option<u32>,
     /// Why it was chosen: `proven winning: ...`, `losing position: ...` or
     /// `unproven: ...`.

@@ -710,8 +710,7 @@ pub struct Report {
     /// `"first"` or `"second"`; absent with no pawn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub winner: Option<&'static str>,
-    /// The total value, when computed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The total value, when computed (`null` when not).
     pub grundy: Option<u32>,
     /// Every winning move, or some when `winning_moves_complete` is false,
     /// each with its line ([`Analysis::winning_line`]).
@@ -751,8 +750,7 @@ pub struct PawnReport {
     pub y: u32,
     /// True when this pawn's cell alone is a second-player win.
     pub losing: bool,
-    /// Its value, when computed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Its value, when computed (`null` when not).
     pub grundy: Option<u32>,
 }
 

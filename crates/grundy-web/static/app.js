@@ -399,7 +399,7 @@ const pawnGame = {
   explain(p, a, mv, after) {
     const text = movePhrase(this, a, mv, this.describe(mv, p), after);
     const pawn = a.pawns && a.pawns[mv.pawn];
-    if (!pawn || pawn.grundy === undefined || after === null || p.pawns.length < 2) return text;
+    if (!pawn || pawn.grundy == null || after === null || p.pawns.length < 2) return text;
     return `${text} (pawn ${mv.pawn + 1}: grundy ${pawn.grundy} -> ${after ^ a.grundy ^ pawn.grundy})`;
   },
   valueParts(a) {
@@ -428,7 +428,7 @@ const pawnGame = {
   // Under the board: each pawn and its value.
   summary(p, a) {
     if (!a || !a.pawns) return '';
-    return a.pawns.map((q, i) => `${p.pawns.length > 1 ? `Pawn ${i + 1}` : 'Pawn'} at (${q.x},${q.y}): ${q.grundy === undefined ? (q.losing ? 'losing cell' : 'winning cell') : `${q.grundy === 0 ? 'losing' : 'winning'} cell, grundy ${q.grundy}`}`).join(' · ');
+    return a.pawns.map((q, i) => `${p.pawns.length > 1 ? `Pawn ${i + 1}` : 'Pawn'} at (${q.x},${q.y}): ${q.grundy == null ? (q.losing ? 'losing cell' : 'winning cell') : `${q.grundy === 0 ? 'losing' : 'winning'} cell, grundy ${q.grundy}`}`).join(' · ');
   },
   outlines() {
     return [];
@@ -1692,7 +1692,7 @@ function renderCellBoard() {
   const p = boards();
   const a = state.analysis;
   const [rows, cols] = game.size(p);
-  const title = boardTitle(game.title, rows, cols, a && a.grundy !== undefined ? a.grundy : null, game.axes);
+  const title = boardTitle(game.title, rows, cols, a && a.grundy != null ? a.grundy : null, game.axes);
   const controls = el('div', { class: 'board-controls' });
   if (state.mode === 'edit') {
     const fits = (n) => n >= 1 && n <= MAX_GRID;
@@ -1868,7 +1868,7 @@ function renderLegend() {
   if (game === pawnGame) {
     if (boards().walls.length) items.push(swatch('wall-swatch', null, 'a wall'));
     if (boards().pawns.length > 1 && (state.mode === 'play' || state.hints)) items.push(swatch('moving-swatch', null, 'the selected pawn: a click moves it'));
-    if (a && a.pawns && a.pawns.some((q) => q.grundy !== undefined)) {
+    if (a && a.pawns && a.pawns.some((q) => q.grundy != null)) {
       items.push(el('span', { class: 'legend-item' }, [el('span', { class: 'swatch pawn-swatch', text: '3' }), "a pawn's value, in its corner"]));
     }
   }

@@ -369,8 +369,8 @@ struct PlayResponse {
     text: Option<String>,
     /// The pawns after the move.
     pawns: Vec<[u32; 2]>,
-    /// The total value after the move, when values are computed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The total value after the move, when values are computed (`null`
+    /// when not).
     grundy: Option<u32>,
     /// True when the engine wins with best play.
     engine_wins: bool,
