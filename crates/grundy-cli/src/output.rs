@@ -381,6 +381,8 @@ pub fn engine_move_output<M: serde::Serialize>(
                 mv: Option<()>,
                 proven: bool,
                 kind: &'static str,
+                // A position without a move has value 0, as the API says.
+                grundy: u32,
                 reason: &'static str,
                 text: Option<()>,
             }
@@ -388,6 +390,7 @@ pub fn engine_move_output<M: serde::Serialize>(
                 mv: None,
                 proven: true,
                 kind: "none",
+                grundy: 0,
                 reason: no_moves,
                 text: None,
             })? + "\n"

@@ -1054,4 +1054,39 @@ fn engine_moves_carry_the_value_they_leave() {
         let left = SplitSolver::new().value(&after).unwrap();
         assert_eq!(answer["grundy"], left.value(), "{answer}");
     }
+    // No move: the position's value is 0 by definition (no option), as the
+    // API says it; the field is there in every game.
+    for (args, stdin) in [
+        (&["clear", "--move", "--json", "-"][..], "00\n"),
+        (&["split", "--move", "--json", "-"][..], "00\n"),
+        (&["pawn", "--move", "--json", "--at", "0,0"][..], ""),
+    ] {
+        let answer = json(args, stdin.as_bytes());
+        assert_eq!(answer["kind"], "none", "{args:?}: {answer}");
+        assert_eq!(answer["grundy"], 0, "{args:?}: {answer}");
+    }
+    // An unproven move: its value is unknown, so `null`, never a missing
+    // field. A dense 9 x 9 board of one component (73 cells, no symmetry)
+    // under a budget of one position.
+    let dense = [
+        "111111110",
+        "111011111",
+        "110111111",
+        "111111011",
+        "011111111",
+        "111110111",
+        "111111111",
+        "101111111",
+        "111111101",
+    ]
+    .join("\n");
+    let answer = json(
+        &["clear", "--move", "--json", "--max-positions", "1", "-"],
+        dense.as_bytes(),
+    );
+    assert_eq!(answer["kind"], "unproven", "{answer}");
+    assert!(
+        answer.get("grundy").is_some_and(serde_json::Value::is_null),
+        "{answer}"
+    );
 }
