@@ -16,7 +16,10 @@
 //! - *mirroring*: after a reply in one of two equal shapes, the largest
 //!   shape left alone is matched against the others placed in it under
 //!   each of the 8 symmetries; where they cover it but for one rectangle,
-//!   clearing that rectangle restores the pairs. So after a halving move
+//!   clearing that rectangle restores the pairs, and where they cover it
+//!   but for a few cells (the reply's image beside the images of pieces
+//!   it cut off, whose classes are met elsewhere too), one of the
+//!   rectangles of those cells does. So after a halving move
 //!   the engine answers every reply at once, on any size.
 //!
 //! **Moves proven by a half turn.** When the shapes that do not cancel lie
@@ -710,7 +713,9 @@ pub fn cancelling_move(
         .map(|&i| analysis.components[i].extent.cells)
         .sum();
     let area = info.extent.cells.checked_sub(others_cells)?;
-    rects_of_area(&shape, area, analyzer, &mut accept).map(|rect| found(rect, false))
+    RectsByArea::new(&shape)
+        .find(area, analyzer, &mut accept)
+        .map(|rect| found(rect, false))
 }
 
 /// A winning move that leaves the shapes that do not cancel (one of each
@@ -766,65 +771,103 @@ fn half_turn_of(
     })
 }
 
-/// How many rectangles of one area the pairs search checks at most.
+/// How many rectangles of ones the pairs search checks at most, over all
+/// the areas it tries.
 const MAX_AREA_CANDIDATES: usize = 20_000;
 
-/// The first rectangle of ones of `shape` with `area` cells that `accept`
-/// accepts, over at most [`MAX_AREA_CANDIDATES`] and within the budget's
-/// time. A table of prefix sums tells whether a rectangle is all ones in
-/// O(1).
-fn rects_of_area(
-    shape: &LargeBoard,
-    area: u64,
-    analyzer: &Analyzer,
-    accept: &mut dyn FnMut(LargeRect) -> bool,
-) -> Option<LargeRect> {
-    let (rows, cols) = (u64::from(shape.rows()), u64::from(shape.cols()));
-    if area == 0 || area > rows * cols {
-        return None;
-    }
-    let width = cols as usize + 1;
-    let mut sums = vec![0u32; (rows as usize + 1) * width];
-    for r in 0..rows as usize {
-        for c in 0..cols as usize {
-            let one = u32::from(shape.get(r as u32, c as u32));
-            sums[(r + 1) * width + c + 1] =
-                one + sums[r * width + c + 1] + sums[(r + 1) * width + c] - sums[r * width + c];
+/// How many placements of a rectangle (all ones or not) the pairs search
+/// looks at, over all the areas it tries: about a few tens of
+/// milliseconds, on a shape of any size.
+const MAX_AREA_PLACEMENTS: u64 = 1 << 24;
+
+/// The rectangles of ones of one shape, by their area: a table of prefix
+/// sums tells whether a rectangle is all ones in O(1).
+struct RectsByArea<'a> {
+    shape: &'a LargeBoard,
+    sums: Vec<u32>,
+    /// Rectangles of ones checked so far.
+    tried: usize,
+    /// Placements looked at so far.
+    placed: u64,
+}
+
+impl<'a> RectsByArea<'a> {
+    fn new(shape: &'a LargeBoard) -> Self {
+        let (rows, cols) = (shape.rows() as usize, shape.cols() as usize);
+        let width = cols + 1;
+        let mut sums = vec![0u32; (rows + 1) * width];
+        for r in 0..rows {
+            for c in 0..cols {
+                let one = u32::from(shape.get(r as u32, c as u32));
+                sums[(r + 1) * width + c + 1] =
+                    one + sums[r * width + c + 1] + sums[(r + 1) * width + c] - sums[r * width + c];
+            }
+        }
+        RectsByArea {
+            shape,
+            sums,
+            tried: 0,
+            placed: 0,
         }
     }
-    let ones = |top: usize, left: usize, h: usize, w: usize| {
-        sums[(top + h) * width + left + w] + sums[top * width + left]
-            - sums[top * width + left + w]
-            - sums[(top + h) * width + left]
-    };
-    let mut tried = 0usize;
-    for h in 1..=rows.min(area) {
-        if area % h != 0 || area / h > cols {
-            continue;
+
+    /// The first rectangle of ones with `area` cells that `accept` accepts,
+    /// while the counts of the whole search stay within
+    /// [`MAX_AREA_CANDIDATES`] and [`MAX_AREA_PLACEMENTS`], and within the
+    /// budget's time.
+    fn find(
+        &mut self,
+        area: u64,
+        analyzer: &Analyzer,
+        accept: &mut dyn FnMut(LargeRect) -> bool,
+    ) -> Option<LargeRect> {
+        let (rows, cols) = (u64::from(self.shape.rows()), u64::from(self.shape.cols()));
+        if area == 0 || area > rows * cols {
+            return None;
         }
-        let w = area / h;
-        for top in 0..=(rows - h) as usize {
-            for left in 0..=(cols - w) as usize {
-                if u64::from(ones(top, left, h as usize, w as usize)) != area {
-                    continue;
-                }
-                tried += 1;
-                if tried > MAX_AREA_CANDIDATES || (tried % 64 == 0 && analyzer.halted()) {
+        let width = cols as usize + 1;
+        let sums = &self.sums;
+        let ones = |top: usize, left: usize, h: usize, w: usize| {
+            sums[(top + h) * width + left + w] + sums[top * width + left]
+                - sums[top * width + left + w]
+                - sums[(top + h) * width + left]
+        };
+        for h in 1..=rows.min(area) {
+            if area % h != 0 || area / h > cols {
+                continue;
+            }
+            let w = area / h;
+            for top in 0..=(rows - h) as usize {
+                // A row of placements at a time, then the budget.
+                self.placed += cols - w + 1;
+                if self.placed > MAX_AREA_PLACEMENTS
+                    || self.tried > MAX_AREA_CANDIDATES
+                    || analyzer.halted()
+                {
                     return None;
                 }
-                let rect = LargeRect {
-                    top: top as u32,
-                    left: left as u32,
-                    bottom: (top + h as usize - 1) as u32,
-                    right: (left + w as usize - 1) as u32,
-                };
-                if accept(rect) {
-                    return Some(rect);
+                for left in 0..=(cols - w) as usize {
+                    if u64::from(ones(top, left, h as usize, w as usize)) != area {
+                        continue;
+                    }
+                    self.tried += 1;
+                    if self.tried > MAX_AREA_CANDIDATES {
+                        return None;
+                    }
+                    let rect = LargeRect {
+                        top: top as u32,
+                        left: left as u32,
+                        bottom: (top + h as usize - 1) as u32,
+                        right: (left + w as usize - 1) as u32,
+                    };
+                    if accept(rect) {
+                        return Some(rect);
+                    }
                 }
             }
         }
+        None
     }
-    None
 }
 
 /// The middle band of rows of `shape` (one row when the height is odd, two
@@ -947,10 +990,28 @@ fn mirror_reply(
                 if placements > MAX_PLACEMENTS {
                     return None;
                 }
-                if let Some(rect) = leftover_rect(shape, &image_runs, dy, dx) {
-                    if accept(rect) {
-                        return Some(rect);
+                match leftover(shape, &image_runs, dy, dx) {
+                    Leftover::Rect(rect) if accept(rect) => return Some(rect),
+                    Leftover::Cells(cells) => {
+                        // The reply may also have cut off pieces whose
+                        // classes it made even (two lone cells beside two
+                        // others met elsewhere), which are not among the
+                        // others: their images are left here beside the
+                        // reply's, so a rectangle of the cells left is
+                        // the answer.
+                        let mut answer = None;
+                        cells.board.for_each_rect_while(|rect| {
+                            let rect = rect.offset(cells.top, cells.left);
+                            if accept(rect) {
+                                answer = Some(rect);
+                            }
+                            answer.is_none()
+                        });
+                        if answer.is_some() {
+                            return answer;
+                        }
                     }
+                    _ => {}
                 }
             }
         }
@@ -958,49 +1019,68 @@ fn mirror_reply(
     None
 }
 
-/// When `runs` moved by `(dy, dx)` lie inside `shape` and the rest of
-/// `shape` is one rectangle of ones, that rectangle.
-fn leftover_rect(shape: &LargeBoard, runs: &[Run], dy: u32, dx: u32) -> Option<LargeRect> {
-    let mut covered = LargeBoard::zeros(u64::from(shape.rows()), u64::from(shape.cols())).ok()?;
+/// What [`leftover`] finds of a shape once other cells are placed in it.
+enum Leftover {
+    /// The placed cells are not all in the shape, or leave no cell, or
+    /// more than [`MAX_LEFTOVER_CELLS`] that are not one rectangle.
+    None,
+    /// The cells left are one rectangle of ones.
+    Rect(LargeRect),
+    /// The cells left, cut to their box at `(top, left)` of the shape.
+    Cells(LeftoverCells),
+}
+
+/// The cells a placement leaves, cut to their box.
+struct LeftoverCells {
+    top: u32,
+    left: u32,
+    board: LargeBoard,
+}
+
+/// The most cells a placement may leave for [`mirror_reply`] to try each
+/// rectangle of them: the reply and the pieces it cut off.
+const MAX_LEFTOVER_CELLS: u64 = 256;
+
+/// The cells of `shape` that `runs` moved by `(dy, dx)` leave, when those
+/// lie inside `shape`: one rectangle of ones, or a few cells.
+fn leftover(shape: &LargeBoard, runs: &[Run], dy: u32, dx: u32) -> Leftover {
+    let Ok(mut covered) = LargeBoard::zeros(u64::from(shape.rows()), u64::from(shape.cols()))
+    else {
+        return Leftover::None;
+    };
     for run in runs {
         covered.set_run(run.row + dy, run.start + dx, run.end + dx);
     }
-    let mut rect: Option<LargeRect> = None;
-    let mut last_row: Option<u32> = None;
+    let mut left: Vec<Run> = Vec::new();
     for row in 0..shape.rows() {
         let (have, placed) = (shape.row_words(row), covered.row_words(row));
         if placed.iter().zip(have).any(|(p, h)| p & !h != 0) {
-            return None;
+            return Leftover::None;
         }
-        let mut span: Option<(u32, u32)> = None;
-        let mut pieces = 0;
-        for_each_run_of(have, placed, shape.cols(), |s, e| {
-            pieces += 1;
-            span = Some((s, e));
+        for_each_run_of(have, placed, shape.cols(), |start, end| {
+            left.push(Run { row, start, end });
         });
-        let Some((s, e)) = span else { continue };
-        if pieces > 1 {
-            return None;
-        }
-        match rect.as_mut() {
-            None => {
-                rect = Some(LargeRect {
-                    top: row,
-                    left: s,
-                    bottom: row,
-                    right: e - 1,
-                });
-            }
-            Some(r) => {
-                if last_row != Some(row - 1) || r.left != s || r.right != e - 1 {
-                    return None;
-                }
-                r.bottom = row;
-            }
-        }
-        last_row = Some(row);
     }
-    rect
+    if left.is_empty() {
+        return Leftover::None;
+    }
+    let extent = Extent::of(&left);
+    if extent.cells == u64::from(extent.rows) * u64::from(extent.cols) {
+        return Leftover::Rect(LargeRect {
+            top: extent.top,
+            left: extent.left,
+            bottom: extent.top + extent.rows - 1,
+            right: extent.left + extent.cols - 1,
+        });
+    }
+    if extent.cells > MAX_LEFTOVER_CELLS {
+        return Leftover::None;
+    }
+    Leftover::Cells(LeftoverCells {
+        top: extent.top,
+        left: extent.left,
+        board: LargeBoard::from_runs(&left, &extent),
+    })
 }
 
 /// Runs of the cells in `have` but not in `placed` (one row's words).

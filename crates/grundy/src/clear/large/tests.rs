@@ -1315,6 +1315,66 @@ fn a_reply_that_cuts_off_a_lone_cell_beside_others_gets_its_mirror_answer() {
     assert!(half_turn::is_lost(&after));
 }
 
+/// Two equal shapes (the engine had left them as pairs) beside two lone
+/// cells, after a reply in one shape that cut two more lone cells off it
+/// (found by a probe of the engine): the cells are met four times, an even
+/// number, so the shapes that do not cancel are the two shapes' leftovers,
+/// whose cells differ by the reply's and by the two cut-off cells.
+const AFTER_A_REPLY_THAT_CUT_OFF_A_PAIR: [&str; 20] = [
+    "00000000000000100000",
+    "10000000000001100000",
+    "00111111110001110000",
+    "00111100111111110000",
+    "00101110011101010000",
+    "01101000111110000000",
+    "01101110010100000000",
+    "01000010111100000000",
+    "01111110000000000000",
+    "01101110000111000000",
+    "00000011101001110110",
+    "00000000000001111110",
+    "00000000110101000010",
+    "00000000100001110110",
+    "00000001110100010110",
+    "00001010110001110100",
+    "00001111111100111100",
+    "00001110001111111100",
+    "00000110000000000000",
+    "00000100000000000000",
+];
+
+/// The engine answers that reply by the rectangle that restores the pairs,
+/// proven, and every shape it leaves has a congruent partner
+/// ([`naive_pairs`], by cell lists).
+#[test]
+fn a_reply_that_cut_off_cells_met_elsewhere_gets_its_pairing_answer() {
+    let rows = AFTER_A_REPLY_THAT_CUT_OFF_A_PAIR;
+    let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, cell) in row.bytes().enumerate() {
+            board.set(r as u32, c as u32, cell == b'1');
+        }
+    }
+    let budget = Budget {
+        max_time: Some(std::time::Duration::from_secs(20)),
+        ..Budget::UNLIMITED
+    };
+    let choice = choose_move(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    )
+    .unwrap();
+    assert!(
+        matches!(choice.reason, MoveReason::Pairs { .. }),
+        "{choice:?}"
+    );
+    assert!(board.is_legal(choice.rect), "{choice:?}");
+    assert!(
+        naive_pairs(&cleared(&cells_of(&board), choice.rect)),
+        "{choice:?}"
+    );
+}
+
 proptest! {
     /// Past one word a row: a board is lost by a half turn exactly when it
     /// equals its image under `transform(3)` (the half turn, tested against
