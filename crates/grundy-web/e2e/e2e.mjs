@@ -1365,16 +1365,48 @@ try {
   if (await page.locator('#error').isVisible()) fail(`"Try again" left the error: ${await page.textContent('#error')}`);
   busyExpected = false;
 
+  // ------------------------------------------------------------ engine first, twice
+  // Two clicks on "Engine moves first" begin one game: the engine moves
+  // once, though the second click came while its move was asked (held
+  // here until then), and the game does not wait for a move nobody asks;
+  // a click after its move begins the same game again, from the same
+  // start, not a game from after that move.
+  await open(page, url, '#clear/1111-1111-1111-1110');
+  await settled(page);
+  let release;
+  const held = new Promise((done) => { release = done; });
+  await page.route('**/api/v1/clear/play', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.click('#start-engine');
+  await page.waitForFunction(() => state.busy, null, { timeout: 5000 });
+  await page.click('#start-engine');
+  release();
+  await settled(page).catch(async () => fail(`engine first, clicked twice: no move: ${await page.textContent('#turn')}`));
+  const engineOnce = await page.locator('#move-list li').allTextContents();
+  if (engineOnce.length !== 1 || !engineOnce[0].startsWith('Engine: clear')) fail(`engine first, double click: ${JSON.stringify(engineOnce)}`);
+  await expectText(page, '#turn', '(you)');
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.click('#start-engine');
+  await page.waitForFunction(() => state.history.length === 1 || state.busy, null, { timeout: 5000 }).catch(() => {});
+  await settled(page);
+  const engineAgain = await page.locator('#move-list li').allTextContents();
+  if (engineAgain.join('|') !== engineOnce.join('|')) fail(`engine first, clicked again after its move: ${JSON.stringify(engineAgain)} after ${JSON.stringify(engineOnce)}`);
+  if (await page.evaluate(() => state.game.encode(state.history[0].boards)) !== '1111-1111-1111-1110') fail('engine first, clicked again: another start');
+
   // ------------------------------------------------------------ no server
   // A request that gets no answer at all says so in words, not as the
-  // browser's "Failed to fetch".
+  // browser's "Failed to fetch", and offers to try again: nothing else
+  // would ask again once the server is back.
   await open(page, url, '#pawn/4x4;;3.0');
   await page.click('#start-me');
   await settled(page);
   refusedExpected = true;
   await page.route('**/api/v1/pawn/**', (route) => route.abort('connectionrefused'));
   await page.click(at(2, 0));
-  await expectText(page, '#error', 'cannot reach the grundy server: is `grundy serve` still running?');
+  await expectText(page, '#error', 'Cannot reach the grundy server: is `grundy serve` still running?');
+  await page.waitForSelector('#error button.retry', { timeout: 5000 }).catch(() => fail('no server: no "Try again" button'));
   // With no analysis the pawn shows no value in its corner.
   const corner = await page.evaluate(() => [...document.querySelectorAll('.cell.pawn')].map((c) => c.textContent).join());
   if (corner !== '♟') fail(`the pawn without an analysis reads ${JSON.stringify(corner)}`);
@@ -1384,6 +1416,13 @@ try {
   await page.setViewportSize(LAPTOP);
   await page.unrouteAll({ behavior: 'wait' });
   refusedExpected = false;
+  // The server back: "Try again" analyses the position, and the engine,
+  // to move, answers.
+  await page.click('#error button.retry');
+  await settled(page);
+  if (await page.locator('#error').isVisible()) fail(`no server, tried again: ${await page.textContent('#error')}`);
+  const afterRetry = await page.locator('#move-list li').allTextContents();
+  if (afterRetry.length !== 2 || !afterRetry[1].startsWith('Engine: move pawn')) fail(`no server, tried again: the moves ${JSON.stringify(afterRetry)}`);
 
   // ------------------------------------------------------------ narrow grids
   // At phone width a grid wider than 12 columns still shows its numbers.

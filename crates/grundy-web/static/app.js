@@ -743,7 +743,9 @@ async function api(endpoint, body, game = state.game, signal = undefined) {
   } catch (_) {
     if (signal && signal.aborted) throw abortedError();
     // No answer at all (the browser says only "Failed to fetch").
-    throw new Error('cannot reach the grundy server: is `grundy serve` still running? Try again once it is.');
+    const err = new Error('Cannot reach the grundy server: is `grundy serve` still running?');
+    err.unreachable = true;
+    throw err;
   }
   let json = null;
   try {
@@ -780,12 +782,13 @@ async function apiRetrying(endpoint, body, wanted, signal = undefined) {
   }
 }
 
-// A request the server was too busy for, twice: its error, with a button
-// that sends it again.
+// A request the server was too busy for, twice, or that reached no server:
+// its error, with a button that sends it again (the answer is still
+// wanted, and nothing else will ask for it).
 function offerRetry(err, run) {
   const said = err.message.replace(/[.;]?$/, '');
   state.error = err.status === 503 ? `${said.charAt(0).toUpperCase()}${said.slice(1)}. The page asked twice.` : err.message;
-  state.retry = err.status === 503 ? { message: state.error, run } : null;
+  state.retry = err.status === 503 || err.unreachable ? { message: state.error, run } : null;
 }
 
 async function analyse() {
@@ -883,6 +886,10 @@ async function maybeEngineMove() {
     state.busy = false;
     if (!wanted() || !result.move) {
       render();
+      // The position changed meanwhile (a new game begun while this move
+      // was asked): the engine may be to move in the new one, whose own
+      // request found this one busy.
+      if (!wanted()) maybeEngineMove();
       return;
     }
     state.engineReason = result.reason || null;
@@ -896,7 +903,14 @@ async function maybeEngineMove() {
   } catch (err) {
     state.busy = false;
     state.waiting = null;
-    if (!err.aborted) offerRetry(err, () => maybeEngineMove());
+    if (!wanted()) {
+      render();
+      maybeEngineMove();
+      return;
+    }
+    // Trying again analyses the position if it has no analysis yet, then
+    // asks for the move.
+    if (!err.aborted) offerRetry(err, () => analyse());
     render();
   }
 }
@@ -950,13 +964,20 @@ function commitMove(mv, by) {
 }
 
 // A game from the current position (`restart`: from this game's start).
+// Until the player has moved, a game begun again begins from the same
+// start: a second click on "Engine moves first" neither lets the engine
+// move twice nor drops its first move from the list.
 function startGame(engineFirst, restart = false) {
+  const side = engineFirst ? 0 : 1;
+  const unplayed = state.mode === 'play' && state.history.slice(1).every((h) => h.by === 'engine');
+  // The same game, already begun, its engine's first move on the way.
+  if (unplayed && state.busy && state.vsEngine && state.engineSide === side && state.cursor === 0) return;
   state.pushNext = true;
   state.mode = 'play';
-  state.engineSide = engineFirst ? 0 : 1;
+  state.engineSide = side;
   state.vsEngine = true;
   $('vs-engine').checked = true;
-  setPosition(restart ? state.history[0].boards : boards());
+  setPosition(restart || unplayed ? state.history[0].boards : boards());
 }
 
 function setMode(mode) {
