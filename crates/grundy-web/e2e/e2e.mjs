@@ -1263,6 +1263,28 @@ try {
   await page.click('#random-go');
   await page.waitForFunction(() => /^#pawn\/7x9;/.test(location.hash), null, { timeout: 10000 })
     .catch(async () => fail(`pawn random: ${await page.evaluate(() => location.hash)}`));
+  // At the default 70% of walls, a random pawn can move (a grid whose
+  // pawn could not would be a game over before it begins): 30 grids, with
+  // the page's own generator.
+  const stuckPawns = await page.evaluate(() => {
+    let stuck = 0;
+    for (let i = 0; i < 30; i++) {
+      const p = pawnGame.random(16, 16, 0.7);
+      const free = p.walls.length < 255;
+      if (free && !pawnGame.hasMoves(p)) stuck += 1;
+    }
+    return stuck;
+  });
+  if (stuckPawns > 0) fail(`${stuckPawns} of 30 random 16 x 16 pawn grids at 70% walls have a pawn that cannot move`);
+
+  // ------------------------------------------------------------ games picked in turn
+  // A game picked again comes back with the position it was left in.
+  await open(page, url, '#clear/1111-1001');
+  await page.selectOption('#game', 'pawn');
+  await page.waitForFunction(() => location.hash.startsWith('#pawn/'), null, { timeout: 10000 });
+  await page.selectOption('#game', 'clear');
+  await page.waitForFunction(() => location.hash.startsWith('#clear/'), null, { timeout: 10000 });
+  if (!(await page.evaluate(() => location.hash)).startsWith('#clear/1111-1001')) fail(`clear picked again: ${await page.evaluate(() => location.hash)}`);
 
   // ------------------------------------------------------------ pawn: why a click is no move
   await open(page, url, '#pawn/4x4;1.0;3.0');

@@ -239,16 +239,22 @@ const pawnGame = {
     return { pawn: n[0], x: n[1], y: n[2] };
   },
   // A random grid: each cell a wall with probability `density`, one pawn
-  // on the free cell farthest from the origin (the longest game).
+  // on the free cell farthest from the origin (the longest game) among
+  // those with a move (a free cell beside it toward the origin): with many
+  // walls the farthest free cell is most often walled in, a game over
+  // before it begins.
   random(rows, cols, density) {
-    if (rows > MAX_GRID || cols > MAX_GRID) throw new Error(`the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
+    if (!fitsPage(rows, cols)) throw new Error(`${rows} x ${cols}: the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
+    const wall = Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.random() < density));
     const walls = [];
-    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) if (Math.random() < density) walls.push([x, y]);
     const free = [];
-    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) if (!walls.some(([a, b]) => a === x && b === y)) free.push([x, y]);
+    for (let y = 0; y < rows; y++) for (let x = 0; x < cols; x++) (wall[y][x] ? walls : free).push([x, y]);
     if (!free.length) return { w: cols, h: rows, walls: walls.slice(1), pawns: [walls[0]] };
-    const far = Math.max(...free.map(([x, y]) => x + y));
-    const pick = free.filter(([x, y]) => x + y === far);
+    const canMove = ([x, y]) => (x > 0 && !wall[y][x - 1]) || (y > 0 && !wall[y - 1][x]);
+    const moving = free.filter(canMove);
+    const from = moving.length ? moving : free;
+    const far = Math.max(...from.map(([x, y]) => x + y));
+    const pick = from.filter(([x, y]) => x + y === far);
     return { w: cols, h: rows, walls, pawns: [pick[Math.floor(Math.random() * pick.length)]] };
   },
   command(p) {
@@ -497,7 +503,7 @@ const splitGame = {
   },
   // A random grid: each cell a candidate with probability `density`.
   random(rows, cols, density) {
-    if (rows > MAX_GRID || cols > MAX_GRID) throw new Error(`the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
+    if (!fitsPage(rows, cols)) throw new Error(`${rows} x ${cols}: the page draws grids up to ${MAX_GRID} x ${MAX_GRID}`);
     return { rows, cols, cand: Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.random() < density)), moves: [] };
   },
   fromParsed(json) {
@@ -2411,12 +2417,17 @@ async function loadGames() {
     select.append(el('option', { value: name, text: title }));
   }
   select.value = state.game.name;
+  // Each game's last position, kept while another game is shown: a game
+  // picked again comes back as it was left (in Edit mode), not as its
+  // example.
+  const left = {};
   select.addEventListener('change', () => {
+    left[state.game.name] = boards();
     state.game = GAMES[select.value];
     state.mode = 'edit';
     state.notice = null;
     state.pushNext = true;
-    setPosition(state.game.defaultPosition());
+    setPosition(left[state.game.name] || state.game.defaultPosition());
   });
   render();
 }
