@@ -734,6 +734,23 @@ try {
     return { at: a && a.dataset ? `${a.dataset.r},${a.dataset.c}` : '', rings: document.querySelectorAll('.cell:focus-visible').length };
   });
   if (focused.at !== '0,1' || focused.rings !== 1) fail(`keyboard focus after a move: ${JSON.stringify(focused)}`);
+  // The arrows move between cells, and a board is one Tab stop: the cell
+  // last focused.
+  const focusAt = () => page.evaluate(() => {
+    const a = document.activeElement;
+    return a && a.dataset && a.dataset.r !== undefined ? `${a.dataset.r},${a.dataset.c}` : a.id || a.tagName;
+  });
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  if ((await focusAt()) !== '1,2') fail(`the arrows from (1,2): focus at ${await focusAt()}`);
+  await page.keyboard.press('ArrowRight');
+  if ((await focusAt()) !== '1,2') fail(`the arrow past the edge: focus at ${await focusAt()}`);
+  const stops = await page.evaluate(() => document.querySelectorAll('#boards .cell[tabindex="0"]').length);
+  if (stops !== 1) fail(`a board has ${stops} cells in the Tab order`);
+  await page.keyboard.press('Tab');
+  if ((await focusAt()).includes(',')) fail(`Tab from a cell went to cell ${await focusAt()}`);
+  await page.keyboard.press('Shift+Tab');
+  if ((await focusAt()) !== '1,2') fail(`Shift+Tab came back to ${await focusAt()}, not the last cell focused`);
 
   // ------------------------------------------------------------ databases
   // A server with a small budget: a full 3 x 8 board is over it, and the

@@ -698,6 +698,7 @@ const state = {
   optFilter: 'all', // clear's option list: 'all', 'win', or 'v:N' (leaves N)
   optSort: 'value', // 'value', 'position' or 'size'
   optionsDrawn: null, // what the option list was last built for
+  keyCell: null, // {board, r, c}: the cell last focused, its board's one Tab stop
   requestSeq: 0,
   generation: 0, // bumped whenever the position is replaced (edits, new games)
   written: null, // the link the page last wrote into the address bar
@@ -1527,6 +1528,11 @@ function drawGrid(spec) {
     node.style.gridColumn = '1';
     grid.append(node);
   }
+  // One cell of a board is in the Tab order (the one last focused, else
+  // the first); the arrow keys move between cells (`onCellKey`), so a
+  // 32 x 32 board is one Tab stop, not 1,024.
+  const kept = state.keyCell;
+  const home = kept && kept.board === String(spec.board) && kept.r < rows && kept.c < cols ? kept : { r: 0, c: 0 };
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const view = spec.cell(r, c);
@@ -1537,6 +1543,7 @@ function drawGrid(spec) {
         'data-r': String(r),
         'data-c': String(c),
         'aria-label': view.aria,
+        tabindex: r === home.r && c === home.c ? '0' : '-1',
       });
       if (view.letter) node.append(el('span', { class: 'letter', text: view.letter }));
       if (view.label) node.append(el('span', { class: 'mark', text: view.label }));
@@ -1579,6 +1586,42 @@ function stepper(label, get, set, canSet = () => true) {
     el('span', { class: 'count', text: String(get()) }),
     Object.assign(el('button', { type: 'button', 'aria-label': `more ${label}`, text: '+', onclick: () => set(get() + 1) }), { disabled: !canSet(get() + 1) }),
   ]);
+}
+
+// A cell focused (by Tab, the arrows or a click) becomes its board's one
+// Tab stop.
+function onCellFocus(event) {
+  const cell = event.target.closest && event.target.closest('.cell');
+  if (!cell) return;
+  const grid = cell.closest('.grid');
+  for (const other of grid.querySelectorAll('.cell[tabindex="0"]')) other.tabIndex = -1;
+  cell.tabIndex = 0;
+  state.keyCell = { board: cell.dataset.board, r: Number(cell.dataset.r), c: Number(cell.dataset.c) };
+}
+
+// The arrow keys move the focus to the next cell of the same board
+// (Home and End: the row's first and last cell).
+function onCellKey(event) {
+  const cell = event.target.closest && event.target.closest('.cell');
+  if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
+  const grid = cell.closest('.grid');
+  let r = Number(cell.dataset.r);
+  let c = Number(cell.dataset.c);
+  const cols = grid.querySelectorAll(`.cell[data-r="${r}"]`).length;
+  const rows = grid.querySelectorAll(`.cell[data-c="${c}"]`).length;
+  switch (event.key) {
+    case 'ArrowUp': r -= 1; break;
+    case 'ArrowDown': r += 1; break;
+    case 'ArrowLeft': c -= 1; break;
+    case 'ArrowRight': c += 1; break;
+    case 'Home': c = 0; break;
+    case 'End': c = cols - 1; break;
+    default: return;
+  }
+  event.preventDefault();
+  if (r < 0 || c < 0 || r >= rows || c >= cols) return;
+  const next = grid.querySelector(`.cell[data-r="${r}"][data-c="${c}"]`);
+  if (next) next.focus();
 }
 
 // The cell with the keyboard focus, if any, before the boards are redrawn:
@@ -2449,6 +2492,8 @@ function init() {
       render();
     }
   });
+  boardsNode.addEventListener('focusin', onCellFocus);
+  boardsNode.addEventListener('keydown', onCellKey);
   // Keyboard activation of a cell (Enter/Space) arrives as a click with no pointer.
   boardsNode.addEventListener('click', (event) => {
     const cell = event.target.closest && event.target.closest('.cell');
