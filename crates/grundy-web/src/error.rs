@@ -83,7 +83,7 @@ impl From<grundy::SolveError> for ApiError {
                 grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::PositionBudget { limit, .. } => format!(
-                "gave up after solving {} (this request's position budget)",
+                "gave up after {} (this request's position budget)",
                 grundy_report::words::count(limit, "position")
             ),
             grundy::SolveError::TimeBudget { limit } => format!(

@@ -65,8 +65,9 @@ pub struct Args {
 /// Search limits of `grundy split`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SplitBudgetArgs {
-    /// Give up after solving this many sub-rectangles (2 bytes each in a
-    /// dense table; a table larger than what is left is refused at once).
+    /// Give up after this many sub-rectangles: solved in a dense table (2
+    /// bytes each; a table larger than what is left is refused at once), or
+    /// examined by the search of grids too sparse for one.
     #[arg(long, default_value_t = 300_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub max_positions: u64,
     /// Give up after this many seconds.

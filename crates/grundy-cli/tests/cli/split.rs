@@ -477,7 +477,7 @@ fn the_position_budget_bounds_the_generic_search() {
             "120",
         ],
         input,
-        "gave up after solving 1000 positions (the position budget)",
+        "gave up after 1000 positions (the position budget)",
         Duration::from_secs(120),
     );
 }

@@ -66,7 +66,9 @@ pub enum SolveError {
     // No advice here: the front-end names the limit to raise, once.
     #[error("{}", match needed {
         Some(needed) => format!("gave up before solving: the search would need at least {}, more than the position budget of {}", positions(*needed), positions(*limit)),
-        None => format!("gave up after solving {} (the position budget)", positions(*limit)),
+        // Solved or examined (the splitting game counts the positions its
+        // search examines): the count reached, whatever it counts.
+        None => format!("gave up after {} (the position budget)", positions(*limit)),
     })]
     PositionBudget {
         /// The budget that was reached.
