@@ -191,7 +191,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         // The winning lines, with why, of the first moves, on a grid of any size: each
         // costs a valuation of the rectangles the move leaves.
         let lines = explained_lines(&mut solver, &position, &winning);
-        render(&position, value, &winning, &lines, &mut out);
+        render(&position, &parsed.walls, value, &winning, &lines, &mut out);
         if args.explain {
             out.push('\n');
             for line in explain::split(&mut solver, &position, &analysis)?.lines() {
@@ -201,7 +201,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         if args.play {
             out.push('\n');
             let steps = play_out(&mut solver, &position)?;
-            render_play_out(&steps, &mut out);
+            render_play_out(&steps, &parsed.walls, &mut out);
         }
     }
     crate::output::print(&out)?;
@@ -210,6 +210,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 fn render(
     position: &Position,
+    walls: &[Cell],
     value: Nimber,
     winning: &[Cell],
     lines: &[String],
@@ -224,7 +225,13 @@ fn render(
         count(grid.candidates().len() as u64, "candidate")
     );
     if grid.rows() <= DRAW_LIMIT && grid.cols() <= DRAW_LIMIT {
-        draw(position, out);
+        if !walls.is_empty() {
+            let _ = writeln!(
+                out,
+                "(From the map: 1 a candidate, an open cell whose four arms of open cells are each at least 2 long; . another open cell; # a wall.)"
+            );
+        }
+        draw(position, walls, out);
     } else {
         let compressed = grid.pattern_in(grid.full());
         let _ = writeln!(
@@ -267,7 +274,9 @@ fn render(
 /// Draws the grid, rows and columns numbered from 1: `1` a candidate that
 /// can still be played, `.` a plain cell, `-` a cell no longer in play (on
 /// a deleted row or column, or in a rectangle with no candidate left).
-fn draw(position: &Position, out: &mut String) {
+/// The grid: `1` a candidate, `.` a plain cell (`#` where `walls`, a
+/// map's, has it), `-` out of play.
+fn draw(position: &Position, walls: &[Cell], out: &mut String) {
     let grid = position.grid();
     let any = !grid.candidates().is_empty();
     let (rows, cols) = (grid.rows() as usize, grid.cols() as usize);
@@ -278,6 +287,8 @@ fn draw(position: &Position, out: &mut String) {
             '-'
         } else if grid.is_candidate(cell) {
             '1'
+        } else if walls.binary_search(&cell).is_ok() {
+            '#'
         } else {
             '.'
         }
@@ -316,19 +327,20 @@ fn play_out(solver: &mut SplitSolver, position: &Position) -> anyhow::Result<Vec
 }
 
 /// The play-out in words, each move followed by the grid (when small).
-fn render_play_out(steps: &[Step], out: &mut String) {
+fn render_play_out(steps: &[Step], walls: &[Cell], out: &mut String) {
     let _ = writeln!(out, "{}", words::PLAY_OUT_HEADER);
     if steps.iter().any(|step| step.after.is_some()) {
         let _ = writeln!(
             out,
-            "(In the grids: 1 a candidate, . a plain cell, - out of play: on a deleted row or column, or in a rectangle with no candidate left.)"
+            "(In the grids: 1 a candidate, . a plain cell{}, - out of play: on a deleted row or column, or in a rectangle with no candidate left.)",
+            if walls.is_empty() { "" } else { ", # a wall" }
         );
     }
     for (ply, step) in steps.iter().enumerate() {
         let text = words::leaving(&words::split_move(step.cell), step.left.value());
         let _ = writeln!(out, "{}", words::play_line(ply, &text));
         if let Some(after) = &step.after {
-            draw(after, out);
+            draw(after, walls, out);
         }
     }
     let _ = writeln!(out, "{}", words::play_end(steps.len()));

@@ -141,6 +141,61 @@ fn map_mode_agrees_with_the_judge_sample() {
     assert_eq!(json["grundy"] != 0, expected.trim() == "Asuna");
 }
 
+/// A map's drawing shows its walls where the map has them (`#`), its
+/// candidates (`1`, by CAOS3's rule, computed here by hand) and its other
+/// open cells (`.`), and says so; a matrix's drawing has no walls.
+#[test]
+fn a_maps_drawing_shows_its_walls() {
+    let map = [
+        "^^^^^^^", "^^^^^^^", "^^^#^^^", "^^^^^^^", "^^^^^^^", "^^^^^^^",
+    ];
+    let output = grundy()
+        .args(["split", "--map", "-"])
+        .write_stdin(map.join("\n") + "\n")
+        .output()
+        .unwrap();
+    crate::common::assert_success(&output);
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(text.contains("# a wall"), "{text}");
+    // Row 4 (below the wall): the cells two away from the wall's column have
+    // arms of at least 2 on every side; the one under the wall has none up.
+    let open = |r: i64, c: i64| {
+        (0..6).contains(&r) && (0..7).contains(&c) && map[r as usize].as_bytes()[c as usize] == b'^'
+    };
+    let arm = |r: i64, c: i64, dr: i64, dc: i64| {
+        (1..).take_while(|&k| open(r + k * dr, c + k * dc)).count()
+    };
+    for (r, row) in map.iter().enumerate() {
+        let drawn = text
+            .lines()
+            .find(|line| line.starts_with(&format!("{:>3} ", r + 1)))
+            .unwrap_or_else(|| panic!("row {}: {text}", r + 1));
+        let cells: String = drawn[4..].split(' ').collect();
+        let expected: String = (0..7)
+            .map(|c| {
+                let (r, c) = (r as i64, c as i64);
+                if row.as_bytes()[c as usize] == b'#' {
+                    '#'
+                } else if [(0, 1), (0, -1), (1, 0), (-1, 0)]
+                    .iter()
+                    .all(|&(dr, dc)| arm(r, c, dr, dc) >= 2)
+                {
+                    '1'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        assert_eq!(cells, expected, "row {}: {text}", r + 1);
+    }
+    grundy()
+        .args(["split", "-"])
+        .write_stdin("110\n011\n101\n")
+        .assert()
+        .success()
+        .stdout(predicates::prelude::PredicateBooleanExt::not(contains("#")));
+}
+
 #[test]
 fn human_output_and_play_out() {
     grundy()

@@ -31,6 +31,11 @@ pub struct ParsedGrid {
     pub grid: Grid,
     /// `(candidate, byte offset)`, sorted by candidate.
     offsets: Vec<(Cell, usize)>,
+    /// A map's walls (`#`), sorted, when the map has at most
+    /// [`MAX_WALLS_KEPT`] cells: what a drawing shows, so a reader sees
+    /// why a cell is or is not a candidate. Empty for the other formats
+    /// and for larger maps (which no drawing shows).
+    pub walls: Vec<Cell>,
 }
 
 impl ParsedGrid {
@@ -51,6 +56,10 @@ enum Layout {
     Matrix,
     Map,
 }
+
+/// The most cells of a map whose walls [`ParsedGrid::walls`] keeps: a
+/// drawing's size (the CLI draws grids up to 80 x 80).
+pub const MAX_WALLS_KEPT: usize = 80 * 80;
 
 /// Parses a 0/1 matrix.
 ///
@@ -179,11 +188,20 @@ fn parse_rows(input: &[u8], layout: Layout) -> Result<ParsedGrid, ParseError> {
             },
         ));
     };
+    let mut walls = Vec::new();
+    let keep_walls = rows * cols <= MAX_WALLS_KEPT;
     if let Layout::Map = layout {
         cells = map_candidates(&open)
             .into_iter()
             .map(|c| (c, cell_offsets[c.row as usize][c.col as usize]))
             .collect();
+        for (r, row) in open.iter().enumerate() {
+            for (c, &on) in row.iter().enumerate() {
+                if !on && keep_walls {
+                    walls.push(Cell::new(r as u32, c as u32));
+                }
+            }
+        }
     }
     let grid = Grid::new(rows as u64, cols as u64, cells.iter().map(|&(c, _)| c))
         .expect("sizes and cells checked while reading");
@@ -194,6 +212,7 @@ fn parse_rows(input: &[u8], layout: Layout) -> Result<ParsedGrid, ParseError> {
     Ok(ParsedGrid {
         grid,
         offsets: cells,
+        walls,
     })
 }
 
@@ -245,6 +264,7 @@ pub fn parse_cells(input: &[u8]) -> Result<ParsedGrid, ParseError> {
     Ok(ParsedGrid {
         grid,
         offsets: cells,
+        walls: Vec::new(),
     })
 }
 
