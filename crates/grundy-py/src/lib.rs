@@ -232,7 +232,8 @@ pub(crate) fn time_budget(seconds: f64) -> Option<std::time::Duration> {
 /// The engine's move as the `engine_move` functions return it: `{"move",
 /// "proven", "kind", "grundy", "reason", "text"}` (`text` the move in the command
 /// line's words, as `--move --json` gives it), or `"move": None`, `"kind":
-/// "none"` and `"text": None` when the player to move has none. `mv` is
+/// "none"`, `"grundy": 0` and `"text": None` when the player to move has
+/// none. `mv` is
 /// the Python move for `chosen`'s.
 pub(crate) fn engine_dict<'py, M, R>(
     py: Python<'py>,
@@ -255,7 +256,8 @@ where
             dict.set_item("move", py.None())?;
             dict.set_item("proven", true)?;
             dict.set_item("kind", "none")?;
-            dict.set_item("grundy", py.None())?;
+            // No option: value 0, as the command line says it.
+            dict.set_item("grundy", 0)?;
             dict.set_item("reason", grundy_report::words::NO_MOVES)?;
             dict.set_item("text", py.None())?;
         }

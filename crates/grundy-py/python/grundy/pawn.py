@@ -118,7 +118,7 @@ def engine_move(
         ``{"move": Move or None, "proven": bool, "kind": "winning" |
         "losing" | "unproven" | "none", "grundy": int or None, "reason": str,
         "text": str or None}`` (``grundy`` the value the move leaves the
-        whole position, when known: 0 after a winning move;
+        whole position, when known: 0 after a winning move, and 0 with no move;
         ``text`` the move in the command line's words, as ``--move
         --json`` gives it): ``winning`` moves are proven to win;
         ``losing`` means every move loses; ``unproven`` that a pawn's value
