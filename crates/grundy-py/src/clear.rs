@@ -639,7 +639,13 @@ impl ClearAnalysis {
     /// The position after `mv` (a `ClearMove` or `LargeMove`), played on
     /// this analysis's boards, in the form the analysis was given: the
     /// rows of the board for one board, else the list of the boards' rows.
-    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn after<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // `move`, as the stubs and docs name it (a keyword only in Rust).
+        let mv = r#move;
         let boards = boards_after(&self.boards, clear_move_key(mv)?)?;
         position_object(py, boards, self.as_list)
     }

@@ -202,7 +202,13 @@ impl LargeClearAnalysis {
     /// The position after `mv` (a `LargeMove` or `Move`), played on this
     /// analysis's boards, in the form the analysis was given, as
     /// `ClearAnalysis.after` and `grundy.clear.after` give it.
-    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn after<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // `move`, as the stubs and docs name it (a keyword only in Rust).
+        let mv = r#move;
         let boards = boards_after(&self.boards, clear_move_key(mv)?)?;
         position_object(py, boards, self.as_list)
     }

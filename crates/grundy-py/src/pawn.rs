@@ -335,7 +335,13 @@ impl PawnAnalysis {
 
     /// The pawns after `mv`, in the form the analysis was given: one
     /// `(x, y)` for a pawn, else the list of every pawn's `(x, y)`.
-    fn after<'py>(&self, py: Python<'py>, mv: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn after<'py>(
+        &self,
+        py: Python<'py>,
+        r#move: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // `move`, as the stubs and docs name it (a keyword only in Rust).
+        let mv = r#move;
         // Worded as `grundy.pawn.after` words it, not as PyO3's cast.
         let mv = mv.cast::<Move>().map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(format!(

@@ -297,7 +297,8 @@ impl SplitAnalysis {
     /// `moves` with `mv` (a `SplitMove` or a `(row, col)` pair) played
     /// after them, checked legal here: the `moves` of the position after
     /// it.
-    fn after(&self, mv: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
+    fn after(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Vec<Move>> {
+        let mv = r#move;
         let cell = match mv.cast::<Move>() {
             Ok(m) => Cell::new(m.get().row, m.get().col),
             Err(_) => {

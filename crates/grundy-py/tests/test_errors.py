@@ -67,6 +67,22 @@ def test_boards_past_the_memory_limit():
         grundy.tables.open().values(np.ones((1, 5, 13), dtype=bool))
 
 
+def test_a_board_whose_text_passes_the_memory_budget_is_refused_before_it_is_made():
+    # One row repeated: a list of 10^5 references to one string of 10^5
+    # cells, whose text (10^10 bytes, twice) would fill the memory before
+    # the engine could refuse it.
+    huge = ["1" * 100_000] * 100_000
+    for call in (grundy.clear.analyze, grundy.clear.engine_move):
+        with pytest.raises(ValueError, match=r"<board>: board too large for the memory budget: a 100000 x 100000 board's text alone takes 20000200000 bytes, over the limit of 1000000 \(max_memory"):
+            call(huge, max_memory=10**6)
+        # The default budget, 8 GiB, refuses it too.
+        with pytest.raises(ValueError, match=r"over the limit of 8589934592"):
+            call(huge)
+    with pytest.raises(ValueError, match=r"a 20000 x 20000 board's text alone"):
+        # A view of one row, nothing allocated: refused by its shape alone.
+        grundy.clear.analyze(np.broadcast_to(np.ones(20_000, dtype=bool), (20_000, 20_000)), max_memory=10**8)
+
+
 def test_bytes_are_text_and_numbers_are_no_board():
     text = "0110\n0000\n0000\n0001"
     assert grundy.clear.analyze(text.encode()).value == grundy.clear.analyze(text).value

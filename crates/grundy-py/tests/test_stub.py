@@ -41,3 +41,48 @@ def test_the_stub_declares_every_attribute_of_the_native_classes():
                 declared.add(item.target.id)
         actual = public(dir(getattr(native, node.name)))
         assert actual - declared == set(), node.name
+
+
+def test_the_stubs_parameters_are_the_runtimes():
+    """Every function and method the stub declares takes the parameters it
+    says, by name (a call by keyword, ``a.after(move=m)``, works as the
+    stub promises), where the runtime tells its signature."""
+    import inspect
+
+    def stub_names(func):
+        args = func.args
+        return [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg != "self"]
+
+    def runtime_names(obj):
+        try:
+            params = inspect.signature(obj).parameters.values()
+        except (TypeError, ValueError):
+            return None
+        return [p.name for p in params if p.name != "self"]
+
+    checked = 0
+    for node in stub_tree().body:
+        if isinstance(node, ast.FunctionDef) and hasattr(native, node.name):
+            pairs = [(node, getattr(native, node.name))]
+        elif isinstance(node, ast.ClassDef) and hasattr(native, node.name):
+            cls = getattr(native, node.name)
+            pairs = [
+                (item, getattr(cls, item.name))
+                for item in node.body
+                if isinstance(item, ast.FunctionDef)
+                and not item.name.startswith("__")
+                and hasattr(cls, item.name)
+                and not any(
+                    isinstance(d, ast.Name) and d.id in ("property", "staticmethod", "classmethod")
+                    for d in item.decorator_list
+                )
+            ]
+        else:
+            continue
+        for func, obj in pairs:
+            names = runtime_names(obj)
+            if names is None:
+                continue
+            assert stub_names(func) == names, f"{node.name}.{func.name}" if func is not node else node.name
+            checked += 1
+    assert checked > 20

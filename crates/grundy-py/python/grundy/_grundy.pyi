@@ -317,6 +317,7 @@ def clear_analyze_large(
     tables: Optional[Database],
     memo: Optional[ClearMemo] = None,
     threads: Optional[int] = None,
+    as_list: bool = False,
 ) -> LargeClearAnalysis: ...
 def clear_value_large(
     texts: List[Text],

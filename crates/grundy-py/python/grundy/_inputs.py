@@ -15,6 +15,28 @@ from . import _grundy
 
 MAX_CELLS = 64
 
+#: The memory budget of a board of any size when ``max_memory`` is not
+#: given, as the native half's (``DEFAULT_BOARD_MEMORY``): 8 GiB.
+DEFAULT_BOARD_MEMORY = 8 << 30
+
+
+def check_text_size(rows: int, cols: int, what: str, max_memory: Optional[int]) -> None:
+    """A board's text, made here and copied once into the engine (about
+    two bytes a cell), fits the memory budget; else the ValueError the
+    engine gives a board too large for it, before any text is made (a
+    board of 10^10 cells would otherwise fill the memory first). A text of
+    less than 64 MiB is made all the same: the engine's own check then
+    says what the budget refuses (an analysis, or cells too many for a
+    move), more precisely than its text's size can."""
+    allowed = DEFAULT_BOARD_MEMORY if max_memory is None else max_memory
+    needs = 2 * rows * (cols + 1)
+    if needs > allowed and needs > 1 << 26:
+        raise ValueError(
+            f"<{what}>: board too large for the memory budget: a {rows} x {cols} board's "
+            f"text alone takes {needs} bytes, over the limit of {allowed} (max_memory, "
+            f"{DEFAULT_BOARD_MEMORY >> 30} GiB by default)"
+        )
+
 Text = Tuple[str, str]
 
 
@@ -28,8 +50,11 @@ def _is_number(x: Any) -> bool:
     )
 
 
-def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
-    """Rows of 0/1 from a 2-D array or a list of lists of numbers."""
+def _rows_from_numbers(
+    board: Any, what: str, limit: Optional[int], max_memory: Optional[int] = None
+) -> str:
+    """Rows of 0/1 from a 2-D array or a list of lists of numbers; of any
+    size (``limit`` None) when the text fits ``max_memory``."""
     import numpy as np
 
     if _is_array(board):
@@ -69,8 +94,15 @@ def _rows_from_numbers(board: Any, what: str, limit: Optional[int]) -> str:
         raise ValueError(
             f"{what}: a {rows_n} x {cols_n} board has {rows_n * cols_n} cells; at most {limit}"
         )
+    if limit is None:
+        check_text_size(rows_n, cols_n, what, max_memory)
     check_entries(array, what, None if _is_array(board) else rows)
-    return "\n".join("".join("1" if v else "0" for v in row) for row in array.tolist())
+    # The text in a few passes of numpy, a byte a cell: a row of Python
+    # strings a cell took seconds and gigabytes on 10^4 x 10^4 boards.
+    text = np.empty((rows_n, cols_n + 1), dtype=np.uint8)
+    text[:, :cols_n] = np.where(np.asarray(array) != 0, ord("1"), ord("0"))
+    text[:, cols_n] = ord("\n")
+    return text.tobytes()[:-1].decode("ascii")
 
 
 def check_entries(array: Any, what: str, rows: Optional[List[Any]] = None) -> None:
@@ -235,8 +267,15 @@ def encodable(text: str, source: str) -> str:
     return text
 
 
-def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS) -> Text:
-    """One board as `(text, source)`: the source names it in messages."""
+def board_text(
+    board: Any,
+    what: str = "board",
+    limit: Optional[int] = MAX_CELLS,
+    max_memory: Optional[int] = None,
+) -> Text:
+    """One board as `(text, source)`: the source names it in messages. Of
+    any size when `limit` is None, if its text fits `max_memory`
+    (:func:`check_text_size`)."""
     board = _as_text(board, what)
     if isinstance(board, str):
         return encodable(board, f"<{what}>"), f"<{what}>"
@@ -244,10 +283,14 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
         # Rows read from a binary file: the text they hold.
         board = [_as_text(r, f"{what}[{i}]") for i, r in enumerate(board)]
     if _is_array(board) or not all(isinstance(r, str) for r in board):
-        return _rows_from_numbers(board, what, limit), f"<{what}>"
+        return _rows_from_numbers(board, what, limit, max_memory), f"<{what}>"
     rows = [_chomp(row) for row in board]
     if not rows:
         raise ValueError(f"{what}: an empty list of rows")
+    if limit is None:
+        # Before the rows are joined: the text of a list of one row
+        # repeated is far larger than the list.
+        check_text_size(len(rows), max(len(row) for row in rows), what, max_memory)
     for r, row in enumerate(rows):
         if "\n" in row:
             raise ValueError(f"{what}: row {r} holds a line break; give one row per string")
@@ -262,20 +305,27 @@ def board_text(board: Any, what: str = "board", limit: Optional[int] = MAX_CELLS
     return encodable("\n".join(rows), f"<{what}>"), f"<{what}>"
 
 
-def boards_texts(board: Any, limit: Optional[int] = MAX_CELLS) -> List[Text]:
+def boards_texts(
+    board: Any, limit: Optional[int] = MAX_CELLS, max_memory: Optional[int] = None
+) -> List[Text]:
     """A board or a list of boards (a sum) as `(text, source)` pairs, each
-    of at most `limit` cells (`None`: any size)."""
-    return boards_texts_given(board, limit)[0]
+    of at most `limit` cells (`None`: any size whose text fits
+    `max_memory`)."""
+    return boards_texts_given(board, limit, max_memory)[0]
 
 
-def boards_texts_given(board: Any, limit: Optional[int] = MAX_CELLS) -> Tuple[List[Text], bool]:
+def boards_texts_given(
+    board: Any, limit: Optional[int] = MAX_CELLS, max_memory: Optional[int] = None
+) -> Tuple[List[Text], bool]:
     """:func:`boards_texts`, and whether `board` was given as a list of
     boards (rather than as one board, or one text)."""
     board = _as_text(board, "board")
     if _is_one_board(board):
-        return [board_text(board, limit=limit)], False
+        return [board_text(board, limit=limit, max_memory=max_memory)], False
     boards = list(board)
-    return [board_text(b, f"boards[{i}]", limit) for i, b in enumerate(boards)], True
+    return [
+        board_text(b, f"boards[{i}]", limit, max_memory) for i, b in enumerate(boards)
+    ], True
 
 
 def check_limits(

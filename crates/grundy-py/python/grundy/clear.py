@@ -103,7 +103,7 @@ def analyze(
         KeyboardInterrupt: Ctrl-C during the search.
     """
     limits = check_limits(max_positions, max_time, max_memory)
-    texts, as_list = boards_texts_given(board, limit=None)
+    texts, as_list = boards_texts_given(board, limit=None, max_memory=limits[2])
     db = tables_db(tables)
     if _grundy.clear_fits_small(texts, limits[2]):
         return _grundy.clear_analyze(
@@ -146,7 +146,7 @@ def engine_move(
     limits = check_limits(max_positions, max_time, max_memory)
     db = tables_db(tables)
     return _grundy.clear_engine_move(
-        boards_texts(board, limit=None), *limits, db, threads=check_threads(threads)
+        boards_texts(board, limit=None, max_memory=limits[2]), *limits, db, threads=check_threads(threads)
     )
 
 
@@ -189,7 +189,7 @@ def after(
         TypeError: ``move`` is not a clear move.
     """
     limits = check_limits(None, None, max_memory)
-    texts, as_list = boards_texts_given(board, limit=None)
+    texts, as_list = boards_texts_given(board, limit=None, max_memory=limits[2])
     return _grundy.clear_after(texts, move, limits[2], as_list)
 
 
@@ -235,7 +235,7 @@ class Solver:
         """:func:`analyze`, going on from the memo; the analysis's
         ``options()`` and ``play()`` search with the memo too."""
         limits = check_limits(max_positions, max_time, max_memory)
-        texts, as_list = boards_texts_given(board, limit=None)
+        texts, as_list = boards_texts_given(board, limit=None, max_memory=limits[2])
         if _grundy.clear_fits_small(texts, limits[2]):
             return _grundy.clear_analyze(texts, *limits, None, self._memo, as_list=as_list)
         return _grundy.clear_analyze_large(texts, *limits, None, self._memo, as_list=as_list)
@@ -250,7 +250,7 @@ class Solver:
     ) -> Dict[str, Any]:
         """:func:`engine_move`, going on from the memo."""
         limits = check_limits(max_positions, max_time, max_memory)
-        texts = boards_texts(board, limit=None)
+        texts = boards_texts(board, limit=None, max_memory=limits[2])
         return _grundy.clear_engine_move(texts, *limits, None, self._memo)
 
     @property

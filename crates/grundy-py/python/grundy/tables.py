@@ -83,7 +83,7 @@ class Database:
                 found (``None`` for the others).
         """
         limits = check_limits(max_positions, max_time, max_memory)
-        texts = boards_texts(board, limit=None)
+        texts = boards_texts(board, limit=None, max_memory=limits[2])
         if _grundy.clear_fits_small(texts, limits[2]):
             return self._db.value_text(texts, *limits)
         return _grundy.clear_value_large(texts, *limits, self._db)
