@@ -284,6 +284,9 @@ pub fn choose_move(boards: &[LargeBoard], analyzer: &mut Analyzer) -> Option<Eng
             },
         });
     }
+    if let Some(choice) = restoring_move(&analysis, analyzer) {
+        return Some(choice);
+    }
     if let Some(found) = half_turn_move(&analysis, analyzer) {
         return Some(EngineChoice {
             board: analysis.components[found.component as usize].board,
@@ -718,6 +721,100 @@ pub fn cancelling_move(
         .map(|rect| found(rect, false))
 }
 
+/// A winning move after a reply in one of two equal shapes where shapes of
+/// known values cancel by their values beside the pairs (lines of 1, 5, 9
+/// and 13 cells, whose XOR is 0): the other shapes of unknown value that
+/// do not cancel are placed in the largest one as [`cancelling_move`]
+/// places them, and a rectangle of what they leave is the move when what
+/// does not cancel after it has known values whose XOR is 0. `None` when
+/// every shape that does not cancel has an unknown value (then
+/// [`cancelling_move`] has looked), or none is found.
+fn restoring_move(analysis: &LargeAnalysis, analyzer: &Analyzer) -> Option<EngineChoice> {
+    let odd = odd_classes(analysis);
+    if odd.len() > MAX_UNPAIRED_FOR_PAIRS || analyzer.halted() {
+        return None;
+    }
+    let mut lone: Vec<usize> = analysis.unpaired().map(|c| c.first as usize).collect();
+    lone.sort_by_key(|&i| std::cmp::Reverse(analysis.components[i].extent.cells));
+    let valued = |i: usize| {
+        analysis
+            .classes
+            .iter()
+            .any(|c| c.first as usize == i && c.value.is_some())
+    };
+    // Some shape that does not cancel is valued (else `cancelling_move`
+    // has looked), and the largest is not (else the values decide).
+    if lone.len() < 2 || lone.iter().all(|&i| !valued(i)) || valued(lone[0]) {
+        return None;
+    }
+    let largest = lone[0];
+    let info = analysis.components[largest];
+    let on_board = |i: &usize| analysis.components[*i].board == info.board;
+    let known: std::collections::HashMap<&ShapeClass, Nimber> = analysis
+        .classes
+        .iter()
+        .filter_map(|c| Some((&c.key, c.value?)))
+        .collect();
+    let part = analysis.part(largest);
+    let own = class_of(&part);
+    let shape = match &part {
+        Part::Small(board) => LargeBoard::from_board(board),
+        Part::Large(board) => LargeBoard::clone(board),
+    };
+    // What the reply left of the partner: the other shapes of unknown
+    // value together, or one of the largest others alone (valued or not).
+    let unknown: Vec<usize> = lone[1..].iter().copied().filter(|&i| !valued(i)).collect();
+    let mut placings: Vec<Vec<usize>> = Vec::new();
+    if !unknown.is_empty() && unknown.iter().all(on_board) {
+        placings.push(unknown.clone());
+    }
+    for &i in lone[1..]
+        .iter()
+        .filter(|i| on_board(i))
+        .take(MAX_SINGLE_PLACINGS)
+    {
+        if unknown != [i] {
+            placings.push(vec![i]);
+        }
+    }
+    let mut accept = |rect: LargeRect| {
+        let mut left = odd.clone();
+        toggle(&mut left, own.clone());
+        for piece in parts_after(&part, rect) {
+            toggle(&mut left, class_of(&piece));
+        }
+        left.iter()
+            .try_fold(Nimber::ZERO, |total, key| Some(total ^ *known.get(key)?))
+            .is_some_and(Nimber::is_zero)
+    };
+    // The reply's rectangle and the pieces it cut off are few cells: a
+    // placing that leaves more is not tried (a small shape in a huge one
+    // has thousands of places, each a pass over the huge one).
+    let cells = |placed: &Vec<usize>| -> u64 {
+        placed
+            .iter()
+            .map(|&i| analysis.components[i].extent.cells)
+            .sum()
+    };
+    placings.retain(|placed| info.extent.cells.saturating_sub(cells(placed)) <= MAX_LEFTOVER_CELLS);
+    let rect = placings.iter().find_map(|placed| {
+        let others: Vec<Run> = placed
+            .iter()
+            .flat_map(|&i| analysis.component_runs(i).iter().copied())
+            .collect();
+        (!analyzer.halted()).then(|| mirror_reply(&shape, &others, &mut accept))?
+    })?;
+    Some(EngineChoice {
+        board: info.board,
+        rect: rect.offset(info.extent.top, info.extent.left),
+        component: largest as u32,
+        reason: MoveReason::KnownTotal,
+    })
+}
+
+/// How many of the largest other shapes [`restoring_move`] places alone.
+const MAX_SINGLE_PLACINGS: usize = 4;
+
 /// A winning move that leaves the shapes that do not cancel (one of each
 /// class met an odd number of times, all on one board), or else the whole
 /// board, their own half turn about an uncovered point
@@ -968,6 +1065,7 @@ fn mirror_reply(
     let rest = LargeBoard::from_runs(others, &extent);
     let (rows, cols) = (shape.rows(), shape.cols());
     let mut placements = 0usize;
+    let mut tried = 0usize;
     for symmetry in 0..8u8 {
         let image = rest.transform(symmetry);
         let (h, w) = (image.rows(), image.cols());
@@ -990,28 +1088,43 @@ fn mirror_reply(
                 if placements > MAX_PLACEMENTS {
                     return None;
                 }
-                match leftover(shape, &image_runs, dy, dx) {
+                // The reply may also have cut off pieces whose classes
+                // it made even (two lone cells beside two others met
+                // elsewhere), or whose values cancel with others', which
+                // are not among the others placed: their images are left
+                // here beside the reply's, so a rectangle of the cells left
+                // is the answer.
+                let cells = match leftover(shape, &image_runs, dy, dx) {
+                    Leftover::None => continue,
                     Leftover::Rect(rect) if accept(rect) => return Some(rect),
-                    Leftover::Cells(cells) => {
-                        // The reply may also have cut off pieces whose
-                        // classes it made even (two lone cells beside two
-                        // others met elsewhere), which are not among the
-                        // others: their images are left here beside the
-                        // reply's, so a rectangle of the cells left is
-                        // the answer.
-                        let mut answer = None;
-                        cells.board.for_each_rect_while(|rect| {
-                            let rect = rect.offset(cells.top, cells.left);
-                            if accept(rect) {
-                                answer = Some(rect);
-                            }
-                            answer.is_none()
-                        });
-                        if answer.is_some() {
-                            return answer;
+                    Leftover::Rect(rect) if rect.area() <= MAX_LEFTOVER_CELLS => {
+                        let (h, w) = (rect.bottom - rect.top + 1, rect.right - rect.left + 1);
+                        let Ok(mut board) = LargeBoard::zeros(u64::from(h), u64::from(w)) else {
+                            continue;
+                        };
+                        for row in 0..h {
+                            board.set_run(row, 0, w);
+                        }
+                        LeftoverCells {
+                            top: rect.top,
+                            left: rect.left,
+                            board,
                         }
                     }
-                    _ => {}
+                    Leftover::Rect(_) => continue,
+                    Leftover::Cells(cells) => cells,
+                };
+                let mut answer = None;
+                cells.board.for_each_rect_while(|rect| {
+                    tried += 1;
+                    let rect = rect.offset(cells.top, cells.left);
+                    if accept(rect) {
+                        answer = Some(rect);
+                    }
+                    answer.is_none() && tried < MAX_LEFTOVER_RECTS
+                });
+                if answer.is_some() || tried >= MAX_LEFTOVER_RECTS {
+                    return answer;
                 }
             }
         }
@@ -1040,6 +1153,10 @@ struct LeftoverCells {
 /// The most cells a placement may leave for [`mirror_reply`] to try each
 /// rectangle of them: the reply and the pieces it cut off.
 const MAX_LEFTOVER_CELLS: u64 = 256;
+
+/// The most rectangles of the cells placements leave that [`mirror_reply`]
+/// tries, each checked by labelling the shape (a few microseconds).
+const MAX_LEFTOVER_RECTS: usize = 4096;
 
 /// The cells of `shape` that `runs` moved by `(dy, dx)` leave, when those
 /// lie inside `shape`: one rectangle of ones, or a few cells.

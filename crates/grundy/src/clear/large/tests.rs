@@ -1375,6 +1375,75 @@ fn a_reply_that_cut_off_cells_met_elsewhere_gets_its_pairing_answer() {
     );
 }
 
+/// A comb of two equal halves beside lines whose lengths XOR to 0, after a
+/// reply that cut a tooth of one half (found by a probe of the engine):
+/// the lines cancel by their values, not in pairs, and the cut-off piece
+/// joins them.
+const AFTER_A_REPLY_BESIDE_LINES: [&str; 20] = [
+    "01111111110111111111",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101000100010100010",
+    "00101000100010101010",
+    "00101000100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010100010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010101010",
+    "00101010100010001010",
+    "00101010100010101010",
+    "10101010100010101010",
+];
+
+/// The engine answers that reply by its mirror image in the other half,
+/// proven: what it leaves pairs up but for shapes whose values (by brute
+/// force) XOR to 0.
+#[test]
+fn a_reply_beside_shapes_that_cancel_by_value_gets_its_mirror_answer() {
+    let rows = AFTER_A_REPLY_BESIDE_LINES;
+    let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
+    for (r, row) in rows.iter().enumerate() {
+        for (c, cell) in row.bytes().enumerate() {
+            board.set(r as u32, c as u32, cell == b'1');
+        }
+    }
+    let budget = Budget {
+        max_time: Some(std::time::Duration::from_secs(20)),
+        ..Budget::UNLIMITED
+    };
+    let choice = choose_move(
+        std::slice::from_ref(&board),
+        &mut Analyzer::new(Clear::new(), budget),
+    )
+    .unwrap();
+    assert_eq!(choice.reason, MoveReason::KnownTotal, "{choice:?}");
+    assert!(board.is_legal(choice.rect), "{choice:?}");
+    let after = cleared(&cells_of(&board), choice.rect);
+    let mut odd: HashMap<Vec<(i64, i64)>, Cells> = HashMap::new();
+    for component in naive_components(&after) {
+        let class = naive_class(&component);
+        if odd.remove(&class).is_none() {
+            odd.insert(class, component);
+        }
+    }
+    let mut memo = HashMap::new();
+    let total = odd.values().fold(Nimber::ZERO, |total, component| {
+        assert!(
+            component.len() <= 16,
+            "a large shape left alone: {choice:?}"
+        );
+        total ^ brute_value(component, &mut memo)
+    });
+    assert!(total.is_zero(), "{choice:?} leaves {total:?}");
+}
+
 proptest! {
     /// Past one word a row: a board is lost by a half turn exactly when it
     /// equals its image under `transform(3)` (the half turn, tested against
