@@ -70,7 +70,9 @@ class LargeClearAnalysis:
     components: List[Tuple[int, List[Tuple[int, int]], Optional[int]]]
     """Each component: ``(board, cells, value or None)``, cells ``(row, col)``;
     listed when first read, then the same list at every read (copy it
-    before changing it)."""
+    before changing it). A list of every cell: on a board of 10^7 cells
+    or more, its first read, a pickle and ``to_data`` take seconds and
+    gigabytes; ``classes`` is the summary."""
     classes: List[Tuple[int, int, Optional[int]]]
     """Each class of congruent components: ``(cells, count, value or None)``."""
     def explain(self) -> Dict[str, Any]:

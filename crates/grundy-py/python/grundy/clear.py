@@ -64,7 +64,10 @@ def analyze(
             counting the helper thread's (``None``: no limit).
         max_time: give up after this many seconds (``math.inf``: no time
             limit, also on boards past 64 cells, where leaving it out
-            gives 30 s).
+            gives 30 s). It bounds the searches: making the board's text,
+            labelling its components and grouping them come first
+            (seconds on a board of 10^8 cells), as ``grundy clear`` reads
+            before its clock starts; :func:`engine_move` counts them.
         max_memory: give up before the shape memo would pass this many bytes.
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
