@@ -4,8 +4,9 @@
 //! `parse_matrix` reads as the same grid. `parse_matrix`, `parse_map` and
 //! `parse_cells` on the same bytes: errors
 //! are located; an accepted grid records where each candidate was written
-//! (a candidate character for a matrix, a `^` for a map), and a matrix or a
-//! cell list printed again parses to the same grid.
+//! (a candidate character for a matrix, a `^` for a map), a map keeps its
+//! walls for a drawing, and a matrix or a cell list printed again parses to
+//! the same grid.
 #![no_main]
 
 use std::fmt::Write;
@@ -13,7 +14,7 @@ use std::fmt::Write;
 use grundy::split::{Cell, Grid};
 use grundy_fuzz::check_error;
 use grundy_report::parse::split::{
-    parse_cells, parse_map, parse_matrix, parse_matrix_rows, ParsedGrid,
+    parse_cells, parse_map, parse_matrix, parse_matrix_rows, ParsedGrid, MAX_WALLS_KEPT,
 };
 use grundy_report::parse::ParseError;
 use libfuzzer_sys::fuzz_target;
@@ -88,7 +89,21 @@ fuzz_target!(|input: &[u8]| {
         assert_eq!(again.grid, parsed.grid, "matrix round trip");
     }
     check(input, matrix, b"1xX");
-    check(input, parse_map(input), b"^");
+    let map = parse_map(input);
+    if let Ok(parsed) = &map {
+        // The walls kept for a drawing are the map's `#`s, row by row of
+        // its cells (blanks, a mark and line ends aside), and no candidate.
+        let cells = parsed.grid.rows() as usize * parsed.grid.cols() as usize;
+        let walls: usize = input.iter().filter(|&&b| b == b'#').count();
+        if cells <= MAX_WALLS_KEPT {
+            assert_eq!(parsed.walls.len(), walls, "every wall kept");
+            assert!(parsed.walls.windows(2).all(|w| w[0] < w[1]), "walls sorted");
+            assert!(parsed.walls.iter().all(|&w| !parsed.grid.is_candidate(w)));
+        } else {
+            assert!(parsed.walls.is_empty(), "no walls kept past a drawing");
+        }
+    }
+    check(input, map, b"^");
     let cells = parse_cells(input);
     if let Ok(parsed) = &cells {
         let again = parse_cells(cells_text(&parsed.grid).as_bytes()).expect("a cell list parses");
