@@ -133,3 +133,18 @@ def test_a_helper_thread_changes_no_answer_past_64_cells():
             grundy.clear.analyze(board, threads=threads)
         with pytest.raises(ValueError, match="threads must be 1 or 2"):
             grundy.clear.engine_move(board, threads=threads)
+
+
+def test_a_later_calls_memory_budget_bounds_what_the_solver_holds():
+    # A helped search leaves its helper's memo and its exchange (128 MiB,
+    # allocated whole) in the solver; a later call whose max_memory is
+    # smaller than what the solver holds searches within it all the same.
+    s = grundy.clear.Solver(threads=2)
+    s.analyze(["1111"] * 6)
+    limit = s.memory_bytes // 2
+    try:
+        value = s.analyze(["111111111"] * 3, max_memory=limit).value
+        assert value == grundy.clear.analyze(["111111111"] * 3).value
+    except grundy.BudgetExceeded as err:
+        assert err.budget == "max_memory"
+    assert s.memory_bytes <= limit, (s.memory_bytes, limit)

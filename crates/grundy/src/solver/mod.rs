@@ -263,8 +263,19 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
     }
 
     /// [`Solver::with_budget`] in place: new limits for later searches, the
-    /// count and the clock started afresh, the memo kept.
+    /// count and the clock started afresh, the memo kept. A helper that
+    /// already holds more than a smaller memory budget allows with the
+    /// solver's own memo (its exchange is allocated whole) goes, as it
+    /// would go at the budget's first check: the solver searches alone
+    /// from then on.
     pub fn set_budget(&mut self, budget: Budget) {
+        if let Some(limit) = budget.max_memory {
+            if self.helper.is_some() && self.held_bytes() as u64 > limit {
+                self.exchange = None;
+                self.help_root = None;
+                self.helper = None;
+            }
+        }
         self.budget = budget;
         self.started = None;
         self.solved = 0;
