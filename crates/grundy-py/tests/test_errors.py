@@ -46,6 +46,12 @@ def test_entries_other_than_0_or_1():
         grundy.tables.open().values(np.array([[[1, 3]]]))
 
 
+def test_an_object_array_of_zeros_and_ones_is_a_board():
+    assert grundy.clear.analyze(np.array([[1, True], [0, 1.0]], dtype=object)).value == grundy.clear.analyze(["11", "01"]).value
+    with pytest.raises(ValueError, match=r"entry \(0, 1\) is None"):
+        grundy.clear.analyze(np.array([[1, None]], dtype=object))
+
+
 def test_boards_past_the_memory_limit():
     with pytest.raises(ValueError, match="board too large for the memory budget: 9 x 9"):
         grundy.clear.analyze(np.ones((9, 9), dtype=bool), max_memory=1000)
@@ -81,6 +87,13 @@ def test_a_board_whose_text_passes_the_memory_budget_is_refused_before_it_is_mad
     with pytest.raises(ValueError, match=r"a 20000 x 20000 board's text alone"):
         # A view of one row, nothing allocated: refused by its shape alone.
         grundy.clear.analyze(np.broadcast_to(np.ones(20_000, dtype=bool), (20_000, 20_000)), max_memory=10**8)
+    # A sum: the boards' texts together, each under the 64 MiB left to the
+    # engine's own check (8 boards of 5,000 x 5,000 made 400 MB of text
+    # before the engine refused them).
+    board = np.broadcast_to(np.ones(5_000, dtype=bool), (5_000, 5_000))
+    for call in (grundy.clear.analyze, grundy.clear.engine_move, lambda b, **k: grundy.sum.BoardSum(b, **k)):
+        with pytest.raises(ValueError, match=r"<boards\[1\]>: .* with the boards before it, over the limit of 10000000"):
+            call([board] * 8, max_memory=10_000_000)
 
 
 def test_bytes_are_text_and_numbers_are_no_board():

@@ -20,20 +20,25 @@ MAX_CELLS = 64
 DEFAULT_BOARD_MEMORY = 8 << 30
 
 
-def check_text_size(rows: int, cols: int, what: str, max_memory: Optional[int]) -> None:
+def check_text_size(
+    rows: int, cols: int, what: str, max_memory: Optional[int], spent: int = 0
+) -> None:
     """A board's text, made here and copied once into the engine (about
     two bytes a cell), fits the memory budget; else the ValueError the
     engine gives a board too large for it, before any text is made (a
-    board of 10^10 cells would otherwise fill the memory first). A text of
-    less than 64 MiB is made all the same: the engine's own check then
-    says what the budget refuses (an analysis, or cells too many for a
-    move), more precisely than its text's size can."""
+    board of 10^10 cells would otherwise fill the memory first). ``spent``:
+    the bytes of the texts of a sum's boards before this one, which count
+    too. Texts of less than 64 MiB in all are made all the same: the
+    engine's own check then says what the budget refuses (an analysis, or
+    cells too many for a move), more precisely than a text's size can."""
     allowed = DEFAULT_BOARD_MEMORY if max_memory is None else max_memory
-    needs = 2 * rows * (cols + 1)
+    needs = spent + 2 * rows * (cols + 1)
     if needs > allowed and needs > 1 << 26:
         raise ValueError(
             f"<{what}>: board too large for the memory budget: a {rows} x {cols} board's "
-            f"text alone takes {needs} bytes, over the limit of {allowed} (max_memory, "
+            f"text alone takes {needs - spent} bytes"
+            + (f", {needs} with the boards before it" if spent else "")
+            + f", over the limit of {allowed} (max_memory, "
             f"{DEFAULT_BOARD_MEMORY >> 30} GiB by default)"
         )
 
@@ -51,7 +56,7 @@ def _is_number(x: Any) -> bool:
 
 
 def _rows_from_numbers(
-    board: Any, what: str, limit: Optional[int], max_memory: Optional[int] = None
+    board: Any, what: str, limit: Optional[int], max_memory: Optional[int] = None, spent: int = 0
 ) -> str:
     """Rows of 0/1 from a 2-D array or a list of lists of numbers; of any
     size (``limit`` None) when the text fits ``max_memory``."""
@@ -95,7 +100,7 @@ def _rows_from_numbers(
             f"{what}: a {rows_n} x {cols_n} board has {rows_n * cols_n} cells; at most {limit}"
         )
     if limit is None:
-        check_text_size(rows_n, cols_n, what, max_memory)
+        check_text_size(rows_n, cols_n, what, max_memory, spent)
     check_entries(array, what, None if _is_array(board) else rows)
     # The text in a few passes of numpy, a byte a cell: a row of Python
     # strings a cell took seconds and gigabytes on 10^4 x 10^4 boards.
@@ -139,6 +144,9 @@ def check_entries(array: Any, what: str, rows: Optional[List[Any]] = None) -> No
             (None, None),
         )
         if index is None:
+            if array.dtype == object:
+                # Python numbers and bools, every one 0 or 1.
+                return
             raise ValueError(f"{what}: entries must be 0/1 numbers or bools, not {array.dtype}")
         index = tuple(int(i) for i in index)
         value = value.item() if isinstance(value, np.generic) else value
@@ -272,6 +280,7 @@ def board_text(
     what: str = "board",
     limit: Optional[int] = MAX_CELLS,
     max_memory: Optional[int] = None,
+    spent: int = 0,
 ) -> Text:
     """One board as `(text, source)`: the source names it in messages. Of
     any size when `limit` is None, if its text fits `max_memory`
@@ -283,14 +292,14 @@ def board_text(
         # Rows read from a binary file: the text they hold.
         board = [_as_text(r, f"{what}[{i}]") for i, r in enumerate(board)]
     if _is_array(board) or not all(isinstance(r, str) for r in board):
-        return _rows_from_numbers(board, what, limit, max_memory), f"<{what}>"
+        return _rows_from_numbers(board, what, limit, max_memory, spent), f"<{what}>"
     rows = [_chomp(row) for row in board]
     if not rows:
         raise ValueError(f"{what}: an empty list of rows")
     if limit is None:
         # Before the rows are joined: the text of a list of one row
         # repeated is far larger than the list.
-        check_text_size(len(rows), max(len(row) for row in rows), what, max_memory)
+        check_text_size(len(rows), max(len(row) for row in rows), what, max_memory, spent)
     for r, row in enumerate(rows):
         if "\n" in row:
             raise ValueError(f"{what}: row {r} holds a line break; give one row per string")
@@ -322,10 +331,14 @@ def boards_texts_given(
     board = _as_text(board, "board")
     if _is_one_board(board):
         return [board_text(board, limit=limit, max_memory=max_memory)], False
-    boards = list(board)
-    return [
-        board_text(b, f"boards[{i}]", limit, max_memory) for i, b in enumerate(boards)
-    ], True
+    texts = []
+    spent = 0
+    for i, b in enumerate(board):
+        text = board_text(b, f"boards[{i}]", limit, max_memory, spent)
+        # Python's text and the engine's copy, as `check_text_size` counts.
+        spent += 2 * len(text[0])
+        texts.append(text)
+    return texts, True
 
 
 def check_limits(

@@ -59,7 +59,13 @@ class BoardSum:
             )
         if not hasattr(boards, "__iter__"):
             raise TypeError(f"boards must be a list of boards, not {type(boards).__name__}")
-        texts = [board_text(b, f"boards[{i}]", limit=None) for i, b in enumerate(boards)]
+        texts = []
+        spent = 0
+        for i, b in enumerate(boards):
+            # The boards' texts together within the memory budget (see
+            # `check_text_size`).
+            texts.append(board_text(b, f"boards[{i}]", None, limits[2], spent))
+            spent += 2 * len(texts[-1][0])
         self._sum = _grundy.BoardSum(texts, *limits, tables_db(tables))
 
     def __len__(self) -> int:
