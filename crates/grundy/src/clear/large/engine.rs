@@ -758,11 +758,14 @@ fn restoring_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Opti
             .any(|c| c.first as usize == i && c.value.is_some())
     };
     // Some shape that does not cancel is valued (else `cancelling_move`
-    // has looked), and the largest is not (else the values decide).
-    if lone.len() < 2 || lone.iter().all(|&i| !valued(i)) || valued(lone[0]) {
+    // has looked); the move is played in the largest of unknown value (a
+    // larger one of known value, such as a shape that is its own half
+    // turn, stays as it is).
+    if lone.len() < 2 || lone.iter().all(|&i| !valued(i)) {
         return None;
     }
-    let largest = lone[0];
+    let largest = *lone.iter().find(|&&i| !valued(i))?;
+    lone.retain(|&i| i != largest);
     let info = analysis.components[largest];
     let on_board = |i: &usize| analysis.components[*i].board == info.board;
     let known: std::collections::HashMap<&ShapeClass, Nimber> = analysis
@@ -778,12 +781,12 @@ fn restoring_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Opti
     };
     // What the reply left of the partner: the other shapes of unknown
     // value together, or one of the largest others alone (valued or not).
-    let unknown: Vec<usize> = lone[1..].iter().copied().filter(|&i| !valued(i)).collect();
+    let unknown: Vec<usize> = lone.iter().copied().filter(|&i| !valued(i)).collect();
     let mut placings: Vec<Vec<usize>> = Vec::new();
     if !unknown.is_empty() && unknown.iter().all(on_board) {
         placings.push(unknown.clone());
     }
-    for &i in lone[1..]
+    for &i in lone
         .iter()
         .filter(|i| on_board(i))
         .take(MAX_SINGLE_PLACINGS)
