@@ -1280,14 +1280,10 @@ const AFTER_A_CUTTING_REPLY: [&str; 26] = [
     "000000000000000000000000000001",
 ];
 
-/// The engine answers that reply by its mirror image, proven, and the
-/// board it leaves is its own half turn about an uncovered middle
-/// ([`half_turn::is_lost`], which compares the board with its image).
-#[test]
-fn a_reply_that_cuts_off_a_lone_cell_beside_others_gets_its_mirror_answer() {
-    let (rows, cols) = (AFTER_A_CUTTING_REPLY.len(), AFTER_A_CUTTING_REPLY[0].len());
-    let mut board = LargeBoard::zeros(rows as u64, cols as u64).unwrap();
-    for (r, row) in AFTER_A_CUTTING_REPLY.iter().enumerate() {
+/// The board of `rows` (`0`/`1`), and the engine's move on it within 20 s.
+fn board_and_engine_move(rows: &[&str]) -> (LargeBoard, EngineChoice) {
+    let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
+    for (r, row) in rows.iter().enumerate() {
         for (c, cell) in row.bytes().enumerate() {
             board.set(r as u32, c as u32, cell == b'1');
         }
@@ -1301,6 +1297,15 @@ fn a_reply_that_cuts_off_a_lone_cell_beside_others_gets_its_mirror_answer() {
         &mut Analyzer::new(Clear::new(), budget),
     )
     .unwrap();
+    (board, choice)
+}
+
+/// The engine answers that reply by its mirror image, proven, and the
+/// board it leaves is its own half turn about an uncovered middle
+/// ([`half_turn::is_lost`], which compares the board with its image).
+#[test]
+fn a_reply_that_cuts_off_a_lone_cell_beside_others_gets_its_mirror_answer() {
+    let (board, choice) = board_and_engine_move(&AFTER_A_CUTTING_REPLY);
     assert_eq!(choice.reason, MoveReason::HalfTurn, "{choice:?}");
     assert_eq!(
         choice.rect,
@@ -1348,22 +1353,7 @@ const AFTER_A_REPLY_THAT_CUT_OFF_A_PAIR: [&str; 20] = [
 /// ([`naive_pairs`], by cell lists).
 #[test]
 fn a_reply_that_cut_off_cells_met_elsewhere_gets_its_pairing_answer() {
-    let rows = AFTER_A_REPLY_THAT_CUT_OFF_A_PAIR;
-    let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
-    for (r, row) in rows.iter().enumerate() {
-        for (c, cell) in row.bytes().enumerate() {
-            board.set(r as u32, c as u32, cell == b'1');
-        }
-    }
-    let budget = Budget {
-        max_time: Some(std::time::Duration::from_secs(20)),
-        ..Budget::UNLIMITED
-    };
-    let choice = choose_move(
-        std::slice::from_ref(&board),
-        &mut Analyzer::new(Clear::new(), budget),
-    )
-    .unwrap();
+    let (board, choice) = board_and_engine_move(&AFTER_A_REPLY_THAT_CUT_OFF_A_PAIR);
     assert!(
         matches!(choice.reason, MoveReason::Pairs { .. }),
         "{choice:?}"
@@ -1496,21 +1486,7 @@ fn a_reply_beside_shapes_that_cancel_by_value_gets_its_mirror_answer() {
 }
 
 fn a_mirror_answer_by_values(rows: &[&str]) {
-    let mut board = LargeBoard::zeros(rows.len() as u64, rows[0].len() as u64).unwrap();
-    for (r, row) in rows.iter().enumerate() {
-        for (c, cell) in row.bytes().enumerate() {
-            board.set(r as u32, c as u32, cell == b'1');
-        }
-    }
-    let budget = Budget {
-        max_time: Some(std::time::Duration::from_secs(20)),
-        ..Budget::UNLIMITED
-    };
-    let choice = choose_move(
-        std::slice::from_ref(&board),
-        &mut Analyzer::new(Clear::new(), budget),
-    )
-    .unwrap();
+    let (board, choice) = board_and_engine_move(rows);
     assert_eq!(choice.reason, MoveReason::KnownTotal, "{choice:?}");
     assert!(board.is_legal(choice.rect), "{choice:?}");
     let after = cleared(&cells_of(&board), choice.rect);
