@@ -11,6 +11,10 @@
 //!    a handler reads is anyone's guess, so a second `Host` could smuggle
 //!    a name past the check. Likewise a request target in absolute form
 //!    (`GET http://name/ HTTP/1.1`) must name the same authority as `Host`.
+//!    A body given both a `Content-Length` and a chunked
+//!    `Transfer-Encoding` never reaches these checks with both: hyper
+//!    reads it as chunked and closes the connection after the answer (RFC
+//!    9112, section 6.3), so nothing after it is read as a request.
 //! 1. **Host** (421 Misdirected Request): the `Host` header must name the
 //!    server as bound (its IP and port), `localhost` with the port, or an
 //!    entry of `--allow-host`. A rebound name (`rebind.attacker.example`) is

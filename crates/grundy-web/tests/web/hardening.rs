@@ -171,6 +171,36 @@ async fn duplicate_headers_are_refused() {
     }
 }
 
+/// A body whose length is given both ways (`Content-Length` and chunked):
+/// read as chunked, answered, and the connection closed at once (hyper
+/// drops the `Content-Length`, as RFC 9112, section 6.3, has a server do),
+/// so bytes sent after it, which a proxy reading by length would take for
+/// the body's, are never read as a request of their own. With one length
+/// the connection stays open and the next request is answered.
+#[tokio::test]
+async fn a_body_with_two_lengths_closes_the_connection() {
+    let addr = start(Config::default()).await;
+    let chunked = format!("{:x}\r\n{BOARD_4X4}\r\n0\r\n\r\n", BOARD_4X4.len());
+    let next = format!("GET /api/v1/games HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    for (lengths, answers) in [
+        ("Content-Length: 4\r\nTransfer-Encoding: chunked\r\n", 1),
+        ("Transfer-Encoding: chunked\r\nContent-Length: 4\r\n", 1),
+        ("Transfer-Encoding: chunked\r\n", 2),
+    ] {
+        let request = format!(
+            "POST /api/v1/clear/analyze HTTP/1.1\r\nHost: {addr}\r\n\
+             Content-Type: application/json\r\n{lengths}\r\n{chunked}{next}"
+        );
+        let answer = exchange(connect_from(1, addr).await, &request).await;
+        assert_eq!(status_of(&answer), 200, "{lengths:?}: {answer}");
+        assert_eq!(
+            answer.matches("HTTP/1.1 ").count(),
+            answers,
+            "{lengths:?}: {answer}"
+        );
+    }
+}
+
 /// Item 9: every answer carries the security headers, and the page obeys
 /// the policy (no inline script, style or handler), so the policy does not
 /// break it.
