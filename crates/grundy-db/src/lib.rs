@@ -32,6 +32,7 @@ pub(crate) use error::{io, Result};
 pub mod check;
 pub mod convert;
 pub mod discover;
+pub mod memory;
 pub mod meta;
 mod solving;
 pub mod store;

@@ -469,7 +469,7 @@ pub enum BuildFailed {
     /// A budget ran out or the build was cancelled: the partial file keeps
     /// the tiers stored so far (and, beside it, what was solved of the
     /// tier under way), and the same call resumes from them.
-    #[error("{reason}; {} keeps {}{}: run the same command again to resume", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way))]
+    #[error("{reason}; {} keeps {}{}: {}", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way), resume_advice(reason))]
     Stopped {
         /// Why.
         reason: TierError,
@@ -497,6 +497,17 @@ pub fn kept_tiers(kept: usize) -> String {
         0 => "no tier".to_owned(),
         1 => "tier 1".to_owned(),
         _ => format!("tiers 1 to {kept}"),
+    }
+}
+
+/// The words of [`BuildFailed::Stopped`] on how to resume: past the memory
+/// budget the same command would stop at the same tier again.
+fn resume_advice(reason: &TierError) -> &'static str {
+    match reason {
+        TierError::MemoryBudget { .. } => {
+            "run the same command with a larger memory budget to resume"
+        }
+        _ => "run the same command again to resume",
     }
 }
 
@@ -563,7 +574,11 @@ pub fn build_with(
     let built = build_tiers(&game, &mut store, &Solo, config, control);
     let built = match built {
         Ok(built) => built,
-        Err(BuildError::Tier(reason @ (TierError::TimeBudget { .. } | TierError::Cancelled))) => {
+        Err(BuildError::Tier(
+            reason @ (TierError::TimeBudget { .. }
+            | TierError::Cancelled
+            | TierError::MemoryBudget { .. }),
+        )) => {
             return Err(BuildFailed::Stopped {
                 reason,
                 partial: store.writer().partial().to_owned(),

@@ -318,7 +318,7 @@ pub(crate) fn refused_for_memory(py: Python<'_>, context: &str, limit: u64) -> P
 
 /// `grundy.BudgetExceeded(message, budget, limit, found)` as the error to
 /// raise, or the error met making it.
-fn new_budget_exceeded<'py, L: IntoPyObject<'py>>(
+pub(crate) fn new_budget_exceeded<'py, L: IntoPyObject<'py>>(
     py: Python<'py>,
     message: &str,
     budget: &str,

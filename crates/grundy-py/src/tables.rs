@@ -400,7 +400,7 @@ impl Database {
 /// engine's indicatif bar on a terminal (or prints a line per tier to
 /// Python's stderr elsewhere, such as a notebook).
 #[pyfunction]
-#[pyo3(signature = (rows, cols, out, threads, progress, own_bar, max_time))]
+#[pyo3(signature = (rows, cols, out, threads, progress, own_bar, max_time, max_memory))]
 #[allow(clippy::too_many_arguments)]
 fn tables_build(
     py: Python<'_>,
@@ -411,6 +411,7 @@ fn tables_build(
     progress: Option<Py<PyAny>>,
     own_bar: bool,
     max_time: Option<f64>,
+    max_memory: Option<u64>,
 ) -> PyResult<Database> {
     let shape_box = ShapeBox::new(rows, cols)
         .map_err(|e| PyValueError::new_err(format!("box {rows}x{cols}: {e}")))?;
@@ -434,10 +435,20 @@ fn tables_build(
     let cancel = AtomicBool::new(false);
     let progress_now = BuildProgress::new();
     let report = |p: TierProgress| progress_now.report(p);
+    let watch = match max_memory.or_else(grundy_db::memory::default_budget) {
+        Some(limit) => grundy_db::memory::MemoryWatch::start(limit).map_err(|e| {
+            PyRuntimeError::new_err(format!(
+                "starting the thread that watches the memory budget: {e}"
+            ))
+        })?,
+        None => None,
+    };
+    let over_memory = |extra| watch.as_ref().and_then(|watch| watch.over(extra));
     let mut control = TierControl::new();
     control.max_time = max_time.and_then(crate::time_budget);
     control.cancel = Some(&cancel);
     control.progress = Some(&report);
+    control.memory = Some(&over_memory);
     let bar =
         if own_bar && progress.is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
             let bar = indicatif::ProgressBar::new(0);
@@ -677,6 +688,23 @@ fn build_error(
                 return err;
             }
             budget_exceeded(py, &grundy::SolveError::TimeBudget { limit }, dict)
+        }
+        BuildFailed::Stopped {
+            reason: TierError::MemoryBudget { limit, .. },
+            ref partial,
+            kept,
+            ..
+        } => {
+            let dict = PyDict::new(py);
+            if let Err(err) = dict
+                .set_item("tiers", kept)
+                .and_then(|()| dict.set_item("partial", partial))
+            {
+                return err;
+            }
+            // The build's own words: the memory it reached, the budget, what
+            // the partial file keeps and how to resume.
+            crate::new_budget_exceeded(py, &failed.to_string(), "max_memory", limit, dict)
         }
         BuildFailed::Db(err) => {
             // The file system refused the file (a missing directory, no

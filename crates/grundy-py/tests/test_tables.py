@@ -107,7 +107,7 @@ def test_bad_boxes_and_threads(tmp_path):
         with pytest.raises(ValueError, match="threads must be an integer from 1 to"):
             grundy.tables.build("3x3", tmp_path / "x.gdb", threads=threads)
         with pytest.raises(ValueError, match="threads must be an integer from 1 to"):
-            grundy._grundy.tables_build(3, 3, str(tmp_path / "x.gdb"), threads, None, False, None)
+            grundy._grundy.tables_build(3, 3, str(tmp_path / "x.gdb"), threads, None, False, None, None)
     built = grundy.tables.build((2, 2), tmp_path / "many.gdb", threads=grundy.tables.MAX_THREADS, progress=False)
     assert built.value(["11", "11"]) == grundy.clear.analyze(["11", "11"]).value
     # Sides as any integer, numpy's too, and a side of 0 said as such.
@@ -150,6 +150,23 @@ def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):
     assert record["command"] == "grundy tables build --box 5x5 --out p.gdb"
     assert record["first_tier"] == kept + 1
     assert record["measured"]["wall_seconds"] > 0
+
+
+def test_a_memory_budget_below_the_process_stops_the_build(tmp_path):
+    # The interpreter alone holds more than 1 MiB: the first check stops
+    # the build, which keeps its partial file; a budget it stays under then
+    # builds the whole box, the built-in database in content.
+    path = tmp_path / "m.gdb"
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        grundy.tables.build("5x5", path, progress=False, max_memory=1 << 20)
+    assert err.value.budget == "max_memory"
+    assert err.value.limit == 1 << 20
+    assert err.value.found["tiers"] == 0
+    assert "memory would pass 1.0 MiB (the memory budget; it would need" in str(err.value)
+    db = grundy.tables.build("5x5", path, progress=False, max_memory=1 << 40)
+    assert db.info()["content_crc32"] == grundy.tables.open().info()["content_crc32"]
+    with pytest.raises(ValueError, match="max_memory"):
+        grundy.tables.build("2x3", tmp_path / "z.gdb", progress=False, max_memory=0)
 
 
 def cli_warning(cli, directory, name):

@@ -1686,6 +1686,54 @@ fn an_interrupted_build_stops_with_exit_3_and_resumes() {
     }
 }
 
+/// `--max-memory`: a budget below what the process holds at the start
+/// stops the build at its first check (exit 3, the message names the
+/// resident memory against the budget and how to resume); the same command
+/// with a budget it stays under then writes the bytes of a build never
+/// stopped. A partitioned build refuses the flag (its `--memory` is
+/// another budget).
+#[test]
+fn a_build_past_its_memory_budget_stops_with_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = build(dir.path(), "4x5");
+    let out = dir.path().join("budget.gdb");
+    let run = |budget: &str| {
+        grundy()
+            .args([
+                "tables",
+                "build",
+                "--box",
+                "4x5",
+                "--max-memory",
+                budget,
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let stopped = run("1MiB");
+    let stderr = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("error: gave up before the build's memory would pass 1.0 MiB (the memory budget; it would need ")
+            && stderr.contains("run the same command with a larger memory budget to resume"),
+        "{stderr}"
+    );
+    let resumed = run("64GiB");
+    assert_success(&resumed);
+    assert_same_file(&whole, &out);
+    let partitioned = grundy()
+        .args(["tables", "build", "--box", "2x3", "--local-ranks", "2"])
+        .args(["--max-memory", "1GiB", "--out"])
+        .arg(dir.path().join("parts.gdb"))
+        .output()
+        .unwrap();
+    assert_eq!(partitioned.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&partitioned.stderr)
+        .contains("--max-memory applies to builds of one process"));
+}
+
 /// A partitioned database with one damaged part, found by scanning a
 /// directory, is skipped with one warning naming that part, not one for
 /// each of its parts.

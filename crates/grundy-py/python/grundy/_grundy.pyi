@@ -391,4 +391,5 @@ def tables_build(
     progress: Optional[Callable[[int, int, int, int], None]],
     own_bar: bool,
     max_time: Optional[float],
+    max_memory: Optional[int],
 ) -> Database: ...

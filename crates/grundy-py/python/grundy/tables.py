@@ -274,6 +274,7 @@ def build(
     progress: Union[bool, Progress] = True,
     *,
     max_time: Optional[float] = None,
+    max_memory: Optional[int] = None,
 ) -> Database:
     """Build the database of every shape that fits ``box`` into ``out``, as
     ``grundy tables build --box BOX --out OUT``, and open it.
@@ -295,6 +296,13 @@ def build(
         max_time: stop after this many seconds, keeping the finished tiers
             (raises :class:`grundy.BudgetExceeded`; call again to resume);
             ``None`` or ``math.inf``: no limit.
+        max_memory: stop once the process's resident memory (the
+            interpreter's and the notebook's included) passes this many
+            bytes, sampled every 10 ms, keeping the finished tiers (raises
+            :class:`grundy.BudgetExceeded` with ``budget`` ``"max_memory"``;
+            call again with more to resume). ``None``: what the process
+            holds plus what the system has available as the build starts,
+            as ``grundy tables build`` without ``--max-memory``.
 
     Raises:
         KeyboardInterrupt: Ctrl-C; the finished tiers stay in
@@ -309,7 +317,7 @@ def build(
         isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS
     ):
         raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
-    _, max_time, _ = check_limits(None, max_time, None)
+    _, max_time, max_memory = check_limits(None, max_time, max_memory)
     callback: Optional[Progress] = None
     bar: Optional[_Tqdm] = None
     own_bar = False
@@ -324,7 +332,9 @@ def build(
             bar = _Tqdm(tqdm)
             callback = bar
     try:
-        native = _grundy.tables_build(rows, cols, os.fspath(out), threads, callback, own_bar, max_time)
+        native = _grundy.tables_build(
+            rows, cols, os.fspath(out), threads, callback, own_bar, max_time, max_memory
+        )
     finally:
         if bar is not None:
             bar.close()

@@ -52,6 +52,16 @@ pub struct TierControl<'a> {
     pub cancel: Option<&'a AtomicBool>,
     /// Called now and then from worker threads.
     pub progress: Option<&'a (dyn Fn(TierProgress) + Sync)>,
+    /// The memory budget: `Some((limit, used))` when the front-end's
+    /// measure of the memory, plus the bytes given, passes its budget.
+    /// Called with 0 at every check, and with the size of each large
+    /// allocation (a tier's keys gathered, its table) just before it is
+    /// made, so that a build stops before the allocation that would pass
+    /// the budget rather than after. The engine does no I/O, so the
+    /// measure is the caller's: the command line samples the process's
+    /// resident memory on a thread of its own, so that a call with 0 is
+    /// one atomic load, and samples it afresh for an allocation.
+    pub memory: Option<&'a (dyn Fn(u64) -> Option<(u64, u64)> + Sync)>,
     started: Option<Instant>,
 }
 
@@ -65,21 +75,37 @@ impl<'a> TierControl<'a> {
         }
     }
 
-    /// Fails when the build must stop: cancelled, or past its time budget.
+    /// Fails when the build must stop: cancelled, or past its time or
+    /// memory budget.
     ///
     /// # Errors
     ///
-    /// [`TierError::Cancelled`] or [`TierError::TimeBudget`].
+    /// [`TierError::Cancelled`], [`TierError::MemoryBudget`] or
+    /// [`TierError::TimeBudget`].
     pub fn check(&self) -> Result<(), TierError> {
         if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(TierError::Cancelled);
         }
+        self.reserve(0)?;
         if let (Some(limit), Some(started)) = (self.max_time, self.started) {
             if started.elapsed() > limit {
                 return Err(TierError::TimeBudget { limit });
             }
         }
         Ok(())
+    }
+
+    /// Fails when the memory, with `bytes` more, would pass the memory
+    /// budget: called before a large allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`TierError::MemoryBudget`].
+    pub fn reserve(&self, bytes: u64) -> Result<(), TierError> {
+        match self.memory.and_then(|over| over(bytes)) {
+            Some((limit, used)) => Err(TierError::MemoryBudget { limit, used }),
+            None => Ok(()),
+        }
     }
 
     /// Hands `progress` to the progress hook, if any.

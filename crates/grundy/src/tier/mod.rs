@@ -256,6 +256,20 @@ pub enum TierError {
     /// Stopped from outside (for example on Ctrl-C).
     #[error("stopped on request")]
     Cancelled,
+    /// The memory budget ran out: the front-end's measure of the memory
+    /// (the process's resident memory, for the command line) passed it.
+    #[error(
+        "gave up before the build's memory would pass {} (the memory budget; it would need {})",
+        crate::solver::bytes_apart(*limit, *used).0,
+        crate::solver::bytes_apart(*limit, *used).1
+    )]
+    MemoryBudget {
+        /// The budget, bytes.
+        limit: u64,
+        /// What was measured past it, or measured with an allocation about
+        /// to be made, bytes.
+        used: u64,
+    },
     /// A value does not fit a table slot.
     #[error("a value of {value} in tier {tier} exceeds the table's {MAX_VALUE}")]
     ValueTooLarge {

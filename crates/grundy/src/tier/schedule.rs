@@ -508,6 +508,8 @@ where
         // freed) before the table is laid out, so a build's peak holds the
         // new tier's keys and table but not its parent's table too.
         self.seal_after_generating(t)?;
+        let table_bytes = super::table::bytes_in_memory(keys.len() as u64);
+        self.agree(control.reserve(table_bytes).map_err(BuildError::Tier))?;
         let mut table = self.agree(TierTable::from_keys(keys).map_err(BuildError::Tier))?;
         let positions = self.sum(table.positions());
         // A tier solved in one stretch has nothing kept to restore.

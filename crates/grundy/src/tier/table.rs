@@ -136,6 +136,12 @@ fn capacity_in_memory(positions: u64) -> u64 {
     capacity_for(positions).expect("a table in memory has fewer than 2^62 keys")
 }
 
+/// The bytes of the slots [`TierTable::from_keys`] lays out for
+/// `positions` keys (before a spare slot that may grow at the end).
+pub(super) fn bytes_in_memory(positions: u64) -> u64 {
+    (capacity_in_memory(positions) + 1).saturating_mul(8)
+}
+
 impl TierTable<Vec<u64>> {
     /// The raw slots, to be valued in place by the worker.
     pub(super) fn slots_mut(&mut self) -> &mut [u64] {

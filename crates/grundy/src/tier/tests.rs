@@ -572,6 +572,47 @@ fn a_budget_spent_while_a_tier_is_written_stops_the_build() {
     assert_same_views(&whole, &resumed);
 }
 
+/// A memory budget asked before each large allocation stops the build
+/// before the first tier whose keys or table would pass it, as a budget
+/// (not a failure); resumed without it, the build writes the bytes of
+/// one never stopped. The budget here counts the
+/// announced allocations alone, as an oracle that needs no measure of the
+/// process: a 4 x 4 tier's table passes 1 KiB from about a hundred shapes.
+#[test]
+fn a_memory_budget_stops_the_build_before_the_allocation_that_passes_it() {
+    use crate::clear::shapes::{ClearShapes, ShapeBox};
+    use std::sync::Mutex;
+    const LIMIT: u64 = 1 << 10;
+    let game = ClearShapes::new(ShapeBox::new(4, 4).unwrap());
+    let whole = build_compact(&game, &mut CompactStore::default());
+    let largest = Mutex::new(0u64);
+    let memory = |extra: u64| {
+        let mut largest = largest.lock().unwrap();
+        if extra > LIMIT {
+            return Some((LIMIT, extra));
+        }
+        *largest = (*largest).max(extra);
+        None
+    };
+    let mut control = TierControl::new();
+    control.memory = Some(&memory);
+    let mut store = CompactStore::default();
+    let stopped = build(&game, &mut store, &Solo, &BuildConfig::default(), &control);
+    match stopped {
+        Err(BuildError::Tier(TierError::MemoryBudget { limit, used })) => {
+            assert_eq!(limit, LIMIT);
+            assert!(used > LIMIT);
+        }
+        Err(e) => panic!("stopped otherwise: {e}"),
+        Ok(_) => panic!("not stopped"),
+    }
+    let allowed = *largest.lock().unwrap();
+    assert!(allowed > 0 && allowed <= LIMIT, "{allowed}");
+    assert!(store.stored.len() < 16, "a tier was left unbuilt");
+    let resumed = build_compact(&game, &mut store);
+    assert_same_views(&whole, &resumed);
+}
+
 /// [`CompactTier::build_until`] gives up at once when told to, and builds
 /// the bytes [`CompactTier::build`] does when never told to.
 #[test]

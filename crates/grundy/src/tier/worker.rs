@@ -96,7 +96,9 @@ pub(super) fn generate_from<G: TierGame>(
         })
         .collect();
     let chunks = chunks?;
-    let mut keys = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
+    let total: usize = chunks.iter().map(Vec::len).sum();
+    control.reserve((total as u64).saturating_mul(8))?;
+    let mut keys = Vec::with_capacity(total);
     for chunk in chunks {
         keys.extend_from_slice(&chunk);
     }

@@ -124,6 +124,17 @@ pub(super) struct BuildArgs {
     /// run again to resume).
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
     pub(super) max_time: Option<Duration>,
+    /// Stop once the process's resident memory passes this size, sampled
+    /// every 10 ms, keeping the finished tiers (exit 3; run again with more
+    /// to resume): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
+    /// powers of 1000, KiB/MiB/GiB of 1024). Builds of one process only
+    /// (a partitioned build's --memory budgets its replicated tiers).
+    /// Default: what the process holds plus what the system has available
+    /// (MemAvailable) as the build starts, so that a box too large for the
+    /// machine stops, to resume elsewhere, rather than being killed by the
+    /// system.
+    #[arg(long, value_name = "SIZE", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
+    pub(super) max_memory: Option<u64>,
     /// A tier of more slots than this (a slot is about 0.75 shape) is
     /// solved in stretches of SLOTS, each kept in PATH.partial.solving
     /// until the tier is written, so a stop in the middle of a long tier

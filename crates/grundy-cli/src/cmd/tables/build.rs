@@ -150,6 +150,13 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             .context("starting the worker threads")?;
     }
     let partitioned = args.local_ranks.is_some() || grundy_dist::launched_by_mpi();
+    if partitioned && args.max_memory.is_some() {
+        return Err(UsageError(
+            "--max-memory applies to builds of one process: a partitioned build's --memory budgets the tiers each rank replicates"
+                .into(),
+        )
+        .into());
+    }
     if partitioned && args.keep_every.is_some() {
         return Err(UsageError(
             "--keep-every applies to builds of one process: a partitioned build keeps whole tiers"
@@ -185,10 +192,19 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             bar.update(p);
         }
     };
+    // Started after the arguments are checked, before the build reads
+    // anything: its first sample is the process as it starts.
+    let watch = match args.max_memory.or_else(grundy_db::memory::default_budget) {
+        Some(limit) => grundy_db::memory::MemoryWatch::start(limit)
+            .context("starting the thread that watches the memory budget")?,
+        None => None,
+    };
+    let over_memory = |extra| watch.as_ref().and_then(|watch| watch.over(extra));
     let mut control = TierControl::new();
     control.max_time = args.max_time;
     control.cancel = Some(&cancel);
     control.progress = Some(&report);
+    control.memory = Some(&over_memory);
     let mut first_tier = 1;
     let mut opened = false;
     let mut config = grundy::tier::BuildConfig::default();
