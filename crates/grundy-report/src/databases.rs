@@ -82,6 +82,72 @@ pub fn shapes_of(rows: usize, cols: usize) -> Option<u64> {
         .map(|db| db.shapes)
 }
 
+/// A shape database never built whose cost `docs/results.md` (its table of
+/// the boxes that fit this machine) or `docs/distributed.md` (its
+/// estimates for a cluster) estimates; a test checks the figures against
+/// them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EstimatedDatabase {
+    /// The short side of the box.
+    pub rows: usize,
+    /// The long side of the box.
+    pub cols: usize,
+    /// The CPU it would take, as estimated.
+    pub cpu: &'static str,
+    /// The file's size, as estimated.
+    pub file_size: &'static str,
+    /// The memory it would take, as estimated.
+    pub memory: &'static str,
+    /// Where the estimate is.
+    pub source: &'static str,
+}
+
+const DISTRIBUTED: &str = "docs/distributed.md";
+
+/// The estimated boxes, cheapest first.
+pub const ESTIMATED_DATABASES: &[EstimatedDatabase] = &[
+    EstimatedDatabase {
+        rows: 3,
+        cols: 14,
+        cpu: "8 to 9 core-hours",
+        file_size: "4.8 GB",
+        memory: "13 GB",
+        source: RESULTS,
+    },
+    EstimatedDatabase {
+        rows: 4,
+        cols: 10,
+        cpu: "8 to 10 core-hours",
+        file_size: "5.2 GB",
+        memory: "14 GB",
+        source: RESULTS,
+    },
+    EstimatedDatabase {
+        rows: 5,
+        cols: 8,
+        cpu: "13 to 15 core-hours",
+        file_size: "8.1 GB",
+        memory: "22 GB",
+        source: RESULTS,
+    },
+    EstimatedDatabase {
+        rows: 6,
+        cols: 7,
+        cpu: "~63 core-hours",
+        file_size: "~29 GB",
+        memory: "~160 GB of replicas a rank, on nodes of 256 GB",
+        source: DISTRIBUTED,
+    },
+    EstimatedDatabase {
+        rows: 7,
+        cols: 7,
+        cpu: "~8,400 core-hours",
+        file_size: "~1.1 TB",
+        memory: "64 nodes of 256 GB",
+        source: DISTRIBUTED,
+    },
+];
+
 /// Boxes every server and CLI already has (the 4 x 5 and 2 x 8 tables,
 /// the embedded 5 x 5 database): a component fitting one needs no database.
 const BUILT_IN: &[(usize, usize)] = &[(4, 5), (2, 8), (5, 5)];
@@ -127,13 +193,17 @@ pub struct TablesHint {
     /// is none.
     pub needed: [usize; 2],
     /// The box whose database would answer: the measured one of least build
-    /// time holding `needed`, else `needed` itself when a database of it can
-    /// be built, else `null` (no database holds components this large).
+    /// time holding `needed`, else the estimated one of least CPU holding
+    /// it, else `needed` itself when a database of it can be built, else
+    /// `null` (no database holds components this large).
     #[serde(rename = "box")]
     pub shape_box: Option<[usize; 2]>,
     /// Its build as measured in `docs/results.md`, or `null` when it was
     /// never built there.
     pub measured: Option<MeasuredDatabase>,
+    /// When it was never built: its cost as estimated in `docs/results.md`
+    /// or `docs/distributed.md`, or `null` when neither estimates it.
+    pub estimated: Option<EstimatedDatabase>,
     /// The value of this full board, from `docs/results.md`.
     pub known_value: Option<KnownValue>,
     /// Where the figures come from.
@@ -165,9 +235,15 @@ impl TablesHint {
             .filter(|db| !BUILT_IN.contains(&(db.rows, db.cols)) && holds(db.rows, db.cols))
             .min_by(|x, y| x.cpu_seconds.total_cmp(&y.cpu_seconds))
             .copied();
+        let estimated = ESTIMATED_DATABASES
+            .iter()
+            .find(|db| holds(db.rows, db.cols))
+            .copied();
         let shape_box = if built_in {
             None
         } else if let Some(db) = measured {
+            Some([db.rows, db.cols])
+        } else if let Some(db) = estimated {
             Some([db.rows, db.cols])
         } else {
             ShapeBox::new(needed[0], needed[1])
@@ -193,6 +269,11 @@ impl TablesHint {
             needed,
             shape_box,
             measured: if built_in { None } else { measured },
+            estimated: if built_in || measured.is_some() {
+                None
+            } else {
+                estimated
+            },
             known_value,
             source: RESULTS,
         }
@@ -204,24 +285,37 @@ impl TablesHint {
     #[must_use]
     pub fn sentence(&self) -> Option<String> {
         let [rows, cols] = self.shape_box?;
-        let file = format!("clear-{rows}x{cols}.gdb");
-        let cost = self.measured.map_or_else(
-            || " (never built for docs/results.md, so its cost is not known)".to_owned(),
-            |db| {
-                let wall = db
-                    .wall_seconds
-                    .map_or(String::new(), |w| format!(", {} on 2 cores", seconds(w)));
-                format!(
-                    " ({} of CPU{wall}, {}, as measured in {RESULTS})",
-                    seconds(db.cpu_seconds),
-                    db.file_size
-                )
-            },
-        );
         let known = self.known_value.map_or(String::new(), |k| {
             format!(
                 "; {RESULTS} gives the full {} x {} board the value {}",
                 k.rows, k.cols, k.grundy
+            )
+        });
+        if self.measured.is_none() {
+            // Not "would answer at once": a box never built is days of CPU
+            // or a cluster's, or more than anyone has estimated.
+            let cost = self.estimated.map_or_else(
+                || format!("no box that large has been built or estimated ({RESULTS})"),
+                |db| {
+                    format!(
+                        "never built: {} estimates {} of CPU, a {} file and {} of memory",
+                        db.source, db.cpu, db.file_size, db.memory
+                    )
+                },
+            );
+            return Some(format!(
+                "a {rows} x {cols} shape database would answer, but it is {cost}{known}"
+            ));
+        }
+        let file = format!("clear-{rows}x{cols}.gdb");
+        let cost = self.measured.map_or_else(String::new, |db| {
+            let wall = db
+                .wall_seconds
+                .map_or(String::new(), |w| format!(", {} on 2 cores", seconds(w)));
+            format!(
+                " ({} of CPU{wall}, {}, as measured in {RESULTS})",
+                seconds(db.cpu_seconds),
+                db.file_size
             )
         });
         Some(format!(
@@ -384,6 +478,52 @@ mod tests {
         .unwrap()
     }
 
+    /// The estimates quoted are those of the documents they cite: a row
+    /// of docs/results.md's table of the boxes that fit this machine, or
+    /// the columns of docs/distributed.md's estimates.
+    #[test]
+    fn the_estimates_are_the_documents() {
+        const DISTRIBUTED_MD: &str = include_str!("../../../docs/distributed.md");
+        for db in ESTIMATED_DATABASES {
+            if db.source == RESULTS {
+                let row = RESULTS_MD
+                    .lines()
+                    .find(|l| l.starts_with(&format!("| {} x {} |", db.rows, db.cols)))
+                    .unwrap_or_else(|| panic!("no row of {} x {}", db.rows, db.cols));
+                let cells = cells(row);
+                assert_eq!(
+                    (cells[2], cells[3], cells[4]),
+                    (db.memory, db.file_size, db.cpu),
+                    "{row}"
+                );
+            } else {
+                assert_eq!(db.source, DISTRIBUTED);
+                let column = [(6, 7), (7, 7)]
+                    .iter()
+                    .position(|&b| b == (db.rows, db.cols))
+                    .expect("a box of the estimates")
+                    + 1;
+                let value = |label: &str| {
+                    let row = DISTRIBUTED_MD
+                        .lines()
+                        .find(|l| l.starts_with(label))
+                        .unwrap_or_else(|| panic!("no row {label}"));
+                    cells(row)[column].to_owned()
+                };
+                assert_eq!(value("| merged compact file"), db.file_size);
+                let cpu = [
+                    "| core-hours, all tiers replicated",
+                    "| core-hours, queried",
+                ]
+                .map(value)
+                .into_iter()
+                .find(|v| v != "—")
+                .unwrap();
+                assert_eq!(format!("{cpu} core-hours"), db.cpu);
+            }
+        }
+    }
+
     #[test]
     fn the_hint_names_the_cheapest_database_holding_every_component() {
         let hint = TablesHint::of(&[full(6, 6)]);
@@ -411,10 +551,29 @@ mod tests {
         let hint = TablesHint::of(&[full(5, 5), full(2, 8)]);
         assert_eq!(hint.shape_box, None);
         assert_eq!(hint.sentence(), None);
-        // 7 x 7: a box never built (no figures); 8 x 8: no database.
+        // 7 x 7 and 6 x 7: boxes never built, with the estimates of
+        // docs/distributed.md and no build command; 6 x 8: nor estimated;
+        // 8 x 8: no database.
         let hint = TablesHint::of(&[full(7, 7)]);
         assert_eq!((hint.shape_box, hint.measured), (Some([7, 7]), None));
-        assert!(hint.sentence().unwrap().contains("not known"));
+        let text = hint.sentence().unwrap();
+        assert!(
+            text.starts_with("a 7 x 7 shape database would answer, but it is never built: docs/distributed.md estimates ~8,400 core-hours of CPU, a ~1.1 TB file"),
+            "{text}"
+        );
+        assert!(!text.contains("tables build"), "{text}");
+        let hint = TablesHint::of(&[full(6, 7)]);
+        assert_eq!(hint.estimated.unwrap().cpu, "~63 core-hours");
+        // A 5 x 8 board: the estimate of docs/results.md.
+        let hint = TablesHint::of(&[full(5, 8)]);
+        assert_eq!(hint.shape_box, Some([5, 8]));
+        assert!(hint.sentence().unwrap().contains("13 to 15 core-hours"));
+        let hint = TablesHint::of(&[full(6, 8)]);
+        assert_eq!((hint.shape_box, hint.estimated), (Some([6, 8]), None));
+        assert!(hint
+            .sentence()
+            .unwrap()
+            .contains("no box that large has been built or estimated"));
         assert_eq!(TablesHint::of(&[full(8, 8)]).shape_box, None);
     }
 }
