@@ -256,7 +256,7 @@ fn render_text(
         let (low, high) = args.draw.expect("drawn");
         let _ = writeln!(
             out,
-            "Region x {}..={}, y {}..={} (y grows upwards; pawns move left and down):",
+            "Region x {} to {}, y {} to {} (y grows upwards; pawns move left and down):",
             low.x(),
             high.x(),
             low.y(),
