@@ -295,16 +295,16 @@ impl TablesHint {
             // Not "would answer at once": a box never built is days of CPU
             // or a cluster's, or more than anyone has estimated.
             let cost = self.estimated.map_or_else(
-                || format!("no box that large has been built or estimated ({RESULTS})"),
+                || format!(" or estimated (no box that large is in {RESULTS})"),
                 |db| {
                     format!(
-                        "never built: {} estimates {} of CPU, a {} file and {} of memory",
+                        ": {} estimates {} of CPU, a {} file and {} of memory",
                         db.source, db.cpu, db.file_size, db.memory
                     )
                 },
             );
             return Some(format!(
-                "a {rows} x {cols} shape database would answer, but it is {cost}{known}"
+                "a {rows} x {cols} shape database would answer, but none has been built{cost}{known}"
             ));
         }
         let file = format!("clear-{rows}x{cols}.gdb");
@@ -558,7 +558,7 @@ mod tests {
         assert_eq!((hint.shape_box, hint.measured), (Some([7, 7]), None));
         let text = hint.sentence().unwrap();
         assert!(
-            text.starts_with("a 7 x 7 shape database would answer, but it is never built: docs/distributed.md estimates ~8,400 core-hours of CPU, a ~1.1 TB file"),
+            text.starts_with("a 7 x 7 shape database would answer, but none has been built: docs/distributed.md estimates ~8,400 core-hours of CPU, a ~1.1 TB file"),
             "{text}"
         );
         assert!(!text.contains("tables build"), "{text}");
@@ -570,10 +570,9 @@ mod tests {
         assert!(hint.sentence().unwrap().contains("13 to 15 core-hours"));
         let hint = TablesHint::of(&[full(6, 8)]);
         assert_eq!((hint.shape_box, hint.estimated), (Some([6, 8]), None));
-        assert!(hint
-            .sentence()
-            .unwrap()
-            .contains("no box that large has been built or estimated"));
+        assert!(hint.sentence().unwrap().contains(
+            "but none has been built or estimated (no box that large is in docs/results.md)"
+        ));
         assert_eq!(TablesHint::of(&[full(8, 8)]).shape_box, None);
     }
 }
