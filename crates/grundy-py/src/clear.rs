@@ -615,10 +615,13 @@ impl ClearAnalysis {
             let explained = Analysis::of(solver, &self.boards).and_then(|analysis| {
                 let moves =
                     grundy_report::explain::clear_component_moves(solver, &self.boards, &analysis)?;
+                let pieces =
+                    grundy_report::explain::clear_winning_pieces(solver, &self.boards, &analysis)?;
                 Ok(grundy_report::explain::clear(
                     &self.boards,
                     &analysis,
                     Some(&moves),
+                    Some(&pieces),
                 ))
             });
             explained.map_err(|err| (err, solver.positions_solved()))

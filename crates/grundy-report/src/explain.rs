@@ -142,9 +142,10 @@ impl Explanation {
         }
     }
 
-    /// The reason of a move that takes part `index` to `after`: every
+    /// The reason of a move that takes part `index` to `after`, cutting
+    /// it into `pieces` (their values; nothing when it is not cut): every
     /// part's value after it, XORed.
-    fn arithmetic(&self, index: usize, after: u32) -> String {
+    fn arithmetic(&self, index: usize, after: u32, pieces: &[u32]) -> String {
         let after_all: Vec<u32> = self
             .parts
             .iter()
@@ -152,7 +153,7 @@ impl Explanation {
             .map(|(i, p)| if i == index { after } else { p.grundy })
             .collect();
         let part = &self.parts[index];
-        words::winning_arithmetic(&part.name, part.grundy, after, &after_all)
+        words::winning_arithmetic(&part.name, part.grundy, after, pieces, &after_all)
     }
 
     /// The explanation as text lines, as `--explain` prints it.
@@ -241,14 +242,48 @@ pub fn clear_component_moves(
     Ok(out)
 }
 
+/// The values of the pieces each winning move of `analysis` cuts its
+/// component into, in the order of `analysis.winning`, sorted; nothing for
+/// a move that leaves one piece or none. Valued by `solver`, whose search
+/// of the component solved them (memo hits or table lookups).
+///
+/// # Errors
+///
+/// [`SolveError`] when the solver's budget runs out.
+pub fn clear_winning_pieces(
+    solver: &mut ClearSolver,
+    boards: &[Board],
+    analysis: &clear::Analysis,
+) -> Result<Vec<Vec<u32>>, SolveError> {
+    let mut out = Vec::with_capacity(analysis.winning.len());
+    for m in &analysis.winning {
+        let board = &boards[m.board];
+        let component = analysis.boards[m.board].components[m.component].0;
+        let left = board.crop(board.play_unchecked(m.rect).cells() & component);
+        let pieces = left.components();
+        let mut values = Vec::new();
+        if pieces.len() > 1 {
+            for piece in pieces {
+                values.push(solver.value(&left.crop(piece))?.value());
+            }
+            values.sort_unstable();
+        }
+        out.push(values);
+    }
+    Ok(out)
+}
+
 /// The explanation of a clear position (one board or a sum) from its
 /// analysis; with `component_moves` (from [`clear_component_moves`], or
-/// the web server's options) also each component's mex.
+/// the web server's options) also each component's mex, and with
+/// `pieces` (from [`clear_winning_pieces`]) the pieces each winning move
+/// cuts its component into.
 #[must_use]
 pub fn clear(
     boards: &[Board],
     analysis: &clear::Analysis,
     component_moves: Option<&[(usize, usize, u32)]>,
+    pieces: Option<&[Vec<u32>]>,
 ) -> Explanation {
     let several = boards.len() > 1;
     let mut parts = Vec::new();
@@ -280,9 +315,12 @@ pub fn clear(
     explanation.winning = analysis
         .winning
         .iter()
-        .map(|m| {
+        .enumerate()
+        .map(|(i, m)| {
             let phrase = words::clear_move(several.then_some(m.board), m.rect);
-            let why = explanation.arithmetic(first_part[m.board] + m.component, m.after.value());
+            let cut = pieces.and_then(|p| p.get(i)).map_or(&[][..], Vec::as_slice);
+            let why =
+                explanation.arithmetic(first_part[m.board] + m.component, m.after.value(), cut);
             format!("{phrase}: {why}")
         })
         .collect();
@@ -455,7 +493,7 @@ pub fn pawn(
         .map(|m| {
             let phrase = words::pawn_move(several.then_some(m.pawn), pawns[m.pawn], m.to);
             let after = m.after.map_or(0, Nimber::value);
-            let mut why = explanation.arithmetic(part_of(m.pawn), after);
+            let mut why = explanation.arithmetic(part_of(m.pawn), after, &[]);
             if !several {
                 // Not in parentheses: the cell's own would double them.
                 why = format!("{why}, as {} is a losing cell", m.to);
@@ -565,7 +603,7 @@ pub fn split(
             .map(|(r, v)| (r.to_string(), v.value()))
             .collect();
         let rect_after = left.iter().fold(0, |acc, (_, v)| acc ^ v);
-        let why = explanation.arithmetic(part, rect_after);
+        let why = explanation.arithmetic(part, rect_after, &[]);
         let pieces = if left.is_empty() {
             "it leaves no candidate there".to_owned()
         } else {
@@ -643,7 +681,8 @@ mod tests {
             let mut solver = Clear::solver();
             let analysis = clear::Analysis::of(&mut solver, &boards).unwrap();
             let moves = clear_component_moves(&mut solver, &boards, &analysis).unwrap();
-            let explanation = clear(&boards, &analysis, Some(&moves));
+            let pieces = clear_winning_pieces(&mut solver, &boards, &analysis).unwrap();
+            let explanation = clear(&boards, &analysis, Some(&moves), Some(&pieces));
             let total: Nimber = boards.iter().map(brute).sum();
             let parts = explanation.parts.iter().fold(0, |acc, p| acc ^ p.grundy);
             prop_assert_eq!(parts, total.value());
@@ -660,13 +699,45 @@ mod tests {
             for (m, text) in analysis.winning.iter().zip(&explanation.winning) {
                 let after = boards[m.board].play_unchecked(m.rect);
                 let (cells, _) = analysis.boards[m.board].components[m.component];
-                let left = brute(&after.crop(Bitboard(cells.0 & after.cells().0)));
+                let rest = after.crop(Bitboard(cells.0 & after.cells().0));
+                let left = brute(&rest);
                 prop_assert_eq!(left, m.after);
                 if explanation.parts.len() > 1 {
                     prop_assert!(text.ends_with(" = 0"), "{}", text);
                 }
+                // The pieces named are those left, each valued by brute
+                // force, their XOR the component's new value.
+                let mut want: Vec<u32> = rest
+                    .components()
+                    .into_iter()
+                    .map(|piece| brute(&rest.crop(piece)).value())
+                    .collect();
+                want.sort_unstable();
+                let name = &explanation.parts[text_part(&explanation, text)].name;
+                if want.len() > 1 {
+                    let said = format!(
+                        " ({name} is left in {} pieces: {} = {})",
+                        want.len(),
+                        words::xor_terms(&want),
+                        left.value()
+                    );
+                    prop_assert!(text.contains(&said), "{} lacks {}", text, said);
+                } else {
+                    prop_assert!(!text.contains("pieces"), "{}", text);
+                }
             }
         }
+    }
+
+    /// The index of the part a winning move's text names first (`A: ...`).
+    fn text_part(explanation: &Explanation, text: &str) -> usize {
+        let why = text.split_once(": ").unwrap().1;
+        let name = why.split_once(':').unwrap().0;
+        explanation
+            .parts
+            .iter()
+            .position(|p| p.name == name)
+            .unwrap()
     }
 
     #[test]
@@ -675,7 +746,8 @@ mod tests {
         let mut solver = Clear::solver();
         let analysis = clear::Analysis::of(&mut solver, &boards).unwrap();
         let moves = clear_component_moves(&mut solver, &boards, &analysis).unwrap();
-        let explanation = clear(&boards, &analysis, Some(&moves));
+        let pieces = clear_winning_pieces(&mut solver, &boards, &analysis).unwrap();
+        let explanation = clear(&boards, &analysis, Some(&moves), Some(&pieces));
         assert_eq!(explanation.heading, "First player wins with best play.");
         assert!(explanation
             .value

@@ -348,15 +348,33 @@ pub fn value_as_xor(parts: &[(String, u32)], total: u32, has_moves: bool) -> Str
 /// Why a move wins: the part it changes, from which value to which, and
 /// the XOR of every part after it: `A: 2 -> 1, so 1 xor 1 = 0`. `after_all`
 /// holds every part's value after the move, the changed one included; a
-/// single part reads `A: 2 -> 0`.
+/// single part reads `A: 2 -> 0`. `pieces` holds the values of the pieces
+/// the part falls into, when the move cuts it in two or more (`A: 7 -> 0
+/// (A is left in 2 pieces: 3 xor 3 = 0)`), else nothing: the part's new
+/// value is their XOR.
 #[must_use]
-pub fn winning_arithmetic(part: &str, before: u32, after: u32, after_all: &[u32]) -> String {
+pub fn winning_arithmetic(
+    part: &str,
+    before: u32,
+    after: u32,
+    pieces: &[u32],
+    after_all: &[u32],
+) -> String {
     let total = after_all.iter().fold(0, |acc, v| acc ^ v);
+    let split = if pieces.len() > 1 {
+        format!(
+            " ({part} is left in {} pieces: {} = {after})",
+            pieces.len(),
+            xor_terms(pieces)
+        )
+    } else {
+        String::new()
+    };
     if after_all.len() <= 1 {
-        format!("{part}: {before} {TO} {after}")
+        format!("{part}: {before} {TO} {after}{split}")
     } else {
         format!(
-            "{part}: {before} {TO} {after}, so {} = {total}",
+            "{part}: {before} {TO} {after}{split}, so {} = {total}",
             xor_terms(after_all)
         )
     }
@@ -548,10 +566,18 @@ mod tests {
         assert_eq!(with_best_play(true), "First player wins with best play.");
         assert_eq!(with_best_play(false), "Second player wins with best play.");
         assert_eq!(
-            winning_arithmetic("A", 2, 1, &[1, 1]),
+            winning_arithmetic("A", 2, 1, &[], &[1, 1]),
             "A: 2 -> 1, so 1 xor 1 = 0"
         );
-        assert_eq!(winning_arithmetic("A", 2, 0, &[0]), "A: 2 -> 0");
+        assert_eq!(winning_arithmetic("A", 2, 0, &[], &[0]), "A: 2 -> 0");
+        assert_eq!(
+            winning_arithmetic("A", 7, 0, &[3, 3], &[0]),
+            "A: 7 -> 0 (A is left in 2 pieces: 3 xor 3 = 0)"
+        );
+        assert_eq!(
+            winning_arithmetic("B", 4, 1, &[1, 2, 2], &[1, 0, 1]),
+            "B: 4 -> 1 (B is left in 3 pieces: 1 xor 2 xor 2 = 1), so 1 xor 0 xor 1 = 0"
+        );
         assert!(value_as_xor(&[("A".into(), 2), ("B".into(), 1)], 3, true)
             .starts_with("Grundy value 3 = A xor B = 2 xor 1."));
         let (counts, mex) = mex_counts([3, 1, 0, 1]);

@@ -325,7 +325,14 @@ fn analyse(
         let explain = if explain {
             let moves =
                 explain::clear_component_moves(&mut solver, boards, &analysis).map_err(stopped)?;
-            Some(explain::clear(boards, &analysis, Some(&moves)))
+            let pieces =
+                explain::clear_winning_pieces(&mut solver, boards, &analysis).map_err(stopped)?;
+            Some(explain::clear(
+                boards,
+                &analysis,
+                Some(&moves),
+                Some(&pieces),
+            ))
         } else {
             None
         };
@@ -340,8 +347,10 @@ fn analyse(
         if explain {
             let moves =
                 explain::clear_component_moves(&mut solver, boards, &analysis).map_err(stopped)?;
+            let pieces =
+                explain::clear_winning_pieces(&mut solver, boards, &analysis).map_err(stopped)?;
             out.push('\n');
-            for line in explain::clear(boards, &analysis, Some(&moves)).lines() {
+            for line in explain::clear(boards, &analysis, Some(&moves), Some(&pieces)).lines() {
                 let _ = writeln!(out, "{line}");
             }
         }

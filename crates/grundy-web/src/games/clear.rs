@@ -230,8 +230,20 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
         .map_err(|err| options_stopped(err, position, &analysis))?;
     let explain =
         grundy_report::explain::clear_component_moves(&mut solver, &position.boards, &analysis)
-            .ok()
-            .map(|moves| grundy_report::explain::clear(&position.boards, &analysis, Some(&moves)));
+            .and_then(|moves| {
+                let pieces = grundy_report::explain::clear_winning_pieces(
+                    &mut solver,
+                    &position.boards,
+                    &analysis,
+                )?;
+                Ok(grundy_report::explain::clear(
+                    &position.boards,
+                    &analysis,
+                    Some(&moves),
+                    Some(&pieces),
+                ))
+            })
+            .ok();
     let moves = MoveValues::new(
         options
             .moves
