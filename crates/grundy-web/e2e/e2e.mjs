@@ -1163,10 +1163,22 @@ try {
   full5.winning_moves.forEach((mv, i) => {
     const option = full5.options.moves.find((o) => o.top === mv.top && o.left === mv.left && o.bottom === mv.bottom && o.right === mv.right);
     const expected = `clear (${mv.top + 1},${mv.left + 1})-(${mv.bottom + 1},${mv.right + 1}): A: 8 -> ${option.component_after}`;
-    if (winTexts[i] !== expected || option.grundy !== 0) fail(`winning move ${i}: ${winTexts[i]} vs ${expected}`);
+    // A move that cuts A names its pieces' values, whose XOR is what it
+    // leaves of A.
+    const cut = winTexts[i].slice(expected.length).match(/^ \(A is left in (\d+) pieces: ([\d xor]+) = (\d+)\)$/);
+    const pieces = cut ? cut[2].split(' xor ').map(Number) : [];
+    const piecesRight = cut
+      ? pieces.length === Number(cut[1]) && pieces.length > 1 && pieces.reduce((x, v) => x ^ v, 0) === option.component_after && Number(cut[3]) === option.component_after
+      : winTexts[i] === expected;
+    if (!winTexts[i].startsWith(expected) || !piecesRight || option.grundy !== 0) fail(`winning move ${i}: ${winTexts[i]} vs ${expected}`);
   });
   if (!(await arrowsWhole(page, '#theory-winning li, #theory-mex'))) fail('an arrow "->" of the theory card may break between "-" and ">"');
   await page.screenshot({ path: resolve(outDir, 'theory-5x5-laptop.png'), fullPage: true });
+  // The pieces' words at a phone's width too.
+  await page.setViewportSize(PHONE);
+  if (!(await arrowsWhole(page, '#theory-winning li, #theory-mex'))) fail('at a phone\'s width an arrow "->" of the theory card breaks');
+  await page.screenshot({ path: resolve(outDir, 'theory-5x5-phone.png'), fullPage: true });
+  await page.setViewportSize(LAPTOP);
   // The marks' colours differ in lightness (CIE L*), by at least 10, so a
   // greyscale screenshot tells every value apart.
   const lightness = await page.evaluate(() => SHADES.map((colour) => {
