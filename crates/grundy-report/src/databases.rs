@@ -298,7 +298,7 @@ impl TablesHint {
                 || format!(" or estimated (no box that large is in {RESULTS})"),
                 |db| {
                     format!(
-                        ": {} estimates {} of CPU, a {} file and {} of memory",
+                        ": {} estimates {} of CPU, a file of {} and {} of memory",
                         db.source, db.cpu, db.file_size, db.memory
                     )
                 },
@@ -558,7 +558,7 @@ mod tests {
         assert_eq!((hint.shape_box, hint.measured), (Some([7, 7]), None));
         let text = hint.sentence().unwrap();
         assert!(
-            text.starts_with("a 7 x 7 shape database would answer, but none has been built: docs/distributed.md estimates ~8,400 core-hours of CPU, a ~1.1 TB file"),
+            text.starts_with("a 7 x 7 shape database would answer, but none has been built: docs/distributed.md estimates ~8,400 core-hours of CPU, a file of ~1.1 TB"),
             "{text}"
         );
         assert!(!text.contains("tables build"), "{text}");

@@ -550,6 +550,23 @@ try {
   await expectText(page, '#winner', 'First player wins');
   await page.screenshot({ path: resolve(outDir, 'clear-6x6-too-large-laptop.png'), fullPage: true });
 
+  // A full 7 x 7 board: its database was never built, so the page quotes
+  // the estimate of docs/distributed.md and gives no command to build it,
+  // only the search to run locally; at both widths.
+  const seven = Array(7).fill('1111111').join('-');
+  for (const [viewport, width] of [[LAPTOP, 'laptop'], [PHONE, 'phone']]) {
+    await page.setViewportSize(viewport);
+    await open(page, url, `#clear/${seven}`);
+    await page.waitForSelector('#too-large:not([hidden])', { timeout: 30000 })
+      .catch(async () => fail(`7 x 7: no too-large message: ${await page.textContent('#status')}`));
+    await expectText(page, '#too-large', 'A 7 × 7 shape database would answer it, but none has been built: docs/distributed.md estimates ~8,400 core-hours of CPU, a file of ~1.1 TB');
+    await expectText(page, '#too-large', 'Without it, run the search on your own computer');
+    const text = await page.textContent('#too-large');
+    if (text.includes('tables build') || text.includes('at once')) fail(`7 x 7: a database never built is offered as a command: ${text}`);
+    await page.screenshot({ path: resolve(outDir, `clear-7x7-too-large-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(LAPTOP);
+
   // ------------------------------------------------------------ links
   // A link naming an unknown game, or an invalid position, says so.
   await open(page, url, '#nim/111');

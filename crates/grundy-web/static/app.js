@@ -2088,13 +2088,11 @@ function renderTooLarge(large, t) {
     ]));
   }
   const box = tables && tables.box;
-  if (box) {
+  if (box && tables.measured) {
     const [rows, cols] = box;
     const file = `clear-${rows}x${cols}.gdb`;
     const db = tables.measured;
-    const cost = db
-      ? `${tables.source} measured its build at ${seconds(db.cpu_seconds)} of CPU${db.wall_seconds ? ` (${seconds(db.wall_seconds)} on 2 cores)` : ''}, and the file at ${db.file_size}`
-      : `it was never built for ${tables.source}, so its time and size are not known`;
+    const cost = `${tables.source} measured its build at ${seconds(db.cpu_seconds)} of CPU${db.wall_seconds ? ` (${seconds(db.wall_seconds)} on 2 cores)` : ''}, and the file at ${db.file_size}`;
     large.append(
       el('p', { text: `The ${rows} × ${cols} shape database answers it at once; this server has no database that holds it. Build it once on your computer (${cost}), then analyse with it:` }),
       el('pre', { class: 'command' }, [el('code', { text: `grundy tables build --box ${rows}x${cols} --out ${file}\n${state.game.command(t.position, `--tables ${file}`)}` })]),
@@ -2102,10 +2100,21 @@ function renderTooLarge(large, t) {
     );
     return;
   }
+  // A box never built: no command to build it, which would take days of
+  // CPU or a cluster; its estimate where one is written.
+  if (box) {
+    const [rows, cols] = box;
+    const est = tables.estimated;
+    large.append(el('p', {
+      text: est
+        ? `A ${rows} × ${cols} shape database would answer it, but none has been built: ${est.source} estimates ${est.cpu} of CPU, a file of ${est.file_size} and ${est.memory} of memory.`
+        : `A ${rows} × ${cols} shape database would answer it, but none has been built or estimated (no box that large is in ${tables.source}).`,
+    }));
+  }
   large.append(
     el('p', {}, [
       tables && tables.needed && tables.needed[0] > 0
-        ? `No shape database holds components this large (${tables.needed[0]} × ${tables.needed[1]}). Run the search on your own computer with the grundy command line; its budget is larger (it may still run out: exit 3), and `
+        ? `${box ? 'Without it, r' : `No shape database holds components this large (${tables.needed[0]} × ${tables.needed[1]}). R`}un the search on your own computer with the grundy command line; its budget is larger (it may still run out: exit 3), and `
         : 'Run it on your own computer with the grundy command line; its budget is larger, and ',
       el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it:',
     ]),
