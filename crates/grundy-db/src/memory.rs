@@ -45,12 +45,48 @@ pub fn available() -> Option<u64> {
 }
 
 /// A build's budget when none is given: what the process holds plus what
-/// the system has available, as the build starts. A box too large for the
-/// machine then stops, its finished tiers kept, rather than being killed by
-/// the system when it runs out.
+/// the system has available, as the build starts, or the limit of the
+/// process's control group (a container's memory limit, cgroup v2's
+/// `memory.max`) when that is lower. A box too large for the machine then
+/// stops, its finished tiers kept, rather than being killed by the system
+/// when it runs out.
 #[must_use]
 pub fn default_budget() -> Option<u64> {
-    Some(resident()?.saturating_add(available()?))
+    let system = resident()?.saturating_add(available()?);
+    Some(cgroup_limit().map_or(system, |limit| limit.min(system)))
+}
+
+/// The memory limit of this process's control group, bytes: cgroup v2's
+/// `memory.max`, or v1's `memory.limit_in_bytes`, each read under the
+/// group's path and, as inside a container whose own group is mounted as
+/// the root, at the root; the least found. `None` without a limit (`max`,
+/// or v1's near 2^63) or where none can be read.
+fn cgroup_limit() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let mut files = Vec::new();
+    for line in groups.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next(), fields.next()?, fields.next()?);
+        let path = path.trim_end_matches('/');
+        if controllers.is_empty() {
+            files.push(format!("/sys/fs/cgroup{path}/memory.max"));
+            files.push("/sys/fs/cgroup/memory.max".to_owned());
+        } else if controllers.split(',').any(|c| c == "memory") {
+            files.push(format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes"));
+            files.push("/sys/fs/cgroup/memory/memory.limit_in_bytes".to_owned());
+        }
+    }
+    files
+        .iter()
+        .filter_map(|file| {
+            std::fs::read_to_string(file)
+                .ok()?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .filter(|&limit| limit < 1 << 62)
+        .min()
 }
 
 fn status_kb(path: &str, field: &str) -> Option<u64> {

@@ -362,6 +362,21 @@ impl TierStore for FileStore {
         }
     }
 
+    /// The compact encoding's build (its parts' keys gathered, the
+    /// encoding, about 2 bytes a position, then lines from
+    /// [`LINES_FROM`]), with what the allocator keeps of it: 16 bytes a
+    /// position, from the resident memory sampled around the writes of
+    /// 3 x 10's largest tiers (`docs/results.md`, "A memory budget for
+    /// database builds"), where 4 bytes let the build pass its budget by
+    /// 12%.
+    fn write_bytes(&self, positions: u64) -> u64 {
+        if self.compact {
+            positions.saturating_mul(16)
+        } else {
+            0
+        }
+    }
+
     fn solved_prefix(&mut self, tier: Tier, table: &mut TierTable) -> Result<usize, DbError> {
         let solving = Solving::open(self.writer.partial(), self.shape_box, tier, table)?;
         let end = solving.end();

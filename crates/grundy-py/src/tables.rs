@@ -690,7 +690,7 @@ fn build_error(
             budget_exceeded(py, &grundy::SolveError::TimeBudget { limit }, dict)
         }
         BuildFailed::Stopped {
-            reason: TierError::MemoryBudget { limit, .. },
+            reason: TierError::MemoryBudget { limit, used },
             ref partial,
             kept,
             ..
@@ -702,9 +702,15 @@ fn build_error(
             {
                 return err;
             }
-            // The build's own words: the memory it reached, the budget, what
-            // the partial file keeps and how to resume.
-            crate::new_budget_exceeded(py, &failed.to_string(), "max_memory", limit, dict)
+            // The build's words for the budget and what the partial file
+            // keeps; the way to resume in Python's.
+            let message = format!(
+                "the build stopped: {}; {} keeps {}: call again with a larger max_memory to resume",
+                TierError::MemoryBudget { limit, used },
+                partial.display(),
+                grundy_db::store::kept_tiers(kept)
+            );
+            crate::new_budget_exceeded(py, &message, "max_memory", limit, dict)
         }
         BuildFailed::Db(err) => {
             // The file system refused the file (a missing directory, no

@@ -1716,7 +1716,7 @@ fn a_build_past_its_memory_budget_stops_with_exit_3() {
     let stderr = String::from_utf8_lossy(&stopped.stderr);
     assert_eq!(stopped.status.code(), Some(3), "{stderr}");
     assert!(
-        stderr.contains("error: gave up before the build's memory would pass 1.0 MiB (the memory budget; it would need ")
+        stderr.contains("error: gave up at the memory budget of 1.0 MiB: the build's memory reached, or with its next allocation would reach, ")
             && stderr.contains("run the same command with a larger memory budget to resume"),
         "{stderr}"
     );

@@ -259,7 +259,7 @@ pub enum TierError {
     /// The memory budget ran out: the front-end's measure of the memory
     /// (the process's resident memory, for the command line) passed it.
     #[error(
-        "gave up before the build's memory would pass {} (the memory budget; it would need {})",
+        "gave up at the memory budget of {}: the build's memory reached, or with its next allocation would reach, {}",
         crate::solver::bytes_apart(*limit, *used).0,
         crate::solver::bytes_apart(*limit, *used).1
     )]

@@ -280,6 +280,8 @@ where
             }
             if let Some(table) = self.pending[p].take() {
                 if self.last_child[p].is_some_and(|c| c > t) {
+                    let bytes = table.positions().saturating_mul(8);
+                    self.agree(self.control.reserve(bytes).map_err(BuildError::Tier))?;
                     self.parent_keys[p] = Some(table.iter().map(|(k, _)| k).collect());
                 }
                 let sealed = self.store.seal(Tier::at(p), table);
@@ -562,6 +564,8 @@ where
             }
             stop
         };
+        let needs = self.store.write_bytes(table.positions());
+        self.agree(control.reserve(needs).map_err(BuildError::Tier))?;
         let written = self.store.write(Tier::at(t), table, &stop);
         // A store that failed once told to stop gave up for the budget (or
         // a cancellation): reported as that, so the build ends as stopped.

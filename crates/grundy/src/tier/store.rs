@@ -118,6 +118,15 @@ pub trait TierStore {
     ///
     /// The store's.
     fn seal(&mut self, tier: Tier, table: TierTable) -> Result<Self::Values, Self::Error>;
+
+    /// About how many bytes [`TierStore::write`] allocates, at most, for a
+    /// tier of `positions` positions (an encoding of it held, buffers), so
+    /// that a build under a memory budget asks for them first
+    /// ([`super::TierControl::reserve`]). None by default.
+    fn write_bytes(&self, positions: u64) -> u64 {
+        let _ = positions;
+        0
+    }
 }
 
 /// Tiers kept in memory, as tables: the view of a tier is its table.

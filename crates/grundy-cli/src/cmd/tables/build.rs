@@ -236,6 +236,19 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         Ok(built) => built,
         Err(err @ BuildFailed::Stopped { .. }) => {
             stderr_line!("error: {err}");
+            if let (
+                BuildFailed::Stopped {
+                    reason: grundy::tier::TierError::MemoryBudget { limit, .. },
+                    ..
+                },
+                None,
+            ) = (&err, args.max_memory)
+            {
+                stderr_line!(
+                    "note: that budget, {}, was the default: what the process held plus the memory the system had available as the build started (or the limit of its control group, if lower); --max-memory sets another, and a machine with more memory resumes it",
+                    grundy::solver::bytes_in_words(*limit)
+                );
+            }
             return Ok(ExitCode::from(3));
         }
         Err(BuildFailed::Db(err)) if opened => return Err(db_error(err)),
