@@ -72,7 +72,7 @@ Output: one line per query 1: Pishty when the first player wins, else Lotsy.";
 const GRIDGAME: &str = "\
 Input: T (1..=10^4) tests; each is N (1..=10^5), then N lines X Y of
 distinct impassable cells, then Q (1..=10^5), then Q lines X Y of starting
-cells (never impassable); coordinates 0..=10^9; over all tests, N sums to
+cells (never impassable); coordinates 0 to 10^9; over all tests, N sums to
 at most 10^5 and so does Q. The pawn moves any distance left (x decreases)
 or down (y decreases) over free cells.
 Output: one line per start: Alice when the first player wins, else Bob.";

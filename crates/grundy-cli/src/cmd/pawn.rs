@@ -35,7 +35,7 @@ pub struct Args {
     /// The file of impassable cells, as FILE (either spelling; not both).
     #[arg(long, value_name = "FILE", conflicts_with = "file")]
     blocked: Option<PathBuf>,
-    /// A pawn's cell, `X,Y` or `X Y` (0..=1000000000); repeat for a sum of
+    /// A pawn's cell, `X,Y` or `X Y` (0 to 1000000000); repeat for a sum of
     /// pawns that ignore each other.
     #[arg(long = "at", value_name = "X,Y", value_parser = parse_cell, allow_hyphen_values = true)]
     at: Vec<Cell>,

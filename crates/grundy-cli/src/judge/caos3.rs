@@ -192,7 +192,7 @@ mod tests {
         let err = error(format!("\u{FEFF}1\n1 {zeros}21\n").as_bytes(), &mut out);
         assert_eq!(
             err.to_string(),
-            "2:3: the number of columns C 0000000000000000... (42 digits) is out of range 1..=20"
+            "2:3: the number of columns C 0000000000000000... (42 digits) is out of range 1 to 20"
         );
         let err = error(b"1\n1 1x\n", &mut out);
         assert_eq!(

@@ -148,17 +148,17 @@ fn every_judge_checks_the_value_not_the_digits() {
         (
             "pshtbrth",
             format!("{zeros}10000001\n"),
-            "0000000000000000... (38 digits) is out of range 1..=10000000",
+            "0000000000000000... (38 digits) is out of range 1 to 10000000",
         ),
         (
             "gridgame",
             format!("{zeros}10001\n"),
-            "0000000000000000... (35 digits) is out of range 1..=10000",
+            "0000000000000000... (35 digits) is out of range 1 to 10000",
         ),
         (
             "caos3",
             format!("{zeros}11\n"),
-            "00000000000000000000000000000011 is out of range 1..=10",
+            "00000000000000000000000000000011 is out of range 1 to 10",
         ),
     ] {
         assert_input_error(
@@ -204,7 +204,7 @@ fn answers_before_an_error_at_the_end_of_a_large_input_are_printed() {
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         format!(
-            "error: <stdin>:{}:5: R 1 is out of range 2..=2\n",
+            "error: <stdin>:{}:5: R 1 is out of range 2 to 2\n",
             queries + 11
         )
     );

@@ -47,7 +47,7 @@ fn judge_gridgame_rejects_bad_input_with_its_place() {
         "<stdin>",
         3,
         3,
-        "out of range 0..=1000000000",
+        "out of range 0 to 1000000000",
     );
     assert_input_error(
         grundy()
@@ -324,7 +324,7 @@ fn draw_pictures_walls_losing_cells_and_the_pawn() {
 fn bad_pawn_input_gets_a_located_error_and_exit_2() {
     for (text, line, col, what) in [
         ("1 1\n2 -3\n", 2, 3, "negative y coordinate -3"),
-        ("1 1\n1000000001 0\n", 2, 1, "out of range 0..=1000000000"),
+        ("1 1\n1000000001 0\n", 2, 1, "out of range 0 to 1000000000"),
         (
             "1 1\n4 2\n1 1\n",
             3,

@@ -29,7 +29,7 @@ fn judge_caos3_rejects_bad_maps() {
         "<stdin>",
         2,
         1,
-        "out of range 1..=20",
+        "out of range 1 to 20",
     );
 }
 
@@ -260,7 +260,7 @@ fn bad_input_gets_a_located_error_and_exit_2() {
         "<stdin>",
         3,
         3,
-        "out of range 0..=4",
+        "out of range 0 to 4",
     );
     assert_input_error(
         grundy()

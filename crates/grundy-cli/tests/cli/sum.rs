@@ -38,7 +38,7 @@ fn judge_pshtbrth_prints_answers_before_an_error() {
     assert_eq!(String::from_utf8_lossy(&output.stdout), "Pishty\nLotsy\n");
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "error: <stdin>:13:5: R 3 is out of range 2..=2\n"
+        "error: <stdin>:13:5: R 3 is out of range 2 to 2\n"
     );
 }
 

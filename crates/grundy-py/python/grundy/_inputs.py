@@ -360,7 +360,8 @@ def check_limits(
         if integral and not isinstance(value, numbers.Integral):
             raise TypeError(f"{name} must be an integer or None, not {value!r}")
         if value < 0 or value != value:
-            raise ValueError(f"{name} must be >= 0, got {value!r}")
+            least = 1 if name == "max_memory" else 0
+            raise ValueError(f"{name} must be >= {least}, got {value!r}")
         if integral and value >= 2**64:
             raise ValueError(f"{name} is too large: {value!r}")
         if name == "max_memory" and value == 0:
@@ -417,8 +418,8 @@ GRID_AXES = (
 PAWN_AXES = (
     "x coordinate",
     "y coordinate",
-    f"coordinates are 0..={_grundy.PAWN_MAX_COORD}",
-    "coordinate {v} is out of range " + f"0..={_grundy.PAWN_MAX_COORD}",
+    f"coordinates are 0 to {_grundy.PAWN_MAX_COORD}",
+    "coordinate {v} is out of range " + f"0 to {_grundy.PAWN_MAX_COORD}",
 )
 
 

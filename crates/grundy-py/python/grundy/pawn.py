@@ -202,7 +202,7 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
         for v in (x, y):
             if v > MAX_COORD:
                 raise ValueError(
-                    f"blocked[{i}] is ({x}, {y}): coordinate {v} is out of range 0..={MAX_COORD}"
+                    f"blocked[{i}] is ({x}, {y}): coordinate {v} is out of range 0 to {MAX_COORD}"
                 )
     refuse_repeats(cells, "blocked", "impassable cell")
     # One cell a line: a located error's line is the list index + 1.

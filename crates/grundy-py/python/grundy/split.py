@@ -51,7 +51,7 @@ def _grid_text(
             for name, v, n in (("row", r, rows), ("col", c, cols)):
                 if v >= n:
                     raise ValueError(
-                        f"cells[{i}] is ({r}, {c}): {name} {v} is out of range 0..={n - 1}"
+                        f"cells[{i}] is ({r}, {c}): {name} {v} is out of range 0 to {n - 1}"
                     )
         refuse_repeats(listed, "cells", "candidate")
         text = f"{rows} {cols}\n" + "".join(f"{r} {c}\n" for r, c in listed)

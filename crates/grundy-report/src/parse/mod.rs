@@ -57,7 +57,7 @@ pub enum ParseErrorKind {
         found: usize,
     },
     /// A number outside the range the format or the game allows.
-    #[error("{what} {value} is out of range {min}..={max}")]
+    #[error("{what} {value} is out of range {min} to {max}")]
     OutOfRange {
         /// What the number stands for.
         what: String,
@@ -528,7 +528,7 @@ mod tests {
         let mut s = Scanner::new(b"5 1000");
         s.u64_in("N", 1, 10).unwrap();
         let err = s.u64_in("M", 1, 100).unwrap_err();
-        assert_eq!(err.to_string(), "1:3: M 1000 is out of range 1..=100");
+        assert_eq!(err.to_string(), "1:3: M 1000 is out of range 1 to 100");
         let mut s = Scanner::new(b"  ");
         assert_eq!(
             s.u64_in("T", 1, 5).unwrap_err().kind,
@@ -548,7 +548,7 @@ mod tests {
         assert_eq!(s.u64_in("T", 1, 5).unwrap(), 5);
         assert_eq!(
             s.u64_in("N", 1, 5).unwrap_err().to_string(),
-            "1:103: N 0000000000000000... (101 digits) is out of range 1..=5"
+            "1:103: N 0000000000000000... (101 digits) is out of range 1 to 5"
         );
     }
 }

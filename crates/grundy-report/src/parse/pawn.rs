@@ -155,7 +155,7 @@ fn coordinate_at(
             input,
             start,
             ParseErrorKind::Invalid(format!(
-                "negative {what} -{}: coordinates are 0..={MAX_COORD}",
+                "negative {what} -{}: coordinates are 0 to {MAX_COORD}",
                 super::shown_number(&input[start + 1..end], end - start - 1)
             )),
         ));
@@ -328,7 +328,10 @@ mod tests {
         assert!(e.to_string().contains("negative y coordinate -3"), "{e}");
         let e = err("1 1\n1000000001 0\n");
         assert_eq!((e.line, e.col), (2, 1));
-        assert!(e.to_string().contains("out of range 0..=1000000000"), "{e}");
+        assert!(
+            e.to_string().contains("out of range 0 to 1000000000"),
+            "{e}"
+        );
         let e = err("1 1\n2 2\n1 1\n");
         assert_eq!((e.line, e.col), (3, 1));
         assert!(e.to_string().contains("first listed on line 1"), "{e}");
@@ -386,7 +389,7 @@ mod tests {
         // The words of the file format (`coordinate_at`).
         assert!(parse_cell("3,-4")
             .unwrap_err()
-            .starts_with("negative y coordinate -4: coordinates are 0..=1000000000"));
+            .starts_with("negative y coordinate -4: coordinates are 0 to 1000000000"));
         assert!(parse_cell("3,x")
             .unwrap_err()
             .starts_with("unexpected 'x', expected y coordinate"));

@@ -385,9 +385,9 @@ mod tests {
     fn cells_errors_name_line_and_column() {
         let err = parse_cells(b"3 4\n0 0\n3 1\n").unwrap_err();
         assert_eq!((err.line, err.col), (3, 1));
-        assert_eq!(err.to_string(), "3:1: row 3 is out of range 0..=2");
+        assert_eq!(err.to_string(), "3:1: row 3 is out of range 0 to 2");
         let err = parse_cells(b"3 4\n2 4\n").unwrap_err();
-        assert_eq!(err.to_string(), "2:3: col 4 is out of range 0..=3");
+        assert_eq!(err.to_string(), "2:3: col 4 is out of range 0 to 3");
         let err = parse_cells(b"3 4\n0 0\n1 1\n0 0\n").unwrap_err();
         assert_eq!((err.line, err.col), (4, 1));
         assert!(err.to_string().contains("first given on line 2"), "{err}");

@@ -435,7 +435,7 @@ fn number_as_written(number: &serde_json::Number) -> String {
 /// the one reading of every pair the API takes, so a wrong entry is
 /// refused in the same words wherever it is, naming the entry, what it
 /// is and what is expected, rather than in serde's terms. `range` says
-/// what the numbers may be (`coordinates are 0..=1000000000`).
+/// what the numbers may be (`coordinates are 0 to 1000000000`).
 ///
 /// # Errors
 ///
@@ -596,12 +596,12 @@ mod tests {
             &value,
             ["x", "y"],
             " coordinate",
-            "coordinates are 0..=1000000000",
+            "coordinates are 0 to 1000000000",
         )
         .unwrap_err();
         assert_eq!(
             err.message,
-            "pawns[0] is [0, 18446744073709551616]: y coordinate 18446744073709551616 is too large: coordinates are 0..=1000000000"
+            "pawns[0] is [0, 18446744073709551616]: y coordinate 18446744073709551616 is too large: coordinates are 0 to 1000000000"
         );
         let value: serde_json::Value = serde_json::from_str("[1e30, 2.5]").unwrap();
         let err = pair_entry(

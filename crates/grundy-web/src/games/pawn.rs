@@ -102,7 +102,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
         )));
     }
     // What a coordinate may be, as the command line says it.
-    let coordinates = format!("coordinates are 0..={MAX_COORD}");
+    let coordinates = format!("coordinates are 0 to {MAX_COORD}");
     let cell = |list: &str, index: usize, entry: &serde_json::Value| {
         let at = format!("{list}[{index}]");
         let [x, y] = pair_entry(&at, entry, ["x", "y"], " coordinate", &coordinates)?;
@@ -111,7 +111,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
         for (name, value) in [("x", x), ("y", y)] {
             if value > u64::from(MAX_COORD) {
                 return Err(ApiError::bad_request(format!(
-                    "{at} is {}: {name} coordinate {value} is out of range 0..={MAX_COORD}",
+                    "{at} is {}: {name} coordinate {value} is out of range 0 to {MAX_COORD}",
                     quoted(entry)
                 )));
             }
@@ -148,7 +148,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<PawnPosition, ApiEr
             quoted(&request.pawns[index])
         )));
     }
-    let sides = format!("sides are 1..={MAX_HINT_SIDE}");
+    let sides = format!("sides are 1 to {MAX_HINT_SIDE}");
     let region = match &request.region {
         None => None,
         Some(entry) => match pair_entry("region", entry, ["width", "height"], "", &sides)? {
@@ -515,11 +515,11 @@ mod tests {
             // Every entry named as JSON names it, lists from 0.
             (
                 br#"{"pawns": [[1, -1]]}"#,
-                "pawns[0] is [1, -1]: negative y coordinate -1: coordinates are 0..=1000000000",
+                "pawns[0] is [1, -1]: negative y coordinate -1: coordinates are 0 to 1000000000",
             ),
             (
                 br#"{"pawns": [[1]]}"#,
-                "pawns[0] is [1]: expected [x, y], two whole numbers: coordinates are 0..=1000000000",
+                "pawns[0] is [1]: expected [x, y], two whole numbers: coordinates are 0 to 1000000000",
             ),
             (
                 br#"{"pawns": [[2, 2], [1.5, 0]]}"#,
@@ -531,7 +531,7 @@ mod tests {
             ),
             (
                 br#"{"pawns": [[1000000001, 0]]}"#,
-                "pawns[0] is [1000000001, 0]: x coordinate 1000000001 is out of range 0..=1000000000",
+                "pawns[0] is [1000000001, 0]: x coordinate 1000000001 is out of range 0 to 1000000000",
             ),
             (
                 br#"{"pawns": [[1, 1]], "blocked": [[0, 0], [2000000000, 1]]}"#,
@@ -555,11 +555,11 @@ mod tests {
             ),
             (
                 br#"{"pawns": [[1,1]], "region": [0, 3]}"#,
-                "region is [0, 3]: 0 x 3, but sides are 1..=64",
+                "region is [0, 3]: 0 x 3, but sides are 1 to 64",
             ),
             (
                 br#"{"pawns": [[1,1]], "region": [-1, 3]}"#,
-                "region is [-1, 3]: negative width -1: sides are 1..=64",
+                "region is [-1, 3]: negative width -1: sides are 1 to 64",
             ),
             (br#"{"pawns": [[1,1]], "x": 1}"#, "unknown field"),
         ];

@@ -60,7 +60,7 @@ pub const MAX_COORD: u32 = 1_000_000_000;
 #[non_exhaustive]
 pub enum PawnError {
     /// A coordinate above [`MAX_COORD`].
-    #[error("coordinate {value} is out of range 0..={MAX_COORD}")]
+    #[error("coordinate {value} is out of range 0 to {MAX_COORD}")]
     CoordinateOutOfRange {
         /// The coordinate given.
         value: u64,
@@ -80,7 +80,7 @@ pub enum PawnError {
     OnBlocked(Cell),
     /// A region of values larger than [`MAX_REGION_SIDE`] on a side, or empty.
     #[error(
-        "a region of values of {width} x {height} is not supported: sides must be 1..={MAX_REGION_SIDE}"
+        "a region of values of {width} x {height} is not supported: sides must be 1 to {MAX_REGION_SIDE}"
     )]
     RegionTooLarge {
         /// Columns asked for.
