@@ -400,11 +400,14 @@ fn x_axis(low: Cell, high: Cell) -> String {
     let label_width = high.y().to_string().len();
     let mut line = format!("{:>label_width$} ", "x");
     let start = line.len();
+    // A label every other column while they are one digit (a cell is one
+    // character wide), else every fifth.
+    let step = if high.x() < 10 { 2 } else { 5 };
     for x in low.x()..=high.x() {
         let column = start + (x - low.x()) as usize;
         let first = x == low.x();
         // One space at least between two numbers.
-        if first || (x % 5 == 0 && line.len() < column) {
+        if first || (x % step == 0 && line.len() < column) {
             line.extend(std::iter::repeat_n(' ', column - line.len()));
             line.push_str(&x.to_string());
         }

@@ -312,12 +312,19 @@ fn draw_pictures_walls_losing_cells_and_the_pawn() {
         .success()
         .stdout(contains("2 .*..#*"));
     // The columns are numbered under the rows: the first, then every x
-    // that is a multiple of 5, each over its column, where it fits.
+    // that is a multiple of 5 (of 2 where every x is one digit), each
+    // under its column, where it fits.
     grundy()
         .args(["pawn", "--blocked", &walls, "--draw", "3,0,16,11"])
         .assert()
         .success()
         .stdout(contains("\n 0 ..............\n x 3 5    10   15\n"));
+    // A region of one-digit columns: every other column numbered.
+    grundy()
+        .args(["pawn", "--blocked", &walls, "--draw", "0,0,5,5"])
+        .assert()
+        .success()
+        .stdout(contains("\n0 *.....\nx 0 2 4\n"));
 }
 
 #[test]
