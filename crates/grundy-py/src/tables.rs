@@ -658,9 +658,18 @@ impl BuildProgress {
     }
 }
 
+/// What a build stopped by a budget found: `{"tiers": kept, "partial":
+/// path}`.
+fn kept_dict<'py>(py: Python<'py>, kept: usize, partial: &Path) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    dict.set_item("tiers", kept)?;
+    dict.set_item("partial", partial)?;
+    Ok(dict)
+}
+
 /// A failed build as Python raises it: Ctrl-C (or the progress callback's
-/// own exception) as itself, the time budget as `BudgetExceeded` with the
-/// tiers kept, a file the system refused as Python's `OSError`, a file that
+/// own exception) as itself, the time or memory budget as
+/// `BudgetExceeded` with the tiers kept, a file the system refused as Python's `OSError`, a file that
 /// could not be opened (`opened` false) as bad input, and the rest as a
 /// failure of the build.
 fn build_error(
@@ -679,29 +688,20 @@ fn build_error(
             partial,
             kept,
             ..
-        } => {
-            let dict = PyDict::new(py);
-            if let Err(err) = dict
-                .set_item("tiers", kept)
-                .and_then(|()| dict.set_item("partial", partial))
-            {
-                return err;
-            }
-            budget_exceeded(py, &grundy::SolveError::TimeBudget { limit }, dict)
-        }
+        } => match kept_dict(py, kept, &partial) {
+            Ok(dict) => budget_exceeded(py, &grundy::SolveError::TimeBudget { limit }, dict),
+            Err(err) => err,
+        },
         BuildFailed::Stopped {
             reason: TierError::MemoryBudget { limit, used },
             ref partial,
             kept,
             ..
         } => {
-            let dict = PyDict::new(py);
-            if let Err(err) = dict
-                .set_item("tiers", kept)
-                .and_then(|()| dict.set_item("partial", partial))
-            {
-                return err;
-            }
+            let dict = match kept_dict(py, kept, partial) {
+                Ok(dict) => dict,
+                Err(err) => return err,
+            };
             // The build's words for the budget and what the partial file
             // keeps; the way to resume in Python's.
             let message = format!(
