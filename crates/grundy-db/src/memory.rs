@@ -140,6 +140,20 @@ impl MemoryWatch {
         }))
     }
 
+    /// The watch of a build given `limit` (`None`: [`default_budget`]),
+    /// started now; `None` where neither the budget nor the resident memory
+    /// can be read.
+    ///
+    /// # Errors
+    ///
+    /// The thread could not be started.
+    pub fn for_build(limit: Option<u64>) -> std::io::Result<Option<MemoryWatch>> {
+        match limit.or_else(default_budget) {
+            Some(limit) => MemoryWatch::start(limit),
+            None => Ok(None),
+        }
+    }
+
     /// `Some((limit, used))` once a sample passed the budget, or, for
     /// `extra` bytes about to be allocated, when the resident memory
     /// sampled now plus `extra` would pass it: the

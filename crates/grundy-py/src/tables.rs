@@ -435,14 +435,11 @@ fn tables_build(
     let cancel = AtomicBool::new(false);
     let progress_now = BuildProgress::new();
     let report = |p: TierProgress| progress_now.report(p);
-    let watch = match max_memory.or_else(grundy_db::memory::default_budget) {
-        Some(limit) => grundy_db::memory::MemoryWatch::start(limit).map_err(|e| {
-            PyRuntimeError::new_err(format!(
-                "starting the thread that watches the memory budget: {e}"
-            ))
-        })?,
-        None => None,
-    };
+    let watch = grundy_db::memory::MemoryWatch::for_build(max_memory).map_err(|e| {
+        PyRuntimeError::new_err(format!(
+            "starting the thread that watches the memory budget: {e}"
+        ))
+    })?;
     let over_memory = |extra| watch.as_ref().and_then(|watch| watch.over(extra));
     let mut control = TierControl::new();
     control.max_time = max_time.and_then(crate::time_budget);

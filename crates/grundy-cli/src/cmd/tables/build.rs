@@ -194,11 +194,8 @@ pub(super) fn build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     };
     // Started after the arguments are checked, before the build reads
     // anything: its first sample is the process as it starts.
-    let watch = match args.max_memory.or_else(grundy_db::memory::default_budget) {
-        Some(limit) => grundy_db::memory::MemoryWatch::start(limit)
-            .context("starting the thread that watches the memory budget")?,
-        None => None,
-    };
+    let watch = grundy_db::memory::MemoryWatch::for_build(args.max_memory)
+        .context("starting the thread that watches the memory budget")?;
     let over_memory = |extra| watch.as_ref().and_then(|watch| watch.over(extra));
     let mut control = TierControl::new();
     control.max_time = args.max_time;
