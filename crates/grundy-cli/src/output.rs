@@ -270,6 +270,36 @@ impl<R: serde::Serialize, M: serde::Serialize> WithPlay<R, M> {
     }
 }
 
+/// A partial JSON report (the search stopped before every value was known)
+/// followed by `"play": null` and `"explain": null` when `--play` or
+/// `--explain` asked for what needs every value: what is unknown is `null`,
+/// never a missing field.
+#[derive(serde::Serialize)]
+pub struct Unfinished<R> {
+    #[serde(flatten)]
+    pub report: R,
+    #[serde(skip_serializing_if = "std::ops::Not::not", serialize_with = "null")]
+    pub play: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not", serialize_with = "null")]
+    pub explain: bool,
+}
+
+impl<R: serde::Serialize> Unfinished<R> {
+    /// The JSON line.
+    pub fn to_line(&self) -> anyhow::Result<String> {
+        let mut line = serde_json::to_string(self)
+            .map_err(|err| anyhow::Error::new(err).context("serialising JSON"))?;
+        line.push('\n');
+        Ok(line)
+    }
+}
+
+/// Serialises a field asked for but unknown as `null`.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `serialize_with` passes a reference
+fn null<S: serde::Serializer>(_: &bool, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_none()
+}
+
 /// Prints `error: ...` (with the cause chain) to stderr.
 pub fn report_error(err: &anyhow::Error) {
     let mut message = format!("error: {err}");

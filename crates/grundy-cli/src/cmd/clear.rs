@@ -187,7 +187,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 fn analyse_large(boards: &[LargeBoard], args: &Args) -> anyhow::Result<ExitCode> {
     let mut analyzer = analyzer(args, DEFAULT_LARGE_TIME)?;
     let analysis = grundy::clear::large::analyse(boards, &mut analyzer);
-    print_large(&analysis, args.json, args.max_listed)?;
+    print_large(&analysis, args.json, args.max_listed, (false, false))?;
     match analysis.stopped {
         Some(err) => Err(stopped(err)),
         None => Ok(ExitCode::SUCCESS),
@@ -204,12 +204,16 @@ fn print_large(
     analysis: &grundy::clear::large::LargeAnalysis,
     json: bool,
     max_listed: usize,
+    (play, explain): (bool, bool),
 ) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(crate::output::stdout());
     if json {
-        serde_json::to_writer(&mut out, &LargeReport { analysis })
-            .map_err(|err| anyhow::Error::new(err).context("writing JSON"))?;
-        out.write_all(b"\n")?;
+        let report = crate::output::Unfinished {
+            report: LargeReport { analysis },
+            play,
+            explain,
+        };
+        out.write_all(report.to_line()?.as_bytes())?;
     } else {
         out.write_all(grundy_report::large::render(analysis, max_listed).as_bytes())?;
     }
@@ -284,7 +288,7 @@ fn analyse(
         Err(partial) => {
             // What is known, as for a board past 64 cells; the play-out and
             // the explanation need every value.
-            print_large(&partial.analysis, json, DEFAULT_MAX_LISTED)?;
+            print_large(&partial.analysis, json, DEFAULT_MAX_LISTED, (play, explain))?;
             // Say what was left out, not only why.
             let left_out = match (play, explain) {
                 (true, true) => Some("no play-out and no explanation, which need every value"),

@@ -284,6 +284,22 @@ fn what_a_stopped_search_leaves_out_is_said() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(said), "{stderr}");
     }
+    // In JSON what was asked and is unknown is null, not a missing field.
+    let output = grundy()
+        .args(["clear", "--max-time", "0.2", "--threads", "1", "--json"])
+        .args(["--play", "--explain", "-"])
+        .write_stdin(board)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for field in ["grundy", "play", "explain"] {
+        assert_eq!(
+            json.get(field),
+            Some(&serde_json::Value::Null),
+            "{field}: {json}"
+        );
+    }
 }
 
 /// `--max-time 0`, as Python's `max_time=0`: the engine plays a legal move
