@@ -275,19 +275,13 @@ impl EngineMoveReport {
                 "proven winning: the value is {total}, and this move leaves 0"
             ),
             SplitReason::Pairs {
-                leaves_nothing: true,
-                ..
-            } => "proven winning: it leaves no candidate: the opponent cannot move".to_owned(),
-            SplitReason::Pairs { pairs, alone, .. } => {
-                let pair = words::PAIR_CANCELS;
-                match (pairs, alone) {
-                    (_, 0) => format!("proven winning: {PAIRED} ({pair})"),
-                    (0, 1) => format!("proven winning: the one rectangle with candidates it leaves has value 0: {LINE_GROUPS}, and it has an even number of them"),
-                    (0, _) => format!("proven winning: in each rectangle it leaves {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
-                    (_, 1) => format!("proven winning: {PAIRED} ({pair}), but for one, whose value is 0: {LINE_GROUPS}, and it has an even number of them"),
-                    _ => format!("proven winning: {PAIRED} ({pair}), but for {alone}, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
-                }
-            }
+                leaves_nothing,
+                pairs,
+                alone,
+            } => format!(
+                "proven winning: {}",
+                paired_reason(*leaves_nothing, *pairs, *alone)
+            ),
             SplitReason::Losing { leaves } => format!(
                 "losing position: the value is 0, so every move loses; this one leaves {leaves}, the largest value a move leaves (chosen as likely the hardest to answer)"
             ),
@@ -308,6 +302,83 @@ impl EngineMoveReport {
             grundy,
             reason,
             text: words::split_move(choice.cell),
+        }
+    }
+}
+
+/// Why a move the pair search proved wins ([`SplitReason::Pairs`]), without
+/// the words "proven winning".
+fn paired_reason(leaves_nothing: bool, pairs: usize, alone: usize) -> String {
+    let pair = words::PAIR_CANCELS;
+    match (leaves_nothing, pairs, alone) {
+        (true, _, _) => "it leaves no candidate: the opponent cannot move".to_owned(),
+        (_, _, 0) => format!("{PAIRED} ({pair})"),
+        (_, 0, 1) => format!("the one rectangle with candidates it leaves has value 0: {LINE_GROUPS}, and it has an even number of them"),
+        (_, 0, _) => format!("in each rectangle it leaves {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
+        (_, _, 1) => format!("{PAIRED} ({pair}), but for one, whose value is 0: {LINE_GROUPS}, and it has an even number of them"),
+        _ => format!("{PAIRED} ({pair}), but for {alone}, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
+    }
+}
+
+/// What `grundy split --json` prints when the search stops before the
+/// value is known: the value and the winner `null` (as every unknown value
+/// is), unless a move is proven winning without values (the rectangles it
+/// leaves pair up: [`grundy::split::paired_move`]), which is then the one
+/// winning move listed; `winning_moves_complete` is false either way, as in
+/// the partial report of `grundy clear --json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartialReport {
+    /// Rows of the grid.
+    pub rows: u32,
+    /// Columns of the grid.
+    pub cols: u32,
+    /// The position's value: unknown.
+    pub grundy: Option<u32>,
+    /// `"first"` when a move is proven winning, else unknown.
+    pub winner: Option<&'static str>,
+    /// The move proven winning, if any, with why.
+    pub winning_moves: Vec<crate::Lined<CellReport>>,
+    /// Always false: other winning moves may exist.
+    pub winning_moves_complete: bool,
+    /// Why the search stopped.
+    pub stopped: String,
+}
+
+impl PartialReport {
+    /// The report of `position`, whose search stopped with `stopped`, and
+    /// whose pair search found `paired` (a [`SplitReason::Pairs`] choice).
+    #[must_use]
+    pub fn new(
+        position: &Position,
+        paired: Option<&SplitChoice>,
+        stopped: &SolveError,
+    ) -> PartialReport {
+        let winning_moves = paired
+            .and_then(|choice| match choice.reason {
+                SplitReason::Pairs {
+                    leaves_nothing,
+                    pairs,
+                    alone,
+                } => Some(crate::Lined {
+                    mv: choice.cell.into(),
+                    text: format!(
+                        "{} ({})",
+                        words::leaving(&words::split_move(choice.cell), 0),
+                        paired_reason(leaves_nothing, pairs, alone)
+                    ),
+                }),
+                _ => None,
+            })
+            .into_iter()
+            .collect::<Vec<_>>();
+        PartialReport {
+            rows: position.grid().rows(),
+            cols: position.grid().cols(),
+            grundy: None,
+            winner: (!winning_moves.is_empty()).then_some("first"),
+            winning_moves,
+            winning_moves_complete: false,
+            stopped: stopped.to_string(),
         }
     }
 }

@@ -7,13 +7,14 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use grundy::split::{Cell, Position, SplitSolver};
-use grundy::{Budget, Nimber};
+use grundy::{Budget, Nimber, SolveError};
 use grundy_report::parse::split::{parse_cells, parse_map, parse_matrix};
 use grundy_report::split::{
-    check_fits, explained_lines, plain_line, Analysis, CellReport, Refusal,
+    check_fits, explained_lines, plain_line, Analysis, CellReport, PartialReport, Refusal,
 };
 use grundy_report::words::{self, count};
 use grundy_report::{explain, ValuedMove};
@@ -70,9 +71,12 @@ pub struct SplitBudgetArgs {
     /// examined by the search of grids too sparse for one.
     #[arg(long, default_value_t = 300_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub max_positions: u64,
-    /// Give up after this many seconds.
+    /// Give up after this many seconds. An analysis gives the values three
+    /// quarters of it: when they stop, the rest looks for a move proven
+    /// winning without them (the rectangles it leaves pair up), printed
+    /// with what else is known before the error (exit 3).
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
-    pub max_time: Option<std::time::Duration>,
+    pub max_time: Option<Duration>,
     /// Give up when the search would hold more than this much memory, as
     /// in `2GiB` or `512MiB`: dense tables with their scratch, and the
     /// generic search's keys, counted from their allocated sizes.
@@ -89,17 +93,31 @@ impl SplitBudgetArgs {
         }
     }
 
-    /// A solver under these limits.
-    fn solver(&self) -> SplitSolver {
+    /// A solver under these limits, for the value search of an analysis:
+    /// with a time budget, three quarters of it, so that when the values
+    /// stop, the pair search has the rest ([`print_partial`]), as `grundy
+    /// clear` keeps a quarter for its outcome search.
+    fn solver_for_values(&self) -> SplitSolver {
+        let mut budget = self.budget();
+        budget.max_time = budget.max_time.map(|limit| limit - limit / PAIR_SHARE);
         SplitSolver::new()
-            .with_budget(self.budget())
+            .with_budget(budget)
             .with_memory_limit(self.max_memory)
     }
 }
 
+/// The share of `--max-time` an analysis keeps for the pair search when
+/// the values stop: `1 / PAIR_SHARE`.
+const PAIR_SHARE: u32 = 4;
+
+/// The pair search's time when the values stop without `--max-time` (on
+/// `--max-positions` or `--max-memory`); its tries are bounded too
+/// ([`grundy::split::engine::MAX_PAIR_TRIES`]).
+const PAIR_TIME: Duration = Duration::from_secs(1);
+
 /// The time `--move` takes at most when `--max-time` is not given, as
 /// `grundy clear --move`'s.
-const DEFAULT_MOVE_TIME: std::time::Duration = std::time::Duration::from_secs(5);
+const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(5);
 
 /// `--move`: the engine's move within the time budget.
 fn engine_move_of(position: &Position, args: &Args) -> anyhow::Result<ExitCode> {
@@ -155,10 +173,14 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         ..args.budget.budget()
     };
     let (bar, progress) = solver_progress("solving", &shown);
-    let mut solver = args.budget.solver().with_progress(progress);
+    let started = Instant::now();
+    let mut solver = args.budget.solver_for_values().with_progress(progress);
     let analysis = Analysis::of(&mut solver, &position);
     bar.finish_and_clear();
-    let analysis = analysis.map_err(super::stopped)?;
+    let analysis = match analysis {
+        Ok(analysis) => analysis,
+        Err(err) => return print_partial(&position, &parsed.walls, args, err, started),
+    };
     let (value, winning) = (analysis.value, analysis.winning_moves());
     let mut out = String::new();
     if args.json {
@@ -208,14 +230,77 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn render(
+/// What is known when the value search stopped (`err`): the grid, the value
+/// unknown, and a winning move when the pair search proves one within what
+/// is left of `--max-time` (the rectangles it leaves pair up); then the
+/// error, exit 3, as `grundy clear` does. The play-out and the explanation,
+/// which need every value, are left out (`null` in JSON).
+fn print_partial(
     position: &Position,
     walls: &[Cell],
-    value: Nimber,
-    winning: &[Cell],
-    lines: &[String],
-    out: &mut String,
-) {
+    args: &Args,
+    mut err: SolveError,
+    started: Instant,
+) -> anyhow::Result<ExitCode> {
+    // What ran out is the whole time budget, not the values' share.
+    if let (SolveError::TimeBudget { limit }, Some(whole)) = (&mut err, args.budget.max_time) {
+        *limit = whole;
+    }
+    // The pair search's share of the time, and never past the whole budget.
+    let share = args
+        .budget
+        .max_time
+        .map_or(PAIR_TIME, |limit| limit / PAIR_SHARE);
+    let deadline = Instant::now().checked_add(share).map(|end| {
+        args.budget
+            .max_time
+            .and_then(|limit| started.checked_add(limit))
+            .map_or(end, |whole| end.min(whole))
+    });
+    let paired = grundy::split::paired_move(position, deadline);
+    let report = PartialReport::new(position, paired.as_ref(), &err);
+    let out = if args.json {
+        crate::output::Unfinished {
+            report,
+            play: args.play,
+            explain: args.explain,
+        }
+        .to_line()?
+    } else {
+        let mut out = String::new();
+        render_header(position, walls, &mut out);
+        let _ = writeln!(out, "Grundy value: unknown ({})", report.stopped);
+        match report.winning_moves.first() {
+            Some(line) => {
+                let _ = writeln!(out, "{}", words::winner_sentence(true));
+                let _ = writeln!(
+                    out,
+                    "A winning move, proven without the values (others may exist):"
+                );
+                let _ = writeln!(out, "  {}", line.text);
+            }
+            None => {
+                let _ = writeln!(out, "Winner: unknown within the budget.");
+            }
+        }
+        out
+    };
+    crate::output::print(&out)?;
+    let left_out = match (args.play, args.explain) {
+        (true, true) => Some("no play-out and no explanation, which need every value"),
+        (true, false) => Some("no play-out, which needs every value"),
+        (false, true) => Some("no explanation, which needs every value"),
+        (false, false) => None,
+    };
+    let err = super::stopped(err);
+    Err(match left_out {
+        Some(left_out) => err.context(left_out),
+        None => err,
+    })
+}
+
+/// The grid's size and candidates, and the grid drawn when small enough.
+fn render_header(position: &Position, walls: &[Cell], out: &mut String) {
     let grid = position.grid();
     let _ = writeln!(
         out,
@@ -241,6 +326,18 @@ fn render(
             count(compressed.pattern.cols() as u64, "column")
         );
     }
+}
+
+fn render(
+    position: &Position,
+    walls: &[Cell],
+    value: Nimber,
+    winning: &[Cell],
+    lines: &[String],
+    out: &mut String,
+) {
+    render_header(position, walls, out);
+    let grid = position.grid();
     let _ = writeln!(out, "Grundy value: {value}");
     let _ = writeln!(out, "{}", words::winner_sentence(!value.is_zero()));
     if grid.candidates().is_empty() {

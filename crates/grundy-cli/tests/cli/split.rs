@@ -305,6 +305,94 @@ fn the_time_budget_stops_a_large_table_with_exit_3() {
     assert!(stderr.contains("the time budget"), "{stderr}");
 }
 
+/// When the values stop, what is known is printed before the error (exit
+/// 3): the value and the winner `null`, and a move the pair search proves
+/// without values, which the solver without a budget confirms leaves 0.
+#[test]
+fn a_stopped_analysis_prints_what_is_known() {
+    // Point-symmetric with a candidate at the centre: a split there leaves
+    // two pairs of congruent rectangles.
+    let mut rows: Vec<Vec<u8>> = random_matrix(41, 41, 7)
+        .into_iter()
+        .map(String::into_bytes)
+        .collect();
+    for r in 0..41 {
+        for c in 0..41 {
+            rows[r][c] = rows[40 - r][40 - c];
+        }
+    }
+    rows[20][20] = b'1';
+    let text: String = rows
+        .iter()
+        .map(|row| String::from_utf8(row.clone()).unwrap() + "\n")
+        .collect();
+    let run = |args: &[&str], input: &str| {
+        grundy()
+            .arg("split")
+            .args(args)
+            .arg("-")
+            .write_stdin(input.to_owned())
+            .output()
+            .unwrap()
+    };
+    let output = run(&["--json", "--play", "--max-positions", "1"], &text);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no play-out, which needs every value"),
+        "{stderr}"
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(json["grundy"], Value::Null);
+    assert_eq!(json["play"], Value::Null);
+    assert_eq!(json["winner"], "first");
+    assert_eq!(json["winning_moves_complete"], false);
+    assert!(json["stopped"]
+        .as_str()
+        .unwrap()
+        .contains("position budget"));
+    let moves = json["winning_moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1);
+    let cell = Cell::new(
+        moves[0]["row"].as_u64().unwrap() as u32,
+        moves[0]["col"].as_u64().unwrap() as u32,
+    );
+    let grid = Grid::from_rows(&text.lines().collect::<Vec<_>>());
+    let after = Position::new(grid).try_play(cell).expect("a legal move");
+    assert_eq!(SplitSolver::new().value(&after).unwrap().value(), 0);
+    let output = run(&["--max-positions", "1"], &text);
+    assert_eq!(output.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("Grid (41 x 41), "), "{stdout}");
+    assert!(
+        stdout.contains("Grundy value: unknown (gave up"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("First player wins."), "{stdout}");
+    assert!(
+        stdout.contains("  split at (21,21), leaving grundy 0 (the rectangles it leaves pair up"),
+        "{stdout}"
+    );
+    // Without symmetry nothing is proven: the winner is unknown.
+    rows[0][0] = b'1';
+    rows[40][40] = b'0';
+    let text: String = rows
+        .iter()
+        .map(|row| String::from_utf8(row.clone()).unwrap() + "\n")
+        .collect();
+    let output = run(&["--json", "--max-positions", "1"], &text);
+    assert_eq!(output.status.code(), Some(3));
+    let json: Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(json["winner"], Value::Null);
+    assert_eq!(json["winning_moves"], serde_json::json!([]));
+    let output = run(&["--max-positions", "1"], &text);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Winner: unknown within the budget."),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn the_position_budget_stops_a_large_search_with_exit_3() {
     // The full 20 x 20 grid's dense table holds every sub-rectangle,
@@ -406,8 +494,10 @@ fn the_time_budget_holds_on_huge_cell_lists() {
 
 #[test]
 fn the_memory_budget_holds_on_huge_cell_lists() {
+    // The memory stops the values within a second; the pair search then
+    // has its quarter of the time (2 s), and finds nothing to pair.
     let stderr = assert_cells_budget_stops(
-        &["--max-memory", "20MiB", "--max-time", "60"],
+        &["--max-memory", "20MiB", "--max-time", "8"],
         random_cells(100_000, 6),
         "would pass 20.0 MiB (the memory budget",
         Duration::from_secs(60),

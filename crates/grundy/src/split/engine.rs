@@ -123,16 +123,8 @@ pub fn choose_move_until(
         .max_time
         .and_then(|limit| started.checked_add(limit / PAIR_SHARE));
     let search = pair_search(position, pair_deadline, cancel.as_deref());
-    if let Some((cell, pairs, alone)) = search.paired {
-        let leaves_nothing = position.play_unchecked(cell).moves().next().is_none();
-        return Some(SplitChoice {
-            cell,
-            reason: SplitReason::Pairs {
-                leaves_nothing,
-                pairs,
-                alone,
-            },
-        });
+    if let Some(paired) = search.paired {
+        return Some(paired_choice(position, paired));
     }
     let mut values_budget = budget;
     if let Some(limit) = budget.max_time {
@@ -177,6 +169,29 @@ pub fn choose_move_until(
                 reason: SplitReason::Unproven { stopped: Some(err) },
             })
         }
+    }
+}
+
+/// A move proven winning by the pair search alone ([`SplitReason::Pairs`]:
+/// no value searched), or `None` when none is found among the first
+/// [`MAX_PAIR_TRIES`] moves tried, or before `deadline`. For a caller whose
+/// value search stopped: what can still be proven of the position.
+#[must_use]
+pub fn paired_move(position: &Position, deadline: Option<Instant>) -> Option<SplitChoice> {
+    let paired = pair_search(position, deadline, None).paired?;
+    Some(paired_choice(position, paired))
+}
+
+/// The choice of a move the pair search proved: `(cell, pairs, alone)`.
+fn paired_choice(position: &Position, (cell, pairs, alone): (Cell, usize, usize)) -> SplitChoice {
+    let leaves_nothing = position.play_unchecked(cell).moves().next().is_none();
+    SplitChoice {
+        cell,
+        reason: SplitReason::Pairs {
+            leaves_nothing,
+            pairs,
+            alone,
+        },
     }
 }
 

@@ -67,7 +67,7 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 pub use dense::{DenseTable, MAX_DENSE_CANDIDATES};
-pub use engine::{choose_move, choose_move_until, SplitChoice, SplitReason};
+pub use engine::{choose_move, choose_move_until, paired_move, SplitChoice, SplitReason};
 pub use game::{PartMove, Split};
 pub use grid::{Cell, Compressed, Grid, GridError, Position, Rect, MAX_SIDE};
 pub use pattern::{Block, Pattern};
