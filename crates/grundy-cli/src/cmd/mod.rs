@@ -164,7 +164,29 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_count, parse_seconds, parse_size};
+    use super::{parse_count, parse_seconds, parse_size, stopped, stopped_naming};
+
+    /// Every budget that ran out is named: raising one alone would leave
+    /// the others spent.
+    #[test]
+    fn a_stop_names_every_budget_that_ran_out() {
+        let err = || grundy::SolveError::TimeBudget {
+            limit: std::time::Duration::from_secs(2),
+        };
+        let hint = |flags: &[&str]| stopped_naming(err(), flags).to_string();
+        assert_eq!(
+            stopped(err()).to_string(),
+            "the search stopped early (raise --max-time to search further)"
+        );
+        assert_eq!(
+            hint(&["--max-memory", "--max-time"]),
+            "the search stopped early (raise --max-memory and --max-time to search further)"
+        );
+        assert_eq!(
+            hint(&["--max-memory", "--max-time", "--max-positions"]),
+            "the search stopped early (raise --max-memory, --max-time and --max-positions to search further)"
+        );
+    }
 
     #[test]
     fn counts_take_digits_separators_and_exponents() {
@@ -330,13 +352,31 @@ impl BudgetArgs {
 /// that sets it (the one "raise" hint), and the library's message.
 /// The exit code (3) comes from the [`SolveError`](grundy::SolveError) inside.
 pub fn stopped(err: grundy::SolveError) -> anyhow::Error {
-    let flag = match err {
+    let flag = budget_flag(&err);
+    stopped_naming(err, &[flag])
+}
+
+/// The flag that raises the budget `err` ran out of (`a budget` for a
+/// search stopped from outside).
+pub fn budget_flag(err: &grundy::SolveError) -> &'static str {
+    match err {
         grundy::SolveError::PositionBudget { .. } => "--max-positions",
         grundy::SolveError::TimeBudget { .. } => "--max-time",
         grundy::SolveError::MemoryBudget { .. } => "--max-memory",
         _ => "a budget",
+    }
+}
+
+/// [`stopped`] for a run in which several budgets ran out (`grundy sum`'s
+/// searches, each of which may stop on another): every one of `flags` is
+/// named, as raising one alone would leave the others spent.
+pub fn stopped_naming(err: grundy::SolveError, flags: &[&str]) -> anyhow::Error {
+    let flags = match flags {
+        [] => "a budget".to_owned(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     };
     anyhow::Error::new(err).context(format!(
-        "the search stopped early (raise {flag} to search further)"
+        "the search stopped early (raise {flags} to search further)"
     ))
 }

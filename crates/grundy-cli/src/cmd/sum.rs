@@ -30,9 +30,10 @@ use grundy::sum::GameSum;
 use grundy::{Budget, SolveError, Solver};
 use grundy_cli::queries::{Query, QueryReader};
 use grundy_report::parse::clear::parse_large_boards;
+use grundy_report::parse::ParseErrorKind;
 
-use crate::cmd::{stopped, BudgetArgs};
-use crate::output::{read_source, solver_progress, UsageError};
+use crate::cmd::{budget_flag, stopped_naming, BudgetArgs};
+use crate::output::{read_source, solver_progress, OverBudgetError, UsageError};
 use crate::shape_tables::TablesArgs;
 use grundy_report::large::{EngineMoveReport, LargeMoveReport, MoveKind};
 use grundy_report::{words, ValuedMove};
@@ -117,18 +118,35 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let board_source = read_source(args.boards.as_deref())?;
     let max_bytes = args.budget.max_memory.unwrap_or(8 << 30);
-    let boards: Vec<LargeBoard> = parse_large_boards(&board_source.bytes, Some(max_bytes))
-        .map_err(|err| match err.kind {
-            // A budget, not bad input: exit 3, located like a parse error
-            // (as `grundy clear` refuses such a board).
-            grundy_report::parse::ParseErrorKind::OverMemory { .. } => anyhow::Error::new(
-                crate::output::OverBudgetError(board_source.error(err).to_string()),
-            ),
-            _ => board_source.error(err).into(),
-        })?
-        .into_iter()
-        .map(|b| b.board)
-        .collect();
+    // Boards whose analysis would pass the memory budget but whose cells fit
+    // are still answered, as `grundy clear --move` still plays them: each is
+    // of unknown value from the start, and every move is a legal one found
+    // without analysis. Boards whose cells alone pass it are refused: a
+    // budget, not bad input, so exit 3, located like a parse error.
+    let (parsed, refused) = match parse_large_boards(&board_source.bytes, Some(max_bytes)) {
+        Ok(parsed) => (parsed, None),
+        Err(err) => match err.kind {
+            ParseErrorKind::OverMemory {
+                needs,
+                limit,
+                cell_bytes,
+                ..
+            } if cell_bytes <= limit => {
+                let parsed = parse_large_boards(&board_source.bytes, None)
+                    .map_err(|err| board_source.error(err))?;
+                (
+                    parsed,
+                    Some(SolveError::MemoryBudget { limit, used: needs }),
+                )
+            }
+            ParseErrorKind::OverMemory { .. } => {
+                let err = grundy_report::parse::clear::cells_over_memory(err, "`grundy sum`");
+                return Err(OverBudgetError(board_source.error(err).to_string()).into());
+            }
+            _ => return Err(board_source.error(err).into()),
+        },
+    };
+    let boards: Vec<LargeBoard> = parsed.into_iter().map(|b| b.board).collect();
     let query_source = read_source(Some(&args.queries))?;
 
     let shapes = args.tables.lookup()?;
@@ -164,6 +182,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         pending: BTreeSet::new(),
         order: VecDeque::new(),
         stopped: None,
+        ran_out: Vec::new(),
         incomplete: false,
         plays_stopped: None,
         shapes,
@@ -182,6 +201,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         row.push_unvalued(board);
     }
     let count = row.boards.len();
+    if let Some(err) = refused {
+        // No board is valued within the budget: each is unknown, and each
+        // move is found without analysis.
+        for index in 0..count {
+            row.pending.remove(&index);
+            row.stop(index, err.clone());
+        }
+        row.order.clear();
+        row.plays_stopped = Some(err);
+    }
 
     // Answers are written out in bounded chunks, as the judges do.
     let mut stdout =
@@ -199,7 +228,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         // Exit 3 says that an answer is incomplete; a board the budget left
         // unvalued that no answer needed is no reason for it.
         Ok(()) => match row.stopped {
-            Some(err) if row.incomplete => Err(stopped(err)),
+            Some(err) if row.incomplete => Err(stopped_naming(err, &row.ran_out)),
             _ => Ok(ExitCode::SUCCESS),
         },
         Err(err) => Err(query_source.error(err).into()),
@@ -233,6 +262,9 @@ struct Row {
     order: VecDeque<usize>,
     /// The first budget that ran out, for the exit code and the message.
     stopped: Option<SolveError>,
+    /// The flags of every budget that ran out, in the order they did: the
+    /// message names them all.
+    ran_out: Vec<&'static str>,
     /// Whether an answer was left incomplete by a budget (`unknown`, an
     /// unproven move): the run then exits 3.
     incomplete: bool,
@@ -290,6 +322,16 @@ impl Row {
                 budget.max_positions,
             );
         }
+    }
+
+    /// Notes that `err`'s budget ran out: the first is the run's error, and
+    /// every one is named in its message.
+    fn note_stop(&mut self, err: SolveError) {
+        let flag = budget_flag(&err);
+        if !self.ran_out.contains(&flag) {
+            self.ran_out.push(flag);
+        }
+        self.stopped.get_or_insert(err);
     }
 
     /// `err` as the run's budget words it: a search given what was left of
@@ -376,7 +418,7 @@ impl Row {
             self.unknown_tags.toggle(index, tag(old));
         }
         self.unknown_tags.toggle(index, tag(class));
-        self.stopped.get_or_insert(err);
+        self.note_stop(err);
     }
 
     /// True when the value of `left..=right` is known: every board of it
@@ -433,7 +475,7 @@ impl Row {
             // range of unknown value ran out of the budget (another would
             // again): a legal move without analysis, at once, so that a
             // long script keeps its budget.
-            self.stopped.get_or_insert(err.clone());
+            self.note_stop(err.clone());
             return self.unanalysed(left, right, err);
         }
         let mut budget = self.budget;
@@ -462,7 +504,7 @@ impl Row {
                 *limit = run;
                 *used = used.saturating_add(held);
             }
-            self.stopped.get_or_insert(err.clone());
+            self.note_stop(err.clone());
             self.plays_stopped.get_or_insert(err.clone());
         }
         Played { choice, left }
@@ -587,7 +629,7 @@ fn answer_move(
             Ok(win) => Some(win),
             Err(err) => {
                 let err = row.run_error(err);
-                row.stopped.get_or_insert(err);
+                row.note_stop(err);
                 None
             }
         }
@@ -623,7 +665,7 @@ fn answer_move(
                     // played: a legal move found without analysis is as
                     // proven a losing move, its value left unknown.
                     let err = row.run_error(err);
-                    row.stopped.get_or_insert(err.clone());
+                    row.note_stop(err.clone());
                     let mut played = row.unanalysed(left, right, err);
                     if let Some(choice) = played.choice.as_mut() {
                         // Its first cell: the shape kept almost whole, as

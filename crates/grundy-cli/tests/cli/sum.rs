@@ -532,32 +532,80 @@ fn sum_answers_around_a_board_past_the_budget() {
     assert_eq!(lines[3], "unknown");
 }
 
-/// Boards too large for the memory budget are refused before any query,
-/// exit 3, located and worded as `grundy clear` words them (the budget
-/// said once).
+/// Boards whose analysis passes the memory budget but whose cells fit are
+/// still answered, as `grundy clear --move` still plays them: their values
+/// unknown, each move a legal one found without analysis, exit 3 naming the
+/// budget. Boards whose cells alone pass it are refused before any query,
+/// exit 3, located and worded as `grundy clear --move` refuses them.
 #[test]
-fn boards_past_the_memory_budget_are_refused_as_clear_refuses_them() {
-    let board: String = (0..300).map(|_| "1".repeat(300) + "\n").collect();
+fn boards_past_the_memory_budget_are_answered_without_analysis() {
+    // Not a full rectangle (clearing it whole would be a proven move).
+    let mut board: String = (0..300).map(|_| "1".repeat(300) + "\n").collect();
+    board.replace_range(5..6, "0");
+    let flags = ["--max-memory", "100kB", "--json"];
+    let output = sum_run(&flags, "value 1 1\nmove 1 1\n", &board);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("raise --max-memory to search further"),
+        "{stderr}"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["grundy"], serde_json::Value::Null);
+    assert_eq!(lines[1]["kind"], "unproven");
+    assert!(
+        lines[1]["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("unproven: no analysis"),
+        "{}",
+        lines[1]
+    );
+    // Legal: a rectangle inside the board, every cell of it a one.
+    let mv = &lines[1]["move"];
+    let corner = |key: &str| mv[key].as_u64().unwrap() as usize;
+    let rows: Vec<&str> = board.lines().collect();
+    assert!(corner("bottom") < 300 && corner("right") < 300, "{mv}");
+    for row in &rows[corner("top")..=corner("bottom")] {
+        assert!(
+            row[corner("left")..=corner("right")]
+                .bytes()
+                .all(|b| b == b'1'),
+            "{mv}"
+        );
+    }
+
+    let board: String = (0..1000).map(|_| "1".repeat(1000) + "\n").collect();
     let flags = ["--max-memory", "100kB"];
     let output = sum_run(&flags, "value 1 1\n", &board);
     assert_eq!(output.status.code(), Some(3));
+    assert!(output.stdout.is_empty());
     let sum_error = String::from_utf8(output.stderr).unwrap();
     let clear = grundy()
-        .arg("clear")
+        .args(["clear", "--move"])
         .args(flags)
         .arg(file(&board).path())
         .output()
         .unwrap();
     assert_eq!(clear.status.code(), Some(3));
     let clear_error = String::from_utf8(clear.stderr).unwrap();
-    let without_path = |text: &str| text.split_once(":1:1: ").map(|(_, rest)| rest.to_owned());
+    let without_path = |text: &str| {
+        text.split_once(":1:1: ")
+            .map(|(_, rest)| rest.split(" (").next().unwrap_or_default().to_owned())
+    };
     assert_eq!(
         without_path(&sum_error),
         without_path(&clear_error),
         "{sum_error}"
     );
+    // 1,000 rows of 16 words of 64 cells: 128,000 bytes, 125.0 KiB.
     assert!(
-        sum_error.contains("over the limit of 97.7 KiB\n"),
+        sum_error.contains("their cells alone need 125.0 KiB, over the limit of 97.7 KiB"),
         "{sum_error}"
     );
 }
