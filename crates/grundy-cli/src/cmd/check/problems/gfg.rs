@@ -18,7 +18,8 @@ impl Case for Gfg {
     const WORDS: [&'static str; 2] = ["A", "B"];
     const TIME_LIMIT: f64 = 1.0;
     const EDGES: &'static [&'static str] = &["empty board", "full board", "one cell"];
-    const ELEMENTS: &'static str = "clearing any one cell or making the whitespace plainer";
+    const ELEMENTS: &'static str =
+        "keeping only part of its ones (halves, quarters and so on), clearing any one cell, or making the whitespace plainer";
     const HAS_LISTS: bool = false;
     /// One board, no tests.
     type Test = ();

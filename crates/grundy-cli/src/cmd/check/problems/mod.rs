@@ -39,7 +39,8 @@ pub struct Gen {
     pub edge: Option<usize>,
     /// Whether whitespace variants may be generated.
     pub layouts: bool,
-    /// The run's last case: one test whose every count is the size, so that
+    /// The run's last case: one test whose every count is the size (five
+    /// such tests for pshtbrth, whose statement bounds each test), so that
     /// a run reaches the largest indices its sizes allow (a solution that
     /// fails past board 65,536 is caught at the default 10^5).
     pub full: bool,

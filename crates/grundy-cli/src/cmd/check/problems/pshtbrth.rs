@@ -105,13 +105,20 @@ impl Case for Pshtbrth {
 
     fn generate(rng: &mut StdRng, gen: &Gen) -> Pshtbrth {
         let size = gen.size.max(1);
+        // The last case is the statement's largest input: five tests, each
+        // of `size` boards and queries (the statement bounds each test, not
+        // their sum; at 10^5, about 21 MB, as the original judge's largest).
         let tests = match gen.edge {
             Some(5) => size.min(5),
             Some(0) => 1,
-            _ if gen.full => 1,
+            _ if gen.full => 5,
             _ => rng.random_range(1..=size.clamp(1, 3)),
         };
-        let per_test = (size / tests).max(1);
+        let per_test = if gen.full {
+            size
+        } else {
+            (size / tests).max(1)
+        };
         let tests = (0..tests)
             .map(|_| {
                 let n = if gen.edge == Some(0) {
@@ -134,15 +141,32 @@ impl Case for Pshtbrth {
                 let asks = match gen.edge {
                     Some(3) => 1.0,
                     Some(4) => 0.0,
+                    _ if gen.full => 0.9,
                     _ => rng.random_range(0.3..0.95),
+                };
+                // In the last case the ranges span most of the row: the
+                // worst case of a solution that XORs a range board by board
+                // (O(N M) in all), which random ranges (a third of the row
+                // on average) would let pass.
+                let span = |rng: &mut StdRng| {
+                    if gen.full {
+                        let eighth = (n as u32 / 8).max(1);
+                        let left = rng.random_range(1..=eighth);
+                        let right =
+                            rng.random_range((n as u32 + 1).saturating_sub(eighth)..=n as u32);
+                        (left.min(right), left.max(right))
+                    } else {
+                        let a = rng.random_range(1..=n as u32);
+                        let b = rng.random_range(1..=n as u32);
+                        (a.min(b), a.max(b))
+                    }
                 };
                 let boards = (0..n).map(|_| random_board(rng, density)).collect();
                 let queries = (0..m)
                     .map(|_| {
                         if rng.random_bool(asks) {
-                            let a = rng.random_range(1..=n as u32);
-                            let b = rng.random_range(1..=n as u32);
-                            Query::Ask(a.min(b), a.max(b))
+                            let (left, right) = span(rng);
+                            Query::Ask(left, right)
                         } else {
                             Query::Set(rng.random_range(1..=n as u32), random_board(rng, density))
                         }
@@ -375,6 +399,36 @@ impl Case for Pshtbrth {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng as _;
+
+    /// The last case is the statement's largest input, its ranges over
+    /// most of the row: a solution that XORs each range board by board
+    /// meets its worst case there.
+    #[test]
+    fn the_last_case_is_the_largest_with_long_ranges() {
+        let gen = Gen {
+            size: 1000,
+            max_coord: 0,
+            edge: None,
+            layouts: false,
+            full: true,
+        };
+        for seed in 0..5 {
+            let case = Pshtbrth::generate(&mut StdRng::seed_from_u64(seed), &gen);
+            assert_eq!(case.tests.len(), 5);
+            for test in &case.tests {
+                assert_eq!((test.boards.len(), test.queries.len()), (1000, 1000));
+                let spans: Vec<u32> = (test.queries.iter())
+                    .filter_map(|query| match *query {
+                        Query::Ask(left, right) => Some(right - left + 1),
+                        Query::Set(..) => None,
+                    })
+                    .collect();
+                assert!(spans.len() > 800, "{} ranges", spans.len());
+                assert!(spans.iter().all(|&span| span >= 750), "{spans:?}");
+            }
+        }
+    }
 
     #[test]
     fn dropping_boards_remaps_queries() {
