@@ -58,6 +58,29 @@ pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// A value parser of whole numbers from `min` to `max` (any size from
+/// `min` when `max` is `None`) whose errors word the range as every message
+/// of this project does (`1 to 256`, `at least 1`): clap's own range parser
+/// writes Rust's `1..=256` and names the type's largest value.
+pub fn whole_in<T>(
+    min: T,
+    max: Option<T>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |text| {
+        let range = match max {
+            Some(max) => format!("from {min} to {max}"),
+            None => format!("of at least {min}"),
+        };
+        match text.trim().parse::<T>() {
+            Ok(value) if value >= min && max.is_none_or(|max| value <= max) => Ok(value),
+            _ => Err(format!("{text} is not a whole number {range}")),
+        }
+    }
+}
+
 /// Parses a `--max-positions` value (and the other counts of a budget): a
 /// whole number, written in digits (`20000000`, `20_000_000`) or, as the
 /// seconds flags take, with an exponent (`2e7`); surrounding spaces are
@@ -164,7 +187,38 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_count, parse_seconds, parse_size, stopped, stopped_naming};
+    use super::{parse_count, parse_seconds, parse_size, stopped, stopped_naming, whole_in};
+
+    /// Ranges are worded as in every message (`1 to 256`), never as Rust's
+    /// `1..=256` or with the type's largest value.
+    #[test]
+    fn whole_numbers_in_a_range_are_worded_in_words() {
+        let jobs = whole_in(1u64, Some(256));
+        assert_eq!(jobs("7"), Ok(7));
+        assert_eq!(jobs("256"), Ok(256));
+        assert_eq!(
+            jobs("0").unwrap_err(),
+            "0 is not a whole number from 1 to 256"
+        );
+        assert_eq!(
+            jobs("257").unwrap_err(),
+            "257 is not a whole number from 1 to 256"
+        );
+        assert_eq!(
+            jobs("x").unwrap_err(),
+            "x is not a whole number from 1 to 256"
+        );
+        let size = whole_in(1u64, None);
+        assert_eq!(size(&u64::MAX.to_string()), Ok(u64::MAX));
+        assert_eq!(
+            size("0").unwrap_err(),
+            "0 is not a whole number of at least 1"
+        );
+        assert_eq!(
+            size("18446744073709551616").unwrap_err(),
+            "18446744073709551616 is not a whole number of at least 1"
+        );
+    }
 
     /// Every budget that ran out is named: raising one alone would leave
     /// the others spent.

@@ -140,7 +140,7 @@ pub(super) struct BuildArgs {
     /// until the tier is written, so a stop in the middle of a long tier
     /// loses at most one stretch. The bytes written are the same whatever
     /// the value. Builds of one process only. [default: 16777216]
-    #[arg(long, value_name = "SLOTS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SLOTS", value_parser = crate::cmd::whole_in(1u64, None))]
     pub(super) keep_every: Option<u64>,
     /// Partitioned builds (under mpirun, or --local-ranks): how ranks get
     /// values of shapes other ranks own. `replicate` copies every tier to
@@ -157,7 +157,7 @@ pub(super) struct BuildArgs {
     /// Run the partitioned build as N ranks (1 to 64) in this process
     /// (threads, no MPI), writing N parts as `mpirun -n N` would: to try
     /// partitioned databases, or to check them against a single build.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "N", value_parser = crate::cmd::whole_in(1u32, Some(64)))]
     pub(super) local_ranks: Option<u32>,
 }
 
