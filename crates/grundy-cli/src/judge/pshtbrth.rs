@@ -181,6 +181,22 @@ enum Op {
     Set { index: usize, delta: u8 },
 }
 
+/// The error of a query's `R` outside `L..=N` (`min` is `L`): below `L`
+/// it says so, rather than a range that starts at `L`.
+fn right_end_error(what: &str, value: String, min: u64, max: u64) -> ParseErrorKind {
+    match value.parse::<u64>() {
+        Ok(right) if right < min => ParseErrorKind::Invalid(format!(
+            "{what} {value} is less than L {min}: a range L R needs L <= R"
+        )),
+        _ => ParseErrorKind::OutOfRange {
+            what: what.to_owned(),
+            value,
+            min,
+            max,
+        },
+    }
+}
+
 impl<S: Source> Reader<S> {
     /// One query, with its indices checked against `boards`; a
     /// replacement is made in `values` at once.
@@ -188,7 +204,7 @@ impl<S: Source> Reader<S> {
     fn query(&mut self, boards: u64, values: &mut [u8]) -> Result<Op, ParseError> {
         if self.query_type()? == 1 {
             let left = self.number("L", 1, boards)?;
-            let right = self.number("R", left, boards)?;
+            let right = self.number_or("R", left, boards, right_end_error)?;
             Ok(Op::Ask {
                 left: left as usize - 1,
                 right: right as usize,

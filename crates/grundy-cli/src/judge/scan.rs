@@ -259,6 +259,26 @@ impl<S: Source> Reader<S> {
     /// An unsigned number in `min..=max`, as a whole token.
     #[inline(always)]
     pub(super) fn number(&mut self, what: &str, min: u64, max: u64) -> Result<u64, ParseError> {
+        self.number_or(what, min, max, |what, value, min, max| {
+            ParseErrorKind::OutOfRange {
+                what: what.to_owned(),
+                value,
+                min,
+                max,
+            }
+        })
+    }
+
+    /// [`Reader::number`], with `range_error` making the error of a number
+    /// outside `min..=max` (as [`Reader::long_number`] takes it).
+    #[inline(always)]
+    pub(super) fn number_or(
+        &mut self,
+        what: &str,
+        min: u64,
+        max: u64,
+        range_error: fn(&str, String, u64, u64) -> ParseErrorKind,
+    ) -> Result<u64, ParseError> {
         self.skip_whitespace();
         let start = self.pos;
         // The usual case: 1 to 7 digits and whitespace, within 8 bytes.
@@ -273,14 +293,7 @@ impl<S: Source> Reader<S> {
                 }
             }
         }
-        self.long_number(what, min, max, |what, value, min, max| {
-            ParseErrorKind::OutOfRange {
-                what: what.to_owned(),
-                value,
-                min,
-                max,
-            }
-        })
+        self.long_number(what, min, max, range_error)
     }
 
     /// A number token of any length in `min..=max` (`range_error` makes the

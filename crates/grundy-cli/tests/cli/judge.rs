@@ -204,7 +204,7 @@ fn answers_before_an_error_at_the_end_of_a_large_input_are_printed() {
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
         format!(
-            "error: <stdin>:{}:5: R 1 is out of range 2 to 2\n",
+            "error: <stdin>:{}:5: R 1 is less than L 2: a range L R needs L <= R\n",
             queries + 11
         )
     );

@@ -133,6 +133,9 @@ impl fmt::Display for Found {
             Found::Char('\r') => f.write_str("carriage return"),
             Found::Char('\t') => f.write_str("tab"),
             Found::Char(' ') => f.write_str("space"),
+            // Whitespace to C's `isspace`, not to these formats (ASCII
+            // whitespace: space, tab, line feed, carriage return, form feed).
+            Found::Char('\u{B}') => f.write_str("vertical tab U+000B (not whitespace here)"),
             Found::Char(c) if c.is_control() => {
                 write!(f, "control character U+{:04X}", c as u32)
             }
@@ -516,6 +519,10 @@ mod tests {
         assert_eq!(Found::Char('\u{A0}').to_string(), "character U+00A0");
         assert_eq!(Found::Char('x').to_string(), "'x'");
         assert_eq!(Found::Char('\u{7}').to_string(), "control character U+0007");
+        assert_eq!(
+            Found::Char('\u{B}').to_string(),
+            "vertical tab U+000B (not whitespace here)"
+        );
     }
 
     #[test]

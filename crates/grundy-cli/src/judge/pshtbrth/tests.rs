@@ -347,7 +347,7 @@ fn bad_input_is_located_and_earlier_answers_stay() {
     );
     // L > R, P > N.
     let (_, err) = error_of(&SAMPLE.replace("1 1 3\n2 2", "1 3 2\n2 2"));
-    assert_eq!(err, "21:5: R 2 is out of range 3 to 3");
+    assert_eq!(err, "21:5: R 2 is less than L 3: a range L R needs L <= R");
     let (_, err) = error_of(&SAMPLE.replace("\n2 2\n", "\n2 4\n"));
     assert_eq!(err, "22:3: P 4 is out of range 1 to 3");
     let (_, err) = error_of(&SAMPLE.replace("1 1 1\n", "1 0 1\n"));
