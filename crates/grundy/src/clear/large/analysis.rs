@@ -670,7 +670,7 @@ pub fn classify_until(boards: &[LargeBoard], halt: impl Fn() -> bool) -> Option<
     let mut runs: Vec<Components> = Vec::with_capacity(boards.len());
     let mut labelled = 0;
     for board in boards {
-        runs.push(board.components());
+        runs.push(board.components_until(&halt)?);
         let before = labelled;
         labelled += runs.last().map_or(0, Components::len);
         if before / CLASSIFY_CHECK_EVERY != labelled / CLASSIFY_CHECK_EVERY && halt() {

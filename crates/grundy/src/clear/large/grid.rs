@@ -114,6 +114,37 @@ pub struct Run {
     pub end: u32,
 }
 
+/// How many runs (and rows) [`LargeBoard::components_until`] handles
+/// between two questions to its `halt`: a millisecond or so of work.
+pub const COMPONENTS_CHECK_EVERY: usize = 1 << 16;
+
+/// Asks `halt` each time a count of work done passes another
+/// [`COMPONENTS_CHECK_EVERY`].
+struct Checks<'a> {
+    halt: &'a dyn Fn() -> bool,
+    next: usize,
+}
+
+impl<'a> Checks<'a> {
+    fn new(halt: &'a dyn Fn() -> bool) -> Checks<'a> {
+        Checks {
+            halt,
+            next: COMPONENTS_CHECK_EVERY,
+        }
+    }
+
+    /// Whether `halt` says so, asked only when `done` has passed the next
+    /// mark.
+    #[inline]
+    fn halted(&mut self, done: usize) -> bool {
+        if done < self.next {
+            return false;
+        }
+        self.next = done + COMPONENTS_CHECK_EVERY;
+        (self.halt)()
+    }
+}
+
 /// The 4-connected components of a [`LargeBoard`]'s ones, in order of their
 /// first cell (row-major), each as its runs.
 #[derive(Clone, Debug, Default)]
@@ -410,15 +441,33 @@ impl LargeBoard {
     /// The components of the ones (see the module docs).
     #[must_use]
     pub fn components(&self) -> Components {
+        self.components_until(&|| false)
+            .expect("a search never halted labels the whole board")
+    }
+
+    /// [`LargeBoard::components`], given up (`None`) once `halt` says so:
+    /// asked each time another [`COMPONENTS_CHECK_EVERY`] runs and rows
+    /// are read, joined, numbered or placed, so that labelling a board of
+    /// 10^8 cells (seconds, with tens of millions of runs) stays within the
+    /// budget of an engine that must answer.
+    pub fn components_until(&self, halt: &dyn Fn() -> bool) -> Option<Components> {
+        let mut checks = Checks::new(halt);
         let mut runs = Vec::new();
         let mut row_starts = Vec::with_capacity(self.rows as usize + 1);
         for row in 0..self.rows {
             row_starts.push(runs.len());
             self.for_each_run(row, |start, end| runs.push(Run { row, start, end }));
+            if checks.halted(runs.len() + row as usize) {
+                return None;
+            }
         }
         row_starts.push(runs.len());
         let mut parent: Vec<u32> = (0..runs.len() as u32).collect();
+        let mut checks = Checks::new(halt);
         for row in 1..self.rows as usize {
+            if checks.halted(row_starts[row] + row) {
+                return None;
+            }
             let (mut a, a_end) = (row_starts[row - 1], row_starts[row]);
             let (mut b, b_end) = (row_starts[row], row_starts[row + 1]);
             while a < a_end && b < b_end {
@@ -438,7 +487,11 @@ impl LargeBoard {
         let mut label = vec![u32::MAX; runs.len()];
         let mut counts: Vec<u32> = Vec::new();
         let mut of_run = Vec::with_capacity(runs.len());
+        let mut checks = Checks::new(halt);
         for i in 0..runs.len() {
+            if checks.halted(i) {
+                return None;
+            }
             let root = find(&mut parent, i as u32) as usize;
             if label[root] == u32::MAX {
                 label[root] = counts.len() as u32;
@@ -466,14 +519,18 @@ impl LargeBoard {
             };
             runs.len()
         ];
-        for (run, id) in runs.into_iter().zip(of_run) {
+        let mut checks = Checks::new(halt);
+        for (i, (run, id)) in runs.into_iter().zip(of_run).enumerate() {
+            if checks.halted(i) {
+                return None;
+            }
             grouped[next[id as usize] as usize] = run;
             next[id as usize] += 1;
         }
-        Components {
+        Some(Components {
             runs: grouped,
             starts,
-        }
+        })
     }
 
     /// The shape of `runs` (runs of this or any board) cut to its bounding

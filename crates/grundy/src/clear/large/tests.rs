@@ -1665,3 +1665,41 @@ fn a_half_turn_set_beside_a_pair_is_played_as_lost_without_a_search() {
         "{choice:?}"
     );
 }
+
+/// Labelling asks its `halt` as it goes, not only once the board is
+/// labelled: a board of a million runs, halted at the first question, is
+/// given up after at most one step of work (the count of questions shows
+/// how far it got); never halted, it labels as `components` does.
+#[test]
+fn labelling_is_given_up_as_it_goes() {
+    // One-wide stripes: 500 runs a row, 2,000 rows.
+    let mut board = LargeBoard::zeros(2000, 1000).unwrap();
+    for r in 0..2000 {
+        for c in (0..1000).step_by(2) {
+            board.set(r, c, true);
+        }
+    }
+    let asked = std::cell::Cell::new(0);
+    let halt = || {
+        asked.set(asked.get() + 1);
+        true
+    };
+    assert!(board.components_until(&halt).is_none());
+    assert_eq!(asked.get(), 1);
+    let asked = std::cell::Cell::new(0);
+    let never = || {
+        asked.set(asked.get() + 1);
+        false
+    };
+    let labelled = board.components_until(&never).unwrap();
+    // Four passes of a million runs, one question each 65,536 of them.
+    assert!(
+        asked.get() >= 4 * (1_000_000 / grid::COMPONENTS_CHECK_EVERY),
+        "{}",
+        asked.get()
+    );
+    assert_eq!(labelled.len(), 500);
+    assert_eq!(labelled.len(), board.components().len());
+    let analysis = analysis::classify_until(std::slice::from_ref(&board), || true);
+    assert!(analysis.is_none());
+}
