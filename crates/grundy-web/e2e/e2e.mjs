@@ -621,6 +621,14 @@ try {
   const linkMoves = await page.locator('#move-list li').allTextContents();
   if (linkMoves.join('|') !== 'First player: split at (1,2)|Second player: split at (2,1)') fail(`split link moves: ${linkMoves}`);
   if (await page.locator('#no-moves').isVisible()) fail('a link with moves says "No moves yet"');
+  // The legend names every style of cell a split grid with moves shows.
+  for (const item of ['deleted', 'a candidate deleted', 'a candidate played', 'a rectangle in play']) {
+    await expectText(page, '#legend', item);
+  }
+  await page.screenshot({ path: resolve(outDir, 'split-legend-laptop.png'), fullPage: true });
+  await page.setViewportSize(PHONE);
+  await page.screenshot({ path: resolve(outDir, 'split-legend-phone.png'), fullPage: true });
+  await page.setViewportSize(LAPTOP);
   if (await page.locator('#undo').isDisabled()) fail('Undo is disabled on a link with moves');
   await page.click('#undo');
   await page.waitForFunction(() => location.hash === '#split/01100-10010;&moves=0.1_1.0&at=1', null, { timeout: 5000 })

@@ -1932,6 +1932,10 @@ function renderLegend() {
     items.push(swatch('cand-swatch', null, 'a candidate'));
     if (boards().moves.length) {
       items.push(swatch('dead-swatch', null, 'deleted'));
+      items.push(swatch('cand-swatch faded-swatch', null, 'a candidate deleted'));
+      const played = swatch('cand-swatch faded-swatch played-swatch', null, 'a candidate played');
+      played.firstChild.textContent = '✕';
+      items.push(played);
       items.push(swatch('ring part', null, 'a rectangle in play, with its value'));
     }
   }
@@ -2114,9 +2118,9 @@ function renderTooLarge(large, t) {
   large.append(
     el('p', {}, [
       tables && tables.needed && tables.needed[0] > 0
-        ? `${box ? 'Without it, r' : `No shape database holds components this large (${tables.needed[0]} × ${tables.needed[1]}). R`}un the search on your own computer with the grundy command line; its budget is larger (it may still run out: exit 3), and `
-        : 'Run it on your own computer with the grundy command line; its budget is larger, and ',
-      el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it:',
+        ? `${box ? 'Without it, r' : `No shape database holds components this large (${tables.needed[0]} × ${tables.needed[1]}). R`}un the search on your own computer with the grundy command line, whose budget is larger (it may still run out: exit 3; `
+        : 'Run it on your own computer with the grundy command line, whose budget is larger (',
+      el('code', { text: '--max-positions' }), ' and ', el('code', { text: '--max-time' }), ' set it, added to this command):',
     ]),
     el('pre', { class: 'command' }, [el('code', { text: t.command })]),
   );
