@@ -484,7 +484,7 @@ pub enum BuildFailed {
     /// A budget ran out or the build was cancelled: the partial file keeps
     /// the tiers stored so far (and, beside it, what was solved of the
     /// tier under way), and the same call resumes from them.
-    #[error("{reason}; {} keeps {}{}: {}", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way), resume_advice(reason))]
+    #[error("{reason}; {} keeps {}{}: {}", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way), resume_advice(reason, self.stalled()))]
     Stopped {
         /// Why.
         reason: TierError,
@@ -492,6 +492,8 @@ pub enum BuildFailed {
         partial: PathBuf,
         /// Tiers it keeps.
         kept: usize,
+        /// Tiers it held when this build began (a resumed build's).
+        started_with: usize,
         /// Of the tier under way (tier `kept + 1`, 1-based), the slots
         /// solved and kept and the slots of its table; `None` when none
         /// were kept.
@@ -515,12 +517,36 @@ pub fn kept_tiers(kept: usize) -> String {
     }
 }
 
+impl BuildFailed {
+    /// Whether a build stopped by its time budget kept nothing new: no
+    /// tier finished and no stretch of the one under way kept (only large
+    /// tiers keep stretches), so the same budget would stop it again at
+    /// the same place.
+    #[must_use]
+    pub fn stalled(&self) -> bool {
+        matches!(
+            self,
+            BuildFailed::Stopped {
+                reason: TierError::TimeBudget { .. },
+                kept,
+                started_with,
+                under_way: None,
+                ..
+            } if kept == started_with
+        )
+    }
+}
+
 /// The words of [`BuildFailed::Stopped`] on how to resume: past the memory
-/// budget the same command would stop at the same tier again.
-fn resume_advice(reason: &TierError) -> &'static str {
+/// budget the same command would stop at the same tier again, and so would
+/// a time budget in which no tier finished (`stalled`).
+fn resume_advice(reason: &TierError, stalled: bool) -> &'static str {
     match reason {
         TierError::MemoryBudget { .. } => {
             "run the same command with a larger memory budget to resume"
+        }
+        TierError::TimeBudget { .. } if stalled => {
+            "no tier finished within this time budget, and the tier under way is solved again from its start (only large tiers keep their solved stretches), so resume with a larger time budget: the same one would stop here again"
         }
         _ => "run the same command again to resume",
     }
@@ -585,6 +611,7 @@ pub fn build_with(
 ) -> Result<BuiltFile, BuildFailed> {
     let mut store = FileStore::open_compact(path, shape_box).map_err(BuildFailed::Db)?;
     opened(&store);
+    let started_with = store.writer().header().tiers.len();
     let game = ClearShapes::new(shape_box);
     let built = build_tiers(&game, &mut store, &Solo, config, control);
     let built = match built {
@@ -598,6 +625,7 @@ pub fn build_with(
                 reason,
                 partial: store.writer().partial().to_owned(),
                 kept: store.writer().header().tiers.len(),
+                started_with,
                 under_way: store.under_way(),
             })
         }

@@ -682,13 +682,28 @@ fn build_error(
         } => interrupted.unwrap_or_else(|| pyo3::exceptions::PyKeyboardInterrupt::new_err(())),
         BuildFailed::Stopped {
             reason: TierError::TimeBudget { limit },
-            partial,
+            ref partial,
             kept,
             ..
-        } => match kept_dict(py, kept, &partial) {
-            Ok(dict) => budget_exceeded(py, &grundy::SolveError::TimeBudget { limit }, dict),
-            Err(err) => err,
-        },
+        } => {
+            let dict = match kept_dict(py, kept, partial) {
+                Ok(dict) => dict,
+                Err(err) => return err,
+            };
+            // The build's words, as for the memory budget below.
+            let advice = if failed.stalled() {
+                "no tier finished within this max_time, and the tier under way is solved again from its start (only large tiers keep their solved stretches): call again with a larger max_time to resume"
+            } else {
+                "call again to resume"
+            };
+            let message = format!(
+                "the build stopped: {}; {} keeps {}: {advice}",
+                TierError::TimeBudget { limit },
+                partial.display(),
+                grundy_db::store::kept_tiers(kept)
+            );
+            crate::new_budget_exceeded(py, &message, "max_time", limit.as_secs_f64(), dict)
+        }
         BuildFailed::Stopped {
             reason: TierError::MemoryBudget { limit, used },
             ref partial,

@@ -152,6 +152,20 @@ def test_a_progress_callback_and_a_time_budget_that_resumes(tmp_path):
     assert record["measured"]["wall_seconds"] > 0
 
 
+def test_a_time_budget_in_which_no_tier_finishes_says_so(tmp_path):
+    # A tier under way is solved again from its start (small tiers keep no
+    # stretches): the same budget would stop the build there again.
+    path = tmp_path / "t.gdb"
+    for _ in range(2):
+        with pytest.raises(grundy.BudgetExceeded) as err:
+            grundy.tables.build("4x5", path, progress=False, max_time=0)
+        assert err.value.budget == "max_time"
+        assert err.value.found["tiers"] == 0
+        message = str(err.value)
+        assert message.startswith("the build stopped: "), message
+        assert "call again with a larger max_time to resume" in message, message
+
+
 def test_a_memory_budget_below_the_process_stops_the_build(tmp_path):
     # The interpreter alone holds more than 1 MiB: the first check stops
     # the build, which keeps its partial file; a budget it stays under then
