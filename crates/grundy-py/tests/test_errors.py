@@ -615,3 +615,14 @@ def test_list_items_are_named_by_their_python_index():
         grundy.sum.BoardSum(["1", "11"])[2]
     with pytest.raises(IndexError, match=r"^board index 0 is out of range: there are no boards$"):
         grundy.sum.BoardSum([]).set(0, "1")
+
+
+def test_a_memoryview_is_read_as_the_buffer_it_views():
+    # A 2-D view (a NumPy array's buffer) as its array; a 1-D view of bytes
+    # as the text they hold; the values are those of the plain forms.
+    board = np.array([[1, 1, 0], [0, 1, 1]], dtype=np.uint8)
+    want = grundy.clear.analyze(board.tolist())
+    for given in (memoryview(board), memoryview(b"110\n011\n")):
+        got = grundy.clear.analyze(given)
+        assert (got.value, got.winning_moves) == (want.value, want.winning_moves)
+    assert grundy.split.analyze(memoryview(board)).value == grundy.split.analyze(board).value

@@ -169,6 +169,12 @@ def _is_row_text(text: str) -> bool:
 def _as_text(board: Any, what: str) -> Any:
     """Bytes (a file read in binary mode) as the text they hold; anything
     that is no board at all (a number, None) refused by its type."""
+    if isinstance(board, memoryview):
+        # A buffer: of bytes (1-D), the text they hold, as `bytes` is read;
+        # of more dimensions (a NumPy array's buffer), its rows as lists,
+        # as an array's. Iterated as it is, a 2-D view raises CPython's
+        # NotImplementedError.
+        board = bytes(board) if board.ndim <= 1 else board.tolist()
     if isinstance(board, (bytes, bytearray)):
         try:
             return bytes(board).decode("utf-8")
