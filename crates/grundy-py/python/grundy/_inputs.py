@@ -365,16 +365,15 @@ def check_limits(
             raise TypeError(f"{name} must be {kind} or None, not {type(value).__name__}")
         if integral and not isinstance(value, numbers.Integral):
             raise TypeError(f"{name} must be an integer or None, not {value!r}")
-        if value < 0 or value != value:
-            least = 1 if name == "max_memory" else 0
-            raise ValueError(f"{name} must be >= {least}, got {value!r}")
-        if integral and value >= 2**64:
-            raise ValueError(f"{name} is too large: {value!r}")
-        if name == "max_memory" and value == 0:
+        if name == "max_memory" and value < 1:
             # As the command line refuses `--max-memory 0`: no search fits
             # in no memory, so there is no answer (not even an unproven
-            # move) to give.
-            raise ValueError("invalid value 0 for max_memory: must be at least one byte")
+            # move) to give. One wording for 0 and below.
+            raise ValueError(f"invalid value {value!r} for max_memory: must be at least one byte")
+        if value < 0 or value != value:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+        if integral and value >= 2**64:
+            raise ValueError(f"{name} is too large: {value!r}")
     return (
         None if max_positions is None else int(max_positions),
         None if max_time is None else float(max_time),
