@@ -621,6 +621,9 @@ try {
   const linkMoves = await page.locator('#move-list li').allTextContents();
   if (linkMoves.join('|') !== 'First player: split at (1,2)|Second player: split at (2,1)') fail(`split link moves: ${linkMoves}`);
   if (await page.locator('#no-moves').isVisible()) fail('a link with moves says "No moves yet"');
+  // After the link's two moves the first player is to move, and the
+  // status says so beside the verdict's "the player to move".
+  await expectText(page, '#turn', 'To move: First player. Editing:');
   // The legend names every style of cell a split grid with moves shows.
   for (const item of ['deleted', 'a candidate deleted', 'a candidate played', 'a rectangle in play']) {
     await expectText(page, '#legend', item);

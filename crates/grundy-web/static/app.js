@@ -2013,7 +2013,9 @@ function renderStatus() {
     turn = state.busy ? 'Engine is thinking…' : `To move: ${playerName(ply)}`;
 
   } else if (state.mode === 'edit') {
-    turn = 'Editing: set up a position, then start a game.';
+    // After moves (a link with moves, or Undo back to edit), whose turn it
+    // is, which the verdict's "the player to move" refers to.
+    turn = `${ply > 0 && !over ? `To move: ${playerName(ply)}. ` : ''}Editing: set up a position, then start a game.`;
   }
   $('turn').textContent = turn;
   // Why the engine played its last move (proven, or the budget's best
