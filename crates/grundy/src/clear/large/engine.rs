@@ -48,6 +48,8 @@
 
 use std::collections::HashSet;
 
+use rustc_hash::FxHashSet;
+
 use super::analysis::{
     class_of, classify_until, known_values, lone_outcome, parts_after, value_unpaired, Analyzer,
     LargeAnalysis, LargeWinningMove, WinReason,
@@ -510,10 +512,24 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
             };
         }
     }
+    if analyzer.halted() {
+        // No time to rank moves: the set of unpaired classes alone takes
+        // a third of a second with hundreds of thousands of them.
+        return EngineChoice {
+            board: info.board,
+            rect: cell,
+            component: index,
+            reason,
+        };
+    }
     // Few unpaired cells left for the opponent: among the first moves of
     // the shape (bounded), the one whose parts pair best with the rest.
-    let odd = odd_classes(analysis);
+    // The unpaired classes by reference (a board of 10^8 random cells has
+    // about 850,000 of them: no key is cloned) and their cells in all.
+    let odd: FxHashSet<&ShapeClass> = analysis.unpaired().map(|c| &c.key).collect();
+    let odd_cells: u64 = analysis.unpaired().map(|c| c.cells).sum();
     let own = class_of(&part);
+    let own_cells = part.count_ones();
     // The total of the other unpaired shapes, when each is valued: a move
     // whose pieces are all known then leaves a known total: 0 is a proven
     // win, played at once; one that leaves a non-zero total is known to
@@ -543,7 +559,7 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
         }
         let rank = (
             total.is_some(),
-            unpaired_cells_after(&odd, &own, &part, rect, analysis),
+            unpaired_cells_after(&odd, odd_cells, (&own, own_cells), &part, rect),
         );
         if best.is_none_or(|(best, _)| rank < best) {
             best = Some((rank, rect));
@@ -596,33 +612,37 @@ fn toggle(set: &mut HashSet<ShapeClass>, key: ShapeClass) {
 }
 
 /// The cells in classes met an odd number of times after `rect` is cleared
-/// in `part` (a component of class `own`).
+/// in `part` (a component of class `own`, with its cells), given the
+/// classes `odd` met an odd number of times before and their `odd_cells`:
+/// each class the move toggles (its own, and each piece's) an odd number of
+/// times adds its cells when it was paired and takes them away when it was
+/// not; the set itself is not copied.
 fn unpaired_cells_after(
-    odd: &HashSet<ShapeClass>,
-    own: &ShapeClass,
+    odd: &FxHashSet<&ShapeClass>,
+    odd_cells: u64,
+    (own, own_cells): (&ShapeClass, u64),
     part: &Part,
     rect: LargeRect,
-    analysis: &LargeAnalysis,
 ) -> u64 {
-    let mut odd = odd.clone();
-    toggle(&mut odd, own.clone());
-    let mut cells_of = std::collections::HashMap::new();
+    // The classes toggled, each with its cells and whether it flips.
+    let mut toggled: Vec<(ShapeClass, u64, bool)> = vec![(own.clone(), own_cells, true)];
     for piece in parts_after(part, rect) {
         let key = class_of(&piece);
-        cells_of.insert(key.clone(), piece.count_ones());
-        toggle(&mut odd, key);
+        match toggled.iter_mut().find(|(k, _, _)| *k == key) {
+            Some(entry) => entry.2 = !entry.2,
+            None => toggled.push((key, piece.count_ones(), true)),
+        }
     }
-    odd.iter()
-        .map(|key| {
-            cells_of.get(key).copied().unwrap_or_else(|| {
-                analysis
-                    .classes
-                    .iter()
-                    .find(|c| &c.key == key)
-                    .map_or(0, |c| c.cells)
-            })
+    toggled
+        .iter()
+        .filter(|(_, _, flips)| *flips)
+        .fold(odd_cells, |cells, (key, count, _)| {
+            if odd.contains(key) {
+                cells - count
+            } else {
+                cells + count
+            }
         })
-        .sum()
 }
 
 /// True when clearing `rect` (in the component's own coordinates) in
@@ -649,8 +669,13 @@ pub fn cancelling_move(
     analysis: &LargeAnalysis,
     analyzer: &mut Analyzer,
 ) -> Option<LargeWinningMove> {
+    // Counted before the set is made: a board of 10^8 random cells leaves
+    // about 850,000 shapes unpaired, whose set takes a second to hash.
+    if analysis.unpaired().nth(MAX_UNPAIRED_FOR_PAIRS).is_some() {
+        return None;
+    }
     let odd = odd_classes(analysis);
-    if odd.is_empty() || odd.len() > MAX_UNPAIRED_FOR_PAIRS {
+    if odd.is_empty() {
         return None;
     }
     // One component of each odd class: the first.
@@ -730,10 +755,11 @@ pub fn cancelling_move(
 /// every shape that does not cancel has an unknown value (then
 /// [`cancelling_move`] has looked), or none is found.
 fn restoring_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Option<EngineChoice> {
-    let odd = odd_classes(analysis);
-    if odd.len() > MAX_UNPAIRED_FOR_PAIRS || analyzer.halted() {
+    // Counted before the set is made, as in `cancelling_move`.
+    if analysis.unpaired().nth(MAX_UNPAIRED_FOR_PAIRS).is_some() || analyzer.halted() {
         return None;
     }
+    let odd = odd_classes(analysis);
     // The small shapes that do not cancel, valued first (a search of a few
     // milliseconds each, which the values' route would make anyway): what
     // cancels by values is often a shape no table holds.
@@ -843,8 +869,17 @@ const MAX_SINGLE_PLACINGS: usize = 4;
 /// ([`half_turn::winning_move`]), in board coordinates. Only where the outcome search cannot go: when those shapes
 /// together do not fit a small board's 64 cells.
 pub fn half_turn_move(analysis: &LargeAnalysis, analyzer: &Analyzer) -> Option<LargeWinningMove> {
+    // Each try gathers the runs of the shapes into one board first (a
+    // third of a second with millions of runs), so none starts past the
+    // budget.
+    if analyzer.halted() {
+        return None;
+    }
     let lone: Vec<usize> = analysis.unpaired().map(|c| c.first as usize).collect();
     half_turn_of(analysis, analyzer, &lone).or_else(|| {
+        if analyzer.halted() {
+            return None;
+        }
         // A class met three times or more stands for itself by its first
         // instance, which need not be the one the mirror leaves alone (a
         // reply that cut off a lone cell beside two others): the whole
@@ -1226,4 +1261,71 @@ fn leftover(shape: &LargeBoard, runs: &[Run], dy: u32, dx: u32) -> Leftover {
 fn for_each_run_of(have: &[u64], placed: &[u64], cols: u32, visit: impl FnMut(u32, u32)) {
     let left: Vec<u64> = have.iter().zip(placed).map(|(h, p)| h & !p).collect();
     super::grid::runs_in(&left, cols, visit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clear::large::analysis::classify;
+
+    /// The unpaired cells a move leaves, counted from the toggles, equal
+    /// the count made the plain way: the set of unpaired classes copied,
+    /// toggled by the move's own class and its pieces', and each class's
+    /// cells summed.
+    #[test]
+    fn unpaired_cells_after_a_move_match_a_plain_count() {
+        let mut checked = 0;
+        for seed in 1..12u64 {
+            let mut state = seed;
+            let mut board = LargeBoard::zeros(12, 13).unwrap();
+            for r in 0..12 {
+                for c in 0..13 {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    if state % 100 < 62 {
+                        board.set(r, c, true);
+                    }
+                }
+            }
+            let analysis = classify(std::slice::from_ref(&board));
+            let odd: FxHashSet<&ShapeClass> = analysis.unpaired().map(|c| &c.key).collect();
+            let odd_cells: u64 = analysis.unpaired().map(|c| c.cells).sum();
+            for index in 0..analysis.components.len() {
+                let part = analysis.part(index);
+                let own = class_of(&part);
+                let mut tried = 0;
+                for_each_rect_of(&part, &mut |rect| {
+                    let mut plain: HashSet<ShapeClass> = odd_classes(&analysis);
+                    toggle(&mut plain, own.clone());
+                    let mut cells: Vec<(ShapeClass, u64)> = analysis
+                        .classes
+                        .iter()
+                        .map(|c| (c.key.clone(), c.cells))
+                        .collect();
+                    for piece in parts_after(&part, rect) {
+                        let key = class_of(&piece);
+                        cells.push((key.clone(), piece.count_ones()));
+                        toggle(&mut plain, key);
+                    }
+                    let want: u64 = plain
+                        .iter()
+                        .map(|key| cells.iter().find(|(k, _)| k == key).unwrap().1)
+                        .sum();
+                    let got = unpaired_cells_after(
+                        &odd,
+                        odd_cells,
+                        (&own, part.count_ones()),
+                        &part,
+                        rect,
+                    );
+                    assert_eq!(got, want, "seed {seed}, component {index}, {rect:?}");
+                    checked += 1;
+                    tried += 1;
+                    tried < 40
+                });
+            }
+        }
+        assert!(checked > 1000, "{checked} moves checked");
+    }
 }
