@@ -75,7 +75,7 @@ pub struct Args {
     /// helper holds at most a quarter of the memory budget of the search
     /// it helps (2 GiB without --max-memory). Default: 2 when the process
     /// may run on two cores.
-    #[arg(long, value_name = "N", value_parser = crate::cmd::whole_in(1u8, Some(2)))]
+    #[arg(long, value_name = "N", value_parser = crate::cmd::whole_in(1u8, Some(2)), allow_hyphen_values = true)]
     threads: Option<u8>,
     #[command(flatten)]
     budget: BudgetArgs,

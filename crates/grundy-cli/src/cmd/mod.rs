@@ -76,6 +76,7 @@ where
         };
         match text.trim().parse::<T>() {
             Ok(value) if value >= min && max.is_none_or(|max| value <= max) => Ok(value),
+            _ if text.trim().is_empty() => Err(format!("a whole number {range} is needed")),
             _ => Err(format!("{text} is not a whole number {range}")),
         }
     }
@@ -207,6 +208,14 @@ mod tests {
         assert_eq!(
             jobs("x").unwrap_err(),
             "x is not a whole number from 1 to 256"
+        );
+        assert_eq!(
+            jobs("-1").unwrap_err(),
+            "-1 is not a whole number from 1 to 256"
+        );
+        assert_eq!(
+            jobs(" ").unwrap_err(),
+            "a whole number from 1 to 256 is needed"
         );
         let size = whole_in(1u64, None);
         assert_eq!(size(&u64::MAX.to_string()), Ok(u64::MAX));

@@ -249,7 +249,7 @@ fn a_thread_count_past_the_bound_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();
     for threads in ["0", "1025", "1000000", "x"] {
         let output = build_with("2x2", &["--threads", threads], &dir.path().join("db.gdb"));
-        assert_exit(&output, 2, "expected a number of threads from 1 to 1024");
+        assert_exit(&output, 2, "is not a whole number from 1 to 1024");
     }
 }
 

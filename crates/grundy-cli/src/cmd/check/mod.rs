@@ -56,7 +56,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "replay")]
     seed: Option<u64>,
     /// How many cases to run.
-    #[arg(long, default_value_t = 500, value_parser = crate::cmd::whole_in(1u64, Some(10_000_000)), conflicts_with = "replay")]
+    #[arg(long, default_value_t = 500, value_parser = crate::cmd::whole_in(1u64, Some(10_000_000)), conflicts_with = "replay", allow_hyphen_values = true)]
     cases: u64,
     /// The largest total number of boards, queries, impassable cells or
     /// starts of a case (caos3: the largest map side, at most 20; not for
@@ -64,10 +64,10 @@ pub struct Args {
     /// of this many boards and queries each for pshtbrth, whose statement
     /// bounds each test [default: the statement's limit].
     // Bounded above by the statement's limit, which `run` checks.
-    #[arg(long, value_parser = crate::cmd::whole_in(1u64, None), conflicts_with = "replay")]
+    #[arg(long, value_parser = crate::cmd::whole_in(1u64, None), conflicts_with = "replay", allow_hyphen_values = true)]
     max_size: Option<u64>,
     /// gridgame: the largest coordinate.
-    #[arg(long, default_value_t = DEFAULT_MAX_COORD, value_parser = crate::cmd::whole_in(1u32, Some(DEFAULT_MAX_COORD)), conflicts_with = "replay")]
+    #[arg(long, default_value_t = DEFAULT_MAX_COORD, value_parser = crate::cmd::whole_in(1u32, Some(DEFAULT_MAX_COORD)), conflicts_with = "replay", allow_hyphen_values = true)]
     max_coord: u32,
     /// Whitespace: `any` also generates the variants the judges accept
     /// (CRLF, blank lines, tabs, no final newline); `plain` only the
@@ -84,7 +84,7 @@ pub struct Args {
     #[arg(long, default_value = "256MiB", value_parser = parse_memory_limit, allow_hyphen_values = true)]
     memory_limit: u64,
     /// How many cases (and shrinking runs) to run at once.
-    #[arg(long, default_value_t = 1, value_parser = crate::cmd::whole_in(1u64, Some(256)))]
+    #[arg(long, default_value_t = 1, value_parser = crate::cmd::whole_in(1u64, Some(256)), allow_hyphen_values = true)]
     jobs: u64,
     /// Where to write failing.in, expected.out and received.out.
     #[arg(long, default_value = "grundy-check")]
@@ -100,7 +100,7 @@ pub struct Args {
     #[arg(long, value_parser = super::parse_seconds, allow_hyphen_values = true)]
     max_time: Option<Duration>,
     /// The most runs of CMD spent shrinking.
-    #[arg(long, default_value_t = 3000, value_parser = crate::cmd::whole_in(1u64, None))]
+    #[arg(long, default_value_t = 3000, value_parser = crate::cmd::whole_in(1u64, None), allow_hyphen_values = true)]
     shrink_runs: u64,
 }
 

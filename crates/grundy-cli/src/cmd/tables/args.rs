@@ -140,7 +140,7 @@ pub(super) struct BuildArgs {
     /// until the tier is written, so a stop in the middle of a long tier
     /// loses at most one stretch. The bytes written are the same whatever
     /// the value. Builds of one process only. [default: 16777216]
-    #[arg(long, value_name = "SLOTS", value_parser = crate::cmd::whole_in(1u64, None))]
+    #[arg(long, value_name = "SLOTS", value_parser = crate::cmd::whole_in(1u64, None), allow_hyphen_values = true)]
     pub(super) keep_every: Option<u64>,
     /// Partitioned builds (under mpirun, or --local-ranks): how ranks get
     /// values of shapes other ranks own. `replicate` copies every tier to
@@ -157,7 +157,7 @@ pub(super) struct BuildArgs {
     /// Run the partitioned build as N ranks (1 to 64) in this process
     /// (threads, no MPI), writing N parts as `mpirun -n N` would: to try
     /// partitioned databases, or to check them against a single build.
-    #[arg(long, value_name = "N", value_parser = crate::cmd::whole_in(1u32, Some(64)))]
+    #[arg(long, value_name = "N", value_parser = crate::cmd::whole_in(1u32, Some(64)), allow_hyphen_values = true)]
     pub(super) local_ranks: Option<u32>,
 }
 
@@ -259,13 +259,10 @@ pub(super) fn parse_box(text: &str) -> Result<ShapeBox, String> {
     ShapeBox::new(rows, cols).map_err(|err| err.to_string())
 }
 
-/// Parses `--threads`: 1 to [`grundy::tier::MAX_THREADS`].
+/// Parses `--threads`: 1 to [`grundy::tier::MAX_THREADS`], worded as every
+/// count ([`crate::cmd::whole_in`]).
 fn parse_threads(text: &str) -> Result<usize, String> {
-    let max = grundy::tier::MAX_THREADS;
-    match text.parse::<usize>() {
-        Ok(threads) if (1..=max).contains(&threads) => Ok(threads),
-        _ => Err(format!("expected a number of threads from 1 to {max}")),
-    }
+    crate::cmd::whole_in(1, Some(grundy::tier::MAX_THREADS))(text)
 }
 
 #[cfg(test)]
