@@ -67,7 +67,8 @@ def analyze(
             gives 30 s). It bounds the searches: making the board's text,
             labelling its components and grouping them come first
             (seconds on a board of 10^8 cells), as ``grundy clear`` reads
-            before its clock starts; :func:`engine_move` counts them.
+            before its clock starts; :func:`engine_move` counts the
+            labelling and grouping, but not the making of the text.
         max_memory: give up before the shape memo would pass this many bytes.
         tables: a :class:`grundy.tables.Database` consulted before searching
             (the built-in 5 x 5 database always is).
@@ -129,7 +130,9 @@ def engine_move(
     """The engine's move for the player to move, on a board of any size, as
     ``grundy clear --move``: always a move within the time budget
     (``max_time``, 5 s by default, ``math.inf`` for none), and whether it
-    is proven. ``threads``
+    is proven. The budget starts once the board's text is made, as the
+    command line's starts once the file is read: turning a list of 10^8
+    cells into text takes seconds before it. ``threads``
     as for :func:`analyze`: a helper joins the long value searches of the
     shapes left.
 
