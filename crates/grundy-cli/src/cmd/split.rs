@@ -157,12 +157,22 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             args.budget.max_memory,
             "--max-memory",
         )
-        .map_err(|refusal| {
+        .or_else(|refusal| {
             match refusal {
-                Refusal::Unsupported(err) => anyhow::Error::new(source.error(err)),
-                // A budget, not bad input: exit 3, located like a parse error.
-                Refusal::OverBudget(err, _) => {
-                    anyhow::Error::new(OverBudgetError(source.error(err).to_string()))
+                Refusal::Unsupported(err) => Err(anyhow::Error::new(source.error(err))),
+                // A budget, not bad input: exit 3, located like a parse
+                // error, after what is known without the table (a move the
+                // pairs prove), as when a search stops.
+                Refusal::OverBudget(err, needs) => {
+                    let refused = SolveError::MemoryBudget {
+                        limit: args.budget.max_memory,
+                        used: needs,
+                    };
+                    let position = Position::new(parsed.grid.clone());
+                    print_known(&position, &parsed.walls, args, &refused, Instant::now())?;
+                    Err(anyhow::Error::new(OverBudgetError(
+                        source.error(err).to_string(),
+                    )))
                 }
             }
         })?;
@@ -246,6 +256,30 @@ fn print_partial(
     if let (SolveError::TimeBudget { limit }, Some(whole)) = (&mut err, args.budget.max_time) {
         *limit = whole;
     }
+    print_known(position, walls, args, &err, started)?;
+    let left_out = match (args.play, args.explain) {
+        (true, true) => Some("no play-out and no explanation, which need every value"),
+        (true, false) => Some("no play-out, which needs every value"),
+        (false, true) => Some("no explanation, which needs every value"),
+        (false, false) => None,
+    };
+    let err = super::stopped(err);
+    Err(match left_out {
+        Some(left_out) => err.context(left_out),
+        None => err,
+    })
+}
+
+/// Prints what is known of `position` without its values, which `err`
+/// stopped: the grid, the value unknown, and a move the pair search proves
+/// within its share of the time (`started` is when the analysis began).
+fn print_known(
+    position: &Position,
+    walls: &[Cell],
+    args: &Args,
+    err: &SolveError,
+    started: Instant,
+) -> anyhow::Result<()> {
     // The pair search's share of the time, and never past the whole budget.
     let share = args
         .budget
@@ -258,7 +292,7 @@ fn print_partial(
             .map_or(end, |whole| end.min(whole))
     });
     let paired = grundy::split::paired_move(position, deadline);
-    let report = PartialReport::new(position, paired.as_ref(), &err);
+    let report = PartialReport::new(position, paired.as_ref(), err);
     let out = if args.json {
         crate::output::Unfinished {
             report,
@@ -286,17 +320,7 @@ fn print_partial(
         out
     };
     crate::output::print(&out)?;
-    let left_out = match (args.play, args.explain) {
-        (true, true) => Some("no play-out and no explanation, which need every value"),
-        (true, false) => Some("no play-out, which needs every value"),
-        (false, true) => Some("no explanation, which needs every value"),
-        (false, false) => None,
-    };
-    let err = super::stopped(err);
-    Err(match left_out {
-        Some(left_out) => err.context(left_out),
-        None => err,
-    })
+    Ok(())
 }
 
 /// The grid's size and candidates, and the grid drawn when small enough.
