@@ -373,6 +373,21 @@ fn a_stopped_analysis_prints_what_is_known() {
         stdout.contains("  split at (21,21), leaving grundy 0 (the rectangles it leaves pair up"),
         "{stdout}"
     );
+    // Refused at once for memory (its table), the same is printed first,
+    // then the located refusal.
+    let output = run(&["--json", "--max-memory", "1B"], &text);
+    assert_eq!(output.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("<stdin>:1:"), "{stderr}");
+    assert!(
+        stderr.contains("grid too large for --max-memory"),
+        "{stderr}"
+    );
+    let json: Value = serde_json::from_slice(&output.stdout).expect("valid JSON");
+    assert_eq!(json["grundy"], Value::Null);
+    assert_eq!(json["winning_moves"][0]["row"], 20);
+    assert_eq!(json["winning_moves"][0]["col"], 20);
+    assert!(json["stopped"].as_str().unwrap().contains("memory budget"));
     // Without symmetry nothing is proven: the winner is unknown.
     rows[0][0] = b'1';
     rows[40][40] = b'0';
