@@ -510,9 +510,9 @@ fn the_time_budget_holds_on_huge_cell_lists() {
 #[test]
 fn the_memory_budget_holds_on_huge_cell_lists() {
     // The memory stops the values within a second; the pair search then
-    // has its quarter of the time (2 s), and finds nothing to pair.
+    // has its quarter of the time (1 s), and finds nothing to pair.
     let stderr = assert_cells_budget_stops(
-        &["--max-memory", "20MiB", "--max-time", "8"],
+        &["--max-memory", "20MiB", "--max-time", "4"],
         random_cells(100_000, 6),
         "would pass 20.0 MiB (the memory budget",
         Duration::from_secs(60),
@@ -627,6 +627,8 @@ fn the_position_budget_bounds_the_generic_search() {
     for (x, y) in cells {
         input.push_str(&format!("{x} {y}\n"));
     }
+    // The time budget is a safety net: the positions stop the values, and
+    // the pair search after them has a quarter of it (1 s).
     assert_cells_budget_stops(
         &[
             "--max-positions",
@@ -634,7 +636,7 @@ fn the_position_budget_bounds_the_generic_search() {
             "--max-memory",
             "64MiB",
             "--max-time",
-            "120",
+            "4",
         ],
         input,
         "gave up after 1000 positions (the position budget)",
