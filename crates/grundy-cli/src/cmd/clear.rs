@@ -27,7 +27,7 @@ use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::parse::ParseErrorKind;
 use grundy_report::{explain, words, ValuedMove};
 
-use crate::cmd::{stopped, BudgetArgs};
+use crate::cmd::{stopped, BudgetArgs, DEFAULT_BOARD_MEMORY};
 use crate::output::{read_source, solver_progress, OverBudgetError, UsageError, WithPlay};
 use crate::shape_tables::TablesArgs;
 
@@ -106,10 +106,6 @@ fn analyzer(args: &Args, default_time: std::time::Duration) -> anyhow::Result<An
 fn small_solver(rules: Clear, threads: u8) -> ClearSolver {
     rules.into_solver_on(threads)
 }
-
-/// The memory a board may take when `--max-memory` is not given: a third of
-/// this project's machines' 24 GiB.
-const DEFAULT_BOARD_MEMORY: u64 = 8 << 30;
 
 /// The time the analysis of a board past 64 cells takes at most when
 /// `--max-time` is not given: one expansion of a large shape lists every

@@ -396,10 +396,14 @@ pub struct BudgetArgs {
     /// MB more): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
     /// powers of 1000, KiB/MiB/GiB of 1024). Default: no limit on boards of
     /// at most 64 cells (--max-positions bounds them), 1 GiB for the search
-    /// of shapes past 64 cells.
+    /// of shapes past 64 cells, 8 GiB for the cells of the boards read.
     #[arg(long, value_name = "SIZE", value_parser = crate::cmd::parse_size, allow_hyphen_values = true)]
     pub max_memory: Option<u64>,
 }
+
+/// The memory the boards' cells may take as they are read when
+/// `--max-memory` is not given: a third of this project's machines' 24 GiB.
+pub const DEFAULT_BOARD_MEMORY: u64 = 8 << 30;
 
 impl BudgetArgs {
     pub fn budget(&self) -> grundy::Budget {

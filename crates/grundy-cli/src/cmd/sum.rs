@@ -32,7 +32,7 @@ use grundy_cli::queries::{Query, QueryReader};
 use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::parse::ParseErrorKind;
 
-use crate::cmd::{budget_flag, stopped_naming, BudgetArgs};
+use crate::cmd::{budget_flag, stopped_naming, BudgetArgs, DEFAULT_BOARD_MEMORY};
 use crate::output::{read_source, solver_progress, OverBudgetError, UsageError};
 use crate::shape_tables::TablesArgs;
 use grundy_report::large::{EngineMoveReport, LargeMoveReport, MoveKind};
@@ -117,7 +117,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .into());
     }
     let board_source = read_source(args.boards.as_deref())?;
-    let max_bytes = args.budget.max_memory.unwrap_or(8 << 30);
+    let max_bytes = args.budget.max_memory.unwrap_or(DEFAULT_BOARD_MEMORY);
     // Boards whose analysis would pass the memory budget but whose cells fit
     // are still answered, as `grundy clear --move` still plays them: each is
     // of unknown value from the start, and every move is a legal one found
