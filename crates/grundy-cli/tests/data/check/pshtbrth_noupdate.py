@@ -4,7 +4,7 @@ import pshtbrth_brute
 
 
 def replace(values, p, board):
-    board()  # the bug: should be values[p - 1] = grundy(board())
+    board()  # the bug: should be values[p - 1] = pshtbrth_brute.grundy(board())
 
 
 pshtbrth_brute.main(replace=replace)
