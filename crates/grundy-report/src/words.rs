@@ -115,10 +115,12 @@ pub fn play_end(plies: usize) -> String {
 }
 
 /// Why a list of a pawn sum's winning moves may not be all: the pawns
-/// (0-based, named from 1) that dropped out of a won sum without their
-/// values, whose moves are not examined.
+/// (0-based, named from 1) that dropped out of a won sum, whose moves are
+/// not examined, as a winning one would need their values or, when
+/// `total_known` is false, the sum's total (a pawn left in the sum past
+/// the region of values).
 #[must_use]
-pub fn unexamined_pawns(unexamined: &[usize]) -> String {
+pub fn unexamined_pawns(unexamined: &[usize], total_known: bool) -> String {
     let mut names: Vec<String> = unexamined.iter().map(|i| (i + 1).to_string()).collect();
     let (pawns, their) = if names.len() == 1 {
         ("pawn", "its value")
@@ -131,8 +133,9 @@ pub fn unexamined_pawns(unexamined: &[usize]) -> String {
     } else {
         format!("{} and {last}", names.join(", "))
     };
+    let needed = if total_known { their } else { "the total" };
     format!(
-        "Not every winning move is listed: the moves of {pawns} {listed} are not examined (they drop out of the sum: on a losing cell, value 0, or paired with a pawn on the same cell), as a winning one would need {their}, computed below {side} x {side} only.",
+        "Not every winning move is listed: the moves of {pawns} {listed} are not examined (they drop out of the sum: on a losing cell, value 0, or paired with a pawn on the same cell), as a winning one would need {needed}, computed below {side} x {side} only.",
         side = grundy::pawn::MAX_REGION_SIDE
     )
 }
@@ -522,8 +525,10 @@ mod tests {
         assert_eq!(count(0, "shape"), "0 shapes");
         assert_eq!(count(2, "query"), "2 queries");
         assert_eq!(count(2, "key"), "2 keys");
-        assert!(unexamined_pawns(&[0]).contains("the moves of pawn 1 are"));
-        assert!(unexamined_pawns(&[0, 2, 4]).contains("the moves of pawns 1, 3 and 5 are"));
+        assert!(unexamined_pawns(&[0], true).contains("the moves of pawn 1 are"));
+        assert!(unexamined_pawns(&[0], true).contains("would need its value,"));
+        assert!(unexamined_pawns(&[0, 2, 4], true).contains("the moves of pawns 1, 3 and 5 are"));
+        assert!(unexamined_pawns(&[0, 2], false).contains("would need the total,"));
     }
 
     #[test]

@@ -348,7 +348,11 @@ fn render(analysis: &Analysis, pawns: &[Cell], has_moves: bool, out: &mut String
         return;
     }
     if !analysis.unexamined.is_empty() {
-        let _ = writeln!(out, "{}", words::unexamined_pawns(&analysis.unexamined));
+        let _ = writeln!(
+            out,
+            "{}",
+            words::unexamined_pawns(&analysis.unexamined, analysis.total.is_some())
+        );
     }
     if analysis.moves.is_empty() {
         return;

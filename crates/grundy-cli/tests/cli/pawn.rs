@@ -688,8 +688,25 @@ fn pawns_sharing_a_cell_cancel_in_pairs() {
         .code(3)
         .stdout(contains(
             "Not every winning move is listed: the moves of pawns 1 and 3 are not examined",
-        ));
+        ))
+        .stdout(contains("as a winning one would need their values,"));
     std::fs::remove_file(&walls).unwrap();
+    // A pawn left in the sum without a value (past the region, an
+    // impassable cell below-left): the total is not known, and that is
+    // what a dropped pawn's winning move would need, not its own value (0
+    // on a losing cell).
+    let corner = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(corner.path(), "0 0\n").unwrap();
+    grundy()
+        .arg("pawn")
+        .arg(corner.path())
+        .args(["--at", "5000,3", "--at", "2,2"])
+        .assert()
+        .code(3)
+        .stdout(contains("Pawn 2 at (2,2): losing cell, grundy 0"))
+        .stdout(contains(
+            "the moves of pawn 2 are not examined (they drop out of the sum: on a losing cell, value 0, or paired with a pawn on the same cell), as a winning one would need the total,",
+        ));
     assert_eq!(answer["proven"], true, "{answer}");
     assert_eq!(answer["kind"], "winning");
     assert_eq!(answer["move"]["pawn"], 1);
