@@ -21,8 +21,8 @@
 use std::fmt::Write as _;
 
 use grundy::clear::large::{
-    half_turn, ComponentInfo, EngineChoice, LargeAnalysis, LargeRect, LargeWinningMove, MoveReason,
-    Part, WinReason,
+    half_turn, ComponentInfo, EngineChoice, Guess, LargeAnalysis, LargeRect, LargeWinningMove,
+    MoveReason, Part, WinReason,
 };
 use grundy::Nimber;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
@@ -640,27 +640,44 @@ pub fn reason(choice: &EngineChoice) -> String {
             unpaired,
             largest,
             stopped,
+            guess,
         } if valued == unpaired => format!(
-            "unproven: every shape that does not cancel is valued and the total is not 0, but the budget ran out{} before the options of a shape were valued to find the move to a total of 0 (the largest shape has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
+            "unproven: every shape that does not cancel is valued and the total is not 0, but the budget ran out{} before the options of a shape were valued to find the move to a total of 0 (the largest shape has {}); best guess: {}",
             stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
             words::count(*largest, "cell"),
+            guess_words(*guess),
         ),
         MoveReason::Unproven {
             valued,
             unpaired,
             largest,
             stopped,
+            guess,
         } => format!(
-            "unproven: the budget ran out{} with {valued} of {} that {} not cancel valued (the largest has {}); best guess: halve the largest shape left alone, or leave the fewest unpaired cells",
+            "unproven: the budget ran out{} with {valued} of {} that {} not cancel valued (the largest has {}); best guess: {}",
             stopped.as_ref().map(|e| format!(" ({e})")).unwrap_or_default(),
             words::count(*unpaired as u64, "shape"),
             if *unpaired == 1 { "does" } else { "do" },
             words::count(*largest, "cell"),
+            guess_words(*guess),
         ),
         MoveReason::Unanalysed { stopped } => format!(
             "unproven: no analysis ({stopped}); a legal move: the first run of ones, cleared"
         ),
         _ => "unproven".to_owned(),
+    }
+}
+
+/// How an unproven move was chosen, in the words of its reason.
+fn guess_words(guess: Guess) -> &'static str {
+    match guess {
+        Guess::Halves => "this move cuts the largest shape left alone into two halves",
+        Guess::FewestUnpaired => {
+            "of the first moves tried in the largest shape left alone, this one leaves the fewest unpaired cells"
+        }
+        Guess::FirstCell => {
+            "no time was left to try moves: this one clears the first cell of the largest shape left alone"
+        }
     }
 }
 
@@ -692,6 +709,7 @@ mod tests {
             unpaired: 8,
             largest: 30,
             stopped: None,
+            guess: Guess::Halves,
         };
         let all = reason(&choice(unproven(8)));
         assert!(
@@ -708,5 +726,27 @@ mod tests {
         );
         assert_eq!(kind(&choice(unproven(8))), "unproven");
         assert_eq!(kind(&choice(MoveReason::KnownTotal)), "winning");
+    }
+
+    /// An unproven move's reason says how it was chosen, each way in its
+    /// own words.
+    #[test]
+    fn an_unproven_reason_names_its_guess() {
+        let guessed = |guess| {
+            reason(&choice(MoveReason::Unproven {
+                valued: 0,
+                unpaired: 1,
+                largest: 30,
+                stopped: None,
+                guess,
+            }))
+        };
+        assert!(guessed(Guess::Halves)
+            .ends_with("best guess: this move cuts the largest shape left alone into two halves"));
+        assert!(
+            guessed(Guess::FewestUnpaired).contains("this one leaves the fewest unpaired cells")
+        );
+        assert!(guessed(Guess::FirstCell)
+            .contains("no time was left to try moves: this one clears the first cell"));
     }
 }

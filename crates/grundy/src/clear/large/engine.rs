@@ -44,7 +44,9 @@
 //! the rectangle that halves the largest shape left alone if it has one,
 //! else the move of that shape leaving the fewest unpaired cells among
 //! the first ones tried (a move whose total after is known and not 0 last:
-//! it is known to lose), and says what it could not prove.
+//! it is known to lose), else, with no time left to try moves, that
+//! shape's first cell; it says which ([`Guess`]) and what it could not
+//! prove.
 
 use std::collections::HashSet;
 
@@ -109,6 +111,8 @@ pub enum MoveReason {
         largest: u64,
         /// The budget that ran out.
         stopped: Option<SolveError>,
+        /// How the move was chosen.
+        guess: Guess,
     },
     /// The budget refused the analysis itself (the boards need more
     /// memory to label than it allows): a legal move, found without one.
@@ -116,6 +120,20 @@ pub enum MoveReason {
         /// The budget that refused it.
         stopped: SolveError,
     },
+}
+
+/// How an unproven move was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guess {
+    /// The rectangle across the middle of the largest shape left alone,
+    /// which cuts it into two halves.
+    Halves,
+    /// Among the first moves of the largest shape left alone, the one
+    /// leaving the fewest unpaired cells.
+    FewestUnpaired,
+    /// No time was left to try moves: the first cell of the largest shape
+    /// left alone.
+    FirstCell,
 }
 
 /// The engine's move.
@@ -492,11 +510,12 @@ fn first_cell_of_largest(
 /// first tried that leaves the fewest unpaired cells.
 fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineChoice {
     let unpaired: Vec<&super::analysis::ClassInfo> = analysis.unpaired().collect();
-    let reason = MoveReason::Unproven {
+    let reason = |guess| MoveReason::Unproven {
         valued: unpaired.iter().filter(|c| c.value.is_some()).count(),
         unpaired: unpaired.len(),
         largest: unpaired.iter().map(|c| c.cells).max().unwrap_or(0),
         stopped: analysis.stopped.clone(),
+        guess,
     };
     let lone = |i: usize| !analysis.classes[analysis.components[i].class as usize].cancels();
     let (index, cell) = first_cell_of_largest(analysis, lone);
@@ -508,7 +527,7 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
                 board: info.board,
                 rect: rect.offset(info.extent.top, info.extent.left),
                 component: index,
-                reason,
+                reason: reason(Guess::Halves),
             };
         }
     }
@@ -519,7 +538,7 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
             board: info.board,
             rect: cell,
             component: index,
-            reason,
+            reason: reason(Guess::FirstCell),
         };
     }
     // Few unpaired cells left for the opponent: among the first moves of
@@ -575,11 +594,14 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
             reason: MoveReason::KnownTotal,
         };
     }
+    let (rect, guess) = best.map_or((cell, Guess::FirstCell), |(_, rect)| {
+        (offset(rect), Guess::FewestUnpaired)
+    });
     EngineChoice {
         board: info.board,
-        rect: best.map_or(cell, |(_, rect)| offset(rect)),
+        rect,
         component: index,
-        reason,
+        reason: reason(guess),
     }
 }
 

@@ -42,7 +42,7 @@ pub use analysis::{
     analyse, analyse_after_stop, analysis_bytes, classify, value_unpaired, Analyzer, ClassInfo,
     ComponentInfo, LargeAnalysis, LargeWinningMove, WinReason, OUTCOME_SHARE,
 };
-pub use engine::{choose_move, unanalysed_move, EngineChoice, MoveReason};
+pub use engine::{choose_move, unanalysed_move, EngineChoice, Guess, MoveReason};
 pub use game::{LargeClear, Part, ShapeClass};
 pub use grid::{Components, Extent, LargeBoard, LargeBoardError, LargeRect, Run};
 

@@ -1060,6 +1060,62 @@ fn a_spent_budget_plays_at_once_on_many_components_and_pairs_on_few() {
     assert_eq!((choice.rect.top, choice.rect.left), (0, 8), "{choice:?}");
 }
 
+/// With no time to try moves, an unproven move is the first cell of the
+/// largest shape left alone, or the band that halves it when it is past
+/// 64 cells, and its reason names that guess.
+#[test]
+fn a_spent_budget_names_the_guess_it_plays() {
+    let spent = Budget {
+        max_time: Some(std::time::Duration::ZERO),
+        ..Budget::UNLIMITED
+    };
+    let rows = [
+        "1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000",
+    ];
+    let mut dense = LargeBoard::zeros(7, 7).unwrap();
+    for (r, row) in (0..).zip(rows) {
+        for (c, cell) in (0..).zip(row.bytes()) {
+            dense.set(r, c, cell == b'1');
+        }
+    }
+    let mut analyzer = Analyzer::new(Clear::new(), spent);
+    let choice = choose_move(std::slice::from_ref(&dense), &mut analyzer).unwrap();
+    assert!(
+        matches!(
+            choice.reason,
+            MoveReason::Unproven {
+                guess: Guess::FirstCell,
+                ..
+            }
+        ),
+        "{choice:?}"
+    );
+    assert_eq!(choice.rect.area(), 1, "{choice:?}");
+    assert!(dense.is_legal(choice.rect), "{choice:?}");
+
+    // 9 x 9 less three cells (78 cells, no half turn, no pair).
+    let mut large = LargeBoard::zeros(9, 9).unwrap();
+    for r in 0..9 {
+        large.set_run(r, 0, 9);
+    }
+    for (r, c) in [(0, 0), (0, 1), (2, 8)] {
+        large.set(r, c, false);
+    }
+    let mut analyzer = Analyzer::new(Clear::new(), spent);
+    let choice = choose_move(std::slice::from_ref(&large), &mut analyzer).unwrap();
+    assert!(large.is_legal(choice.rect), "{choice:?}");
+    assert!(
+        matches!(
+            choice.reason,
+            MoveReason::Unproven {
+                guess: Guess::Halves,
+                ..
+            }
+        ),
+        "{choice:?}"
+    );
+}
+
 /// A set of cells in a `rows x cols` box that is its own half turn: each
 /// cell of `bits` (row-major over the box) with its image.
 fn half_turn_set(rows: i64, cols: i64, bits: u64) -> Cells {
