@@ -633,7 +633,7 @@ pub fn reason(choice: &EngineChoice) -> String {
             "losing position: the total is 0, so every move loses; this one leaves {v}, the largest value a move leaves (chosen as likely the hardest to answer)"
         ),
         MoveReason::Losing { leaves: None } => {
-            "losing position: the total is 0, so every move loses; this one keeps the largest shape almost whole".to_owned()
+            "losing position: the total is 0, so every move loses; this one clears a single cell, keeping its shape almost whole".to_owned()
         }
         MoveReason::Unproven {
             valued,

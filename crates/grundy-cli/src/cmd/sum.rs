@@ -12,7 +12,10 @@
 //! `choose_move`), which proves what it can (a move that leaves pairs, an
 //! outcome search) within what is left of the time budget and otherwise
 //! names its best guess as unproven. The run then ends with the budget's
-//! error and exit code 3, after every answer.
+//! error and exit code 3, after every answer. Congruent boards of a range
+//! cancel before they are searched too: a hard board and its copy cost no
+//! search until a range holds one alone, and a range they leave lost gets
+//! a proven losing move even when the budget is spent.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -41,6 +44,13 @@ use grundy_report::{words, ValuedMove};
 /// The time a sum with a board past 64 cells takes at most when
 /// `--max-time` is not given, as `grundy clear`'s.
 const DEFAULT_LARGE_TIME: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// The fewest ones of a board that a range pairs with a congruent one
+/// rather than valuing it ([`Row::pair_pending`]): boards of at most 25
+/// ones are valued at once (the built-in 5 x 5 database, the small tables,
+/// small components), and a deferred board is paired again at each range
+/// that holds it.
+const PAIR_FROM_ONES: u64 = 26;
 
 /// The query language, shown by `grundy sum --help`.
 const QUERY_HELP: &str = "\
@@ -177,9 +187,11 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         boards: Vec::with_capacity(boards.len()),
         unknown: BTreeMap::new(),
         classes: HashMap::new(),
+        board_classes: HashMap::new(),
         unknown_tags: XorTree::new(boards.len()),
         nonempty: BTreeSet::new(),
         pending: BTreeSet::new(),
+        deferred: BTreeSet::new(),
         order: VecDeque::new(),
         stopped: None,
         ran_out: Vec::new(),
@@ -247,6 +259,9 @@ struct Row {
     unknown: BTreeMap<usize, Option<u32>>,
     /// The congruence classes of the boards of unknown value, numbered.
     classes: HashMap<ShapeClass, u32>,
+    /// The class of each board whose class was asked ([`Row::class_of`]),
+    /// until the board is replaced.
+    board_classes: HashMap<usize, Option<u32>>,
     /// A random-looking tag of each unknown board's class, XOR-summed over
     /// ranges: a range whose classes all pair up has XOR 0, so a non-zero
     /// XOR says at once that its value is unknown, and [`Row::known`]
@@ -258,6 +273,10 @@ struct Row {
     nonempty: BTreeSet<usize>,
     /// The boards not valued yet (held as empty boards).
     pending: BTreeSet<usize>,
+    /// Boards not valued yet that a query's range paired with a congruent
+    /// board (their values cancel there): held in `unknown` with their
+    /// class, and valued only when a range needs one alone.
+    deferred: BTreeSet<usize>,
     /// The order in which boards are valued: fewest ones first.
     order: VecDeque<usize>,
     /// The first budget that ran out, for the exit code and the message.
@@ -357,6 +376,8 @@ impl Row {
     /// Replaces board `index`: its value, or `None` when the budget ran out.
     fn set(&mut self, index: usize, board: LargeBoard) -> Option<grundy::Nimber> {
         self.pending.remove(&index);
+        self.deferred.remove(&index);
+        self.board_classes.remove(&index);
         if board.is_empty() {
             self.nonempty.remove(&index);
         } else {
@@ -367,22 +388,108 @@ impl Row {
     }
 
     /// Values the boards not valued yet, in their order (fewest ones
-    /// first), until none of `left..=right` is left; the answers written
-    /// so far are flushed first, as the searches may be long.
+    /// first), until none of `left..=right` is left but those that pair up
+    /// there ([`Row::pair_pending`]); the answers written so far are
+    /// flushed first, as the searches may be long.
     fn ensure(&mut self, left: usize, right: usize, out: &mut impl Write) -> std::io::Result<()> {
+        let deferred_here = self.deferred.range(left..=right).next().is_some();
+        if self.pending.range(left..=right).next().is_none()
+            && (!deferred_here || self.known(left, right))
+        {
+            return Ok(());
+        }
+        self.pair_pending(left, right);
         if self.pending.range(left..=right).next().is_none() {
             return Ok(());
         }
         out.flush()?;
+        // Deferred boards keep their place in the order, for the range
+        // that needs one alone.
+        let mut skipped = Vec::new();
         while self.pending.range(left..=right).next().is_some() {
             let Some(index) = self.order.pop_front() else {
                 break;
             };
             if self.pending.remove(&index) {
                 self.value_board(index);
+            } else if self.deferred.contains(&index) {
+                skipped.push(index);
             }
         }
+        for index in skipped.into_iter().rev() {
+            self.order.push_front(index);
+        }
         Ok(())
+    }
+
+    /// Defers the boards of `left..=right` not valued yet whose values
+    /// cancel there: of each congruence class, the boards not valued yet
+    /// when, with the class's boards of unknown value in the range, they
+    /// are even in number, else all but one. A hard board and its copy in
+    /// one range then cost no search at all (X xor X = 0), where valuing
+    /// the first would spend the budget on a value the answer does not
+    /// need. The boards deferred for an earlier range come back first:
+    /// they may not pair in this one.
+    fn pair_pending(&mut self, left: usize, right: usize) {
+        let back: Vec<usize> = self.deferred.range(left..=right).copied().collect();
+        for index in back {
+            self.deferred.remove(&index);
+            if let Some(class) = self.unknown.remove(&index) {
+                self.unknown_tags.toggle(index, tag(class));
+            }
+            self.pending.insert(index);
+        }
+        let candidates: Vec<usize> = self
+            .pending
+            .range(left..=right)
+            .copied()
+            .filter(|&index| self.boards[index].count_ones() >= PAIR_FROM_ONES)
+            .collect();
+        if candidates.is_empty() {
+            return;
+        }
+        let mut by_class: BTreeMap<u32, (usize, Vec<usize>)> = BTreeMap::new();
+        for index in candidates {
+            if let Some(class) = self.class_of(index) {
+                by_class.entry(class).or_default().1.push(index);
+            }
+        }
+        for class in self.unknown.range(left..=right).filter_map(|(_, c)| *c) {
+            if let Some((unknown, _)) = by_class.get_mut(&class) {
+                *unknown += 1;
+            }
+        }
+        for (class, (unknown, boards)) in by_class {
+            let paired = if (unknown + boards.len()) % 2 == 0 {
+                &boards[..]
+            } else {
+                &boards[1..]
+            };
+            for &index in paired {
+                self.pending.remove(&index);
+                self.deferred.insert(index);
+                self.unknown.insert(index, Some(class));
+                self.unknown_tags.toggle(index, tag(Some(class)));
+            }
+        }
+    }
+
+    /// The number of the congruence class of board `index`, `None` for an
+    /// empty board.
+    fn class_of(&mut self, index: usize) -> Option<u32> {
+        if let Some(&class) = self.board_classes.get(&index) {
+            return class;
+        }
+        let class = self
+            .boards
+            .get(index)
+            .and_then(LargeBoard::cut)
+            .map(|(cut, _, _)| {
+                let next = self.classes.len() as u32;
+                *self.classes.entry(ShapeClass::of_cut(&cut)).or_insert(next)
+            });
+        self.board_classes.insert(index, class);
+        class
     }
 
     /// Values board `index` as the row holds it: its value, or `None` when
@@ -409,11 +516,7 @@ impl Row {
 
     fn stop(&mut self, index: usize, err: SolveError) {
         let err = self.run_error(err);
-        let class = self.boards.get(index).and_then(LargeBoard::cut);
-        let class = class.map(|(cut, _, _)| {
-            let next = self.classes.len() as u32;
-            *self.classes.entry(ShapeClass::of_cut(&cut)).or_insert(next)
-        });
+        let class = self.class_of(index);
         if let Some(old) = self.unknown.insert(index, class) {
             self.unknown_tags.toggle(index, tag(old));
         }
@@ -668,16 +771,7 @@ fn answer_move(
                     row.note_stop(err.clone());
                     let mut played = row.unanalysed(left, right, err);
                     if let Some(choice) = played.choice.as_mut() {
-                        // Its first cell: the shape kept almost whole, as
-                        // the engine plays a lost position it cannot value.
-                        let (top, left) = (choice.rect.top, choice.rect.left);
-                        choice.rect = LargeRect {
-                            top,
-                            left,
-                            bottom: top,
-                            right: left,
-                        };
-                        choice.reason = MoveReason::Losing { leaves: None };
+                        as_losing_move(choice);
                     }
                     write_engine_move(out, json, left, right, played)?;
                 }
@@ -685,7 +779,20 @@ fn answer_move(
         }
         // A lost range still gets a move while it has one, as `grundy clear
         // --move` plays one: the engine's, worded as a losing position.
-        Some(None) | None => {
+        // Its boards of unknown value pair up (the range is known): the
+        // range is lost whatever the engine proves, so a move it could not
+        // prove is a losing one, as above.
+        Some(None) => {
+            out.flush()?;
+            let mut played = row.play(left, right);
+            if let Some(choice) = played.choice.as_mut() {
+                if MoveKind::of(choice) == MoveKind::Unproven {
+                    as_losing_move(choice);
+                }
+            }
+            write_played_move(row, out, json, left, right, played)?;
+        }
+        None => {
             out.flush()?;
             let played = row.play(left, right);
             // On a range of known value, a proven win is a move to a total
@@ -694,6 +801,20 @@ fn answer_move(
         }
     }
     Ok(())
+}
+
+/// A legal move of a range known to be lost, played as the engine plays a
+/// lost position it cannot value: the first cell of the move's rectangle,
+/// which keeps its shape almost whole, a proven losing move.
+fn as_losing_move(choice: &mut EngineChoice) {
+    let (top, left) = (choice.rect.top, choice.rect.left);
+    choice.rect = LargeRect {
+        top,
+        left,
+        bottom: top,
+        right: left,
+    };
+    choice.reason = MoveReason::Losing { leaves: None };
 }
 
 /// The engine's move on a range it played without the values: a proven win

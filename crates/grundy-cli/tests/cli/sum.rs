@@ -881,3 +881,50 @@ fn a_valued_range_gets_its_move_by_values_after_the_time_is_spent() {
         "{stdout}"
     );
 }
+
+/// Two congruent hard boards in one range cancel before either is searched
+/// (X xor X = 0): their range is valued, won by the second player and
+/// given a proven losing move even when no time is left to search; a
+/// range holding one of them alone values it then.
+#[test]
+fn congruent_boards_in_one_range_are_never_searched() {
+    let full = "11111111\n".repeat(8);
+    let mirror: String = full.lines().map(|r| format!("{r}0\n")).collect();
+    let turned: String = full.lines().map(|r| format!("0{r}\n")).collect();
+    let boards = format!("{mirror}\n{turned}\n111\n");
+    let output = sum_run(
+        &["--max-time", "0"],
+        "value 1 2\nwinner 1 2\nmove 1 2\nvalue 1 3\n",
+        &boards,
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[..2], ["0", "second"], "{text}");
+    assert!(
+        lines[2].starts_with("clear (1,1)-(1,1) on board 1: losing position: "),
+        "{text}"
+    );
+    assert_eq!(lines[3], value(&["111"]).to_string(), "{text}");
+
+    // The budget stops board 2 valued alone; the range of both still
+    // cancels, and its move is a proven losing one.
+    let output = sum_run(
+        &["--max-positions", "10", "--json"],
+        "value 2 3\nvalue 1 2\nmove 1 2\n",
+        &boards,
+    );
+    assert_eq!(output.status.code(), Some(3), "{output:?}");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["grundy"], serde_json::Value::Null);
+    assert_eq!(lines[1]["grundy"], 0);
+    assert_eq!(
+        (&lines[2]["kind"], &lines[2]["proven"]),
+        (&"losing".into(), &true.into()),
+        "{}",
+        lines[2]
+    );
+}
