@@ -484,7 +484,7 @@ pub enum BuildFailed {
     /// A budget ran out or the build was cancelled: the partial file keeps
     /// the tiers stored so far (and, beside it, what was solved of the
     /// tier under way), and the same call resumes from them.
-    #[error("{reason}; {} keeps {}{}: {}", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way), resume_advice(reason, self.stalled()))]
+    #[error("{reason}; {} keeps {}{}: {}", partial.display(), kept_tiers(*kept), kept_of_next(*kept, *under_way, *earlier_stretches), resume_advice(reason, self.stalled(), *earlier_stretches))]
     Stopped {
         /// Why.
         reason: TierError,
@@ -498,6 +498,10 @@ pub enum BuildFailed {
         /// solved and kept and the slots of its table; `None` when none
         /// were kept.
         under_way: Option<(usize, usize)>,
+        /// Whether stretches of the tier under way that an earlier run
+        /// kept lie beside the partial file unread: the budget ran out
+        /// before this run read them back (they are kept for the next).
+        earlier_stretches: bool,
     },
     /// The engine failed (a bug in the game).
     #[error(transparent)]
@@ -540,10 +544,13 @@ impl BuildFailed {
 /// The words of [`BuildFailed::Stopped`] on how to resume: past the memory
 /// budget the same command would stop at the same tier again, and so would
 /// a time budget in which no tier finished (`stalled`).
-fn resume_advice(reason: &TierError, stalled: bool) -> &'static str {
+fn resume_advice(reason: &TierError, stalled: bool, earlier_stretches: bool) -> &'static str {
     match reason {
         TierError::MemoryBudget { .. } => {
             "run the same command with a larger memory budget to resume"
+        }
+        TierError::TimeBudget { .. } if stalled && earlier_stretches => {
+            "no tier finished within this time budget, which ran out before the tier under way was read back with its solved stretches, so resume with a larger time budget: the same one would stop here again"
         }
         TierError::TimeBudget { .. } if stalled => {
             "no tier finished within this time budget, and the tier under way is solved again from its start (only large tiers keep their solved stretches), so resume with a larger time budget: the same one would stop here again"
@@ -553,11 +560,15 @@ fn resume_advice(reason: &TierError, stalled: bool) -> &'static str {
 }
 
 /// The words of [`BuildFailed::Stopped`] on the tier under way.
-fn kept_of_next(kept: usize, under_way: Option<(usize, usize)>) -> String {
+fn kept_of_next(kept: usize, under_way: Option<(usize, usize)>, earlier_stretches: bool) -> String {
     match under_way {
         Some((solved, slots)) if slots > 0 => format!(
             " and {:.0}% of tier {} (its solved stretches)",
             100.0 * solved as f64 / slots as f64,
+            kept + 1
+        ),
+        _ if earlier_stretches => format!(
+            " and the solved stretches of tier {} that an earlier run kept",
             kept + 1
         ),
         _ => String::new(),
@@ -627,6 +638,8 @@ pub fn build_with(
                 kept: store.writer().header().tiers.len(),
                 started_with,
                 under_way: store.under_way(),
+                earlier_stretches: store.under_way().is_none()
+                    && crate::solving::solving_path(store.writer().partial()).exists(),
             })
         }
         Err(BuildError::Tier(e)) => return Err(BuildFailed::Tier(e)),

@@ -787,6 +787,81 @@ fn a_cancelled_build_resumes_to_the_same_bytes() {
 /// stretches beside its partial file, synced; run again, it solves only
 /// the stretches after them and writes an uninterrupted build's bytes. A
 /// damaged stretch, and every one after it, is solved again, never
+/// A build whose time runs out before it reads back the stretches an
+/// earlier run kept says they are still kept (not that the tier is solved
+/// again from its start), and the next build resumes after them.
+#[test]
+fn a_time_budget_spent_before_the_stretches_are_read_keeps_them() {
+    use grundy::tier::BuildConfig;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.gdb");
+    crate::build(&whole, box_of(3, 5), &TierControl::new(), |_| {}).unwrap();
+    let cancel = AtomicBool::new(false);
+    let on_round = |tier: Tier, round: usize, _: usize| {
+        if (tier, round) == (Tier::new(8), 3) {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    };
+    let config = BuildConfig {
+        progress_slots: 32,
+        on_round: Some(&on_round),
+        ..BuildConfig::default()
+    };
+    let path = dir.path().join("stopped.gdb");
+    let mut control = TierControl::new();
+    control.cancel = Some(&cancel);
+    let first = crate::build_with(&path, box_of(3, 5), &config, &control, |_| {});
+    assert!(
+        matches!(
+            first,
+            Err(BuildFailed::Stopped {
+                under_way: Some(_),
+                ..
+            })
+        ),
+        "{first:?}"
+    );
+    let kept = std::fs::read(crate::solving::solving_path(&partial_path(&path))).unwrap();
+    let mut spent = TierControl::new();
+    spent.max_time = Some(std::time::Duration::ZERO);
+    let err = crate::build_with(&path, box_of(3, 5), &config, &spent, |_| {}).unwrap_err();
+    let message = err.to_string();
+    assert!(err.stalled(), "{message}");
+    assert!(
+        matches!(
+            err,
+            BuildFailed::Stopped {
+                reason: TierError::TimeBudget { .. },
+                under_way: None,
+                earlier_stretches: true,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(
+        message.contains(
+            "keeps tiers 1 to 8 and the solved stretches of tier 9 that an earlier run kept"
+        ),
+        "{message}"
+    );
+    assert!(
+        !message.contains("solved again from its start"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read(crate::solving::solving_path(&partial_path(&path))).unwrap(),
+        kept
+    );
+    cancel.store(false, Ordering::Relaxed);
+    crate::build_with(&path, box_of(3, 5), &config, &TierControl::new(), |_| {}).unwrap();
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+}
+
 /// trusted; the file is gone once the build is done.
 #[test]
 fn a_build_stopped_inside_a_tier_resumes_after_its_kept_stretches() {

@@ -684,6 +684,7 @@ fn build_error(
             reason: TierError::TimeBudget { limit },
             ref partial,
             kept,
+            earlier_stretches,
             ..
         } => {
             let dict = match kept_dict(py, kept, partial) {
@@ -691,10 +692,10 @@ fn build_error(
                 Err(err) => return err,
             };
             // The build's words, as for the memory budget below.
-            let advice = if failed.stalled() {
-                "no tier finished within this max_time, and the tier under way is solved again from its start (only large tiers keep their solved stretches): call again with a larger max_time to resume"
-            } else {
-                "call again to resume"
+            let advice = match (failed.stalled(), earlier_stretches) {
+                (true, true) => "no tier finished within this max_time, which ran out before the tier under way was read back with the solved stretches an earlier run kept: call again with a larger max_time to resume",
+                (true, false) => "no tier finished within this max_time, and the tier under way is solved again from its start (only large tiers keep their solved stretches): call again with a larger max_time to resume",
+                (false, _) => "call again to resume",
             };
             let message = format!(
                 "the build stopped: {}; {} keeps {}: {advice}",
