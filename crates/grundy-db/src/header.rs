@@ -318,8 +318,11 @@ impl Header {
                     || entry.slots != entry.capacity.div_ceil(8)
                 {
                     return Err(bad(format!(
-                        "a compact tier of {} bytes in {} words for {} shapes",
-                        entry.capacity, entry.slots, entry.positions
+                        "a compact tier of {} bytes in {} words for {} shape{}",
+                        entry.capacity,
+                        entry.slots,
+                        entry.positions,
+                        if entry.positions == 1 { "" } else { "s" }
                     )));
                 }
             }

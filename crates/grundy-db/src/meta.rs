@@ -360,7 +360,7 @@ pub fn shape_rows(key: u64, box_cols: usize) -> (usize, usize, String) {
 }
 
 /// Writes every shape of the database with its value as CSV (header line
-/// [`EXPORT_HEADER`]), tier by tier, in slot order; returns the shapes
+/// [`EXPORT_HEADER`]), tier by tier, by key within a tier; returns the shapes
 /// written. Pass a buffered writer: one `write` per line.
 ///
 /// # Errors

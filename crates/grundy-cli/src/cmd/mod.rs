@@ -393,7 +393,8 @@ pub struct BudgetArgs {
     pub max_time: Option<std::time::Duration>,
     /// Give up before the shape memo and the search's scratch would pass
     /// this size, counted from their allocations (the process needs a few
-    /// MB more): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
+    /// MB more, and the pages of a --tables database it reads, up to the
+    /// file's size): bytes, or with a unit such as 512MB, 2GiB (kB/MB/GB are
     /// powers of 1000, KiB/MiB/GiB of 1024). Default: no limit on boards of
     /// at most 64 cells (--max-positions bounds them), 1 GiB for the search
     /// of shapes past 64 cells, 8 GiB for the cells of the boards read.
