@@ -43,10 +43,12 @@ With no command, grundy says so in a first line, then analyses a built-in
 4 x 4 rectangle-clearing board and plays it out (as `grundy clear --play`
 would).
 
-Every command reads a FILE, or standard input for `-`. Grid cells are
-(row,col) counted from 1 in text, `row`/`col` counted from 0 in JSON and in
-input files; the pawn's cells are (x,y) from the origin everywhere. Boards
-and pawns are numbered from 1 in text and from 0 in JSON.";
+The games' commands and `judge` read a FILE, or standard input for `-`.
+Grid cells are (row,col) counted from 1 in text, `row`/`col` counted from
+0 in JSON and in `split --cells` files; the pawn's cells are (x,y) from the
+origin everywhere. Boards and pawns are numbered from 1 in text and from 0
+in JSON; `sum`'s query scripts and the judge formats number boards from 1,
+as the contest problems do.";
 
 /// The subcommands, in the order `--help` lists them: the four games, then
 /// the judge formats and the server.

@@ -316,7 +316,7 @@ fn paired_reason(leaves_nothing: bool, pairs: usize, alone: usize) -> String {
         (_, 0, 1) => format!("the one rectangle with candidates it leaves has value 0: {LINE_GROUPS}, and it has an even number of them"),
         (_, 0, _) => format!("in each rectangle it leaves {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
         (_, _, 1) => format!("{PAIRED} ({pair}), but for one, whose value is 0: {LINE_GROUPS}, and it has an even number of them"),
-        _ => format!("{PAIRED} ({pair}), but for {alone}, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
+        _ => format!("{PAIRED} ({pair}), but for {alone} rectangles, in each of which {LINE_GROUPS}, so its value is their number mod 2, and these values' XOR is 0"),
     }
 }
 

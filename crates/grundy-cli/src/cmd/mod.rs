@@ -388,7 +388,11 @@ pub struct BudgetArgs {
     /// on top whatever this count (--max-memory or --threads 1 bounds it).
     #[arg(long, default_value_t = 20_000_000, value_name = "N", value_parser = crate::cmd::parse_count, allow_hyphen_values = true)]
     pub max_positions: u64,
-    /// Give up after this many seconds.
+    /// Give up after this many seconds (at most 10^9; 0 spends the budget
+    /// before the search starts, and an engine's move is then a legal one
+    /// played at once). Default: no limit on boards of at most 64 cells,
+    /// 30 seconds for a run with a board past 64 cells, 5 seconds for
+    /// `clear --move`.
     #[arg(long, value_name = "SECONDS", value_parser = crate::cmd::parse_budget_seconds, allow_hyphen_values = true)]
     pub max_time: Option<std::time::Duration>,
     /// Give up before the shape memo and the search's scratch would pass

@@ -441,6 +441,14 @@ fn passes(problem: &str, cmd: &[String], what: &str, options: &[&str]) {
     assert_eq!(checked.code(), Some(0), "{stdout}\n{}", checked.stderr());
     assert!(stdout.contains("cases passed"), "{stdout}");
     assert!(stdout.contains("largest input"), "{stdout}");
+    // A lowered limit is named, as what the cases did not reach.
+    if let Some(at) = options.iter().position(|o| *o == "--max-coord") {
+        let note = format!(
+            "note: coordinates were limited to --max-coord {}; the statement allows 1000000000",
+            options[at + 1]
+        );
+        assert!(stdout.contains(&note), "{stdout}");
+    }
 }
 
 fn judge_cmd(problem: &str) -> Vec<String> {

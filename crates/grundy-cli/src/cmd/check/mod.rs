@@ -653,6 +653,13 @@ fn time_largest<C: Case>(
             "note: inputs were limited to --max-size {max_size}; the statement allows {statement_size}"
         )?;
     }
+    if args.max_coord < DEFAULT_MAX_COORD {
+        writeln!(
+            out,
+            "note: coordinates were limited to --max-coord {}; the statement allows {DEFAULT_MAX_COORD}",
+            args.max_coord
+        )?;
+    }
     Ok(())
 }
 
