@@ -160,6 +160,7 @@ impl Database {
                 path: path.to_owned(),
                 stored: header.tiers.len(),
                 tiers: header.shape_box.cells(),
+                running: crate::writer::held_by_a_build(path),
             });
         }
         check_sections(path, all, &header)?;

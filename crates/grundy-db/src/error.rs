@@ -63,7 +63,7 @@ pub enum DbError {
         what: String,
     },
     /// The build that writes this file has not finished.
-    #[error("{}: an unfinished build ({}); run `grundy tables build` again to resume it", path.display(), match stored { 0 => format!("none of its {tiers} tiers yet"), _ => format!("tiers 1 to {stored} of {tiers}") })]
+    #[error("{}: an unfinished build ({}); {}", path.display(), match stored { 0 => format!("none of its {tiers} tiers yet"), _ => format!("tiers 1 to {stored} of {tiers}") }, match running { Some(Some(pid)) => format!("a build (process {pid}) is writing it now and holds its lock: wait for it to finish"), Some(None) => "a build is writing it now and holds its lock: wait for it to finish".to_owned(), None => "run `grundy tables build` again to resume it".to_owned() })]
     Incomplete {
         /// The file.
         path: PathBuf,
@@ -71,6 +71,9 @@ pub enum DbError {
         stored: usize,
         /// Tiers of the box.
         tiers: usize,
+        /// `Some` when a running build holds the file's lock (with its
+        /// process when the system says), as a reader found it.
+        running: Option<Option<u32>>,
     },
     /// A stopped build's partial file, holding stored tiers, is where a
     /// convert or a merge would write: replacing it would lose them.

@@ -62,7 +62,8 @@ pub fn other_partials(path: &Path, parts: u32) -> Vec<PathBuf> {
         return Vec::new();
     };
     let mut found: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
+        // Named as `path` is (`x.gdb.partial`, not `./x.gdb.partial`).
+        .filter_map(|e| e.ok().map(|e| path.with_file_name(e.file_name())))
         .filter(|p| {
             let Some(done) = p
                 .to_str()
@@ -497,7 +498,8 @@ pub(crate) fn find_first_part(path: &Path) -> Result<Option<PathBuf>> {
         return Ok(None);
     };
     let mut found: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
+        // Named as `path` is (`x.gdb.partial`, not `./x.gdb.partial`).
+        .filter_map(|e| e.ok().map(|e| path.with_file_name(e.file_name())))
         .filter(|p| part_name_of(p, path).is_some_and(|(index, _)| index == 0))
         .collect();
     found.sort();

@@ -125,6 +125,53 @@ fn a_build_stopped_after_a_tier_resumes_to_the_same_bytes() {
     }
 }
 
+/// A reader of a partial file that a running build holds says so (wait
+/// for it), not that a build should be run to resume it.
+#[test]
+fn a_partial_file_a_build_holds_is_named_as_being_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("held.gdb");
+    build(&path, box_of(3, 4), Some(5)).unwrap();
+    let partial = partial_path(&path);
+    let message = |err: DbError| match err {
+        err @ DbError::Incomplete { .. } => err.to_string(),
+        other => panic!("{other:?}"),
+    };
+    let free = message(DbSet::open(&path).unwrap_err());
+    assert!(
+        free.contains("run `grundy tables build` again to resume it"),
+        "{free}"
+    );
+    let building = std::fs::File::open(&partial).unwrap();
+    fs4::FileExt::try_lock(&building).unwrap();
+    let held = Database::open(&partial).unwrap_err();
+    assert!(
+        matches!(
+            held,
+            DbError::Incomplete {
+                running: Some(_),
+                stored: 5,
+                ..
+            }
+        ),
+        "{held:?}"
+    );
+    let held = message(held);
+    assert!(
+        held.contains("is writing it now and holds its lock: wait for it to finish"),
+        "{held}"
+    );
+    assert!(
+        held.contains(&format!("(process {})", std::process::id())) || !cfg!(target_os = "linux"),
+        "{held}"
+    );
+    drop(building);
+    assert!(matches!(
+        Database::open(&partial),
+        Err(DbError::Incomplete { running: None, .. })
+    ));
+}
+
 #[test]
 fn a_torn_last_section_is_dropped_on_resume() {
     let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 3));

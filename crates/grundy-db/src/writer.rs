@@ -729,6 +729,7 @@ impl Writer {
                 path: self.partial.clone(),
                 stored: self.header.tiers.len(),
                 tiers: self.header.shape_box.cells(),
+                running: None,
             });
         }
         self.header.complete = true;
@@ -769,6 +770,7 @@ impl Writer {
                 path: self.partial.clone(),
                 stored: self.header.tiers.len(),
                 tiers: self.header.shape_box.cells(),
+                running: None,
             });
         }
         std::fs::rename(&self.partial, &self.path).map_err(io(&self.path))?;
