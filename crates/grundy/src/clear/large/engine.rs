@@ -559,12 +559,13 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
         .try_fold(Nimber::ZERO, |total, c| c.value.map(|v| total ^ v));
     let mut best: Option<((bool, u64), LargeRect)> = None;
     let mut wins = None;
-    let mut tried = 0usize;
+    let (mut tried, mut ranked) = (0usize, 0usize);
     for_each_rect_of(&part, &mut |rect| {
         tried += 1;
         if tried > 2048 || analyzer.halted() {
             return false;
         }
+        ranked += 1;
         let total = others.and_then(|others| {
             parts_after(&part, rect)
                 .iter()
@@ -594,9 +595,11 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
             reason: MoveReason::KnownTotal,
         };
     }
-    let (rect, guess) = best.map_or((cell, Guess::FirstCell), |(_, rect)| {
-        (offset(rect), Guess::FewestUnpaired)
-    });
+    // One move ranked is no ranking: the budget ran out at once.
+    let (rect, guess) = match best {
+        Some((_, rect)) if ranked > 1 => (offset(rect), Guess::FewestUnpaired),
+        _ => (cell, Guess::FirstCell),
+    };
     EngineChoice {
         board: info.board,
         rect,
