@@ -228,8 +228,18 @@ impl Header {
         }
         let shape_box =
             ShapeBox::new(rows, cols).map_err(|e| corrupt(format!("box {rows} x {cols}: {e}")))?;
-        if shape_box.rows() != rows || u32_at(b, 32) as usize != shape_box.cells() {
-            return Err(corrupt("the box and its tier count disagree".into()));
+        if shape_box.rows() != rows {
+            // A build names its box rows first, the fewer first.
+            return Err(corrupt(format!(
+                "box {rows} x {cols}: more rows than columns (a database names its box {shape_box})"
+            )));
+        }
+        if u32_at(b, 32) as usize != shape_box.cells() {
+            return Err(corrupt(format!(
+                "{} tiers, the {shape_box} box has {}",
+                u32_at(b, 32),
+                shape_box.cells()
+            )));
         }
         let stored = u32_at(b, 40) as usize;
         if stored > shape_box.cells() || stored > MAX_TIERS {
@@ -269,7 +279,16 @@ impl Header {
                 parts,
                 build_id,
             }),
-            _ => return Err(corrupt(format!("part {index} of {parts}"))),
+            0 => {
+                return Err(corrupt(format!(
+                    "a whole database (0 parts) with part index {index} and build id {build_id}, which only a part has"
+                )))
+            }
+            _ => {
+                return Err(corrupt(format!(
+                    "part {index} of {parts}: a part's index must be below its count of at least 2"
+                )))
+            }
         };
         for i in 0..stored {
             let at = DIRECTORY + i * ENTRY_LEN;

@@ -503,6 +503,48 @@ fn crafted_counts_are_errors_not_panics() {
     }
 }
 
+/// A crafted box, tier count or part field is named in the error: what is
+/// wrong, not a field it is not.
+#[test]
+fn crafted_box_tiers_and_parts_are_named() {
+    let (_dir, path) = built_in_tempdir("db.gdb", box_of(4, 5));
+    let good = std::fs::read(&path).unwrap();
+    let message = |edit: &dyn Fn(&mut Vec<u8>)| {
+        let mut bad = good.clone();
+        edit(&mut bad);
+        reseal(&mut bad);
+        Database::from_copy("crafted.gdb", &bad)
+            .unwrap_err()
+            .to_string()
+    };
+    let put_u32 = |bytes: &mut Vec<u8>, at: usize, value: u32| {
+        bytes[at..at + 4].copy_from_slice(&value.to_le_bytes());
+    };
+    let turned = message(&|b| {
+        put_u32(b, 24, 5);
+        put_u32(b, 28, 4);
+    });
+    assert!(
+        turned.contains("box 5 x 4: more rows than columns"),
+        "{turned}"
+    );
+    let tiers = message(&|b| put_u32(b, 32, 19));
+    assert!(tiers.contains("19 tiers, the 4x5 box has 20"), "{tiers}");
+    let id = message(&|b| put_u64(b, 56, 5));
+    assert!(
+        id.contains("a whole database (0 parts) with part index 0 and build id 5"),
+        "{id}"
+    );
+    let part = message(&|b| {
+        put_u32(b, 44, 3);
+        put_u32(b, 48, 2);
+    });
+    assert!(
+        part.contains("part 3 of 2: a part's index must be below"),
+        "{part}"
+    );
+}
+
 /// Every byte of the header's used part set to a few values, the checksum
 /// recomputed: an error or a database whose counts its bytes hold, never a
 /// panic.
