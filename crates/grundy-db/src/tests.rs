@@ -191,6 +191,31 @@ fn a_torn_last_section_is_dropped_on_resume() {
     assert_finishes_as_whole(&path, box_of(3, 3), &whole);
 }
 
+/// A partial file cut short (to its header alone, or inside a section)
+/// resumes from the tiers it holds whole, and says which it solves again.
+#[test]
+fn a_partial_file_cut_short_says_what_it_solves_again() {
+    let (dir, whole) = built_in_tempdir("whole.gdb", box_of(3, 3));
+    let path = dir.path().join("cut.gdb");
+    build(&path, box_of(3, 3), Some(6)).unwrap();
+    let sections = header_of(&std::fs::read(partial_path(&path)).unwrap(), &path).tiers;
+    edit_partial_file(&path, |bytes, _| {
+        bytes.truncate(sections[3].offset as usize + 5)
+    });
+    let (kept, note) = resume_note(&path, box_of(3, 3));
+    assert_eq!(kept, 3);
+    assert!(
+        note.contains("cut short") && note.contains("solving tiers 4 to 6 again"),
+        "{note}"
+    );
+    // The resume rewrote its header with the 3 tiers it kept.
+    edit_partial_file(&path, |bytes, _| bytes.truncate(HEADER_LEN));
+    let (kept, note) = resume_note(&path, box_of(3, 3));
+    assert_eq!(kept, 0);
+    assert!(note.contains("solving tiers 1 to 3 again"), "{note}");
+    assert_finishes_as_whole(&path, box_of(3, 3), &whole);
+}
+
 #[test]
 fn a_flipped_byte_names_its_section() {
     let (_dir, path) = built_in_tempdir("db.gdb", box_of(3, 3));

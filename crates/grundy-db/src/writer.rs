@@ -486,6 +486,23 @@ impl Writer {
                 expected: describe(part),
             });
         }
+        // A file cut short keeps the tiers whose sections it holds whole
+        // (`decode_with`, not strict); the header counts the others.
+        let counted = head.get(40..44).map_or(0, |b| {
+            u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize
+        });
+        if counted > header.tiers.len() {
+            let (tier, last) = (header.tiers.len() + 1, counted);
+            let again = if tier == last {
+                format!("tier {tier}")
+            } else {
+                format!("tiers {tier} to {last}")
+            };
+            self.note = Some(format!(
+                "{}: cut short ({len} bytes, without the section of tier {tier}); solving {again} again",
+                partial.display()
+            ));
+        }
         header.complete = false;
         let mut tables = Vec::new();
         let mut end = ALIGN;
