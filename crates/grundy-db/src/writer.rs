@@ -36,6 +36,15 @@ pub fn partial_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Tiers `first` to `last` (1-based) in words: `tier 4`, `tiers 4 to 6`.
+fn tiers_from(first: usize, last: usize) -> String {
+    if first == last {
+        format!("tier {first}")
+    } else {
+        format!("tiers {first} to {last}")
+    }
+}
+
 /// Opens the partial file (creating it if there is none) and takes its
 /// exclusive lock; says whether it was created now.
 pub(crate) fn lock_partial(partial: &Path) -> Result<(File, bool)> {
@@ -491,16 +500,13 @@ impl Writer {
         let counted = head.get(40..44).map_or(0, |b| {
             u32::from_le_bytes(b.try_into().expect("4 bytes")) as usize
         });
+        let counted = counted.max(header.tiers.len());
         if counted > header.tiers.len() {
-            let (tier, last) = (header.tiers.len() + 1, counted);
-            let again = if tier == last {
-                format!("tier {tier}")
-            } else {
-                format!("tiers {tier} to {last}")
-            };
+            let tier = header.tiers.len() + 1;
             self.note = Some(format!(
-                "{}: cut short ({len} bytes, without the section of tier {tier}); solving {again} again",
-                partial.display()
+                "{}: cut short ({len} bytes, without the section of tier {tier}); solving {} again",
+                partial.display(),
+                tiers_from(tier, counted)
             ));
         }
         header.complete = false;
@@ -531,15 +537,11 @@ impl Writer {
         }
         if let Some(why) = damage {
             // Tiers are numbered from 1, in the order they are stored.
-            let (tier, last) = (tables.len() + 1, header.tiers.len());
-            let again = if tier == last {
-                format!("tier {tier}")
-            } else {
-                format!("tiers {tier} to {last}")
-            };
+            let tier = tables.len() + 1;
             self.note = Some(format!(
-                "{}: tier {tier} is damaged ({why}); solving {again} again",
-                partial.display()
+                "{}: tier {tier} is damaged ({why}); solving {} again",
+                partial.display(),
+                tiers_from(tier, counted)
             ));
         }
         header.tiers.truncate(tables.len());
