@@ -1543,6 +1543,13 @@ fn the_readers_take_a_directory_of_one_database() {
             .output()
             .unwrap();
         assert_success(&output);
+        let said = String::from_utf8_lossy(&output.stdout);
+        let expected = if db == &whole {
+            "merged the whole database "
+        } else {
+            "merged 3 parts of "
+        };
+        assert!(said.starts_with(expected), "{said}");
         assert_same_file(&merged, &single);
         let converted = dir.path().join("c.gdb");
         let _ = std::fs::remove_file(&converted);

@@ -30,10 +30,15 @@ pub(super) fn merge(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     })?;
     remove_build_record(&out_path)?;
     let shapes: u64 = header.tiers.iter().map(|t| t.positions).sum();
+    // A whole database (no part fields) is copied tier by tier: "merged 1
+    // part" would say it was one part of a partitioned one.
+    let what = match set.parts() {
+        [db] if db.header().part.is_none() => "the whole database".to_owned(),
+        parts => format!("{} of", count(parts.len() as u64, "part")),
+    };
     writeln!(
         out,
-        "merged {} of {} into {}: {} ({:.1} s)",
-        count(set.parts().len() as u64, "part"),
+        "merged {what} {} into {}: {} ({:.1} s)",
         set.path().display(),
         out_path.display(),
         count(shapes, "shape"),
