@@ -11,8 +11,9 @@
 //! change every front-end. `resume_unwind` skips the panic hook, so nothing
 //! is printed.
 
+use std::cell::Cell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -49,9 +50,25 @@ impl Pending {
     }
 }
 
+thread_local! {
+    /// How much [`Stop::budget`] took from the time budget of the last
+    /// call on this (the caller's) thread: the time it waited for its
+    /// worker, at most the budget. [`waited`] hands it back once, so that a time budget's error
+    /// names the caller's `max_time`, not the shortened one.
+    static WAITED: Cell<Duration> = const { Cell::new(Duration::ZERO) };
+}
+
+/// What the last call on this thread took from its time budget (see
+/// `WAITED`), once: zero after it is read, and after a call that took
+/// nothing.
+pub(crate) fn waited() -> Duration {
+    WAITED.with(|waited| waited.take())
+}
+
 /// Runs `work` with the GIL released; a signal handler's exception raised
 /// during it (see [`Pending::callback`]) is returned as the error.
 pub(crate) fn run<R: Send>(py: Python<'_>, work: impl FnOnce(&Pending) -> R + Send) -> PyResult<R> {
+    WAITED.with(|waited| waited.set(Duration::ZERO));
     let pending = Pending::default();
     // Not in `fork::install`'s pool: that would move `work` off this
     // thread, where its progress callback runs the signal handlers. No
@@ -77,16 +94,24 @@ const WATCH_EVERY: Duration = Duration::from_millis(50);
 /// A flag that a signal handler raised, for work on threads other than
 /// the main one (rayon's workers), where the handlers cannot run; and how
 /// long the work waited for a thread of the pool (calls from more Python
-/// threads than the pool has wait their turn).
+/// threads than the pool has wait their turn), and how much of that the
+/// time budgets of the call lost (shared with the caller's thread, see
+/// `WAITED`).
 #[derive(Clone, Default)]
-pub(crate) struct Stop(Arc<AtomicBool>, Duration);
+pub(crate) struct Stop(Arc<AtomicBool>, Duration, Arc<AtomicU64>);
 
 impl Stop {
     /// `budget` with the time the call waited for a thread taken from its
     /// time budget, so that a call's `max_time` runs from the call, not
     /// from when a thread took it up.
     pub fn budget(&self, mut budget: grundy::Budget) -> grundy::Budget {
-        budget.max_time = budget.max_time.map(|t| t.saturating_sub(self.1));
+        budget.max_time = budget.max_time.map(|t| {
+            let taken = t.min(self.1);
+            // What was taken, in nanoseconds, for the error to give back.
+            let nanos = u64::try_from(taken.as_nanos()).unwrap_or(u64::MAX);
+            self.2.fetch_max(nanos, Ordering::Relaxed);
+            t - taken
+        });
         budget
     }
 
@@ -130,7 +155,8 @@ pub(crate) fn run_watched<R: Send>(
             let told = &stop;
             let worker = scope.spawn(move || {
                 let _finished = finished;
-                crate::fork::install(|| work(&Stop(told.flag(), called.elapsed())))
+                let stop = Stop(told.flag(), called.elapsed(), Arc::clone(&told.2));
+                crate::fork::install(|| work(&stop))
             });
             while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(WATCH_EVERY) {
                 if raised.is_none() {
@@ -143,6 +169,8 @@ pub(crate) fn run_watched<R: Send>(
             worker.join()
         })
     });
+    let taken = Duration::from_nanos(stop.2.load(Ordering::Relaxed));
+    WAITED.with(|waited| waited.set(taken));
     match (outcome, raised) {
         (Ok(result), None) => Ok(result),
         (Ok(_), Some(err)) => Err(err),

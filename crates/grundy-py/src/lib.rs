@@ -274,6 +274,14 @@ pub(crate) fn budget_exceeded(
     found: Bound<'_, pyo3::types::PyDict>,
 ) -> PyErr {
     use grundy::SolveError;
+    // The caller's limit: the call's wait for its worker was taken from
+    // the time budget the search was given.
+    let err = &match *err {
+        SolveError::TimeBudget { limit } => SolveError::TimeBudget {
+            limit: limit + crate::interrupt::waited(),
+        },
+        ref other => other.clone(),
+    };
     let (name, limit): (&str, Py<PyAny>) = match *err {
         SolveError::PositionBudget { limit, .. } => (
             "max_positions",

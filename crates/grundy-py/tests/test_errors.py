@@ -447,6 +447,26 @@ def test_a_time_budget():
     assert err.value.budget == "max_time"
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda t: grundy.clear.analyze(np.ones((8, 8), dtype=bool), max_time=t),
+        lambda t: grundy.clear.Solver().analyze(np.ones((8, 8), dtype=bool), max_time=t),
+        lambda t: grundy.split.analyze(np.ones((60, 60), dtype=int), max_time=t),
+    ],
+    ids=["clear", "clear-solver", "split"],
+)
+@pytest.mark.parametrize("limit", [0.2, 0.0])
+def test_a_time_budget_names_the_callers_limit(call, limit):
+    """The search runs from the call, so its clock lost the time the call
+    waited for its thread; the error still names the limit given."""
+    with pytest.raises(grundy.BudgetExceeded) as err:
+        call(limit)
+    assert err.value.budget == "max_time"
+    assert err.value.limit == limit
+    assert f"time budget of {limit:g} s" in str(err.value), str(err.value)
+
+
 def test_a_memory_budget():
     with pytest.raises(grundy.BudgetExceeded) as err:
         grundy.clear.analyze(np.ones((8, 8), dtype=bool), max_memory=1 << 20)
