@@ -88,6 +88,10 @@ pub(crate) fn run<R: Send>(py: Python<'_>, work: impl FnOnce(&Pending) -> R + Se
     }
 }
 
+/// The least wait for a thread that [`Stop::budget`] takes from a time
+/// budget: a wait behind another call's work, not the start of a thread.
+const TURN: Duration = Duration::from_millis(50);
+
 /// How often [`run_watched`] runs the signal handlers.
 const WATCH_EVERY: Duration = Duration::from_millis(50);
 
@@ -102,11 +106,19 @@ pub(crate) struct Stop(Arc<AtomicBool>, Duration, Arc<AtomicU64>);
 
 impl Stop {
     /// `budget` with the time the call waited for a thread taken from its
-    /// time budget, so that a call's `max_time` runs from the call, not
-    /// from when a thread took it up.
+    /// time budget when it waited its turn (at least [`TURN`]), so that a
+    /// call's `max_time` runs from the call, not from when a thread took it
+    /// up. A shorter wait (starting the thread, making the pool at the
+    /// first call: up to about 10 ms) is not taken, so that the search, and
+    /// every message that words its budget, has the caller's `max_time`.
     pub fn budget(&self, mut budget: grundy::Budget) -> grundy::Budget {
         budget.max_time = budget.max_time.map(|t| {
-            let taken = t.min(self.1);
+            let waited = if self.1 >= TURN {
+                self.1
+            } else {
+                Duration::ZERO
+            };
+            let taken = t.min(waited);
             // What was taken, in nanoseconds, for the error to give back.
             let nanos = u64::try_from(taken.as_nanos()).unwrap_or(u64::MAX);
             self.2.fetch_max(nanos, Ordering::Relaxed);
@@ -155,8 +167,10 @@ pub(crate) fn run_watched<R: Send>(
             let told = &stop;
             let worker = scope.spawn(move || {
                 let _finished = finished;
-                let stop = Stop(told.flag(), called.elapsed(), Arc::clone(&told.2));
-                crate::fork::install(|| work(&stop))
+                // Timed once the pool has taken the work up.
+                crate::fork::install(|| {
+                    work(&Stop(told.flag(), called.elapsed(), Arc::clone(&told.2)))
+                })
             });
             while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(WATCH_EVERY) {
                 if raised.is_none() {
