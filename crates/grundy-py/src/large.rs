@@ -711,10 +711,11 @@ fn clear_engine_move<'py>(
     threads: Option<u8>,
 ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
     let threads = threads_or_default(threads)?;
-    let choice = match boards_past_analysis(&texts, max_memory) {
+    // Boards, not texts: a text may hold several (blank lines between).
+    let (choice, boards) = match boards_past_analysis(&texts, max_memory) {
         // The engine still plays boards too large to analyse within the
         // budget: a legal move needs no analysis.
-        Some((boards, refused)) => unanalysed_move(&boards, refused),
+        Some((boards, refused)) => (unanalysed_move(&boards, refused), boards.len()),
         None => {
             // Refused, the boards' cells alone pass the budget: the move
             // needs no more, and the message says so, as `--move`'s does.
@@ -728,15 +729,16 @@ fn clear_engine_move<'py>(
             let boards = boards_of(&texts, max_memory)?;
             let limits = Limits::new(max_positions, max_time, max_memory);
             let budget = budget(&limits, DEFAULT_MOVE_TIME);
-            on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
+            let choice = on_analyzer(py, tables, memo, threads, &limits, budget, |analyzer| {
                 choose_move(&boards, analyzer)
-            })?
+            })?;
+            (choice, boards.len())
         }
     };
     let chosen = choice.map(|choice| {
         (
             LargeMove::of(choice.board, choice.rect),
-            grundy_report::large::EngineMoveReport::new(&choice, texts.len()),
+            grundy_report::large::EngineMoveReport::new(&choice, boards),
         )
     });
     crate::engine_dict(py, chosen)

@@ -210,3 +210,20 @@ def test_a_large_move_is_the_same_move_as_a_small_one_clearing_the_same_cells():
     # The engine's move on a large board is a LargeMove too.
     chosen = grundy.clear.engine_move(["1" + "0" * 8] + ["0" * 9] * 8)["move"]
     assert chosen == small and hash(chosen) == hash(small)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["11\n\n111\n", b"11\n\n111\n", "0110\n0000\n0000\n0001\n\n111\n"],
+    ids=["won-str", "won-bytes", "lost"],
+)
+def test_engine_move_on_boards_in_one_text_names_its_board(cli, text):
+    """A text of several boards is a sum: the move's text names its board,
+    as the command line's and the list form's do."""
+    as_str = text.decode() if isinstance(text, bytes) else text
+    answer = grundy.clear.engine_move(text)
+    printed = json.loads(cli.run(["clear", "--move", "--json", "-"], stdin=as_str).stdout)
+    assert answer["text"] == printed["text"], (answer, printed)
+    assert answer["text"].endswith(f" on board {answer['move'].board + 1}")
+    boards = [b.split("\n") for b in as_str.strip("\n").split("\n\n")]
+    assert grundy.clear.engine_move(boards)["text"] == answer["text"]
