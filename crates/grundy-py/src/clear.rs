@@ -940,9 +940,10 @@ pub(crate) fn boards_after<B: Playable>(boards: &[B], key: MoveKey) -> PyResult<
     let index = board as usize;
     let named = (boards.len() > 1 || index != 0).then_some(index);
     let illegal = |why: String| {
-        pyo3::exceptions::PyValueError::new_err(format!(
-            "{} is illegal (counting from 1, as the command line does): {why}",
-            grundy_report::words::clear_move(named, rect)
+        pyo3::exceptions::PyValueError::new_err(crate::illegal_from_1(
+            &grundy_report::words::clear_move(named, rect),
+            "cells",
+            &why,
         ))
     };
     let Some(on) = boards.get(index) else {

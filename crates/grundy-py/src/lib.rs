@@ -265,6 +265,13 @@ where
     Ok(dict)
 }
 
+/// An illegal move as a `ValueError`'s message: `phrase` (the move in the
+/// command line's words, which count from 1 where Python counts from 0),
+/// `counted` (what counts from 1 there: cells, or pawns) and `why`.
+pub(crate) fn illegal_from_1(phrase: &str, counted: &str, why: &str) -> String {
+    format!("{phrase} is illegal ({counted} counting from 1, as the command line does): {why}")
+}
+
 /// `grundy.BudgetExceeded(message, budget, limit, found)`: the name of the
 /// keyword argument that ran out, its value, and what the search found
 /// before it stopped (a dict).

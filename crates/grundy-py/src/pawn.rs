@@ -147,7 +147,8 @@ fn pawns_after(pawns: &[Cell], blocked: &Blocked, mv: &Move) -> PyResult<Vec<Cel
         after[mv.pawn] = to;
         return Ok(after);
     }
-    let words = grundy_report::words::pawn_move((pawns.len() > 1).then_some(mv.pawn), from, to);
+    let named = (pawns.len() > 1).then_some(mv.pawn);
+    let words = grundy_report::words::pawn_move(named, from, to);
     let along_row = from.y() == to.y() && to.x() < from.x();
     let along_column = from.x() == to.x() && to.y() < from.y();
     let why = if !along_row && !along_column {
@@ -174,7 +175,11 @@ fn pawns_after(pawns: &[Cell], blocked: &Blocked, mv: &Move) -> PyResult<Vec<Cel
             None => "the engine refuses it".to_owned(),
         }
     };
-    Err(value_error(grundy_report::words::illegal(&words, &why)))
+    // Coordinates are the same numbers everywhere; a pawn's number is not.
+    Err(value_error(match named {
+        Some(_) => crate::illegal_from_1(&words, "pawns", &why),
+        None => grundy_report::words::illegal(&words, &why),
+    }))
 }
 
 /// The pawns `at` among the impassable cells of `text` (as

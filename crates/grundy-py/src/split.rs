@@ -138,11 +138,21 @@ fn grid_to_analyse(
     }
 }
 
+/// Why splitting at `cell` is illegal, in the command line's words, which
+/// count from 1 (and say so).
+fn illegal(position: &Position, cell: Cell) -> String {
+    crate::illegal_from_1(
+        &grundy_report::words::split_move(cell),
+        "cells",
+        &grundy_report::split::why_illegal(position, cell),
+    )
+}
+
 /// The position `moves` (`(row, col)`, 0-based) reach from `grid`, each
 /// checked by the engine's `try_play` as the web API replays a request's
 /// moves; an illegal one is a `ValueError` naming it as Python counts it
-/// and worded as the API words it (`moves[1]: split at (1,2) is illegal:
-/// ...`).
+/// and worded as the command line words it (`moves[1]: split at (1,2) is
+/// illegal (cells counting from 1, ...): ...`).
 fn replay(grid: grundy::split::Grid, moves: &[(u64, u64)]) -> PyResult<(Position, Vec<Cell>)> {
     let mut position = Position::new(grid);
     let mut played = Vec::with_capacity(moves.len());
@@ -157,7 +167,7 @@ fn replay(grid: grundy::split::Grid, moves: &[(u64, u64)]) -> PyResult<(Position
         position = position.try_play(cell).map_err(|_| {
             pyo3::exceptions::PyValueError::new_err(format!(
                 "moves[{index}]: {}",
-                grundy_report::split::illegal_move(&position, cell)
+                illegal(&position, cell)
             ))
         })?;
         played.push(cell);
@@ -319,9 +329,10 @@ impl SplitAnalysis {
             }
         };
         if self.position.try_play(cell).is_err() {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                grundy_report::split::illegal_move(&self.position, cell),
-            ));
+            return Err(pyo3::exceptions::PyValueError::new_err(illegal(
+                &self.position,
+                cell,
+            )));
         }
         Ok(self
             .moves

@@ -327,10 +327,10 @@ def test_split_moves_with_cells_and_a_numpy_array():
 @pytest.mark.parametrize(
     "grid, moves, message",
     [
-        (["101", "000", "101"], [(0, 1)], r"^moves\[0\]: split at \(1,2\) is illegal: cell \(1,2\) is 0, not a candidate$"),
-        (["101", "000", "101"], [(0, 0), (0, 2)], r"^moves\[1\]: split at \(1,3\) is illegal: no longer in play: an earlier move deleted its row or column$"),
-        (["101", "000", "101"], [(0, 0), (0, 0)], r"^moves\[1\]: split at \(1,1\) is illegal: no longer in play"),
-        (["101", "000", "101"], [(5, 5)], r"^moves\[0\]: split at \(6,6\) is illegal: it lies outside the 3 x 3 grid$"),
+        (["101", "000", "101"], [(0, 1)], r"^moves\[0\]: split at \(1,2\) is illegal \(cells counting from 1, as the command line does\): cell \(1,2\) is 0, not a candidate$"),
+        (["101", "000", "101"], [(0, 0), (0, 2)], r"^moves\[1\]: split at \(1,3\) is illegal \(cells counting from 1, as the command line does\): no longer in play: an earlier move deleted its row or column$"),
+        (["101", "000", "101"], [(0, 0), (0, 0)], r"^moves\[1\]: split at \(1,1\) is illegal \(cells counting from 1, as the command line does\): no longer in play"),
+        (["101", "000", "101"], [(5, 5)], r"^moves\[0\]: split at \(6,6\) is illegal \(cells counting from 1, as the command line does\): it lies outside the 3 x 3 grid$"),
         (["101", "000", "101"], [(2**40, 0)], r"^moves\[0\] is \(1099511627776, 0\): outside the 3 x 3 grid$"),
         (["101", "000", "101"], [(0, -1)], r"^moves\[0\] is \(0, -1\): negative col -1: rows and columns count from 0$"),
         (["101", "000", "101"], [(0,)], r"moves\[0\] is \(0,\), not a pair of integers"),
@@ -348,9 +348,9 @@ def test_split_refuses_an_illegal_move_naming_it(grid, moves, message):
 
 def test_split_after_refuses_an_illegal_move():
     a = grundy.split.analyze(["101", "000", "101"], moves=[(0, 0)])
-    with pytest.raises(ValueError, match=r"^split at \(3,1\) is illegal: no longer in play"):
+    with pytest.raises(ValueError, match=r"^split at \(3,1\) is illegal \(cells counting from 1, as the command line does\): no longer in play"):
         a.after((2, 0))
-    with pytest.raises(ValueError, match=r"^split at \(2,2\) is illegal: cell \(2,2\) is 0, not a candidate$"):
+    with pytest.raises(ValueError, match=r"^split at \(2,2\) is illegal \(cells counting from 1, as the command line does\): cell \(2,2\) is 0, not a candidate$"):
         a.after(SplitMove(1, 1))
     with pytest.raises(TypeError, match="grundy.split.Move or a"):
         a.after("22")
@@ -414,7 +414,7 @@ def test_pawn_after_each_option_and_refusing_every_other_cell(seed):
             for y in range(n):
                 if (x, y) in legal:
                     continue
-                with pytest.raises(ValueError, match="is illegal: "):
+                with pytest.raises(ValueError, match=r"is illegal( \(pawns counting from 1, as the command line does\))?: "):
                     a.after(PawnMove(x, y, pawn=index))
 
 
@@ -437,7 +437,7 @@ def test_pawn_after_keeps_the_form_analyze_was_given():
         ((2, 2), PawnMove(1, 2), r"^move pawn \(2,2\) -> \(1,2\) is illegal: \(1,2\) is impassable$"),
         ((2, 2), PawnMove(0, 2), r"^move pawn \(2,2\) -> \(0,2\) is illegal: it passes over the impassable cell \(1,2\)$"),
         ((2, 5), PawnMove(2, 0), r"it passes over the impassable cell \(2,3\)$"),
-        ([(2, 2), (4, 4)], PawnMove(4, 1, pawn=1), r"^move pawn 2 \(4,4\) -> \(4,1\) is illegal: it passes over the impassable cell \(4,2\)$"),
+        ([(2, 2), (4, 4)], PawnMove(4, 1, pawn=1), r"^move pawn 2 \(4,4\) -> \(4,1\) is illegal \(pawns counting from 1, as the command line does\): it passes over the impassable cell \(4,2\)$"),
         ([(2, 2), (4, 4)], PawnMove(0, 0, pawn=2), r"^move.pawn is 2: there are only 2 pawns \(0 to 1\)$"),
         ((2, 2), PawnMove(0, 0, pawn=1), r"^move.pawn is 1: there is only 1 pawn \(pawn 0\)$"),
     ],

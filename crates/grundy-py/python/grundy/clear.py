@@ -187,8 +187,8 @@ def after(
     Raises:
         ValueError: a bad board, as :func:`analyze` says it; an illegal move,
             worded as the command line words moves (from 1) with why: ``clear
-            (1,1)-(1,2) is illegal (counting from 1, as the command line
-            does): cell (1,1) is 0``; a row or column outside the board; a
+            (1,1)-(1,2) is illegal (cells counting from 1, as the command
+            line does): cell (1,1) is 0``; a row or column outside the board; a
             board past the sum (``move.board is 2: there are only 2 boards
             (0 to 1)``). (A rectangle with its corners inverted is
             refused when the move is made: ``Move(3, 3, 0, 0)``.)

@@ -110,9 +110,10 @@ def analyze(
             :class:`Move` or a ``(row, col)`` pair from 0: replayed and
             checked (as the web API's ``moves``), the analysis being of the
             position they reach (several rectangles in play). An illegal
-            one raises ``ValueError`` naming it and why (``moves[1] is (0,
-            2): no longer in play: an earlier move deleted its row or
-            column``).
+            one raises ``ValueError`` naming it and why, in the command
+            line's words (``moves[1]: split at (1,3) is illegal (cells
+            counting from 1, as the command line does): no longer in play:
+            an earlier move deleted its row or column``).
         max_positions, max_time, max_memory: the search budget (``None``,
             or ``math.inf`` for ``max_time``: no limit); running out raises
             :class:`grundy.BudgetExceeded`. As ``grundy split FILE``, a grid
