@@ -13,8 +13,8 @@
 //! by the helper's memory.
 //!
 //! **Positions.** The shapes the helper solves count in the main search's
-//! position budget ([`Helper::solved`]): it tells its count every few
-//! thousand shapes, so a search the budget stops does one thread's work
+//! position budget ([`Helper::solved`]): it tells its count every 256
+//! shapes, so a search the budget stops does one thread's work
 //! on two cores; one that finishes counts about as many shapes as the
 //! search alone, as the two threads solve nearly disjoint sets.
 
@@ -131,8 +131,8 @@ impl ClearHelper {
                         max_time: None,
                         max_memory: Some(memo_bytes),
                     });
-                    // The count so far, told as the search goes (every few
-                    // thousand shapes) and when it ends.
+                    // The count so far, told as the search goes (every 256
+                    // shapes) and when it ends.
                     let before = solved.load(Ordering::Relaxed);
                     let told = Arc::clone(&solved);
                     solver.set_progress(Some(Box::new(move |progress: Progress| {
