@@ -418,11 +418,12 @@ pub(crate) async fn check(
         Err(_) => {
             return refuse(
                 StatusCode::REQUEST_TIMEOUT,
+                // In seconds, as `--body-timeout` and every budget say it.
                 format!(
-                    "the request body did not arrive within {} ms",
-                    guard.body_timeout.as_millis()
+                    "the request body did not arrive within {}",
+                    grundy::seconds_in_words(guard.body_timeout)
                 ),
-            )
+            );
         }
         Ok(Err(err)) => {
             let too_large = std::error::Error::source(&err)

@@ -40,7 +40,9 @@
 //!   found nothing to answer (a 422) or answered short of the whole
 //!   answer (an unproven move, a large board's unknown value: see
 //!   `games::Answer`): it is prepared
-//!   again under the request's whole budget and queued for the *heavy
+//!   again under what the probe left of the request's time budget
+//!   (`Limits::spent`; the two together keep within it, and messages name
+//!   the whole budget) and queued for the *heavy
 //!   lane* ([`Config::max_concurrent`] searches at once). At most
 //!   [`Config::max_queued`] heavy requests wait; beyond, a 503 at once.
 //!   The request's body is remembered (a hash, in a bounded set), so the
@@ -238,6 +240,7 @@ pub fn router(local: SocketAddr) -> Router {
 pub fn router_with(config: &Config, local: SocketAddr) -> Router {
     let state = Arc::new(AppState {
         limits: Limits {
+            spent: Duration::ZERO,
             budget: config.budget,
             max_listed_moves: config.max_listed_moves,
             max_boards: config.max_boards,
@@ -517,7 +520,7 @@ async fn handle_inner(
         ..state.limits.clone()
     };
     // Parse before taking a search slot: bad input costs no slot.
-    let job = rules.prepare(endpoint, &body, &request_limits)?;
+    let mut job = rules.prepare(endpoint, &body, &request_limits)?;
     if job.answered_from_tables() {
         // No search: a few lookups, cheaper than a trip to the blocking
         // pool, and never behind the searches waiting for a slot.
@@ -554,7 +557,7 @@ async fn handle_inner(
             Some(client) => Some(state.turns.wait(client, deadline).await?),
             None => None,
         };
-        let answer = run_in(&state.small, deadline, small_job).await;
+        let (answer, searched) = run_in(&state.small, deadline, small_job).await;
         drop(turn);
         match answer {
             // The probe was the whole budget, or it was enough.
@@ -572,6 +575,17 @@ async fn handle_inner(
         // New unless the same request, probed meanwhile, ran out first
         // (many copies sent at once are one new request).
         new_heavy = known.insert(key);
+        drop(known);
+        // The heavy run has what the probe left of the request's time
+        // budget: the two together keep within it.
+        job = rules.prepare(
+            endpoint,
+            &body,
+            &Limits {
+                spent: searched,
+                ..request_limits
+            },
+        )?;
     }
     // The heavy lane.
     let permit = state.heavy.acquire(new_heavy, state.queue_timeout).await?;
@@ -719,21 +733,35 @@ fn busy() -> ApiError {
 
 /// Runs `job` on the blocking pool once a permit of `lane` is free,
 /// waiting until `deadline` at most for it (503 after).
+/// Runs `job` once `lane` has room (503 past `deadline`): its answer, and
+/// how long it ran (zero when it did not).
 async fn run_in(
     lane: &Arc<Semaphore>,
     deadline: tokio::time::Instant,
     job: games::Job,
-) -> Result<games::Answer, ApiError> {
-    let permit = tokio::time::timeout_at(deadline, lane.clone().acquire_owned())
-        .await
-        .map_err(|_| busy())?
-        .map_err(|_| ApiError::internal("the server is shutting down"))?;
-    tokio::task::spawn_blocking(move || {
+) -> (Result<games::Answer, ApiError>, Duration) {
+    let permit = match tokio::time::timeout_at(deadline, lane.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(_)) => {
+            let err = ApiError::internal("the server is shutting down");
+            return (Err(err), Duration::ZERO);
+        }
+        Err(_) => return (Err(busy()), Duration::ZERO),
+    };
+    let ran = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        job.run()
+        let started = std::time::Instant::now();
+        let answer = job.run();
+        (answer, started.elapsed())
     })
-    .await
-    .map_err(|_| ApiError::internal("the analysis failed unexpectedly"))?
+    .await;
+    match ran {
+        Ok(ran) => ran,
+        Err(_) => (
+            Err(ApiError::internal("the analysis failed unexpectedly")),
+            Duration::ZERO,
+        ),
+    }
 }
 
 async fn method_not_allowed() -> ApiError {

@@ -25,7 +25,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use grundy::clear::large::{Analyzer, LargeBoard};
+use grundy::clear::large::{Analyzer, LargeBoard, MoveReason};
 use grundy::clear::{Bitboard, Board, Clear, ClearSolver};
 use grundy::{Budget, SolveError};
 use grundy_report::clear::{Analysis, MoveReport, Report};
@@ -77,6 +77,8 @@ pub struct ClearPosition {
     pub large: Vec<LargeBoard>,
     /// The search limits.
     pub budget: Budget,
+    /// The time the request's probe already searched ([`Limits::spent`]).
+    pub spent: Duration,
     /// The rules, with the server's shape databases.
     pub rules: Clear,
     /// The server's kept memos, which the search borrows.
@@ -99,9 +101,32 @@ impl ClearPosition {
     /// A solver of these rules under this budget: the server's memo kept
     /// last, or a fresh one ([`super::memos`]).
     fn lend_solver(&self) -> Lent<ClearSolver> {
-        self.memos.lend(self.budget, self.stop.clone(), || {
+        self.memos.lend(self.run_budget(), self.stop.clone(), || {
             self.rules.clone().into_solver()
         })
+    }
+
+    /// The budget the search runs under: the request's, less what its
+    /// probe searched ([`Limits::spent`]; the search goes on from the
+    /// probe's memo). Messages name the request's `budget`
+    /// ([`super::whole_budget`]).
+    fn run_budget(&self) -> Budget {
+        super::budget_after(self.budget, self.spent)
+    }
+
+    /// `reason` with a budget's stop named with the request's budget.
+    fn whole_reason(&self, reason: &mut MoveReason) {
+        match reason {
+            MoveReason::Unproven { stopped, .. } => {
+                *stopped = stopped
+                    .take()
+                    .map(|err| super::whole_budget(err, self.budget));
+            }
+            MoveReason::Unanalysed { stopped } => {
+                *stopped = super::whole_budget(stopped.clone(), self.budget);
+            }
+            _ => {}
+        }
     }
 }
 
@@ -112,9 +137,9 @@ impl ClearPosition {
 /// 400 with a message naming the board and row at fault.
 pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiError> {
     let request: ClearRequest = parse_json(body)?;
-    let rows_of_boards = match (request.board, request.boards) {
-        (Some(board), None) => vec![board],
-        (None, Some(boards)) => boards,
+    let (rows_of_boards, one) = match (request.board, request.boards) {
+        (Some(board), None) => (vec![board], true),
+        (None, Some(boards)) => (boards, false),
         _ => {
             return Err(ApiError::bad_request(
                 "give exactly one of \"board\" (rows) and \"boards\" (a list of boards)",
@@ -137,8 +162,15 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
         .iter()
         .enumerate()
         .map(|(index, rows)| {
-            parse_large_board(rows)
-                .map_err(|what| ApiError::bad_request(format!("board {}: {what}", index + 1)))
+            parse_large_board(rows).map_err(|what| {
+                // Named as the JSON names it; a board of `boards` with
+                // its number in the text too (from 1).
+                ApiError::bad_request(if one {
+                    format!("board: {what}")
+                } else {
+                    format!("boards[{index}] (board {}): {what}", index + 1)
+                })
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let boards = large
@@ -150,6 +182,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
         boards,
         large,
         budget: request.budget.within(limits.budget),
+        spent: limits.spent,
         rules: limits.databases.clear_rules(),
         memos: limits.memos.clone(),
         stop: limits.stop.clone(),
@@ -164,7 +197,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<ClearPosition, ApiE
 ///
 /// A message naming the 1-based row and column at fault.
 pub fn parse_board(rows: &[String]) -> Result<Board, String> {
-    parse_board_rows(rows).map_err(|err| at_row(&err))
+    parse_board_rows(rows).map_err(|err| at_row(&err, rows))
 }
 
 /// [`parse_board`] for a board of any size up to [`MAX_BOARD_BYTES`].
@@ -173,7 +206,7 @@ pub fn parse_board(rows: &[String]) -> Result<Board, String> {
 ///
 /// A message naming the 1-based row and column at fault.
 pub fn parse_large_board(rows: &[String]) -> Result<LargeBoard, String> {
-    parse_large_board_rows(rows, Some(MAX_BOARD_BYTES)).map_err(|err| at_row(&err))
+    parse_large_board_rows(rows, Some(MAX_BOARD_BYTES)).map_err(|err| at_row(&err, rows))
 }
 
 #[derive(Serialize)]
@@ -200,9 +233,12 @@ struct LargeAnalyzeResponse<'a> {
 fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
     let mut solver = position.lend_solver();
     if position.boards.is_empty() {
-        let mut analyzer = Analyzer::with_small_solver(solver.take(), position.budget);
-        let analysis = grundy::clear::large::analyse(&position.large, &mut analyzer);
+        let mut analyzer = Analyzer::with_small_solver(solver.take(), position.run_budget());
+        let mut analysis = grundy::clear::large::analyse(&position.large, &mut analyzer);
         solver.put(analyzer.into_small_solver());
+        analysis.stopped = analysis
+            .stopped
+            .map(|err| super::whole_budget(err, position.budget));
         return answer(
             &LargeAnalyzeResponse {
                 report: LargeReport {
@@ -214,9 +250,13 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
         );
     }
     let started = Instant::now();
-    let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.budget)
+    let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.run_budget())
         .map_err(|partial| {
-            too_large(partial.values_stopped, &position.boards).with_detail(
+            too_large(
+                as_request_s(partial.values_stopped, position.budget),
+                &position.boards,
+            )
+            .with_detail(
                 "proven",
                 serde_json::to_value(Proven::of(&partial.analysis)),
             )
@@ -224,7 +264,11 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
     // The moves' values get what the value search left of the request's
     // budget (`of_or_partial` leaves the solver its own, smaller share).
     let solved = solver.positions_solved();
-    solver.set_budget(budget_left(position.budget, started.elapsed(), solved));
+    solver.set_budget(budget_left(
+        position.run_budget(),
+        started.elapsed(),
+        solved,
+    ));
     let several = position.boards.len() > 1;
     let options = options(&mut solver, &position.boards, &analysis, max_listed_moves)
         .map_err(|err| options_stopped(err, position, &analysis))?;
@@ -444,10 +488,13 @@ struct PlayResponse {
 
 fn play(position: &ClearPosition) -> Result<Answer, ApiError> {
     let mut solver = position.lend_solver();
-    let mut analyzer = Analyzer::with_small_solver(solver.take(), position.budget);
+    let mut analyzer = Analyzer::with_small_solver(solver.take(), position.run_budget());
     let mut boards = position.large.clone();
-    let chosen = grundy::clear::large::choose_move(&boards, &mut analyzer);
+    let mut chosen = grundy::clear::large::choose_move(&boards, &mut analyzer);
     solver.put(analyzer.into_small_solver());
+    if let Some(chosen) = &mut chosen {
+        position.whole_reason(&mut chosen.reason);
+    }
     let response = match chosen {
         Some(chosen) => {
             let board = chosen.board as usize;
@@ -528,6 +575,41 @@ mod tests {
         assert!(details.contains_key("tables"));
     }
 
+    /// A heavy run after its probe has what the probe left of the time
+    /// budget ([`Limits::spent`]), and names the request's whole budget:
+    /// with all of it spent, the analysis and the engine's move stop at
+    /// once, their words naming 0.2 s.
+    #[test]
+    fn a_run_after_its_probe_has_what_is_left_and_names_the_whole_budget() {
+        let dense = br#"{"board": ["1011111", "1111101", "1101101", "0111101", "1011111", "0111110", "0111001"], "budget": {"max_time_ms": 200}}"#;
+        let spent = Limits {
+            spent: Duration::from_millis(200),
+            budget: Budget::UNLIMITED,
+            ..limits()
+        };
+        let position = parse_request(dense, &spent).unwrap();
+        assert_eq!(position.run_budget().max_time, Some(Duration::ZERO));
+        let err = analyze(&position, 100).unwrap_err();
+        assert_eq!(err.status, axum::http::StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(
+            err.message.ends_with("this request's time budget, 0.2 s"),
+            "{}",
+            err.message
+        );
+        let played: serde_json::Value =
+            serde_json::from_str(&play(&position).unwrap().json).unwrap();
+        assert_eq!(played["proven"], false, "{played}");
+        let reason = played["reason"].as_str().unwrap();
+        assert!(reason.contains("time budget of 0.2 s"), "{reason}");
+        // A 9 x 9 board past 64 cells: the analysis of boards of any size.
+        let large = br#"{"board": ["111111111", "111111111", "111111111", "111111111", "111111111", "111111111", "111111111", "111111111", "110111111"], "budget": {"max_time_ms": 200}}"#;
+        let position = parse_request(large, &spent).unwrap();
+        let answer = analyze(&position, 100).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&answer.json).unwrap();
+        let stopped = json["stopped"].as_str().unwrap_or_default();
+        assert!(stopped.contains("time budget of 0.2 s"), "{json}");
+    }
+
     #[test]
     fn reads_one_board_or_several() {
         let one =
@@ -600,11 +682,11 @@ mod tests {
             ),
             (
                 br#"{"board": ["01", "0x"]}"#,
-                "board 1: row 2, column 2: unexpected 'x'",
+                "board: row 2, column 2: unexpected 'x'",
             ),
             (
                 br#"{"board": ["01", "011"]}"#,
-                "board 1: row 2, column 3: ragged row: 3 cells, but the first row has 2",
+                "board: row 2, column 3: ragged row: 3 cells, but the first row has 2",
             ),
             (br#"{"board": []}"#, "empty input"),
             (br#"{"board": ["", "1"]}"#, "row 1, column 1: empty row"),

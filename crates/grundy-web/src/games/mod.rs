@@ -16,9 +16,10 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
 use grundy::clear::shapes::ShapeLookup;
-use grundy::{Budget, Game};
+use grundy::{Budget, Game, SolveError};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
@@ -55,6 +56,30 @@ pub struct Limits {
     /// Set when the request is gone (its client disconnected): the
     /// searches stop at their next check instead of spending the budget.
     pub stop: Option<Arc<AtomicBool>>,
+    /// The time the request's probe already searched (in the small lane):
+    /// taken from the time budget of the run after it, so that the two
+    /// keep within the request's budget; messages name the whole budget
+    /// ([`whole_budget`]).
+    pub spent: Duration,
+}
+
+/// `budget` less the time `spent` already (see [`Limits::spent`]).
+#[must_use]
+pub fn budget_after(budget: Budget, spent: Duration) -> Budget {
+    Budget {
+        max_time: budget.max_time.map(|t| t.saturating_sub(spent)),
+        ..budget
+    }
+}
+
+/// A time budget's stop named with the request's `whole` budget, when the
+/// search ran under what its probe left ([`budget_after`]).
+#[must_use]
+pub fn whole_budget(err: SolveError, whole: Budget) -> SolveError {
+    match (err, whole.max_time) {
+        (SolveError::TimeBudget { .. }, Some(limit)) => SolveError::TimeBudget { limit },
+        (err, _) => err,
+    }
 }
 
 /// Shape databases the rectangle-clearing endpoints consult before
@@ -257,14 +282,89 @@ pub fn names() -> String {
 }
 
 /// The optional `"budget"` of a request: it may lower the server's limits,
-/// never raise them.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// never raise them. Read by hand ([`BudgetRequest::from_value`]), as the
+/// coordinates are: whole numbers as JSON writes them (`100`, `100.0`,
+/// `1e2`), `null` for a field left out, and errors in plain words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BudgetRequest {
     /// The most positions to solve.
     pub max_positions: Option<u64>,
     /// The most milliseconds to search.
     pub max_time_ms: Option<u64>,
+}
+
+impl<'de> Deserialize<'de> for BudgetRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        BudgetRequest::from_value(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+impl BudgetRequest {
+    /// The budget `value` asks for: `null` or an object of the two fields,
+    /// each `null` or a whole number from 0; else why not.
+    fn from_value(value: &serde_json::Value) -> Result<BudgetRequest, String> {
+        const FIELDS: &str =
+            "{\"max_positions\": N, \"max_time_ms\": T}, each a whole number from 0 or null";
+        let fields = match value {
+            serde_json::Value::Null => return Ok(BudgetRequest::default()),
+            serde_json::Value::Object(fields) => fields,
+            other => {
+                return Err(format!(
+                    "{} is not an object: expected {FIELDS}",
+                    quoted(other)
+                ))
+            }
+        };
+        let mut budget = BudgetRequest::default();
+        for (name, field) in fields {
+            let slot = match name.as_str() {
+                "max_positions" => &mut budget.max_positions,
+                "max_time_ms" => &mut budget.max_time_ms,
+                _ => {
+                    let name = quoted(&serde_json::Value::String(name.clone()));
+                    return Err(format!("unknown field {name}: expected {FIELDS}"));
+                }
+            };
+            *slot =
+                whole_number(field).map_err(|why| format!("{name} is {}: {why}", quoted(field)))?;
+        }
+        Ok(budget)
+    }
+}
+
+/// A JSON value as an optional whole number from 0: `null` is none, and
+/// `2.0` and `2e3` are whole numbers too (JSON has one kind of number;
+/// exact up to 2^53); else why not, in plain words.
+fn whole_number(value: &serde_json::Value) -> Result<Option<u64>, String> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    const WHOLE: &str = "expected a whole number from 0";
+    match value {
+        serde_json::Value::Null => Ok(None),
+        serde_json::Value::Number(number) => match (number.as_u64(), number.as_f64()) {
+            (Some(n), _) => Ok(Some(n)),
+            (None, Some(n)) if n < 0.0 => Err(WHOLE.to_owned()),
+            (None, Some(n)) if n.fract() != 0.0 => Err(format!("not a whole number: {WHOLE}")),
+            (None, Some(n)) if n <= EXACT => Ok(Some(n as u64)),
+            _ => Err(format!("too large: {WHOLE} below 2^64")),
+        },
+        _ => Err(format!("{WHOLE} (or null)")),
+    }
+}
+
+/// An optional list that `null` leaves out too, as it does `"region"` and
+/// `"boards"`: one rule for every optional field. Used with
+/// `#[serde(default, deserialize_with = "...")]`.
+///
+/// # Errors
+///
+/// What serde says of a value that is neither a list nor `null`.
+pub fn null_as_empty<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 impl BudgetRequest {
@@ -491,10 +591,19 @@ pub fn pair_entry(
 }
 
 /// A parse error of the shared text parsers ([`grundy_report::parse`]) on
-/// a list of rows, in the API's words: `row R, column C: what`.
+/// `rows`, in the API's words: `row R, column C: what`, `C` counting the
+/// row's cells as the page draws them (the spaces the format allows
+/// between cells are not columns; the parser's column counts characters).
 #[must_use]
-pub fn at_row(err: &grundy_report::parse::ParseError) -> String {
-    format!("row {}, column {}: {}", err.line, err.col, err.kind)
+pub fn at_row(err: &grundy_report::parse::ParseError, rows: &[String]) -> String {
+    let col = rows.get(err.line.wrapping_sub(1)).map_or(err.col, |row| {
+        1 + row
+            .chars()
+            .take(err.col.saturating_sub(1))
+            .filter(|c| !c.is_whitespace())
+            .count()
+    });
+    format!("row {}, column {col}: {}", err.line, err.kind)
 }
 
 /// Serialises a response body.
@@ -517,6 +626,7 @@ fn test_limits(positions: u64) -> Limits {
         databases: Databases::default(),
         memos: memos::Kept::default(),
         stop: None,
+        spent: Duration::ZERO,
     }
 }
 

@@ -53,7 +53,7 @@ pub const GAME: WebGame = WebGame::new(
 struct PawnRequest {
     // Entries are read one by one (`pair_entry`), so a bad one is named
     // as `blocked[1]` with what it should be, not in serde's terms.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::null_as_empty")]
     blocked: Vec<serde_json::Value>,
     pawns: Vec<serde_json::Value>,
     region: Option<serde_json::Value>,
@@ -258,7 +258,8 @@ fn analysis_within(
                     axum::http::StatusCode::UNPROCESSABLE_ENTITY,
                     format!(
                         "position too large for this server: the values of the {cells} cells \
-                         below the pawns exceed the budget of {max} positions"
+                         below the pawns exceed the budget of {}",
+                        grundy_report::words::count(max, "position")
                     ),
                 ),
                 budget: true,

@@ -14,8 +14,9 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Duration;
 
-use grundy::split::{choose_move, Cell, Grid, Position, SplitSolver};
+use grundy::split::{choose_move, Cell, Grid, Position, SplitReason, SplitSolver};
 use grundy::Budget;
 use grundy_report::split::{
     winning_line, Analysis, CellReport, EngineMoveReport, RectReport, Report, MAX_EXPLAINED,
@@ -53,7 +54,7 @@ struct SplitRequest {
     grid: Vec<String>,
     // Read one by one (`pair_entry`), so a bad entry is named as
     // `moves[1]` with what it should be, not in serde's terms.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::null_as_empty")]
     moves: Vec<serde_json::Value>,
     #[serde(default)]
     budget: BudgetRequest,
@@ -66,6 +67,8 @@ pub struct SplitPosition {
     pub position: Position,
     /// The search limits.
     pub budget: Budget,
+    /// The time the request's probe already searched ([`Limits::spent`]).
+    pub spent: Duration,
     /// The request's stop flag ([`Limits::stop`]).
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -91,7 +94,7 @@ pub fn parse_grid(rows: &[String]) -> Result<Grid, String> {
             rows.len()
         ));
     }
-    let grid = parse_matrix_rows(rows).map_err(|err| at_row(&err))?;
+    let grid = parse_matrix_rows(rows).map_err(|err| at_row(&err, rows))?;
     if grid.cols() as usize > MAX_WEB_SIDE {
         return Err(format!(
             "rows of {} cells: this server takes grids of at most {MAX_WEB_SIDE} x {MAX_WEB_SIDE}",
@@ -140,6 +143,7 @@ pub fn parse_request(body: &[u8], limits: &Limits) -> Result<SplitPosition, ApiE
     Ok(SplitPosition {
         position,
         budget: request.budget.within(limits.budget),
+        spent: limits.spent,
         stop: limits.stop.clone(),
     })
 }
@@ -200,11 +204,15 @@ struct AnalyzeResponse {
 }
 
 fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, ApiError> {
-    let mut solver = SplitSolver::new().with_budget(request.budget);
+    // The probe's memo is not kept: what it searched is searched again,
+    // within what it left of the budget.
+    let mut solver =
+        SplitSolver::new().with_budget(super::budget_after(request.budget, request.spent));
     if let Some(stop) = &request.stop {
         solver = solver.with_stop(stop.clone());
     }
-    let analysis = Analysis::of(&mut solver, &request.position)?;
+    let analysis = Analysis::of(&mut solver, &request.position)
+        .map_err(|err| super::whole_budget(err, request.budget))?;
     let before = request.position.rects();
     let mut explanations = Vec::new();
     let winning = analysis.winning_moves();
@@ -216,7 +224,9 @@ fn analyze(request: &SplitPosition, max_listed_moves: usize) -> Result<Answer, A
             .position
             .try_play(cell)
             .map_err(|err| ApiError::internal(format!("a winning move: {err}")))?;
-        let values = solver.rect_values(&after)?;
+        let values = solver
+            .rect_values(&after)
+            .map_err(|err| super::whole_budget(err, request.budget))?;
         let left: Vec<_> = after.rects().iter().copied().zip(values).collect();
         lines.push(winning_line(cell, &left));
         let mut parts = Vec::new();
@@ -290,7 +300,20 @@ fn play(request: &SplitPosition) -> Result<Answer, ApiError> {
         .budget
         .max_memory
         .map_or(ENGINE_MEMORY, |limit| limit.min(ENGINE_MEMORY));
-    let Some(choice) = choose_move(&request.position, request.budget, memory) else {
+    let choice = choose_move(
+        &request.position,
+        super::budget_after(request.budget, request.spent),
+        memory,
+    )
+    .map(|mut choice| {
+        if let SplitReason::Unproven { stopped } = &mut choice.reason {
+            *stopped = stopped
+                .take()
+                .map(|err| super::whole_budget(err, request.budget));
+        }
+        choice
+    });
+    let Some(choice) = choice else {
         return answer(
             &PlayResponse {
                 mv: None,

@@ -504,7 +504,7 @@ async fn errors_are_json_with_the_right_status() {
         (
             "/api/v1/clear/analyze",
             json!({ "board": ["1"], "budget": { "max_positions": -1 } }),
-            "invalid request: budget.max_positions: invalid value: integer `-1`",
+            "invalid request: budget: max_positions is -1: expected a whole number from 0",
         ),
         (
             "/api/v1/split/analyze",
@@ -571,7 +571,7 @@ async fn errors_are_json_with_the_right_status() {
     assert_error(
         post(addr, "/api/v1/clear/analyze", &json!({ "board": ["12"] })).await,
         400,
-        "board 1: row 1, column 2: unexpected '2'",
+        "board: row 1, column 2: unexpected '2'",
     )
     .await;
     assert_error(
@@ -1820,4 +1820,65 @@ async fn parse_reads_pasted_text_and_analyze_explains_with_the_oracles_values() 
         xor ^= value;
     }
     assert_eq!(reply.json["grundy"], json!(xor));
+}
+
+/// The budget is read as the coordinates are: whole numbers as JSON
+/// writes them (`100.0`, `1e2`), `null` for a field (or the budget, or an
+/// optional list) left out, and errors in plain words, never serde's type
+/// names.
+#[tokio::test]
+async fn optional_fields_take_null_and_whole_numbers_as_json_writes_them() {
+    let addr = start(Config::default()).await;
+    for budget in [
+        json!({ "max_positions": 1000.0 }),
+        json!({ "max_positions": 1e3, "max_time_ms": null }),
+        Value::Null,
+    ] {
+        let reply = post(
+            addr,
+            "/api/v1/clear/analyze",
+            &json!({ "board": ["11"], "budget": budget }),
+        )
+        .await;
+        assert_eq!(reply.status, 200, "{budget}: {:?}", reply.json);
+    }
+    let reply = post(
+        addr,
+        "/api/v1/pawn/analyze",
+        &json!({ "pawns": [[1, 2]], "blocked": null }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    let reply = post(
+        addr,
+        "/api/v1/split/analyze",
+        &json!({ "grid": ["1"], "moves": null }),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{:?}", reply.json);
+    for (budget, what) in [
+        (
+            json!({ "max_positions": 1.5 }),
+            "max_positions is 1.5: not a whole number",
+        ),
+        (
+            json!({ "max_time_ms": "soon" }),
+            "max_time_ms is \"soon\": expected a whole number from 0",
+        ),
+        (json!({ "max_moves": 1 }), "unknown field \"max_moves\""),
+        (json!([1]), "is not an object"),
+    ] {
+        let reply = post(
+            addr,
+            "/api/v1/clear/analyze",
+            &json!({ "board": ["11"], "budget": budget }),
+        )
+        .await;
+        let message = reply.json["error"].as_str().unwrap_or_default().to_owned();
+        assert_error(reply, 400, what).await;
+        assert!(
+            !message.contains("BudgetRequest") && !message.contains("u64"),
+            "{message}"
+        );
+    }
 }
