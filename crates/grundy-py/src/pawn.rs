@@ -501,11 +501,19 @@ impl PawnAnalysis {
             .collect())
     }
 
+    /// The table of values the moves' values are read from, or the error
+    /// naming the first pawn past it, as `grundy pawn --play` does.
     fn table(&self) -> PyResult<&ValueTable> {
         self.analysis.table.as_ref().ok_or_else(|| {
+            let side = grundy::pawn::MAX_REGION_SIDE;
+            let beyond = self
+                .pawns
+                .iter()
+                .find(|p| p.x() >= side || p.y() >= side)
+                .unwrap_or(&self.pawns[0]);
             value_error(format!(
-                "moves' values need a table of values, made for pawns below {0} x {0}",
-                grundy::pawn::MAX_REGION_SIDE
+                "moves' values need a table of values, made for pawns below {side} x {side}; \
+                 {beyond} is beyond (explain() and the winning moves do not need it)"
             ))
         })
     }

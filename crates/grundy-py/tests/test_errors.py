@@ -646,3 +646,29 @@ def test_a_memoryview_is_read_as_the_buffer_it_views():
         got = grundy.clear.analyze(given)
         assert (got.value, got.winning_moves) == (want.value, want.winning_moves)
     assert grundy.split.analyze(memoryview(board)).value == grundy.split.analyze(board).value
+
+
+def test_a_ragged_board_counts_its_cells_in_words():
+    with pytest.raises(ValueError, match=r"row 1 has 1 cell, row 0 has 2 cells"):
+        grundy.tables.open().values([[[1, 0], [1]]])
+    with pytest.raises(ValueError, match=r"row 1 has 1 cell, row 0 has 2 cells"):
+        grundy.clear.analyze([[1, 0], [1]])
+
+
+def test_moves_values_past_4096_name_the_pawn():
+    """A pawn at 4096 or beyond with an impassable cell below-left has a
+    winner and winning moves but no table of values: options() and play()
+    say which pawn is beyond, as `grundy pawn --play` does."""
+    a = grundy.pawn.analyze((5000, 6000), blocked=[(1, 1)])
+    assert a.winner in ("first", "second")
+    for call in (a.options, a.play):
+        with pytest.raises(ValueError, match=r"\(5000,6000\) is beyond"):
+            call()
+
+
+def test_budget_exceeded_shows_its_budget_in_its_repr():
+    e = grundy.BudgetExceeded("m", "max_time", 1.0, {"positions_solved": 3, "components": [1, 2]})
+    assert repr(e) == (
+        "BudgetExceeded('m', budget='max_time', limit=1.0, "
+        "found={'positions_solved': 3, 'components': 2 items})"
+    )

@@ -491,6 +491,16 @@ def test_a_process_pool_sends_back_a_budget_exceeded():
     assert budget_answers(sent.value) == budget_answers(stopped.value)
 
 
+def test_a_solver_refuses_copy_and_pickle_in_words_naming_itself():
+    s = grundy.clear.Solver()
+    for make in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(TypeError, match="a Solver is not copied or pickled"):
+            make(s)
+    # Its analyses pickle.
+    a = s.analyze(["0110", "0000"])
+    assert pickle.loads(pickle.dumps(a)).value == a.value
+
+
 def test_a_board_sum_refuses_copy_and_pickle_rather_than_share_its_solver():
     s = grundy.sum.BoardSum([["11"], ["1"]])
     for make in (copy.copy, copy.deepcopy, pickle.dumps):

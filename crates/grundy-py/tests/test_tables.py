@@ -100,6 +100,10 @@ def test_bad_boxes_and_threads(tmp_path):
             grundy.tables.build(box, tmp_path / "x.gdb", progress=False)
     with pytest.raises(ValueError, match="threads"):
         grundy.tables.build("3x3", tmp_path / "x.gdb", threads=0)
+    # A bool or a float is a type error, as everywhere else.
+    for threads in (True, 2.0):
+        with pytest.raises(TypeError, match="threads must be an integer"):
+            grundy.tables.build("3x3", tmp_path / "x.gdb", threads=threads)
     # A mistyped count is refused before any thread starts (2**40 threads
     # never finished starting), by the Python half and by the native one.
     assert grundy.tables.MAX_THREADS == grundy._grundy.TABLES_MAX_THREADS >= 64
@@ -122,7 +126,7 @@ def test_values_of_uneven_boards_name_the_board():
     db = grundy.tables.open()
     with pytest.raises(ValueError, match=r"boards\[1\] has shape \(1, 1\), boards\[0\] \(1, 2\)"):
         db.values([[[1, 0]], [[1]]])
-    with pytest.raises(ValueError, match=r"boards\[0\]: ragged rows: row 1 has 1 cells, row 0 has 2"):
+    with pytest.raises(ValueError, match=r"boards\[0\]: ragged rows: row 1 has 1 cell, row 0 has 2 cells"):
         db.values([[[1, 0], [1]]])
     # A row that is no row, or an entry that is a list, names the board too.
     for bad in ([[[1, 1], [1, 1]], [1, [1, 1]]], [[[1, 1], [1, 1]], [[1, [1]], [1, 1]]]):

@@ -38,6 +38,14 @@ class BudgetExceeded(RuntimeError):
         # of a process pool can send the error back.
         return (type(self), (self.args[0], self.budget, self.limit, self.found), self.__dict__)
 
+    def __repr__(self) -> str:
+        # As it is made, so that a notebook shows which budget ran out.
+        found = ", ".join(f"{k!r}: {_short(v)}" for k, v in self.found.items())
+        return (
+            f"BudgetExceeded({self.args[0]!r}, budget={self.budget!r}, "
+            f"limit={self.limit!r}, found={{{found}}})"
+        )
+
     def __str__(self) -> str:
         message = super().__str__()
         extra = ", ".join(f"{k}={_short(v)}" for k, v in self.found.items())

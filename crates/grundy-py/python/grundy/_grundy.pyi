@@ -232,9 +232,12 @@ class PawnAnalysis:
         one ``(x, y)`` for a pawn, a list of ``(x, y)`` for a list of pawns;
         an illegal move raises ValueError with why."""
     def options(self) -> List[Tuple[PawnMove, int]]:
-        """Every legal move with the total value it leaves."""
+        """Every legal move with the total value it leaves. Raises
+        ValueError, naming the pawn, when a pawn lies at 4096 or beyond on
+        an axis (the values are read from a table below 4096 x 4096)."""
     def play(self) -> List[Tuple[PawnMove, int]]:
-        """An optimal play-out, each move with the total value it leaves."""
+        """An optimal play-out, each move with the total value it leaves.
+        Raises ValueError as :meth:`options` does."""
     def explain(self) -> Dict[str, Any]:
         """Why, in Sprague-Grundy terms, as ``--explain`` says it: the API's
         ``explain`` fields (``heading``, ``value``, ``parts``, ``winning``,

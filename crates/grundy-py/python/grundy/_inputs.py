@@ -82,7 +82,8 @@ def _rows_from_numbers(
                 raise ValueError(f"{what}: row {r} is {row!r}, not a list of 0/1")
             if len(row) != len(rows[0]):
                 raise ValueError(
-                    f"{what}: ragged rows: row {r} has {len(row)} cells, row 0 has {len(rows[0])}"
+                    f"{what}: ragged rows: row {r} has {_cells(len(row))}, "
+                    f"row 0 has {_cells(len(rows[0]))}"
                 )
         try:
             array = np.asarray(rows)
@@ -471,3 +472,8 @@ def refuse_repeats(pairs: List[Tuple[int, int]], what: str, thing: str) -> None:
                 f"each {thing} is listed once"
             )
         first[pair] = i
+
+
+def _cells(count: int) -> str:
+    """`1 cell`, `3 cells`."""
+    return f"{count} cell" if count == 1 else f"{count} cells"

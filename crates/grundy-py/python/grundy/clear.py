@@ -271,6 +271,23 @@ class Solver:
     def __repr__(self) -> str:
         return f"Solver(memory_bytes={self.memory_bytes})"
 
+    # The memo lives in this process, shared by the threads that call it: a
+    # copy that shared it, or a pickle of hundreds of MB, is not what a
+    # caller means. Refused, with the way to make another.
+    _NOT_COPIED = (
+        "a Solver is not copied or pickled (its memo lives in this process); make another: "
+        "Solver(tables=..., threads=...), or pickle the analyses it returns"
+    )
+
+    def __copy__(self) -> "Solver":
+        raise TypeError(self._NOT_COPIED)
+
+    def __deepcopy__(self, memo: Any) -> "Solver":
+        raise TypeError(self._NOT_COPIED)
+
+    def __reduce__(self) -> Any:
+        raise TypeError(self._NOT_COPIED)
+
 
 __all__ = [
     "analyze",

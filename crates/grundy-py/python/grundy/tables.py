@@ -210,7 +210,10 @@ def _uneven_boards(boards: Any) -> str:
             j = next((j for j, n in enumerate(lengths) if n != lengths[0]), None)
             if j is None or lengths[0] is None or lengths[j] is None:
                 return f"boards[{i}]: not rows x cols of 0/1 (rows of one length)"
-            return f"boards[{i}]: ragged rows: row {j} has {lengths[j]} cells, row 0 has {lengths[0]}"
+            return (
+                f"boards[{i}]: ragged rows: row {j} has {_cells(lengths[j])}, "
+                f"row 0 has {_cells(lengths[0])}"
+            )
         if first is None:
             first = shape
         elif shape != first:
@@ -313,9 +316,12 @@ def build(
             ``OUT.partial`` (with ``errno`` and ``filename``).
     """
     rows, cols = _parse_box(box)
-    if threads is not None and (
-        isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS
-    ):
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)):
+        # A type error, as every other function gives for a bool or a float.
+        raise TypeError(
+            f"threads must be an integer from 1 to {MAX_THREADS}, not {type(threads).__name__}"
+        )
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"threads must be an integer from 1 to {MAX_THREADS}, got {threads!r}")
     _, max_time, max_memory = check_limits(None, max_time, max_memory)
     callback: Optional[Progress] = None
@@ -342,3 +348,8 @@ def build(
 
 
 __all__ = ["Database", "open", "build"]
+
+
+def _cells(count: int) -> str:
+    """`1 cell`, `3 cells`."""
+    return f"{count} cell" if count == 1 else f"{count} cells"
