@@ -282,7 +282,7 @@ pub fn names() -> String {
 }
 
 /// The optional `"budget"` of a request: it may lower the server's limits,
-/// never raise them. Read by hand ([`BudgetRequest::from_value`]), as the
+/// never raise them. Read by hand (`BudgetRequest::from_value`), as the
 /// coordinates are: whole numbers as JSON writes them (`100`, `100.0`,
 /// `1e2`), `null` for a field left out, and errors in plain words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
