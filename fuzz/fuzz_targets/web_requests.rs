@@ -35,6 +35,8 @@ static LIMITS: LazyLock<Limits> = LazyLock::new(|| Limits {
     // crash reproduces from its input alone.
     memos: Kept::default(),
     stop: None,
+    // Run as a first run, with the whole budget.
+    spent: Duration::ZERO,
 });
 
 fn check_error(game: &str, err: &ApiError) {
