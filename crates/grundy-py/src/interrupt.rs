@@ -30,10 +30,19 @@ pub(crate) struct Pending(Arc<Mutex<Option<PyErr>>>);
 impl Pending {
     /// A progress callback that runs Python's signal handlers and leaves
     /// the search when one raises. Handlers run only on the main thread, so
-    /// on any other thread this is a no-op.
+    /// on any other thread this is a no-op. The search calls it every few
+    /// hundred shapes; the handlers run at most every [`WATCH_EVERY`], as
+    /// each run takes the GIL, which another Python thread may hold for up
+    /// to its switch interval (5 ms).
     pub fn callback(&self) -> impl FnMut(grundy::Progress) + Send + 'static {
         let pending = self.clone();
-        move |_| pending.check()
+        let mut last = Instant::now();
+        move |_| {
+            if last.elapsed() >= WATCH_EVERY {
+                last = Instant::now();
+                pending.check();
+            }
+        }
     }
 
     /// Runs the signal handlers now; unwinds with [`Interrupted`] if one
