@@ -730,8 +730,7 @@ fn the_memory_budget_bounds_a_search_with_databases() {
 }
 
 /// A memory budget stops a search before what it holds passes the budget,
-/// its scratch included (the probe's figure: 10,121,040 bytes held after a
-/// stop at 10,000,000), on one thread and helped.
+/// its scratch included, on one thread and helped.
 #[test]
 fn a_memory_budget_stops_before_what_the_search_holds_passes_it() {
     let board =
