@@ -253,7 +253,7 @@ fn analyze(position: &ClearPosition, max_listed_moves: usize) -> Result<Answer, 
     let analysis = Analysis::of_or_partial(&mut solver, &position.boards, position.run_budget())
         .map_err(|partial| {
             too_large(
-                as_request_s(partial.values_stopped, position.budget),
+                super::whole_budget(partial.values_stopped, position.budget),
                 &position.boards,
             )
             .with_detail(
