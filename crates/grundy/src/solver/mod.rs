@@ -59,8 +59,7 @@ pub struct Progress {
 /// and the progress callback is called (a helper tells its count there,
 /// which the position budget adds): a time budget ends within 256
 /// components (about 0.6 ms on a dense block, 2.3 µs a component, where
-/// 4,096 let a search run about 10 ms past it), and a helped search's
-/// position budget within 256 of the helper's. A read of the clock costs
+/// 4,096 let a search run about 10 ms past it). A read of the clock costs
 /// about 25 ns; Python's callback, which runs the signal handlers, about
 /// a microsecond.
 pub(crate) const CHECK_INTERVAL: u64 = 256;
