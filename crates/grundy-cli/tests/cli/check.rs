@@ -428,6 +428,34 @@ fn a_quadratic_solution_times_out() {
     assert!(size_of("pshtbrth", &checked.file("failing.in")).boards > 1000);
 }
 
+/// A time limit exceeded on the smallest input the generator makes (one
+/// board, one query): the shrink of a time or memory verdict tries halves
+/// and quarters of the lists only, and the report says that none of those
+/// is valid, not that the input has no smaller valid one (its cells could
+/// be cleared).
+#[test]
+fn a_time_limit_on_a_tiny_input_says_what_was_tried() {
+    let mut cmd = python();
+    cmd.extend(["-c".to_owned(), "while True: pass".to_owned()]);
+    let input = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(input.path(), "1\n1 1\n0000\n0110\n0000\n0001\n1 1 1\n").unwrap();
+    let replay = input.path().display().to_string();
+    let options = ["--replay", &replay, "--time-limit", "0.2"];
+    let checked = run_check("pshtbrth", &options, &cmd);
+    let stdout = checked.stdout();
+    assert_eq!(checked.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("verdict: time limit exceeded"), "{stdout}");
+    assert!(
+        stdout.contains("not shrunk: no half or quarter of its lists is a valid input: 1 test, 1 board, 1 query"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("no smaller valid input"), "{stdout}");
+    assert!(
+        stdout.contains("(time limit exceeded depends on the input's size, so only halves and quarters of its lists were tried"),
+        "{stdout}"
+    );
+}
+
 /// A correct solution passes `cases` cases; prints the time.
 fn passes(problem: &str, cmd: &[String], what: &str, options: &[&str]) {
     let checked = run_check(problem, options, cmd);

@@ -746,8 +746,22 @@ fn shrink_and_report<C: Case>(
         .expect("no worker panics")
         .remove(&shrunk.case.render())
         .unwrap_or(tried);
+    // A time or memory verdict is shrunk by halves and quarters of the
+    // lists alone (its cause is the input's size): "no smaller valid input"
+    // would claim more than was tried.
+    let coarse = matches!(shrunk.minimality, Minimality::Coarse);
     if shrunk.steps == 0 {
         match shrunk.runs {
+            0 if coarse => writeln!(
+                out,
+                "not shrunk: no {} is a valid input: {}",
+                if C::HAS_LISTS {
+                    "half or quarter of its lists"
+                } else {
+                    "smaller input of those tried"
+                },
+                shrunk.case.size()
+            )?,
             0 => writeln!(
                 out,
                 "not shrunk: it has no smaller valid input: {}",
@@ -843,17 +857,23 @@ fn shrink_and_report<C: Case>(
             } else {
                 "it was shrunk in a few runs only"
             };
-            let shrunk_yet = if shrunk.steps == 0 {
-                "not shrunk"
+            // Not shrunk at all is said above, with the size.
+            if shrunk.steps == 0 {
+                writeln!(
+                    out,
+                    "({} depends on the input's size, so {tried}, at most {} runs)",
+                    verdict.name(),
+                    shrink::RESOURCE_RUNS
+                )?;
             } else {
-                "not shrunk to 1-minimal"
-            };
-            writeln!(
-                out,
-                "{shrunk_yet}: {} depends on the input's size, so {tried} (at most {} runs)",
-                verdict.name(),
-                shrink::RESOURCE_RUNS
-            )?;
+                writeln!(
+                    out,
+                    "not shrunk to 1-minimal: {} depends on the input's size, so {tried} (at \
+                     most {} runs)",
+                    verdict.name(),
+                    shrink::RESOURCE_RUNS
+                )?;
+            }
         }
         Minimality::Stopped if bench.limits.is_interrupted() => writeln!(
             out,
