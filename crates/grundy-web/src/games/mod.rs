@@ -282,7 +282,7 @@ pub fn names() -> String {
 }
 
 /// The optional `"budget"` of a request: it may lower the server's limits,
-/// never raise them. Read by hand (`BudgetRequest::from_value`), as the
+/// never raise them. Read by hand (`BudgetRequest::from_fields`), as the
 /// coordinates are: whole numbers as JSON writes them (`100`, `100.0`,
 /// `1e2`), `null` for a field left out, and errors in plain words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -295,27 +295,46 @@ pub struct BudgetRequest {
 
 impl<'de> Deserialize<'de> for BudgetRequest {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(deserializer)?;
-        BudgetRequest::from_value(&value).map_err(serde::de::Error::custom)
+        let fields = deserializer.deserialize_any(Fields)?;
+        BudgetRequest::from_fields(fields).map_err(serde::de::Error::custom)
     }
 }
 
-impl BudgetRequest {
-    /// The budget `value` asks for: `null` or an object of the two fields,
-    /// each `null` or a whole number from 0; else why not.
-    fn from_value(value: &serde_json::Value) -> Result<BudgetRequest, String> {
-        const FIELDS: &str =
-            "{\"max_positions\": N, \"max_time_ms\": T}, each a whole number from 0 or null";
-        let fields = match value {
-            serde_json::Value::Null => return Ok(BudgetRequest::default()),
-            serde_json::Value::Object(fields) => fields,
-            other => {
-                return Err(format!(
-                    "{} is not an object: expected {FIELDS}",
-                    quoted(other)
-                ))
+/// A budget's fields as given, read one by one so that one given twice is
+/// refused (a `serde_json::Value` keeps the last); `null` has none.
+struct Fields;
+
+impl<'de> serde::de::Visitor<'de> for Fields {
+    type Value = Vec<(String, serde_json::Value)>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(BUDGET_FIELDS)
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Vec::new())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut fields: Self::Value = Vec::new();
+        while let Some((name, value)) = map.next_entry::<String, serde_json::Value>()? {
+            if fields.iter().any(|(seen, _)| *seen == name) {
+                let name = quoted(&serde_json::Value::String(name));
+                return Err(serde::de::Error::custom(format!("{name} is given twice")));
             }
-        };
+            fields.push((name, value));
+        }
+        Ok(fields)
+    }
+}
+
+/// What a budget is, for its errors.
+const BUDGET_FIELDS: &str =
+    "an object {\"max_positions\": N, \"max_time_ms\": T}, each a whole number from 0 or null";
+
+impl BudgetRequest {
+    /// The budget `fields` ask for; else why not.
+    fn from_fields(fields: Vec<(String, serde_json::Value)>) -> Result<BudgetRequest, String> {
         let mut budget = BudgetRequest::default();
         for (name, field) in fields {
             let slot = match name.as_str() {
@@ -323,11 +342,11 @@ impl BudgetRequest {
                 "max_time_ms" => &mut budget.max_time_ms,
                 _ => {
                     let name = quoted(&serde_json::Value::String(name.clone()));
-                    return Err(format!("unknown field {name}: expected {FIELDS}"));
+                    return Err(format!("unknown field {name}: expected {BUDGET_FIELDS}"));
                 }
             };
-            *slot =
-                whole_number(field).map_err(|why| format!("{name} is {}: {why}", quoted(field)))?;
+            *slot = whole_number(&field)
+                .map_err(|why| format!("{name} is {}: {why}", quoted(&field)))?;
         }
         Ok(budget)
     }

@@ -1866,7 +1866,8 @@ async fn optional_fields_take_null_and_whole_numbers_as_json_writes_them() {
             "max_time_ms is \"soon\": expected a whole number from 0",
         ),
         (json!({ "max_moves": 1 }), "unknown field \"max_moves\""),
-        (json!([1]), "is not an object"),
+        (json!([1]), "expected an object"),
+        (json!(5), "expected an object"),
     ] {
         let reply = post(
             addr,
@@ -1876,6 +1877,25 @@ async fn optional_fields_take_null_and_whole_numbers_as_json_writes_them() {
         .await;
         let message = reply.json["error"].as_str().unwrap_or_default().to_owned();
         assert_error(reply, 400, what).await;
+        assert!(
+            !message.contains("BudgetRequest") && !message.contains("u64"),
+            "{message}"
+        );
+    }
+    // A field given twice is refused, not read as its last value.
+    for body in [
+        r#"{"board": ["11"], "budget": {"max_time_ms": 5, "max_time_ms": 6}}"#,
+        r#"{"board": ["11"], "budget": {"max_time_ms": 100, "max_time_ms": null}}"#,
+    ] {
+        let reply = send(
+            addr,
+            Method::POST,
+            "/api/v1/clear/analyze",
+            body.as_bytes().to_vec(),
+        )
+        .await;
+        let message = reply.json["error"].as_str().unwrap_or_default().to_owned();
+        assert_error(reply, 400, "\"max_time_ms\" is given twice").await;
         assert!(
             !message.contains("BudgetRequest") && !message.contains("u64"),
             "{message}"
