@@ -54,5 +54,5 @@ class BudgetExceeded(RuntimeError):
 
 def _short(value: Any) -> str:
     if isinstance(value, list):
-        return f"{len(value)} items"
+        return f"{len(value)} item" if len(value) == 1 else f"{len(value)} items"
     return repr(value)
