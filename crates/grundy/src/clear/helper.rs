@@ -14,9 +14,13 @@
 //!
 //! **Positions.** The shapes the helper solves count in the main search's
 //! position budget ([`Helper::solved`]): it tells its count every 256
-//! shapes, so a search the budget stops does one thread's work
-//! on two cores; one that finishes counts about as many shapes as the
-//! search alone, as the two threads solve nearly disjoint sets.
+//! shapes, and reads there the main search's ([`Helper::tell`]), stopping
+//! once the two reach what the budget had left when it began. So a
+//! search the budget stops does one thread's work on two cores, past the
+//! budget by at most a check of each thread (256 shapes each), even when
+//! one thread is not running; one that finishes counts about as many
+//! shapes as the search alone, as the two threads solve nearly disjoint
+//! sets.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -88,14 +92,18 @@ struct ClearHelper {
     busy: bool,
     /// The shapes the thread has solved, as it last told.
     solved: Arc<AtomicU64>,
+    /// The shapes the main search has solved under its budget, as it last
+    /// told.
+    main_solved: Arc<AtomicU64>,
     /// The bytes the thread's solver holds, as it last told (at the end
     /// of each job).
     held: Arc<AtomicUsize>,
 }
 
-/// A job of the helper thread: the component, the position budget, and
-/// the bytes its memo and scratch may hold.
-type Job = (Board, Option<u64>, u64);
+/// A job of the helper thread: the component, the positions the two
+/// searches have left, the bytes its memo and scratch may hold, and the
+/// main search's count as the job begins.
+type Job = (Board, Option<u64>, u64, u64);
 
 /// The running helper thread.
 struct Link {
@@ -115,6 +123,7 @@ impl ClearHelper {
         let stopped = Arc::clone(&stop);
         let solved = Arc::clone(&self.solved);
         let held = Arc::clone(&self.held);
+        let main_solved = Arc::clone(&self.main_solved);
         let thread = std::thread::Builder::new()
             .name("grundy-helper".into())
             .spawn(move || {
@@ -125,18 +134,26 @@ impl ClearHelper {
                     )
                 };
                 let mut solver = fresh();
-                for (root, max_positions, memo_bytes) in inbox {
+                for (root, max_positions, memo_bytes, main_at) in inbox {
                     solver.set_budget(Budget {
                         max_positions,
                         max_time: None,
                         max_memory: Some(memo_bytes),
                     });
                     // The count so far, told as the search goes (every 256
-                    // shapes) and when it ends.
+                    // shapes) and when it ends; there too the stop, once
+                    // the two searches' shapes reach what they had left.
                     let before = solved.load(Ordering::Relaxed);
                     let told = Arc::clone(&solved);
+                    let main = Arc::clone(&main_solved);
+                    let stop = Arc::clone(&stopped);
                     solver.set_progress(Some(Box::new(move |progress: Progress| {
                         told.store(before + progress.positions, Ordering::Relaxed);
+                        let main_since = main.load(Ordering::Relaxed).saturating_sub(main_at);
+                        if max_positions.is_some_and(|left| main_since + progress.positions >= left)
+                        {
+                            stop.store(true, Ordering::Relaxed);
+                        }
                     })));
                     let result = solver.component_value(root);
                     solved.store(before + solver.positions_solved(), Ordering::Relaxed);
@@ -190,9 +207,10 @@ impl Helper<Board> for ClearHelper {
             return false;
         };
         link.stop.store(false, Ordering::Relaxed);
+        let main_at = self.main_solved.load(Ordering::Relaxed);
         self.busy = link
             .jobs
-            .send((*root, budget.max_positions, memo_bytes))
+            .send((*root, budget.max_positions, memo_bytes, main_at))
             .is_ok();
         self.busy
     }
@@ -208,6 +226,10 @@ impl Helper<Board> for ClearHelper {
 
     fn solved(&self) -> u64 {
         self.solved.load(Ordering::Relaxed)
+    }
+
+    fn tell(&self, main_solved: u64) {
+        self.main_solved.store(main_solved, Ordering::Relaxed);
     }
 
     fn held_bytes(&self) -> usize {
@@ -274,6 +296,7 @@ impl Clear {
             link: None,
             busy: false,
             solved: Arc::new(AtomicU64::new(0)),
+            main_solved: Arc::new(AtomicU64::new(0)),
             held: Arc::new(AtomicUsize::new(0)),
         };
         self.into_solver().with_helper(Box::new(helper), exchange)
@@ -388,11 +411,45 @@ mod tests {
             link: None,
             busy: false,
             solved: Arc::new(AtomicU64::new(0)),
+            main_solved: Arc::new(AtomicU64::new(0)),
             held: Arc::new(AtomicUsize::new(0)),
         };
         assert!(!helper.begin(&board, &small, None));
         assert!(!helper.begin(&board, &Budget::UNLIMITED, Some(1 << 20)));
         assert_eq!(helper.memory_bytes(&small), 0);
+    }
+
+    /// The position budget bounds the two threads together, even while the
+    /// main search's thread does not run: here its progress callback
+    /// sleeps once, half-way through the budget, as a thread the system
+    /// sets aside would, while the helper goes on. Each thread reads the
+    /// other's count every 256 shapes, so the two pass the budget by at
+    /// most that each.
+    #[test]
+    fn a_position_budget_bounds_both_threads_while_one_sleeps() {
+        use crate::solver::CHECK_INTERVAL;
+        let limit = 20_000;
+        for seed in 1..=3 {
+            let board = dense(7, 7, seed);
+            let mut solver = helped().with_budget(Budget::positions(limit));
+            let mut slept = false;
+            solver.set_progress(Some(Box::new(move |progress: Progress| {
+                if !slept && progress.positions >= limit / 2 {
+                    slept = true;
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+            })));
+            let result = solver.value(&board);
+            assert!(
+                matches!(result, Err(SolveError::PositionBudget { .. })),
+                "{result:?}"
+            );
+            let solved = solver.positions_solved();
+            assert!(
+                (limit..=limit + 2 * CHECK_INTERVAL + 1).contains(&solved),
+                "{solved} shapes under a budget of {limit}"
+            );
+        }
     }
 
     /// A search shorter than [`HELP_AFTER`](crate::solver) shapes runs

@@ -51,15 +51,22 @@ pub trait Helper<P>: Send {
     /// Starts helping with the search of `root`, which runs under `budget`
     /// with `free` bytes of it left (`None`: no memory budget); false when
     /// the helper declines (a component it cannot help with, or no room
-    /// for its share). The helper solves at most `budget`'s positions, and
-    /// holds at most [`Helper::memory_bytes`] of it.
+    /// for its share). `budget`'s positions are those the two searches
+    /// have left: the helper stops once its own shapes and those the main
+    /// search solves from now on ([`Helper::tell`]) reach them. It holds
+    /// at most [`Helper::memory_bytes`] of the budget.
     fn begin(&mut self, root: &P, budget: &Budget, free: Option<usize>) -> bool;
     /// Stops the help begun last and waits until the helper has stopped.
     fn end(&mut self);
     /// The shapes the helper has solved since it was made, as it last told
-    /// (every few thousand shapes, and at the end of each search): they
-    /// count in the position budget of the search it helps.
+    /// (every 256 shapes, and at the end of each search): they count in
+    /// the position budget of the search it helps.
     fn solved(&self) -> u64;
+    /// Tells the helper the shapes the main search has solved under its
+    /// budget, after each one: the helper reads them as it tells its own,
+    /// so that the two stop at the position budget together even when the
+    /// main search's thread is not running.
+    fn tell(&self, main_solved: u64);
     /// The most bytes the helper may hold under the main search's `budget`:
     /// its memo, its scratch and the exchange. The main search keeps its
     /// own memory within the budget less this.

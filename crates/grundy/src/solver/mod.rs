@@ -503,6 +503,8 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
         if let Some((helper, _)) = self.helper.as_mut() {
             if self.exchange.take().is_some() {
                 helper.end();
+                // Its last shapes, told as it stopped, count too.
+                self.helped = helper.solved().saturating_sub(self.helper_start);
             }
         }
         result
@@ -520,8 +522,17 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
                 .unwrap_or(usize::MAX)
                 .saturating_sub(self.memory_bytes())
         });
-        let budget = self.budget;
+        // The helper's positions are those the two have left.
+        let budget = Budget {
+            max_positions: self
+                .budget
+                .max_positions
+                .map(|limit| limit.saturating_sub(self.solved + self.helped)),
+            ..self.budget
+        };
+        let solved = self.solved;
         if let Some((helper, exchange)) = self.helper.as_mut() {
+            helper.tell(solved);
             if helper.begin(&root, &budget, free) {
                 self.exchange = Some(Arc::clone(exchange));
             }
@@ -911,6 +922,7 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
 
     fn check_budget(&mut self) -> Result<(), SolveError> {
         if let Some((helper, _)) = &self.helper {
+            helper.tell(self.solved);
             self.helped = helper.solved().saturating_sub(self.helper_start);
         }
         self.check_positions_left()?;
@@ -1276,6 +1288,8 @@ mod tests {
         }
 
         fn end(&mut self) {}
+
+        fn tell(&self, _main_solved: u64) {}
 
         fn solved(&self) -> u64 {
             if self.begun.load(Ordering::Relaxed) {
