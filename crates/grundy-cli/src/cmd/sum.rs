@@ -868,10 +868,13 @@ fn write_valued_move(
         valued
     });
     if json {
-        let line = serde_json::json!({
-            "query": "move", "left": left, "right": right, "move": valued, "proven": true,
-            "kind": if valued.is_some() { "winning" } else { "none" },
-        });
+        let line = match valued {
+            Some(valued) => serde_json::json!({
+                "query": "move", "left": left, "right": right, "move": valued, "proven": true,
+                "kind": "winning",
+            }),
+            None => no_move_json(left, right),
+        };
         return writeln!(out, "{line}");
     }
     match valued {
@@ -897,22 +900,34 @@ fn write_engine_move(
         EngineMoveReport::new(&choice, usize::MAX)
     });
     if json {
-        let line = serde_json::json!({
-            "query": "move", "left": left, "right": right,
-            "move": report.as_ref().map(|r| serde_json::json!({
-                "board": r.mv.board, "top": r.mv.top, "left": r.mv.left,
-                "bottom": r.mv.bottom, "right": r.mv.right, "grundy": r.grundy, "text": r.text,
-            })),
-            "proven": report.as_ref().is_none_or(|r| r.proven),
-            "kind": report.as_ref().map_or("none", |r| r.kind),
-            "reason": report.as_ref().map(|r| r.reason.clone()),
-        });
+        let line = match &report {
+            Some(r) => serde_json::json!({
+                "query": "move", "left": left, "right": right,
+                "move": {
+                    "board": r.mv.board, "top": r.mv.top, "left": r.mv.left,
+                    "bottom": r.mv.bottom, "right": r.mv.right, "grundy": r.grundy, "text": r.text,
+                },
+                "proven": r.proven,
+                "kind": r.kind,
+                "reason": r.reason,
+            }),
+            None => no_move_json(left, right),
+        };
         return writeln!(out, "{line}");
     }
     match report {
         Some(report) => writeln!(out, "{}: {}", report.text, report.reason),
         None => writeln!(out, "none"),
     }
+}
+
+/// A `move` query's JSON on a range without a move, worded as every
+/// game's `--move --json` words it: lost, value 0, and why.
+fn no_move_json(left: usize, right: usize) -> serde_json::Value {
+    serde_json::json!({
+        "query": "move", "left": left, "right": right, "move": null, "proven": true,
+        "kind": "none", "grundy": 0, "reason": words::NO_MOVES,
+    })
 }
 
 /// The tag of a class of boards of unknown value in [`Row::unknown_tags`]:

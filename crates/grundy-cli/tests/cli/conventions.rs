@@ -1064,7 +1064,23 @@ fn engine_moves_carry_the_value_they_leave() {
         let answer = json(args, stdin.as_bytes());
         assert_eq!(answer["kind"], "none", "{args:?}: {answer}");
         assert_eq!(answer["grundy"], 0, "{args:?}: {answer}");
+        assert_eq!(answer["reason"], grundy_report::words::NO_MOVES, "{answer}");
     }
+    // `sum`'s `move` query on a range without a move reads the same, with
+    // the range.
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("q.txt");
+    std::fs::write(&queries, "move 1 1\n").unwrap();
+    let answer = json(
+        &["sum", "--json", "--queries", queries.to_str().unwrap(), "-"],
+        b"000\n\n111\n",
+    );
+    assert_eq!(answer["query"], "move", "{answer}");
+    assert_eq!(answer["move"], Value::Null, "{answer}");
+    assert_eq!(answer["kind"], "none", "{answer}");
+    assert_eq!(answer["proven"], true, "{answer}");
+    assert_eq!(answer["grundy"], 0, "{answer}");
+    assert_eq!(answer["reason"], grundy_report::words::NO_MOVES, "{answer}");
     // An unproven move: its value is unknown, so `null`, never a missing
     // field. A dense 9 x 9 board of one component (73 cells, no symmetry)
     // under a budget of one position.
