@@ -18,15 +18,15 @@
 //! the subsets in increasing order (every option of a set is a smaller number).
 //! One that fits 4 x 5 (either way round) is looked up in the 2^20-entry table
 //! ([`value4x5`]), and one of at most two rows (or columns) of at most 8 in
-//! the 65,536-entry table ([`value2x8`]), both built the same way on first
-//! use (about 20 ms). In a search of a full 5 x 5 board about half the
+//! the 65,536-entry table ([`value2x8`]), both built the same way by the
+//! build script, into the binary. In a search of a full 5 x 5 board about half the
 //! components that are not 4 x 4 fit 4 x 5, and on a 2 x n board most
 //! components have two rows: each is then one load, not a canonical form and
-//! a memo probe. With a shape database, those two tables are built only when
+//! a memo probe. With a shape database, those two tables are taken only when
 //! a search starts (a position no table knows is expanded); until then the
 //! database answers their shapes, so listing the moves of a position the
 //! database holds (a full 5 x 5 board with the built-in 5 x 5 database)
-//! builds nothing and takes about as long as a 4 x 4 board. A larger
+//! reads nothing of them. A larger
 //! component the database holds is listed as a lookup
 //! ([`OptionPart::Lookup`]), not read at once: a database read is two cache
 //! misses one after the other, where the solver's memo probes of a
@@ -427,8 +427,8 @@ impl Clear {
     /// these rules have taken the tables. Until then a shape database
     /// answers the shape (see `for_each_option_part`, which takes the
     /// tables once a search starts), so listing the moves of a position the
-    /// database holds costs lookups, not a 20 ms build; without a database
-    /// the tables are taken now.
+    /// database holds reads the database alone; without a database the
+    /// tables are taken now.
     #[inline(always)]
     fn small_table(
         &self,
@@ -606,7 +606,7 @@ impl Clear {
         }
     }
 
-    /// Expanding a position no table knows is a search: builds the small
+    /// Expanding a position no table knows is a search: takes the small
     /// tables now, which pays within it. A position a shape database knows
     /// is expanded only to list its moves, whose options the database
     /// answers too.

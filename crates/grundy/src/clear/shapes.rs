@@ -253,11 +253,10 @@ fn known_value<F: Frame>(anchored: u64, rows: usize, cols: usize) -> Option<u32>
 }
 
 /// Boxes of more cells than this value components by the 4 x 5 and 2 x 8
-/// tables too ([`SmallTables`]). Those tables take about 20 ms to build,
-/// once a process; a box of more cells has over 100,000 shapes and takes
-/// well over a second, where they save about a third. A smaller box builds
-/// in less time than the tables take (and then builds none: a 4 x 5
-/// database made in a process does not build the tables it replaces).
+/// tables too ([`SmallTables`]): such a box has over 100,000 shapes, and
+/// the tables save about a third of its build. A box of at most 20 cells
+/// is valued by its own tiers alone, so that its database (4 x 5 and the
+/// smaller boxes) is worked out apart from the tables it could replace.
 const SMALL_TABLES_ABOVE: usize = 20;
 
 /// The frame a box's shapes are worked in.

@@ -1,15 +1,21 @@
 //! The value of every set of cells of a small box (4 x 4, 4 x 5, 2 x 8),
-//! each table built by a DP over the subsets.
+//! each table built by a DP over the subsets: the 4 x 4 one on first use
+//! (under half a millisecond), the 4 x 5 and 2 x 8 ones by the build
+//! script, into the binary (`table/box_dp.rs`).
 //!
 //! [`SmallTables`] is the value the solvers hold. Each table is a pure
 //! function of its box, so one copy per process is kept ([`table`],
-//! [`SmallTables::shared`]) and built on first use; whether it is built
-//! yet is never asked: a [`Clear`](super::Clear) keeps its own note of
-//! whether it has taken the 4 x 5 and 2 x 8 tables.
+//! [`SmallTables::shared`]); whether it is made yet is never asked: a
+//! [`Clear`](super::Clear) keeps its own note of whether it has taken the
+//! 4 x 5 and 2 x 8 tables.
 
 use std::sync::OnceLock;
 
 use crate::Nimber;
+
+mod box_dp;
+pub use box_dp::build_box;
+use box_dp::UNKNOWN;
 
 static TABLE: OnceLock<Box<[u8; 1 << 16]>> = OnceLock::new();
 
@@ -91,9 +97,6 @@ const fn symmetric_images(board: u16) -> [u16; 8] {
     ]
 }
 
-/// Marks an entry not yet computed; values on a 4 x 4 board stay far below.
-const UNKNOWN: u8 = u8::MAX;
-
 /// Builds the table by a DP over the boards in increasing order: clearing
 /// a rectangle from `s` gives `s ^ rect < s`, so every option is done first.
 /// Symmetric boards have equal values, so only the first board of each
@@ -148,8 +151,7 @@ pub fn build() -> Box<[u8; 1 << 16]> {
 
 /// The value of a 4 x 5 board given as 20 bits, bit `5 * row + col` (any
 /// set of cells: the value of several components is the XOR of theirs).
-/// The first call builds the small tables ([`SmallTables::shared`], some
-/// milliseconds); later calls are one load.
+/// One load from the table in the binary ([`SmallTables::shared`]).
 ///
 /// # Examples
 ///
@@ -169,15 +171,16 @@ pub fn table_4x5() -> &'static [u8] {
     &SmallTables::shared().t4x5[..]
 }
 
-/// Builds the small tables now ([`SmallTables::shared`], about 20 ms), if
-/// they are not built yet: for servers, before they take requests.
+/// Makes the small tables now ([`SmallTables::shared`]: the 4 x 4 one's
+/// build, under half a millisecond), if not made yet: for servers, before
+/// they take requests.
 pub fn warm_small_tables() {
     let _ = SmallTables::shared();
 }
 
 /// The value of a 2 x 8 board given as 16 bits, bit `8 * row + col` (any
-/// set of cells). The first call builds the small tables
-/// ([`SmallTables::shared`]); later calls are one load. Shapes of
+/// set of cells): one load from the table in the binary
+/// ([`SmallTables::shared`]). Shapes of
 /// two rows are most of a 2 x n board's components.
 ///
 /// # Examples
@@ -198,94 +201,20 @@ pub fn table_2x8() -> &'static [u8] {
     &SmallTables::shared().t2x8[..]
 }
 
-/// The value of every set of cells of a `rows x cols` box (bit
-/// `cols * row + col`), for boxes of at most 24 cells: the DP of the 4 x 4
-/// table over the subsets in increasing order (every option of a set is a
-/// smaller number), each value stored for the set's images under the box's
-/// mirror symmetries at once, so about a quarter of the sets are expanded.
-/// The 4 x 5 box takes about 20 ms on one core of the development machine.
-///
-/// # Panics
-///
-/// When the box has more than 24 cells, or a value reaches 63 (the set of
-/// values seen is one `u64`; no box this small comes near).
-#[must_use]
-pub fn build_box(rows: usize, cols: usize) -> Box<[u8]> {
-    assert!(
-        rows >= 1 && cols >= 1 && rows * cols <= 24,
-        "a box of at most 24 cells"
-    );
-    let full_row = (1usize << cols) - 1;
-    // The runs of ones of every row, each as its bits, and every row
-    // mirrored left to right.
-    let runs: Vec<Vec<usize>> = (0..=full_row)
-        .map(|row| {
-            let mut found = Vec::new();
-            for left in 0..cols {
-                let mut run = 0;
-                for right in left..cols {
-                    if row >> right & 1 == 0 {
-                        break;
-                    }
-                    run |= 1 << right;
-                    found.push(run);
-                }
-            }
-            found
-        })
-        .collect();
-    let mirrored: Vec<usize> = (0..=full_row)
-        .map(|row| (0..cols).fold(0, |m, c| m | (row >> c & 1) << (cols - 1 - c)))
-        .collect();
-    let mut table = vec![UNKNOWN; 1 << (rows * cols)].into_boxed_slice();
-    table[0] = 0;
-    let mut rows_of = [0usize; 24];
-    for set in 1..table.len() {
-        if table[set] != UNKNOWN {
-            continue;
-        }
-        for (r, row) in rows_of[..rows].iter_mut().enumerate() {
-            *row = (set >> (cols * r)) & full_row;
-        }
-        let mut seen: u64 = 0;
-        for top in 0..rows {
-            let mut common = full_row;
-            let mut repeat = 0usize;
-            for (bottom, &row) in rows_of[..rows].iter().enumerate().skip(top) {
-                common &= row;
-                if common == 0 {
-                    break;
-                }
-                repeat |= 1 << (cols * bottom);
-                for &run in &runs[common] {
-                    seen |= 1u64 << (table[set ^ (run * repeat)] & 63);
-                }
-            }
-        }
-        let value = (!seen).trailing_zeros();
-        assert!(value < 63, "values of small boxes stay below 63");
-        let (mut up, mut across, mut both) = (0, 0, 0);
-        for (r, &row) in rows_of[..rows].iter().enumerate() {
-            up |= row << (cols * (rows - 1 - r));
-            across |= mirrored[row] << (cols * r);
-            both |= mirrored[row] << (cols * (rows - 1 - r));
-        }
-        for image in [set, up, across, both] {
-            table[image] = value as u8;
-        }
-    }
-    table
-}
-
 /// The 4 x 4, 4 x 5 and 2 x 8 tables together, built: the value of every
 /// set of cells of those boxes, one load each with no lazy initialisation
 /// check per lookup (the tier build values millions of components by them,
 /// [`Clear`](super::Clear) its small components).
 pub struct SmallTables {
     t4x4: &'static [u8; 1 << 16],
-    t4x5: Box<[u8; 1 << 20]>,
-    t2x8: Box<[u8; 1 << 16]>,
+    t4x5: &'static [u8; 1 << 20],
+    t2x8: &'static [u8; 1 << 16],
 }
+
+/// The 4 x 5 table, [`build_box`]`(4, 5)` as the build script wrote it.
+static TABLE_4X5: &[u8; 1 << 20] = include_bytes!(concat!(env!("OUT_DIR"), "/box_4x5.bin"));
+/// The 2 x 8 table, [`build_box`]`(2, 8)` as the build script wrote it.
+static TABLE_2X8: &[u8; 1 << 16] = include_bytes!(concat!(env!("OUT_DIR"), "/box_2x8.bin"));
 
 impl std::fmt::Debug for SmallTables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -296,13 +225,14 @@ impl std::fmt::Debug for SmallTables {
 static SHARED: OnceLock<SmallTables> = OnceLock::new();
 
 impl SmallTables {
-    /// The three tables, built now (about 20 ms on one core).
+    /// The three tables: the 4 x 4 one built now if not yet (under half a
+    /// millisecond), the 4 x 5 and 2 x 8 ones from the binary.
     #[must_use]
     pub fn build() -> SmallTables {
         SmallTables {
             t4x4: table(),
-            t4x5: build_box(4, 5).try_into().expect("2^20 entries"),
-            t2x8: build_box(2, 8).try_into().expect("2^16 entries"),
+            t4x5: TABLE_4X5,
+            t2x8: TABLE_2X8,
         }
     }
 
@@ -367,6 +297,14 @@ mod tests {
     #[test]
     fn the_4x4_loop_is_the_general_one() {
         assert_eq!(&build()[..], &build_box(4, 4)[..]);
+    }
+
+    /// The tables in the binary are the DP's, run here (the build script
+    /// wrote them whole, each box to its own file).
+    #[test]
+    fn the_tables_in_the_binary_are_the_dps() {
+        assert_eq!(&super::TABLE_4X5[..], &build_box(4, 5)[..]);
+        assert_eq!(&super::TABLE_2X8[..], &build_box(2, 8)[..]);
     }
 
     /// The image of `board` under the map of cells `(row, col) -> f(row, col)`.
