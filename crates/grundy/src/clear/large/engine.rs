@@ -357,16 +357,24 @@ fn lone_shape_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Opt
     }
 }
 
-/// A winning move from the values: the first component, smallest first,
-/// whose value has the total's highest bit.
+/// A winning move from the values: in the first component, smallest
+/// first (then first on the board), whose value has the total's highest
+/// bit. The components of a class share their value, so the classes are
+/// ordered, each by its first component, rather than the components: a
+/// board of 10^8 random cells has tens of millions of components, whose
+/// sort alone took seconds, and a few dozen classes of lines.
 fn winning_by_values(
     analysis: &mut LargeAnalysis,
     analyzer: &mut Analyzer,
     total: Nimber,
 ) -> Option<EngineChoice> {
-    let mut order: Vec<usize> = (0..analysis.components.len()).collect();
-    order.sort_by_key(|&i| analysis.components[i].extent.cells);
-    for index in order {
+    let mut order: Vec<(u64, usize)> = analysis
+        .classes
+        .iter()
+        .map(|class| (class.cells, class.first as usize))
+        .collect();
+    order.sort_unstable();
+    for (_, index) in order {
         let info = analysis.components[index];
         let class = info.class as usize;
         let before = match analysis.classes[class].value {
