@@ -11,7 +11,6 @@ use grundy::{Nimber, SolveError};
 use grundy_report::large::winner;
 use grundy_report::parse::clear::parse_large_boards;
 use grundy_report::parse::{ParseError, ParseErrorKind};
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyList;
@@ -482,7 +481,7 @@ pub(crate) fn boards_of(
     let mut all = Vec::new();
     for (text, source) in texts {
         let parsed = parse_large_boards(text.as_bytes(), Some(limit))
-            .map_err(|err| PyValueError::new_err(format!("{source}:{err}")))?;
+            .map_err(|err| crate::refused_boards(source, &err, limit))?;
         all.extend(parsed.into_iter().map(|b| b.board));
     }
     Ok(all)
@@ -723,7 +722,7 @@ fn clear_engine_move<'py>(
             for (text, source) in &texts {
                 parse_large_boards(text.as_bytes(), Some(limit)).map_err(|err| {
                     let err = grundy_report::parse::clear::cells_over_memory(err, "engine_move");
-                    PyValueError::new_err(format!("{source}:{err}"))
+                    crate::refused_boards(source, &err, limit)
                 })?;
             }
             let boards = boards_of(&texts, max_memory)?;

@@ -340,10 +340,40 @@ pub(crate) fn new_budget_exceeded<'py, L: IntoPyObject<'py>>(
     limit: L,
     found: Bound<'py, pyo3::types::PyDict>,
 ) -> PyErr {
+    new_error(py, "BudgetExceeded", (message, budget, limit, found))
+}
+
+/// The refusal of boards whose parse stopped at `err`: past the memory
+/// budget `limit`, `grundy.BoardTooLarge` (a `BudgetExceeded`, as the
+/// CLI's exit 3 says, and a `ValueError`); else the located `ValueError`.
+pub(crate) fn refused_boards(
+    source: &str,
+    err: &grundy_report::parse::ParseError,
+    limit: u64,
+) -> PyErr {
+    let message = format!("{source}:{err}");
+    if !matches!(
+        err.kind,
+        grundy_report::parse::ParseErrorKind::OverMemory { .. }
+    ) {
+        return pyo3::exceptions::PyValueError::new_err(message);
+    }
+    Python::attach(|py| {
+        let found = pyo3::types::PyDict::new(py);
+        if let Err(e) = found.set_item("positions_solved", 0) {
+            return e;
+        }
+        new_error(py, "BoardTooLarge", (message, "max_memory", limit, found))
+    })
+}
+
+/// An instance of the exception class `name` of `grundy._errors`, made
+/// with `args`, as the error to raise, or the error met making it.
+fn new_error<'py, A: pyo3::call::PyCallArgs<'py>>(py: Python<'py>, name: &str, args: A) -> PyErr {
     let made = py
         .import("grundy._errors")
-        .and_then(|m| m.getattr("BudgetExceeded"))
-        .and_then(|class| class.call1((message, budget, limit, found)));
+        .and_then(|m| m.getattr(name))
+        .and_then(|class| class.call1(args));
     match made {
         Ok(instance) => PyErr::from_value(instance),
         Err(e) => e,

@@ -52,9 +52,18 @@ def test_an_object_array_of_zeros_and_ones_is_a_board():
         grundy.clear.analyze(np.array([[1, None]], dtype=object))
 
 
+def refused_for_memory(refused, limit):
+    """A board refused for ``max_memory`` is a budget, as the CLI's exit 3
+    says, and bad input too."""
+    error = refused.value
+    assert isinstance(error, grundy.BudgetExceeded) and isinstance(error, ValueError)
+    assert (error.budget, error.limit, error.found) == ("max_memory", limit, {"positions_solved": 0})
+
+
 def test_boards_past_the_memory_limit():
-    with pytest.raises(ValueError, match="board too large for the memory budget: 9 x 9"):
+    with pytest.raises(grundy.BoardTooLarge, match="board too large for the memory budget: 9 x 9") as refused:
         grundy.clear.analyze(np.ones((9, 9), dtype=bool), max_memory=1000)
+    refused_for_memory(refused, 1000)
     # The engine still plays a board whose cells fit the budget, though
     # its analysis does not: unproven, the first run of ones cleared.
     played = grundy.clear.engine_move(["0" + "1" * 64, "1" * 65], max_memory=1000)
@@ -64,11 +73,12 @@ def test_boards_past_the_memory_limit():
     # Refused, it is for its cells alone, which is all a move needs, worded
     # as `grundy clear --move` words it.
     with pytest.raises(
-        ValueError,
+        grundy.BoardTooLarge,
         match=r"<board>:1:1: boards too large for the memory budget: their cells alone need .*, "
         r"over the limit of 8 bytes \(engine_move plays any boards whose cells fit\)",
-    ):
+    ) as refused:
         grundy.clear.engine_move(["1" * 65], max_memory=8)
+    refused_for_memory(refused, 8)
     with pytest.raises(ValueError, match="a 5 x 13 board has 65 cells"):
         grundy.tables.open().values(np.ones((1, 5, 13), dtype=bool))
 
@@ -79,8 +89,9 @@ def test_a_board_whose_text_passes_the_memory_budget_is_refused_before_it_is_mad
     # the engine could refuse it.
     huge = ["1" * 100_000] * 100_000
     for call in (grundy.clear.analyze, grundy.clear.engine_move):
-        with pytest.raises(ValueError, match=r"<board>: board too large for the memory budget: a 100000 x 100000 board's text alone takes 20000200000 bytes, over the limit of 1000000 \(max_memory"):
+        with pytest.raises(grundy.BoardTooLarge, match=r"<board>: board too large for the memory budget: a 100000 x 100000 board's text alone takes 20000200000 bytes, over the limit of 1000000 \(max_memory") as refused:
             call(huge, max_memory=10**6)
+        refused_for_memory(refused, 10**6)
         # The default budget, 8 GiB, refuses it too.
         with pytest.raises(ValueError, match=r"over the limit of 8589934592"):
             call(huge)

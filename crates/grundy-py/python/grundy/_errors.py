@@ -56,3 +56,13 @@ def _short(value: Any) -> str:
     if isinstance(value, list):
         return f"{len(value)} item" if len(value) == 1 else f"{len(value)} items"
     return repr(value)
+
+
+class BoardTooLarge(BudgetExceeded, ValueError):
+    """A board refused before any search because it passes the memory
+    budget: its text, its analysis, or (for ``engine_move``) its cells
+    alone would take more than ``max_memory``. A :class:`BudgetExceeded`
+    (``budget`` ``"max_memory"``, ``limit`` the bytes allowed, ``found``
+    ``{"positions_solved": 0}``), as ``grundy clear`` refuses such a board
+    with the budget's exit status 3; and a ``ValueError``, as the input's
+    other refusals are."""

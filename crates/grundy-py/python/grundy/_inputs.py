@@ -12,6 +12,7 @@ import numbers
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import _grundy
+from ._errors import BoardTooLarge
 
 MAX_CELLS = 64
 
@@ -24,7 +25,7 @@ def check_text_size(
     rows: int, cols: int, what: str, max_memory: Optional[int], spent: int = 0
 ) -> None:
     """A board's text, made here and copied once into the engine (about
-    two bytes a cell), fits the memory budget; else the ValueError the
+    two bytes a cell), fits the memory budget; else the BoardTooLarge the
     engine gives a board too large for it, before any text is made (a
     board of 10^10 cells would otherwise fill the memory first). ``spent``:
     the bytes of the texts of a sum's boards before this one, which count
@@ -34,12 +35,15 @@ def check_text_size(
     allowed = DEFAULT_BOARD_MEMORY if max_memory is None else max_memory
     needs = spent + 2 * rows * (cols + 1)
     if needs > allowed and needs > 1 << 26:
-        raise ValueError(
+        raise BoardTooLarge(
             f"<{what}>: board too large for the memory budget: a {rows} x {cols} board's "
             f"text alone takes {needs - spent} bytes"
             + (f", {needs} with the boards before it" if spent else "")
             + f", over the limit of {allowed} (max_memory, "
-            f"{DEFAULT_BOARD_MEMORY >> 30} GiB by default)"
+            f"{DEFAULT_BOARD_MEMORY >> 30} GiB by default)",
+            "max_memory",
+            allowed,
+            {"positions_solved": 0},
         )
 
 Text = Tuple[str, str]
