@@ -763,7 +763,7 @@ pub fn cancelling_move(
         .flat_map(|&i| analysis.component_runs(i).iter().copied())
         .collect();
     let mut accept = |rect: LargeRect| leaves_pairs(&odd, &own, &part, rect);
-    if let Some(rect) = mirror_reply(&shape, &others, &mut accept) {
+    if let Some(rect) = mirror_reply(&shape, &others, &mut accept, &|| analyzer.halted()) {
         return Some(found(rect, false));
     }
     // The others' classes may be met elsewhere too, so the instance taken
@@ -879,7 +879,8 @@ fn restoring_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Opti
             .iter()
             .flat_map(|&i| analysis.component_runs(i).iter().copied())
             .collect();
-        (!analyzer.halted()).then(|| mirror_reply(&shape, &others, &mut accept))?
+        (!analyzer.halted())
+            .then(|| mirror_reply(&shape, &others, &mut accept, &|| analyzer.halted()))?
     })?;
     Some(EngineChoice {
         board: info.board,
@@ -1142,11 +1143,15 @@ pub fn band_moves(shape: &LargeBoard) -> Vec<LargeRect> {
 /// The rectangle of `shape` that leaves exactly a congruent copy of the
 /// cells `others` (runs in board coordinates), found by placing `others`
 /// in `shape` under each symmetry and checking that what is left of
-/// `shape` is one rectangle, accepted by `accept`.
+/// `shape` is one rectangle, accepted by `accept`. `None` too once
+/// `halted` (read at each placement and each rectangle tried): each
+/// `accept` labels what a rectangle leaves, tens of microseconds on a
+/// shape of a few hundred cells, and the tries run to thousands.
 fn mirror_reply(
     shape: &LargeBoard,
     others: &[Run],
     accept: &mut dyn FnMut(LargeRect) -> bool,
+    halted: &dyn Fn() -> bool,
 ) -> Option<LargeRect> {
     let extent = super::grid::Extent::of(others);
     if extent.cells >= shape.count_ones() {
@@ -1175,7 +1180,7 @@ fn mirror_reply(
         for dy in 0..=rows - h {
             for dx in 0..=cols - w {
                 placements += 1;
-                if placements > MAX_PLACEMENTS {
+                if placements > MAX_PLACEMENTS || halted() {
                     return None;
                 }
                 // The reply may also have cut off pieces whose classes
@@ -1205,15 +1210,17 @@ fn mirror_reply(
                     Leftover::Cells(cells) => cells,
                 };
                 let mut answer = None;
+                let mut stopped = false;
                 cells.board.for_each_rect_while(|rect| {
                     tried += 1;
+                    stopped = halted();
                     let rect = rect.offset(cells.top, cells.left);
-                    if accept(rect) {
+                    if !stopped && accept(rect) {
                         answer = Some(rect);
                     }
-                    answer.is_none() && tried < MAX_LEFTOVER_RECTS
+                    answer.is_none() && !stopped && tried < MAX_LEFTOVER_RECTS
                 });
-                if answer.is_some() || tried >= MAX_LEFTOVER_RECTS {
+                if answer.is_some() || stopped || tried >= MAX_LEFTOVER_RECTS {
                     return answer;
                 }
             }
