@@ -362,7 +362,7 @@ fn lone_shape_move(analysis: &mut LargeAnalysis, analyzer: &mut Analyzer) -> Opt
 /// bit. The components of a class share their value, so the classes are
 /// ordered, each by its first component, rather than the components: a
 /// board of 10^8 random cells has tens of millions of components, whose
-/// sort alone took seconds, and a few dozen classes of lines.
+/// sort alone takes seconds, and a few dozen classes of lines.
 fn winning_by_values(
     analysis: &mut LargeAnalysis,
     analyzer: &mut Analyzer,
