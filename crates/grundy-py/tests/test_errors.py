@@ -58,6 +58,8 @@ def refused_for_memory(refused, limit):
     error = refused.value
     assert isinstance(error, grundy.BudgetExceeded) and isinstance(error, ValueError)
     assert (error.budget, error.limit, error.found) == ("max_memory", limit, {"positions_solved": 0})
+    # Its repr names its own class, as it is made.
+    assert repr(error).startswith("BoardTooLarge("), repr(error)
 
 
 def test_boards_past_the_memory_limit():

@@ -42,7 +42,7 @@ class BudgetExceeded(RuntimeError):
         # As it is made, so that a notebook shows which budget ran out.
         found = ", ".join(f"{k!r}: {_short(v)}" for k, v in self.found.items())
         return (
-            f"BudgetExceeded({self.args[0]!r}, budget={self.budget!r}, "
+            f"{type(self).__name__}({self.args[0]!r}, budget={self.budget!r}, "
             f"limit={self.limit!r}, found={{{found}}})"
         )
 
