@@ -464,7 +464,7 @@ def test_coordinates_past_64_bits_are_value_errors():
     # Python ints have no bound; the native side takes 64 bits.
     with pytest.raises(ValueError, match=rf"moves\[0\] is .*: row {2**70} is past the largest grid"):
         grundy.split.analyze(["101", "000", "101"], moves=[(2**70, 0)])
-    with pytest.raises(ValueError, match=rf"at\[0\] is .*: coordinate {2**70} is out of range 0 to 1000000000$"):
+    with pytest.raises(ValueError, match=rf"at\[0\] is .*: x coordinate {2**70} is out of range 0 to 1000000000$"):
         grundy.pawn.analyze([(2**70, 2)])
 
 

@@ -325,8 +325,10 @@ def test_a_coordinate_past_64_bits_is_worded_as_one_in_range_is():
     # Past 64 bits the Python half refuses it, below the native half: the
     # same words either way.
     for v in (10**9 + 1, 2**64):
-        with pytest.raises(ValueError, match=rf"^at\[0\] is \(0, {v}\): coordinate {v} is out of range 0 to 1000000000$"):
+        with pytest.raises(ValueError, match=rf"^at\[0\] is \(0, {v}\): y coordinate {v} is out of range 0 to 1000000000$"):
             grundy.pawn.analyze((0, v))
+        with pytest.raises(ValueError, match=rf"^at\[0\] is \({v}, 0\): x coordinate {v} is out of range 0 to 1000000000$"):
+            grundy.pawn.analyze((v, 0))
     with pytest.raises(ValueError, match=rf"^cells\[0\] is \({2**64}, 0\): row {2**64} is past the largest grid"):
         grundy.split.analyze(size=(3, 3), cells=[(2**64, 0)])
 
@@ -639,7 +641,7 @@ def test_list_items_are_named_by_their_python_index():
     # (at[i]) and a split grid's cells (cells[i]) are.
     with pytest.raises(ValueError, match=r"^blocked\[2\] is \(0, 0\), as blocked\[0\] is: each impassable cell is listed once$"):
         grundy.pawn.analyze((4, 4), blocked=[(0, 0), (3, 3), (0, 0)])
-    with pytest.raises(ValueError, match=r"^blocked\[1\] is \(2000000000, 1\): coordinate 2000000000 is out of range 0 to 1000000000$"):
+    with pytest.raises(ValueError, match=r"^blocked\[1\] is \(2000000000, 1\): x coordinate 2000000000 is out of range 0 to 1000000000$"):
         grundy.pawn.classify([(4, 4)], blocked=[(1, 1), (2 * 10**9, 1)])
     assert grundy.pawn.MAX_COORD == 10**9
     # A board index past a sum is named as the index it is, from 0, as a

@@ -429,7 +429,7 @@ PAWN_AXES = (
     "x coordinate",
     "y coordinate",
     f"coordinates are 0 to {_grundy.PAWN_MAX_COORD}",
-    "coordinate {v} is out of range " + f"0 to {_grundy.PAWN_MAX_COORD}",
+    "{axis} {v} is out of range " + f"0 to {_grundy.PAWN_MAX_COORD}",
 )
 
 

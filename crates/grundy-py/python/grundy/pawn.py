@@ -199,10 +199,10 @@ def _blocked_text(blocked: Union[str, Iterable[Cell], None]) -> Tuple[str, str]:
     # Checked here, where a message can name the list's index (as the
     # pawns' are named); the native parser checks the same of the text.
     for i, (x, y) in enumerate(cells):
-        for v in (x, y):
+        for axis, v in (("x", x), ("y", y)):
             if v > MAX_COORD:
                 raise ValueError(
-                    f"blocked[{i}] is ({x}, {y}): coordinate {v} is out of range 0 to {MAX_COORD}"
+                    f"blocked[{i}] is ({x}, {y}): {axis} coordinate {v} is out of range 0 to {MAX_COORD}"
                 )
     refuse_repeats(cells, "blocked", "impassable cell")
     # One cell a line: a located error's line is the list index + 1.

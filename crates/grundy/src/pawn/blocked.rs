@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::{PawnError, MAX_COORD};
+use super::{Axis, PawnError, MAX_COORD};
 
 /// A cell `(x, y)` with both coordinates in `0..=`[`MAX_COORD`].
 ///
@@ -35,9 +35,9 @@ impl Cell {
     // with it, and a call for each took 4% of its time (docs/benchmarks.md).
     #[inline]
     pub fn new(x: u64, y: u64) -> Result<Cell, PawnError> {
-        for value in [x, y] {
+        for (axis, value) in [(Axis::X, x), (Axis::Y, y)] {
             if value > u64::from(MAX_COORD) {
-                return Err(PawnError::CoordinateOutOfRange { value });
+                return Err(PawnError::CoordinateOutOfRange { axis, value });
             }
         }
         // Both fit: checked against MAX_COORD < 2^32 above.

@@ -55,13 +55,34 @@ pub use values::{OpenQuadrants, PawnSum, ValueTable, MAX_REGION_SIDE};
 /// The largest coordinate of a cell (the original problem's bound, 10^9).
 pub const MAX_COORD: u32 = 1_000_000_000;
 
+/// One of a cell's two coordinates, as errors name it: `x` (the column)
+/// or `y` (the row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// The first coordinate, `x`.
+    X,
+    /// The second coordinate, `y`.
+    Y,
+}
+
+impl std::fmt::Display for Axis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Axis::X => "x",
+            Axis::Y => "y",
+        })
+    }
+}
+
 /// Why a pawn position, a set of impassable cells or a region is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PawnError {
     /// A coordinate above [`MAX_COORD`].
-    #[error("coordinate {value} is out of range 0 to {MAX_COORD}")]
+    #[error("{axis} coordinate {value} is out of range 0 to {MAX_COORD}")]
     CoordinateOutOfRange {
+        /// Which of the cell's two coordinates.
+        axis: Axis,
         /// The coordinate given.
         value: u64,
     },

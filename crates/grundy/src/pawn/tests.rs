@@ -666,8 +666,17 @@ fn bad_input_gets_typed_errors() {
     assert_eq!(
         Cell::new(0, u64::from(MAX_COORD) + 1),
         Err(PawnError::CoordinateOutOfRange {
+            axis: Axis::Y,
             value: u64::from(MAX_COORD) + 1
         })
+    );
+    let far = Cell::new(u64::from(MAX_COORD) + 1, 3).unwrap_err();
+    assert_eq!(
+        far.to_string(),
+        format!(
+            "x coordinate {} is out of range 0 to {MAX_COORD}",
+            u64::from(MAX_COORD) + 1
+        )
     );
     let a = cell(5, 7);
     let b = cell(7, 5);
