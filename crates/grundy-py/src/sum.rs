@@ -45,6 +45,11 @@ impl BoardSum {
     fn range(&self, start: usize, stop: Option<usize>) -> PyResult<(usize, usize)> {
         let len = self.lock().len();
         let stop = stop.unwrap_or(len);
+        if stop < start && start <= len {
+            return Err(PyIndexError::new_err(format!(
+                "range {start}..{stop} runs backwards: start {start} is past stop {stop} (0 <= start <= stop <= {len})"
+            )));
+        }
         if start > stop || stop > len {
             return Err(PyIndexError::new_err(format!(
                 "range {start}..{stop} is not within the {len} boards (0 <= start <= stop <= {len})"

@@ -650,6 +650,15 @@ def test_list_items_are_named_by_their_python_index():
         grundy.sum.BoardSum(["1", "11"])[2]
     with pytest.raises(IndexError, match=r"^board index 0 is out of range: there are no boards$"):
         grundy.sum.BoardSum([]).set(0, "1")
+    # A range whose ends are both boards but in the wrong order says so,
+    # as `grundy sum` says "a range L R needs L <= R".
+    boards = grundy.sum.BoardSum([["1"], ["1"]])
+    for start, stop, lo, hi in ((2, 1, 2, 1), (-1, 0, 1, 0)):
+        for ask in (boards.value, boards.winner, boards.winning_moves):
+            with pytest.raises(IndexError, match=rf"^range {start}\.\.{stop} runs backwards: start {lo} is past stop {hi} \(0 <= start <= stop <= 2\)$"):
+                ask(start, stop)
+    with pytest.raises(IndexError, match=r"^range 0\.\.3 is not within the 2 boards"):
+        boards.value(0, 3)
 
 
 def test_a_memoryview_is_read_as_the_buffer_it_views():

@@ -96,6 +96,11 @@ class BoardSum:
             bound = operator.index(bound)
             bounds.append(bound + n if bound < 0 else bound)
         lo, hi = bounds
+        if 0 <= hi < lo <= n:
+            raise IndexError(
+                f"range {start}..{stop} runs backwards: start {lo} is past stop {hi} "
+                f"(0 <= start <= stop <= {n})"
+            )
         if not 0 <= lo <= hi <= n:
             raise IndexError(
                 f"range {start}..{stop} is not within the {n} boards (0 <= start <= stop <= {n})"
