@@ -667,7 +667,8 @@ mod tests {
     #[test]
     fn rejects_bad_requests_with_messages() {
         let cases: &[(&[u8], &str)] = &[
-            (b"", "invalid request"),
+            (b"", "the body is empty; send a JSON object"),
+            (b" \r\n", "the body is empty; send a JSON object"),
             (b"[]", "invalid request"),
             // Plain words, not serde's "expected struct ClearRequest with
             // 3 elements" (and an array is never read as the fields).

@@ -365,6 +365,11 @@ fn whole_number(value: &serde_json::Value) -> Result<Option<u64>, String> {
             (None, Some(n)) if n < 0.0 => Err(WHOLE.to_owned()),
             (None, Some(n)) if n.fract() != 0.0 => Err(format!("not a whole number: {WHOLE}")),
             (None, Some(n)) if n <= EXACT => Ok(Some(n as u64)),
+            // JSON's decimals and exponents are read as doubles, exact to
+            // 2^53 only: past it, a budget in plain digits up to 2^64 is.
+            (None, Some(n)) if n < 18_446_744_073_709_551_616.0 => Err(format!(
+                "not exact past 2^53 with a fraction or an exponent: write it in plain digits ({WHOLE} below 2^64)"
+            )),
             _ => Err(format!("too large: {WHOLE} below 2^64")),
         },
         _ => Err(format!("{WHOLE} (or null)")),
@@ -427,6 +432,11 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
         ));
     }
     let first = body.iter().find(|b| !b.is_ascii_whitespace());
+    if first.is_none() {
+        return Err(ApiError::bad_request(
+            "invalid request: the body is empty; send a JSON object, {...}",
+        ));
+    }
     if first.is_some_and(|&b| b != b'{') {
         return Err(ApiError::bad_request(
             "invalid request: the body must be a JSON object, {...}",
@@ -537,13 +547,14 @@ pub fn quoted(value: &serde_json::Value) -> String {
 /// `1.8446744073709552e+19`; a whole number of 20 digits (just past 64
 /// bits, where such integers are written) prints whole
 /// (`18446744073709551616`, exact to the float's 53 bits), the rest as
-/// serde_json prints them (`1e30` as `1e30`).
+/// serde_json prints them, but for the exponent's sign, which JSON writers
+/// leave out when it is `+` (`1e30` as `1e30`, not serde_json's `1e+30`).
 fn number_as_written(number: &serde_json::Number) -> String {
     match number.as_f64() {
         Some(n) if number.is_f64() && n.fract() == 0.0 && (1e19..1e20).contains(&n.abs()) => {
             format!("{n:.0}")
         }
-        _ => number.to_string(),
+        _ => number.to_string().replacen("e+", "e", 1),
     }
 }
 
@@ -743,7 +754,7 @@ mod tests {
         .unwrap_err();
         assert!(
             err.message
-                .starts_with("moves[1] is [1e+30, 2.5]: row 1e+30 is too large"),
+                .starts_with("moves[1] is [1e30, 2.5]: row 1e30 is too large"),
             "{}",
             err.message
         );

@@ -46,6 +46,22 @@ fn at_line(err: &ParseError) -> ApiError {
 /// format, an unknown format, or text its parser refuses (with the line
 /// and column); 404 for an unknown game.
 pub fn parse_text(game: &str, body: &[u8]) -> Result<String, ApiError> {
+    // The game first: a body meant for another route (`{"pawns": ...}`)
+    // is not answered with the fields of a paste request.
+    match game {
+        "clear" | "split" => {}
+        "pawn" => {
+            return Err(ApiError::bad_request(
+                "the pawn game has no text format of positions: place walls and pawns on the grid",
+            ))
+        }
+        _ => {
+            return Err(ApiError::new(
+                axum::http::StatusCode::NOT_FOUND,
+                format!("unknown game; games: {}", super::names()),
+            ))
+        }
+    }
     let request: PasteRequest = parse_json(body)?;
     let text = request.text.as_bytes();
     match (game, request.format.as_deref()) {
@@ -84,9 +100,6 @@ pub fn parse_text(game: &str, body: &[u8]) -> Result<String, ApiError> {
         ("clear", Some(other)) => Err(ApiError::bad_request(format!(
             "unknown format \"{other}\": rectangle clearing reads \"boards\" (or \"matrix\": rows of 0/1, blank lines between boards)"
         ))),
-        ("pawn", _) => Err(ApiError::bad_request(
-            "the pawn game has no text format of positions: place walls and pawns on the grid",
-        )),
         _ => Err(ApiError::new(
             axum::http::StatusCode::NOT_FOUND,
             format!("unknown game; games: {}", super::names()),
@@ -139,6 +152,18 @@ mod tests {
             .unwrap_err()
             .message
             .contains("at most 64 x 64"));
-        assert!(parse_text("pawn", body.as_bytes()).is_err());
+        // The pawn game has no parse, whatever the body holds: the answer
+        // does not name a paste request's fields.
+        for body in [body.as_str(), r#"{"pawns": [[1, 1]]}"#, "not json"] {
+            let err = parse_text("pawn", body.as_bytes()).unwrap_err();
+            assert!(
+                err.message
+                    .starts_with("the pawn game has no text format of positions"),
+                "{body}: {}",
+                err.message
+            );
+        }
+        let err = parse_text("chess", br#"{"text": "1"}"#).unwrap_err();
+        assert!(err.message.starts_with("unknown game"), "{}", err.message);
     }
 }

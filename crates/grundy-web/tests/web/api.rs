@@ -1865,6 +1865,14 @@ async fn optional_fields_take_null_and_whole_numbers_as_json_writes_them() {
             json!({ "max_time_ms": "soon" }),
             "max_time_ms is \"soon\": expected a whole number from 0",
         ),
+        (
+            json!({ "max_time_ms": 1e17 }),
+            "max_time_ms is 1e17: not exact past 2^53 with a fraction or an exponent: write it in plain digits",
+        ),
+        (
+            json!({ "max_time_ms": 1e20 }),
+            "max_time_ms is 1e20: too large: expected a whole number from 0 below 2^64",
+        ),
         (json!({ "max_moves": 1 }), "unknown field \"max_moves\""),
         (json!([1]), "expected an object"),
         (json!(5), "expected an object"),
