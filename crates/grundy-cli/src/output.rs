@@ -292,6 +292,21 @@ impl<R: serde::Serialize> Unfinished<R> {
         line.push('\n');
         Ok(line)
     }
+
+    /// The JSON line, written to `out` as it is serialised: the report of a
+    /// board of millions of cells lists millions of moves and cells, a
+    /// document of gigabytes that is never held whole.
+    pub fn write_line(&self, mut out: impl Write) -> anyhow::Result<()> {
+        serde_json::to_writer(&mut out, self).map_err(|err| {
+            if err.is_io() {
+                anyhow::Error::new(std::io::Error::from(err))
+            } else {
+                anyhow::Error::new(err).context("serialising JSON")
+            }
+        })?;
+        out.write_all(b"\n")?;
+        Ok(())
+    }
 }
 
 /// Serialises a field asked for but unknown as `null`.

@@ -209,7 +209,7 @@ fn print_large(
             play,
             explain,
         };
-        out.write_all(report.to_line()?.as_bytes())?;
+        report.write_line(&mut out)?;
     } else {
         out.write_all(grundy_report::large::render(analysis, max_listed).as_bytes())?;
     }
