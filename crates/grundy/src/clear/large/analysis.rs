@@ -32,10 +32,14 @@
 //! ([`Solver::move_to_zero`]) still looks for such a move, which is often
 //! thousands of times cheaper (a won shape stops at its first move to 0):
 //! it names the winner and one proven winning move, or proves the shape
-//! lost, which completes the analysis (value 0). So that it has time, the
-//! value search of a lone class gets three quarters of the time left
-//! ([`OUTCOME_SHARE`]); what the outcome search leaves of that quarter goes
-//! back to the value search, which resumes from its memo. [`analyse_after_stop`]
+//! lost, which completes the analysis (value 0). When several classes do
+//! not cancel, a move that leaves only pairs of equal shapes (or their half
+//! turns) wins whatever the values are, and is sought by placing the
+//! smaller shapes in the largest, without a search. So that either has
+//! time, the value search gets three quarters of the time left
+//! ([`OUTCOME_SHARE`]); what the outcome search or the pairs leave of that
+//! quarter goes back to the value search, which resumes from its memo.
+//! [`analyse_after_stop`]
 //! does the same for boards whose search by another solver stopped, from
 //! what that solver's memo holds.
 
@@ -51,8 +55,9 @@ use super::grid::{Components, Extent, LargeBoard, LargeRect};
 use crate::clear::{Clear, ClearSolver};
 use crate::{Budget, Game, Nimber, SolveError, Solver, Table};
 
-/// The share of the time left that the value search of a lone class leaves
-/// for the outcome search, as a fraction `1 / OUTCOME_SHARE`: on the dense
+/// The share of the time left that the value search leaves for the outcome
+/// search of a lone class, or for the moves that leave pairs, as a fraction
+/// `1 / OUTCOME_SHARE`: on the dense
 /// 7 x 7 blocks of `bench/ab-blocks.sh` a winning move takes 5 to 100 times
 /// less time than the value (docs/benchmarks.md, "The engine on dense
 /// blocks"), so a quarter answers most of those the value misses.
@@ -773,17 +778,12 @@ pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis 
     analyzer.start();
     let mut analysis = classify(boards);
     known_values(&mut analysis, analyzer);
-    if analysis.lone_class().is_none() {
-        value_unpaired(&mut analysis, analyzer);
-        winning_moves(&mut analysis, analyzer);
-        return analysis;
-    }
     analyzer.leaving_time_for_outcome(|analyzer| value_unpaired(&mut analysis, analyzer));
     winning_moves(&mut analysis, analyzer);
     if analysis.value.is_none() && analyzer.deadline.is_some() && !analyzer.halted() {
-        // The outcome search left time: the value search goes on from its
-        // memo, and the moves by values replace the one proven move when it
-        // finds the value and lists them.
+        // The outcome search or the pairs left time: the value search goes
+        // on from its memo, and the moves by values replace the one proven
+        // move when it finds the value and lists them.
         let proven = std::mem::take(&mut analysis.winning);
         let stopped = analysis.stopped.take();
         value_unpaired(&mut analysis, analyzer);

@@ -663,6 +663,57 @@ fn a_shape_whose_others_cancel_by_their_values_is_played_to_zero() {
     assert_eq!(analysis.winning[0].reason, WinReason::LeavesZero);
 }
 
+/// Two shapes past the small boards' 64 cells together, whose values the
+/// budget does not reach: a 5 x 6 block less its corner, and a full 5 x 6
+/// block below it. Clearing the full block's corner leaves two equal
+/// shapes (X xor X = 0, whatever X is), and the analysis names that move
+/// as the engine does, though its value search ran out of time first.
+#[test]
+fn a_move_that_leaves_pairs_is_found_when_the_values_run_out_of_time() {
+    let mut board = LargeBoard::zeros(11, 6).unwrap();
+    for row in (0..5).chain(6..11) {
+        board.set_run(row, 0, 6);
+    }
+    board.set(0, 0, false);
+    let corner = LargeRect {
+        top: 6,
+        left: 0,
+        bottom: 6,
+        right: 0,
+    };
+    let mut after = board.clone();
+    after.set(6, 0, false);
+    for row in 0..5 {
+        for col in 0..6 {
+            assert_eq!(
+                after.get(row, col),
+                after.get(row + 6, col),
+                "({row}, {col})"
+            );
+        }
+    }
+    let budget = Budget {
+        max_time: Some(Duration::from_millis(200)),
+        ..Budget::UNLIMITED
+    };
+    let boards = std::slice::from_ref(&board);
+    let choice = choose_move(boards, &mut Analyzer::new(Clear::new(), budget)).unwrap();
+    assert!(choice.proven() && choice.wins(), "{choice:?}");
+    assert_eq!(choice.rect, corner);
+    let analysis = analyse(boards, &mut Analyzer::new(Clear::new(), budget));
+    assert_eq!(
+        analysis.first_player_wins,
+        Some(true),
+        "{:?}",
+        analysis.stopped
+    );
+    assert!(
+        analysis.winning.iter().any(|m| m.rect == corner),
+        "{:?}",
+        analysis.winning
+    );
+}
+
 /// A time budget past what the clock can count (`Duration::MAX`, which
 /// overflows `Instant` when added to it) is no time limit: the analysis and
 /// the engine's move are those of a budget without one.
