@@ -28,13 +28,14 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| "not a number of seconds".to_owned())?;
-    if !(seconds.is_finite() && seconds > 0.0) {
-        return Err("must be a positive, finite number of seconds".to_owned());
-    }
+    // Past f64 (`1e400`, `inf`) reads as infinity: past the largest.
     if seconds > MAX_SECONDS as f64 {
         return Err(format!(
             "must be at most {MAX_SECONDS} seconds (about 31 years)"
         ));
+    }
+    if !(seconds.is_finite() && seconds > 0.0) {
+        return Err("must be a positive, finite number of seconds".to_owned());
     }
     Ok(Duration::from_secs_f64(seconds))
 }
@@ -51,7 +52,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(0.0) => Ok(Duration::ZERO),
-        Ok(seconds) if !(seconds.is_finite() && seconds > 0.0) => {
+        Ok(seconds) if !(seconds > 0.0) => {
             Err("must be 0 or a positive, finite number of seconds".to_owned())
         }
         _ => parse_seconds(text),
@@ -101,11 +102,12 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
     let number: f64 = text
         .parse()
         .map_err(|_| "not a whole number: write digits, such as 20000000 or 2e7".to_owned())?;
-    if !(number.is_finite() && number >= 0.0 && number.fract() == 0.0) {
-        return Err("must be a whole number, 0 or more".to_owned());
-    }
+    // Past f64 (`1e400`) reads as infinity: too large, not malformed.
     if number >= u64::MAX as f64 {
         return Err(format!("must be at most {}", u64::MAX));
+    }
+    if !(number.is_finite() && number >= 0.0 && number.fract() == 0.0) {
+        return Err("must be a whole number, 0 or more".to_owned());
     }
     // Checked above: a whole number in 0..u64::MAX.
     Ok(number as u64)
@@ -175,15 +177,17 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
             ))
         }
     };
-    let bytes = (number * scale).round();
-    if !(bytes.is_finite() && bytes >= 1.0) {
-        return Err("must be at least one byte".to_owned());
-    }
+    // Past f64 (`1e400`) reads as infinity: too large, not too small.
+    let bytes = number * scale;
     if bytes >= u64::MAX as f64 {
         return Err("too large".to_owned());
     }
-    // Checked above: a whole number in 1..u64::MAX.
-    Ok(bytes as u64)
+    // A fraction of a byte is refused, not rounded up to one.
+    if !(bytes >= 1.0) {
+        return Err("must be at least one byte".to_owned());
+    }
+    // Checked above: in 1..u64::MAX, rounded to whole bytes.
+    Ok(bytes.round() as u64)
 }
 
 #[cfg(test)]
@@ -322,6 +326,23 @@ mod tests {
             parse_size("-1"),
             Err("a size cannot be negative".to_owned())
         );
+        // Past f64 is too large, and a fraction of a byte too small, not
+        // rounded up to one.
+        for large in ["1e400", "1e30", "99999999999TiB"] {
+            assert_eq!(parse_size(large), Err("too large".to_owned()), "{large}");
+        }
+        for small in ["0", "0.5", "0.9B", "0.0001kB"] {
+            assert_eq!(
+                parse_size(small),
+                Err("must be at least one byte".to_owned()),
+                "{small}"
+            );
+        }
+        assert_eq!(parse_size("1.5"), Ok(2));
+        assert_eq!(
+            parse_count("1e400"),
+            Err(format!("must be at most {}", u64::MAX))
+        );
     }
     use std::time::Duration;
 
@@ -358,11 +379,19 @@ mod tests {
         for bad in ["-1", "-0.001", "nan", "inf", "", "1s", "1000000001"] {
             assert!(parse_budget_seconds(bad).is_err(), "{bad}");
         }
-        // Every number out of range is told the same range, 0 included.
-        for bad in ["-1", "nan", "inf", "-inf"] {
+        // Every number below the range is told the same range, 0 included;
+        // one past f64 (`1e400`) is past the largest, not below.
+        for bad in ["-1", "nan", "-inf", "-1e400"] {
             assert_eq!(
                 parse_budget_seconds(bad),
                 Err("must be 0 or a positive, finite number of seconds".to_owned()),
+                "{bad}"
+            );
+        }
+        for bad in ["inf", "1e400", "1e10"] {
+            assert_eq!(
+                parse_budget_seconds(bad),
+                Err("must be at most 1000000000 seconds (about 31 years)".to_owned()),
                 "{bad}"
             );
         }
