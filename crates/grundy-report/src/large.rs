@@ -669,15 +669,23 @@ pub fn reason(choice: &EngineChoice) -> String {
 }
 
 /// How an unproven move was chosen, in the words of its reason.
-fn guess_words(guess: Guess) -> &'static str {
+fn guess_words(guess: Guess) -> String {
     match guess {
-        Guess::Halves => "this move cuts the largest shape left alone into two halves",
+        Guess::Halves => "this move cuts the largest shape left alone into two halves".to_owned(),
         Guess::FewestUnpaired => {
-            "of the first moves tried in the largest shape left alone, this one leaves the fewest unpaired cells"
+            "of the first moves tried in the largest shape left alone, this one leaves the fewest unpaired cells".to_owned()
         }
         Guess::FirstCell => {
-            "no time was left to try moves: this one clears the first cell of the largest shape left alone"
+            "no time was left to try moves: this one clears the first cell of the largest shape left alone".to_owned()
         }
+        Guess::NotShownToLose { refuted: 0, moves } => format!(
+            "the search had not yet shown any of the {} of the shape left alone to lose: this is the first",
+            words::count(moves as u64, "move")
+        ),
+        Guess::NotShownToLose { refuted, moves } => format!(
+            "the search showed {refuted} of the {} of the shape left alone to lose: this is the first of the others",
+            words::count(moves as u64, "move")
+        ),
     }
 }
 
@@ -748,5 +756,17 @@ mod tests {
         );
         assert!(guessed(Guess::FirstCell)
             .contains("no time was left to try moves: this one clears the first cell"));
+        assert!(guessed(Guess::NotShownToLose {
+            refuted: 29,
+            moves: 192
+        })
+        .ends_with(
+            "best guess: the search showed 29 of the 192 moves of the shape left alone to lose: this is the first of the others"
+        ));
+        assert!(guessed(Guess::NotShownToLose {
+            refuted: 0,
+            moves: 1
+        })
+        .ends_with("had not yet shown any of the 1 move of the shape left alone to lose: this is the first"));
     }
 }

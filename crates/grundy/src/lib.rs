@@ -36,5 +36,5 @@ pub use game::{Game, OptionPart};
 pub use nimber::{mex, nim_sum, MexSet, Nimber, Outcome};
 pub use solver::{
     bytes_apart, bytes_in_words, seconds_in_words, Budget, HashTable, MoveAndPosition, Moves,
-    Progress, SolveError, Solver, Table, ValuedMoves,
+    MovesShown, Progress, SolveError, Solver, Table, ValuedMoves,
 };

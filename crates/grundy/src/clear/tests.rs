@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use proptest::prelude::*;
 
 use super::*;
-use crate::MexSet;
+use crate::{Budget, MexSet};
 
 /// Every rectangle of a `rows x cols` board, as masks.
 fn all_rect_masks(rows: usize, cols: usize) -> Vec<u64> {
@@ -318,6 +318,45 @@ proptest! {
             prop_assert_eq!(Clear::solver().component_is_zero(part).unwrap(), zero);
             let mut bare = Solver::new(Clear::without_known_values());
             prop_assert_eq!(bare.component_is_zero(part).unwrap(), zero);
+        }
+    }
+
+    /// What the memos show of a position's moves after an outcome search
+    /// stopped by a position budget, against the brute force: the move is
+    /// legal; a move said to win leaves value 0; the moves before the one
+    /// chosen are the ones shown to lose, so each leaves a value other than
+    /// 0; and when every move is shown to lose, the board's value is 0.
+    #[test]
+    fn moves_not_shown_to_lose_match_brute_force(
+        board in board_strategy(5, 16),
+        positions in 0u64..40,
+    ) {
+        let mut brute = Brute::new(board.rows(), board.cols());
+        let rules = Clear::without_known_values();
+        let mut moves = Vec::new();
+        rules.for_each_option(&board, |rect, after| moves.push((rect, after)));
+        let budget = Budget { max_positions: Some(positions), ..Budget::UNLIMITED };
+        let mut solver = Solver::new(rules).with_budget(budget);
+        let searched = solver.move_to_zero(&board);
+        let Some(((rect, after), shown)) = solver.move_not_shown_to_lose(&board) else {
+            prop_assert!(moves.is_empty());
+            return Ok(());
+        };
+        prop_assert_eq!(shown.moves <= moves.len(), true);
+        prop_assert_eq!((rect, after), moves[shown.index]);
+        prop_assert_eq!(board.try_play(rect).unwrap(), after);
+        if shown.wins {
+            prop_assert_eq!(brute.value(after.cells().0), 0);
+            return Ok(());
+        }
+        prop_assert_eq!(shown.moves, moves.len());
+        if shown.refuted == shown.moves {
+            prop_assert_eq!(brute.value(board.cells().0), 0, "{:?}", searched);
+        } else {
+            prop_assert!(shown.index <= shown.refuted);
+            for (rect, after) in &moves[..shown.index] {
+                prop_assert_ne!(brute.value(after.cells().0), 0, "{:?}", rect);
+            }
         }
     }
 

@@ -30,6 +30,7 @@ use crate::{Game, MexSet, Nimber, OptionPart};
 mod budget;
 mod helper;
 mod outcome;
+pub use outcome::MovesShown;
 mod table;
 
 pub use budget::{bytes_apart, bytes_in_words, seconds_in_words, Budget, SolveError};

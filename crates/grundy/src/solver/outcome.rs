@@ -103,6 +103,21 @@ impl<G: Game> Options<G> {
     }
 }
 
+/// What [`Solver::move_not_shown_to_lose`] read of a position's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MovesShown {
+    /// The move chosen, by its place in [`Game::for_each_option`]'s order.
+    pub index: usize,
+    /// It is known to lead to value 0: it wins.
+    pub wins: bool,
+    /// The moves shown to lose (0 when `wins`). When it is every move, the
+    /// position has value 0: each of its options is known not to.
+    pub refuted: usize,
+    /// The position's moves (those listed before a winning one, when
+    /// `wins`).
+    pub moves: usize,
+}
+
 /// The bit of `target` in a word of ruled-out values, if it has one.
 fn target_bit(target: Nimber) -> Option<u64> {
     1u64.checked_shl(target.value())
@@ -196,6 +211,53 @@ impl<G: Game, T: Table<G::Key>> Solver<G, T> {
             Some(index) => self.nth_option(position, index).map(Some),
             None => Ok(None),
         }
+    }
+
+    /// What the memos show of the moves of `position` once a search of it
+    /// stopped (the budget ran out), read without searching further: a move
+    /// to a position of value 0 when one is known (it wins), else the first
+    /// move not shown to lose. A move is shown to lose when the position it
+    /// leads to is known not to have value 0: every part known and their
+    /// XOR not 0, or one part left that the search ruled out as the value
+    /// that would make the XOR 0. The options are listed once and looked up
+    /// in the memos; no budget is consulted, so it answers after the budget
+    /// is spent. `None` when `position` has no move, or its listing was
+    /// interrupted.
+    #[must_use]
+    pub fn move_not_shown_to_lose(
+        &self,
+        position: &G::Position,
+    ) -> Option<(MoveAndPosition<G>, MovesShown)> {
+        let options = self
+            .option_parts(position, Listing::ByMoves, Nimber::ZERO)
+            .ok()?;
+        let shown = match options.hit {
+            Some(index) => MovesShown {
+                index,
+                wins: true,
+                refuted: 0,
+                moves: options.len(),
+            },
+            None => {
+                let refuted = |(known, parts): (Nimber, &[Part<G>])| match parts {
+                    [] => !known.is_zero(),
+                    [(_, key)] => self.ruled_out(key, known),
+                    _ => false,
+                };
+                let refuted_moves = options.iter().filter(|&option| refuted(option)).count();
+                let index = (0..options.len())
+                    .find(|&index| !refuted(options.get(index)))
+                    .or((options.len() > 0).then_some(0))?;
+                MovesShown {
+                    index,
+                    wins: false,
+                    refuted: refuted_moves,
+                    moves: options.len(),
+                }
+            }
+        };
+        let found = self.nth_option(position, shown.index).ok()?;
+        Some((found, shown))
     }
 
     /// Move `index` of `position`, in the order [`Game::for_each_option`]

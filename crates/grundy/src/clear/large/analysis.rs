@@ -387,6 +387,22 @@ impl Analyzer {
         })
     }
 
+    /// What the memos show of the moves of `part` once its search stopped
+    /// ([`Solver::move_not_shown_to_lose`]), read without a search, so after
+    /// the budget is spent: the move and what was read. `None` for a part
+    /// past 64 cells, whose memo of large shapes is not read so, or one with
+    /// no move.
+    #[must_use]
+    pub fn move_not_shown_to_lose(&self, part: &Part) -> Option<(LargeRect, crate::MovesShown)> {
+        match part {
+            Part::Small(board) => self
+                .small
+                .move_not_shown_to_lose(board)
+                .map(|((rect, _), shown)| (LargeRect::from(rect), shown)),
+            Part::Large(_) => None,
+        }
+    }
+
     /// Every move of `part` with the value of the part it leaves.
     ///
     /// # Errors

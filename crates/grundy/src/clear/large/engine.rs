@@ -134,6 +134,15 @@ pub enum Guess {
     /// No time was left to try moves: the first cell of the largest shape
     /// left alone.
     FirstCell,
+    /// In the one shape that does not cancel, the first move its search
+    /// did not show to lose before the budget ran out (its memos read, no
+    /// search: [`crate::Solver::move_not_shown_to_lose`]).
+    NotShownToLose {
+        /// The moves the search showed to lose.
+        refuted: usize,
+        /// The shape's moves.
+        moves: usize,
+    },
 }
 
 /// The engine's move.
@@ -536,6 +545,30 @@ fn unproven_move(analysis: &LargeAnalysis, analyzer: &mut Analyzer) -> EngineCho
                 rect: rect.offset(info.extent.top, info.extent.left),
                 component: index,
                 reason: reason(Guess::Halves),
+            };
+        }
+    }
+    // One shape that does not cancel is the whole game: what its search
+    // showed of its moves before the budget ran out (a lookup a move, no
+    // search) beats a move chosen blind, and may even prove one.
+    if unpaired.len() == 1 {
+        if let Some((rect, shown)) = analyzer.move_not_shown_to_lose(&part) {
+            let reason = if shown.wins {
+                MoveReason::LeavesZero
+            } else if shown.refuted == shown.moves {
+                // Every option is known not to be 0: the shape is.
+                MoveReason::Losing { leaves: None }
+            } else {
+                reason(Guess::NotShownToLose {
+                    refuted: shown.refuted,
+                    moves: shown.moves,
+                })
+            };
+            return EngineChoice {
+                board: info.board,
+                rect: rect.offset(info.extent.top, info.extent.left),
+                component: index,
+                reason,
             };
         }
     }

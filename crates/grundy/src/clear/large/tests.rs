@@ -1111,9 +1111,9 @@ fn a_spent_budget_plays_at_once_on_many_components_and_pairs_on_few() {
     assert_eq!((choice.rect.top, choice.rect.left), (0, 8), "{choice:?}");
 }
 
-/// With no time to try moves, an unproven move is the first cell of the
-/// largest shape left alone, or the band that halves it when it is past
-/// 64 cells, and its reason names that guess.
+/// With no time to try moves, an unproven move in a shape left alone is its
+/// first move (no move was shown to lose), or the band that halves it when
+/// it is past 64 cells, and its reason names that guess.
 #[test]
 fn a_spent_budget_names_the_guess_it_plays() {
     let spent = Budget {
@@ -1129,13 +1129,39 @@ fn a_spent_budget_names_the_guess_it_plays() {
             dense.set(r, c, cell == b'1');
         }
     }
+    // Its options' parts are all small enough for the built-in tables:
+    // reading them, with no search, proves a move that leaves 0.
+    let mut analyzer = Analyzer::new(Clear::new(), spent);
+    let choice = choose_move(std::slice::from_ref(&dense), &mut analyzer).unwrap();
+    assert_eq!(choice.reason, MoveReason::LeavesZero, "{choice:?}");
+    assert!(dense.is_legal(choice.rect), "{choice:?}");
+    let mut after = dense.clone();
+    for r in choice.rect.top..=choice.rect.bottom {
+        for c in choice.rect.left..=choice.rect.right {
+            after.set(r, c, false);
+        }
+    }
+    assert_eq!(
+        brute_value(&cells_of(&after), &mut HashMap::new()),
+        Nimber::ZERO
+    );
+    // A denser block of 41 cells, whose options' parts no table holds.
+    let rows = [
+        "1111111", "1110111", "1110111", "1111101", "1010111", "0011101", "1111111",
+    ];
+    let mut dense = LargeBoard::zeros(7, 7).unwrap();
+    for (r, row) in (0..).zip(rows) {
+        for (c, cell) in (0..).zip(row.bytes()) {
+            dense.set(r, c, cell == b'1');
+        }
+    }
     let mut analyzer = Analyzer::new(Clear::new(), spent);
     let choice = choose_move(std::slice::from_ref(&dense), &mut analyzer).unwrap();
     assert!(
         matches!(
             choice.reason,
             MoveReason::Unproven {
-                guess: Guess::FirstCell,
+                guess: Guess::NotShownToLose { refuted: 0, .. },
                 ..
             }
         ),
