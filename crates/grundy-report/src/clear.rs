@@ -201,8 +201,11 @@ impl Analysis {
     }
 
     /// Winning move `m` in words, as every front-end lists it:
-    /// `clear (1,1)-(2,2) on board 1, leaving grundy 0 (component A: grundy
-    /// 1 -> 0)`; `several` when the position is a sum of boards.
+    /// `clear (1,1)-(2,2), leaving grundy 0 (component A: grundy 1 -> 0)`;
+    /// `several` when the position is a sum of boards, whose components are
+    /// named by board and letter as the explanation names them: `clear
+    /// (1,1)-(2,2) on board 1, leaving grundy 0 (component 1A: grundy 1 ->
+    /// 0)`.
     #[must_use]
     pub fn winning_line(&self, m: &WinningMove, several: bool) -> String {
         let before = self.boards[m.board].components[m.component].1;
@@ -211,7 +214,10 @@ impl Analysis {
             "{} {}",
             words::leaving(&phrase, 0),
             words::change(
-                &format!("component {}", words::component_letter(m.component)),
+                &format!(
+                    "component {}",
+                    crate::explain::component_name(several, m.board, m.component)
+                ),
                 before.value(),
                 m.after.value()
             )

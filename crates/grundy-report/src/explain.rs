@@ -167,8 +167,11 @@ impl Explanation {
             lines.push(
                 if self.by_outcome {
                     "  Each winning move reaches a losing cell:"
-                } else {
+                } else if self.parts.len() > 1 {
                     "  Each winning move makes the XOR 0:"
+                } else {
+                    // One part: no XOR to speak of, its value goes to 0.
+                    "  Each winning move takes its value to 0:"
                 }
                 .to_owned(),
             );
@@ -441,7 +444,7 @@ pub fn pawn(
         .iter()
         .enumerate()
         .filter(|(_, &(_, v))| v.is_none())
-        .map(|(i, _)| pawn_name(several, i))
+        .map(|(i, _)| (i + 1).to_string())
         .collect();
     // A pawn with no move (at the origin, or walled in) is worded so, not
     // as one whose every move leaves a non-zero value.
@@ -454,9 +457,11 @@ pub fn pawn(
     let mut explanation =
         Explanation::new(!total.is_zero(), parts, total.value(), has_moves, "pawn");
     if !paired.is_empty() {
+        // Paired pawns come two or more: `pawns 1 and 2`, `pawns 1, 2, 3 and 4`.
+        let (last, others) = paired.split_last().expect("not empty");
         let pairs = format!(
-            "{} stand on shared cells in pairs, and a pair cancels (a game added to itself has value 0)",
-            paired.join(", ")
+            "Pawns {} and {last} stand on shared cells in pairs, and a pair cancels (a game added to itself has value 0)",
+            others.join(", ")
         );
         explanation.value = if explanation.parts.is_empty() {
             format!("{pairs}, so the grundy value is 0. It is 0: every move leaves a non-zero value, so the player to move loses.")

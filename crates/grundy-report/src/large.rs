@@ -263,7 +263,11 @@ pub fn component_name(analysis: &LargeAnalysis, index: usize) -> String {
         .count();
     let (rows, cols) = analysis.sizes[info.board as usize];
     if on_board <= 52 && rows <= DRAW_LIMIT && cols <= DRAW_LIMIT {
-        format!("component {}", words::component_letter(info.local as usize))
+        let several = analysis.sizes.len() > 1;
+        format!(
+            "component {}",
+            crate::explain::component_name(several, info.board as usize, info.local as usize)
+        )
     } else {
         let run = analysis.component_runs(index)[0];
         format!("the component at ({},{})", run.row + 1, run.start + 1)

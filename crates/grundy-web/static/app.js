@@ -167,14 +167,17 @@ const clearGame = {
     const text = movePhrase(this, a, mv, this.describe(mv, boards), after);
     const comps = a.boards && a.boards[mv.board] ? a.boards[mv.board].components : [];
     const option = findOption(a, mv);
+    // In a sum a component is named by its board and letter (1B), as the
+    // explanation names it.
+    const name = (index) => `${boards.length > 1 ? mv.board + 1 : ''}${letter(index)}`;
     if (option && comps[option.component]) {
       const before = comps[option.component].grundy;
-      return `${text} (component ${letter(option.component)}: grundy ${before} -> ${option.component_after})`;
+      return `${text} (component ${name(option.component)}: grundy ${before} -> ${option.component_after})`;
     }
     const index = comps.findIndex((comp) => comp.cells.some(([r, c]) => r === mv.top && c === mv.left));
     if (index < 0 || after === null || a.grundy === null || comps[index].grundy === null) return text;
     const before = comps[index].grundy;
-    return `${text} (component ${letter(index)}: grundy ${before} -> ${after ^ a.grundy ^ before})`;
+    return `${text} (component ${name(index)}: grundy ${before} -> ${after ^ a.grundy ^ before})`;
   },
   valueParts(a) {
     return a.boards && a.boards.length > 1 ? ` = ${a.boards.map((b) => b.grundy).join(' xor ')}` : '';
@@ -2281,7 +2284,9 @@ function renderTheory() {
   // The server explains a splitting game's first 64 winning moves and
   // counts the others.
   const total = x.winning.length + (x.winning_unexplained || 0);
-  const how = x.by_outcome ? 'Each winning move reaches a losing cell' : 'Each winning move makes the XOR 0';
+  const how = x.by_outcome
+    ? 'Each winning move reaches a losing cell'
+    : x.parts.length > 1 ? 'Each winning move makes the XOR 0' : 'Each winning move takes its value to 0';
   win.append(el('p', { text: `${how} (${plural(total, 'move')}):` }));
   const ul = el('ul');
   x.winning.slice(0, 40).forEach((text, i) => {

@@ -52,7 +52,7 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
 pub fn parse_budget_seconds(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(0.0) => Ok(Duration::ZERO),
-        Ok(seconds) if !(seconds > 0.0) => {
+        Ok(seconds) if seconds.is_nan() || seconds <= 0.0 => {
             Err("must be 0 or a positive, finite number of seconds".to_owned())
         }
         _ => parse_seconds(text),
@@ -183,7 +183,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err("too large".to_owned());
     }
     // A fraction of a byte is refused, not rounded up to one.
-    if !(bytes >= 1.0) {
+    if bytes.is_nan() || bytes < 1.0 {
         return Err("must be at least one byte".to_owned());
     }
     // Checked above: in 1..u64::MAX, rounded to whole bytes.

@@ -207,8 +207,8 @@ async fn winning_moves_carry_the_command_lines_lines() {
     .await;
     let clear = lines(&clear.json);
     for line in [
-        "clear (1,2)-(1,3) on board 1, leaving grundy 0 (component A: grundy 2 -> 0)",
-        "clear (1,1)-(1,1) on board 2, leaving grundy 0 (component A: grundy 1 -> 3)",
+        "clear (1,2)-(1,3) on board 1, leaving grundy 0 (component 1A: grundy 2 -> 0)",
+        "clear (1,1)-(1,1) on board 2, leaving grundy 0 (component 2A: grundy 1 -> 3)",
     ] {
         assert!(clear.contains(&line.to_owned()), "{line} not in {clear:?}");
     }
