@@ -725,8 +725,10 @@ impl ClearAnalysis {
 
 /// The analysis a [`ClearAnalysis`]'s `__reduce__` pickled, its searches
 /// (`options`, `play`, `explain`) on the built-in tables and no memo. The
-/// boards, moves and components are checked against each other: a state
-/// no analysis could have made is a `ValueError`.
+/// boards, moves and components are checked against each other, and the
+/// value against the boards' values: a state whose parts do not fit is a
+/// `ValueError`. The values are not searched again (that is the search the
+/// pickle spares): a pickle is trusted data.
 #[pyfunction]
 fn _restore_clear_analysis(state: &Bound<'_, PyAny>) -> PyResult<ClearAnalysis> {
     let bad = |why: String| crate::bad_state(CLEAR_ANALYSIS, why);

@@ -372,8 +372,11 @@ def _restore_large_clear_analysis(state: _State) -> LargeClearAnalysis: ...
 def _restore_split_analysis(state: _State) -> SplitAnalysis: ...
 def _restore_pawn_analysis(state: _State) -> PawnAnalysis:
     """The restore functions pickle calls: a state of another version, or
-    one no analysis could have made, raises ValueError; one of the wrong
-    types TypeError."""
+    one whose parts do not fit together (boards, moves, components, the
+    value and the boards' values), raises ValueError; one of the wrong
+    types TypeError. The values are not searched again: a state that fits
+    together but holds wrong values is restored as it is (a pickle is
+    trusted data)."""
 
 def tables_open(path: Optional[Union[str, PathLike[str]]]) -> Database: ...
 def tables_discover(
