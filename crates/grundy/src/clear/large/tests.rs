@@ -1120,41 +1120,21 @@ fn a_spent_budget_names_the_guess_it_plays() {
         max_time: Some(std::time::Duration::ZERO),
         ..Budget::UNLIMITED
     };
-    let rows = [
+    let dense = block(&[
         "1111110", "1111110", "1111100", "0111000", "0111000", "0111000", "0111000",
-    ];
-    let mut dense = LargeBoard::zeros(7, 7).unwrap();
-    for (r, row) in (0..).zip(rows) {
-        for (c, cell) in (0..).zip(row.bytes()) {
-            dense.set(r, c, cell == b'1');
-        }
-    }
+    ]);
     // Its options' parts are all small enough for the built-in tables:
     // reading them, with no search, proves a move that leaves 0.
     let mut analyzer = Analyzer::new(Clear::new(), spent);
     let choice = choose_move(std::slice::from_ref(&dense), &mut analyzer).unwrap();
     assert_eq!(choice.reason, MoveReason::LeavesZero, "{choice:?}");
     assert!(dense.is_legal(choice.rect), "{choice:?}");
-    let mut after = dense.clone();
-    for r in choice.rect.top..=choice.rect.bottom {
-        for c in choice.rect.left..=choice.rect.right {
-            after.set(r, c, false);
-        }
-    }
-    assert_eq!(
-        brute_value(&cells_of(&after), &mut HashMap::new()),
-        Nimber::ZERO
-    );
+    let after = cleared(&cells_of(&dense), choice.rect);
+    assert_eq!(brute_value(&after, &mut HashMap::new()), Nimber::ZERO);
     // A denser block of 41 cells, whose options' parts no table holds.
-    let rows = [
+    let dense = block(&[
         "1111111", "1110111", "1110111", "1111101", "1010111", "0011101", "1111111",
-    ];
-    let mut dense = LargeBoard::zeros(7, 7).unwrap();
-    for (r, row) in (0..).zip(rows) {
-        for (c, cell) in (0..).zip(row.bytes()) {
-            dense.set(r, c, cell == b'1');
-        }
-    }
+    ]);
     let mut analyzer = Analyzer::new(Clear::new(), spent);
     let choice = choose_move(std::slice::from_ref(&dense), &mut analyzer).unwrap();
     assert!(
