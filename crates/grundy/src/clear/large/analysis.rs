@@ -795,8 +795,15 @@ pub fn analyse(boards: &[LargeBoard], analyzer: &mut Analyzer) -> LargeAnalysis 
     let mut analysis = classify(boards);
     known_values(&mut analysis, analyzer);
     analyzer.leaving_time_for_outcome(|analyzer| value_unpaired(&mut analysis, analyzer));
+    // Only a stop by the clock brought forward leaves the value search more
+    // to do: one by the position or the memory budget is final.
+    let stopped_by_time = matches!(analysis.stopped, Some(SolveError::TimeBudget { .. }));
     winning_moves(&mut analysis, analyzer);
-    if analysis.value.is_none() && analyzer.deadline.is_some() && !analyzer.halted() {
+    if analysis.value.is_none()
+        && stopped_by_time
+        && analyzer.deadline.is_some()
+        && !analyzer.halted()
+    {
         // The outcome search or the pairs left time: the value search goes
         // on from its memo, and the moves by values replace the one proven
         // move when it finds the value and lists them.

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::clear::{Bitboard, Board, Clear};
-use crate::{Budget, MexSet, Nimber};
+use crate::{Budget, MexSet, Nimber, SolveError};
 
 type Cells = BTreeSet<(i64, i64)>;
 
@@ -712,6 +712,40 @@ fn a_move_that_leaves_pairs_is_found_when_the_values_run_out_of_time() {
         "{:?}",
         analysis.winning
     );
+}
+
+/// A shape past the small tables beside another that does not cancel,
+/// under position budgets that stop its value search and a time budget
+/// that does not: the analysis finds the value exactly when the value
+/// search alone finds it within the same position budget (it goes on in
+/// the time the pairs leave only after a stop by the clock), and otherwise
+/// names the position budget.
+#[test]
+fn a_position_budget_stops_the_analysis_of_several_shapes() {
+    let shape = block(&["11111", "10101", "11111", "10001", "11111"]);
+    let boards = [shape.clone(), full(1, 1)];
+    let mut found = 0;
+    for positions in [10, 40, 160, 640, 2560, 10240] {
+        let budget = Budget {
+            max_positions: Some(positions),
+            max_time: Some(Duration::from_secs(30)),
+            ..Budget::UNLIMITED
+        };
+        let analysis = analyse(&boards, &mut Analyzer::new(Clear::new(), budget));
+        let part = classify(std::slice::from_ref(&shape)).part(0);
+        let alone = Analyzer::new(Clear::new(), budget).value(&part);
+        assert_eq!(analysis.value.is_some(), alone.is_ok(), "{positions}");
+        if analysis.value.is_none() {
+            assert!(
+                matches!(analysis.stopped, Some(SolveError::PositionBudget { .. })),
+                "{positions}: {:?}",
+                analysis.stopped
+            );
+        } else {
+            found += 1;
+        }
+    }
+    assert!(found > 0 && found < 6, "{found}");
 }
 
 /// A time budget past what the clock can count (`Duration::MAX`, which
